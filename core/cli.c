@@ -1,0 +1,2 @@
+#include <weft/weft.h>
+int main(void) { return 0; }

@@ -1,0 +1,1 @@
+/* core/context.c - placeholder, being written */

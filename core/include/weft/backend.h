@@ -1,0 +1,171 @@
+/*
+ * weft/backend.h - the plugin ABI: everything a backend author needs, and
+ * nothing an application needs.
+ *
+ * A backend is a shared object named weft-backend-NAME.so that exports one
+ * data symbol, WEFT_BACKEND_ENTRY_SYMBOL, of type `const weft_backend`.
+ * The loader reads abi_major, abi_minor and struct_size from it and refuses
+ * the plugin before calling any of its functions when they do not match.
+ *
+ * Rules every backend follows (the conformance suite checks them):
+ *  - every function returns a weft_status and, on failure, writes a message
+ *    naming what failed (device, bytes, kernel) into the weft_error it was
+ *    given; it never prints, exits or aborts;
+ *  - operations on one device are executed in the order they were issued
+ *    (one in-order queue); WEFT_XFER_ASYNC transfers may complete later but
+ *    are observed in issue order after sync();
+ *  - step() enqueues work and never waits for the device;
+ *  - a backend contains no model-specific code: it runs whatever program
+ *    a model hands it (portable source for run-time compilers, host
+ *    function pointers for host backends).
+ *
+ * The ABI grows only by appending fields; the minor version counts appends.
+ */
+#ifndef WEFT_BACKEND_H
+#define WEFT_BACKEND_H
+
+#include <weft/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEFT_BACKEND_ABI_MAJOR 1
+#define WEFT_BACKEND_ABI_MINOR 0
+#define WEFT_BACKEND_ENTRY_SYMBOL "weft_backend_entry"
+
+/* Export the entry of a plugin; everything else in a plugin is static:
+ *   WEFT_BACKEND_ENTRY = { .abi_major = WEFT_BACKEND_ABI_MAJOR, ... };  */
+#define WEFT_BACKEND_ENTRY \
+	WEFT_EXPORT extern const struct weft_backend weft_backend_entry; \
+	const struct weft_backend weft_backend_entry
+
+/* Most buffers one kernel launch binds. */
+#define WEFT_KERNEL_MAX_BUFS 12
+
+typedef struct weft_device weft_device;   /* opened device, backend-owned */
+typedef struct weft_buf weft_buf;         /* device allocation */
+typedef struct weft_program weft_program; /* a model's loaded kernels */
+
+/* Result of probe(): must have no side effects beyond looking. */
+typedef struct weft_probe {
+	uint32_t struct_size; /* set by the caller */
+	int available;        /* 1 when open() can be expected to succeed */
+	int score;            /* 0..1000, higher is preferred by `auto` */
+	char reason[256];     /* why not available (empty when available) */
+	char devices[256];    /* what was seen, e.g. "2 CPU threads" */
+} weft_probe;
+
+/* What the [backend] section asks for. */
+typedef struct weft_device_config {
+	uint32_t struct_size;
+	int device;            /* device index, -1 for the backend's default */
+	int threads;           /* host threads, 0 for the backend's default */
+	const char *cache_dir; /* writable directory for compiled kernels */
+} weft_device_config;
+
+/* ---- programs: a model's kernels ------------------------------------- */
+
+/* What a host-compiled kernel receives. buf[k] is the host address of the
+ * k-th bound buffer; extent is the launch extent (read from the device
+ * when the launch has a device-side extent). */
+typedef struct weft_kargs {
+	void *buf[WEFT_KERNEL_MAX_BUFS];
+	uint32_t extent;
+} weft_kargs;
+
+/* A kernel compiled into the model for host backends: runs the work items
+ * begin..end-1 (end <= extent). Safe to call concurrently on disjoint
+ * ranges. */
+typedef void (*weft_host_kernel_fn)(const weft_kargs *ka, uint32_t begin,
+				    uint32_t end);
+
+typedef struct weft_kernel_desc {
+	const char *name;            /* entry point in the portable source */
+	weft_host_kernel_fn host_fn; /* the same kernel compiled as C */
+} weft_kernel_desc;
+
+typedef struct weft_program_desc {
+	uint32_t struct_size;
+	const char *name;   /* model name: messages and cache keys */
+	const char *source; /* portable kernel source, without prelude */
+	size_t source_len;
+	const weft_kernel_desc *kernels;
+	uint32_t n_kernels;
+} weft_program_desc;
+
+/* One kernel launch of a step. When extent_buf is set, the launch runs
+ * min(extent, *(uint32_t *)(extent_buf + extent_offset)) work items, the
+ * count being read on the device when the launch executes: extent is then
+ * the capacity (the most items the count can reach). */
+typedef struct weft_launch {
+	uint32_t kernel; /* index into the program's kernels */
+	uint32_t n_bufs;
+	weft_buf *bufs[WEFT_KERNEL_MAX_BUFS];
+	uint32_t extent;
+	weft_buf *extent_buf;
+	uint32_t extent_offset; /* bytes, multiple of 4 */
+} weft_launch;
+
+/* ---- transfers -------------------------------------------------------- */
+
+enum {
+	WEFT_XFER_ASYNC = 1u << 0 /* return before completion; see sync() */
+};
+
+/* ---- the vtable --------------------------------------------------------- */
+
+typedef struct weft_backend {
+	/* Header, identical in every ABI version. */
+	uint32_t abi_major;   /* WEFT_BACKEND_ABI_MAJOR the plugin was built for */
+	uint32_t abi_minor;   /* WEFT_BACKEND_ABI_MINOR the plugin was built for */
+	uint32_t struct_size; /* sizeof(weft_backend) the plugin was built with */
+	const char *name;     /* must equal NAME in weft-backend-NAME.so */
+	const char *version;  /* the plugin's own version string */
+	const char *description;
+
+	weft_status (*probe)(weft_probe *out);
+	weft_status (*open)(const weft_device_config *cfg, weft_device **out,
+			    weft_error *err);
+	void (*close)(weft_device *dev);
+
+	/* bytes may be 0 (a valid, distinct handle). Buffers are aligned to at
+	 * least 64 bytes. free(NULL) does nothing. */
+	weft_status (*alloc)(weft_device *dev, size_t bytes, weft_buf **out,
+			     weft_error *err);
+	void (*free)(weft_device *dev, weft_buf *buf);
+
+	weft_status (*write)(weft_device *dev, weft_buf *dst, size_t offset,
+			     const void *src, size_t bytes, unsigned flags,
+			     weft_error *err);
+	weft_status (*read)(weft_device *dev, void *dst, weft_buf *src,
+			    size_t offset, size_t bytes, unsigned flags,
+			    weft_error *err);
+	weft_status (*copy)(weft_device *dev, weft_buf *dst, size_t dst_offset,
+			    weft_buf *src, size_t src_offset, size_t bytes,
+			    unsigned flags, weft_error *err);
+
+	weft_status (*load_program)(weft_device *dev,
+				    const weft_program_desc *desc,
+				    weft_program **out, weft_error *err);
+	void (*unload_program)(weft_device *dev, weft_program *prog);
+
+	/* Enqueue n_steps repetitions of the launch list, in order. Never
+	 * waits for the device. */
+	weft_status (*step)(weft_device *dev, weft_program *prog,
+			    const weft_launch *launches, uint32_t n_launches,
+			    uint64_t n_steps, weft_error *err);
+	/* Wait until everything issued so far has completed. */
+	weft_status (*sync)(weft_device *dev, weft_error *err);
+	weft_status (*stats)(weft_device *dev, weft_stats *out);
+} weft_backend;
+
+/* Size of the first published layout: the loader refuses anything smaller. */
+#define WEFT_BACKEND_V1_0_SIZE \
+	(offsetof(weft_backend, stats) + sizeof(void (*)(void)))
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_BACKEND_H */

@@ -1,0 +1,64 @@
+/*
+ * weft/kernel_host.h - the host C prelude of the portable kernel dialect.
+ *
+ * A model's kernel source (models/NAME/NAME.wk) is compiled three ways:
+ * as OpenCL C and as CUDA by their backends, each with its own prelude, and
+ * as plain C at build time with this prelude, so that host backends
+ * (OpenMP, the template backend) need no compiler at run time. Every
+ * prelude defines the same macros; docs/design.md lists them.
+ *
+ * On the host a kernel becomes a function that runs work items begin..end-1
+ * (a weft_host_kernel_fn); its body is an inline per-item function, so the
+ * compiler sees one loop.
+ */
+#ifndef WEFT_KERNEL_HOST_H
+#define WEFT_KERNEL_HOST_H
+
+#include <stdint.h>
+#include <weft/backend.h>
+
+typedef uint8_t weft_u8;
+typedef uint16_t weft_u16;
+typedef uint32_t weft_u32;
+typedef int32_t weft_i32;
+typedef uint64_t weft_u64;
+typedef float weft_f32;
+
+#define WEFT_TARGET_HOST 1
+#define WEFT_GLOBAL
+#define WEFT_FN static inline __attribute__((unused))
+
+#define WEFT_KERNEL(name)                                                     \
+	static inline void name##__item(const weft_kargs *weft__ka,            \
+					uint32_t weft__gid)                    \
+		__attribute__((always_inline));                                \
+	static void name(const weft_kargs *weft__ka, uint32_t weft__begin,     \
+			 uint32_t weft__end)                                   \
+	{                                                                      \
+		for (uint32_t weft__g = weft__begin; weft__g < weft__end;      \
+		     weft__g++)                                                \
+			name##__item(weft__ka, weft__g);                       \
+	}                                                                      \
+	static inline void name##__item(                                       \
+		const weft_kargs *weft__ka __attribute__((unused)),            \
+		uint32_t weft__gid __attribute__((unused)))
+
+/* WEFT_BUF(type, name, k): bind the k-th launch buffer as `type *name`. */
+#define WEFT_BUF(T, name, k) T *name = (T *)weft__ka->buf[k]
+#define WEFT_GID (weft__gid)
+#define WEFT_EXTENT (weft__ka->extent)
+
+WEFT_FN weft_u32 weft_atomic_add_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 v)
+{
+	return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+WEFT_FN weft_u32 weft_atomic_cas_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 expect,
+				     weft_u32 desired)
+{
+	__atomic_compare_exchange_n(p, &expect, desired, 0, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
+	return expect;
+}
+
+#endif /* WEFT_KERNEL_HOST_H */

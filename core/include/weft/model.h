@@ -1,0 +1,119 @@
+/*
+ * weft/model.h - the model author's header.
+ *
+ * A model is one directory under models/ with:
+ *   NAME.wk   its kernels, in the portable dialect (weft/kernel.h), once;
+ *   NAME.c    host code: parameters, population, the step's launch list,
+ *             outputs, through the functions below and nothing else.
+ * A model never calls a backend API and a backend never sees model code:
+ * the core hands the model's program (source text plus host-compiled
+ * kernels) to whatever backend was chosen.
+ */
+#ifndef WEFT_MODEL_H
+#define WEFT_MODEL_H
+
+#include <stdarg.h>
+#include <weft/backend.h>
+#include <weft/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEFT_MODEL_ABI 1
+
+/* ---- declared configuration keys (shared with the core's own sections) */
+
+typedef enum weft_key_type {
+	WEFT_KEY_INT,    /* integer, range [min, max] */
+	WEFT_KEY_REAL,   /* finite real, range [min, max] */
+	WEFT_KEY_BOOL,   /* true/false, yes/no, on/off, 1/0 */
+	WEFT_KEY_STRING, /* any text */
+	WEFT_KEY_ENUM    /* one of choices, "a|b|c" */
+} weft_key_type;
+
+typedef struct weft_key_desc {
+	const char *name;
+	weft_key_type type;
+	const char *def; /* default, written as in an INI file */
+	double min, max; /* INT and REAL only, inclusive */
+	const char *choices;
+	const char *help;
+} weft_key_desc;
+
+/* ---- the model descriptor -------------------------------------------- */
+
+typedef struct weft_model_ctx weft_model_ctx;
+
+typedef struct weft_model {
+	uint32_t abi_version; /* WEFT_MODEL_ABI */
+	uint32_t struct_size; /* sizeof(weft_model) */
+	const char *name;     /* also the INI section of its parameters */
+	const char *summary;  /* one line for `weft models` */
+	const weft_key_desc *keys;
+	uint32_t n_keys;
+	weft_program_desc program;
+
+	/* Read parameters, build and upload the state, declare the step's
+	 * launches with weft_model_set_step(). *state is the model's own. */
+	weft_status (*setup)(weft_model_ctx *mc, void **state);
+	/* Called between chunks of steps (never inside step()), after
+	 * steps_done steps in all: read back and write what is due. */
+	weft_status (*output)(weft_model_ctx *mc, void *state,
+			      uint64_t steps_done);
+	/* Called once after the last step: final outputs and summary. */
+	weft_status (*finish)(weft_model_ctx *mc, void *state);
+	void (*teardown)(weft_model_ctx *mc, void *state);
+} weft_model;
+
+/* ---- what a model may ask of the core ------------------------------- */
+
+/* Record a failure message (prefixed with the model name) and return st. */
+weft_status weft_model_fail(weft_model_ctx *mc, weft_status st,
+			    const char *fmt, ...) WEFT_PRINTF(3, 4);
+
+/* Parameters of the model's own section, already validated. */
+int64_t weft_model_int(const weft_model_ctx *mc, const char *key);
+double weft_model_real(const weft_model_ctx *mc, const char *key);
+int weft_model_bool(const weft_model_ctx *mc, const char *key);
+const char *weft_model_string(const weft_model_ctx *mc, const char *key);
+/* Where a key's value came from ("astoria.ini:12", "--set", "default"),
+ * for error messages about values that are valid alone but not together. */
+const char *weft_model_where(const weft_model_ctx *mc, const char *key);
+
+uint64_t weft_model_seed(const weft_model_ctx *mc);
+uint64_t weft_model_steps(const weft_model_ctx *mc);
+/* Output stride in steps ([output] every). */
+uint64_t weft_model_output_every(const weft_model_ctx *mc);
+
+/* Device memory; `what` names the buffer in error messages. */
+weft_status weft_model_alloc(weft_model_ctx *mc, const char *what,
+			     size_t bytes, weft_buf **out);
+void weft_model_free(weft_model_ctx *mc, weft_buf *buf);
+/* Blocking host-to-device and device-to-host copies. */
+weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
+			      size_t offset, const void *src, size_t bytes);
+weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
+				size_t offset, size_t bytes);
+/* The launches that make up one step; copied. */
+weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
+				uint32_t n);
+
+/* Output files: written to a temporary file under [output] directory and
+ * renamed into place only when the whole run succeeds. */
+typedef struct weft_output weft_output;
+weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
+				   weft_output **out);
+weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
+	WEFT_PRINTF(2, 3);
+weft_status weft_output_write(weft_output *o, const void *data,
+			      size_t bytes);
+/* Add a line to the run summary ("attack rate" = "53.1 %"). */
+weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
+			       const char *fmt, ...) WEFT_PRINTF(3, 4);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_MODEL_H */

@@ -1,0 +1,1 @@
+/* core/loader.c - placeholder, being written */

@@ -1,0 +1,1 @@
+/* core/output.c - placeholder, being written */

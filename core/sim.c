@@ -1,0 +1,1 @@
+/* core/sim.c - placeholder, being written */

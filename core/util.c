@@ -1,0 +1,132 @@
+/*
+ * core/util.c - error messages, strings and the clock, for the whole core.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *weft_status_str(weft_status st)
+{
+	switch (st) {
+	case WEFT_OK: return "ok";
+	case WEFT_E_INVALID: return "invalid argument";
+	case WEFT_E_NOMEM: return "out of memory";
+	case WEFT_E_IO: return "input/output error";
+	case WEFT_E_CONFIG: return "configuration error";
+	case WEFT_E_PLUGIN: return "plugin error";
+	case WEFT_E_UNAVAILABLE: return "backend unavailable";
+	case WEFT_E_DEVICE: return "device error";
+	case WEFT_E_MODEL: return "model error";
+	case WEFT_E_UNSUPPORTED: return "not supported";
+	case WEFT_E_INTERNAL: return "internal error";
+	}
+	return "unknown status";
+}
+
+weft_status weft__vfail(weft_context *ctx, weft_status st, const char *fmt,
+			va_list ap)
+{
+	if (ctx)
+		vsnprintf(ctx->msg, sizeof ctx->msg, fmt, ap);
+	return st;
+}
+
+weft_status weft__fail(weft_context *ctx, weft_status st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	weft__vfail(ctx, st, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+void weft__context_prefix(weft_context *ctx, const char *fmt, ...)
+{
+	char prefix[WEFT__MSG_MAX];
+	char old[WEFT__MSG_MAX];
+	va_list ap;
+
+	if (!ctx)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof prefix, fmt, ap);
+	va_end(ap);
+	memcpy(old, ctx->msg, sizeof old);
+	snprintf(ctx->msg, sizeof ctx->msg, "%s: %s", prefix, old);
+}
+
+void weft__fmt(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+char *weft__strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+size_t weft__edit_distance(const char *a, const char *b, size_t cap)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[64];
+
+	/* Long words are never typos of each other in our vocabularies. */
+	if (lb >= sizeof row / sizeof row[0] || la >= 64)
+		return cap;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0], best;
+		row[0] = i;
+		best = row[0];
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t v = diag + cost;
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best >= cap)
+			return cap;
+	}
+	return row[lb] < cap ? row[lb] : cap;
+}
+
+const char *weft__closest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t len = strlen(word);
+	/* Allow about a third of the word to be wrong, at least one edit. */
+	size_t best_d = len / 3 + 2;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = weft__edit_distance(word, cands[i], best_d);
+		if (d < best_d) {
+			best_d = d;
+			best = cands[i];
+		}
+	}
+	return best;
+}
+
+uint64_t weft__now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

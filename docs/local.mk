@@ -1,0 +1,3 @@
+# docs/: the manual page and the reference documents.
+dist_man_MANS += docs/weft.1
+EXTRA_DIST += docs/design.md docs/config.md docs/writing-a-backend.md docs/benchmarks.md

@@ -1,0 +1,16 @@
+# plugins/openmp: the OpenMP host backend. Every backend directory uses the
+# same file names for the same concerns: plugin.c (entry point, probe,
+# open/close, stats), memory.c (allocation and pool), transfer.c, launch.c
+# (programs and step), priv.h (what those files share).
+if BUILD_OPENMP
+plugin_LTLIBRARIES += plugins/openmp/weft-backend-openmp.la
+plugins_openmp_weft_backend_openmp_la_SOURCES = \
+	plugins/openmp/priv.h \
+	plugins/openmp/plugin.c \
+	plugins/openmp/memory.c \
+	plugins/openmp/transfer.c \
+	plugins/openmp/launch.c
+plugins_openmp_weft_backend_openmp_la_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+plugins_openmp_weft_backend_openmp_la_LDFLAGS = -module -avoid-version -shared \
+	-export-symbols-regex '^weft_backend_entry$$' $(OPENMP_CFLAGS)
+endif

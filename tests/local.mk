@@ -1,0 +1,25 @@
+# tests/: TAP tests run by Automake's tap-driver.sh. Topic fragments below
+# add their programs to check_PROGRAMS and TESTS.
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+EXTRA_DIST += build-aux/tap-driver.sh
+
+# Where tests find plugins built in this tree, sources and data.
+AM_TESTS_ENVIRONMENT = \
+	WEFT_PLUGIN_PATH='$(abs_top_builddir)/plugins/openmp/.libs'; export WEFT_PLUGIN_PATH; \
+	WEFT_TEST_PLUGINS='$(abs_top_builddir)/tests/plugins/.libs'; export WEFT_TEST_PLUGINS; \
+	WEFT_SRCDIR='$(abs_top_srcdir)'; export WEFT_SRCDIR; \
+	WEFT_BUILDDIR='$(abs_top_builddir)'; export WEFT_BUILDDIR;
+
+check_LTLIBRARIES += tests/libtap.la
+tests_libtap_la_SOURCES = tests/tap.h tests/tap.c
+tests_libtap_la_LDFLAGS = -rpath /nowhere
+
+# What every test program links: the TAP helper and the whole library,
+# internals included.
+WEFT_TEST_LIBS = tests/libtap.la core/libweft-internal.la $(INIH_LIBS)
+
+include tests/config.am
+include tests/loader.am
+include tests/openmp.am
+include tests/model.am
+include tests/cli.am
