@@ -1,2 +1,354 @@
+/*
+ * core/cli.c - the weft command: run, check, backends, models,
+ * config-reference. All work is done by libweft through weft/weft.h; this
+ * file parses arguments, shows progress and prints results.
+ *
+ * Exit status: 0 success, 1 the work failed (message on stderr), 2 bad
+ * command line, 130 interrupted (no output file left half-written).
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <weft/weft.h>
-int main(void) { return 0; }
+
+#define EXIT_USAGE 2
+#define EXIT_INTERRUPTED 130
+
+static volatile sig_atomic_t interrupted;
+
+static const char usage_text[] =
+	"usage: weft run CONFIG [--set SECTION.KEY=VALUE]... [--quiet] [--stats]\n"
+	"       weft check CONFIG [--set SECTION.KEY=VALUE]...\n"
+	"       weft backends [--plugin-path DIRS]\n"
+	"       weft models [MODEL]\n"
+	"       weft config-reference\n"
+	"       weft --version | --help\n"
+	"\n"
+	"  run               run the simulation CONFIG describes; write its\n"
+	"                    outputs under [output] directory\n"
+	"  check             validate CONFIG (and overrides) without running\n"
+	"  backends          list every backend plugin found, with its state\n"
+	"                    and, for the unusable ones, the reason\n"
+	"  models            list the models, or the parameters of MODEL\n"
+	"  config-reference  print the reference of every INI key (Markdown)\n"
+	"\n"
+	"  --set S.K=V       override key K of section S, checked like the file\n"
+	"  --quiet           no progress line\n"
+	"  --stats           print the backend's counters after the run\n"
+	"\n"
+	"See weft(1) and docs/config.md.\n";
+
+static void die_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "weft: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see 'weft --help')\n");
+	exit(EXIT_USAGE);
+}
+
+static int fail(weft_context *ctx)
+{
+	fprintf(stderr, "weft: %s\n", weft_context_error(ctx));
+	return EXIT_FAILURE;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* ---- run and check -------------------------------------------------- */
+
+typedef struct run_opts {
+	const char *config;
+	const char **sets;
+	int n_sets;
+	int quiet, stats;
+} run_opts;
+
+static void parse_run_opts(int argc, char **argv, run_opts *o, int is_run)
+{
+	o->sets = calloc((size_t)argc, sizeof *o->sets);
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--set") == 0 && i + 1 < argc)
+			o->sets[o->n_sets++] = argv[++i];
+		else if (strncmp(argv[i], "--set=", 6) == 0)
+			o->sets[o->n_sets++] = argv[i] + 6;
+		else if (is_run && strcmp(argv[i], "--quiet") == 0)
+			o->quiet = 1;
+		else if (is_run && strcmp(argv[i], "--stats") == 0)
+			o->stats = 1;
+		else if (argv[i][0] == '-' && argv[i][1])
+			die_usage("unknown option '%s'", argv[i]);
+		else if (!o->config)
+			o->config = argv[i];
+		else
+			die_usage("unexpected argument '%s'", argv[i]);
+	}
+	if (!o->config)
+		die_usage("%s needs a CONFIG file", argv[1]);
+}
+
+static int load_config(weft_context *ctx, const run_opts *o, weft_config **cfg)
+{
+	if (weft_config_load(ctx, o->config, cfg))
+		return -1;
+	for (int i = 0; i < o->n_sets; i++)
+		if (weft_config_set(ctx, *cfg, o->sets[i]))
+			return -1;
+	return weft_config_validate(ctx, *cfg) ? -1 : 0;
+}
+
+static void show_progress(const weft_sim *sim, double t0)
+{
+	uint64_t done = weft_sim_steps_done(sim);
+	uint64_t total = weft_sim_steps_total(sim);
+	double el = now_s() - t0;
+	double rate = el > 0 ? (double)done / el : 0;
+	double eta = rate > 0 ? (double)(total - done) / rate : 0;
+
+	fprintf(stderr, "\r\033[K  step %llu/%llu  %.0f steps/s  ETA %.1f s",
+		(unsigned long long)done, (unsigned long long)total, rate,
+		eta);
+	fflush(stderr);
+}
+
+/* Step in chunks of at least a twentieth of a second, so that the
+ * progress line moves and an interrupt is seen between chunks. */
+static weft_status step_all(weft_sim *sim, int progress, double t0)
+{
+	uint64_t chunk = 1;
+	weft_status st = WEFT_OK;
+
+	while (weft_sim_steps_done(sim) < weft_sim_steps_total(sim)) {
+		double t = now_s();
+		if (interrupted)
+			return WEFT_E_IO;
+		if ((st = weft_sim_step(sim, chunk)))
+			return st;
+		if (progress)
+			show_progress(sim, t0);
+		if (now_s() - t < 0.05 && chunk < (1u << 30))
+			chunk *= 2;
+	}
+	if (progress)
+		fprintf(stderr, "\r\033[K");
+	return st;
+}
+
+static void print_summary(const weft_sim *sim, double secs)
+{
+	uint64_t steps = weft_sim_steps_done(sim);
+	const char *k, *v;
+
+	printf("weft: %s on %s\n", weft_sim_model(sim), weft_sim_backend(sim));
+	printf("  %-20s %llu in %.3f s (%.0f steps/s)\n", "steps",
+	       (unsigned long long)steps, secs,
+	       secs > 0 ? (double)steps / secs : 0.0);
+	for (size_t i = 0; i < weft_sim_summary_count(sim); i++)
+		if (weft_sim_summary_at(sim, i, &k, &v) == WEFT_OK)
+			printf("  %-20s %s\n", k, v);
+	for (size_t i = 0; i < weft_sim_output_count(sim); i++)
+		printf("  %-20s %s\n", i ? "" : "outputs",
+		       weft_sim_output_at(sim, i));
+}
+
+static void print_stats(weft_sim *sim)
+{
+	static const char *dirs[] = {"host->device", "device->host",
+				     "device->device"};
+	static const char *phases[] = {"alloc", "transfer", "load", "kernel",
+				       "sync"};
+	weft_stats s = {.struct_size = sizeof s};
+
+	if (weft_sim_stats(sim, &s))
+		return;
+	printf("backend counters (%s):\n", weft_sim_backend(sim));
+	printf("  %-20s %llu (pool reuses %llu, frees %llu, peak %llu bytes)\n",
+	       "allocations", (unsigned long long)s.allocs,
+	       (unsigned long long)s.pool_reuses, (unsigned long long)s.frees,
+	       (unsigned long long)s.bytes_peak);
+	for (int d = 0; d < WEFT_DIR_COUNT; d++)
+		printf("  %-20s %llu transfers, %llu bytes\n", dirs[d],
+		       (unsigned long long)s.xfer_count[d],
+		       (unsigned long long)s.xfer_bytes[d]);
+	printf("  %-20s %llu launches, %llu steps, %llu syncs\n", "work",
+	       (unsigned long long)s.launches, (unsigned long long)s.steps,
+	       (unsigned long long)s.syncs);
+	for (int p = 0; p < WEFT_PHASE_COUNT; p++)
+		printf("  %-20s %.3f ms\n", phases[p], (double)s.time_ns[p] / 1e6);
+}
+
+static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
+{
+	int progress = !o->quiet && isatty(STDERR_FILENO);
+	double t0 = now_s();
+	weft_sim *sim = NULL;
+	weft_status st = weft_sim_open(ctx, cfg, &sim);
+
+	if (st == WEFT_OK)
+		st = step_all(sim, progress, t0);
+	if (st == WEFT_OK && !interrupted)
+		st = weft_sim_finish(sim);
+	if (interrupted) {
+		fprintf(stderr, "\nweft: interrupted; no output was replaced\n");
+		weft_sim_close(sim);
+		return EXIT_INTERRUPTED;
+	}
+	if (st) {
+		weft_sim_close(sim);
+		return fail(ctx);
+	}
+	print_summary(sim, now_s() - t0);
+	if (o->stats)
+		print_stats(sim);
+	weft_sim_close(sim);
+	return EXIT_SUCCESS;
+}
+
+static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
+{
+	run_opts o = {0};
+	weft_config *cfg = NULL;
+	int rc;
+
+	parse_run_opts(argc, argv, &o, is_run);
+	if (load_config(ctx, &o, &cfg) != 0)
+		rc = fail(ctx);
+	else if (!is_run)
+		rc = (printf("%s: ok\n", o.config), EXIT_SUCCESS);
+	else
+		rc = run_sim(ctx, cfg, &o);
+	weft_config_free(cfg);
+	free(o.sets);
+	return rc;
+}
+
+/* ---- listings -------------------------------------------------------- */
+
+static int cmd_backends(weft_context *ctx, int argc, char **argv)
+{
+	const char *path = NULL;
+	weft_backend_list *l = NULL;
+
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--plugin-path") == 0 && i + 1 < argc)
+			path = argv[++i];
+		else
+			die_usage("unexpected argument '%s'", argv[i]);
+	}
+	if (weft_backends_scan(ctx, path, &l))
+		return fail(ctx);
+	for (size_t i = 0; i < weft_backend_list_count(l); i++) {
+		const weft_backend_info *b = weft_backend_list_at(l, i);
+		printf("%-10s %-12s", b->name,
+		       b->shadowed ? "shadowed" : b->state);
+		if (b->path[0])
+			printf(" %s", b->path);
+		if (b->stage && b->stage[0])
+			printf("\n           %s: %s", b->stage, b->reason);
+		else if (b->reason[0])
+			printf("\n           %s", b->reason);
+		else if (b->devices[0])
+			printf("\n           score %d; %s", b->score, b->devices);
+		printf("\n");
+	}
+	weft_backend_list_free(l);
+	return EXIT_SUCCESS;
+}
+
+static int cmd_models(weft_context *ctx, int argc, char **argv)
+{
+	const char *name, *summary;
+
+	if (argc > 3)
+		die_usage("unexpected argument '%s'", argv[3]);
+	for (size_t i = 0; i < weft_model_count(); i++) {
+		weft_model_info(i, &name, &summary);
+		if (argc == 3 && strcmp(argv[2], name) != 0)
+			continue;
+		printf("%-10s %s\n", name, summary);
+		if (argc == 3)
+			return EXIT_SUCCESS;
+	}
+	if (argc == 3) {
+		fprintf(stderr, "weft: no model named '%s' (see 'weft models')\n",
+			argv[2]);
+		return EXIT_FAILURE;
+	}
+	(void)ctx;
+	return EXIT_SUCCESS;
+}
+
+static int cmd_reference(weft_context *ctx)
+{
+	char *md = NULL;
+	if (weft_config_reference(ctx, &md))
+		return fail(ctx);
+	fputs(md, stdout);
+	free(md);
+	return EXIT_SUCCESS;
+}
+
+static int dispatch(weft_context *ctx, int argc, char **argv)
+{
+	const char *cmd = argv[1];
+
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(ctx, argc, argv, 1);
+	if (strcmp(cmd, "check") == 0)
+		return cmd_run(ctx, argc, argv, 0);
+	if (strcmp(cmd, "backends") == 0)
+		return cmd_backends(ctx, argc, argv);
+	if (strcmp(cmd, "models") == 0)
+		return cmd_models(ctx, argc, argv);
+	if (strcmp(cmd, "config-reference") == 0)
+		return cmd_reference(ctx);
+	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+		unsigned major, minor;
+		weft_backend_abi(&major, &minor);
+		printf("weft %s (backend ABI %u.%u)\n", weft_version(), major,
+		       minor);
+		return EXIT_SUCCESS;
+	}
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0 ||
+	    strcmp(cmd, "-h") == 0) {
+		fputs(usage_text, stdout);
+		return EXIT_SUCCESS;
+	}
+	die_usage("unknown command '%s'", cmd);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	weft_context *ctx = NULL;
+	int rc;
+
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (weft_context_new(&ctx) != WEFT_OK) {
+		fprintf(stderr, "weft: out of memory\n");
+		return EXIT_FAILURE;
+	}
+	rc = dispatch(ctx, argc, argv);
+	weft_context_free(ctx);
+	return rc;
+}

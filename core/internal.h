@@ -53,9 +53,15 @@ int weft__config_bool(const weft_config *c, const char *section,
 		      const char *key);
 const char *weft__config_str(const weft_config *c, const char *section,
 			     const char *key);
-/* "file.ini:12", "--set", or "default". */
+/* "file.ini:12", "--set section.key", or "default". */
 const char *weft__config_where(const weft_config *c, const char *section,
 			       const char *key);
+
+/* Check one value against its declaration; on failure sets
+ * "WHERE: [SECTION] KEY = TEXT: what is wrong" and returns WEFT_E_CONFIG. */
+weft_status weft__config_check(weft_context *ctx, const char *where,
+			       const char *section, const weft_key_desc *d,
+			       const char *text);
 
 /* ---- models.c: the registry ---------------------------------------------- */
 

@@ -8,15 +8,19 @@ noinst_LTLIBRARIES += core/libweft-internal.la
 core_libweft_internal_la_SOURCES = \
 	core/internal.h \
 	core/util.c \
+	core/context.c \
 	core/config.c \
 	core/loader.c \
+	core/sim.h \
 	core/sim.c \
+	core/model_api.c \
+	core/output.h \
 	core/output.c
 core_libweft_internal_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 core_libweft_internal_la_LIBADD = $(INIH_LIBS)
 
 lib_LTLIBRARIES += core/libweft.la
-core_libweft_la_SOURCES = core/context.c
+core_libweft_la_SOURCES = core/version.c
 core_libweft_la_LIBADD = core/libweft-internal.la $(INIH_LIBS)
 core_libweft_la_LDFLAGS = -version-info $(WEFT_LT_VERSION) -no-undefined
 

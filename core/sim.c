@@ -1,1 +1,284 @@
-/* core/sim.c - placeholder, being written */
+/*
+ * core/sim.c - a run: backend, device, model, steps and outputs.
+ *
+ * The core is the only place where a model meets a backend: the model
+ * declares buffers, uploads and a launch list through weft/model.h; the
+ * core forwards them to the backend's vtable, adding what each call was
+ * for to any error message.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+/* ---- backend choice ------------------------------------------------------ */
+
+static weft_status weft__sim_pick_backend(weft_sim *sim)
+{
+	const char *path = weft__config_str(sim->cfg, "backend", "plugin");
+	const char *name = weft__config_str(sim->cfg, "backend", "name");
+	weft_status st;
+
+	if (path[0]) {
+		st = weft__plugin_load_path(sim->ctx, path, &sim->own_plugin);
+		sim->plugin = sim->own_plugin;
+	} else {
+		st = weft__plugins_scan(
+			sim->ctx,
+			weft__config_str(sim->cfg, "backend", "plugin_path"),
+			&sim->plugins);
+		if (st == WEFT_OK)
+			st = weft__plugins_select(sim->ctx, sim->plugins, name,
+						  &sim->plugin);
+	}
+	if (st == WEFT_OK)
+		sim->vt = sim->plugin->vt;
+	return st;
+}
+
+static weft_status weft__sim_open_device(weft_sim *sim)
+{
+	weft_device_config dc = {
+		.struct_size = sizeof dc,
+		.device = (int)weft__config_int(sim->cfg, "backend", "device"),
+		.threads =
+			(int)weft__config_int(sim->cfg, "backend", "threads"),
+		.cache_dir = NULL,
+	};
+	weft_error err = {{0}};
+	weft_status st = sim->vt->open(&dc, &sim->dev, &err);
+
+	if (st)
+		return weft__fail(sim->ctx, st, "%s: open-device: %s",
+				  sim->plugin->path,
+				  err.msg[0] ? err.msg : weft_status_str(st));
+	return WEFT_OK;
+}
+
+static weft_status weft__sim_load_program(weft_sim *sim)
+{
+	weft_program_desc pd = sim->model->program;
+	weft_error err = {{0}};
+	weft_status st;
+
+	if (pd.source && pd.source_len == 0)
+		pd.source_len = strlen(pd.source);
+	st = sim->vt->load_program(sim->dev, &pd, &sim->prog, &err);
+	if (st)
+		return weft__fail(sim->ctx, st,
+				  "%s backend: loading the kernels of model "
+				  "'%s': %s",
+				  sim->vt->name, pd.name, err.msg);
+	return WEFT_OK;
+}
+
+/* ---- open, step, finish, close -------------------------------------- */
+
+static weft_status weft__sim_setup(weft_sim *sim)
+{
+	weft_status st;
+
+	sim->model = weft__model_find(
+		weft__config_str(sim->cfg, "simulation", "model"));
+	sim->steps_total =
+		(uint64_t)weft__config_int(sim->cfg, "simulation", "steps");
+	sim->every = (uint64_t)weft__config_int(sim->cfg, "output", "every");
+	sim->outdir = weft__config_str(sim->cfg, "output", "directory");
+	sim->mc.sim = sim;
+	if ((st = weft__sim_pick_backend(sim)) ||
+	    (st = weft__sim_open_device(sim)) ||
+	    (st = weft__sim_load_program(sim)) ||
+	    (st = weft__outputs_prepare(sim->ctx, sim->outdir)))
+		return st;
+	st = sim->model->setup(&sim->mc, &sim->mstate);
+	if (st == WEFT_OK && sim->n_launches == 0)
+		st = weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
+				     "setup declared no step launches");
+	return st;
+}
+
+weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
+			  weft_sim **out)
+{
+	weft_sim *sim;
+	weft_status st;
+
+	if (!ctx || !cfg || !out)
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "weft_sim_open: NULL argument");
+	*out = NULL;
+	if ((st = weft_config_validate(ctx, cfg)))
+		return st;
+	sim = calloc(1, sizeof *sim);
+	if (!sim)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	sim->ctx = ctx;
+	sim->cfg = cfg;
+	st = weft__sim_setup(sim);
+	if (st) {
+		weft_sim_close(sim);
+		return st;
+	}
+	*out = sim;
+	return WEFT_OK;
+}
+
+static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
+{
+	weft_error err = {{0}};
+	weft_status st = sim->vt->step(sim->dev, sim->prog, sim->launches,
+				       sim->n_launches, n, &err);
+	if (st)
+		return weft__fail(sim->ctx, st, "%s backend: step %llu: %s",
+				  sim->vt->name,
+				  (unsigned long long)sim->steps_done + 1,
+				  err.msg);
+	return WEFT_OK;
+}
+
+/* Enqueue in chunks that end on multiples of [output] every, so outputs
+ * are read between chunks and never inside one. */
+weft_status weft_sim_step(weft_sim *sim, uint64_t n)
+{
+	weft_status st;
+
+	if (!sim)
+		return WEFT_E_INVALID;
+	if (n > sim->steps_total - sim->steps_done)
+		n = sim->steps_total - sim->steps_done;
+	while (n > 0) {
+		uint64_t chunk = sim->every - sim->steps_done % sim->every;
+		if (chunk > n)
+			chunk = n;
+		if ((st = weft__sim_enqueue(sim, chunk)))
+			return st;
+		sim->steps_done += chunk;
+		n -= chunk;
+		if (sim->steps_done % sim->every == 0 ||
+		    sim->steps_done == sim->steps_total) {
+			st = sim->model->output(&sim->mc, sim->mstate,
+						sim->steps_done);
+			if (st)
+				return st;
+		}
+	}
+	return WEFT_OK;
+}
+
+uint64_t weft_sim_steps_done(const weft_sim *sim)
+{
+	return sim ? sim->steps_done : 0;
+}
+
+uint64_t weft_sim_steps_total(const weft_sim *sim)
+{
+	return sim ? sim->steps_total : 0;
+}
+
+static weft_status weft__sim_write_summary(weft_sim *sim)
+{
+	weft_output *o;
+	weft_status st;
+
+	if (!weft__config_bool(sim->cfg, "output", "summary"))
+		return WEFT_OK;
+	st = weft__output_open(sim->ctx, &sim->outputs, sim->outdir,
+			       "summary.txt", &o);
+	for (size_t i = 0; st == WEFT_OK && i < sim->n_summary; i++)
+		st = weft_output_printf(o, "%s: %s\n", sim->summary[i].key,
+					sim->summary[i].value);
+	return st;
+}
+
+weft_status weft_sim_finish(weft_sim *sim)
+{
+	weft_status st;
+
+	if (!sim)
+		return WEFT_E_INVALID;
+	if (sim->steps_done < sim->steps_total &&
+	    (st = weft_sim_step(sim, sim->steps_total - sim->steps_done)))
+		return st;
+	if ((st = sim->model->finish(&sim->mc, sim->mstate)) ||
+	    (st = weft__sim_write_summary(sim)))
+		return st;
+	return weft__outputs_commit(&sim->outputs, &sim->committed);
+}
+
+void weft_sim_close(weft_sim *sim)
+{
+	if (!sim)
+		return;
+	if (sim->model && sim->mstate)
+		sim->model->teardown(&sim->mc, sim->mstate);
+	weft__outputs_discard(&sim->outputs);
+	weft__outputs_discard(&sim->committed);
+	if (sim->prog)
+		sim->vt->unload_program(sim->dev, sim->prog);
+	if (sim->dev)
+		sim->vt->close(sim->dev);
+	weft__plugins_free(sim->plugins);
+	weft__plugin_free(sim->own_plugin);
+	for (size_t i = 0; i < sim->n_summary; i++) {
+		free(sim->summary[i].key);
+		free(sim->summary[i].value);
+	}
+	free(sim->summary);
+	free(sim->launches);
+	free(sim);
+}
+
+/* ---- queries ------------------------------------------------------------- */
+
+const char *weft_sim_backend(const weft_sim *sim)
+{
+	return sim && sim->vt ? sim->vt->name : "";
+}
+
+const char *weft_sim_model(const weft_sim *sim)
+{
+	return sim && sim->model ? sim->model->name : "";
+}
+
+weft_status weft_sim_stats(weft_sim *sim, weft_stats *out)
+{
+	if (!sim || !out || out->struct_size < sizeof(uint32_t))
+		return WEFT_E_INVALID;
+	return sim->vt->stats(sim->dev, out);
+}
+
+size_t weft_sim_summary_count(const weft_sim *sim)
+{
+	return sim ? sim->n_summary : 0;
+}
+
+weft_status weft_sim_summary_at(const weft_sim *sim, size_t i,
+				const char **key, const char **value)
+{
+	if (!sim || i >= sim->n_summary || !key || !value)
+		return WEFT_E_INVALID;
+	*key = sim->summary[i].key;
+	*value = sim->summary[i].value;
+	return WEFT_OK;
+}
+
+size_t weft_sim_output_count(const weft_sim *sim)
+{
+	size_t n = 0;
+	if (!sim)
+		return 0;
+	for (const weft_output *o = sim->committed.head; o;
+	     o = weft__output_next(o))
+		n++;
+	return n;
+}
+
+const char *weft_sim_output_at(const weft_sim *sim, size_t i)
+{
+	const weft_output *o = sim ? sim->committed.head : NULL;
+	for (; o && i > 0; i--)
+		o = weft__output_next(o);
+	return o ? weft__output_path(o) : NULL;
+}

@@ -12,7 +12,6 @@ AM_TESTS_ENVIRONMENT = \
 
 check_LTLIBRARIES += tests/libtap.la
 tests_libtap_la_SOURCES = tests/tap.h tests/tap.c
-tests_libtap_la_LDFLAGS = -rpath /nowhere
 
 # What every test program links: the TAP helper and the whole library,
 # internals included.

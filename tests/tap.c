@@ -34,6 +34,12 @@ int tap_ok(int cond, const char *fmt, ...)
 	return cond;
 }
 
+int tap_eq_int(int64_t got, int64_t want, const char *name)
+{
+	return tap_ok(got == want, "%s (got %lld, want %lld)", name,
+		      (long long)got, (long long)want);
+}
+
 void tap_diag(const char *fmt, ...)
 {
 	va_list ap;

@@ -7,6 +7,7 @@
 #define WEFT_TAP_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Record one check; returns cond so callers can stop on failure. */
@@ -22,9 +23,10 @@ void tap_bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretur
 /* Print the plan; returns 0 when every check passed, 1 otherwise. */
 int tap_done(void);
 
-#define TAP_EQ_INT(got, want, name)                                          \
-	tap_ok((int64_t)(got) == (int64_t)(want), "%s (got %lld, want %lld)", \
-	       name, (long long)(got), (long long)(want))
+/* Compare two integers once each (arguments are evaluated once). */
+int tap_eq_int(int64_t got, int64_t want, const char *name);
+#define TAP_EQ_INT(got, want, name) \
+	tap_eq_int((int64_t)(got), (int64_t)(want), (name))
 
 /* Helpers shared by tests: a fresh temporary directory (removed at exit
  * when the test passed) and whole-file reading. */

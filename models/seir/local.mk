@@ -2,12 +2,14 @@
 core_libweft_internal_la_SOURCES += \
 	models/seir/seir.h \
 	models/seir/seir.c \
-	models/seir/seir_host.c
+	models/seir/seir_host.c \
+	models/seir/seir_population.c
 nodist_core_libweft_internal_la_SOURCES = models/seir/seir_source.c
 BUILT_SOURCES += models/seir/seir_source.c
 CLEANFILES += models/seir/seir_source.c
-EXTRA_DIST += models/seir/seir.wk
+EXTRA_DIST += models/seir/seir.wk models/seir/seir_shared.h
 
-models/seir/seir_source.c: $(top_srcdir)/core/include/weft/kernel.h $(top_srcdir)/models/seir/seir.wk $(top_srcdir)/models/embed.sh
+models/seir/seir_source.c: $(top_srcdir)/core/include/weft/kernel.h $(top_srcdir)/models/seir/seir_shared.h $(top_srcdir)/models/seir/seir.wk $(top_srcdir)/models/embed.sh
 	$(AM_V_GEN)$(MKDIR_P) models/seir && $(EMBED) weft__seir_source $@ \
-		$(top_srcdir)/core/include/weft/kernel.h $(top_srcdir)/models/seir/seir.wk
+		$(top_srcdir)/core/include/weft/kernel.h \
+		$(top_srcdir)/models/seir/seir_shared.h $(top_srcdir)/models/seir/seir.wk

@@ -1,17 +1,32 @@
 /*
- * models/seir/seir.h - what the SEIR model's host code and its host-compiled
- * kernels share: the buffer slots of each kernel and the layout of the
- * parameter block, which must be identical on every target (only 32-bit
- * fields, no padding).
+ * models/seir/seir.h - what the SEIR model's host files share.
  */
 #ifndef WEFT_SEIR_H
 #define WEFT_SEIR_H
 
-#include <weft/backend.h>
+#include <weft/kernel_host.h>
+#include <weft/model.h>
 
-extern const weft_kernel_desc weft__seir_kernels[];
-extern const uint32_t weft__seir_n_kernels;
+#include "seir_shared.h"
+
+#define SEIR_N_KERNELS 3
+extern const weft_kernel_desc weft__seir_kernels[SEIR_N_KERNELS];
 extern const char weft__seir_source[];
-extern const size_t weft__seir_source_len;
+
+typedef struct seir_state {
+	seir_params params;
+	uint32_t n_agents;
+	uint64_t n_edges; /* stored directed edges (both directions) */
+	weft_buf *b_params, *b_state, *b_timer, *b_tally, *b_row, *b_col,
+		*b_series;
+	uint32_t *series; /* host copy of the rows read so far */
+	uint64_t rows_read; /* rows 0..rows_read-1 are in `series` */
+	weft_output *csv;
+} seir_state;
+
+/* seir_population.c: the synthetic contact layer (CSR, uploaded) and
+ * the initial infections (state and timers, uploaded). */
+weft_status weft__seir_build_population(weft_model_ctx *mc, seir_state *s);
+weft_status weft__seir_seed_infections(weft_model_ctx *mc, seir_state *s);
 
 #endif

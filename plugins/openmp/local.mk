@@ -11,6 +11,8 @@ plugins_openmp_weft_backend_openmp_la_SOURCES = \
 	plugins/openmp/transfer.c \
 	plugins/openmp/launch.c
 plugins_openmp_weft_backend_openmp_la_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+# -z nodelete: libgomp's worker threads outlive any parallel region, so
+# the plugin (and libgomp with it) must stay mapped after dlclose().
 plugins_openmp_weft_backend_openmp_la_LDFLAGS = -module -avoid-version -shared \
-	-export-symbols-regex '^weft_backend_entry$$' $(OPENMP_CFLAGS)
+	-export-symbols-regex '^weft_backend_entry$$' -Wl,-z,nodelete $(OPENMP_CFLAGS)
 endif

@@ -48,6 +48,12 @@ typedef float weft_f32;
 #define WEFT_GID (weft__gid)
 #define WEFT_EXTENT (weft__ka->extent)
 
+/* Relaxed loads and stores for bytes that one work item may write while
+ * another reads them (never for values where the order matters): plain
+ * accesses on GPUs, relaxed atomics here so that C11 sees no data race. */
+#define WEFT_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define WEFT_STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
 WEFT_FN weft_u32 weft_atomic_add_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 v)
 {
 	return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);

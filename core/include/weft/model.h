@@ -77,7 +77,7 @@ int64_t weft_model_int(const weft_model_ctx *mc, const char *key);
 double weft_model_real(const weft_model_ctx *mc, const char *key);
 int weft_model_bool(const weft_model_ctx *mc, const char *key);
 const char *weft_model_string(const weft_model_ctx *mc, const char *key);
-/* Where a key's value came from ("astoria.ini:12", "--set", "default"),
+/* Where a key's value came from ("astoria.ini:12", "--set seir.beta", "default"),
  * for error messages about values that are valid alone but not together. */
 const char *weft_model_where(const weft_model_ctx *mc, const char *key);
 
@@ -85,6 +85,8 @@ uint64_t weft_model_seed(const weft_model_ctx *mc);
 uint64_t weft_model_steps(const weft_model_ctx *mc);
 /* Output stride in steps ([output] every). */
 uint64_t weft_model_output_every(const weft_model_ctx *mc);
+/* Whether the per-step CSV is wanted ([output] csv). */
+int weft_model_want_csv(const weft_model_ctx *mc);
 
 /* Device memory; `what` names the buffer in error messages. */
 weft_status weft_model_alloc(weft_model_ctx *mc, const char *what,

@@ -22,6 +22,8 @@ typedef struct weft_sim weft_sim;
 typedef struct weft_backend_list weft_backend_list;
 
 WEFT_EXPORT const char *weft_version(void);
+/* The backend ABI version plugins must be built for (major must match). */
+WEFT_EXPORT void weft_backend_abi(unsigned *major, unsigned *minor);
 
 WEFT_EXPORT weft_status weft_context_new(weft_context **out);
 WEFT_EXPORT void weft_context_free(weft_context *ctx);

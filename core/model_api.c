@@ -1,0 +1,170 @@
+/*
+ * core/model_api.c - what a model may ask of the core (weft/model.h):
+ * parameters, device memory, transfers, the step's launches, outputs and
+ * summary lines. Each call forwards to the backend and names, on failure,
+ * the model, the buffer and the bytes involved.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+weft_status weft_model_fail(weft_model_ctx *mc, weft_status st,
+			    const char *fmt, ...)
+{
+	char msg[WEFT__MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return weft__fail(mc->sim->ctx, st, "model %s: %s",
+			  mc->sim->model->name, msg);
+}
+
+int64_t weft_model_int(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_int(mc->sim->cfg, mc->sim->model->name, key);
+}
+
+double weft_model_real(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_real(mc->sim->cfg, mc->sim->model->name, key);
+}
+
+int weft_model_bool(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_bool(mc->sim->cfg, mc->sim->model->name, key);
+}
+
+const char *weft_model_string(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_str(mc->sim->cfg, mc->sim->model->name, key);
+}
+
+const char *weft_model_where(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_where(mc->sim->cfg, mc->sim->model->name, key);
+}
+
+uint64_t weft_model_seed(const weft_model_ctx *mc)
+{
+	return (uint64_t)weft__config_int(mc->sim->cfg, "simulation", "seed");
+}
+
+uint64_t weft_model_steps(const weft_model_ctx *mc)
+{
+	return mc->sim->steps_total;
+}
+
+uint64_t weft_model_output_every(const weft_model_ctx *mc)
+{
+	return mc->sim->every;
+}
+
+int weft_model_want_csv(const weft_model_ctx *mc)
+{
+	return weft__config_bool(mc->sim->cfg, "output", "csv");
+}
+
+weft_status weft_model_alloc(weft_model_ctx *mc, const char *what,
+			     size_t bytes, weft_buf **out)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = {{0}};
+	weft_status st = sim->vt->alloc(sim->dev, bytes, out, &err);
+
+	if (st)
+		return weft_model_fail(mc, st, "allocating %s (%zu bytes): %s",
+				       what, bytes, err.msg);
+	return WEFT_OK;
+}
+
+void weft_model_free(weft_model_ctx *mc, weft_buf *buf)
+{
+	if (buf)
+		mc->sim->vt->free(mc->sim->dev, buf);
+}
+
+weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
+			      size_t offset, const void *src, size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = {{0}};
+	weft_status st =
+		sim->vt->write(sim->dev, dst, offset, src, bytes, 0, &err);
+
+	if (st)
+		return weft_model_fail(mc, st, "uploading %zu bytes: %s",
+				       bytes, err.msg);
+	return WEFT_OK;
+}
+
+/* A read followed by a sync: models call it between chunks of steps only
+ * (from setup, output and finish), never inside step(). */
+weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
+				size_t offset, size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = {{0}};
+	weft_status st = sim->vt->read(sim->dev, dst, src, offset, bytes,
+				       WEFT_XFER_ASYNC, &err);
+
+	if (st == WEFT_OK)
+		st = sim->vt->sync(sim->dev, &err);
+	if (st)
+		return weft_model_fail(mc, st, "downloading %zu bytes: %s",
+				       bytes, err.msg);
+	return WEFT_OK;
+}
+
+weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
+				uint32_t n)
+{
+	weft_sim *sim = mc->sim;
+	weft_launch *copy = malloc((size_t)n * sizeof *copy);
+
+	if (!copy && n)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	memcpy(copy, l, (size_t)n * sizeof *copy);
+	free(sim->launches);
+	sim->launches = copy;
+	sim->n_launches = n;
+	return WEFT_OK;
+}
+
+weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
+				   weft_output **out)
+{
+	weft_sim *sim = mc->sim;
+	return weft__output_open(sim->ctx, &sim->outputs, sim->outdir,
+				 filename, out);
+}
+
+weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
+			       const char *fmt, ...)
+{
+	weft_sim *sim = mc->sim;
+	char value[512];
+	weft__summary_line *grown;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof value, fmt, ap);
+	va_end(ap);
+	grown = realloc(sim->summary, (sim->n_summary + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->summary = grown;
+	grown[sim->n_summary].key = weft__strdup(key);
+	grown[sim->n_summary].value = weft__strdup(value);
+	if (!grown[sim->n_summary].key || !grown[sim->n_summary].value) {
+		free(grown[sim->n_summary].key);
+		free(grown[sim->n_summary].value);
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	}
+	sim->n_summary++;
+	return WEFT_OK;
+}

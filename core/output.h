@@ -1,0 +1,25 @@
+/*
+ * core/output.h - atomic output files (core/output.c), for sim.c.
+ */
+#ifndef WEFT_OUTPUT_H
+#define WEFT_OUTPUT_H
+
+#include "internal.h"
+
+typedef struct weft__outputs {
+	weft_output *head;
+} weft__outputs;
+
+/* Create the output directory (and parents) and check it is writable. */
+weft_status weft__outputs_prepare(weft_context *ctx, const char *dir);
+weft_status weft__output_open(weft_context *ctx, weft__outputs *set,
+			      const char *dir, const char *name,
+			      weft_output **out);
+/* Move every file of set into place; committed ones move to done. */
+weft_status weft__outputs_commit(weft__outputs *set, weft__outputs *done);
+/* Close and delete every uncommitted file; free committed records. */
+void weft__outputs_discard(weft__outputs *set);
+const char *weft__output_path(const weft_output *o);
+weft_output *weft__output_next(const weft_output *o);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * plugins/openmp/plugin.c - the OpenMP backend's entry point: probe,
+ * open/close, sync and the counters.
+ *
+ * The host is the one device (index 0). How many threads a parallel region
+ * uses is a property of the opened device (num_threads clauses), never of
+ * the process: omp_set_num_threads() would change it for the application
+ * and for other devices too.
+ *
+ * The runtime's worker threads outlive the parallel regions that started
+ * them, so the plugin is linked with -z nodelete (local.mk): unloading it,
+ * and the runtime with it, would crash those threads.
+ */
+#include "config.h"
+
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "priv.h"
+
+weft_status weft__omp_fail(weft_error *err, weft_status st, const char *fmt,
+			   ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err)
+		return st;
+	n = snprintf(err->msg, sizeof err->msg, "openmp: ");
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+/* Where the default thread count comes from, for the probe's description. */
+static const char *threads_source(void)
+{
+	return getenv("OMP_NUM_THREADS") ? "OMP_NUM_THREADS" : "cores";
+}
+
+/* Only looks: omp_get_max_threads() reads the runtime's settings, which
+ * honour OMP_NUM_THREADS, without starting any thread. */
+static weft_status omp_probe(weft_probe *out)
+{
+	weft_probe p;
+	uint32_t size;
+	int n;
+
+	if (!out)
+		return WEFT_E_INVALID;
+	memset(&p, 0, sizeof p);
+	n = omp_get_max_threads();
+	if (n >= 1) {
+		p.available = 1;
+		p.score = 100; /* below any GPU backend that is available */
+		snprintf(p.devices, sizeof p.devices,
+			 "host CPU, %d OpenMP thread%s (%s)", n,
+			 n == 1 ? "" : "s", threads_source());
+	} else {
+		snprintf(p.reason, sizeof p.reason,
+			 "the OpenMP runtime offers no thread");
+	}
+	/* Fill only what the caller's (possibly older) layout holds. */
+	size = out->struct_size < sizeof p ? out->struct_size : sizeof p;
+	p.struct_size = out->struct_size;
+	memcpy(out, &p, size);
+	return WEFT_OK;
+}
+
+/* Physical memory: no allocation larger than this can succeed. */
+static uint64_t host_memory_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || page <= 0)
+		return UINT64_MAX; /* unknown: let the allocator decide */
+	return (uint64_t)pages * (uint64_t)page;
+}
+
+static weft_status check_config(const weft_device_config *cfg,
+				weft_error *err)
+{
+	if (!cfg)
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "open: no device configuration");
+	if (cfg->struct_size < sizeof(weft_device_config))
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "open: device configuration has struct_size %u, expected at least %zu",
+				      (unsigned)cfg->struct_size,
+				      sizeof(weft_device_config));
+	if (cfg->device != -1 && cfg->device != 0)
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "device %d does not exist (the host is device 0)",
+				      cfg->device);
+	if (cfg->threads < 0)
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "device 0: threads must be 0 (the default) or more, not %d",
+				      cfg->threads);
+	return WEFT_OK;
+}
+
+static weft_status omp_open(const weft_device_config *cfg, weft_device **out,
+			    weft_error *err)
+{
+	weft_device *dev;
+	weft_status st;
+
+	if (!out)
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "open: no place for the device");
+	*out = NULL;
+	st = check_config(cfg, err);
+	if (st != WEFT_OK)
+		return st;
+	dev = calloc(1, sizeof *dev);
+	if (!dev)
+		return weft__omp_fail(err, WEFT_E_NOMEM,
+				      "device 0: cannot allocate %zu bytes of host memory for the device",
+				      sizeof *dev);
+	dev->threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
+	if (dev->threads < 1)
+		dev->threads = 1;
+	dev->host_bytes = host_memory_bytes();
+	dev->st.struct_size = sizeof dev->st;
+	*out = dev;
+	return WEFT_OK;
+}
+
+static void omp_close(weft_device *dev)
+{
+	if (!dev)
+		return;
+	weft__omp_programs_release(dev);
+	weft__omp_memory_release(dev);
+	free(dev);
+}
+
+/* Every operation completed when it was issued: nothing to wait for, but the
+ * wait is still counted, so that tests can assert how often callers wait. */
+static weft_status omp_sync(weft_device *dev, weft_error *err)
+{
+	uint64_t t0 = weft__omp_now_ns();
+
+	if (!dev)
+		return weft__omp_fail(err, WEFT_E_INVALID, "sync: no device");
+	dev->st.syncs++;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__omp_now_ns() - t0;
+	return WEFT_OK;
+}
+
+static weft_status omp_stats(weft_device *dev, weft_stats *out)
+{
+	uint32_t size;
+
+	if (!dev || !out)
+		return WEFT_E_INVALID;
+	size = out->struct_size < sizeof dev->st ? out->struct_size
+						  : sizeof dev->st;
+	/* Copy after the caller's struct_size, which stays as it was. */
+	if (size > sizeof out->struct_size)
+		memcpy((char *)out + sizeof out->struct_size,
+		       (const char *)&dev->st + sizeof out->struct_size,
+		       size - sizeof out->struct_size);
+	return WEFT_OK;
+}
+
+WEFT_BACKEND_ENTRY = {
+	.abi_major = WEFT_BACKEND_ABI_MAJOR,
+	.abi_minor = WEFT_BACKEND_ABI_MINOR,
+	.struct_size = sizeof(weft_backend),
+	.name = "openmp",
+	.version = PACKAGE_VERSION,
+	.description = "host CPU threads through OpenMP",
+	.probe = omp_probe,
+	.open = omp_open,
+	.close = omp_close,
+	.alloc = weft__omp_alloc,
+	.free = weft__omp_free,
+	.write = weft__omp_write,
+	.read = weft__omp_read,
+	.copy = weft__omp_copy,
+	.load_program = weft__omp_load_program,
+	.unload_program = weft__omp_unload_program,
+	.step = weft__omp_step,
+	.sync = omp_sync,
+	.stats = omp_stats,
+};

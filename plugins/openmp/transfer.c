@@ -1,0 +1,172 @@
+/*
+ * plugins/openmp/transfer.c - moving bytes between the application and
+ * device buffers, and between buffers.
+ *
+ * Every transfer is bounds-checked, then executed at once in the calling
+ * thread (large ones split across the device's OpenMP threads), so that
+ * issue order is completion order and WEFT_XFER_ASYNC needs no queue: an
+ * asynchronous transfer is simply complete before it returns.
+ *
+ * A transfer of 0 bytes is valid and is counted like any other: the
+ * counters count transfers issued, so that a caller's count of transfers
+ * per step does not depend on the sizes involved.
+ *
+ * Copies within one buffer may overlap; they behave like memmove().
+ */
+#include "config.h"
+
+#include <omp.h>
+#include <string.h>
+
+#include "priv.h"
+
+/* Least bytes per thread for which a copy is split across threads: below
+ * that, starting threads costs more than it saves. */
+#define COPY_MIN_CHUNK ((size_t)512 * 1024)
+
+static int ranges_overlap(const void *a, const void *b, size_t n)
+{
+	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+	return x < y + n && y < x + n;
+}
+
+static void copy_bytes(const weft_device *dev, void *dst, const void *src,
+		       size_t n)
+{
+	size_t nt = n / COPY_MIN_CHUNK;
+
+	if (nt > (size_t)dev->threads)
+		nt = (size_t)dev->threads;
+	if (nt <= 1 || ranges_overlap(dst, src, n)) {
+		memmove(dst, src, n);
+		return;
+	}
+#pragma omp parallel num_threads((int)nt)
+	{
+		size_t k = (size_t)omp_get_num_threads();
+		size_t t = (size_t)omp_get_thread_num();
+		/* Contiguous chunks on cache-line boundaries. */
+		size_t chunk = ((n + k - 1) / k + WEFT__OMP_ALIGN - 1) &
+			       ~(size_t)(WEFT__OMP_ALIGN - 1);
+		size_t begin = t * chunk < n ? t * chunk : n;
+		size_t end = n - begin < chunk ? n : begin + chunk;
+
+		memcpy((char *)dst + begin, (const char *)src + begin,
+		       end - begin);
+	}
+}
+
+static weft_status check_flags(const char *op, unsigned flags, weft_error *err)
+{
+	if ((flags & ~(unsigned)WEFT_XFER_ASYNC) == 0)
+		return WEFT_OK;
+	return weft__omp_fail(err, WEFT_E_INVALID,
+			      "%s: unknown transfer flags 0x%x", op,
+			      flags & ~(unsigned)WEFT_XFER_ASYNC);
+}
+
+/* offset + bytes within the buffer, without overflowing. */
+static weft_status check_range(const char *op, const char *role,
+			       const weft_buf *b, size_t offset, size_t bytes,
+			       weft_error *err)
+{
+	if (!b)
+		return weft__omp_fail(err, WEFT_E_INVALID, "%s: no %s buffer",
+				      op, role);
+	if (b->pooled)
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "%s: the %s buffer was freed", op, role);
+	if (offset <= b->size && bytes <= b->size - offset)
+		return WEFT_OK;
+	return weft__omp_fail(err, WEFT_E_INVALID,
+			      "%s of %zu bytes at offset %zu is outside the %s buffer of %zu bytes",
+			      op, bytes, offset, role, b->size);
+}
+
+static weft_status check_host(const char *op, const char *role,
+			      const void *p, size_t bytes, weft_error *err)
+{
+	if (p || bytes == 0)
+		return WEFT_OK;
+	return weft__omp_fail(err, WEFT_E_INVALID,
+			      "%s of %zu bytes: the host %s pointer is NULL", op,
+			      bytes, role);
+}
+
+static void account(weft_device *dev, enum weft_dir dir, size_t bytes,
+		    uint64_t t0)
+{
+	dev->st.xfer_count[dir]++;
+	dev->st.xfer_bytes[dir] += bytes;
+	dev->st.time_ns[WEFT_PHASE_TRANSFER] += weft__omp_now_ns() - t0;
+}
+
+weft_status weft__omp_write(weft_device *dev, weft_buf *dst, size_t offset,
+			    const void *src, size_t bytes, unsigned flags,
+			    weft_error *err)
+{
+	uint64_t t0 = weft__omp_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__omp_fail(err, WEFT_E_INVALID, "write: no device");
+	st = check_flags("write", flags, err);
+	if (st == WEFT_OK)
+		st = check_range("write", "destination", dst, offset, bytes,
+				 err);
+	if (st == WEFT_OK)
+		st = check_host("write", "source", src, bytes, err);
+	if (st != WEFT_OK)
+		return st;
+	if (bytes)
+		copy_bytes(dev, (char *)dst->ptr + offset, src, bytes);
+	account(dev, WEFT_DIR_H2D, bytes, t0);
+	return WEFT_OK;
+}
+
+weft_status weft__omp_read(weft_device *dev, void *dst, weft_buf *src,
+			   size_t offset, size_t bytes, unsigned flags,
+			   weft_error *err)
+{
+	uint64_t t0 = weft__omp_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__omp_fail(err, WEFT_E_INVALID, "read: no device");
+	st = check_flags("read", flags, err);
+	if (st == WEFT_OK)
+		st = check_range("read", "source", src, offset, bytes, err);
+	if (st == WEFT_OK)
+		st = check_host("read", "destination", dst, bytes, err);
+	if (st != WEFT_OK)
+		return st;
+	if (bytes)
+		copy_bytes(dev, dst, (const char *)src->ptr + offset, bytes);
+	account(dev, WEFT_DIR_D2H, bytes, t0);
+	return WEFT_OK;
+}
+
+weft_status weft__omp_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
+			   weft_buf *src, size_t src_offset, size_t bytes,
+			   unsigned flags, weft_error *err)
+{
+	uint64_t t0 = weft__omp_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__omp_fail(err, WEFT_E_INVALID, "copy: no device");
+	st = check_flags("copy", flags, err);
+	if (st == WEFT_OK)
+		st = check_range("copy", "source", src, src_offset, bytes, err);
+	if (st == WEFT_OK)
+		st = check_range("copy", "destination", dst, dst_offset, bytes,
+				 err);
+	if (st != WEFT_OK)
+		return st;
+	if (bytes)
+		copy_bytes(dev, (char *)dst->ptr + dst_offset,
+			   (const char *)src->ptr + src_offset, bytes);
+	account(dev, WEFT_DIR_D2D, bytes, t0);
+	return WEFT_OK;
+}

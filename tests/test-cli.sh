@@ -1,0 +1,142 @@
+#!/bin/sh
+# tests/test-cli.sh - the weft command as a user meets it: a real run, the
+# listings, and bad input of every kind. Each bad input must end with a
+# non-zero status, one message on stderr naming where the problem is, and
+# nothing written (or replaced) under the output directory.
+set -u
+weft="$WEFT_BUILDDIR/core/weft"
+src="$WEFT_SRCDIR"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-cli-XXXXXX")
+n=0 failed=0
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+diag() { sed 's/^/# /' "$@"; }
+
+# A small valid configuration to break one key at a time.
+base="$tmp/base.ini"
+cat > "$base" <<INI
+[simulation]
+model = seir
+steps = 20
+seed = 7
+
+[backend]
+name = auto
+
+[output]
+directory = $tmp/out
+
+[seir]
+agents = 2000
+INI
+
+# expect_error NAME EXPECTED-TEXT weft-args...: fails cleanly, says TEXT.
+expect_error() {
+	name=$1 want=$2; shift 2
+	mkdir -p "$tmp/out"
+	echo "sentinel" > "$tmp/out/daily.csv"
+	"$weft" "$@" > "$tmp/stdout" 2> "$tmp/stderr"
+	rc=$?
+	lines=$(wc -l < "$tmp/stderr")
+	left=$(ls -A "$tmp/out" | grep -v '^daily.csv$' | wc -l)
+	if [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -qF -- "$want" "$tmp/stderr" &&
+	   [ "$lines" -eq 1 ] && [ "$left" -eq 0 ] && grep -qx sentinel "$tmp/out/daily.csv"; then
+		ok 0 "$name"
+	else
+		ok 1 "$name"
+		echo "# exit $rc, wanted stderr to contain: $want"; diag "$tmp/stderr"
+		ls -A "$tmp/out" | sed 's/^/# left: /'
+	fi
+}
+
+# with KEY-LINE-EDIT: a copy of base with sed applied, printed path.
+variant() {
+	f="$tmp/v$n.ini"
+	sed "$1" "$base" > "$f"
+	echo "$f"
+}
+
+# ---- bad configuration files -------------------------------------------
+expect_error "missing file" "nonexistent.ini" run "$tmp/nonexistent.ini"
+expect_error "syntax error names file:line" "v$n.ini:2" run "$(variant '2s/.*/model seir/')"
+expect_error "unknown section suggests" "[simulation]" run "$(variant 's/^\[simulation\]/[simulaton]/')"
+expect_error "unknown key suggests" "'steps'" run "$(variant 's/^steps = 20/stpes = 20/')"
+expect_error "duplicate key names both lines" ":4" run "$(variant '3a steps = 30')"
+expect_error "wrong type" "integer" run "$(variant 's/^steps = 20/steps = twenty/')"
+expect_error "out of range" "steps" run "$(variant 's/^steps = 20/steps = 0/')"
+expect_error "bad boolean" "true" run "$(variant 's/^directory/csv = maybe\ndirectory/')"
+expect_error "real that is not finite" "beta" run "$(variant 's/^agents = 2000/agents = 2000\nbeta = nan/')"
+expect_error "key outside a section" ":1" run "$(variant '1i steps = 5')"
+expect_error "empty integer" "steps" run "$(variant 's/^steps = 20/steps =/')"
+long=$(printf 'x%.0s' $(seq 1 300))
+expect_error "over-long line" ":7" run "$(variant "7s/.*/name = $long/")"
+expect_error "unknown model suggests" "seir" run "$(variant 's/^model = seir/model = seirr/')"
+expect_error "backend name that is a path" "plugin" run "$(variant 's|^name = auto|name = ./weft-backend-openmp.so|')"
+expect_error "backend typo suggests" "openmp" run "$(variant 's/^name = auto/name = opnmp/')"
+expect_error "explicit cuda does not fall back" "cuda" run "$(variant 's/^name = auto/name = cuda/')"
+expect_error "initial_infected > agents names both" "initial_infected" run "$(variant 's/^agents = 2000/agents = 5\ninitial_infected = 6/')"
+
+# ---- bad overrides and command lines ------------------------------------
+expect_error "--set without =" "--set" run "$base" --set simulation.steps
+expect_error "--set unknown key suggests" "seed" run "$base" --set simulation.sed=3
+expect_error "--set out of range" "steps" run "$base" --set simulation.steps=-4
+expect_error "--set unknown section" "backend" run "$base" --set backnd.name=openmp
+expect_error "unknown option" "--fast" run "$base" --fast
+expect_error "unknown command" "frobnicate" frobnicate
+
+# ---- bad plugin files ----------------------------------------------------
+echo "not a shared object" > "$tmp/weft-backend-text.so"
+expect_error "plugin file missing" "open" run "$base" --set "backend.plugin=$tmp/none.so"
+expect_error "plugin not a shared object" "open" run "$base" --set "backend.plugin=$tmp/weft-backend-text.so"
+expect_error "plugin without entry symbol" "symbol" run "$base" --set "backend.plugin=$WEFT_TEST_PLUGINS/weft-backend-nosymbol.so"
+expect_error "plugin for another ABI" "version" run "$base" --set "backend.plugin=$WEFT_TEST_PLUGINS/weft-backend-abi2.so"
+expect_error "plugin entry too small" "version" run "$base" --set "backend.plugin=$WEFT_TEST_PLUGINS/weft-backend-small.so"
+expect_error "plugin whose probe fails" "probe" run "$base" --set "backend.plugin=$WEFT_TEST_PLUGINS/weft-backend-unavail.so"
+
+# ---- output directory problems -------------------------------------------
+echo file > "$tmp/afile"
+expect_error "output directory is a file" "not a directory" run "$base" --set "output.directory=$tmp/afile"
+
+# ---- a real run ----------------------------------------------------------
+rm -rf "$tmp/out"
+"$weft" run "$base" > "$tmp/stdout" 2> "$tmp/stderr"
+ok $? "a valid run succeeds"
+ok "$(test "$(wc -l < "$tmp/out/daily.csv")" -eq 22; echo $?)" "daily.csv has a header and 21 rows"
+grep -q '^day,S,E,I,R,new_infections$' "$tmp/out/daily.csv"; ok $? "daily.csv header"
+grep -q 'attack rate' "$tmp/stdout"; ok $? "the summary reports the attack rate"
+grep -q 'attack rate' "$tmp/out/summary.txt"; ok $? "summary.txt is written"
+test ! -s "$tmp/stderr"; ok $? "no progress line when stderr is not a terminal"
+test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "no temporary file left"
+"$weft" run "$base" --quiet --stats > "$tmp/stdout" 2>&1
+grep -q '0 syncs\|syncs' "$tmp/stdout"; ok $? "--stats prints the counters"
+
+# ---- an interrupted run replaces nothing ----------------------------------
+mkdir -p "$tmp/out" && echo sentinel > "$tmp/out/daily.csv"
+"$weft" run "$base" --set seir.agents=3000000 --set simulation.steps=100000 \
+	--set output.every=1000 > /dev/null 2> "$tmp/stderr" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+ok "$(test "$rc" -eq 130; echo $?)" "SIGINT ends the run with status 130 (got $rc)"
+grep -qx sentinel "$tmp/out/daily.csv"; ok $? "the interrupted run replaced no output"
+test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "and left no temporary file"
+
+# ---- listings --------------------------------------------------------------
+"$weft" backends > "$tmp/stdout" 2>&1
+grep -q '^openmp  *available' "$tmp/stdout"; ok $? "backends: openmp is available"
+grep -q '^cuda ' "$tmp/stdout" && grep -A1 '^cuda ' "$tmp/stdout" | tail -1 | grep -q '[a-z]'
+ok $? "backends: cuda is listed with its reason"
+grep -q '^opencl ' "$tmp/stdout"; ok $? "backends: opencl is listed with its reason"
+"$weft" models | grep -q '^seir '; ok $? "models lists seir"
+"$weft" --version | grep -q "^weft [0-9]"; ok $? "--version"
+"$weft" --help | grep -q "usage: weft run"; ok $? "--help"
+"$weft" check "$src/examples/astoria.ini" > /dev/null; ok $? "examples/astoria.ini is valid"
+"$weft" config-reference > "$tmp/config.md"
+cmp -s "$tmp/config.md" "$src/docs/config.md"
+ok $? "docs/config.md matches 'weft config-reference' (regenerate it)"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
