@@ -16,13 +16,14 @@
 #include <unistd.h>
 #include <weft/weft.h>
 
-#define EXIT_USAGE 2
+#define EXIT_USAGE	 2
 #define EXIT_INTERRUPTED 130
 
 static volatile sig_atomic_t interrupted;
 
 static const char usage_text[] =
-	"usage: weft run CONFIG [--set SECTION.KEY=VALUE]... [--quiet] [--stats]\n"
+	"usage: weft run CONFIG [--set SECTION.KEY=VALUE]... "
+	"[--quiet] [--stats]\n"
 	"       weft check CONFIG [--set SECTION.KEY=VALUE]...\n"
 	"       weft backends [--plugin-path DIRS]\n"
 	"       weft models [MODEL]\n"
@@ -37,7 +38,8 @@ static const char usage_text[] =
 	"  models            list the models, or the parameters of MODEL\n"
 	"  config-reference  print the reference of every INI key (Markdown)\n"
 	"\n"
-	"  --set S.K=V       override key K of section S, checked like the file\n"
+	"  --set S.K=V       override key K of section S, "
+	"checked like the file\n"
 	"  --quiet           no progress line\n"
 	"  --stats           print the backend's counters after the run\n"
 	"\n"
@@ -121,8 +123,7 @@ static void show_progress(const weft_sim *sim, double t0)
 	double eta = rate > 0 ? (double)(total - done) / rate : 0;
 
 	fprintf(stderr, "\r\033[K  step %llu/%llu  %.0f steps/s  ETA %.1f s",
-		(unsigned long long)done, (unsigned long long)total, rate,
-		eta);
+		(unsigned long long)done, (unsigned long long)total, rate, eta);
 	fflush(stderr);
 }
 
@@ -168,11 +169,11 @@ static void print_summary(const weft_sim *sim, double secs)
 
 static void print_stats(weft_sim *sim)
 {
-	static const char *dirs[] = {"host->device", "device->host",
-				     "device->device"};
-	static const char *phases[] = {"alloc", "transfer", "load", "kernel",
-				       "sync"};
-	weft_stats s = {.struct_size = sizeof s};
+	static const char *dirs[] = { "host->device", "device->host",
+				      "device->device" };
+	static const char *phases[] = { "alloc", "transfer", "load", "kernel",
+					"sync" };
+	weft_stats s = { .struct_size = sizeof s };
 
 	if (weft_sim_stats(sim, &s))
 		return;
@@ -189,7 +190,8 @@ static void print_stats(weft_sim *sim)
 	       (unsigned long long)s.launches, (unsigned long long)s.steps,
 	       (unsigned long long)s.syncs);
 	for (int p = 0; p < WEFT_PHASE_COUNT; p++)
-		printf("  %-20s %.3f ms\n", phases[p], (double)s.time_ns[p] / 1e6);
+		printf("  %-20s %.3f ms\n", phases[p],
+		       (double)s.time_ns[p] / 1e6);
 }
 
 static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
@@ -204,7 +206,8 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 	if (st == WEFT_OK && !interrupted)
 		st = weft_sim_finish(sim);
 	if (interrupted) {
-		fprintf(stderr, "\nweft: interrupted; no output was replaced\n");
+		fprintf(stderr,
+			"\nweft: interrupted; no output was replaced\n");
 		weft_sim_close(sim);
 		return EXIT_INTERRUPTED;
 	}
@@ -221,7 +224,7 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 
 static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 {
-	run_opts o = {0};
+	run_opts o = { 0 };
 	weft_config *cfg = NULL;
 	int rc;
 
@@ -263,7 +266,8 @@ static int cmd_backends(weft_context *ctx, int argc, char **argv)
 		else if (b->reason[0])
 			printf("\n           %s", b->reason);
 		else if (b->devices[0])
-			printf("\n           score %d; %s", b->score, b->devices);
+			printf("\n           score %d; %s", b->score,
+			       b->devices);
 		printf("\n");
 	}
 	weft_backend_list_free(l);
@@ -285,7 +289,8 @@ static int cmd_models(weft_context *ctx, int argc, char **argv)
 			return EXIT_SUCCESS;
 	}
 	if (argc == 3) {
-		fprintf(stderr, "weft: no model named '%s' (see 'weft models')\n",
+		fprintf(stderr,
+			"weft: no model named '%s' (see 'weft models')\n",
 			argv[2]);
 		return EXIT_FAILURE;
 	}

@@ -34,45 +34,45 @@
 /* ---- the core's sections ------------------------------------------------ */
 
 static const weft_key_desc simulation_keys[] = {
-	{"model", WEFT_KEY_STRING, "seir", 0, 0, NULL,
-	 "the model to run; its parameters are read from the section of the "
-	 "same name"},
-	{"steps", WEFT_KEY_INT, "120", 1, 1000000000, NULL,
-	 "steps to run; one step is one day for epidemic models"},
-	{"seed", WEFT_KEY_INT, "1", 0, INT53_MAX, NULL,
-	 "seed of every random stream: the same seed gives the same results "
-	 "on every backend and thread count"},
+	{ "model", WEFT_KEY_STRING, "seir", 0, 0, NULL,
+	  "the model to run; its parameters are read from the section of the "
+	  "same name" },
+	{ "steps", WEFT_KEY_INT, "120", 1, 1000000000, NULL,
+	  "steps to run; one step is one day for epidemic models" },
+	{ "seed", WEFT_KEY_INT, "1", 0, INT53_MAX, NULL,
+	  "seed of every random stream: the same seed gives the same results "
+	  "on every backend and thread count" },
 };
 
 static const weft_key_desc backend_keys[] = {
-	{"name", WEFT_KEY_STRING, "auto", 0, 0, NULL,
-	 "backend to run on, by name (openmp, opencl, cuda, ...); auto takes "
-	 "the best available one. A backend named explicitly never falls back "
-	 "to another: if it cannot run, the run fails and says why"},
-	{"plugin", WEFT_KEY_STRING, "", 0, 0, NULL,
-	 "path of a backend plugin file to load instead of searching by name; "
-	 "leave name at auto when you set it"},
-	{"device", WEFT_KEY_INT, "-1", -1, 1023, NULL,
-	 "device index on the backend; -1 takes the backend's default device"},
-	{"threads", WEFT_KEY_INT, "0", 0, 4096, NULL,
-	 "host threads for CPU backends; 0 takes OMP_NUM_THREADS, or all "
-	 "cores when it is unset"},
-	{"plugin_path", WEFT_KEY_STRING, "", 0, 0, NULL,
-	 "':'-separated directories searched for weft-backend-NAME.so before "
-	 "$WEFT_PLUGIN_PATH and the installed plugin directory"},
+	{ "name", WEFT_KEY_STRING, "auto", 0, 0, NULL,
+	  "backend to run on, by name (openmp, opencl, cuda, ...); auto takes "
+	  "the best available one. A backend named explicitly never falls back "
+	  "to another: if it cannot run, the run fails and says why" },
+	{ "plugin", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "path of a backend plugin file to load instead of searching by name; "
+	  "leave name at auto when you set it" },
+	{ "device", WEFT_KEY_INT, "-1", -1, 1023, NULL,
+	  "device index on the backend; -1 takes the backend's default "
+	  "device" },
+	{ "threads", WEFT_KEY_INT, "0", 0, 4096, NULL,
+	  "host threads for CPU backends; 0 takes OMP_NUM_THREADS, or all "
+	  "cores when it is unset" },
+	{ "plugin_path", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "':'-separated directories searched for weft-backend-NAME.so before "
+	  "$WEFT_PLUGIN_PATH and the installed plugin directory" },
 };
 
 static const weft_key_desc output_keys[] = {
-	{"directory", WEFT_KEY_STRING, "weft-out", 0, 0, NULL,
-	 "directory the results are written to; files appear there only "
-	 "once the run has completed"},
-	{"every", WEFT_KEY_INT, "1", 1, 1000000000, NULL,
-	 "results are read back from the device every this many steps; also "
-	 "the row stride of per-step CSV files"},
-	{"csv", WEFT_KEY_BOOL, "true", 0, 0, NULL,
-	 "write the model's per-step CSV"},
-	{"summary", WEFT_KEY_BOOL, "true", 0, 0, NULL,
-	 "write summary.txt"},
+	{ "directory", WEFT_KEY_STRING, "weft-out", 0, 0, NULL,
+	  "directory the results are written to; files appear there only "
+	  "once the run has completed" },
+	{ "every", WEFT_KEY_INT, "1", 1, 1000000000, NULL,
+	  "results are read back from the device every this many steps; also "
+	  "the row stride of per-step CSV files" },
+	{ "csv", WEFT_KEY_BOOL, "true", 0, 0, NULL,
+	  "write the model's per-step CSV" },
+	{ "summary", WEFT_KEY_BOOL, "true", 0, 0, NULL, "write summary.txt" },
 };
 
 struct core_section {
@@ -83,13 +83,15 @@ struct core_section {
 };
 
 static const struct core_section core_sections[] = {
-	{"simulation", "What to run and for how long.",
-	 simulation_keys, N_OF(simulation_keys)},
-	{"backend", "Where to run: the backend plugin, its device and threads.",
-	 backend_keys, N_OF(backend_keys)},
-	{"output", "What to write, where, and how often results are read "
-		   "back from the device.",
-	 output_keys, N_OF(output_keys)},
+	{ "simulation", "What to run and for how long.", simulation_keys,
+	  N_OF(simulation_keys) },
+	{ "backend",
+	  "Where to run: the backend plugin, its device and threads.",
+	  backend_keys, N_OF(backend_keys) },
+	{ "output",
+	  "What to write, where, and how often results are read "
+	  "back from the device.",
+	  output_keys, N_OF(output_keys) },
 };
 
 /* ---- the configuration -------------------------------------------------- */
@@ -102,7 +104,7 @@ struct cfg_value {
 
 struct cfg_section {
 	const char *name;
-	const char *about;       /* one sentence, for the reference */
+	const char *about;	 /* one sentence, for the reference */
 	const weft_model *model; /* NULL for the core's sections */
 	const weft_key_desc *keys;
 	size_t n_keys;
@@ -269,8 +271,8 @@ static double parse_real(const char *s, char **end)
 /* 1 when s is a boolean spelling, with its value in *b. */
 static int parse_bool(const char *s, int *b)
 {
-	static const char *const yes[] = {"true", "yes", "on", "1"};
-	static const char *const no[] = {"false", "no", "off", "0"};
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
 
 	for (size_t i = 0; i < N_OF(yes); i++) {
 		if (strcasecmp(s, yes[i]) == 0 || strcasecmp(s, no[i]) == 0) {
@@ -355,9 +357,7 @@ static void describe(const weft_key_desc *d, char *buf, size_t size)
 		join(list, sizeof list, c.name, c.n, "", "");
 		weft__fmt(buf, size, "one of: %s", list);
 		return;
-	case WEFT_KEY_STRING:
-		weft__fmt(buf, size, "text");
-		return;
+	case WEFT_KEY_STRING: weft__fmt(buf, size, "text"); return;
 	}
 	weft__fmt(buf, size, "a value of unknown type %d", (int)d->type);
 }
@@ -383,13 +383,17 @@ static int check_int(const weft_key_desc *d, const char *text, char *why,
 	if (end == text || isspace((unsigned char)*text))
 		weft__fmt(why, size, "expected %s", accepts);
 	else if (errno == ERANGE)
-		weft__fmt(why, size, "integer overflow (it does not fit in 64 "
-			  "bits); expected %s", accepts);
+		weft__fmt(why, size,
+			  "integer overflow (it does not fit in 64 "
+			  "bits); expected %s",
+			  accepts);
 	else if (*end && is_real(text))
 		weft__fmt(why, size, "expected an integer, not a real number");
 	else if (*end)
-		weft__fmt(why, size, "trailing characters '%s' after the "
-			  "integer %.*s", end, (int)(end - text), text);
+		weft__fmt(why, size,
+			  "trailing characters '%s' after the "
+			  "integer %.*s",
+			  end, (int)(end - text), text);
 	else if ((double)v < d->min || (double)v > d->max)
 		weft__fmt(why, size, "out of range: expected %s", accepts);
 	else
@@ -409,8 +413,10 @@ static int check_real(const weft_key_desc *d, const char *text, char *why,
 	if (end == text || isspace((unsigned char)*text))
 		weft__fmt(why, size, "expected %s", accepts);
 	else if (*end)
-		weft__fmt(why, size, "trailing characters '%s' after the "
-			  "number %.*s", end, (int)(end - text), text);
+		weft__fmt(why, size,
+			  "trailing characters '%s' after the "
+			  "number %.*s",
+			  end, (int)(end - text), text);
 	else if (!isfinite(v))
 		weft__fmt(why, size, "not a finite number; expected %s",
 			  accepts);
@@ -473,9 +479,10 @@ weft_status weft__config_check(weft_context *ctx, const char *where,
 	/* "steps = 10 # ten": only ';' starts a comment after a value. */
 	return weft__fail(ctx, WEFT_E_CONFIG, "%s: [%s] %s = %s: %s%s", where,
 			  section, d->name, text, why,
-			  strchr(text, '#') ? " (a comment after a value starts "
-					      "with ' ;', not '#')"
-					    : "");
+			  strchr(text, '#')
+				  ? " (a comment after a value starts "
+				    "with ' ;', not '#')"
+				  : "");
 }
 
 /* ---- errors shared by files and --set ----------------------------------- */
@@ -492,8 +499,8 @@ static weft_status unknown_section(weft_context *ctx, const weft_config *cfg,
 }
 
 static weft_status unknown_key(weft_context *ctx, const weft_config *cfg,
-			       const char *where,
-			       const struct cfg_section *s, const char *key)
+			       const char *where, const struct cfg_section *s,
+			       const char *key)
 {
 	const struct cfg_section *other = section_of_key(cfg, key);
 	char hint[WEFT__MSG_MAX / 2];
@@ -545,10 +552,10 @@ struct load {
 	FILE *f;
 	char *buf; /* getline()'s buffer */
 	size_t cap;
-	int line;                /* physical lines read */
-	int fail_line;           /* line of the first error */
-	weft_status st;          /* WEFT_OK until the first error */
-	struct cfg_section *sec; /* section of the last header, or NULL */
+	int line;		   /* physical lines read */
+	int fail_line;		   /* line of the first error */
+	weft_status st;		   /* WEFT_OK until the first error */
+	struct cfg_section *sec;   /* section of the last header, or NULL */
 	const weft_key_desc *prev; /* last key set since that header */
 	int prev_line;
 };
@@ -589,7 +596,8 @@ static weft_status scan_header(struct load *ld, const char *p)
 	if (*end != ']')
 		return weft__fail(ld->ctx, WEFT_E_CONFIG,
 				  "%s:%d: section header %.*s has no closing "
-				  "']'", ld->path, ld->line, shown_len(p), p);
+				  "']'",
+				  ld->path, ld->line, shown_len(p), p);
 	for (len = (size_t)(end - name);
 	     len && isspace((unsigned char)name[len - 1]); len--)
 		;
@@ -636,8 +644,8 @@ static weft_status scan_line(struct load *ld)
 		return weft__fail(ld->ctx, WEFT_E_CONFIG,
 				  "%s:%d: syntax error: '%.*s' is not "
 				  "'key = value', a [section] header or a "
-				  "comment", ld->path, ld->line, shown_len(p),
-				  p);
+				  "comment",
+				  ld->path, ld->line, shown_len(p), p);
 	return WEFT_OK;
 }
 
@@ -683,8 +691,7 @@ static char *read_line(char *str, int num, void *stream)
 	return str;
 }
 
-static weft_status load_key(struct load *ld, const char *key,
-			    const char *value)
+static weft_status load_key(struct load *ld, const char *key, const char *value)
 {
 	const struct cfg_section *s = ld->sec, *home;
 	char where[WHERE_MAX];
@@ -699,8 +706,8 @@ static weft_status load_key(struct load *ld, const char *key,
 		home = section_of_key(ld->cfg, key);
 		return weft__fail(ld->ctx, WEFT_E_CONFIG,
 				  "%s: key '%s' is outside any section; put it "
-				  "under a [section] header%s%s%s", where, key,
-				  home ? " such as [" : "",
+				  "under a [section] header%s%s%s",
+				  where, key, home ? " such as [" : "",
 				  home ? home->name : "", home ? "]" : "");
 	}
 	if ((k = find_key(s, key)) < 0)
@@ -708,7 +715,8 @@ static weft_status load_key(struct load *ld, const char *key,
 	if (s->vals[k].line)
 		return weft__fail(ld->ctx, WEFT_E_CONFIG,
 				  "%s: [%s] %s is set twice (first at %s:%d); "
-				  "remove one", where, s->name, key, ld->path,
+				  "remove one",
+				  where, s->name, key, ld->path,
 				  s->vals[k].line);
 	st = weft__config_check(ld->ctx, where, s->name, &s->keys[k], value);
 	if (st == WEFT_OK)
@@ -740,7 +748,7 @@ static int on_key(void *user, const char *section, const char *key,
 static weft_status parse_file(weft_context *ctx, weft_config *cfg,
 			      const char *path, FILE *f)
 {
-	struct load ld = {.ctx = ctx, .cfg = cfg, .path = path, .f = f};
+	struct load ld = { .ctx = ctx, .cfg = cfg, .path = path, .f = f };
 	int rc = ini_parse_stream(read_line, &ld, on_key, &ld);
 
 	free(ld.buf);
@@ -816,7 +824,8 @@ static weft_status malformed(weft_context *ctx, const weft_config *cfg,
 			  home->name, bare_key);
 	return weft__fail(ctx, WEFT_E_CONFIG,
 			  "--set '%s': expected section.key=value (for "
-			  "example simulation.steps=200)%s", assignment, hint);
+			  "example simulation.steps=200)%s",
+			  assignment, hint);
 }
 
 static weft_status set_value(weft_context *ctx, weft_config *cfg,
@@ -1014,7 +1023,8 @@ static const char reference_intro[] =
 	"is checked when the file is read, and the first problem stops the\n"
 	"run with a message naming the file, the line, the section and the\n"
 	"key, for example\n"
-	"`astoria.ini:12: [simulation] steps = ten: expected an integer from 1 to 1000000000`.\n"
+	"`astoria.ini:12: [simulation] steps = ten: expected an integer from 1 "
+	"to 1000000000`.\n"
 	"\n"
 	"## Syntax\n"
 	"\n"
@@ -1127,34 +1137,30 @@ static void md_accepts(FILE *f, const struct cfg_section *s,
 		fprintf(f, "%lld to %lld", (long long)d->min,
 			(long long)d->max);
 		break;
-	case WEFT_KEY_REAL:
-		fprintf(f, "%.15g to %.15g", d->min, d->max);
-		break;
-	case WEFT_KEY_BOOL:
-		fputs("true or false", f);
-		break;
+	case WEFT_KEY_REAL: fprintf(f, "%.15g to %.15g", d->min, d->max); break;
+	case WEFT_KEY_BOOL: fputs("true or false", f); break;
 	case WEFT_KEY_ENUM:
 		split_choices(d->choices, &c);
 		for (size_t i = 0; i < c.n; i++)
 			fprintf(f, "%s`%s`", i ? ", " : "", c.name[i]);
 		break;
-	case WEFT_KEY_STRING:
-		fputs("any text", f);
-		break;
+	case WEFT_KEY_STRING: fputs("any text", f); break;
 	}
 }
 
 static void md_section(FILE *f, const struct cfg_section *s)
 {
 	if (s->model)
-		fprintf(f, "### [%s]\n\nParameters of the model `%s`: ",
-			s->name, s->name);
+		fprintf(f,
+			"### [%s]\n\nParameters of the model `%s`: ", s->name,
+			s->name);
 	else
 		fprintf(f, "## [%s]\n\n", s->name);
 	md_cell(f, s->about ? s->about : "");
 	fputs(s->model ? ".\n\n" : "\n\n", f);
 	fputs("| Key | Type | Default | Accepted | Meaning |\n"
-	      "| --- | --- | --- | --- | --- |\n", f);
+	      "| --- | --- | --- | --- | --- |\n",
+	      f);
 	for (size_t k = 0; k < s->n_keys; k++) {
 		const weft_key_desc *d = &s->keys[k];
 		fprintf(f, "| `%s` | %s | ", d->name, type_name(d->type));

@@ -37,8 +37,7 @@ char *weft__strdup(const char *s);
 size_t weft__edit_distance(const char *a, const char *b, size_t cap);
 /* The candidate closest to word, or NULL when none is close enough to be
  * a plausible typo. */
-const char *weft__closest(const char *word, const char *const *cands,
-			  size_t n);
+const char *weft__closest(const char *word, const char *const *cands, size_t n);
 /* Monotonic clock in nanoseconds. */
 uint64_t weft__now_ns(void);
 
@@ -75,9 +74,9 @@ const weft_model *weft__model_find(const char *name);
 typedef struct weft__plugin {
 	char *name;
 	char *path;
-	void *dl;               /* dlopen handle, NULL when loading failed */
+	void *dl;		/* dlopen handle, NULL when loading failed */
 	const weft_backend *vt; /* valid once the version check passed */
-	const char *stage;      /* where it failed: "open", "symbol",
+	const char *stage;	/* where it failed: "open", "symbol",
 				 * "version", "probe"; NULL when usable */
 	char reason[WEFT__MSG_MAX];
 	weft_probe probe;

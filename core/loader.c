@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PLUGIN_PREFIX "weft-backend-"
-#define PLUGIN_SUFFIX ".so"
+#define PLUGIN_PREFIX	  "weft-backend-"
+#define PLUGIN_SUFFIX	  ".so"
 #define PLUGIN_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_-"
 
 /* Backends this project ships, with configure's verdict on each: "yes" or
@@ -141,15 +141,19 @@ static int stage_symbol(weft__plugin *p)
  * without checking. */
 static int stage_functions(weft__plugin *p)
 {
-#define FN(f) { #f, vt->f != NULL }
+#define FN(f)                     \
+	{                         \
+#f, vt->f != NULL \
+	}
 	const weft_backend *vt = p->vt;
 	const struct {
 		const char *name;
 		int present;
 	} fns[] = {
-		FN(probe), FN(open), FN(close), FN(alloc), FN(free),
-		FN(write), FN(read), FN(copy), FN(load_program),
-		FN(unload_program), FN(step), FN(sync), FN(stats),
+		FN(probe),	  FN(open),	      FN(close), FN(alloc),
+		FN(free),	  FN(write),	      FN(read),	 FN(copy),
+		FN(load_program), FN(unload_program), FN(step),	 FN(sync),
+		FN(stats),
 	};
 #undef FN
 
@@ -158,7 +162,8 @@ static int stage_functions(weft__plugin *p)
 			return plugin_refuse(p, "version",
 					     "entry has no %s function (NULL); "
 					     "backend ABI 1.0 requires every "
-					     "function", fns[i].name);
+					     "function",
+					     fns[i].name);
 	return 0;
 }
 
@@ -187,7 +192,8 @@ static int stage_version(weft__plugin *p)
 	if (strcmp(vt->name, p->name) != 0)
 		return plugin_refuse(p, "version",
 				     "entry is named '%.64s', but the file is "
-				     "named for '%s'", vt->name, p->name);
+				     "named for '%s'",
+				     vt->name, p->name);
 	return stage_functions(p);
 }
 
@@ -207,9 +213,11 @@ static void stage_probe(weft__plugin *p)
 		plugin_refuse(p, "probe", "%s%s%s", pr->reason,
 			      pr->reason[0] ? " - " : "", weft_status_str(st));
 	else if (!pr->available)
-		plugin_refuse(p, "probe", "%s",
-			      pr->reason[0] ? pr->reason :
-			      "not available (the probe gave no reason)");
+		plugin_refuse(
+			p, "probe", "%s",
+			pr->reason[0]
+				? pr->reason
+				: "not available (the probe gave no reason)");
 }
 
 /* Take p (name and path set) through every stage; the outcome is recorded
@@ -229,8 +237,8 @@ static void plugin_load(weft__plugin *p)
 
 static weft_status plugin_status(const weft__plugin *p)
 {
-	return strcmp(p->stage, "probe") == 0 ? WEFT_E_UNAVAILABLE :
-						 WEFT_E_PLUGIN;
+	return strcmp(p->stage, "probe") == 0 ? WEFT_E_UNAVAILABLE
+					      : WEFT_E_PLUGIN;
 }
 
 /* Free what p owns, not p itself. */
@@ -262,12 +270,13 @@ static int plugin_init_path(weft__plugin *p, const char *path)
 	base = base ? base + 1 : path;
 	p->path = base == path ? path_join(".", path) : weft__strdup(path);
 	n = plugin_name_len(base);
-	p->name = n ? strndup(base + strlen(PLUGIN_PREFIX), n) :
-		      weft__strdup(base);
+	p->name = n ? strndup(base + strlen(PLUGIN_PREFIX), n)
+		    : weft__strdup(base);
 	if (!p->path || !p->name)
 		return -1;
 	if (!n)
-		plugin_refuse(p, "open", "the file name must be "
+		plugin_refuse(p, "open",
+			      "the file name must be "
 			      "weft-backend-NAME.so, NAME made of a-z, 0-9, "
 			      "'_' and '-'");
 	return 0;
@@ -516,8 +525,7 @@ static void describe_available(const weft__plugin_set *set, char *buf,
 }
 
 /* "PATH: STAGE: REASON; ..." for every plugin found and not shadowed. */
-static void describe_found(const weft__plugin_set *set, char *buf,
-			   size_t size)
+static void describe_found(const weft__plugin_set *set, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	for (size_t i = 0; i < set->n; i++) {
@@ -554,8 +562,10 @@ static weft_status select_auto(weft_context *ctx, weft__plugin_set *set,
 		return WEFT_OK;
 	}
 	describe_found(set, found, sizeof found);
-	return weft__fail(ctx, st, "no backend is available (backend = auto): "
-			  "%s; searched %s", found, set->searched);
+	return weft__fail(ctx, st,
+			  "no backend is available (backend = auto): "
+			  "%s; searched %s",
+			  found, set->searched);
 }
 
 /* Why a backend this project ships was not found; NULL for other names
@@ -593,9 +603,10 @@ static weft_status select_missing(weft_context *ctx, weft__plugin_set *set,
 	describe_available(set, avail, sizeof avail);
 	weft__fail(ctx, WEFT_E_PLUGIN,
 		   "no backend named '%s'%s%s%s; %s%s%savailable: %s; "
-		   "searched %s", name, ours ? " (" : "", ours ? ours : "",
-		   ours ? ")" : "", hint ? "did you mean '" : "",
-		   hint ? hint : "", hint ? "'? " : "", avail, set->searched);
+		   "searched %s",
+		   name, ours ? " (" : "", ours ? ours : "", ours ? ")" : "",
+		   hint ? "did you mean '" : "", hint ? hint : "",
+		   hint ? "'? " : "", avail, set->searched);
 	free(names);
 	free(ours);
 	return WEFT_E_PLUGIN;
@@ -614,8 +625,8 @@ static weft_status select_named(weft_context *ctx, weft__plugin_set *set,
 		describe_available(set, avail, sizeof avail);
 		return weft__fail(ctx, plugin_status(p),
 				  "backend '%s' is not available: %s: %s: %s; "
-				  "available: %s", name, p->path, p->stage,
-				  p->reason, avail);
+				  "available: %s",
+				  name, p->path, p->stage, p->reason, avail);
 	}
 	*out = p;
 	return WEFT_OK;
@@ -626,14 +637,14 @@ weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
 {
 	*out = NULL;
 	if (!set || !name || !name[0])
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "no backend name given");
+		return weft__fail(ctx, WEFT_E_INVALID, "no backend name given");
 	if (strchr(name, '/'))
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "backend '%s' looks like a path; a backend "
 				  "is chosen by name (e.g. 'auto' or "
 				  "'openmp'); to load a plugin file, set "
-				  "[backend] plugin = PATH", name);
+				  "[backend] plugin = PATH",
+				  name);
 	if (strcmp(name, "auto") == 0)
 		return select_auto(ctx, set, out);
 	return select_named(ctx, set, name, out);
@@ -668,13 +679,16 @@ static int list_add_missing(weft_backend_list *l, size_t k)
 	weft_backend_info *info = &l->items[l->n];
 
 	l->missing[k] = missing_reason(first_party[k].name,
-				       first_party[k].built,
-				       l->set->searched);
+				       first_party[k].built, l->set->searched);
 	if (!l->missing[k])
 		return -1;
 	*info = (weft_backend_info){
-		.name = first_party[k].name, .path = "", .state = "missing",
-		.stage = "", .reason = l->missing[k], .devices = "",
+		.name = first_party[k].name,
+		.path = "",
+		.state = "missing",
+		.stage = "",
+		.reason = l->missing[k],
+		.devices = "",
 	};
 	l->n++;
 	return 0;

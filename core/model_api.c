@@ -11,8 +11,8 @@
 
 #include "sim.h"
 
-weft_status weft_model_fail(weft_model_ctx *mc, weft_status st,
-			    const char *fmt, ...)
+weft_status weft_model_fail(weft_model_ctx *mc, weft_status st, const char *fmt,
+			    ...)
 {
 	char msg[WEFT__MSG_MAX];
 	va_list ap;
@@ -69,11 +69,11 @@ int weft_model_want_csv(const weft_model_ctx *mc)
 	return weft__config_bool(mc->sim->cfg, "output", "csv");
 }
 
-weft_status weft_model_alloc(weft_model_ctx *mc, const char *what,
-			     size_t bytes, weft_buf **out)
+weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
+			     weft_buf **out)
 {
 	weft_sim *sim = mc->sim;
-	weft_error err = {{0}};
+	weft_error err = { { 0 } };
 	weft_status st = sim->vt->alloc(sim->dev, bytes, out, &err);
 
 	if (st)
@@ -88,17 +88,17 @@ void weft_model_free(weft_model_ctx *mc, weft_buf *buf)
 		mc->sim->vt->free(mc->sim->dev, buf);
 }
 
-weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
-			      size_t offset, const void *src, size_t bytes)
+weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
+			      const void *src, size_t bytes)
 {
 	weft_sim *sim = mc->sim;
-	weft_error err = {{0}};
+	weft_error err = { { 0 } };
 	weft_status st =
 		sim->vt->write(sim->dev, dst, offset, src, bytes, 0, &err);
 
 	if (st)
-		return weft_model_fail(mc, st, "uploading %zu bytes: %s",
-				       bytes, err.msg);
+		return weft_model_fail(mc, st, "uploading %zu bytes: %s", bytes,
+				       err.msg);
 	return WEFT_OK;
 }
 
@@ -108,7 +108,7 @@ weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 				size_t offset, size_t bytes)
 {
 	weft_sim *sim = mc->sim;
-	weft_error err = {{0}};
+	weft_error err = { { 0 } };
 	weft_status st = sim->vt->read(sim->dev, dst, src, offset, bytes,
 				       WEFT_XFER_ASYNC, &err);
 
@@ -139,8 +139,8 @@ weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
 				   weft_output **out)
 {
 	weft_sim *sim = mc->sim;
-	return weft__output_open(sim->ctx, &sim->outputs, sim->outdir,
-				 filename, out);
+	return weft__output_open(sim->ctx, &sim->outputs, sim->outdir, filename,
+				 out);
 }
 
 weft_status weft_model_summary(weft_model_ctx *mc, const char *key,

@@ -119,8 +119,8 @@ weft_status weft__output_open(weft_context *ctx, weft__outputs *set,
 fail_nomem:
 	if (o)
 		weft__output_free(o);
-	return weft__fail(ctx, WEFT_E_NOMEM, "out of memory opening %s/%s",
-			  dir, name);
+	return weft__fail(ctx, WEFT_E_NOMEM, "out of memory opening %s/%s", dir,
+			  name);
 }
 
 weft_status weft_output_write(weft_output *o, const void *data, size_t bytes)

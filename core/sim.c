@@ -47,7 +47,7 @@ static weft_status weft__sim_open_device(weft_sim *sim)
 			(int)weft__config_int(sim->cfg, "backend", "threads"),
 		.cache_dir = NULL,
 	};
-	weft_error err = {{0}};
+	weft_error err = { { 0 } };
 	weft_status st = sim->vt->open(&dc, &sim->dev, &err);
 
 	if (st)
@@ -60,7 +60,7 @@ static weft_status weft__sim_open_device(weft_sim *sim)
 static weft_status weft__sim_load_program(weft_sim *sim)
 {
 	weft_program_desc pd = sim->model->program;
-	weft_error err = {{0}};
+	weft_error err = { { 0 } };
 	weft_status st;
 
 	if (pd.source && pd.source_len == 0)
@@ -127,7 +127,7 @@ weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
 
 static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 {
-	weft_error err = {{0}};
+	weft_error err = { { 0 } };
 	weft_status st = sim->vt->step(sim->dev, sim->prog, sim->launches,
 				       sim->n_launches, n, &err);
 	if (st)
@@ -254,8 +254,8 @@ size_t weft_sim_summary_count(const weft_sim *sim)
 	return sim ? sim->n_summary : 0;
 }
 
-weft_status weft_sim_summary_at(const weft_sim *sim, size_t i,
-				const char **key, const char **value)
+weft_status weft_sim_summary_at(const weft_sim *sim, size_t i, const char **key,
+				const char **value)
 {
 	if (!sim || i >= sim->n_summary || !key || !value)
 		return WEFT_E_INVALID;

@@ -22,7 +22,7 @@ struct weft_sim {
 	const weft_config *cfg;
 	weft__plugin_set *plugins; /* discovery, when chosen by name */
 	weft__plugin *own_plugin;  /* loaded by path, when [backend] plugin */
-	weft__plugin *plugin;      /* the one in use */
+	weft__plugin *plugin;	   /* the one in use */
 	const weft_backend *vt;
 	weft_device *dev;
 	weft_program *prog;
@@ -33,7 +33,7 @@ struct weft_sim {
 	uint32_t n_launches;
 	uint64_t steps_total, steps_done, every;
 	const char *outdir;
-	weft__outputs outputs;   /* open, not yet committed */
+	weft__outputs outputs;	 /* open, not yet committed */
 	weft__outputs committed; /* renamed into place */
 	weft__summary_line *summary;
 	size_t n_summary;

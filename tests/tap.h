@@ -11,15 +11,19 @@
 #include <stdint.h>
 
 /* Record one check; returns cond so callers can stop on failure. */
-int tap_ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int tap_ok(int cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Print a diagnostic line ("# ..."). */
 void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Skip the whole test file: "1..0 # SKIP reason" and exit 0. */
-void tap_skip_all(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void tap_skip_all(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
 /* Record n skipped checks with a reason. */
-void tap_skip(int n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tap_skip(int n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Abort the test file with "Bail out!" (for broken test setup). */
-void tap_bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void tap_bail(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
 /* Print the plan; returns 0 when every check passed, 1 otherwise. */
 int tap_done(void);
 

@@ -68,21 +68,23 @@ static void test_defaults(void)
 	TAP_EQ_INT(weft__config_int(cfg, "backend", "threads"), 0,
 		   "default threads");
 	tap_ok(strcmp(weft__config_str(cfg, "output", "directory"),
-		      "weft-out") == 0, "default output directory");
+		      "weft-out") == 0,
+	       "default output directory");
 	TAP_EQ_INT(weft__config_int(cfg, "output", "every"), 1,
 		   "default output stride");
 	tap_ok(weft__config_bool(cfg, "output", "csv") == 1 &&
-	       weft__config_bool(cfg, "output", "summary") == 1,
+		       weft__config_bool(cfg, "output", "summary") == 1,
 	       "csv and summary are on by default");
 	TAP_EQ_INT(weft__config_int(cfg, "seir", "agents"), 37518,
 		   "a model's default comes from its declaration");
 	tap_ok(weft__config_real(cfg, "seir", "beta") == 0.05,
 	       "real default reads back as 0.05");
 	tap_ok(strcmp(weft__config_where(cfg, "simulation", "steps"),
-		      "default") == 0, "an unset key comes from 'default'");
+		      "default") == 0,
+	       "an unset key comes from 'default'");
 	tap_ok(!weft_config_get(cfg, "simulation", "stpes") &&
-	       !weft_config_get(cfg, "nosuch", "steps") &&
-	       !weft__config_where(cfg, "simulation", "stpes"),
+		       !weft_config_get(cfg, "nosuch", "steps") &&
+		       !weft__config_where(cfg, "simulation", "stpes"),
 	       "undeclared keys and sections give NULL");
 	tap_ok(weft_config_validate(ctx, cfg) == WEFT_OK,
 	       "the defaults validate");
@@ -92,26 +94,26 @@ static void test_defaults(void)
 /* ---- a valid file ------------------------------------------------------- */
 
 static const char good_ini[] =
-	"; a comment\n"                          /* 1 */
-	"# another comment\n"                    /* 2 */
-	"[simulation]\n"                         /* 3 */
-	"steps = 200 ; inline comment\n"         /* 4 */
-	"seed=9007199254740991\n"                /* 5 */
-	"\n"                                     /* 6 */
-	"[ backend ]   ; header comment\n"       /* 7 */
-	"name = openmp\n"                        /* 8 */
-	"device = 2\n"                           /* 9 */
-	"threads : 4\n"                          /* 10 */
-	"[output]\n"                             /* 11 */
-	"csv = off\n"                            /* 12 */
-	"summary = Yes\n"                        /* 13 */
-	"directory = results dir\n"              /* 14 */
-	"[seir]\n"                               /* 15 */
-	"beta = 0.125\n"                         /* 16 */
-	"[simulation]\n"                         /* 17: merged */
-	"model = seir\n"                         /* 18 */
-	"[seir]\n"                               /* 19 */
-	"  latent_days = 4\n";                   /* 20: first key, not indented text */
+	"; a comment\n"			   /* 1 */
+	"# another comment\n"		   /* 2 */
+	"[simulation]\n"		   /* 3 */
+	"steps = 200 ; inline comment\n"   /* 4 */
+	"seed=9007199254740991\n"	   /* 5 */
+	"\n"				   /* 6 */
+	"[ backend ]   ; header comment\n" /* 7 */
+	"name = openmp\n"		   /* 8 */
+	"device = 2\n"			   /* 9 */
+	"threads : 4\n"			   /* 10 */
+	"[output]\n"			   /* 11 */
+	"csv = off\n"			   /* 12 */
+	"summary = Yes\n"		   /* 13 */
+	"directory = results dir\n"	   /* 14 */
+	"[seir]\n"			   /* 15 */
+	"beta = 0.125\n"		   /* 16 */
+	"[simulation]\n"		   /* 17: merged */
+	"model = seir\n"		   /* 18 */
+	"[seir]\n"			   /* 19 */
+	"  latent_days = 4\n"; /* 20: first key, not indented text */
 
 static void test_good_file(void)
 {
@@ -133,10 +135,11 @@ static void test_good_file(void)
 	TAP_EQ_INT(weft__config_int(cfg, "backend", "threads"), 4,
 		   "'key : value' is accepted");
 	tap_ok(weft__config_bool(cfg, "output", "csv") == 0 &&
-	       weft__config_bool(cfg, "output", "summary") == 1,
+		       weft__config_bool(cfg, "output", "summary") == 1,
 	       "booleans off and Yes");
 	tap_ok(strcmp(weft__config_str(cfg, "output", "directory"),
-		      "results dir") == 0, "text keeps inner blanks");
+		      "results dir") == 0,
+	       "text keeps inner blanks");
 	tap_ok(weft__config_real(cfg, "seir", "beta") == 0.125, "real value");
 	TAP_EQ_INT(weft__config_int(cfg, "seir", "latent_days"), 4,
 		   "repeated section merged; indented first key accepted");
@@ -147,7 +150,8 @@ static void test_good_file(void)
 	tap_ok(w && strstr(w, "good.ini:18"),
 	       "origin of a key in a repeated section (%s)", w ? w : "NULL");
 	tap_ok(strcmp(weft__config_where(cfg, "seir", "agents"), "default") ==
-	       0, "keys the file leaves out stay default");
+		       0,
+	       "keys the file leaves out stay default");
 	tap_ok(weft_config_validate(ctx, cfg) == WEFT_OK, "it validates");
 	weft_config_free(cfg);
 }
@@ -158,18 +162,20 @@ static void test_line_endings(void)
 
 	if (tap_ok(load_text("crlf.ini",
 			     "[simulation]\r\nsteps = 33\r\n; c\r\n"
-			     "[output]\r\ncsv = no\r\n", &cfg) == WEFT_OK,
+			     "[output]\r\ncsv = no\r\n",
+			     &cfg) == WEFT_OK,
 		   "CRLF line endings load")) {
 		tap_ok(strcmp(weft_config_get(cfg, "simulation", "steps"),
 			      "33") == 0 &&
-		       weft__config_bool(cfg, "output", "csv") == 0,
+			       weft__config_bool(cfg, "output", "csv") == 0,
 		       "CRLF values carry no '\\r'");
 		weft_config_free(cfg);
 	} else {
 		tap_diag("%s", err());
 	}
 	if (tap_ok(load_text("bom.ini", "\xEF\xBB\xBF[simulation]\nsteps = 7\n",
-			     &cfg) == WEFT_OK, "a UTF-8 BOM is accepted")) {
+			     &cfg) == WEFT_OK,
+		   "a UTF-8 BOM is accepted")) {
 		TAP_EQ_INT(weft__config_int(cfg, "simulation", "steps"), 7,
 			   "the first section after a BOM");
 		weft_config_free(cfg);
@@ -177,7 +183,8 @@ static void test_line_endings(void)
 		tap_diag("%s", err());
 	}
 	if (tap_ok(load_text("noeol.ini", "[simulation]\nsteps = 8", &cfg) ==
-		   WEFT_OK, "no newline at the end of the file")) {
+			   WEFT_OK,
+		   "no newline at the end of the file")) {
 		TAP_EQ_INT(weft__config_int(cfg, "simulation", "steps"), 8,
 			   "the last line still counts");
 		weft_config_free(cfg);
@@ -193,83 +200,114 @@ struct bad_file {
 };
 
 static const struct bad_file bad_files[] = {
-	{"type.ini", "[simulation]\n\nsteps = ten\n",
-	 {"type.ini:3: [simulation] steps = ten: expected an integer"}},
-	{"junk.ini", "[simulation]\nsteps = 10x\n",
-	 {"junk.ini:2: [simulation] steps = 10x: trailing characters 'x'"}},
-	{"realint.ini", "[simulation]\nsteps = 1.5\n",
-	 {"realint.ini:2: [simulation] steps = 1.5: expected an integer, "
-	  "not a real number"}},
-	{"hash.ini", "[simulation]\nsteps = 10 # ten\n",
-	 {"hash.ini:2: [simulation] steps = 10 # ten: trailing characters",
-	  "starts with ' ;', not '#'"}},
-	{"overflow.ini", "[simulation]\nseed = 99999999999999999999\n",
-	 {"overflow.ini:2: [simulation] seed = 99999999999999999999: integer "
-	  "overflow"}},
-	{"range.ini", "[simulation]\nsteps = 0\n",
-	 {"range.ini:2: [simulation] steps = 0: out of range: expected an "
-	  "integer from 1 to 1000000000"}},
-	{"seedrange.ini", "[simulation]\nseed = 9007199254740992\n",
-	 {"seedrange.ini:2: [simulation] seed = 9007199254740992: out of range",
-	  "from 0 to 9007199254740991"}},
-	{"empty.ini", "[backend]\ndevice =\n",
-	 {"empty.ini:2: [backend] device has an empty value; expected an "
-	  "integer from -1 to 1023"}},
-	{"nan.ini", "[seir]\nbeta = nan\n",
-	 {"nan.ini:2: [seir] beta = nan: not a finite number"}},
-	{"inf.ini", "[seir]\nbeta = -inf\n",
-	 {"inf.ini:2: [seir] beta = -inf: not a finite number"}},
-	{"realjunk.ini", "[seir]\nbeta = 0.1.2\n",
-	 {"realjunk.ini:2: [seir] beta = 0.1.2: trailing characters '.2'"}},
-	{"realword.ini", "[seir]\nbeta = high\n",
-	 {"realword.ini:2: [seir] beta = high: expected a finite real number "
-	  "from 0 to 1"}},
-	{"beta.ini", "[seir]\nbeta = 1.5\n",
-	 {"beta.ini:2: [seir] beta = 1.5: out of range: expected a finite "
-	  "real number from 0 to 1"}},
-	{"latent.ini", "[seir]\nagents = 100\nlatent_days = 0\n",
-	 {"latent.ini:3: [seir] latent_days = 0: out of range: expected an "
-	  "integer from 1 to 255"}},
-	{"infectious.ini", "[seir]\ninfectious_days = 256\n",
-	 {"infectious.ini:2: [seir] infectious_days = 256: out of range"}},
-	{"bool.ini", "[output]\ncsv = maybe\n",
-	 {"bool.ini:2: [output] csv = maybe: expected a boolean: true/false, "
-	  "yes/no, on/off or 1/0"}},
-	{"outside.ini", "; no header yet\nsteps = 5\n[simulation]\n",
-	 {"outside.ini:2: key 'steps' is outside any section",
-	  "such as [simulation]"}},
-	{"section.ini", "[simulation]\nsteps = 5\n[simulaton]\nseed = 2\n",
-	 {"section.ini:3: unknown section [simulaton]; did you mean "
-	  "[simulation]?"}},
-	{"section2.ini", "[zzzzzzzzzz]\n",
-	 {"section2.ini:1: unknown section [zzzzzzzzzz]; sections are "
-	  "[simulation], [backend], [output], [seir]"}},
-	{"key.ini", "[simulation]\nstpes = 10\n",
-	 {"key.ini:2: unknown key 'stpes' in [simulation]; did you mean "
-	  "'steps'?"}},
-	{"key2.ini", "[simulation]\nagents = 10\n",
-	 {"key2.ini:2: unknown key 'agents' in [simulation]; 'agents' belongs "
-	  "in [seir]"}},
-	{"key3.ini", "[output]\nqqqqqqqq = 1\n",
-	 {"key3.ini:2: unknown key 'qqqqqqqq' in [output]; keys of [output] "
-	  "are 'directory', 'every', 'csv', 'summary'"}},
-	{"nokey.ini", "[output]\n = 1\n",
-	 {"nokey.ini:2: missing key name before '='"}},
-	{"dup.ini", "[simulation]\nsteps = 10\n[output]\n[simulation]\n"
-		    "steps = 20\n",
-	 {"dup.ini:5: [simulation] steps is set twice (first at ",
-	  "dup.ini:2)"}},
-	{"syntax.ini", "[simulation]\nsteps 10\n",
-	 {"syntax.ini:2: syntax error: 'steps 10' is not 'key = value'"}},
-	{"header.ini", "[simulation\nsteps = 10\n",
-	 {"header.ini:1: section header [simulation has no closing ']'"}},
-	{"after.ini", "[simulation] steps = 10\n",
-	 {"after.ini:1: unexpected text 'steps = 10' after [simulation]"}},
-	{"indent.ini", "[simulation]\nsteps = 10\n   seed = 3\n",
-	 {"indent.ini:3: indented line 'seed = 3' would continue the value "
-	  "of [simulation] steps (line 2)"}},
-	{"first.ini", "[simulation]\nsteps = ten\nstpes = 1\nseed = x\n",
-	 {"first.ini:2: [simulation] steps = ten"}},
+	{ "type.ini",
+	  "[simulation]\n\nsteps = ten\n",
+	  { "type.ini:3: [simulation] steps = ten: expected an integer" } },
+	{ "junk.ini",
+	  "[simulation]\nsteps = 10x\n",
+	  { "junk.ini:2: [simulation] steps = 10x: trailing characters 'x'" } },
+	{ "realint.ini",
+	  "[simulation]\nsteps = 1.5\n",
+	  { "realint.ini:2: [simulation] steps = 1.5: expected an integer, "
+	    "not a real number" } },
+	{ "hash.ini",
+	  "[simulation]\nsteps = 10 # ten\n",
+	  { "hash.ini:2: [simulation] steps = 10 # ten: trailing characters",
+	    "starts with ' ;', not '#'" } },
+	{ "overflow.ini",
+	  "[simulation]\nseed = 99999999999999999999\n",
+	  { "overflow.ini:2: [simulation] seed = 99999999999999999999: integer "
+	    "overflow" } },
+	{ "range.ini",
+	  "[simulation]\nsteps = 0\n",
+	  { "range.ini:2: [simulation] steps = 0: out of range: expected an "
+	    "integer from 1 to 1000000000" } },
+	{ "seedrange.ini",
+	  "[simulation]\nseed = 9007199254740992\n",
+	  { "seedrange.ini:2: [simulation] seed = 9007199254740992: out of "
+	    "range",
+	    "from 0 to 9007199254740991" } },
+	{ "empty.ini",
+	  "[backend]\ndevice =\n",
+	  { "empty.ini:2: [backend] device has an empty value; expected an "
+	    "integer from -1 to 1023" } },
+	{ "nan.ini",
+	  "[seir]\nbeta = nan\n",
+	  { "nan.ini:2: [seir] beta = nan: not a finite number" } },
+	{ "inf.ini",
+	  "[seir]\nbeta = -inf\n",
+	  { "inf.ini:2: [seir] beta = -inf: not a finite number" } },
+	{ "realjunk.ini",
+	  "[seir]\nbeta = 0.1.2\n",
+	  { "realjunk.ini:2: [seir] beta = 0.1.2: trailing characters '.2'" } },
+	{ "realword.ini",
+	  "[seir]\nbeta = high\n",
+	  { "realword.ini:2: [seir] beta = high: expected a finite real number "
+	    "from 0 to 1" } },
+	{ "beta.ini",
+	  "[seir]\nbeta = 1.5\n",
+	  { "beta.ini:2: [seir] beta = 1.5: out of range: expected a finite "
+	    "real number from 0 to 1" } },
+	{ "latent.ini",
+	  "[seir]\nagents = 100\nlatent_days = 0\n",
+	  { "latent.ini:3: [seir] latent_days = 0: out of range: expected an "
+	    "integer from 1 to 255" } },
+	{ "infectious.ini",
+	  "[seir]\ninfectious_days = 256\n",
+	  { "infectious.ini:2: [seir] infectious_days = 256: out of range" } },
+	{ "bool.ini",
+	  "[output]\ncsv = maybe\n",
+	  { "bool.ini:2: [output] csv = maybe: expected a boolean: true/false, "
+	    "yes/no, on/off or 1/0" } },
+	{ "outside.ini",
+	  "; no header yet\nsteps = 5\n[simulation]\n",
+	  { "outside.ini:2: key 'steps' is outside any section",
+	    "such as [simulation]" } },
+	{ "section.ini",
+	  "[simulation]\nsteps = 5\n[simulaton]\nseed = 2\n",
+	  { "section.ini:3: unknown section [simulaton]; did you mean "
+	    "[simulation]?" } },
+	{ "section2.ini",
+	  "[zzzzzzzzzz]\n",
+	  { "section2.ini:1: unknown section [zzzzzzzzzz]; sections are "
+	    "[simulation], [backend], [output], [seir]" } },
+	{ "key.ini",
+	  "[simulation]\nstpes = 10\n",
+	  { "key.ini:2: unknown key 'stpes' in [simulation]; did you mean "
+	    "'steps'?" } },
+	{ "key2.ini",
+	  "[simulation]\nagents = 10\n",
+	  { "key2.ini:2: unknown key 'agents' in [simulation]; 'agents' "
+	    "belongs "
+	    "in [seir]" } },
+	{ "key3.ini",
+	  "[output]\nqqqqqqqq = 1\n",
+	  { "key3.ini:2: unknown key 'qqqqqqqq' in [output]; keys of [output] "
+	    "are 'directory', 'every', 'csv', 'summary'" } },
+	{ "nokey.ini",
+	  "[output]\n = 1\n",
+	  { "nokey.ini:2: missing key name before '='" } },
+	{ "dup.ini",
+	  "[simulation]\nsteps = 10\n[output]\n[simulation]\n"
+	  "steps = 20\n",
+	  { "dup.ini:5: [simulation] steps is set twice (first at ",
+	    "dup.ini:2)" } },
+	{ "syntax.ini",
+	  "[simulation]\nsteps 10\n",
+	  { "syntax.ini:2: syntax error: 'steps 10' is not 'key = value'" } },
+	{ "header.ini",
+	  "[simulation\nsteps = 10\n",
+	  { "header.ini:1: section header [simulation has no closing ']'" } },
+	{ "after.ini",
+	  "[simulation] steps = 10\n",
+	  { "after.ini:1: unexpected text 'steps = 10' after [simulation]" } },
+	{ "indent.ini",
+	  "[simulation]\nsteps = 10\n   seed = 3\n",
+	  { "indent.ini:3: indented line 'seed = 3' would continue the value "
+	    "of [simulation] steps (line 2)" } },
+	{ "first.ini",
+	  "[simulation]\nsteps = ten\nstpes = 1\nseed = x\n",
+	  { "first.ini:2: [simulation] steps = ten" } },
 };
 
 static void check_bad_file(const struct bad_file *b)
@@ -318,10 +356,9 @@ static void test_long_lines(void)
 
 	if (tap_ok(load_text("long197.ini", text, &cfg) == WEFT_OK,
 		   "a line of 197 characters is accepted")) {
-		TAP_EQ_INT(strlen(weft_config_get(cfg, "backend",
-						  "plugin_path")),
-			   197 - strlen("plugin_path = "),
-			   "and kept whole");
+		TAP_EQ_INT(
+			strlen(weft_config_get(cfg, "backend", "plugin_path")),
+			197 - strlen("plugin_path = "), "and kept whole");
 		TAP_EQ_INT(weft__config_int(cfg, "backend", "threads"), 2,
 			   "the next line is read as its own");
 		weft_config_free(cfg);
@@ -332,8 +369,10 @@ static void test_long_lines(void)
 	text = long_line_file(250);
 	tap_ok(load_text("long250.ini", text, &cfg) == WEFT_E_CONFIG && !cfg,
 	       "a line of 250 characters is refused");
-	tap_contains(err(), "long250.ini:2: line too long (250 characters; "
-		     "lines may have at most 197)", "long line message");
+	tap_contains(err(),
+		     "long250.ini:2: line too long (250 characters; "
+		     "lines may have at most 197)",
+		     "long line message");
 	free(text);
 }
 
@@ -349,7 +388,8 @@ static void test_unreadable(void)
 		     "missing file: path and reason");
 	cfg = (weft_config *)&ctx;
 	tap_ok(weft_config_load(ctx, tap_tmpdir(), &cfg) == WEFT_E_CONFIG &&
-	       !cfg, "a directory fails");
+		       !cfg,
+	       "a directory fails");
 	tap_contains(err(), "Is a directory", "directory: the reason");
 }
 
@@ -361,19 +401,21 @@ struct bad_set {
 };
 
 static const struct bad_set bad_sets[] = {
-	{"simulation.steps", "--set 'simulation.steps': expected "
-			     "section.key=value"},
-	{"steps=10", "--set 'steps=10': expected section.key=value (for "
-		     "example simulation.steps=200); did you mean "
-		     "simulation.steps?"},
-	{"simulaton.steps=10", "--set simulaton.steps: unknown section "
-			       "[simulaton]; did you mean [simulation]?"},
-	{"seir.agnets=10", "--set seir.agnets: unknown key 'agnets' in [seir]; "
-			   "did you mean 'agents'?"},
-	{"simulation.steps=ten", "--set simulation.steps: [simulation] steps = "
-				 "ten: expected an integer"},
-	{"seir.beta=2", "--set seir.beta: [seir] beta = 2: out of range"},
-	{"output.csv=", "--set output.csv: [output] csv has an empty value"},
+	{ "simulation.steps", "--set 'simulation.steps': expected "
+			      "section.key=value" },
+	{ "steps=10", "--set 'steps=10': expected section.key=value (for "
+		      "example simulation.steps=200); did you mean "
+		      "simulation.steps?" },
+	{ "simulaton.steps=10", "--set simulaton.steps: unknown section "
+				"[simulaton]; did you mean [simulation]?" },
+	{ "seir.agnets=10",
+	  "--set seir.agnets: unknown key 'agnets' in [seir]; "
+	  "did you mean 'agents'?" },
+	{ "simulation.steps=ten",
+	  "--set simulation.steps: [simulation] steps = "
+	  "ten: expected an integer" },
+	{ "seir.beta=2", "--set seir.beta: [seir] beta = 2: out of range" },
+	{ "output.csv=", "--set output.csv: [output] csv has an empty value" },
 };
 
 static void test_set(void)
@@ -384,25 +426,28 @@ static void test_set(void)
 		tap_bail("set.ini: %s", err());
 	}
 	tap_ok(weft_config_set(ctx, cfg, " simulation . steps = 300 ") ==
-	       WEFT_OK, "--set with blanks is accepted");
+		       WEFT_OK,
+	       "--set with blanks is accepted");
 	TAP_EQ_INT(weft__config_int(cfg, "simulation", "steps"), 300,
 		   "--set takes precedence over the file");
 	tap_ok(strcmp(weft__config_where(cfg, "simulation", "steps"),
 		      "--set simulation.steps") == 0,
 	       "origin of an override is --set section.key");
 	tap_ok(weft_config_set(ctx, cfg, "seir.beta=0.5") == WEFT_OK &&
-	       weft__config_real(cfg, "seir", "beta") == 0.5,
+		       weft__config_real(cfg, "seir", "beta") == 0.5,
 	       "--set a model key");
 	tap_ok(weft_config_set(ctx, cfg, "backend.plugin=") == WEFT_OK &&
-	       strcmp(weft__config_str(cfg, "backend", "plugin"), "") == 0,
+		       strcmp(weft__config_str(cfg, "backend", "plugin"), "") ==
+			       0,
 	       "--set an empty text value");
 	tap_ok(weft_config_set(ctx, cfg, "output.directory=a=b") == WEFT_OK &&
-	       strcmp(weft__config_str(cfg, "output", "directory"), "a=b") ==
-	       0, "only the first '=' splits");
+		       strcmp(weft__config_str(cfg, "output", "directory"),
+			      "a=b") == 0,
+	       "only the first '=' splits");
 	for (size_t i = 0; i < sizeof bad_sets / sizeof bad_sets[0]; i++) {
 		tap_ok(weft_config_set(ctx, cfg, bad_sets[i].assignment) ==
-		       WEFT_E_CONFIG, "--set %s fails",
-		       bad_sets[i].assignment);
+			       WEFT_E_CONFIG,
+		       "--set %s fails", bad_sets[i].assignment);
 		tap_contains(err(), bad_sets[i].want, bad_sets[i].assignment);
 	}
 	TAP_EQ_INT(weft__config_int(cfg, "simulation", "steps"), 300,
@@ -412,8 +457,8 @@ static void test_set(void)
 
 /* ---- validate() --------------------------------------------------------- */
 
-static void expect_invalid(const char *name, const char *text,
-			   const char *want, const char *want2)
+static void expect_invalid(const char *name, const char *text, const char *want,
+			   const char *want2)
 {
 	weft_config *cfg;
 
@@ -436,17 +481,20 @@ static void test_validate(void)
 
 	expect_invalid("model.ini", "[simulation]\nsteps = 5\nmodel = sier\n",
 		       "model.ini:3: [simulation] model = sier: no such model; "
-		       "did you mean 'seir'?", NULL);
+		       "did you mean 'seir'?",
+		       NULL);
 	expect_invalid("model2.ini", "[simulation]\nmodel = qqqqqqqq\n",
 		       "model2.ini:2: [simulation] model = qqqqqqqq: no such "
-		       "model; models are 'seir'", NULL);
+		       "model; models are 'seir'",
+		       NULL);
 	expect_invalid("path.ini", "[backend]\nname = ./weft-backend-foo.so\n",
 		       "path.ini:2: [backend] name = ./weft-backend-foo.so is "
 		       "not a backend name",
 		       "give a plugin file with [backend] plugin = PATH");
 	expect_invalid("upper.ini", "[backend]\nname = CUDA\n",
 		       "upper.ini:2: [backend] name = CUDA is not a backend "
-		       "name", NULL);
+		       "name",
+		       NULL);
 	expect_invalid("both.ini",
 		       "[backend]\nname = cuda\n\nplugin = ./x.so\n",
 		       "both.ini:4: [backend] plugin = ./x.so conflicts with "
@@ -456,16 +504,19 @@ static void test_validate(void)
 		       "outdir.ini:2: [output] directory is empty", NULL);
 
 	/* A plugin with name = auto is fine; --set can repair a file. */
-	if (load_text("plugin.ini", "[backend]\nplugin = ./x.so\n"
-				    "[simulation]\nmodel = sier\n", &cfg))
+	if (load_text("plugin.ini",
+		      "[backend]\nplugin = ./x.so\n"
+		      "[simulation]\nmodel = sier\n",
+		      &cfg))
 		tap_bail("plugin.ini: %s", err());
 	tap_ok(weft_config_set(ctx, cfg, "simulation.model=seir") == WEFT_OK &&
-	       weft_config_validate(ctx, cfg) == WEFT_OK,
+		       weft_config_validate(ctx, cfg) == WEFT_OK,
 	       "plugin with name = auto validates; --set repaired the model");
 	tap_ok(weft_config_set(ctx, cfg, "backend.name=openmp") == WEFT_OK &&
-	       weft_config_validate(ctx, cfg) == WEFT_E_CONFIG,
+		       weft_config_validate(ctx, cfg) == WEFT_E_CONFIG,
 	       "--set backend.name next to a plugin does not validate");
-	tap_contains(err(), "plugin.ini:2: [backend] plugin = ./x.so conflicts "
+	tap_contains(err(),
+		     "plugin.ini:2: [backend] plugin = ./x.so conflicts "
 		     "with [backend] name = openmp (--set backend.name)",
 		     "the conflict names both origins");
 	weft_config_free(cfg);
@@ -475,19 +526,24 @@ static void test_validate(void)
 
 static void test_enum(void)
 {
-	static const weft_key_desc mode = {
-		"mode", WEFT_KEY_ENUM, "fast", 0, 0, "fast|slow|exact",
-		"how to run"};
+	static const weft_key_desc mode = { "mode",	 WEFT_KEY_ENUM,
+					    "fast",	 0,
+					    0,		 "fast|slow|exact",
+					    "how to run" };
 
 	tap_ok(weft__config_check(ctx, "x.ini:1", "demo", &mode, "slow") ==
-	       WEFT_OK, "an enum choice is accepted");
+		       WEFT_OK,
+	       "an enum choice is accepted");
 	tap_ok(weft__config_check(ctx, "x.ini:2", "demo", &mode, "fsat") ==
-	       WEFT_E_CONFIG, "a wrong enum choice is refused");
-	tap_contains(err(), "x.ini:2: [demo] mode = fsat: expected one of: "
+		       WEFT_E_CONFIG,
+	       "a wrong enum choice is refused");
+	tap_contains(err(),
+		     "x.ini:2: [demo] mode = fsat: expected one of: "
 		     "fast, slow, exact; did you mean 'fast'?",
 		     "the message lists the choices and suggests one");
 	tap_ok(weft__config_check(ctx, "x.ini:3", "demo", &mode, "Slow") ==
-	       WEFT_E_CONFIG, "enum choices are case-sensitive");
+		       WEFT_E_CONFIG,
+	       "enum choices are case-sensitive");
 }
 
 /* ---- the reference ------------------------------------------------------ */
@@ -503,8 +559,10 @@ static void test_reference(void)
 	tap_ok(strncmp(md, "# Configuration reference\n\n", 27) == 0,
 	       "it starts with its title and an introduction");
 	tap_contains(md, "## [simulation]", "a section for [simulation]");
-	tap_contains(md, "| `steps` | integer | `120` | 1 to 1000000000 | "
-		     "steps to run", "the row of steps");
+	tap_contains(md,
+		     "| `steps` | integer | `120` | 1 to 1000000000 | "
+		     "steps to run",
+		     "the row of steps");
 	tap_contains(md, "| `plugin` | text | (empty) |", "an empty default");
 	tap_contains(md, "| `csv` | boolean | `true` | true or false |",
 		     "a boolean row");
@@ -517,8 +575,9 @@ static void test_reference(void)
 	if (tap_ok(start && end, "the reference has an INI example")) {
 		*end = '\0';
 		if (!tap_ok(load_text("example.ini", start + 7, &cfg) ==
-			    WEFT_OK && weft_config_validate(ctx, cfg) ==
-			    WEFT_OK, "the example loads and validates"))
+					    WEFT_OK &&
+				    weft_config_validate(ctx, cfg) == WEFT_OK,
+			    "the example loads and validates"))
 			tap_diag("%s", err());
 		else
 			TAP_EQ_INT(weft__config_int(cfg, "simulation", "steps"),

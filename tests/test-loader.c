@@ -23,9 +23,9 @@ static weft_context ctx;
 static const char *plugins; /* $WEFT_TEST_PLUGINS */
 static char tmp[512];
 static char garbage_dir[600]; /* holds weft-backend-garbage.so, a text file */
-static int installed;         /* plugins in WEFT_PLUGINDIR join every scan */
+static int installed;	      /* plugins in WEFT_PLUGINDIR join every scan */
 
-static const char *const broken[] = { "nosymbol", "abi2", "small",
+static const char *const broken[] = { "nosymbol", "abi2",   "small",
 				      "misnamed", "noname", "nullfn" };
 #define N_BROKEN (sizeof broken / sizeof broken[0])
 
@@ -177,7 +177,7 @@ static void check_probe_log(const char *log)
 		ran |= text && strstr(text, line) != NULL;
 	}
 	if (!tap_ok(!ran, "no function of a plugin refused at open, symbol "
-		    "or version was called"))
+			  "or version was called"))
 		tap_diag("probe log: %s", text ? text : "(none)");
 	free(text);
 }
@@ -204,23 +204,24 @@ static void check_discovery(weft__plugin_set *set, const char *missing)
 	}
 	TAP_EQ_INT(ours, 10, "every fake plugin is found");
 	tap_ok(sorted, "plugins of one directory are in name order");
-	tap_ok(find(set, "garbage") && !find(set, "Upper") &&
-	       !find(set, "") && !find(set, "dotted"),
+	tap_ok(find(set, "garbage") && !find(set, "Upper") && !find(set, "") &&
+		       !find(set, "dotted"),
 	       "only files named weft-backend-NAME.so are plugins");
 }
 
 static void write_garbage(void)
 {
-	static const char *const decoys[] = {
-		"weft-backend-Upper.so", "weft-backend-.so",
-		"weft-backend-dotted.so.1", "notaplugin.so"
-	};
+	static const char *const decoys[] = { "weft-backend-Upper.so",
+					      "weft-backend-.so",
+					      "weft-backend-dotted.so.1",
+					      "notaplugin.so" };
 	char path[1024];
 
 	snprintf(garbage_dir, sizeof garbage_dir, "%s/garbage", tmp);
 	make_dir(garbage_dir);
 	snprintf(path, sizeof path, "%s/weft-backend-garbage.so", garbage_dir);
-	if (tap_write_file(path, "This is a text file, not a shared object; "
+	if (tap_write_file(path,
+			   "This is a text file, not a shared object; "
 			   "dlopen() must refuse it with a reason.\n") != 0)
 		tap_bail("cannot write %s", path);
 	for (size_t i = 0; i < 4; i++) {
@@ -243,7 +244,8 @@ static void check_select_auto(weft__plugin_set *set)
 	}
 	tap_ok(st == WEFT_OK && p && strcmp(p->name, "fakebest") == 0,
 	       "auto passes over broken and unavailable plugins and picks "
-	       "the highest score (got %s)", p ? p->name : ctx.msg);
+	       "the highest score (got %s)",
+	       p ? p->name : ctx.msg);
 }
 
 static void check_select_named(weft__plugin_set *set)
@@ -267,8 +269,10 @@ static void check_select_named(weft__plugin_set *set)
 
 	st = weft__plugins_select(&ctx, set, "abi2", &p);
 	TAP_EQ_INT(st, WEFT_E_PLUGIN, "explicit broken: status");
-	tap_contains(ctx.msg, "weft-backend-abi2.so: version: built for "
-		     "backend ABI 2.0", "explicit broken: path, stage, reason");
+	tap_contains(ctx.msg,
+		     "weft-backend-abi2.so: version: built for "
+		     "backend ABI 2.0",
+		     "explicit broken: path, stage, reason");
 }
 
 static void check_select_errors(weft__plugin_set *set)
@@ -278,15 +282,18 @@ static void check_select_errors(weft__plugin_set *set)
 
 	st = weft__plugins_select(&ctx, set, "fakegod", &p);
 	TAP_EQ_INT(st, WEFT_E_PLUGIN, "unknown name: status");
-	tap_contains(ctx.msg, "no backend named 'fakegod'; did you mean "
-		     "'fakegood'?", "unknown name: suggests the closest");
+	tap_contains(ctx.msg,
+		     "no backend named 'fakegod'; did you mean "
+		     "'fakegood'?",
+		     "unknown name: suggests the closest");
 	tap_contains(ctx.msg, "available: ", "unknown name: lists available");
 	tap_contains(ctx.msg, plugins, "unknown name: lists the directories");
 
 	st = weft__plugins_select(&ctx, set, "cuda", &p);
 	tap_ok(st == WEFT_E_PLUGIN &&
-	       strstr(ctx.msg, strcmp(WEFT_BUILT_CUDA, "yes") == 0 ?
-			       "was not found" : "(not built: "),
+		       strstr(ctx.msg, strcmp(WEFT_BUILT_CUDA, "yes") == 0
+					       ? "was not found"
+					       : "(not built: "),
 	       "a backend of ours not found: says whether it was built");
 
 	weft__plugins_select(&ctx, set, "zzzzzzzzzzzz", &p);
@@ -332,7 +339,7 @@ static void check_nothing_available(void)
 	set = scan(empty);
 	st = weft__plugins_select(&ctx, set, "auto", &p);
 	tap_ok(st == WEFT_E_PLUGIN &&
-	       strstr(ctx.msg, "no weft-backend-NAME.so found"),
+		       strstr(ctx.msg, "no weft-backend-NAME.so found"),
 	       "auto with no plugin at all: WEFT_E_PLUGIN, says none found");
 	weft__plugins_free(set);
 }
@@ -349,9 +356,10 @@ static void check_shadow_set(weft__plugin_set *set, const char *a,
 			shadow = &set->items[i];
 	}
 	tap_ok(first && strncmp(first->path, a, strlen(a)) == 0 &&
-	       !first->stage, "%s: the first directory's plugin wins", what);
+		       !first->stage,
+	       "%s: the first directory's plugin wins", what);
 	tap_ok(n == 2 && shadow && strncmp(shadow->path, b, strlen(b)) == 0 &&
-	       !shadow->dl && strstr(shadow->reason, "shadowed by "),
+		       !shadow->dl && strstr(shadow->reason, "shadowed by "),
 	       "%s: the later one is kept, shadowed and not loaded", what);
 }
 
@@ -433,20 +441,24 @@ static void check_load_path(void)
 			      "version: built for backend ABI 2.0",
 			      "load_path of an ABI 2 plugin");
 	snprintf(path, sizeof path, "%s/weft-backend-unavail.so", plugins);
-	check_load_path_fails(path, WEFT_E_UNAVAILABLE, "probe: no fake "
-			      "device", "load_path of an unavailable plugin");
+	check_load_path_fails(path, WEFT_E_UNAVAILABLE,
+			      "probe: no fake "
+			      "device",
+			      "load_path of an unavailable plugin");
 	snprintf(cwd, sizeof cwd, "%s/weft-backend-fakegood.so", plugins);
 	snprintf(path, sizeof path, "%s/libfake.so", tmp);
 	if (symlink(cwd, path) != 0)
 		tap_bail("cannot link %s", path);
-	check_load_path_fails(path, WEFT_E_PLUGIN, "open: the file name must "
-			      "be weft-backend-NAME.so", "load_path of a file "
+	check_load_path_fails(path, WEFT_E_PLUGIN,
+			      "open: the file name must "
+			      "be weft-backend-NAME.so",
+			      "load_path of a file "
 			      "not named like a plugin");
 
 	snprintf(path, sizeof path, "%s/weft-backend-fakegood.so", plugins);
 	st = weft__plugin_load_path(&ctx, path, &p);
 	tap_ok(st == WEFT_OK && p && strcmp(p->name, "fakegood") == 0 &&
-	       p->probe.available && p->probe.score == 10,
+		       p->probe.available && p->probe.score == 10,
 	       "load_path of a good plugin loads and probes it");
 	weft__plugin_free(p);
 
@@ -456,8 +468,8 @@ static void check_load_path(void)
 	if (!getcwd(cwd, sizeof cwd) || chdir(plugins) != 0)
 		tap_bail("cannot change to %s", plugins);
 	st = weft__plugin_load_path(&ctx, "weft-backend-fakegood.so", &p);
-	tap_ok(st == WEFT_OK && p && strcmp(p->path,
-	       "./weft-backend-fakegood.so") == 0,
+	tap_ok(st == WEFT_OK && p &&
+		       strcmp(p->path, "./weft-backend-fakegood.so") == 0,
 	       "load_path of a bare file name opens ./FILE (%s)",
 	       st == WEFT_OK ? "ok" : ctx.msg);
 	weft__plugin_free(p);
@@ -499,8 +511,8 @@ static void check_missing(const weft_backend_list *l, const char *name,
 	}
 	tap_ok(b && strcmp(b->path, "") == 0, "%s: listed as missing", name);
 	if (strcmp(built, "yes") == 0)
-		snprintf(want, sizeof want, "no weft-backend-%s.so in %s",
-			 name, plugins);
+		snprintf(want, sizeof want, "no weft-backend-%s.so in %s", name,
+			 plugins);
 	else
 		snprintf(want, sizeof want, "not built: %.*s",
 			 (int)strlen(built) - 5, built + 4);
@@ -519,10 +531,10 @@ static void check_public(void)
 	tap_ok(st == WEFT_OK && l, "weft_backends_scan succeeds");
 	b = info(l, "fakegood");
 	tap_ok(is_state(b, "available", "") && !strcmp(b->reason, "") &&
-	       !strcmp(b->devices, "1 fake device") && b->score == 10,
+		       !strcmp(b->devices, "1 fake device") && b->score == 10,
 	       "public: fakegood is available, with devices and score");
 	tap_ok(is_state(info(l, "unavail"), "unavailable", "probe") &&
-	       strstr(info(l, "unavail")->reason, "no fake device"),
+		       strstr(info(l, "unavail")->reason, "no fake device"),
 	       "public: a probe that says no is unavailable, with reason");
 	tap_ok(is_state(info(l, "abi2"), "failed", "version"),
 	       "public: a refused plugin is failed, with its stage");

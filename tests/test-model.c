@@ -81,9 +81,9 @@ static int conserved(const char *csv, long long n)
 
 static void test_determinism(void)
 {
-	static const char *t1[] = {"backend.threads=1", NULL};
-	static const char *t2[] = {"backend.threads=2", NULL};
-	static const char *seed2[] = {"simulation.seed=2", NULL};
+	static const char *t1[] = { "backend.threads=1", NULL };
+	static const char *t2[] = { "backend.threads=2", NULL };
+	static const char *seed2[] = { "simulation.seed=2", NULL };
 	char msg[WEFT__MSG_MAX];
 	char *a = run_seir("t1", t1, NULL, msg, sizeof msg);
 	char *b = run_seir("t2", t2, NULL, msg, sizeof msg);
@@ -110,8 +110,8 @@ static void test_determinism(void)
 
 static void test_beta_zero(void)
 {
-	static const char *sets[] = {"seir.beta=0", "seir.initial_infected=50",
-				     NULL};
+	static const char *sets[] = { "seir.beta=0", "seir.initial_infected=50",
+				      NULL };
 	char msg[WEFT__MSG_MAX];
 	char *csv = run_seir("beta0", sets, NULL, msg, sizeof msg);
 	int rows;
@@ -126,9 +126,9 @@ static void test_beta_zero(void)
 
 static void test_every_and_counters(void)
 {
-	static const char *sets[] = {"output.every=7", NULL};
+	static const char *sets[] = { "output.every=7", NULL };
 	char msg[WEFT__MSG_MAX];
-	weft_stats s = {.struct_size = sizeof s};
+	weft_stats s = { .struct_size = sizeof s };
 	char *csv = run_seir("every7", sets, &s, msg, sizeof msg);
 	int rows;
 
@@ -149,8 +149,8 @@ static void test_every_and_counters(void)
 
 static void test_param_errors(void)
 {
-	static const char *too_many[] = {"seir.agents=100",
-					 "seir.initial_infected=101", NULL};
+	static const char *too_many[] = { "seir.agents=100",
+					  "seir.initial_infected=101", NULL };
 	char msg[WEFT__MSG_MAX];
 	char *csv = run_seir("bad", too_many, NULL, msg, sizeof msg);
 

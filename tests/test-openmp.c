@@ -72,10 +72,8 @@ static void chunk_log(const weft_kargs *ka, uint32_t begin, uint32_t end)
 enum { K_ADD_ONE, K_BUMP, K_ALIGN, K_MIX, K_CHUNKS };
 
 static const weft_kernel_desc test_kernels[] = {
-	{ "add_one", add_one },
-	{ "bump_count", bump_count },
-	{ "align_of", align_of },
-	{ "mix", mix },
+	{ "add_one", add_one },	    { "bump_count", bump_count },
+	{ "align_of", align_of },   { "mix", mix },
 	{ "chunk_log", chunk_log },
 };
 
@@ -222,24 +220,23 @@ static void test_open(void)
 	weft_device_config cfg = { .struct_size = sizeof cfg, .device = 3 };
 	weft_device *dev = (weft_device *)&cfg;
 
-	is(vt->open(&cfg, &dev, &err), WEFT_E_INVALID,
-		   "device 3 is refused");
+	is(vt->open(&cfg, &dev, &err), WEFT_E_INVALID, "device 3 is refused");
 	tap_contains(err.msg, "openmp: device 3 does not exist",
 		     "the refusal names the device");
 	tap_ok(dev == NULL, "no device handed out on failure");
 	cfg.device = 0;
 	cfg.threads = -2;
 	is(vt->open(&cfg, &dev, &err), WEFT_E_INVALID,
-		   "negative thread count is refused");
+	   "negative thread count is refused");
 	cfg.threads = 0;
 	cfg.struct_size = 0;
 	is(vt->open(&cfg, &dev, &err), WEFT_E_INVALID,
-		   "a config without struct_size is refused");
+	   "a config without struct_size is refused");
 	is(vt->open(NULL, &dev, &err), WEFT_E_INVALID,
-		   "a NULL config is refused");
+	   "a NULL config is refused");
 	cfg.struct_size = sizeof cfg;
 	is(vt->open(&cfg, NULL, &err), WEFT_E_INVALID,
-		   "a NULL out pointer is refused");
+	   "a NULL out pointer is refused");
 	vt->close(open_dev(-1, 0)); /* the default device opens */
 	vt->close(NULL);
 }
@@ -290,8 +287,9 @@ static void round_trip(weft_device *dev, size_t n, unsigned flags,
 
 static void test_round_trips(weft_device *dev)
 {
-	static const size_t sizes[] = { 0, 1, 3, 4095, 4097, (1u << 20) + 7,
-					(2u << 20) + 1 };
+	static const size_t sizes[] = {
+		0, 1, 3, 4095, 4097, (1u << 20) + 7, (2u << 20) + 1
+	};
 	uint64_t calls[WEFT_DIR_COUNT] = { 0 }, bytes[WEFT_DIR_COUNT] = { 0 };
 	weft_stats s0 = stats_of(dev), s1;
 	int counted = 1;
@@ -326,7 +324,7 @@ static void test_async_order(weft_device *dev)
 	ok = vt->write(dev, b, 0, ones, 100, A, &err) == WEFT_OK &&
 	     vt->write(dev, b, 50, twos, 100, A, &err) == WEFT_OK &&
 	     vt->write(dev, b, 75, (const uint8_t[5]){ 3, 3, 3, 3, 3 }, 5, A,
-			&err) == WEFT_OK &&
+		       &err) == WEFT_OK &&
 	     vt->copy(dev, b, 140, c, 0, 20, A, &err) == WEFT_OK &&
 	     vt->sync(dev, &err) == WEFT_OK &&
 	     vt->read(dev, got, b, 0, N, A, &err) == WEFT_OK &&
@@ -363,8 +361,7 @@ static void test_overlap_copy(weft_device *dev)
 	free(host), free(got);
 }
 
-static void expect_invalid(weft_status st, const char *what,
-			   const char *needle)
+static void expect_invalid(weft_status st, const char *what, const char *needle)
 {
 	is(st, WEFT_E_INVALID, what);
 	if (needle)
@@ -382,7 +379,8 @@ static void test_bounds(weft_device *dev)
 	s0 = stats_of(dev);
 	expect_invalid(vt->write(dev, b, 100, host, 1, 0, &err),
 		       "write 1 byte at the end is refused",
-		       "write of 1 bytes at offset 100 is outside the destination buffer of 100 bytes");
+		       "write of 1 bytes at offset 100 is outside the "
+		       "destination buffer of 100 bytes");
 	expect_invalid(vt->write(dev, b, 0, host, 101, 0, &err),
 		       "write larger than the buffer is refused", NULL);
 	expect_invalid(vt->write(dev, b, SIZE_MAX, host, 2, 0, &err),
@@ -406,7 +404,7 @@ static void test_bounds(weft_device *dev)
 	tap_ok(memcmp(s1.xfer_count, s0.xfer_count, sizeof s0.xfer_count) == 0,
 	       "refused transfers are not counted");
 	is(vt->write(dev, b, 100, NULL, 0, 0, &err), WEFT_OK,
-		   "0 bytes at the end, from NULL, is valid");
+	   "0 bytes at the end, from NULL, is valid");
 	get(dev, got, b, 0, 100);
 	tap_ok(memcmp(got, host, 100) == 0,
 	       "refused transfers left the buffer unchanged");
@@ -426,9 +424,9 @@ static void test_pool(void)
 	b = alloc_or_bail(dev, 1000);
 	s = stats_of(dev);
 	tap_ok(s.allocs == 1 && s.pool_reuses == 1 && s.frees == 1,
-	       "alloc/free/alloc: one system allocation, one reuse (allocs %llu, reuses %llu)",
-	       (unsigned long long)s.allocs,
-	       (unsigned long long)s.pool_reuses);
+	       "alloc/free/alloc: one system allocation, one reuse (allocs "
+	       "%llu, reuses %llu)",
+	       (unsigned long long)s.allocs, (unsigned long long)s.pool_reuses);
 	vt->free(dev, b);
 	b = alloc_or_bail(dev, 1010); /* same 1024-byte class */
 	c = alloc_or_bail(dev, 5000); /* another class */
@@ -456,11 +454,11 @@ static void test_alloc_limits(weft_device *dev)
 		       z1 != z2,
 	       "0-byte allocations are valid, distinct handles");
 	is(vt->write(dev, z1, 0, NULL, 0, 0, &err), WEFT_OK,
-		   "0-byte write to a 0-byte buffer");
+	   "0-byte write to a 0-byte buffer");
 	expect_invalid(vt->write(dev, z1, 0, &err, 1, 0, &err),
 		       "1-byte write to a 0-byte buffer is refused", NULL);
 	is(vt->alloc(dev, (size_t)1 << 62, &big, &err), WEFT_E_NOMEM,
-		   "an allocation larger than the host is refused");
+	   "an allocation larger than the host is refused");
 	tap_contains(err.msg,
 		     "cannot allocate 4611686018427387904 bytes on device 0",
 		     "the message names the bytes and the device");
@@ -484,8 +482,10 @@ static void test_alignment(weft_device *dev, weft_program *prog)
 
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		weft_buf *b = alloc_or_bail(dev, sizes[i]);
-		weft_launch l = { .kernel = K_ALIGN, .n_bufs = 2,
-				  .bufs = { b, out }, .extent = 1 };
+		weft_launch l = { .kernel = K_ALIGN,
+				  .n_bufs = 2,
+				  .bufs = { b, out },
+				  .extent = 1 };
 		uint32_t mod = 99;
 
 		if (vt->step(dev, prog, &l, 1, 1, &err) != WEFT_OK)
@@ -506,13 +506,16 @@ static void test_alignment(weft_device *dev, weft_program *prog)
 static void test_load_errors(weft_device *dev)
 {
 	weft_kernel_desc kd[] = { { "add_one", add_one }, { "nobuild", NULL } };
-	weft_program_desc d = { .struct_size = sizeof d, .name = "broken",
-				.kernels = kd, .n_kernels = 2 };
+	weft_program_desc d = { .struct_size = sizeof d,
+				.name = "broken",
+				.kernels = kd,
+				.n_kernels = 2 };
 	weft_program *prog = (weft_program *)&d;
 
 	expect_invalid(vt->load_program(dev, &d, &prog, &err),
 		       "a kernel without host build is refused",
-		       "openmp: kernel 'nobuild' of program 'broken' has no host build");
+		       "openmp: kernel 'nobuild' of program 'broken' has no "
+		       "host build");
 	tap_ok(prog == NULL, "no program handed out on failure");
 	d.n_kernels = 0;
 	expect_invalid(vt->load_program(dev, &d, &prog, &err),
@@ -526,8 +529,9 @@ static void test_step_add(weft_device *dev, weft_program *prog)
 	const uint32_t n = 1000003;
 	uint32_t *x = xcalloc(n, 4);
 	weft_buf *b = alloc_or_bail(dev, (size_t)n * 4);
-	weft_launch l = { .kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { b },
-			  .extent = n };
+	weft_launch l = {
+		.kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { b }, .extent = n
+	};
 	weft_launch twice[2] = { l, l };
 	weft_stats s0, s1;
 	int ok = 1;
@@ -538,11 +542,11 @@ static void test_step_add(weft_device *dev, weft_program *prog)
 	s0 = stats_of(dev);
 	is(vt->step(dev, prog, &l, 1, 5, &err), WEFT_OK, "step(5)");
 	is(vt->step(dev, prog, twice, 2, 3, &err), WEFT_OK,
-		   "step(3) of two launches");
+	   "step(3) of two launches");
 	s1 = stats_of(dev);
 	is(s1.syncs - s0.syncs, 0, "no sync inside step()");
 	is(s1.launches - s0.launches, 5 * 1 + 3 * 2,
-		   "launches = n_steps * n_launches");
+	   "launches = n_steps * n_launches");
 	is(s1.steps - s0.steps, 8, "steps counted");
 	get(dev, x, b, 0, (size_t)n * 4);
 	for (uint32_t i = 0; i < n && ok; i++)
@@ -563,25 +567,30 @@ static void test_device_extent(weft_device *dev, weft_program *prog)
 	weft_buf *m = alloc_or_bail(dev, sizeof marks);
 	weft_launch l[2] = {
 		{ .kernel = K_BUMP, .n_bufs = 1, .bufs = { c }, .extent = 1 },
-		{ .kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { m },
-		  .extent = 100, .extent_buf = c, .extent_offset = 4 },
+		{ .kernel = K_ADD_ONE,
+		  .n_bufs = 1,
+		  .bufs = { m },
+		  .extent = 100,
+		  .extent_buf = c,
+		  .extent_offset = 4 },
 	};
 
 	put(dev, c, 0, cnt, sizeof cnt);
 	put(dev, m, 0, marks, sizeof marks);
 	is(vt->step(dev, prog, l, 2, 3, &err), WEFT_OK,
-		   "step with a device-side extent");
+	   "step with a device-side extent");
 	get(dev, marks, m, 0, sizeof marks);
 	for (int i = 0; i < 30; i++)
 		want[i] = i < 10 ? 3 : i < 20 ? 2 : 1;
 	tap_ok(memcmp(marks, want, sizeof want) == 0,
-	       "the extent written by an earlier launch of the step is honoured");
+	       "the extent written by an earlier launch of the step is "
+	       "honoured");
 	/* A count above the capacity is cut to the capacity. */
 	cnt[0] = 0, cnt[1] = 1000;
 	put(dev, c, 0, cnt, sizeof cnt);
 	l[1].extent = 50;
 	is(vt->step(dev, prog, l, 2, 1, &err), WEFT_OK,
-		   "step with a count above the capacity");
+	   "step with a count above the capacity");
 	get(dev, marks, m, 0, sizeof marks);
 	for (int i = 0; i < 50; i++)
 		want[i]++;
@@ -597,14 +606,18 @@ static void test_device_extent_threads(weft_device *dev, weft_program *prog)
 	const uint32_t cap = 100000, count = 5000;
 	uint32_t *x = xcalloc(cap, 4);
 	weft_buf *c = alloc_or_bail(dev, 64), *b = alloc_or_bail(dev, cap * 4);
-	weft_launch l = { .kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { b },
-			  .extent = cap, .extent_buf = c, .extent_offset = 60 };
+	weft_launch l = { .kernel = K_ADD_ONE,
+			  .n_bufs = 1,
+			  .bufs = { b },
+			  .extent = cap,
+			  .extent_buf = c,
+			  .extent_offset = 60 };
 	uint32_t i = 0;
 
 	put(dev, b, 0, x, cap * 4);
 	put(dev, c, 60, &count, 4);
 	is(vt->step(dev, prog, &l, 1, 2, &err), WEFT_OK,
-		   "threaded step with a device-side extent");
+	   "threaded step with a device-side extent");
 	get(dev, x, b, 0, cap * 4);
 	while (i < cap && x[i] == (i < count ? 2u : 0u))
 		i++;
@@ -620,8 +633,10 @@ static void test_device_extent_threads(weft_device *dev, weft_program *prog)
 static void bad_launch(weft_device *dev, weft_program *prog, weft_buf *x,
 		       weft_launch bad, const char *what, const char *needle)
 {
-	weft_launch l[2] = { { .kernel = K_ADD_ONE, .n_bufs = 1,
-			       .bufs = { x }, .extent = 16 },
+	weft_launch l[2] = { { .kernel = K_ADD_ONE,
+			       .n_bufs = 1,
+			       .bufs = { x },
+			       .extent = 16 },
 			     bad };
 	uint32_t got[16];
 	uint64_t launches = stats_of(dev).launches;
@@ -640,8 +655,9 @@ static void test_invalid_launches(weft_device *dev, weft_program *prog)
 	uint32_t zero[16] = { 0 };
 	weft_buf *x = alloc_or_bail(dev, sizeof zero);
 	weft_buf *e = alloc_or_bail(dev, 8);
-	weft_launch ok = { .kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { x },
-			   .extent = 1 };
+	weft_launch ok = {
+		.kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { x }, .extent = 1
+	};
 	weft_launch l;
 
 	put(dev, x, 0, zero, sizeof zero);
@@ -673,8 +689,9 @@ static uint32_t chunks_of(weft_device *dev, weft_program *prog, uint32_t n,
 {
 	uint32_t log[33] = { 0 };
 	weft_buf *b = alloc_or_bail(dev, sizeof log);
-	weft_launch l = { .kernel = K_CHUNKS, .n_bufs = 1, .bufs = { b },
-			  .extent = n };
+	weft_launch l = {
+		.kernel = K_CHUNKS, .n_bufs = 1, .bufs = { b }, .extent = n
+	};
 	uint32_t at = 0;
 
 	put(dev, b, 0, log, sizeof log);
@@ -718,8 +735,9 @@ static void run_mix(weft_device *dev, weft_program *prog, uint32_t n,
 {
 	weft_buf *o = alloc_or_bail(dev, (size_t)n * 4);
 	weft_buf *s = alloc_or_bail(dev, 4);
-	weft_launch l = { .kernel = K_MIX, .n_bufs = 2, .bufs = { o, s },
-			  .extent = n };
+	weft_launch l = {
+		.kernel = K_MIX, .n_bufs = 2, .bufs = { o, s }, .extent = n
+	};
 
 	*sum = 0;
 	put(dev, s, 0, sum, 4);
@@ -761,9 +779,9 @@ static void test_stats(weft_device *dev)
 		       part.frees == 0xababababababababull,
 	       "only the caller's struct_size is filled");
 	is(vt->stats(NULL, &part), WEFT_E_INVALID,
-		   "stats without a device is refused");
+	   "stats without a device is refused");
 	is(vt->sync(NULL, &err), WEFT_E_INVALID,
-		   "sync without a device is refused");
+	   "sync without a device is refused");
 }
 
 int main(void)

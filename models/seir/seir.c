@@ -12,23 +12,23 @@
 #include "seir.h"
 
 static const weft_key_desc seir_keys[] = {
-	{"agents", WEFT_KEY_INT, "37518", 1, 2000000000, NULL,
-	 "number of agents in the synthetic population"},
-	{"contacts", WEFT_KEY_INT, "10", 0, 1000, NULL,
-	 "mean number of contacts per agent; the contact layer is a random "
-	 "symmetric graph without self-loops or repeated pairs"},
-	{"beta", WEFT_KEY_REAL, "0.05", 0, 1, NULL,
-	 "probability that an infectious agent infects one susceptible "
-	 "contact in one day"},
-	{"latent_days", WEFT_KEY_INT, "3", 1, 255, NULL,
-	 "days an exposed agent stays exposed before becoming infectious"},
-	{"infectious_days", WEFT_KEY_INT, "5", 1, 255, NULL,
-	 "days an infectious agent stays infectious before recovering"},
-	{"initial_infected", WEFT_KEY_INT, "10", 0, 2000000000, NULL,
-	 "agents infectious on day 0 (at most agents)"},
-	{"population_seed", WEFT_KEY_INT, "0", 0, 9007199254740991.0, NULL,
-	 "seed of the synthetic population; 0 uses [simulation] seed, so "
-	 "ensembles over seeds can share one population by setting it"},
+	{ "agents", WEFT_KEY_INT, "37518", 1, 2000000000, NULL,
+	  "number of agents in the synthetic population" },
+	{ "contacts", WEFT_KEY_INT, "10", 0, 1000, NULL,
+	  "mean number of contacts per agent; the contact layer is a random "
+	  "symmetric graph without self-loops or repeated pairs" },
+	{ "beta", WEFT_KEY_REAL, "0.05", 0, 1, NULL,
+	  "probability that an infectious agent infects one susceptible "
+	  "contact in one day" },
+	{ "latent_days", WEFT_KEY_INT, "3", 1, 255, NULL,
+	  "days an exposed agent stays exposed before becoming infectious" },
+	{ "infectious_days", WEFT_KEY_INT, "5", 1, 255, NULL,
+	  "days an infectious agent stays infectious before recovering" },
+	{ "initial_infected", WEFT_KEY_INT, "10", 0, 2000000000, NULL,
+	  "agents infectious on day 0 (at most agents)" },
+	{ "population_seed", WEFT_KEY_INT, "0", 0, 9007199254740991.0, NULL,
+	  "seed of the synthetic population; 0 uses [simulation] seed, so "
+	  "ensembles over seeds can share one population by setting it" },
 };
 
 /* Probability as a 32-bit threshold: transmit when draw < threshold. A
@@ -47,17 +47,18 @@ static weft_status seir_read_params(weft_model_ctx *mc, seir_state *s)
 	uint64_t steps = weft_model_steps(mc);
 
 	if (seeded > agents)
-		return weft_model_fail(
-			mc, WEFT_E_CONFIG,
-			"%s: initial_infected = %lld exceeds agents = %lld (%s)",
-			weft_model_where(mc, "initial_infected"),
-			(long long)seeded, (long long)agents,
-			weft_model_where(mc, "agents"));
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "%s: initial_infected = %lld exceeds "
+				       "agents = %lld (%s)",
+				       weft_model_where(mc, "initial_infected"),
+				       (long long)seeded, (long long)agents,
+				       weft_model_where(mc, "agents"));
 	if (steps >= UINT32_MAX)
 		return weft_model_fail(mc, WEFT_E_CONFIG,
 				       "%llu steps is more days than the "
 				       "series can hold (%u)",
-				       (unsigned long long)steps, UINT32_MAX - 1);
+				       (unsigned long long)steps,
+				       UINT32_MAX - 1);
 	s->n_agents = (uint32_t)agents;
 	s->params.n_agents = s->n_agents;
 	s->params.seed_lo = (uint32_t)seed;
@@ -111,11 +112,11 @@ static void seir_launch(weft_launch *l, uint32_t kernel, uint32_t extent,
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
 	weft_launch l[3];
-	weft_buf *prog[] = {s->b_params, s->b_state, s->b_timer, s->b_tally};
-	weft_buf *trans[] = {s->b_params, s->b_state, s->b_timer,
-			     s->b_tally, s->b_row, s->b_col};
-	weft_buf *tally[] = {s->b_params, NULL, NULL, s->b_tally,
-			     s->b_series};
+	weft_buf *prog[] = { s->b_params, s->b_state, s->b_timer, s->b_tally };
+	weft_buf *trans[] = { s->b_params, s->b_state, s->b_timer,
+			      s->b_tally,  s->b_row,   s->b_col };
+	weft_buf *tally[] = { s->b_params, NULL, NULL, s->b_tally,
+			      s->b_series };
 
 	/* Unused slots of the tally launch are bound to a real buffer so
 	 * that no backend ever sees a NULL among bound buffers. */

@@ -19,7 +19,7 @@ typedef struct seir_state {
 	uint64_t n_edges; /* stored directed edges (both directions) */
 	weft_buf *b_params, *b_state, *b_timer, *b_tally, *b_row, *b_col,
 		*b_series;
-	uint32_t *series; /* host copy of the rows read so far */
+	uint32_t *series;   /* host copy of the rows read so far */
 	uint64_t rows_read; /* rows 0..rows_read-1 are in `series` */
 	weft_output *csv;
 } seir_state;

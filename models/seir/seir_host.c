@@ -11,7 +11,7 @@
 #include "seir.wk"
 
 const weft_kernel_desc weft__seir_kernels[SEIR_N_KERNELS] = {
-	{"seir_progress", seir_progress},
-	{"seir_transmit", seir_transmit},
-	{"seir_tally", seir_tally},
+	{ "seir_progress", seir_progress },
+	{ "seir_transmit", seir_transmit },
+	{ "seir_tally", seir_tally },
 };

@@ -16,7 +16,7 @@
 
 /* Host-side draws use their own purposes (counter word 3), distinct from
  * the kernels' (seir_shared.h). */
-#define SEIR_PURPOSE_EDGES 101u
+#define SEIR_PURPOSE_EDGES   101u
 #define SEIR_PURPOSE_SEEDING 102u
 
 /* Uniform integer in [0, n) from a 32-bit draw (Lemire's multiply-shift;
@@ -29,8 +29,8 @@ static uint32_t seir_below(uint32_t draw, uint32_t n)
 static philox4x32_ctr_t seir_draw(uint64_t seed, uint32_t c0, uint32_t c1,
 				  uint32_t purpose)
 {
-	philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
-	philox4x32_ctr_t c = {{c0, c1, 0, purpose}};
+	philox4x32_key_t k = { { (uint32_t)seed, (uint32_t)(seed >> 32) } };
+	philox4x32_ctr_t c = { { c0, c1, 0, purpose } };
 	return philox4x32(c, k);
 }
 
@@ -69,8 +69,8 @@ static uint64_t seir_dedup_rows(uint32_t *row, uint32_t *col, uint32_t n)
 
 /* Degrees, prefix sums, then fill: the edge list is drawn twice rather
  * than stored. */
-static void seir_fill_csr(uint64_t seed, uint64_t m, uint32_t n,
-			  uint32_t *row, uint32_t *col, uint32_t *cursor)
+static void seir_fill_csr(uint64_t seed, uint64_t m, uint32_t n, uint32_t *row,
+			  uint32_t *col, uint32_t *cursor)
 {
 	uint32_t a, b;
 	for (uint64_t e = 0; e < m; e++)
@@ -107,7 +107,8 @@ weft_status weft__seir_build_population(weft_model_ctx *mc, seir_state *s)
 {
 	uint64_t pop_seed = (uint64_t)weft_model_int(mc, "population_seed");
 	uint32_t n = s->n_agents;
-	uint64_t m = ((uint64_t)n * (uint64_t)weft_model_int(mc, "contacts")) / 2;
+	uint64_t m =
+		((uint64_t)n * (uint64_t)weft_model_int(mc, "contacts")) / 2;
 	uint32_t *row, *col, *cursor;
 	weft_status st = WEFT_OK;
 
@@ -148,9 +149,9 @@ static void seir_pick_seeds(uint64_t seed, uint32_t n, uint32_t count,
 {
 	uint32_t found = 0;
 	for (uint64_t k = 0; found < count; k++) {
-		philox4x32_ctr_t r = seir_draw(seed, (uint32_t)k,
-					       (uint32_t)(k >> 32),
-					       SEIR_PURPOSE_SEEDING);
+		philox4x32_ctr_t r =
+			seir_draw(seed, (uint32_t)k, (uint32_t)(k >> 32),
+				  SEIR_PURPOSE_SEEDING);
 		uint32_t i = seir_below(r.v[0], n);
 		if (state[i] == SEIR_I)
 			continue;
@@ -164,8 +165,8 @@ weft_status weft__seir_seed_infections(weft_model_ctx *mc, seir_state *s)
 {
 	uint32_t n = s->n_agents;
 	uint32_t count = (uint32_t)weft_model_int(mc, "initial_infected");
-	uint32_t tally[SEIR_TALLY_WORDS] = {0};
-	uint32_t row0[SEIR_ROW_WORDS] = {n - count, 0, count, 0, 0};
+	uint32_t tally[SEIR_TALLY_WORDS] = { 0 };
+	uint32_t row0[SEIR_ROW_WORDS] = { n - count, 0, count, 0, 0 };
 	uint8_t *state = calloc(n, 1);
 	uint16_t *timer = calloc(n, sizeof *timer);
 	weft_status st;

@@ -31,14 +31,14 @@ typedef struct seir_params {
 
 /* The tally (buffer 3): the day being simulated, running totals and
  * today's transitions. */
-#define SEIR_T_DAY 0
-#define SEIR_T_S 1
-#define SEIR_T_E 2
-#define SEIR_T_I 3
-#define SEIR_T_R 4
-#define SEIR_T_NEW_E 5
-#define SEIR_T_NEW_I 6
-#define SEIR_T_NEW_R 7
+#define SEIR_T_DAY	 0
+#define SEIR_T_S	 1
+#define SEIR_T_E	 2
+#define SEIR_T_I	 3
+#define SEIR_T_R	 4
+#define SEIR_T_NEW_E	 5
+#define SEIR_T_NEW_I	 6
+#define SEIR_T_NEW_R	 7
 #define SEIR_TALLY_WORDS 8
 
 /* A row of the series: S, E, I, R, new infections. */
@@ -47,6 +47,6 @@ typedef struct seir_params {
 /* Kernel indexes in weft__seir_kernels. */
 #define SEIR_K_PROGRESS 0
 #define SEIR_K_TRANSMIT 1
-#define SEIR_K_TALLY 2
+#define SEIR_K_TALLY	2
 
 #endif /* SEIR_SHARED_H */

@@ -37,8 +37,7 @@ static void program_free(weft_program *prog)
 	free(prog);
 }
 
-static weft_status check_kernels(const weft_program_desc *desc,
-				 weft_error *err)
+static weft_status check_kernels(const weft_program_desc *desc, weft_error *err)
 {
 	if (desc->n_kernels == 0 || !desc->kernels)
 		return weft__omp_fail(err, WEFT_E_INVALID,
@@ -48,13 +47,15 @@ static weft_status check_kernels(const weft_program_desc *desc,
 		const weft_kernel_desc *kd = &desc->kernels[k];
 
 		if (!kd->name)
-			return weft__omp_fail(err, WEFT_E_INVALID,
-					      "kernel %u of program '%s' has no name",
-					      (unsigned)k, desc->name);
+			return weft__omp_fail(
+				err, WEFT_E_INVALID,
+				"kernel %u of program '%s' has no name",
+				(unsigned)k, desc->name);
 		if (!kd->host_fn)
-			return weft__omp_fail(err, WEFT_E_INVALID,
-					      "kernel '%s' of program '%s' has no host build",
-					      kd->name, desc->name);
+			return weft__omp_fail(
+				err, WEFT_E_INVALID,
+				"kernel '%s' of program '%s' has no host build",
+				kd->name, desc->name);
 	}
 	return WEFT_OK;
 }
@@ -66,7 +67,8 @@ static weft_status check_desc(const weft_program_desc *desc, weft_error *err)
 				      "load_program: no program descriptor");
 	if (desc->struct_size < sizeof *desc)
 		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "load_program: program descriptor has struct_size %u, expected at least %zu",
+				      "load_program: program descriptor has "
+				      "struct_size %u, expected at least %zu",
 				      (unsigned)desc->struct_size,
 				      sizeof *desc);
 	if (!desc->name)
@@ -119,7 +121,8 @@ weft_status weft__omp_load_program(weft_device *dev,
 	prog = program_copy(desc);
 	if (!prog)
 		return weft__omp_fail(err, WEFT_E_NOMEM,
-				      "device 0: out of host memory loading program '%s' (%u kernels)",
+				      "device 0: out of host memory loading "
+				      "program '%s' (%u kernels)",
 				      desc->name, (unsigned)desc->n_kernels);
 	prog->next = dev->programs;
 	if (dev->programs)
@@ -181,14 +184,15 @@ static weft_status check_extent_buf(const weft_program *prog, uint32_t i,
 	    l->extent_buf->size >= sizeof(uint32_t) &&
 	    l->extent_offset <= l->extent_buf->size - sizeof(uint32_t))
 		return WEFT_OK;
-	return weft__omp_fail(err, WEFT_E_INVALID,
-			      "launch %u of program '%s' (kernel '%s'): extent offset %u %s (the extent buffer has %zu bytes)",
-			      (unsigned)i, prog->name, kname,
-			      (unsigned)l->extent_offset,
-			      l->extent_offset % sizeof(uint32_t) ?
-				      "is not a multiple of 4" :
-				      "leaves no 4-byte count inside the buffer",
-			      l->extent_buf->size);
+	return weft__omp_fail(
+		err, WEFT_E_INVALID,
+		"launch %u of program '%s' (kernel '%s'): extent offset %u %s "
+		"(the extent buffer has %zu bytes)",
+		(unsigned)i, prog->name, kname, (unsigned)l->extent_offset,
+		l->extent_offset % sizeof(uint32_t)
+			? "is not a multiple of 4"
+			: "leaves no 4-byte count inside the buffer",
+		l->extent_buf->size);
 }
 
 static weft_status check_launch(const weft_program *prog, uint32_t i,
@@ -197,18 +201,20 @@ static weft_status check_launch(const weft_program *prog, uint32_t i,
 	const char *kname;
 
 	if (l->kernel >= prog->n_kernels)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "launch %u of program '%s': kernel index %u is out of range (the program has %u kernels)",
-				      (unsigned)i, prog->name,
-				      (unsigned)l->kernel,
-				      (unsigned)prog->n_kernels);
+		return weft__omp_fail(
+			err, WEFT_E_INVALID,
+			"launch %u of program '%s': kernel index %u is out of "
+			"range (the program has %u kernels)",
+			(unsigned)i, prog->name, (unsigned)l->kernel,
+			(unsigned)prog->n_kernels);
 	kname = prog->kernels[l->kernel].name;
 	if (l->n_bufs > WEFT_KERNEL_MAX_BUFS)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "launch %u of program '%s' (kernel '%s'): %u buffers bound, at most %d allowed",
-				      (unsigned)i, prog->name, kname,
-				      (unsigned)l->n_bufs,
-				      WEFT_KERNEL_MAX_BUFS);
+		return weft__omp_fail(
+			err, WEFT_E_INVALID,
+			"launch %u of program '%s' (kernel '%s'): %u buffers "
+			"bound, at most %d allowed",
+			(unsigned)i, prog->name, kname, (unsigned)l->n_bufs,
+			WEFT_KERNEL_MAX_BUFS);
 	for (uint32_t k = 0; k < l->n_bufs; k++)
 		if (check_bound(prog, i, kname, (int)k, l->bufs[k], err) !=
 		    WEFT_OK)
@@ -277,7 +283,8 @@ weft_status weft__omp_step(weft_device *dev, weft_program *prog,
 				      dev ? "program" : "device");
 	if (!launches && n_launches)
 		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "step: %u launches announced but the launch list is NULL",
+				      "step: %u launches announced but the "
+				      "launch list is NULL",
 				      (unsigned)n_launches);
 	for (uint32_t i = 0; i < n_launches; i++)
 		if (check_launch(prog, i, &launches[i], err) != WEFT_OK)

@@ -61,7 +61,8 @@ static weft_status check_size(const weft_device *dev, size_t bytes,
 	if ((uint64_t)bytes <= limit)
 		return WEFT_OK;
 	return weft__omp_fail(err, WEFT_E_NOMEM,
-			      "cannot allocate %zu bytes on device 0 (host memory, %llu bytes in total)",
+			      "cannot allocate %zu bytes on device 0 (host "
+			      "memory, %llu bytes in total)",
 			      bytes, (unsigned long long)dev->host_bytes);
 }
 
@@ -120,7 +121,9 @@ free_buf:
 	free(b);
 fail:
 	return weft__omp_fail(err, WEFT_E_NOMEM,
-			      "cannot allocate %zu bytes on device 0: the system allocator failed (host memory, %llu bytes in total, %llu in use by this device)",
+			      "cannot allocate %zu bytes on device 0: the "
+			      "system allocator failed (host memory, %llu "
+			      "bytes in total, %llu in use by this device)",
 			      bytes, (unsigned long long)dev->host_bytes,
 			      (unsigned long long)dev->st.bytes_in_use);
 }
@@ -163,8 +166,8 @@ weft_status weft__omp_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 	unsigned cls;
 
 	if (!dev || !out)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "alloc: no %s", dev ? "place for the buffer" : "device");
+		return weft__omp_fail(err, WEFT_E_INVALID, "alloc: no %s",
+				      dev ? "place for the buffer" : "device");
 	*out = NULL;
 	st = check_size(dev, bytes, err);
 	if (st != WEFT_OK)

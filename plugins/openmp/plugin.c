@@ -83,24 +83,26 @@ static uint64_t host_memory_bytes(void)
 	return (uint64_t)pages * (uint64_t)page;
 }
 
-static weft_status check_config(const weft_device_config *cfg,
-				weft_error *err)
+static weft_status check_config(const weft_device_config *cfg, weft_error *err)
 {
 	if (!cfg)
 		return weft__omp_fail(err, WEFT_E_INVALID,
 				      "open: no device configuration");
 	if (cfg->struct_size < sizeof(weft_device_config))
 		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "open: device configuration has struct_size %u, expected at least %zu",
+				      "open: device configuration has "
+				      "struct_size %u, expected at least %zu",
 				      (unsigned)cfg->struct_size,
 				      sizeof(weft_device_config));
 	if (cfg->device != -1 && cfg->device != 0)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "device %d does not exist (the host is device 0)",
-				      cfg->device);
+		return weft__omp_fail(
+			err, WEFT_E_INVALID,
+			"device %d does not exist (the host is device 0)",
+			cfg->device);
 	if (cfg->threads < 0)
 		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "device 0: threads must be 0 (the default) or more, not %d",
+				      "device 0: threads must be 0 (the "
+				      "default) or more, not %d",
 				      cfg->threads);
 	return WEFT_OK;
 }
@@ -121,7 +123,8 @@ static weft_status omp_open(const weft_device_config *cfg, weft_device **out,
 	dev = calloc(1, sizeof *dev);
 	if (!dev)
 		return weft__omp_fail(err, WEFT_E_NOMEM,
-				      "device 0: cannot allocate %zu bytes of host memory for the device",
+				      "device 0: cannot allocate %zu bytes of "
+				      "host memory for the device",
 				      sizeof *dev);
 	dev->threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
 	if (dev->threads < 1)
@@ -161,7 +164,7 @@ static weft_status omp_stats(weft_device *dev, weft_stats *out)
 	if (!dev || !out)
 		return WEFT_E_INVALID;
 	size = out->struct_size < sizeof dev->st ? out->struct_size
-						  : sizeof dev->st;
+						 : sizeof dev->st;
 	/* Copy after the caller's struct_size, which stays as it was. */
 	if (size > sizeof out->struct_size)
 		memcpy((char *)out + sizeof out->struct_size,

@@ -29,19 +29,19 @@
 
 /* Pool size classes (memory.c): multiples of 64 bytes up to 4 KiB, then four
  * classes per power of two up to 2^63. */
-#define WEFT__OMP_SMALL_MAX 4096
+#define WEFT__OMP_SMALL_MAX	4096
 #define WEFT__OMP_SMALL_CLASSES (WEFT__OMP_SMALL_MAX / WEFT__OMP_ALIGN)
-#define WEFT__OMP_N_CLASSES (WEFT__OMP_SMALL_CLASSES + 4 * (64 - 12))
+#define WEFT__OMP_N_CLASSES	(WEFT__OMP_SMALL_CLASSES + 4 * (64 - 12))
 
 /* A device allocation. While live it is on the device's live list; once
  * freed it waits on its class's free list for the next allocation of that
  * class. */
 struct weft_buf {
-	void *ptr;             /* WEFT__OMP_ALIGN-aligned host memory */
-	size_t size;           /* bytes the caller asked for: transfers and
+	void *ptr;	       /* WEFT__OMP_ALIGN-aligned host memory */
+	size_t size;	       /* bytes the caller asked for: transfers and
 				* extents are checked against it */
-	unsigned cls;          /* pool size class of ptr's block */
-	int pooled;            /* 1 while on a free list */
+	unsigned cls;	       /* pool size class of ptr's block */
+	int pooled;	       /* 1 while on a free list */
 	struct weft_buf *prev; /* live list (unused while pooled) */
 	struct weft_buf *next; /* live list, or free list while pooled */
 };
@@ -60,9 +60,9 @@ struct weft_program {
 };
 
 struct weft_device {
-	int threads;                 /* OpenMP threads per parallel region */
-	uint64_t host_bytes;         /* physical memory, the allocation limit */
-	struct weft_buf *live;       /* buffers handed out and not freed */
+	int threads;	       /* OpenMP threads per parallel region */
+	uint64_t host_bytes;   /* physical memory, the allocation limit */
+	struct weft_buf *live; /* buffers handed out and not freed */
 	struct weft_buf *pool[WEFT__OMP_N_CLASSES]; /* free lists */
 	struct weft_program *programs;
 	weft_stats st;

@@ -80,18 +80,19 @@ static weft_status check_range(const char *op, const char *role,
 	if (offset <= b->size && bytes <= b->size - offset)
 		return WEFT_OK;
 	return weft__omp_fail(err, WEFT_E_INVALID,
-			      "%s of %zu bytes at offset %zu is outside the %s buffer of %zu bytes",
+			      "%s of %zu bytes at offset %zu is outside the %s "
+			      "buffer of %zu bytes",
 			      op, bytes, offset, role, b->size);
 }
 
-static weft_status check_host(const char *op, const char *role,
-			      const void *p, size_t bytes, weft_error *err)
+static weft_status check_host(const char *op, const char *role, const void *p,
+			      size_t bytes, weft_error *err)
 {
 	if (p || bytes == 0)
 		return WEFT_OK;
 	return weft__omp_fail(err, WEFT_E_INVALID,
-			      "%s of %zu bytes: the host %s pointer is NULL", op,
-			      bytes, role);
+			      "%s of %zu bytes: the host %s pointer is NULL",
+			      op, bytes, role);
 }
 
 static void account(weft_device *dev, enum weft_dir dir, size_t bytes,

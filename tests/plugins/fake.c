@@ -118,10 +118,9 @@ static weft_status fake_read(weft_device *dev, void *dst, weft_buf *src,
 	return WEFT_E_UNSUPPORTED;
 }
 
-static weft_status fake_copy(weft_device *dev, weft_buf *dst,
-			     size_t dst_offset, weft_buf *src,
-			     size_t src_offset, size_t bytes, unsigned flags,
-			     weft_error *err)
+static weft_status fake_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
+			     weft_buf *src, size_t src_offset, size_t bytes,
+			     unsigned flags, weft_error *err)
 {
 	(void)dev, (void)dst, (void)dst_offset, (void)src, (void)src_offset;
 	(void)bytes, (void)flags, (void)err;

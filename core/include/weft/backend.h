@@ -30,28 +30,28 @@
 extern "C" {
 #endif
 
-#define WEFT_BACKEND_ABI_MAJOR 1
-#define WEFT_BACKEND_ABI_MINOR 0
+#define WEFT_BACKEND_ABI_MAJOR	  1
+#define WEFT_BACKEND_ABI_MINOR	  0
 #define WEFT_BACKEND_ENTRY_SYMBOL "weft_backend_entry"
 
 /* Export the entry of a plugin; everything else in a plugin is static:
  *   WEFT_BACKEND_ENTRY = { .abi_major = WEFT_BACKEND_ABI_MAJOR, ... };  */
-#define WEFT_BACKEND_ENTRY \
+#define WEFT_BACKEND_ENTRY                                               \
 	WEFT_EXPORT extern const struct weft_backend weft_backend_entry; \
 	const struct weft_backend weft_backend_entry
 
 /* Most buffers one kernel launch binds. */
 #define WEFT_KERNEL_MAX_BUFS 12
 
-typedef struct weft_device weft_device;   /* opened device, backend-owned */
-typedef struct weft_buf weft_buf;         /* device allocation */
+typedef struct weft_device weft_device;	  /* opened device, backend-owned */
+typedef struct weft_buf weft_buf;	  /* device allocation */
 typedef struct weft_program weft_program; /* a model's loaded kernels */
 
 /* Result of probe(): must have no side effects beyond looking. */
 typedef struct weft_probe {
 	uint32_t struct_size; /* set by the caller */
-	int available;        /* 1 when open() can be expected to succeed */
-	int score;            /* 0..1000, higher is preferred by `auto` */
+	int available;	      /* 1 when open() can be expected to succeed */
+	int score;	      /* 0..1000, higher is preferred by `auto` */
 	char reason[256];     /* why not available (empty when available) */
 	char devices[256];    /* what was seen, e.g. "2 CPU threads" */
 } weft_probe;
@@ -59,8 +59,8 @@ typedef struct weft_probe {
 /* What the [backend] section asks for. */
 typedef struct weft_device_config {
 	uint32_t struct_size;
-	int device;            /* device index, -1 for the backend's default */
-	int threads;           /* host threads, 0 for the backend's default */
+	int device;	       /* device index, -1 for the backend's default */
+	int threads;	       /* host threads, 0 for the backend's default */
 	const char *cache_dir; /* writable directory for compiled kernels */
 } weft_device_config;
 
@@ -81,7 +81,7 @@ typedef void (*weft_host_kernel_fn)(const weft_kargs *ka, uint32_t begin,
 				    uint32_t end);
 
 typedef struct weft_kernel_desc {
-	const char *name;            /* entry point in the portable source */
+	const char *name;	     /* entry point in the portable source */
 	weft_host_kernel_fn host_fn; /* the same kernel compiled as C */
 } weft_kernel_desc;
 
@@ -117,9 +117,12 @@ enum {
 
 typedef struct weft_backend {
 	/* Header, identical in every ABI version. */
-	uint32_t abi_major;   /* WEFT_BACKEND_ABI_MAJOR the plugin was built for */
-	uint32_t abi_minor;   /* WEFT_BACKEND_ABI_MINOR the plugin was built for */
-	uint32_t struct_size; /* sizeof(weft_backend) the plugin was built with */
+	uint32_t
+		abi_major; /* WEFT_BACKEND_ABI_MAJOR the plugin was built for */
+	uint32_t
+		abi_minor; /* WEFT_BACKEND_ABI_MINOR the plugin was built for */
+	uint32_t struct_size; /* sizeof(weft_backend) the plugin was built with
+			       */
 	const char *name;     /* must equal NAME in weft-backend-NAME.so */
 	const char *version;  /* the plugin's own version string */
 	const char *description;

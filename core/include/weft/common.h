@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #if defined(__GNUC__)
-#define WEFT_EXPORT __attribute__((visibility("default")))
+#define WEFT_EXPORT	       __attribute__((visibility("default")))
 #define WEFT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
 #define WEFT_EXPORT
@@ -26,16 +26,16 @@ extern "C" {
  * out-parameters. Negative values are failures. */
 typedef enum weft_status {
 	WEFT_OK = 0,
-	WEFT_E_INVALID = -1,     /* bad argument from the caller */
-	WEFT_E_NOMEM = -2,       /* host or device memory exhausted */
-	WEFT_E_IO = -3,          /* file system error */
-	WEFT_E_CONFIG = -4,      /* bad configuration file or override */
-	WEFT_E_PLUGIN = -5,      /* a plugin could not be loaded */
+	WEFT_E_INVALID = -1,	 /* bad argument from the caller */
+	WEFT_E_NOMEM = -2,	 /* host or device memory exhausted */
+	WEFT_E_IO = -3,		 /* file system error */
+	WEFT_E_CONFIG = -4,	 /* bad configuration file or override */
+	WEFT_E_PLUGIN = -5,	 /* a plugin could not be loaded */
 	WEFT_E_UNAVAILABLE = -6, /* backend present but cannot run here */
-	WEFT_E_DEVICE = -7,      /* device or driver failure */
-	WEFT_E_MODEL = -8,       /* model setup or data error */
+	WEFT_E_DEVICE = -7,	 /* device or driver failure */
+	WEFT_E_MODEL = -8,	 /* model setup or data error */
 	WEFT_E_UNSUPPORTED = -9, /* operation not offered by this backend */
-	WEFT_E_INTERNAL = -10    /* a broken invariant: a bug in weft */
+	WEFT_E_INTERNAL = -10	 /* a broken invariant: a bug in weft */
 } weft_status;
 
 /* Fixed-size message buffer handed to plugin and model code, so that no
@@ -46,7 +46,12 @@ typedef struct weft_error {
 } weft_error;
 
 /* Transfer directions and timed phases, indexes into weft_stats. */
-enum weft_dir { WEFT_DIR_H2D = 0, WEFT_DIR_D2H = 1, WEFT_DIR_D2D = 2, WEFT_DIR_COUNT = 3 };
+enum weft_dir {
+	WEFT_DIR_H2D = 0,
+	WEFT_DIR_D2H = 1,
+	WEFT_DIR_D2D = 2,
+	WEFT_DIR_COUNT = 3
+};
 
 enum weft_phase {
 	WEFT_PHASE_ALLOC = 0,
@@ -58,17 +63,17 @@ enum weft_phase {
 };
 
 typedef struct weft_stats {
-	uint32_t struct_size;    /* set by the caller; fill only what fits */
-	uint64_t allocs;         /* allocations served by the system */
-	uint64_t pool_reuses;    /* allocations served from the pool */
-	uint64_t frees;          /* buffers returned (to the pool) */
-	uint64_t bytes_in_use;   /* live allocation bytes */
-	uint64_t bytes_peak;     /* high-water mark of bytes_in_use */
+	uint32_t struct_size;  /* set by the caller; fill only what fits */
+	uint64_t allocs;       /* allocations served by the system */
+	uint64_t pool_reuses;  /* allocations served from the pool */
+	uint64_t frees;	       /* buffers returned (to the pool) */
+	uint64_t bytes_in_use; /* live allocation bytes */
+	uint64_t bytes_peak;   /* high-water mark of bytes_in_use */
 	uint64_t xfer_count[WEFT_DIR_COUNT];
 	uint64_t xfer_bytes[WEFT_DIR_COUNT];
-	uint64_t launches;       /* kernel launches executed or enqueued */
-	uint64_t steps;          /* model steps enqueued by step() */
-	uint64_t syncs;          /* host waits for the device */
+	uint64_t launches; /* kernel launches executed or enqueued */
+	uint64_t steps;	   /* model steps enqueued by step() */
+	uint64_t syncs;	   /* host waits for the device */
 	uint64_t time_ns[WEFT_PHASE_COUNT];
 } weft_stats;
 

@@ -26,8 +26,8 @@ typedef struct weft_rand4 {
 WEFT_FN weft_rand4 weft_philox(weft_u32 seed_lo, weft_u32 seed_hi, weft_u32 c0,
 			       weft_u32 c1, weft_u32 c2, weft_u32 c3)
 {
-	philox4x32_key_t k = {{seed_lo, seed_hi}};
-	philox4x32_ctr_t c = {{c0, c1, c2, c3}};
+	philox4x32_key_t k = { { seed_lo, seed_hi } };
+	philox4x32_ctr_t c = { { c0, c1, c2, c3 } };
 	philox4x32_ctr_t r = philox4x32(c, k);
 	weft_rand4 out;
 	out.v[0] = r.v[0];

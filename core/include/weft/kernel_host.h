@@ -28,30 +28,30 @@ typedef float weft_f32;
 #define WEFT_GLOBAL
 #define WEFT_FN static inline __attribute__((unused))
 
-#define WEFT_KERNEL(name)                                                     \
-	static inline void name##__item(const weft_kargs *weft__ka,            \
-					uint32_t weft__gid)                    \
-		__attribute__((always_inline));                                \
-	static void name(const weft_kargs *weft__ka, uint32_t weft__begin,     \
-			 uint32_t weft__end)                                   \
-	{                                                                      \
-		for (uint32_t weft__g = weft__begin; weft__g < weft__end;      \
-		     weft__g++)                                                \
-			name##__item(weft__ka, weft__g);                       \
-	}                                                                      \
-	static inline void name##__item(                                       \
-		const weft_kargs *weft__ka __attribute__((unused)),            \
+#define WEFT_KERNEL(name)                                                  \
+	static inline void name##__item(const weft_kargs *weft__ka,        \
+					uint32_t weft__gid)                \
+		__attribute__((always_inline));                            \
+	static void name(const weft_kargs *weft__ka, uint32_t weft__begin, \
+			 uint32_t weft__end)                               \
+	{                                                                  \
+		for (uint32_t weft__g = weft__begin; weft__g < weft__end;  \
+		     weft__g++)                                            \
+			name##__item(weft__ka, weft__g);                   \
+	}                                                                  \
+	static inline void name##__item(                                   \
+		const weft_kargs *weft__ka __attribute__((unused)),        \
 		uint32_t weft__gid __attribute__((unused)))
 
 /* WEFT_BUF(type, name, k): bind the k-th launch buffer as `type *name`. */
 #define WEFT_BUF(T, name, k) T *name = (T *)weft__ka->buf[k]
-#define WEFT_GID (weft__gid)
-#define WEFT_EXTENT (weft__ka->extent)
+#define WEFT_GID	     (weft__gid)
+#define WEFT_EXTENT	     (weft__ka->extent)
 
 /* Relaxed loads and stores for bytes that one work item may write while
  * another reads them (never for values where the order matters): plain
  * accesses on GPUs, relaxed atomics here so that C11 sees no data race. */
-#define WEFT_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define WEFT_LOAD_RELAXED(p)	 __atomic_load_n((p), __ATOMIC_RELAXED)
 #define WEFT_STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 WEFT_FN weft_u32 weft_atomic_add_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 v)

@@ -25,11 +25,11 @@ extern "C" {
 /* ---- declared configuration keys (shared with the core's own sections) */
 
 typedef enum weft_key_type {
-	WEFT_KEY_INT,    /* integer, range [min, max] */
-	WEFT_KEY_REAL,   /* finite real, range [min, max] */
-	WEFT_KEY_BOOL,   /* true/false, yes/no, on/off, 1/0 */
+	WEFT_KEY_INT,	 /* integer, range [min, max] */
+	WEFT_KEY_REAL,	 /* finite real, range [min, max] */
+	WEFT_KEY_BOOL,	 /* true/false, yes/no, on/off, 1/0 */
 	WEFT_KEY_STRING, /* any text */
-	WEFT_KEY_ENUM    /* one of choices, "a|b|c" */
+	WEFT_KEY_ENUM	 /* one of choices, "a|b|c" */
 } weft_key_type;
 
 typedef struct weft_key_desc {
@@ -69,16 +69,17 @@ typedef struct weft_model {
 /* ---- what a model may ask of the core ------------------------------- */
 
 /* Record a failure message (prefixed with the model name) and return st. */
-weft_status weft_model_fail(weft_model_ctx *mc, weft_status st,
-			    const char *fmt, ...) WEFT_PRINTF(3, 4);
+weft_status weft_model_fail(weft_model_ctx *mc, weft_status st, const char *fmt,
+			    ...) WEFT_PRINTF(3, 4);
 
 /* Parameters of the model's own section, already validated. */
 int64_t weft_model_int(const weft_model_ctx *mc, const char *key);
 double weft_model_real(const weft_model_ctx *mc, const char *key);
 int weft_model_bool(const weft_model_ctx *mc, const char *key);
 const char *weft_model_string(const weft_model_ctx *mc, const char *key);
-/* Where a key's value came from ("astoria.ini:12", "--set seir.beta", "default"),
- * for error messages about values that are valid alone but not together. */
+/* Where a key's value came from ("astoria.ini:12", "--set seir.beta",
+ * "default"), for error messages about values that are valid alone but not
+ * together. */
 const char *weft_model_where(const weft_model_ctx *mc, const char *key);
 
 uint64_t weft_model_seed(const weft_model_ctx *mc);
@@ -89,12 +90,12 @@ uint64_t weft_model_output_every(const weft_model_ctx *mc);
 int weft_model_want_csv(const weft_model_ctx *mc);
 
 /* Device memory; `what` names the buffer in error messages. */
-weft_status weft_model_alloc(weft_model_ctx *mc, const char *what,
-			     size_t bytes, weft_buf **out);
+weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
+			     weft_buf **out);
 void weft_model_free(weft_model_ctx *mc, weft_buf *buf);
 /* Blocking host-to-device and device-to-host copies. */
-weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
-			      size_t offset, const void *src, size_t bytes);
+weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
+			      const void *src, size_t bytes);
 weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 				size_t offset, size_t bytes);
 /* The launches that make up one step; copied. */
@@ -108,8 +109,7 @@ weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
 				   weft_output **out);
 weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 	WEFT_PRINTF(2, 3);
-weft_status weft_output_write(weft_output *o, const void *data,
-			      size_t bytes);
+weft_status weft_output_write(weft_output *o, const void *data, size_t bytes);
 /* Add a line to the run summary ("attack rate" = "53.1 %"). */
 weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
 			       const char *fmt, ...) WEFT_PRINTF(3, 4);

@@ -56,9 +56,9 @@ WEFT_EXPORT weft_status weft_config_reference(weft_context *ctx,
 
 typedef struct weft_backend_info {
 	const char *name;
-	const char *path;    /* plugin file, "" when none was found */
-	const char *state;   /* "available", "unavailable", "failed", "missing" */
-	const char *stage;   /* failed stage: open, symbol, version, probe */
+	const char *path;  /* plugin file, "" when none was found */
+	const char *state; /* "available", "unavailable", "failed", "missing" */
+	const char *stage; /* failed stage: open, symbol, version, probe */
 	const char *reason;  /* why not available, "" when available */
 	const char *devices; /* what the probe saw */
 	int score;
@@ -86,8 +86,8 @@ WEFT_EXPORT weft_status weft_model_info(size_t i, const char **name,
 
 /* Load the backend, open the device, set the model up. Nothing is
  * written under the output directory until weft_sim_finish(). */
-WEFT_EXPORT weft_status weft_sim_open(weft_context *ctx,
-				      const weft_config *cfg, weft_sim **out);
+WEFT_EXPORT weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
+				      weft_sim **out);
 /* Advance n steps: the backend enqueues them in chunks of [output] every
  * with no host synchronisation inside a chunk. */
 WEFT_EXPORT weft_status weft_sim_step(weft_sim *sim, uint64_t n);
