@@ -4,7 +4,8 @@
  * file parses arguments, shows progress and prints results.
  *
  * Exit status: 0 success, 1 the work failed (message on stderr), 2 bad
- * command line, 130 interrupted (no output file left half-written).
+ * command line, 128 + N when stopped by signal N before its outputs were
+ * committed (130 for SIGINT; no output file replaced or half-written).
  */
 #include "config.h"
 
@@ -16,10 +17,9 @@
 #include <unistd.h>
 #include <weft/weft.h>
 
-#define EXIT_USAGE	 2
-#define EXIT_INTERRUPTED 130
+#define EXIT_USAGE 2
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted; /* the signal's number */
 
 static const char usage_text[] =
 	"usage: weft run CONFIG [--set SECTION.KEY=VALUE]... "
@@ -35,7 +35,7 @@ static const char usage_text[] =
 	"  check             validate CONFIG (and overrides) without running\n"
 	"  backends          list every backend plugin found, with its state\n"
 	"                    and, for the unusable ones, the reason\n"
-	"  models            list the models, or the parameters of MODEL\n"
+	"  models            list the models (or only MODEL)\n"
 	"  config-reference  print the reference of every INI key (Markdown)\n"
 	"\n"
 	"  --set S.K=V       override key K of section S, "
@@ -68,8 +68,7 @@ static double now_s(void)
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
 }
 
 /* ---- run and check -------------------------------------------------- */
@@ -93,6 +92,8 @@ static void parse_run_opts(int argc, char **argv, run_opts *o, int is_run)
 			o->quiet = 1;
 		else if (is_run && strcmp(argv[i], "--stats") == 0)
 			o->stats = 1;
+		else if (strcmp(argv[i], "--set") == 0)
+			die_usage("%s needs SECTION.KEY=VALUE", argv[i]);
 		else if (argv[i][0] == '-' && argv[i][1])
 			die_usage("unknown option '%s'", argv[i]);
 		else if (!o->config)
@@ -194,6 +195,24 @@ static void print_stats(weft_sim *sim)
 		       (double)s.time_ns[p] / 1e6);
 }
 
+/* Once outputs start being renamed into place, finish the job: a signal
+ * arriving now is handled (by its default action) afterwards. */
+static weft_status finish_uninterrupted(weft_sim *sim)
+{
+	sigset_t block, old;
+	weft_status st;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	st = weft_sim_finish(sim);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return st;
+}
+
 static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 {
 	int progress = !o->quiet && isatty(STDERR_FILENO);
@@ -203,14 +222,14 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 
 	if (st == WEFT_OK)
 		st = step_all(sim, progress, t0);
-	if (st == WEFT_OK && !interrupted)
-		st = weft_sim_finish(sim);
 	if (interrupted) {
 		fprintf(stderr,
 			"\nweft: interrupted; no output was replaced\n");
 		weft_sim_close(sim);
-		return EXIT_INTERRUPTED;
+		return 128 + interrupted;
 	}
+	if (st == WEFT_OK)
+		st = finish_uninterrupted(sim);
 	if (st) {
 		weft_sim_close(sim);
 		return fail(ctx);

@@ -128,7 +128,8 @@ weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
 
 	if (!copy && n)
 		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
-	memcpy(copy, l, (size_t)n * sizeof *copy);
+	if (n)
+		memcpy(copy, l, (size_t)n * sizeof *copy);
 	free(sim->launches);
 	sim->launches = copy;
 	sim->n_launches = n;

@@ -24,6 +24,13 @@ struct weft_output {
 	weft_output *next;
 };
 
+static mode_t weft__umask(void)
+{
+	mode_t m = umask(022);
+	umask(m);
+	return m;
+}
+
 /* mkdir -p: create dir and its missing parents. */
 static weft_status weft__mkdirs(weft_context *ctx, const char *dir)
 {
@@ -107,6 +114,9 @@ weft_status weft__output_open(weft_context *ctx, weft__outputs *set,
 		weft__output_free(o);
 		return WEFT_E_IO;
 	}
+	/* mkstemp makes the file private; give it the mode any new file
+	 * would have. */
+	fchmod(fd, 0666 & ~weft__umask());
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		close(fd);
@@ -148,14 +158,16 @@ weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 /* Flush to disk and close; the file stays under its temporary name. */
 static weft_status weft__output_close(weft_output *o)
 {
-	int bad = fflush(o->f) != 0 || fsync(fileno(o->f)) != 0;
-	int err = errno;
+	int err = 0;
 
-	bad |= fclose(o->f) != 0;
+	if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)
+		err = errno;
+	if (fclose(o->f) != 0 && !err)
+		err = errno;
 	o->f = NULL;
-	if (bad)
+	if (err)
 		return weft__fail(o->ctx, WEFT_E_IO, "cannot write %s: %s",
-				  o->tmp, strerror(err ? err : errno));
+				  o->tmp, strerror(err));
 	return WEFT_OK;
 }
 

@@ -68,9 +68,8 @@ static weft_status weft__sim_load_program(weft_sim *sim)
 	st = sim->vt->load_program(sim->dev, &pd, &sim->prog, &err);
 	if (st)
 		return weft__fail(sim->ctx, st,
-				  "%s backend: loading the kernels of model "
-				  "'%s': %s",
-				  sim->vt->name, pd.name, err.msg);
+				  "loading the kernels of model '%s': %s",
+				  pd.name, err.msg);
 	return WEFT_OK;
 }
 
@@ -131,8 +130,7 @@ static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 	weft_status st = sim->vt->step(sim->dev, sim->prog, sim->launches,
 				       sim->n_launches, n, &err);
 	if (st)
-		return weft__fail(sim->ctx, st, "%s backend: step %llu: %s",
-				  sim->vt->name,
+		return weft__fail(sim->ctx, st, "step %llu: %s",
 				  (unsigned long long)sim->steps_done + 1,
 				  err.msg);
 	return WEFT_OK;

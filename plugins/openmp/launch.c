@@ -65,7 +65,7 @@ static weft_status check_desc(const weft_program_desc *desc, weft_error *err)
 	if (!desc)
 		return weft__omp_fail(err, WEFT_E_INVALID,
 				      "load_program: no program descriptor");
-	if (desc->struct_size < sizeof *desc)
+	if (desc->struct_size < WEFT_PROGRAM_DESC_V1_0_SIZE)
 		return weft__omp_fail(err, WEFT_E_INVALID,
 				      "load_program: program descriptor has "
 				      "struct_size %u, expected at least %zu",

@@ -88,7 +88,7 @@ static weft_status check_config(const weft_device_config *cfg, weft_error *err)
 	if (!cfg)
 		return weft__omp_fail(err, WEFT_E_INVALID,
 				      "open: no device configuration");
-	if (cfg->struct_size < sizeof(weft_device_config))
+	if (cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
 		return weft__omp_fail(err, WEFT_E_INVALID,
 				      "open: device configuration has "
 				      "struct_size %u, expected at least %zu",

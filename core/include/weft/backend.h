@@ -7,7 +7,8 @@
  * The loader reads abi_major, abi_minor and struct_size from it and refuses
  * the plugin before calling any of its functions when they do not match.
  *
- * Rules every backend follows (the conformance suite checks them):
+ * Rules every backend follows (tests/test-openmp.c checks them for the
+ * OpenMP backend; a conformance suite for every backend is planned):
  *  - every function returns a weft_status and, on failure, writes a message
  *    naming what failed (device, bytes, kernel) into the weft_error it was
  *    given; it never prints, exits or aborts;
@@ -163,7 +164,15 @@ typedef struct weft_backend {
 	weft_status (*stats)(weft_device *dev, weft_stats *out);
 } weft_backend;
 
-/* Size of the first published layout: the loader refuses anything smaller. */
+/* Sizes of the first published layouts. A struct with a struct_size field
+ * may grow by appending; readers accept anything at least this large and
+ * use only the fields that fit (never compare with sizeof of their own
+ * header, which may be newer than the other side's). */
+#define WEFT_DEVICE_CONFIG_V1_0_SIZE \
+	(offsetof(weft_device_config, cache_dir) + sizeof(const char *))
+#define WEFT_PROGRAM_DESC_V1_0_SIZE \
+	(offsetof(weft_program_desc, n_kernels) + sizeof(uint32_t))
+/* Size of the first published vtable: the loader refuses anything smaller. */
 #define WEFT_BACKEND_V1_0_SIZE \
 	(offsetof(weft_backend, stats) + sizeof(void (*)(void)))
 

@@ -4,7 +4,7 @@
  * A model's kernel source (models/NAME/NAME.wk) is compiled three ways:
  * as OpenCL C and as CUDA by their backends, each with its own prelude, and
  * as plain C at build time with this prelude, so that host backends
- * (OpenMP, the template backend) need no compiler at run time. Every
+ * (OpenMP, or any third party's) need no compiler at run time. Every
  * prelude defines the same macros; docs/design.md lists them.
  *
  * On the host a kernel becomes a function that runs work items begin..end-1

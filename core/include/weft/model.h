@@ -67,52 +67,58 @@ typedef struct weft_model {
 } weft_model;
 
 /* ---- what a model may ask of the core ------------------------------- */
+/* Exported from libweft; today's models are compiled into it (models/). */
 
 /* Record a failure message (prefixed with the model name) and return st. */
-weft_status weft_model_fail(weft_model_ctx *mc, weft_status st, const char *fmt,
-			    ...) WEFT_PRINTF(3, 4);
+WEFT_EXPORT weft_status weft_model_fail(weft_model_ctx *mc, weft_status st,
+					const char *fmt, ...) WEFT_PRINTF(3, 4);
 
 /* Parameters of the model's own section, already validated. */
-int64_t weft_model_int(const weft_model_ctx *mc, const char *key);
-double weft_model_real(const weft_model_ctx *mc, const char *key);
-int weft_model_bool(const weft_model_ctx *mc, const char *key);
+WEFT_EXPORT int64_t weft_model_int(const weft_model_ctx *mc, const char *key);
+WEFT_EXPORT double weft_model_real(const weft_model_ctx *mc, const char *key);
+WEFT_EXPORT int weft_model_bool(const weft_model_ctx *mc, const char *key);
 const char *weft_model_string(const weft_model_ctx *mc, const char *key);
 /* Where a key's value came from ("astoria.ini:12", "--set seir.beta",
  * "default"), for error messages about values that are valid alone but not
  * together. */
 const char *weft_model_where(const weft_model_ctx *mc, const char *key);
 
-uint64_t weft_model_seed(const weft_model_ctx *mc);
-uint64_t weft_model_steps(const weft_model_ctx *mc);
+WEFT_EXPORT uint64_t weft_model_seed(const weft_model_ctx *mc);
+WEFT_EXPORT uint64_t weft_model_steps(const weft_model_ctx *mc);
 /* Output stride in steps ([output] every). */
-uint64_t weft_model_output_every(const weft_model_ctx *mc);
+WEFT_EXPORT uint64_t weft_model_output_every(const weft_model_ctx *mc);
 /* Whether the per-step CSV is wanted ([output] csv). */
-int weft_model_want_csv(const weft_model_ctx *mc);
+WEFT_EXPORT int weft_model_want_csv(const weft_model_ctx *mc);
 
 /* Device memory; `what` names the buffer in error messages. */
-weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
-			     weft_buf **out);
-void weft_model_free(weft_model_ctx *mc, weft_buf *buf);
+WEFT_EXPORT weft_status weft_model_alloc(weft_model_ctx *mc, const char *what,
+					 size_t bytes, weft_buf **out);
+WEFT_EXPORT void weft_model_free(weft_model_ctx *mc, weft_buf *buf);
 /* Blocking host-to-device and device-to-host copies. */
-weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
-			      const void *src, size_t bytes);
-weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
-				size_t offset, size_t bytes);
+WEFT_EXPORT weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
+					  size_t offset, const void *src,
+					  size_t bytes);
+WEFT_EXPORT weft_status weft_model_download(weft_model_ctx *mc, void *dst,
+					    weft_buf *src, size_t offset,
+					    size_t bytes);
 /* The launches that make up one step; copied. */
-weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
-				uint32_t n);
+WEFT_EXPORT weft_status weft_model_set_step(weft_model_ctx *mc,
+					    const weft_launch *l, uint32_t n);
 
 /* Output files: written to a temporary file under [output] directory and
  * renamed into place only when the whole run succeeds. */
 typedef struct weft_output weft_output;
-weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
-				   weft_output **out);
-weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
+WEFT_EXPORT weft_status weft_model_output_open(weft_model_ctx *mc,
+					       const char *filename,
+					       weft_output **out);
+WEFT_EXPORT weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 	WEFT_PRINTF(2, 3);
-weft_status weft_output_write(weft_output *o, const void *data, size_t bytes);
+WEFT_EXPORT weft_status weft_output_write(weft_output *o, const void *data,
+					  size_t bytes);
 /* Add a line to the run summary ("attack rate" = "53.1 %"). */
-weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
-			       const char *fmt, ...) WEFT_PRINTF(3, 4);
+WEFT_EXPORT weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
+					   const char *fmt, ...)
+	WEFT_PRINTF(3, 4);
 
 #ifdef __cplusplus
 }

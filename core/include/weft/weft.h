@@ -84,8 +84,10 @@ WEFT_EXPORT weft_status weft_model_info(size_t i, const char **name,
 
 /* ---- running -------------------------------------------------------- */
 
-/* Load the backend, open the device, set the model up. Nothing is
- * written under the output directory until weft_sim_finish(). */
+/* Load the backend, open the device, set the model up. The output
+ * directory is created here and outputs are written to hidden temporary
+ * files in it; no output file is created or replaced under its own name
+ * until weft_sim_finish() succeeds. */
 WEFT_EXPORT weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
 				      weft_sim **out);
 /* Advance n steps: the backend enqueues them in chunks of [output] every
