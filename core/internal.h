@@ -27,9 +27,6 @@ weft_status weft__fail(weft_context *ctx, weft_status st, const char *fmt, ...)
 	WEFT_PRINTF(3, 4);
 weft_status weft__vfail(weft_context *ctx, weft_status st, const char *fmt,
 			va_list ap);
-/* Prefix the current message: "prefix: old message". */
-void weft__context_prefix(weft_context *ctx, const char *fmt, ...)
-	WEFT_PRINTF(2, 3);
 /* Bounded formatting into a fixed buffer; always NUL-terminates. */
 void weft__fmt(char *buf, size_t size, const char *fmt, ...) WEFT_PRINTF(3, 4);
 char *weft__strdup(const char *s);

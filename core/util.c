@@ -42,21 +42,6 @@ weft_status weft__fail(weft_context *ctx, weft_status st, const char *fmt, ...)
 	return st;
 }
 
-void weft__context_prefix(weft_context *ctx, const char *fmt, ...)
-{
-	char prefix[WEFT__MSG_MAX];
-	char old[WEFT__MSG_MAX];
-	va_list ap;
-
-	if (!ctx)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof prefix, fmt, ap);
-	va_end(ap);
-	memcpy(old, ctx->msg, sizeof old);
-	snprintf(ctx->msg, sizeof ctx->msg, "%s: %s", prefix, old);
-}
-
 void weft__fmt(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;

@@ -90,7 +90,7 @@ typedef struct weft_program_desc {
 	uint32_t struct_size;
 	const char *name;   /* model name: messages and cache keys */
 	const char *source; /* portable kernel source, without prelude */
-	size_t source_len;
+	size_t source_len;  /* bytes of source; the core always sets it */
 	const weft_kernel_desc *kernels;
 	uint32_t n_kernels;
 } weft_program_desc;
