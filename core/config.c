@@ -52,12 +52,21 @@ static const weft_key_desc backend_keys[] = {
 	{ "plugin", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "path of a backend plugin file to load instead of searching by name; "
 	  "leave name at auto when you set it" },
-	{ "device", WEFT_KEY_INT, "-1", -1, 1023, NULL,
-	  "device index on the backend; -1 takes the backend's default "
-	  "device" },
+	{ "device", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "device on the backend: an index (0, 1, ...) or a case-insensitive "
+	  "substring of the device's name (as `weft backends` lists it); "
+	  "empty takes the backend's default device" },
+	{ "platform", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "OpenCL platform: an index or a case-insensitive substring of its "
+	  "name or vendor; empty searches every platform. Backends without "
+	  "platforms refuse any other value" },
 	{ "threads", WEFT_KEY_INT, "0", 0, 4096, NULL,
 	  "host threads for CPU backends; 0 takes OMP_NUM_THREADS, or all "
 	  "cores when it is unset" },
+	{ "cache_dir", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "directory where backends that compile kernels at run time keep "
+	  "compiled programs; empty takes $XDG_CACHE_HOME/weft (or "
+	  "~/.cache/weft), off disables the cache" },
 	{ "plugin_path", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "':'-separated directories searched for weft-backend-NAME.so before "
 	  "$WEFT_PLUGIN_PATH and the installed plugin directory" },

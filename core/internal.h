@@ -30,6 +30,8 @@ weft_status weft__vfail(weft_context *ctx, weft_status st, const char *fmt,
 /* Bounded formatting into a fixed buffer; always NUL-terminates. */
 void weft__fmt(char *buf, size_t size, const char *fmt, ...) WEFT_PRINTF(3, 4);
 char *weft__strdup(const char *s);
+/* a followed by b in new memory; NULL when out of memory. */
+char *weft__strcat(const char *a, const char *b);
 /* Edit distance, capped (returns cap when greater). */
 size_t weft__edit_distance(const char *a, const char *b, size_t cap);
 /* The candidate closest to word, or NULL when none is close enough to be

@@ -8,6 +8,7 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,18 +39,67 @@ static weft_status weft__sim_pick_backend(weft_sim *sim)
 	return st;
 }
 
+/* [backend] device: digits are an index, anything else a name substring. */
+static void weft__sim_device_choice(const char *text, weft_device_config *dc)
+{
+	char *end;
+	long v;
+
+	dc->device = -1;
+	dc->device_match = NULL;
+	if (!text[0])
+		return;
+	v = strtol(text, &end, 10);
+	if (*end == '\0' && text[0] >= '0' && text[0] <= '9' && v <= INT_MAX)
+		dc->device = (int)v;
+	else
+		dc->device_match = text;
+}
+
+/* [backend] cache_dir: "" is the XDG cache location, "off" no cache. */
+static weft_status weft__sim_cache_dir(weft_sim *sim, const char **out)
+{
+	const char *text = weft__config_str(sim->cfg, "backend", "cache_dir");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	*out = NULL;
+	if (strcmp(text, "off") == 0)
+		return WEFT_OK;
+	if (text[0]) {
+		*out = text;
+		return WEFT_OK;
+	}
+	if (xdg && xdg[0] == '/')
+		sim->cache_dir = weft__strcat(xdg, "/weft");
+	else if (home && home[0])
+		sim->cache_dir = weft__strcat(home, "/.cache/weft");
+	else
+		return WEFT_OK; /* nowhere to cache: compile every time */
+	if (!sim->cache_dir)
+		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
+	*out = sim->cache_dir;
+	return WEFT_OK;
+}
+
 static weft_status weft__sim_open_device(weft_sim *sim)
 {
+	const char *platform =
+		weft__config_str(sim->cfg, "backend", "platform");
 	weft_device_config dc = {
 		.struct_size = sizeof dc,
-		.device = (int)weft__config_int(sim->cfg, "backend", "device"),
 		.threads =
 			(int)weft__config_int(sim->cfg, "backend", "threads"),
-		.cache_dir = NULL,
+		.platform = platform[0] ? platform : NULL,
 	};
 	weft_error err = { { 0 } };
-	weft_status st = sim->vt->open(&dc, &sim->dev, &err);
+	weft_status st;
 
+	weft__sim_device_choice(weft__config_str(sim->cfg, "backend", "device"),
+				&dc);
+	if ((st = weft__sim_cache_dir(sim, &dc.cache_dir)))
+		return st;
+	st = sim->vt->open(&dc, &sim->dev, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "%s: open-device: %s",
 				  sim->plugin->path,
@@ -225,6 +275,7 @@ void weft_sim_close(weft_sim *sim)
 	}
 	free(sim->summary);
 	free(sim->launches);
+	free(sim->cache_dir);
 	free(sim);
 }
 

@@ -33,6 +33,7 @@ struct weft_sim {
 	uint32_t n_launches;
 	uint64_t steps_total, steps_done, every;
 	const char *outdir;
+	char *cache_dir;	 /* resolved default cache directory, owned */
 	weft__outputs outputs;	 /* open, not yet committed */
 	weft__outputs committed; /* renamed into place */
 	weft__summary_line *summary;

@@ -59,6 +59,18 @@ char *weft__strdup(const char *s)
 	return d;
 }
 
+char *weft__strcat(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *d = malloc(na + nb + 1);
+
+	if (!d)
+		return NULL;
+	memcpy(d, a, na);
+	memcpy(d + na, b, nb + 1);
+	return d;
+}
+
 size_t weft__edit_distance(const char *a, const char *b, size_t cap)
 {
 	size_t la = strlen(a), lb = strlen(b);

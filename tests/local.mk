@@ -17,6 +17,7 @@ tests_libtap_la_SOURCES = tests/tap.h tests/tap.c
 # internals included.
 WEFT_TEST_LIBS = tests/libtap.la core/libweft-internal.la $(INIH_LIBS)
 
+include tests/rng.am
 include tests/config.am
 include tests/loader.am
 include tests/openmp.am

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "priv.h"
@@ -83,6 +84,18 @@ static uint64_t host_memory_bytes(void)
 	return (uint64_t)pages * (uint64_t)page;
 }
 
+/* A device name substring matches the one device, "host", ignoring case. */
+static int weft__omp_name_matches(const char *want)
+{
+	static const char name[] = "host";
+	size_t n = strlen(want);
+
+	for (size_t i = 0; n <= 4 && i + n <= 4; i++)
+		if (strncasecmp(name + i, want, n) == 0)
+			return 1;
+	return 0;
+}
+
 static weft_status check_config(const weft_device_config *cfg, weft_error *err)
 {
 	if (!cfg)
@@ -99,6 +112,18 @@ static weft_status check_config(const weft_device_config *cfg, weft_error *err)
 			err, WEFT_E_INVALID,
 			"device %d does not exist (the host is device 0)",
 			cfg->device);
+	if (cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_1_SIZE && cfg->platform &&
+	    cfg->platform[0])
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "platform '%s': the OpenMP backend has "
+				      "no platforms (leave platform empty)",
+				      cfg->platform);
+	if (cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_1_SIZE &&
+	    cfg->device_match && !weft__omp_name_matches(cfg->device_match))
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "no device named like '%s': the only "
+				      "device is 'host' (index 0)",
+				      cfg->device_match);
 	if (cfg->threads < 0)
 		return weft__omp_fail(err, WEFT_E_INVALID,
 				      "device 0: threads must be 0 (the "

@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 #define WEFT_BACKEND_ABI_MAJOR	  1
-#define WEFT_BACKEND_ABI_MINOR	  0
+#define WEFT_BACKEND_ABI_MINOR	  1
 #define WEFT_BACKEND_ENTRY_SYMBOL "weft_backend_entry"
 
 /* Export the entry of a plugin; everything else in a plugin is static:
@@ -62,7 +62,16 @@ typedef struct weft_device_config {
 	uint32_t struct_size;
 	int device;	       /* device index, -1 for the backend's default */
 	int threads;	       /* host threads, 0 for the backend's default */
-	const char *cache_dir; /* writable directory for compiled kernels */
+	const char *cache_dir; /* directory for compiled kernels, created by
+				* the backend when missing; NULL: no cache */
+	/* ABI 1.1 (read only when struct_size covers them): */
+	const char *device_match; /* case-insensitive substring of the device
+				   * name when the device is chosen by name
+				   * (device is then -1); NULL otherwise */
+	const char *platform;	  /* [backend] platform as written: an index
+				   * or a name substring; NULL or "" for the
+				   * default. Backends without platforms
+				   * refuse anything else */
 } weft_device_config;
 
 /* ---- programs: a model's kernels ------------------------------------- */
@@ -170,6 +179,8 @@ typedef struct weft_backend {
  * header, which may be newer than the other side's). */
 #define WEFT_DEVICE_CONFIG_V1_0_SIZE \
 	(offsetof(weft_device_config, cache_dir) + sizeof(const char *))
+#define WEFT_DEVICE_CONFIG_V1_1_SIZE \
+	(offsetof(weft_device_config, platform) + sizeof(const char *))
 #define WEFT_PROGRAM_DESC_V1_0_SIZE \
 	(offsetof(weft_program_desc, n_kernels) + sizeof(uint32_t))
 /* Size of the first published vtable: the loader refuses anything smaller. */

@@ -75,6 +75,9 @@ typedef struct weft_stats {
 	uint64_t steps;	   /* model steps enqueued by step() */
 	uint64_t syncs;	   /* host waits for the device */
 	uint64_t time_ns[WEFT_PHASE_COUNT];
+	/* ABI 1.1: backends that compile at run time. */
+	uint64_t cache_hits;   /* programs loaded from the on-disk cache */
+	uint64_t cache_misses; /* programs compiled (and cached if possible) */
 } weft_stats;
 
 /* Short name of a status code ("invalid argument", ...). Never NULL. */

@@ -8,33 +8,62 @@
  * only the dialect: WEFT_FN, WEFT_GLOBAL, the weft_* types, and C99 that is
  * also valid OpenCL C and CUDA.
  *
- * Randomness is counter-based (Philox4x32-10 from Random123): a draw is a
- * pure function of (seed, step, subject, purpose), so no generator state is
- * stored and results cannot depend on scheduling.
+ * Randomness is counter-based: Philox4x32-10 (Salmon et al., SC'11, the
+ * generator of Random123), so a draw is a pure function of (seed, step,
+ * subject, purpose), no generator state is stored and results cannot
+ * depend on scheduling. It is written out here, rather than included from
+ * Random123's headers, so that the program text handed to run-time
+ * compilers is self-contained (no include paths on the machine that runs
+ * it); tests/test-rng.c checks it against Random123's philox4x32 and its
+ * known-answer vectors. WEFT_MULHI32 (the high word of a 32x32 product)
+ * comes from the target prelude: mul_hi in OpenCL, __umulhi in CUDA.
  */
 #ifndef WEFT_KERNEL_H
 #define WEFT_KERNEL_H
 
-#include <Random123/philox.h>
-
 typedef struct weft_rand4 {
 	weft_u32 v[4];
 } weft_rand4;
+
+#define WEFT_PHILOX_M0 0xD2511F53u
+#define WEFT_PHILOX_M1 0xCD9E8D57u
+#define WEFT_PHILOX_W0 0x9E3779B9u /* golden ratio */
+#define WEFT_PHILOX_W1 0xBB67AE85u /* sqrt(3) - 1 */
+
+/* One Philox round on the counter words c[0..3] with key (k0, k1). */
+WEFT_FN void weft__philox_round(weft_u32 *c, weft_u32 k0, weft_u32 k1)
+{
+	weft_u32 hi0 = WEFT_MULHI32(WEFT_PHILOX_M0, c[0]);
+	weft_u32 lo0 = WEFT_PHILOX_M0 * c[0];
+	weft_u32 hi1 = WEFT_MULHI32(WEFT_PHILOX_M1, c[2]);
+	weft_u32 lo1 = WEFT_PHILOX_M1 * c[2];
+	weft_u32 c1 = c[1], c3 = c[3];
+
+	c[0] = hi1 ^ c1 ^ k0;
+	c[1] = lo1;
+	c[2] = hi0 ^ c3 ^ k1;
+	c[3] = lo0;
+}
 
 /* Four independent 32-bit draws keyed by a 64-bit seed and indexed by a
  * four-word counter (for example step, agent, other, purpose). */
 WEFT_FN weft_rand4 weft_philox(weft_u32 seed_lo, weft_u32 seed_hi, weft_u32 c0,
 			       weft_u32 c1, weft_u32 c2, weft_u32 c3)
 {
-	philox4x32_key_t k = { { seed_lo, seed_hi } };
-	philox4x32_ctr_t c = { { c0, c1, c2, c3 } };
-	philox4x32_ctr_t r = philox4x32(c, k);
-	weft_rand4 out;
-	out.v[0] = r.v[0];
-	out.v[1] = r.v[1];
-	out.v[2] = r.v[2];
-	out.v[3] = r.v[3];
-	return out;
+	weft_rand4 r;
+	weft_u32 k0 = seed_lo, k1 = seed_hi;
+	int i;
+
+	r.v[0] = c0;
+	r.v[1] = c1;
+	r.v[2] = c2;
+	r.v[3] = c3;
+	for (i = 0; i < 10; i++) {
+		weft__philox_round(r.v, k0, k1);
+		k0 += WEFT_PHILOX_W0;
+		k1 += WEFT_PHILOX_W1;
+	}
+	return r;
 }
 
 #endif /* WEFT_KERNEL_H */

@@ -27,6 +27,8 @@ typedef float weft_f32;
 #define WEFT_TARGET_HOST 1
 #define WEFT_GLOBAL
 #define WEFT_FN static inline __attribute__((unused))
+/* High 32 bits of the 64-bit product of two 32-bit words. */
+#define WEFT_MULHI32(a, b) ((weft_u32)(((weft_u64)(a) * (weft_u64)(b)) >> 32))
 
 #define WEFT_KERNEL(name)                                                  \
 	static inline void name##__item(const weft_kargs *weft__ka,        \
