@@ -1,0 +1,669 @@
+/*
+ * template.c - the smallest correct weft backend: start your own from it.
+ *
+ * To make it yours:
+ *  1. copy this file and Makefile.example into a directory of your own
+ *     (an installed weft keeps both in `pkg-config --variable=pkgdatadir
+ *     weft`/template);
+ *  2. choose a NAME made of a-z, 0-9, _ and -: set .name in the entry at the
+ *     end of this file, NAME in the Makefile (the loader requires the file
+ *     weft-backend-NAME.so to carry that name) and the "template: " prefix
+ *     of tpl_fail() (messages start with the backend's name);
+ *  3. `make && make conform` builds the plugin and runs `weft conform` on
+ *     it: every promise below is checked, one TAP line each;
+ *  4. replace the bodies one at a time (keep each function's promise; the
+ *     comment above it says which) and run `make conform` after each.
+ *
+ * What it is: a single-threaded host backend. Device memory is host memory,
+ * and every operation runs to completion in the calling thread when it is
+ * issued. That is one in-order queue trivially: WEFT_XFER_ASYNC is the same
+ * as a blocking transfer, step() never has anything to wait for and sync()
+ * only counts. Kernels are the host builds a model hands over (host_fn);
+ * no compiler runs. There is no memory pool (pool_reuses stays 0): every
+ * alloc() asks the system, every free() gives back. plugins/openmp in
+ * weft's sources shows a pool and threads on top of the same shape.
+ *
+ * It includes only <weft/backend.h> and system headers, and everything but
+ * the entry is static: build with -fvisibility=hidden so that the entry,
+ * weft_backend_entry, is the only exported symbol.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, sysconf, strdup */
+#endif
+
+#include <weft/backend.h>
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TPL_ALIGN 64 /* buffer alignment backend.h promises */
+
+/* A device allocation. The device keeps the live ones in a list, so that
+ * close() can release what the caller did not free and a freed handle is
+ * recognised (by address) rather than used. */
+struct weft_buf {
+	void *ptr;   /* TPL_ALIGN-aligned host memory */
+	size_t size; /* bytes asked for: bounds are checked against it */
+	struct weft_buf *next;
+};
+
+struct tpl_kernel {
+	char *name; /* for messages */
+	weft_host_kernel_fn fn;
+};
+
+/* A loaded program: a copy of what its descriptor said. */
+struct weft_program {
+	char *name;
+	struct tpl_kernel *kernels;
+	uint32_t n_kernels;
+	struct weft_program *next;
+};
+
+/* All state lives in the device: a process may open several. */
+struct weft_device {
+	uint64_t host_bytes; /* physical memory: no allocation can exceed it */
+	struct weft_buf *bufs;
+	struct weft_program *programs;
+	weft_stats st;
+};
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Write "template: ..." into err (which may be NULL); return st. */
+static weft_status tpl_fail(weft_error *err, weft_status st, const char *fmt,
+			    ...) WEFT_PRINTF(3, 4);
+static weft_status tpl_fail(weft_error *err, weft_status st, const char *fmt,
+			    ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err)
+		return st;
+	n = snprintf(err->msg, sizeof err->msg, "template: ");
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+/* Monotonic nanoseconds, for the time per phase. */
+static uint64_t tpl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- probe, open, close ------------------------------------------------- */
+
+/* Looks only, changes nothing. Available everywhere, with score 1 so that
+ * `backend = auto` prefers any real backend. Fills only the caller's
+ * struct_size bytes, which may be fewer than this header's. */
+static weft_status tpl_probe(weft_probe *out)
+{
+	weft_probe p;
+	size_t n;
+
+	if (!out)
+		return WEFT_E_INVALID;
+	memset(&p, 0, sizeof p);
+	p.struct_size = out->struct_size;
+	p.available = 1;
+	p.score = 1;
+	snprintf(p.devices, sizeof p.devices, "host CPU, 1 thread");
+	n = out->struct_size < sizeof p ? out->struct_size : sizeof p;
+	memcpy(out, &p, n);
+	return WEFT_OK;
+}
+
+/* The one device is "host": does `want` name it (substring, any case)? */
+static int tpl_name_matches(const char *want)
+{
+	char low[5];
+	size_t n = strlen(want);
+
+	if (n >= sizeof low)
+		return 0;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)want[i]);
+	return strstr("host", low) != NULL;
+}
+
+/* Fields appended in ABI 1.1 are read only when struct_size covers them. */
+static weft_status tpl_check_config(const weft_device_config *cfg,
+				    weft_error *err)
+{
+	int v11;
+
+	if (!cfg || cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"open: device configuration %s (at least %zu "
+				"bytes expected)",
+				cfg ? "too short" : "is NULL",
+				(size_t)WEFT_DEVICE_CONFIG_V1_0_SIZE);
+	v11 = cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_1_SIZE;
+	if (cfg->device != -1 && cfg->device != 0)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"device %d does not exist (the host is device "
+				"0)",
+				cfg->device);
+	if (cfg->threads < 0)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"device 0: threads must be 0 or more, not %d",
+				cfg->threads);
+	if (v11 && cfg->platform && cfg->platform[0])
+		return tpl_fail(err, WEFT_E_INVALID,
+				"platform '%s': this backend has no platforms "
+				"(leave platform empty)",
+				cfg->platform);
+	if (v11 && cfg->device_match && !tpl_name_matches(cfg->device_match))
+		return tpl_fail(err, WEFT_E_INVALID,
+				"no device named like '%s': the only device is "
+				"'host' (index 0)",
+				cfg->device_match);
+	return WEFT_OK;
+}
+
+/* Physical memory, or UINT64_MAX when the system does not say. */
+static uint64_t tpl_host_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || page <= 0)
+		return UINT64_MAX;
+	return (uint64_t)pages * (uint64_t)page;
+}
+
+/* Opens device 0 (or -1, the default) after checking the whole config;
+ * threads > 0 is accepted and ignored: this backend runs on one. */
+static weft_status tpl_open(const weft_device_config *cfg, weft_device **out,
+			    weft_error *err)
+{
+	weft_device *dev;
+	weft_status st;
+
+	if (!out)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"open: no place for the device");
+	*out = NULL;
+	st = tpl_check_config(cfg, err);
+	if (st != WEFT_OK)
+		return st;
+	dev = calloc(1, sizeof *dev);
+	if (!dev)
+		return tpl_fail(err, WEFT_E_NOMEM,
+				"device 0: cannot allocate %zu bytes for the "
+				"device",
+				sizeof *dev);
+	dev->host_bytes = tpl_host_bytes();
+	dev->st.struct_size = sizeof dev->st;
+	*out = dev;
+	return WEFT_OK;
+}
+
+static void tpl_free(weft_device *dev, weft_buf *buf);
+static void tpl_unload_program(weft_device *dev, weft_program *prog);
+
+/* Releases everything the device still holds; close(NULL) does nothing. */
+static void tpl_close(weft_device *dev)
+{
+	if (!dev)
+		return;
+	while (dev->programs)
+		tpl_unload_program(dev, dev->programs);
+	while (dev->bufs)
+		tpl_free(dev, dev->bufs);
+	free(dev);
+}
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* 64-byte aligned; 0 bytes gives a valid, distinct handle; more than the
+ * machine holds is refused at once, naming the bytes. Counts allocs and
+ * bytes asked for (in use, peak). */
+static weft_status tpl_alloc(weft_device *dev, size_t bytes, weft_buf **out,
+			     weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+	size_t rounded;
+	weft_buf *b;
+
+	if (!dev || !out)
+		return tpl_fail(err, WEFT_E_INVALID, "alloc: no %s",
+				dev ? "place for the buffer" : "device");
+	*out = NULL;
+	if ((uint64_t)bytes > dev->host_bytes || bytes > SIZE_MAX - TPL_ALIGN)
+		return tpl_fail(err, WEFT_E_NOMEM,
+				"cannot allocate %zu bytes on device 0 (host "
+				"memory, %llu bytes in total)",
+				bytes, (unsigned long long)dev->host_bytes);
+	/* aligned_alloc() wants a multiple of the alignment; 0 bytes would
+	 * give no distinct handle. */
+	rounded = bytes ? (bytes + TPL_ALIGN - 1) / TPL_ALIGN * TPL_ALIGN
+			: TPL_ALIGN;
+	b = calloc(1, sizeof *b);
+	if (b)
+		b->ptr = aligned_alloc(TPL_ALIGN, rounded);
+	if (!b || !b->ptr) {
+		free(b);
+		return tpl_fail(err, WEFT_E_NOMEM,
+				"cannot allocate %zu bytes on device 0: the "
+				"system allocator failed",
+				bytes);
+	}
+	b->size = bytes;
+	b->next = dev->bufs;
+	dev->bufs = b;
+	dev->st.allocs++;
+	dev->st.bytes_in_use += bytes;
+	if (dev->st.bytes_in_use > dev->st.bytes_peak)
+		dev->st.bytes_peak = dev->st.bytes_in_use;
+	*out = b;
+	dev->st.time_ns[WEFT_PHASE_ALLOC] += tpl_now_ns() - t0;
+	return WEFT_OK;
+}
+
+/* Is b a buffer of this device, allocated and not yet freed? Compares
+ * addresses only, so a freed or foreign handle is never dereferenced (a
+ * stale handle whose address a new buffer reuses cannot be told apart).
+ * The walk costs one step per live buffer; a backend with a pool can mark
+ * freed handles instead, as plugins/openmp does. */
+static int tpl_live(const weft_device *dev, const weft_buf *b)
+{
+	for (const weft_buf *x = dev->bufs; x; x = x->next)
+		if (x == b)
+			return 1;
+	return 0;
+}
+
+/* free(dev, NULL) does nothing; nor does freeing a buffer twice (free
+ * cannot report an error). Counts frees. */
+static void tpl_free(weft_device *dev, weft_buf *buf)
+{
+	uint64_t t0 = tpl_now_ns();
+
+	if (!dev)
+		return;
+	for (weft_buf **p = &dev->bufs; *p; p = &(*p)->next) {
+		if (*p != buf)
+			continue;
+		*p = buf->next;
+		dev->st.bytes_in_use -= buf->size;
+		dev->st.frees++;
+		free(buf->ptr);
+		free(buf);
+		dev->st.time_ns[WEFT_PHASE_ALLOC] += tpl_now_ns() - t0;
+		return;
+	}
+}
+
+/* ---- transfers ---------------------------------------------------------- */
+
+/* What every transfer checks before touching anything, so that a refused
+ * transfer changes nothing and is not counted: known flags, and offset +
+ * bytes inside the buffer (tested without overflowing). */
+static weft_status tpl_check(const weft_device *dev, const char *op,
+			     unsigned flags, const weft_buf *b, size_t offset,
+			     size_t bytes, weft_error *err)
+{
+	unsigned unknown = flags & ~(unsigned)WEFT_XFER_ASYNC;
+
+	if (unknown)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"%s: unknown transfer flags 0x%x", op, unknown);
+	if (!b || !tpl_live(dev, b))
+		return tpl_fail(err, WEFT_E_INVALID, "%s: %s", op,
+				b ? "the buffer was freed or is not this "
+				    "device's"
+				  : "the buffer is NULL");
+	if (offset <= b->size && bytes <= b->size - offset)
+		return WEFT_OK;
+	return tpl_fail(err, WEFT_E_INVALID,
+			"%s: %zu bytes at offset %zu do not fit in a buffer "
+			"of %zu bytes",
+			op, bytes, offset, b->size);
+}
+
+/* Every transfer issued is counted, 0 bytes included. */
+static void tpl_count(weft_device *dev, enum weft_dir dir, size_t bytes,
+		      uint64_t t0)
+{
+	dev->st.xfer_count[dir]++;
+	dev->st.xfer_bytes[dir] += bytes;
+	dev->st.time_ns[WEFT_PHASE_TRANSFER] += tpl_now_ns() - t0;
+}
+
+/* Host to device: complete when it returns, with or without ASYNC. A NULL
+ * host pointer is refused unless no byte moves. */
+static weft_status tpl_write(weft_device *dev, weft_buf *dst, size_t offset,
+			     const void *src, size_t bytes, unsigned flags,
+			     weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+	weft_status st;
+
+	if (!dev || (!src && bytes))
+		return tpl_fail(err, WEFT_E_INVALID, "write of %zu bytes: %s",
+				bytes,
+				dev ? "the host pointer is NULL" : "no device");
+	st = tpl_check(dev, "write", flags, dst, offset, bytes, err);
+	if (st != WEFT_OK)
+		return st;
+	if (bytes)
+		memcpy((char *)dst->ptr + offset, src, bytes);
+	tpl_count(dev, WEFT_DIR_H2D, bytes, t0);
+	return WEFT_OK;
+}
+
+/* Device to host, the same way. */
+static weft_status tpl_read(weft_device *dev, void *dst, weft_buf *src,
+			    size_t offset, size_t bytes, unsigned flags,
+			    weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+	weft_status st;
+
+	if (!dev || (!dst && bytes))
+		return tpl_fail(err, WEFT_E_INVALID, "read of %zu bytes: %s",
+				bytes,
+				dev ? "the host pointer is NULL" : "no device");
+	st = tpl_check(dev, "read", flags, src, offset, bytes, err);
+	if (st != WEFT_OK)
+		return st;
+	if (bytes)
+		memcpy(dst, (const char *)src->ptr + offset, bytes);
+	tpl_count(dev, WEFT_DIR_D2H, bytes, t0);
+	return WEFT_OK;
+}
+
+/* Device to device; within one buffer it behaves like memmove(). */
+static weft_status tpl_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
+			    weft_buf *src, size_t src_offset, size_t bytes,
+			    unsigned flags, weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return tpl_fail(err, WEFT_E_INVALID, "copy: no device");
+	st = tpl_check(dev, "copy source", flags, src, src_offset, bytes, err);
+	if (st == WEFT_OK)
+		st = tpl_check(dev, "copy destination", flags, dst, dst_offset,
+			       bytes, err);
+	if (st != WEFT_OK)
+		return st;
+	if (bytes)
+		memmove((char *)dst->ptr + dst_offset,
+			(const char *)src->ptr + src_offset, bytes);
+	tpl_count(dev, WEFT_DIR_D2D, bytes, t0);
+	return WEFT_OK;
+}
+
+/* ---- programs ----------------------------------------------------------- */
+
+static void tpl_program_destroy(weft_program *prog)
+{
+	for (uint32_t k = 0; prog->kernels && k < prog->n_kernels; k++)
+		free(prog->kernels[k].name);
+	free(prog->kernels);
+	free(prog->name);
+	free(prog);
+}
+
+/* A descriptor this backend can run: 1.0 layout or newer, a name, and a
+ * host build for every kernel. */
+static weft_status tpl_check_desc(const weft_program_desc *d, weft_error *err)
+{
+	if (!d || d->struct_size < WEFT_PROGRAM_DESC_V1_0_SIZE || !d->name)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"load_program: program descriptor %s",
+				!d	   ? "is NULL"
+				: !d->name ? "has no name"
+					   : "too short (struct_size)");
+	if (d->n_kernels == 0 || !d->kernels)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"program '%s' has no kernels", d->name);
+	for (uint32_t k = 0; k < d->n_kernels; k++) {
+		const weft_kernel_desc *kd = &d->kernels[k];
+
+		if (!kd->name)
+			return tpl_fail(err, WEFT_E_INVALID,
+					"kernel %u of program '%s' has no name",
+					(unsigned)k, d->name);
+		if (!kd->host_fn)
+			return tpl_fail(err, WEFT_E_INVALID,
+					"kernel '%s' of program '%s' has no "
+					"host build (host_fn)",
+					kd->name, d->name);
+	}
+	return WEFT_OK;
+}
+
+/* Copies the descriptor (it need not outlive this call). */
+static weft_status tpl_load_program(weft_device *dev,
+				    const weft_program_desc *desc,
+				    weft_program **out, weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+	weft_program *p;
+	weft_status st;
+
+	if (!dev || !out)
+		return tpl_fail(err, WEFT_E_INVALID, "load_program: no %s",
+				dev ? "place for the program" : "device");
+	*out = NULL;
+	st = tpl_check_desc(desc, err);
+	if (st != WEFT_OK)
+		return st;
+	p = calloc(1, sizeof *p);
+	if (!p)
+		goto nomem;
+	p->name = strdup(desc->name);
+	p->kernels = calloc(desc->n_kernels, sizeof *p->kernels);
+	if (!p->name || !p->kernels)
+		goto destroy_program;
+	p->n_kernels = desc->n_kernels;
+	for (uint32_t k = 0; k < desc->n_kernels; k++) {
+		p->kernels[k].fn = desc->kernels[k].host_fn;
+		p->kernels[k].name = strdup(desc->kernels[k].name);
+		if (!p->kernels[k].name)
+			goto destroy_program;
+	}
+	p->next = dev->programs;
+	dev->programs = p;
+	*out = p;
+	dev->st.time_ns[WEFT_PHASE_LOAD] += tpl_now_ns() - t0;
+	return WEFT_OK;
+
+destroy_program:
+	tpl_program_destroy(p);
+nomem:
+	return tpl_fail(err, WEFT_E_NOMEM,
+			"device 0: out of host memory loading program '%s'",
+			desc->name);
+}
+
+/* unload_program(dev, NULL) does nothing, nor does unloading twice. */
+static void tpl_unload_program(weft_device *dev, weft_program *prog)
+{
+	if (!dev)
+		return;
+	for (weft_program **p = &dev->programs; *p; p = &(*p)->next) {
+		if (*p == prog) {
+			*p = prog->next;
+			tpl_program_destroy(prog);
+			return;
+		}
+	}
+}
+
+/* ---- step, sync, stats -------------------------------------------------- */
+
+/* A buffer a launch binds (k < 0: the extent buffer) is live here. */
+static weft_status tpl_check_bound(const weft_device *dev, uint32_t i,
+				   const char *kernel, int k, const weft_buf *b,
+				   weft_error *err)
+{
+	char role[32] = "the extent buffer";
+
+	if (b && tpl_live(dev, b))
+		return WEFT_OK;
+	if (k >= 0)
+		snprintf(role, sizeof role, "buffer %d", k);
+	return tpl_fail(err, WEFT_E_INVALID, "launch %u (kernel '%s'): %s %s",
+			(unsigned)i, kernel, role,
+			b ? "was freed or is not this device's" : "is NULL");
+}
+
+/* One launch the program can run: a kernel it has, at most
+ * WEFT_KERNEL_MAX_BUFS live buffers, and a 4-byte count at a multiple of 4
+ * inside the extent buffer. */
+static weft_status tpl_check_launch(const weft_device *dev,
+				    const weft_program *p, uint32_t i,
+				    const weft_launch *l, weft_error *err)
+{
+	const weft_buf *eb = l->extent_buf;
+	const char *kernel;
+
+	if (l->kernel >= p->n_kernels)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"launch %u of program '%s': kernel index %u "
+				"is out of range (the program has %u)",
+				(unsigned)i, p->name, (unsigned)l->kernel,
+				(unsigned)p->n_kernels);
+	kernel = p->kernels[l->kernel].name;
+	if (l->n_bufs > WEFT_KERNEL_MAX_BUFS)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"launch %u (kernel '%s'): %u buffers bound, at "
+				"most %d allowed",
+				(unsigned)i, kernel, (unsigned)l->n_bufs,
+				WEFT_KERNEL_MAX_BUFS);
+	for (uint32_t k = 0; k < l->n_bufs; k++)
+		if (tpl_check_bound(dev, i, kernel, (int)k, l->bufs[k], err) !=
+		    WEFT_OK)
+			return WEFT_E_INVALID;
+	if (!eb)
+		return WEFT_OK;
+	if (tpl_check_bound(dev, i, kernel, -1, eb, err) != WEFT_OK)
+		return WEFT_E_INVALID;
+	if (l->extent_offset % 4 == 0 && eb->size >= 4 &&
+	    l->extent_offset <= eb->size - 4)
+		return WEFT_OK;
+	return tpl_fail(err, WEFT_E_INVALID,
+			"launch %u (kernel '%s'): no 4-byte count at extent "
+			"offset %u of a %zu-byte buffer (the offset must be a "
+			"multiple of 4)",
+			(unsigned)i, kernel, (unsigned)l->extent_offset,
+			eb->size);
+}
+
+/* Runs one launch over [0, extent); a device-side count is read now, when
+ * the launch executes (an earlier launch may have just written it). */
+static void tpl_run_launch(const weft_program *p, const weft_launch *l)
+{
+	weft_kargs ka;
+
+	memset(&ka, 0, sizeof ka);
+	ka.extent = l->extent;
+	if (l->extent_buf) {
+		uint32_t count;
+
+		memcpy(&count,
+		       (const char *)l->extent_buf->ptr + l->extent_offset,
+		       sizeof count);
+		if (count < ka.extent)
+			ka.extent = count;
+	}
+	for (uint32_t k = 0; k < l->n_bufs; k++)
+		ka.buf[k] = l->bufs[k]->ptr;
+	if (ka.extent)
+		p->kernels[l->kernel].fn(&ka, 0, ka.extent);
+}
+
+/* Validates the whole list before running anything, then runs it n_steps
+ * times in order. Never syncs. Counts steps and launches. */
+static weft_status tpl_step(weft_device *dev, weft_program *prog,
+			    const weft_launch *launches, uint32_t n_launches,
+			    uint64_t n_steps, weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+
+	if (!dev || !prog)
+		return tpl_fail(err, WEFT_E_INVALID, "step: no %s",
+				dev ? "program" : "device");
+	if (!launches && n_launches)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"step: %u launches but the list is NULL",
+				(unsigned)n_launches);
+	for (uint32_t i = 0; i < n_launches; i++)
+		if (tpl_check_launch(dev, prog, i, &launches[i], err) !=
+		    WEFT_OK)
+			return WEFT_E_INVALID;
+	for (uint64_t s = 0; s < n_steps; s++)
+		for (uint32_t i = 0; i < n_launches; i++)
+			tpl_run_launch(prog, &launches[i]);
+	dev->st.steps += n_steps;
+	dev->st.launches += n_steps * n_launches;
+	dev->st.time_ns[WEFT_PHASE_KERNEL] += tpl_now_ns() - t0;
+	return WEFT_OK;
+}
+
+/* Everything completed when issued: nothing to wait for, but every call is
+ * counted, so that callers' waits can be checked. */
+static weft_status tpl_sync(weft_device *dev, weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+
+	if (!dev)
+		return tpl_fail(err, WEFT_E_INVALID, "sync: no device");
+	dev->st.syncs++;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += tpl_now_ns() - t0;
+	return WEFT_OK;
+}
+
+/* Copies the counters that fit the caller's struct_size (an older caller's
+ * struct is smaller), leaving struct_size as the caller set it. */
+static weft_status tpl_stats(weft_device *dev, weft_stats *out)
+{
+	size_t hdr = sizeof out->struct_size, n;
+
+	if (!dev || !out)
+		return WEFT_E_INVALID;
+	n = out->struct_size < sizeof dev->st ? out->struct_size
+					      : sizeof dev->st;
+	if (n > hdr)
+		memcpy((char *)out + hdr, (const char *)&dev->st + hdr,
+		       n - hdr);
+	return WEFT_OK;
+}
+
+/* The one exported symbol. .name must equal NAME in weft-backend-NAME.so. */
+WEFT_BACKEND_ENTRY = {
+	.abi_major = WEFT_BACKEND_ABI_MAJOR,
+	.abi_minor = WEFT_BACKEND_ABI_MINOR,
+	.struct_size = sizeof(weft_backend),
+	.name = "template",
+	.version = "1.0",
+	.description = "single-threaded host backend: the starting point",
+	.probe = tpl_probe,
+	.open = tpl_open,
+	.close = tpl_close,
+	.alloc = tpl_alloc,
+	.free = tpl_free,
+	.write = tpl_write,
+	.read = tpl_read,
+	.copy = tpl_copy,
+	.load_program = tpl_load_program,
+	.unload_program = tpl_unload_program,
+	.step = tpl_step,
+	.sync = tpl_sync,
+	.stats = tpl_stats,
+};
