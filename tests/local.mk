@@ -23,3 +23,4 @@ include tests/loader.am
 include tests/openmp.am
 include tests/model.am
 include tests/cli.am
+include tests/conform.am
