@@ -1,7 +1,7 @@
 /*
  * core/cli.c - the weft command: run, check, backends, models,
- * config-reference. All work is done by libweft through weft/weft.h; this
- * file parses arguments, shows progress and prints results.
+ * config-reference, conform. All work is done by libweft through weft/weft.h;
+ * this file parses arguments, shows progress and prints results.
  *
  * Exit status: 0 success, 1 the work failed (message on stderr), 2 bad
  * command line, 128 + N when stopped by signal N before its outputs were
@@ -28,6 +28,11 @@ static const char usage_text[] =
 	"       weft backends [--plugin-path DIRS]\n"
 	"       weft models [MODEL]\n"
 	"       weft config-reference\n"
+	"       weft conform [--device=D] [--platform=P] "
+	"[--reference=NAME|PATH]\n"
+	"                    [--only=G1,G2] [--timeout=S] "
+	"[--plugin-path=DIRS] PLUGIN\n"
+	"       weft conform --list\n"
 	"       weft --version | --help\n"
 	"\n"
 	"  run               run the simulation CONFIG describes; write its\n"
@@ -37,11 +42,26 @@ static const char usage_text[] =
 	"                    and, for the unusable ones, the reason\n"
 	"  models            list the models (or only MODEL)\n"
 	"  config-reference  print the reference of every INI key (Markdown)\n"
+	"  conform           run the conformance suite against PLUGIN (a path\n"
+	"                    to weft-backend-NAME.so, or a backend name) and\n"
+	"                    print TAP; exit 0 when all passed or were "
+	"skipped\n"
 	"\n"
 	"  --set S.K=V       override key K of section S, "
 	"checked like the file\n"
 	"  --quiet           no progress line\n"
 	"  --stats           print the backend's counters after the run\n"
+	"\n"
+	"  conform options:\n"
+	"  --device=D        device index or name substring, as [backend] "
+	"device\n"
+	"  --platform=P      platform, as [backend] platform\n"
+	"  --reference=B     backend whose model results must be matched\n"
+	"                    (default openmp)\n"
+	"  --only=G1,G2      run only these groups (see --list)\n"
+	"  --timeout=S       seconds a group may take (default 120)\n"
+	"  --list            list the groups and what each checks\n"
+	"  --plugin-path=D   more directories to search for backends by name\n"
 	"\n"
 	"See weft(1) and docs/config.md.\n";
 
@@ -327,6 +347,99 @@ static int cmd_reference(weft_context *ctx)
 	return EXIT_SUCCESS;
 }
 
+/* ---- conform ---------------------------------------------------------- */
+
+/* "--NAME=VALUE" or "--NAME VALUE" at argv[*i]: the value, else NULL. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc)
+		die_usage("%s needs a value", name);
+	return argv[++*i];
+}
+
+static unsigned parse_timeout(const char *text)
+{
+	char *end;
+	unsigned long v = strtoul(text, &end, 10);
+
+	if (!text[0] || *end || text[0] == '-' || v == 0 || v > 86400)
+		die_usage("--timeout needs a number of seconds (1 to 86400), "
+			  "not '%s'",
+			  text);
+	return (unsigned)v;
+}
+
+static void parse_conform_opts(int argc, char **argv, weft_conform_options *o,
+			       int *list)
+{
+	const char *v;
+
+	for (int i = 2; i < argc; i++) {
+		if ((v = opt_value(argc, argv, &i, "--device")))
+			o->device = v;
+		else if ((v = opt_value(argc, argv, &i, "--platform")))
+			o->platform = v;
+		else if ((v = opt_value(argc, argv, &i, "--reference")))
+			o->reference = v;
+		else if ((v = opt_value(argc, argv, &i, "--only")))
+			o->only = v;
+		else if ((v = opt_value(argc, argv, &i, "--timeout")))
+			o->timeout_s = parse_timeout(v);
+		else if ((v = opt_value(argc, argv, &i, "--plugin-path")))
+			o->plugin_path = v;
+		else if (strcmp(argv[i], "--list") == 0)
+			*list = 1;
+		else if (argv[i][0] == '-' && argv[i][1])
+			die_usage("unknown option '%s'", argv[i]);
+		else if (!o->plugin)
+			o->plugin = argv[i];
+		else
+			die_usage("unexpected argument '%s'", argv[i]);
+	}
+	if (!o->plugin && !*list)
+		die_usage("%s needs a PLUGIN: a path to weft-backend-NAME.so "
+			  "or a backend name",
+			  argv[1]);
+}
+
+static int cmd_conform(weft_context *ctx, int argc, char **argv)
+{
+	weft_conform_options o = { .struct_size = sizeof o, .isolate = 1 };
+	const char *name, *summary;
+	int list = 0, failed = 0;
+	weft_status st;
+
+	parse_conform_opts(argc, argv, &o, &list);
+	if (list) {
+		for (size_t i = 0; i < weft_conform_group_count(); i++)
+			if (weft_conform_group_info(i, &name, &summary) ==
+			    WEFT_OK)
+				printf("%-14s %s\n", name, summary);
+		return EXIT_SUCCESS;
+	}
+	/* The children that run the groups die with the command. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	st = weft_conform_run(ctx, &o, stdout, &failed);
+	if (st == WEFT_E_INVALID) {
+		fprintf(stderr, "weft: %s (see 'weft --help')\n",
+			weft_context_error(ctx));
+		return EXIT_USAGE;
+	}
+	if (st)
+		return fail(ctx);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 static int dispatch(weft_context *ctx, int argc, char **argv)
 {
 	const char *cmd = argv[1];
@@ -341,6 +454,8 @@ static int dispatch(weft_context *ctx, int argc, char **argv)
 		return cmd_models(ctx, argc, argv);
 	if (strcmp(cmd, "config-reference") == 0)
 		return cmd_reference(ctx);
+	if (strcmp(cmd, "conform") == 0)
+		return cmd_conform(ctx, argc, argv);
 	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
 		unsigned major, minor;
 		weft_backend_abi(&major, &minor);

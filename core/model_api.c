@@ -79,13 +79,49 @@ weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
 	if (st)
 		return weft_model_fail(mc, st, "allocating %s (%zu bytes): %s",
 				       what, bytes, err.msg);
+	/* Recorded for state digests (the conformance suite). */
+	st = weft__sim_buf_add(sim, what, *out, bytes);
+	if (st) {
+		sim->vt->free(sim->dev, *out);
+		*out = NULL;
+		return weft_model_fail(mc, st, "allocating %s: out of memory",
+				       what);
+	}
 	return WEFT_OK;
 }
 
 void weft_model_free(weft_model_ctx *mc, weft_buf *buf)
 {
-	if (buf)
-		mc->sim->vt->free(mc->sim->dev, buf);
+	if (!buf)
+		return;
+	weft__sim_buf_drop(mc->sim, buf);
+	mc->sim->vt->free(mc->sim->dev, buf);
+}
+
+weft_status weft_model_buffer_tolerance(weft_model_ctx *mc, weft_buf *buf,
+					double abs_tol)
+{
+	weft__sim_buf *b = weft__sim_buf_find(mc->sim, buf);
+
+	if (!b)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "buffer tolerance: the buffer was not "
+				       "allocated with weft_model_alloc");
+	if (b->bytes % sizeof(float) != 0)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "buffer tolerance: buffer '%s' has %zu "
+				       "bytes, not a whole number of f32 "
+				       "elements",
+				       b->name, b->bytes);
+	if (!(abs_tol >= 0.0) || abs_tol > 1e300)
+		return weft_model_fail(
+			mc, WEFT_E_INVALID,
+			"buffer tolerance: %g for buffer '%s' is "
+			"not a finite tolerance >= 0",
+			abs_tol, b->name);
+	b->is_f32 = 1;
+	b->abs_tol = abs_tol;
+	return WEFT_OK;
 }
 
 weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "sim.h"
 
@@ -274,6 +275,9 @@ void weft_sim_close(weft_sim *sim)
 		free(sim->summary[i].value);
 	}
 	free(sim->summary);
+	for (size_t i = 0; i < sim->n_bufs; i++)
+		free(sim->bufs[i].name);
+	free(sim->bufs);
 	free(sim->launches);
 	free(sim->cache_dir);
 	free(sim);
@@ -330,4 +334,116 @@ const char *weft_sim_output_at(const weft_sim *sim, size_t i)
 	for (; o && i > 0; i--)
 		o = weft__output_next(o);
 	return o ? weft__output_path(o) : NULL;
+}
+
+/* ---- model buffers and state digests ------------------------------------- */
+
+weft_status weft__sim_buf_add(weft_sim *sim, const char *name, weft_buf *buf,
+			      size_t bytes)
+{
+	weft__sim_buf *grown;
+	char *copy = weft__strdup(name ? name : "");
+
+	grown = copy ? realloc(sim->bufs, (sim->n_bufs + 1) * sizeof *grown)
+		     : NULL;
+	if (!grown) {
+		free(copy);
+		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
+	}
+	sim->bufs = grown;
+	grown[sim->n_bufs++] = (weft__sim_buf){
+		.name = copy,
+		.buf = buf,
+		.bytes = bytes,
+	};
+	return WEFT_OK;
+}
+
+weft__sim_buf *weft__sim_buf_find(weft_sim *sim, weft_buf *buf)
+{
+	for (size_t i = 0; buf && i < sim->n_bufs; i++)
+		if (sim->bufs[i].buf == buf)
+			return &sim->bufs[i];
+	return NULL;
+}
+
+/* Keeps the allocation order of the others. */
+void weft__sim_buf_drop(weft_sim *sim, weft_buf *buf)
+{
+	weft__sim_buf *b = weft__sim_buf_find(sim, buf);
+	size_t i;
+
+	if (!b)
+		return;
+	i = (size_t)(b - sim->bufs);
+	free(b->name);
+	memmove(b, b + 1, (sim->n_bufs - i - 1) * sizeof *b);
+	sim->n_bufs--;
+}
+
+void weft__digest_free(weft__digest *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->bufs[i].name);
+		free(d->bufs[i].data);
+	}
+	free(d->bufs);
+	free(d);
+}
+
+/* Download one model buffer into d (blocking) and hash it. */
+static weft_status weft__sim_digest_one(weft_sim *sim, const weft__sim_buf *b,
+					weft__digest_buf *d)
+{
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	d->name = weft__strdup(b->name);
+	d->data = malloc(b->bytes ? b->bytes : 1);
+	if (!d->name || !d->data)
+		return weft__fail(sim->ctx, WEFT_E_NOMEM,
+				  "digest of buffer '%s': cannot allocate %zu "
+				  "bytes of host memory",
+				  b->name, b->bytes);
+	d->bytes = b->bytes;
+	d->is_f32 = b->is_f32;
+	d->abs_tol = b->abs_tol;
+	st = sim->vt->read(sim->dev, d->data, b->buf, 0, b->bytes, 0, &err);
+	if (st)
+		return weft__fail(sim->ctx, st,
+				  "digest of buffer '%s' (%zu bytes): %s",
+				  b->name, b->bytes, err.msg);
+	d->hash = XXH3_64bits(d->data, b->bytes);
+	return WEFT_OK;
+}
+
+weft_status weft__sim_digest(weft_sim *sim, weft__digest **out)
+{
+	weft_error err = { { 0 } };
+	weft__digest *d;
+	weft_status st;
+
+	*out = NULL;
+	st = sim->vt->sync(sim->dev, &err);
+	if (st)
+		return weft__fail(sim->ctx, st, "digest: sync: %s", err.msg);
+	d = calloc(1, sizeof *d);
+	if (d && sim->n_bufs)
+		d->bufs = calloc(sim->n_bufs, sizeof *d->bufs);
+	if (!d || (sim->n_bufs && !d->bufs)) {
+		weft__digest_free(d);
+		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < sim->n_bufs; i++) {
+		d->n++;
+		st = weft__sim_digest_one(sim, &sim->bufs[i], &d->bufs[i]);
+		if (st) {
+			weft__digest_free(d);
+			return st;
+		}
+	}
+	*out = d;
+	return WEFT_OK;
 }

@@ -24,3 +24,4 @@ include tests/openmp.am
 include tests/model.am
 include tests/cli.am
 include tests/template.am
+include tests/conform.am

@@ -249,4 +249,7 @@ const weft_model weft__model_seir = {
 	.output = seir_output,
 	.finish = seir_finish,
 	.teardown = seir_teardown,
+	/* `weft conform`: small enough for a few seconds on a CPU OpenCL. */
+	.conform_sets = "seir.agents=5000\n"
+			"simulation.steps=40\n",
 };

@@ -64,6 +64,13 @@ typedef struct weft_model {
 	/* Called once after the last step: final outputs and summary. */
 	weft_status (*finish)(weft_model_ctx *mc, void *state);
 	void (*teardown)(weft_model_ctx *mc, void *state);
+
+	/* Appended after the first layout (read only when struct_size covers
+	 * it): a small, fast configuration for the conformance suite
+	 * (`weft conform`), as newline-separated "section.key=value"
+	 * overrides, e.g. "seir.agents=5000\nsimulation.steps=40". NULL: the
+	 * model's defaults. */
+	const char *conform_sets;
 } weft_model;
 
 /* ---- what a model may ask of the core ------------------------------- */
@@ -94,6 +101,12 @@ WEFT_EXPORT int weft_model_want_csv(const weft_model_ctx *mc);
 WEFT_EXPORT weft_status weft_model_alloc(weft_model_ctx *mc, const char *what,
 					 size_t bytes, weft_buf **out);
 WEFT_EXPORT void weft_model_free(weft_model_ctx *mc, weft_buf *buf);
+/* Declare buf (from weft_model_alloc) as holding f32 elements that the
+ * conformance suite compares across backends within abs_tol; any other
+ * buffer must match byte for byte. */
+WEFT_EXPORT weft_status weft_model_buffer_tolerance(weft_model_ctx *mc,
+						    weft_buf *buf,
+						    double abs_tol);
 /* Blocking host-to-device and device-to-host copies. */
 WEFT_EXPORT weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
 					  size_t offset, const void *src,

@@ -10,6 +10,7 @@
 #ifndef WEFT_WEFT_H
 #define WEFT_WEFT_H
 
+#include <stdio.h>
 #include <weft/common.h>
 
 #ifdef __cplusplus
@@ -109,6 +110,40 @@ WEFT_EXPORT size_t weft_sim_output_count(const weft_sim *sim);
 WEFT_EXPORT const char *weft_sim_output_at(const weft_sim *sim, size_t i);
 /* Free everything; outputs not yet committed are removed. */
 WEFT_EXPORT void weft_sim_close(weft_sim *sim);
+
+/* ---- the conformance suite ----------------------------------------- */
+
+/* What `weft conform` runs: every promise of the backend ABI, tested
+ * through a plugin's vtable, and every model run on it and compared with
+ * a reference backend by state digest. */
+typedef struct weft_conform_options {
+	uint32_t struct_size;	 /* sizeof(weft_conform_options) */
+	const char *plugin;	 /* a path (contains '/') or a backend name */
+	const char *plugin_path; /* more directories to search, or NULL */
+	const char *reference;	 /* backend (name or path) that models are
+				  * compared with; NULL: "openmp" */
+	const char *device;	 /* as [backend] device: index or name; NULL */
+	const char *platform;	 /* as [backend] platform; NULL */
+	const char *only;	 /* comma-separated group names; NULL: all */
+	unsigned timeout_s;	 /* per group; 0: 120 */
+	int isolate;		 /* 1: run each group in a fork()ed child, which
+				  * alone loads the plugin (a crash or a hang
+				  * becomes a failed test); 0: in this process */
+} weft_conform_options;
+
+/* Run the suite and print its results to tap as TAP (the plan last);
+ * *n_failed counts the failed tests. A plugin that cannot be loaded is one
+ * failed test ("load: ..."); one whose probe says it cannot run here is
+ * skipped ("1..0 # SKIP ..."). Returns WEFT_OK whenever the suite ran,
+ * WEFT_E_INVALID for bad options (an unknown group), another error when
+ * the suite itself could not run (no temporary directory, no fork). */
+WEFT_EXPORT weft_status weft_conform_run(weft_context *ctx,
+					 const weft_conform_options *opt,
+					 FILE *tap, int *n_failed);
+/* The groups, in the order they run. */
+WEFT_EXPORT size_t weft_conform_group_count(void);
+WEFT_EXPORT weft_status weft_conform_group_info(size_t i, const char **name,
+						const char **summary);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,166 @@
+/*
+ * core/conform.h - what the conformance suite's files share.
+ *
+ *   conform.c          the driver: options, groups, one fork()ed child per
+ *                      group, its pipe, timeouts, and the TAP it prints
+ *   conform_harness.c  what runs in a child: the protocol lines it writes,
+ *                      loading the plugin, opening the device, and vtable
+ *                      calls that record why a test fails
+ *   conform_basics.c   groups entry, probe, open, invalid-args, oversize
+ *   conform_memory.c   groups alloc, align, transfer, async-order
+ *   conform_launch.c   groups guard, step, device-extent, counters
+ *   conform_models.c   group models: every model, candidate against the
+ *                      reference, by state digest
+ *   conform.wk         the suite's kernels (conform_host.c, conform_source.c)
+ *
+ * A child writes one line per event to the driver (a pipe, or a temporary
+ * file when groups are not isolated); the driver numbers the results:
+ *   S text    a test (or phase) started: named if the child dies now
+ *   O text    ok
+ *   N text    not ok
+ *   D text    diagnostic of the result before
+ *   E         the group ran to its end
+ * and, from the load step only:
+ *   P name\tversion\tpath   the plugin loaded and is available
+ *   L message               it could not be loaded
+ *   X name\treason          it loaded, and its probe says unavailable
+ */
+#ifndef WEFT_CONFORM_H
+#define WEFT_CONFORM_H
+
+#include "internal.h"
+
+#include <stdio.h>
+
+#include "conform_shared.h"
+
+/* The suite's program, as a model's: host builds and portable text. */
+extern const weft_kernel_desc weft__conform_kernels[CF_N_KERNELS];
+extern const char weft__conform_source[];
+
+/* State of one group's child. */
+typedef struct weft__ct {
+	const weft_conform_options *opt;
+	const char *group;   /* name of the group under way */
+	const char *scratch; /* temporary directory owned by the driver */
+	FILE *out;	     /* protocol lines for the driver */
+	weft_context *ctx;
+	weft__plugin *own;	    /* the candidate, when given by path */
+	weft__plugin_set *set;	    /* discovery, when given by name */
+	const weft__plugin *plugin; /* the candidate */
+	const weft_backend *vt;
+	weft_device *dev;
+	weft_program *prog;
+	weft_error err;
+	char desc[512]; /* "group: promise" of the test under way */
+	char why[1024]; /* first reason it fails; "" while it passes */
+	int n_failed;
+} weft__ct;
+
+/* What a group needs opened before it runs. */
+enum { WEFT__CT_DEVICE = 1, WEFT__CT_PROGRAM = 2 };
+
+typedef struct weft__ct_group {
+	const char *name;
+	const char *summary;
+	int needs;
+	void (*run)(weft__ct *t);
+} weft__ct_group;
+
+/* ---- conform_harness.c: protocol ----------------------------------------- */
+
+/* Name what is under way, for the driver's message if the child dies. */
+void weft__ct_phase(weft__ct *t, const char *fmt, ...) WEFT_PRINTF(2, 3);
+/* Start the test "GROUP: promise". */
+void weft__ct_begin(weft__ct *t, const char *fmt, ...) WEFT_PRINTF(2, 3);
+/* Fail the current test with a reason unless cond (the first reason is
+ * kept); returns cond. */
+int weft__ct_expect(weft__ct *t, int cond, const char *fmt, ...)
+	WEFT_PRINTF(3, 4);
+/* Report the current test: ok unless a reason was recorded. Returns 1
+ * when it passed. */
+int weft__ct_end(weft__ct *t);
+/* For setup steps: report the current test only when it failed. Returns
+ * 1 when it passed. */
+int weft__ct_end_quiet(weft__ct *t);
+/* Report the current test as skipped. */
+void weft__ct_skip(weft__ct *t, const char *fmt, ...) WEFT_PRINTF(2, 3);
+/* A diagnostic line, printed after the next result. */
+void weft__ct_diag(weft__ct *t, const char *fmt, ...) WEFT_PRINTF(2, 3);
+/* Write one protocol line: kind, then text (newlines made spaces). */
+void weft__ct_line(FILE *out, char kind, const char *text);
+
+/* ---- conform_harness.c: the plugin and its device ------------------------ */
+
+/* Load opt->plugin as the driver's load step does; on failure the
+ * context's message says why and *unavailable tells a probe's "no" (the
+ * reason in why) from a plugin that cannot be loaded. */
+weft_status weft__ct_load(weft__ct *t, int *unavailable, char *why,
+			  size_t why_size);
+void weft__ct_unload(weft__ct *t);
+/* The device configuration the options ask for. */
+void weft__ct_device_config(const weft__ct *t, weft_device_config *dc,
+			    char *cache, size_t cache_size);
+/* Open a device as the options ask (NULL on failure, reason recorded). */
+weft_device *weft__ct_open(weft__ct *t);
+/* Load the suite's program on t->dev (NULL on failure, reason recorded). */
+weft_program *weft__ct_program(weft__ct *t);
+
+/* ---- conform_harness.c: vtable calls on t->dev --------------------------- */
+/* Each records the backend's message as the reason the current test fails,
+ * and returns 0 on success, -1 on failure (NULL for alloc). */
+
+weft_buf *weft__ct_alloc(weft__ct *t, size_t bytes);
+void weft__ct_free(weft__ct *t, weft_buf *b);
+int weft__ct_write(weft__ct *t, weft_buf *b, size_t off, const void *src,
+		   size_t bytes, unsigned flags);
+int weft__ct_read(weft__ct *t, void *dst, weft_buf *b, size_t off, size_t bytes,
+		  unsigned flags);
+int weft__ct_copy(weft__ct *t, weft_buf *dst, size_t dst_off, weft_buf *src,
+		  size_t src_off, size_t bytes, unsigned flags);
+int weft__ct_sync(weft__ct *t);
+int weft__ct_step(weft__ct *t, const weft_launch *l, uint32_t n,
+		  uint64_t n_steps);
+int weft__ct_stats(weft__ct *t, weft_stats *s);
+
+/* A launch of kernel over extent items, binding b0 (and b1 unless NULL). */
+weft_launch weft__ct_launch(uint32_t kernel, uint32_t extent, weft_buf *b0,
+			    weft_buf *b1);
+
+/* A buffer of CF_GUARD + n + CF_GUARD words: guards hold their pattern,
+ * the n words `fill`. */
+weft_buf *weft__ct_guarded(weft__ct *t, uint32_t n, uint32_t fill);
+/* Download a guarded buffer of n words; check every guard word (recording
+ * the first one overwritten) and copy the n words to data (may be NULL).
+ * Returns 0 when every guard holds. */
+int weft__ct_guards(weft__ct *t, weft_buf *b, uint32_t n, uint32_t *data);
+/* Guard word k (0 .. 2 * CF_GUARD - 1) of every guarded buffer. */
+uint32_t weft__ct_guard_word(uint32_t k);
+
+/* Counters that a refused call must not change differ between a and b:
+ * records which (prefixed with what) and returns 1. */
+int weft__ct_counters_moved(weft__ct *t, const weft_stats *a,
+			    const weft_stats *b, const char *what);
+
+void *weft__ct_xmalloc(weft__ct *t, size_t bytes);
+/* Fill p with bytes depending on seed. */
+void weft__ct_pattern(void *p, size_t n, unsigned seed);
+
+/* ---- the groups ---------------------------------------------------------- */
+
+void weft__ct_group_entry(weft__ct *t);
+void weft__ct_group_probe(weft__ct *t);
+void weft__ct_group_open(weft__ct *t);
+void weft__ct_group_alloc(weft__ct *t);
+void weft__ct_group_align(weft__ct *t);
+void weft__ct_group_transfer(weft__ct *t);
+void weft__ct_group_async(weft__ct *t);
+void weft__ct_group_invalid(weft__ct *t);
+void weft__ct_group_oversize(weft__ct *t);
+void weft__ct_group_guard(weft__ct *t);
+void weft__ct_group_step(weft__ct *t);
+void weft__ct_group_extent(weft__ct *t);
+void weft__ct_group_counters(weft__ct *t);
+void weft__ct_group_models(weft__ct *t);
+
+#endif /* WEFT_CONFORM_H */

@@ -1,0 +1,522 @@
+/*
+ * core/conform_harness.c - what runs inside a conformance group's child:
+ * the protocol lines it writes to the driver, loading the plugin under
+ * test through the real loader, opening its device, and vtable calls that
+ * record why the current test fails.
+ *
+ * A test is begun with its promise ("alloc: 0 bytes gives ..."), which is
+ * written to the driver at once: if the plugin crashes or hangs, the
+ * driver names the test that was under way. Checks record the first
+ * reason the test fails; weft__ct_end() reports it.
+ */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+
+/* ---- protocol ------------------------------------------------------------ */
+
+void weft__ct_line(FILE *out, char kind, const char *text)
+{
+	fputc(kind, out);
+	fputc(' ', out);
+	for (const char *p = text; *p; p++)
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	fputc('\n', out);
+	fflush(out); /* the driver must see it before a crash */
+}
+
+static void vline(weft__ct *t, char kind, const char *prefix, const char *fmt,
+		  va_list ap)
+{
+	char text[1024];
+	int n = snprintf(text, sizeof text, "%s", prefix);
+
+	vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
+	weft__ct_line(t->out, kind, text);
+}
+
+void weft__ct_phase(weft__ct *t, const char *fmt, ...)
+{
+	char prefix[64];
+	va_list ap;
+
+	weft__fmt(prefix, sizeof prefix, "%s: ", t->group);
+	va_start(ap, fmt);
+	vline(t, 'S', prefix, fmt, ap);
+	va_end(ap);
+}
+
+void weft__ct_begin(weft__ct *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(t->desc, sizeof t->desc, "%s: ", t->group);
+
+	va_start(ap, fmt);
+	vsnprintf(t->desc + n, sizeof t->desc - (size_t)n, fmt, ap);
+	va_end(ap);
+	t->why[0] = '\0';
+	weft__ct_line(t->out, 'S', t->desc);
+}
+
+int weft__ct_expect(weft__ct *t, int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cond || t->why[0])
+		return cond;
+	va_start(ap, fmt);
+	vsnprintf(t->why, sizeof t->why, fmt, ap);
+	va_end(ap);
+	if (!t->why[0])
+		weft__fmt(t->why, sizeof t->why, "failed");
+	return cond;
+}
+
+int weft__ct_end(weft__ct *t)
+{
+	int ok = !t->why[0];
+
+	weft__ct_line(t->out, ok ? 'O' : 'N', t->desc);
+	if (!ok) {
+		weft__ct_line(t->out, 'D', t->why);
+		t->n_failed++;
+	}
+	t->why[0] = '\0';
+	return ok;
+}
+
+int weft__ct_end_quiet(weft__ct *t)
+{
+	return t->why[0] ? weft__ct_end(t) : 1;
+}
+
+void weft__ct_skip(weft__ct *t, const char *fmt, ...)
+{
+	char text[1600];
+	va_list ap;
+	int n = snprintf(text, sizeof text, "%s # SKIP ", t->desc);
+
+	va_start(ap, fmt);
+	vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
+	va_end(ap);
+	weft__ct_line(t->out, 'O', text);
+	t->why[0] = '\0';
+}
+
+void weft__ct_diag(weft__ct *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(t, 'D', "", fmt, ap);
+	va_end(ap);
+}
+
+/* ---- loading the candidate ----------------------------------------------- */
+
+/* The backend name of a plugin file: NAME of .../weft-backend-NAME.so. */
+static void name_of_path(const char *path, char *name, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	if (strncmp(base, "weft-backend-", 13) == 0)
+		base += 13;
+	n = strcspn(base, ".");
+	weft__fmt(name, size, "%.*s", (int)n, base);
+}
+
+/* A path: the loader's message is "PATH: STAGE: REASON". */
+static weft_status load_path(weft__ct *t, int *unavailable, char *why,
+			     size_t why_size)
+{
+	weft_status st =
+		weft__plugin_load_path(t->ctx, t->opt->plugin, &t->own);
+	const char *msg = weft_context_error(t->ctx);
+	const char *probe = strstr(msg, ": probe: ");
+	char name[128];
+
+	if (st == WEFT_E_UNAVAILABLE && probe) {
+		name_of_path(t->opt->plugin, name, sizeof name);
+		weft__fmt(why, why_size, "%s\t%s", name, probe + 9);
+		*unavailable = 1;
+	}
+	t->plugin = t->own;
+	return st;
+}
+
+/* A backend weft ships that configure did not build cannot run here
+ * either: `weft backends` lists it as missing, "not built: REASON". */
+static int not_built(const char *name, const char *plugin_path, char *why,
+		     size_t why_size)
+{
+	weft_backend_list *l = NULL;
+	weft_context ctx;
+	int found = 0;
+
+	memset(&ctx, 0, sizeof ctx);
+	if (weft_backends_scan(&ctx, plugin_path, &l) != WEFT_OK)
+		return 0;
+	for (size_t i = 0; !found && i < weft_backend_list_count(l); i++) {
+		const weft_backend_info *b = weft_backend_list_at(l, i);
+		if (strcmp(b->name, name) == 0 &&
+		    strcmp(b->state, "missing") == 0 &&
+		    strncmp(b->reason, "not built", 9) == 0) {
+			weft__fmt(why, why_size, "%s\t%s", name, b->reason);
+			found = 1;
+		}
+	}
+	weft_backend_list_free(l);
+	return found;
+}
+
+/* A name: through discovery and selection, as a run chooses a backend. */
+static weft_status load_name(weft__ct *t, int *unavailable, char *why,
+			     size_t why_size)
+{
+	weft__plugin *p = NULL;
+	weft_status st =
+		weft__plugins_scan(t->ctx, t->opt->plugin_path, &t->set);
+	int seen = 0;
+
+	if (st == WEFT_OK)
+		st = weft__plugins_select(t->ctx, t->set, t->opt->plugin, &p);
+	for (size_t i = 0; st != WEFT_OK && t->set && i < t->set->n; i++) {
+		const weft__plugin *q = &t->set->items[i];
+		if (q->shadowed || strcmp(q->name, t->opt->plugin) != 0)
+			continue;
+		seen = 1;
+		if (q->stage && strcmp(q->stage, "probe") == 0) {
+			weft__fmt(why, why_size, "%s\t%s", q->name, q->reason);
+			*unavailable = 1;
+		}
+	}
+	if (st == WEFT_E_PLUGIN && !seen)
+		*unavailable = not_built(t->opt->plugin, t->opt->plugin_path,
+					 why, why_size);
+	t->plugin = p;
+	return st;
+}
+
+weft_status weft__ct_load(weft__ct *t, int *unavailable, char *why,
+			  size_t why_size)
+{
+	weft_status st;
+
+	*unavailable = 0;
+	why[0] = '\0';
+	if (strchr(t->opt->plugin, '/'))
+		st = load_path(t, unavailable, why, why_size);
+	else
+		st = load_name(t, unavailable, why, why_size);
+	if (st == WEFT_OK)
+		t->vt = t->plugin->vt;
+	return st;
+}
+
+void weft__ct_unload(weft__ct *t)
+{
+	weft__plugin_free(t->own);
+	weft__plugins_free(t->set);
+	t->own = NULL;
+	t->set = NULL;
+	t->plugin = NULL;
+	t->vt = NULL;
+}
+
+/* ---- the device ---------------------------------------------------------- */
+
+void weft__ct_device_config(const weft__ct *t, weft_device_config *dc,
+			    char *cache, size_t cache_size)
+{
+	const char *dev = t->opt->device ? t->opt->device : "";
+	char *end;
+	long v;
+
+	memset(dc, 0, sizeof *dc);
+	dc->struct_size = sizeof *dc;
+	dc->device = -1;
+	/* As [backend] device: digits are an index, anything else a name. */
+	v = strtol(dev, &end, 10);
+	if (dev[0] >= '0' && dev[0] <= '9' && *end == '\0' && v <= INT_MAX)
+		dc->device = (int)v;
+	else if (dev[0])
+		dc->device_match = dev;
+	if (t->opt->platform && t->opt->platform[0])
+		dc->platform = t->opt->platform;
+	/* Shared by the groups' children: compile once, load from cache. */
+	weft__fmt(cache, cache_size, "%s/cache", t->scratch);
+	dc->cache_dir = cache;
+}
+
+weft_device *weft__ct_open(weft__ct *t)
+{
+	weft_device_config dc;
+	weft_device *dev = NULL;
+	char cache[PATH_MAX];
+	weft_status st;
+
+	weft__ct_device_config(t, &dc, cache, sizeof cache);
+	st = t->vt->open(&dc, &dev, &t->err);
+	if (st != WEFT_OK || !dev) {
+		weft__ct_expect(t, 0, "open() returned %s: %s",
+				weft_status_str(st), t->err.msg);
+		return NULL;
+	}
+	return dev;
+}
+
+weft_program *weft__ct_program(weft__ct *t)
+{
+	weft_program_desc pd = {
+		.struct_size = sizeof pd,
+		.name = "conform",
+		.source = weft__conform_source,
+		.source_len = strlen(weft__conform_source),
+		.kernels = weft__conform_kernels,
+		.n_kernels = CF_N_KERNELS,
+	};
+	weft_program *prog = NULL;
+	weft_status st;
+
+	st = t->vt->load_program(t->dev, &pd, &prog, &t->err);
+	if (st != WEFT_OK || !prog) {
+		weft__ct_expect(t, 0, "load_program(conform) returned %s: %s",
+				weft_status_str(st), t->err.msg);
+		return NULL;
+	}
+	return prog;
+}
+
+/* ---- vtable calls -------------------------------------------------------- */
+
+static int called(weft__ct *t, weft_status st, const char *what)
+{
+	if (st == WEFT_OK)
+		return 0;
+	weft__ct_expect(t, 0, "%s returned %s: %s", what, weft_status_str(st),
+			t->err.msg[0] ? t->err.msg : "(no message)");
+	return -1;
+}
+
+weft_buf *weft__ct_alloc(weft__ct *t, size_t bytes)
+{
+	weft_buf *b = NULL;
+	char what[64];
+
+	t->err.msg[0] = '\0';
+	weft__fmt(what, sizeof what, "alloc(%zu)", bytes);
+	if (called(t, t->vt->alloc(t->dev, bytes, &b, &t->err), what))
+		return NULL;
+	weft__ct_expect(t, b != NULL, "%s succeeded with a NULL handle", what);
+	return b;
+}
+
+void weft__ct_free(weft__ct *t, weft_buf *b)
+{
+	if (b)
+		t->vt->free(t->dev, b);
+}
+
+int weft__ct_write(weft__ct *t, weft_buf *b, size_t off, const void *src,
+		   size_t bytes, unsigned flags)
+{
+	char what[96];
+
+	t->err.msg[0] = '\0';
+	weft__fmt(what, sizeof what, "write(%zu bytes at offset %zu%s)", bytes,
+		  off, flags & WEFT_XFER_ASYNC ? ", async" : "");
+	return called(t,
+		      t->vt->write(t->dev, b, off, src, bytes, flags, &t->err),
+		      what);
+}
+
+int weft__ct_read(weft__ct *t, void *dst, weft_buf *b, size_t off, size_t bytes,
+		  unsigned flags)
+{
+	char what[96];
+
+	t->err.msg[0] = '\0';
+	weft__fmt(what, sizeof what, "read(%zu bytes at offset %zu%s)", bytes,
+		  off, flags & WEFT_XFER_ASYNC ? ", async" : "");
+	return called(t,
+		      t->vt->read(t->dev, dst, b, off, bytes, flags, &t->err),
+		      what);
+}
+
+int weft__ct_copy(weft__ct *t, weft_buf *dst, size_t dst_off, weft_buf *src,
+		  size_t src_off, size_t bytes, unsigned flags)
+{
+	char what[128];
+
+	t->err.msg[0] = '\0';
+	weft__fmt(what, sizeof what, "copy(%zu bytes from offset %zu to %zu%s)",
+		  bytes, src_off, dst_off,
+		  flags & WEFT_XFER_ASYNC ? ", async" : "");
+	return called(t,
+		      t->vt->copy(t->dev, dst, dst_off, src, src_off, bytes,
+				  flags, &t->err),
+		      what);
+}
+
+int weft__ct_sync(weft__ct *t)
+{
+	t->err.msg[0] = '\0';
+	return called(t, t->vt->sync(t->dev, &t->err), "sync()");
+}
+
+int weft__ct_step(weft__ct *t, const weft_launch *l, uint32_t n,
+		  uint64_t n_steps)
+{
+	char what[64];
+
+	t->err.msg[0] = '\0';
+	weft__fmt(what, sizeof what, "step(%u launches, %llu steps)",
+		  (unsigned)n, (unsigned long long)n_steps);
+	return called(t, t->vt->step(t->dev, t->prog, l, n, n_steps, &t->err),
+		      what);
+}
+
+int weft__ct_stats(weft__ct *t, weft_stats *s)
+{
+	weft_status st;
+
+	memset(s, 0, sizeof *s);
+	s->struct_size = sizeof *s;
+	st = t->vt->stats(t->dev, s);
+	if (st != WEFT_OK)
+		weft__ct_expect(t, 0, "stats() returned %s",
+				weft_status_str(st));
+	return st == WEFT_OK ? 0 : -1;
+}
+
+weft_launch weft__ct_launch(uint32_t kernel, uint32_t extent, weft_buf *b0,
+			    weft_buf *b1)
+{
+	weft_launch l;
+
+	memset(&l, 0, sizeof l);
+	l.kernel = kernel;
+	l.extent = extent;
+	l.bufs[0] = b0;
+	l.bufs[1] = b1;
+	l.n_bufs = b1 ? 2 : 1;
+	return l;
+}
+
+/* ---- guarded buffers ----------------------------------------------------- */
+
+uint32_t weft__ct_guard_word(uint32_t k)
+{
+	return 0xA5C30000u ^ (k * 0x9E37u);
+}
+
+void *weft__ct_xmalloc(weft__ct *t, size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	weft__ct_expect(t, p != NULL,
+			"cannot allocate %zu bytes of host "
+			"memory for the test",
+			bytes);
+	return p;
+}
+
+weft_buf *weft__ct_guarded(weft__ct *t, uint32_t n, uint32_t fill)
+{
+	size_t words = (size_t)n + 2 * CF_GUARD;
+	uint32_t *h = weft__ct_xmalloc(t, words * 4);
+	weft_buf *b = h ? weft__ct_alloc(t, words * 4) : NULL;
+
+	if (b) {
+		for (uint32_t k = 0; k < CF_GUARD; k++) {
+			h[k] = weft__ct_guard_word(k);
+			h[CF_GUARD + n + k] = weft__ct_guard_word(CF_GUARD + k);
+		}
+		for (uint32_t i = 0; i < n; i++)
+			h[CF_GUARD + i] = fill;
+		if (weft__ct_write(t, b, 0, h, words * 4, 0) != 0) {
+			weft__ct_free(t, b);
+			b = NULL;
+		}
+	}
+	free(h);
+	return b;
+}
+
+int weft__ct_guards(weft__ct *t, weft_buf *b, uint32_t n, uint32_t *data)
+{
+	size_t words = (size_t)n + 2 * CF_GUARD;
+	uint32_t *h = weft__ct_xmalloc(t, words * 4);
+	int bad = -1;
+
+	if (!h || weft__ct_read(t, h, b, 0, words * 4, 0) != 0) {
+		free(h);
+		return -1;
+	}
+	for (uint32_t k = 0; bad < 0 && k < 2 * CF_GUARD; k++) {
+		size_t at = k < CF_GUARD ? k : n + k;
+		if (h[at] != weft__ct_guard_word(k)) {
+			weft__ct_expect(t, 0,
+					"guard word %zu (%s the %u words "
+					"written) was overwritten: 0x%08x",
+					at, k < CF_GUARD ? "before" : "after",
+					(unsigned)n, (unsigned)h[at]);
+			bad = (int)k;
+		}
+	}
+	if (data)
+		memcpy(data, h + CF_GUARD, (size_t)n * 4);
+	free(h);
+	return bad < 0 ? 0 : -1;
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+int weft__ct_counters_moved(weft__ct *t, const weft_stats *a,
+			    const weft_stats *b, const char *what)
+{
+	static const char *dir[] = { "H2D", "D2H", "D2D" };
+
+#define MOVED(f, name)                                                         \
+	if (a->f != b->f)                                                      \
+	return !weft__ct_expect(t, 0, "%s changed %s from %llu to %llu", what, \
+				name, (unsigned long long)a->f,                \
+				(unsigned long long)b->f)
+	MOVED(allocs, "allocs");
+	MOVED(pool_reuses, "pool_reuses");
+	MOVED(frees, "frees");
+	MOVED(bytes_in_use, "bytes_in_use");
+	MOVED(launches, "launches");
+	MOVED(steps, "steps");
+#undef MOVED
+	for (int d = 0; d < WEFT_DIR_COUNT; d++)
+		if (a->xfer_count[d] != b->xfer_count[d] ||
+		    a->xfer_bytes[d] != b->xfer_bytes[d])
+			return !weft__ct_expect(
+				t, 0,
+				"%s changed the %s transfer counters from %llu "
+				"(%llu bytes) to %llu (%llu bytes)",
+				what, dir[d],
+				(unsigned long long)a->xfer_count[d],
+				(unsigned long long)a->xfer_bytes[d],
+				(unsigned long long)b->xfer_count[d],
+				(unsigned long long)b->xfer_bytes[d]);
+	return 0;
+}
+
+void weft__ct_pattern(void *p, size_t n, unsigned seed)
+{
+	unsigned char *c = p;
+	uint32_t x = seed * 2654435761u + 12345u;
+
+	for (size_t i = 0; i < n; i++) {
+		x = x * 1664525u + 1013904223u;
+		c[i] = (unsigned char)(x >> 24);
+	}
+}

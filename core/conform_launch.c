@@ -1,0 +1,401 @@
+/*
+ * core/conform_launch.c - conformance groups about step(): launches touch
+ * exactly their extent (guard), run in order n times (step), read
+ * device-side extents when they execute (device-extent), and the
+ * counters count exactly what was issued, with no synchronisation inside
+ * step() (counters).
+ *
+ * Every buffer a kernel writes is guarded (conform_shared.h): CF_GUARD
+ * words on each side that no launch may touch.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+
+/* A one-word parameter buffer holding v. */
+static weft_buf *param(weft__ct *t, uint32_t v)
+{
+	weft_buf *p = weft__ct_alloc(t, 4);
+
+	if (p && weft__ct_write(t, p, 0, &v, 4, 0) != 0) {
+		weft__ct_free(t, p);
+		return NULL;
+	}
+	return p;
+}
+
+/* data[i] == want(i) for i < n, or the first difference is recorded. */
+static int words_are(weft__ct *t, const uint32_t *data, const uint32_t *want,
+		     uint32_t n, const char *what)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (data[i] != want[i])
+			return weft__ct_expect(
+				t, 0, "%s: item %u is %u, want %u", what,
+				(unsigned)i, (unsigned)data[i],
+				(unsigned)want[i]);
+	return 1;
+}
+
+/* ---- guard --------------------------------------------------------------- */
+
+/* cf_fill over a guarded buffer of cap words, with the extent given by
+ * the launch (count NULL) or read from the device (*count). */
+static void guard_fill(weft__ct *t, uint32_t cap, const uint32_t *count)
+{
+	uint32_t ran = count && *count < cap ? *count : cap;
+	uint32_t *data = weft__ct_xmalloc(t, (size_t)cap * 4 + 4);
+	uint32_t *want = weft__ct_xmalloc(t, (size_t)cap * 4 + 4);
+	weft_buf *b = want ? weft__ct_guarded(t, cap, 0xEEEEEEEEu) : NULL;
+	weft_buf *p = b ? param(t, 1000) : NULL;
+	weft_buf *ctl = NULL;
+	weft_launch l = weft__ct_launch(CF_K_FILL, cap, p, b);
+
+	if (p && count && (ctl = weft__ct_alloc(t, CF_CTL_WORDS * 4)) &&
+	    !weft__ct_write(t, ctl, CF_CTL_COUNT * 4, count, 4, 0)) {
+		l.extent_buf = ctl;
+		l.extent_offset = CF_CTL_COUNT * 4;
+	}
+	if (p && !t->why[0] && !weft__ct_step(t, &l, 1, 1) &&
+	    !weft__ct_sync(t) && !weft__ct_guards(t, b, cap, data)) {
+		for (uint32_t i = 0; i < cap; i++)
+			want[i] = i < ran ? 1000 + i : 0xEEEEEEEEu;
+		words_are(t, data, want, cap, "the buffer");
+	}
+	weft__ct_free(t, b);
+	weft__ct_free(t, p);
+	weft__ct_free(t, ctl);
+	free(data);
+	free(want);
+}
+
+void weft__ct_group_guard(weft__ct *t)
+{
+	static const uint32_t extents[] = {
+		0, 1, 63, 64, 65, 1000, 4097, 100003
+	};
+	uint32_t count;
+
+	for (size_t i = 0; i < sizeof extents / sizeof extents[0]; i++) {
+		weft__ct_begin(t,
+			       "a launch of extent %u writes its %u items "
+			       "and no guard word around them",
+			       (unsigned)extents[i], (unsigned)extents[i]);
+		guard_fill(t, extents[i], NULL);
+		weft__ct_end(t);
+	}
+	count = 37;
+	weft__ct_begin(t, "a device-side count of 37 with capacity 100 writes "
+			  "37 items and no guard word");
+	guard_fill(t, 100, &count);
+	weft__ct_end(t);
+	count = 150;
+	weft__ct_begin(t, "a device-side count of 150 with capacity 100 is "
+			  "clamped: 100 items, no guard word");
+	guard_fill(t, 100, &count);
+	weft__ct_end(t);
+}
+
+/* ---- step ---------------------------------------------------------------- */
+
+#define STEP_N 1000u
+
+/* x[i] += 1, then y[i] = 2 y[i] + x[i], n times from x = i, y = 3i + 1. */
+static void step_expected(uint64_t n, uint32_t *x, uint32_t *y)
+{
+	for (uint32_t i = 0; i < STEP_N; i++) {
+		x[i] = i;
+		y[i] = 3u * i + 1u;
+		for (uint64_t s = 0; s < n; s++) {
+			x[i] += 1u;
+			y[i] = 2u * y[i] + x[i];
+		}
+	}
+}
+
+/* Run the two-launch list as step() calls of calls[0], calls[1], ... */
+static void step_run(weft__ct *t, const uint64_t *calls, size_t n_calls)
+{
+	uint32_t *hx = weft__ct_xmalloc(t, STEP_N * 8);
+	uint32_t *hy = hx ? hx + STEP_N : NULL;
+	uint32_t *gx = weft__ct_xmalloc(t, STEP_N * 8);
+	uint32_t *gy = gx ? gx + STEP_N : NULL;
+	weft_buf *x = gx && hx ? weft__ct_guarded(t, STEP_N, 0) : NULL;
+	weft_buf *y = x ? weft__ct_guarded(t, STEP_N, 0) : NULL;
+	weft_launch l[2] = { weft__ct_launch(CF_K_INC, STEP_N, x, NULL),
+			     weft__ct_launch(CF_K_MAD, STEP_N, y, x) };
+	uint64_t total = 0;
+
+	if (y) {
+		step_expected(0, hx, hy);
+		if (!weft__ct_write(t, x, CF_GUARD * 4, hx, STEP_N * 4, 0))
+			weft__ct_write(t, y, CF_GUARD * 4, hy, STEP_N * 4, 0);
+	}
+	for (size_t c = 0; y && c < n_calls && !t->why[0]; c++) {
+		weft__ct_step(t, l, 2, calls[c]);
+		total += calls[c];
+	}
+	if (y && !t->why[0] && !weft__ct_sync(t) &&
+	    !weft__ct_guards(t, x, STEP_N, gx) &&
+	    !weft__ct_guards(t, y, STEP_N, gy)) {
+		step_expected(total, hx, hy);
+		if (words_are(t, gx, hx, STEP_N, "x"))
+			words_are(t, gy, hy, STEP_N, "y");
+	}
+	weft__ct_free(t, x);
+	weft__ct_free(t, y);
+	free(hx);
+	free(gx);
+}
+
+static void step_atomic(weft__ct *t)
+{
+	enum { N = 100003 };
+	uint32_t zero = 0, got = 0;
+	weft_buf *c;
+	weft_launch l;
+
+	weft__ct_begin(t, "atomic adds from %u work items all land", N);
+	c = weft__ct_alloc(t, 4);
+	l = weft__ct_launch(CF_K_ATOMIC, N, c, NULL);
+	if (c && !weft__ct_write(t, c, 0, &zero, 4, 0) &&
+	    !weft__ct_step(t, &l, 1, 3) && !weft__ct_sync(t) &&
+	    !weft__ct_read(t, &got, c, 0, 4, 0))
+		weft__ct_expect(t, got == 3u * N, "counted %u, want %u",
+				(unsigned)got, 3u * N);
+	weft__ct_free(t, c);
+	weft__ct_end(t);
+}
+
+void weft__ct_group_step(weft__ct *t)
+{
+	static const uint64_t ns[] = { 1, 2, 7, 100 };
+	static const uint64_t split[] = { 3, 4, 1, 0, 2 };
+	static const uint64_t none[] = { 0 };
+
+	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+		weft__ct_begin(t,
+			       "step(%llu) of [x += 1, y = 2y + x] runs the "
+			       "two launches in order %llu times",
+			       (unsigned long long)ns[i],
+			       (unsigned long long)ns[i]);
+		step_run(t, &ns[i], 1);
+		weft__ct_end(t);
+	}
+	weft__ct_begin(t, "step(3), step(4), step(1), step(0), step(2) give "
+			  "the result of step(10)");
+	step_run(t, split, sizeof split / sizeof split[0]);
+	weft__ct_end(t);
+	weft__ct_begin(t, "n_steps = 0 does nothing");
+	step_run(t, none, 1);
+	weft__ct_end(t);
+	step_atomic(t);
+}
+
+/* ---- device-extent ------------------------------------------------------- */
+
+#define EXT_CAP 64u
+
+/* One launch of cf_bump with capacity EXT_CAP and the count written to
+ * the device by the host. */
+static void extent_host_count(weft__ct *t, uint32_t count)
+{
+	uint32_t data[EXT_CAP], want[EXT_CAP];
+	uint32_t ctl[CF_CTL_WORDS] = { 0 };
+	weft_buf *b = weft__ct_guarded(t, EXT_CAP, 0);
+	weft_buf *c = b ? weft__ct_alloc(t, sizeof ctl) : NULL;
+	weft_launch l = weft__ct_launch(CF_K_BUMP, EXT_CAP, b, NULL);
+	uint32_t ran = count < EXT_CAP ? count : EXT_CAP;
+
+	ctl[CF_CTL_STEP] = EXT_CAP; /* what an extent_offset of 0 reads */
+	ctl[CF_CTL_COUNT] = count;
+	l.extent_buf = c;
+	l.extent_offset = CF_CTL_COUNT * 4;
+	if (c && !weft__ct_write(t, c, 0, ctl, sizeof ctl, 0) &&
+	    !weft__ct_step(t, &l, 1, 1) && !weft__ct_sync(t) &&
+	    !weft__ct_guards(t, b, EXT_CAP, data)) {
+		for (uint32_t i = 0; i < EXT_CAP; i++)
+			want[i] = i < ran;
+		words_are(t, data, want, EXT_CAP, "items run (1) and not (0)");
+	}
+	weft__ct_free(t, b);
+	weft__ct_free(t, c);
+}
+
+/* The counts of one step(n) call, each written on the device by the
+ * launch before the one that reads it. */
+static void extent_in_step(weft__ct *t)
+{
+	static const uint32_t table[] = { 0, 1,	 17,	  EXT_CAP + 50,
+					  5, 33, EXT_CAP, 2 };
+	const uint32_t n = sizeof table / sizeof table[0];
+	uint32_t data[EXT_CAP], want[EXT_CAP] = { 0 };
+	uint32_t ctl[CF_CTL_WORDS] = { 0 };
+	weft_buf *b = weft__ct_guarded(t, EXT_CAP, 0);
+	weft_buf *c = b ? weft__ct_alloc(t, sizeof ctl) : NULL;
+	weft_launch l[2] = { weft__ct_launch(CF_K_COUNT, 1, c, NULL),
+			     weft__ct_launch(CF_K_BUMP, EXT_CAP, b, NULL) };
+
+	l[1].extent_buf = c;
+	l[1].extent_offset = CF_CTL_COUNT * 4;
+	ctl[CF_CTL_COUNT] = EXT_CAP; /* stale: what a host-side read sees */
+	memcpy(ctl + CF_CTL_TABLE, table, sizeof table);
+	for (uint32_t s = 0; s < n; s++)
+		for (uint32_t i = 0; i < EXT_CAP && i < table[s]; i++)
+			want[i]++;
+	if (c && !weft__ct_write(t, c, 0, ctl, sizeof ctl, 0) &&
+	    !weft__ct_step(t, l, 2, n) && !weft__ct_sync(t) &&
+	    !weft__ct_guards(t, b, EXT_CAP, data))
+		words_are(t, data, want, EXT_CAP, "steps that ran each item");
+	weft__ct_free(t, b);
+	weft__ct_free(t, c);
+}
+
+void weft__ct_group_extent(weft__ct *t)
+{
+	static const uint32_t counts[] = { 0,	    1,		 17,
+					   EXT_CAP, EXT_CAP + 1, UINT32_MAX };
+
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		weft__ct_begin(t,
+			       "a count of %u at extent_offset 8, capacity "
+			       "%u, runs min(count, capacity) items",
+			       (unsigned)counts[i], EXT_CAP);
+		extent_host_count(t, counts[i]);
+		weft__ct_end(t);
+	}
+	weft__ct_begin(t,
+		       "counts written by an earlier launch of the same "
+		       "step (0, 1, 17, %u, 5, 33, %u, 2 in one step(8)) "
+		       "are read when the launch runs",
+		       EXT_CAP + 50, EXT_CAP);
+	extent_in_step(t);
+	weft__ct_end(t);
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+#define DELTA(a, b, f) ((unsigned long long)((b).f - (a).f))
+
+/* step(n) of a 3-launch list counts n steps, 3n launches, no sync. */
+static void counters_step(weft__ct *t, weft_buf *x, weft_buf *ctl)
+{
+	weft_launch l[3] = { weft__ct_launch(CF_K_INC, 100, x, NULL),
+			     weft__ct_launch(CF_K_COUNT, 1, ctl, NULL),
+			     weft__ct_launch(CF_K_BUMP, 100, x, NULL) };
+	weft_stats a = { .struct_size = 0 }, b = { .struct_size = 0 };
+
+	l[2].extent_buf = ctl;
+	l[2].extent_offset = CF_CTL_COUNT * 4;
+	weft__ct_begin(t, "step(1000) of 3 launches counts 1000 steps and "
+			  "3000 launches (count-0 launches included)");
+	if (!weft__ct_stats(t, &a) && !weft__ct_step(t, l, 3, 1000) &&
+	    !weft__ct_stats(t, &b)) {
+		weft__ct_expect(t, DELTA(a, b, steps) == 1000,
+				"steps grew by %llu", DELTA(a, b, steps));
+		weft__ct_expect(t, DELTA(a, b, launches) == 3000,
+				"launches grew by %llu", DELTA(a, b, launches));
+	}
+	weft__ct_end(t);
+	weft__ct_begin(t, "step(1000) makes zero synchronisations");
+	weft__ct_expect(t, DELTA(a, b, syncs) == 0,
+			"syncs grew by %llu inside step()", DELTA(a, b, syncs));
+	weft__ct_end(t);
+	weft__ct_begin(t, "each sync() counts one synchronisation");
+	if (!weft__ct_stats(t, &a) && !weft__ct_sync(t) && !weft__ct_sync(t) &&
+	    !weft__ct_sync(t) && !weft__ct_stats(t, &b))
+		weft__ct_expect(t, DELTA(a, b, syncs) == 3,
+				"3 syncs made, syncs grew by %llu",
+				DELTA(a, b, syncs));
+	weft__ct_end(t);
+}
+
+/* Transfers counted per direction: count and bytes, exactly as issued. */
+static void counters_xfer(weft__ct *t, weft_buf *x, weft_buf *y)
+{
+	static const char *dir[] = { "H2D", "D2H", "D2D" };
+	const unsigned long long want_n[3] = { 3, 2, 2 };
+	const unsigned long long want_b[3] = { 100 + 0 + 4097, 7 + 4096,
+					       1 + 65536 };
+	unsigned char *h = weft__ct_xmalloc(t, 65536);
+	weft_stats a = { .struct_size = 0 }, b = { .struct_size = 0 };
+
+	weft__ct_begin(t, "transfers are counted per direction, count and "
+			  "bytes, exactly as issued (0-byte and async ones "
+			  "included)");
+	if (h && !weft__ct_stats(t, &a) &&
+	    !weft__ct_write(t, x, 0, h, 100, 0) &&
+	    !weft__ct_write(t, x, 5, h, 0, 0) &&
+	    !weft__ct_write(t, y, 3, h, 4097, WEFT_XFER_ASYNC) &&
+	    !weft__ct_read(t, h, x, 1, 7, 0) &&
+	    !weft__ct_read(t, h, y, 0, 4096, WEFT_XFER_ASYNC) &&
+	    !weft__ct_copy(t, y, 9, x, 0, 1, 0) &&
+	    !weft__ct_copy(t, y, 0, x, 0, 65536, WEFT_XFER_ASYNC) &&
+	    !weft__ct_sync(t) && !weft__ct_stats(t, &b))
+		for (int d = 0; d < WEFT_DIR_COUNT; d++)
+			weft__ct_expect(
+				t,
+				DELTA(a, b, xfer_count[d]) == want_n[d] &&
+					DELTA(a, b, xfer_bytes[d]) == want_b[d],
+				"%s: %llu transfers of %llu bytes "
+				"counted, %llu of %llu issued",
+				dir[d], DELTA(a, b, xfer_count[d]),
+				DELTA(a, b, xfer_bytes[d]), want_n[d],
+				want_b[d]);
+	free(h);
+	weft__ct_end(t);
+}
+
+/* A caller built for ABI 1.0 passes a smaller weft_stats. */
+static void counters_small(weft__ct *t)
+{
+	unsigned char raw[sizeof(weft_stats) + 64];
+	size_t size = offsetof(weft_stats, cache_hits);
+	weft_stats *s = (weft_stats *)(void *)raw;
+	weft_status st;
+
+	weft__ct_begin(t,
+		       "a 1.0-sized weft_stats (%zu bytes) is filled only "
+		       "up to its struct_size, which stays as set",
+		       size);
+	memset(raw, 0x5A, sizeof raw);
+	s->struct_size = (uint32_t)size;
+	st = t->vt->stats(t->dev, s);
+	weft__ct_expect(t, st == WEFT_OK, "stats returned %s",
+			weft_status_str(st));
+	weft__ct_expect(t, s->struct_size == size, "struct_size became %u",
+			(unsigned)s->struct_size);
+	for (size_t i = size; i < sizeof raw; i++)
+		if (!weft__ct_expect(t, raw[i] == 0x5A,
+				     "byte %zu (past struct_size %zu) was "
+				     "written",
+				     i, size))
+			break;
+	weft__ct_end(t);
+}
+
+void weft__ct_group_counters(weft__ct *t)
+{
+	uint32_t ctl[CF_CTL_WORDS] = { 0 };
+	weft_buf *x, *y, *c;
+
+	weft__ct_begin(t, "setup: buffers for counting");
+	x = weft__ct_guarded(t, 65536, 0);
+	y = weft__ct_guarded(t, 65536, 0);
+	c = weft__ct_alloc(t, sizeof ctl);
+	if (c)
+		weft__ct_write(t, c, 0, ctl, sizeof ctl, 0);
+	if (!t->why[0]) {
+		counters_step(t, x, c);
+		counters_xfer(t, x, y);
+		counters_small(t);
+	} else {
+		weft__ct_end(t);
+	}
+	weft__ct_free(t, x);
+	weft__ct_free(t, y);
+	weft__ct_free(t, c);
+}

@@ -1,0 +1,435 @@
+/*
+ * core/conform_models.c - the conformance group `models`: every model in
+ * the registry runs on the candidate backend and on the reference backend
+ * (openmp unless told otherwise) with its conformance configuration
+ * (weft_model.conform_sets) and a fixed seed, through the public run API.
+ * Their final states are compared buffer by buffer (state digests: bit
+ * for bit, or within the declared tolerance for f32 buffers), and so are
+ * their output files, byte for byte. A repeated run on the candidate must
+ * give identical digests. When the candidate is the reference, 1 thread
+ * is compared with 2.
+ */
+#include "internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+#include "sim.h"
+
+#define CONFORM_SEED "20240601"
+
+/* A backend to run models on. */
+typedef struct mbackend {
+	char path[PATH_MAX]; /* absolute */
+	char name[128];
+	char label[160]; /* how messages name it */
+	int threads;	 /* [backend] threads, 0: the default */
+	int candidate;	 /* gets the --device and --platform options */
+} mbackend;
+
+/* What one run left: its state and its output files. */
+typedef struct mrun {
+	weft__digest *digest;
+	size_t n_files;
+	char *file_name[8];
+	char *file_data[8];
+	size_t file_len[8];
+} mrun;
+
+static void mrun_free(mrun *r)
+{
+	weft__digest_free(r->digest);
+	for (size_t i = 0; i < r->n_files; i++) {
+		free(r->file_name[i]);
+		free(r->file_data[i]);
+	}
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- running a model ----------------------------------------------------- */
+
+static char *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1)) &&
+	    fread(data, 1, (size_t)n, f) == (size_t)n) {
+		*len = (size_t)n;
+	} else {
+		free(data);
+		data = NULL;
+	}
+	fclose(f);
+	return data;
+}
+
+/* Apply "section.key=value" lines (newline-separated). */
+static weft_status apply_sets(weft_context *ctx, weft_config *cfg,
+			      const char *sets)
+{
+	char line[512];
+	weft_status st = WEFT_OK;
+
+	for (const char *s = sets; s && *s && st == WEFT_OK; s += *s == '\n') {
+		size_t n = strcspn(s, "\n");
+
+		weft__fmt(line, sizeof line, "%.*s", (int)n, s);
+		if (line[strspn(line, " \t")])
+			st = weft_config_set(ctx, cfg, line);
+		s += n;
+	}
+	return st;
+}
+
+static weft_status model_config(weft__ct *t, weft_context *ctx,
+				const weft_model *m, const mbackend *b,
+				const char *dir, weft_config **cfg)
+{
+	char sets[PATH_MAX + 512];
+	weft_status st;
+
+	weft__fmt(sets, sizeof sets,
+		  "simulation.model=%s\nsimulation.seed=" CONFORM_SEED "\n"
+		  "output.directory=%s\noutput.every=7\noutput.summary=true\n"
+		  "backend.plugin=%s\nbackend.cache_dir=%s/cache\n"
+		  "backend.threads=%d\n",
+		  m->name, dir, b->path, t->scratch, b->threads);
+	if ((st = weft_config_new(ctx, cfg)) ||
+	    (st = apply_sets(ctx, *cfg, sets)))
+		return st;
+	if (b->candidate && t->opt->device && t->opt->device[0]) {
+		weft__fmt(sets, sizeof sets, "backend.device=%s",
+			  t->opt->device);
+		if ((st = weft_config_set(ctx, *cfg, sets)))
+			return st;
+	}
+	if (b->candidate && t->opt->platform && t->opt->platform[0]) {
+		weft__fmt(sets, sizeof sets, "backend.platform=%s",
+			  t->opt->platform);
+		if ((st = weft_config_set(ctx, *cfg, sets)))
+			return st;
+	}
+	if (m->struct_size >=
+	    offsetof(weft_model, conform_sets) + sizeof(const char *))
+		st = apply_sets(ctx, *cfg, m->conform_sets);
+	return st;
+}
+
+static weft_status keep_outputs(weft_context *ctx, weft_sim *sim, mrun *r)
+{
+	for (size_t i = 0; i < weft_sim_output_count(sim) && i < 8; i++) {
+		const char *path = weft_sim_output_at(sim, i);
+		const char *base = strrchr(path, '/');
+
+		r->file_name[i] = weft__strdup(base ? base + 1 : path);
+		r->file_data[i] = read_whole(path, &r->file_len[i]);
+		r->n_files++;
+		if (!r->file_name[i] || !r->file_data[i])
+			return weft__fail(ctx, WEFT_E_IO,
+					  "cannot read the output %s", path);
+	}
+	return WEFT_OK;
+}
+
+/* Run model m on backend b to its end; its state and outputs go to r, or
+ * the reason it failed to why. */
+static int model_run(weft__ct *t, const weft_model *m, const mbackend *b,
+		     const char *tag, mrun *r, char *why, size_t why_size)
+{
+	char dir[PATH_MAX];
+	weft_context *ctx = NULL;
+	weft_config *cfg = NULL;
+	weft_sim *sim = NULL;
+	weft_status st;
+
+	memset(r, 0, sizeof *r);
+	weft__fmt(dir, sizeof dir, "%s/%s-%s", t->scratch, m->name, tag);
+	weft__ct_phase(t, "running %s on %s", m->name, b->label);
+	if (weft_context_new(&ctx) != WEFT_OK) {
+		weft__fmt(why, why_size, "out of memory");
+		return -1;
+	}
+	if ((st = model_config(t, ctx, m, b, dir, &cfg)) ||
+	    (st = weft_sim_open(ctx, cfg, &sim)) ||
+	    (st = weft_sim_finish(sim)) ||
+	    (st = weft__sim_digest(sim, &r->digest)))
+		goto close;
+	st = keep_outputs(ctx, sim, r);
+close:
+	if (st)
+		weft__fmt(why, why_size, "%s", weft_context_error(ctx));
+	weft_sim_close(sim);
+	weft_config_free(cfg);
+	weft_context_free(ctx);
+	return st ? -1 : 0;
+}
+
+/* ---- comparing runs ------------------------------------------------------ */
+
+/* An f32 buffer within tolerance; the first element outside is recorded. */
+static int same_f32(weft__ct *t, const char *model, const weft__digest_buf *g,
+		    const weft__digest_buf *w, const char *label)
+{
+	for (size_t i = 0; i + 4 <= g->bytes; i += 4) {
+		float a, b;
+
+		memcpy(&a, g->data + i, 4);
+		memcpy(&b, w->data + i, 4);
+		if ((isnan(a) && isnan(b)) || fabs((double)a - b) <= w->abs_tol)
+			continue;
+		return weft__ct_expect(t, 0,
+				       "%s buffer '%s' differs from %s at "
+				       "element %zu by more than %g (got %.9g, "
+				       "want %.9g)",
+				       model, g->name, label, i / 4, w->abs_tol,
+				       (double)a, (double)b);
+	}
+	return 1;
+}
+
+static int same_buffer(weft__ct *t, const char *model,
+		       const weft__digest_buf *g, const weft__digest_buf *w,
+		       const char *label, int exact)
+{
+	size_t i = 0;
+
+	if (g->bytes != w->bytes || strcmp(g->name, w->name) != 0)
+		return weft__ct_expect(
+			t, 0,
+			"%s buffer '%s' (%zu bytes) stands where "
+			"%s has '%s' (%zu bytes)",
+			model, g->name, g->bytes, label, w->name, w->bytes);
+	if (g->hash == w->hash)
+		return 1;
+	if (w->is_f32 && !exact)
+		return same_f32(t, model, g, w, label);
+	while (i < g->bytes && g->data[i] == w->data[i])
+		i++;
+	return weft__ct_expect(t, 0,
+			       "%s buffer '%s' differs from %s at byte %zu "
+			       "(got %u, want %u)",
+			       model, g->name, label, i,
+			       i < g->bytes ? g->data[i] : 0u,
+			       i < g->bytes ? w->data[i] : 0u);
+}
+
+static void same_state(weft__ct *t, const char *model, const mrun *got,
+		       const mrun *want, const char *label, int exact)
+{
+	const weft__digest *g = got->digest, *w = want->digest;
+
+	weft__ct_expect(t, g->n == w->n,
+			"%s allocated %zu buffers here, %zu on %s", model, g->n,
+			w->n, label);
+	for (size_t i = 0; i < g->n && i < w->n; i++)
+		if (!same_buffer(t, model, &g->bufs[i], &w->bufs[i], label,
+				 exact))
+			return;
+}
+
+static void same_outputs(weft__ct *t, const char *model, const mrun *got,
+			 const mrun *want, const char *label)
+{
+	weft__ct_expect(t, got->n_files == want->n_files,
+			"%s wrote %zu output files here, %zu on %s", model,
+			got->n_files, want->n_files, label);
+	for (size_t i = 0; i < got->n_files && i < want->n_files; i++) {
+		size_t n = got->file_len[i], j = 0;
+		const char *a = got->file_data[i], *b = want->file_data[i];
+
+		if (n == want->file_len[i] && memcmp(a, b, n) == 0)
+			continue;
+		while (j < n && j < want->file_len[i] && a[j] == b[j])
+			j++;
+		weft__ct_expect(t, 0,
+				"%s output %s differs from %s's at byte %zu "
+				"(%zu and %zu bytes)",
+				model, got->file_name[i], label, j, n,
+				want->file_len[i]);
+		return;
+	}
+}
+
+/* "daily.csv, summary.txt" */
+static void file_list(const mrun *r, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->n_files; i++)
+		weft__fmt(buf + strlen(buf), size - strlen(buf), "%s%s",
+			  i ? ", " : "", r->file_name[i]);
+}
+
+/* ---- the group ----------------------------------------------------------- */
+
+/* The reference backend, resolved as the options ask: a path or a name. */
+static int reference(weft__ct *t, mbackend *ref, char *why, size_t why_size)
+{
+	const char *want = t->opt->reference && t->opt->reference[0]
+				   ? t->opt->reference
+				   : "openmp";
+	weft_conform_options o = *t->opt;
+	weft__ct r;
+	int unavailable;
+
+	memset(&r, 0, sizeof r);
+	o.plugin = want;
+	r.opt = &o;
+	r.ctx = t->ctx;
+	if (weft__ct_load(&r, &unavailable, why, why_size) != WEFT_OK) {
+		weft__fmt(why, why_size,
+			  "reference backend %s cannot be used: "
+			  "%s",
+			  want, weft_context_error(t->ctx));
+		weft__ct_unload(&r);
+		return -1;
+	}
+	weft__fmt(ref->name, sizeof ref->name, "%s", r.vt->name);
+	if (!realpath(r.plugin->path, ref->path))
+		weft__fmt(ref->path, sizeof ref->path, "%s", r.plugin->path);
+	weft__ct_unload(&r);
+	return 0;
+}
+
+/* The runs of one model: candidate, reference, candidate again. */
+typedef struct mtrio {
+	const weft_model *m;
+	const mbackend *cand, *ref; /* ref NULL: none could be loaded */
+	mrun a, b, c;
+	int ok_a, ok_b, ok_c; /* 0 when the run succeeded */
+	char why[WEFT__MSG_MAX];
+} mtrio;
+
+static void models_run_both(weft__ct *t, mtrio *r, const char *ref_why)
+{
+	weft__ct_begin(t,
+		       "%s runs to its end on %s (conformance "
+		       "configuration, seed " CONFORM_SEED ")",
+		       r->m->name, r->cand->label);
+	r->ok_a =
+		model_run(t, r->m, r->cand, "a", &r->a, r->why, sizeof r->why);
+	weft__ct_expect(t, r->ok_a == 0, "%s", r->why);
+	weft__ct_end(t);
+
+	weft__ct_begin(t, "%s runs to its end on %s", r->m->name,
+		       r->ref ? r->ref->label : "the reference backend");
+	if (!r->ref) {
+		weft__ct_skip(t, "%s", ref_why);
+		return;
+	}
+	r->ok_b = model_run(t, r->m, r->ref, "b", &r->b, r->why, sizeof r->why);
+	weft__ct_expect(t, r->ok_b == 0, "%s", r->why);
+	weft__ct_end(t);
+}
+
+/* Candidate against reference: state, then outputs. */
+static void models_compare(weft__ct *t, mtrio *r)
+{
+	const char *name = r->m->name, *skip = NULL;
+	const char *label = r->ref ? r->ref->label : "the reference";
+	char files[256];
+
+	if (!r->ref)
+		skip = "no reference backend";
+	else if (r->ok_a != 0 || r->ok_b != 0)
+		skip = "a run failed";
+	weft__ct_begin(t, "%s state on %s equals that on %s, buffer by buffer",
+		       name, r->cand->label, label);
+	if (skip) {
+		weft__ct_skip(t, "%s", skip);
+	} else {
+		same_state(t, name, &r->a, &r->b, label, 0);
+		weft__ct_end(t);
+	}
+	weft__ct_begin(t, "%s outputs on %s equal those on %s byte for byte",
+		       name, r->cand->label, label);
+	if (skip) {
+		weft__ct_skip(t, "%s", skip);
+		return;
+	}
+	same_outputs(t, name, &r->a, &r->b, label);
+	weft__ct_end(t);
+	file_list(&r->a, files, sizeof files);
+	weft__ct_diag(t, "%s outputs compared: %s", name, files);
+}
+
+/* The candidate again: the same state and outputs, bit for bit. */
+static void models_repeat(weft__ct *t, mtrio *r)
+{
+	weft__ct_begin(t,
+		       "a repeated run of %s on %s gives identical state "
+		       "digests and outputs",
+		       r->m->name, r->cand->label);
+	if (r->ok_a != 0) {
+		weft__ct_skip(t, "the first run failed");
+		return;
+	}
+	r->ok_c =
+		model_run(t, r->m, r->cand, "c", &r->c, r->why, sizeof r->why);
+	if (weft__ct_expect(t, r->ok_c == 0, "%s", r->why)) {
+		same_state(t, r->m->name, &r->c, &r->a, "the first run", 1);
+		same_outputs(t, r->m->name, &r->c, &r->a, "the first run");
+	}
+	weft__ct_end(t);
+}
+
+static void models_one(weft__ct *t, const weft_model *m, const mbackend *cand,
+		       const mbackend *ref, const char *ref_why)
+{
+	mtrio *r = calloc(1, sizeof *r);
+
+	weft__ct_begin(t, "%s: setup", m->name);
+	if (!weft__ct_expect(t, r != NULL, "out of memory")) {
+		weft__ct_end(t);
+		return;
+	}
+	r->m = m;
+	r->cand = cand;
+	r->ref = ref;
+	r->ok_a = r->ok_b = r->ok_c = -1;
+	models_run_both(t, r, ref_why);
+	models_compare(t, r);
+	models_repeat(t, r);
+	mrun_free(&r->a);
+	mrun_free(&r->b);
+	mrun_free(&r->c);
+	free(r);
+}
+
+void weft__ct_group_models(weft__ct *t)
+{
+	mbackend cand, ref;
+	char why[WEFT__MSG_MAX];
+	int have_ref;
+
+	memset(&cand, 0, sizeof cand);
+	memset(&ref, 0, sizeof ref);
+	if (!realpath(t->plugin->path, cand.path))
+		weft__fmt(cand.path, sizeof cand.path, "%s", t->plugin->path);
+	weft__fmt(cand.name, sizeof cand.name, "%s", t->vt->name);
+	cand.candidate = 1;
+	have_ref = reference(t, &ref, why, sizeof why) == 0;
+	if (have_ref && strcmp(ref.name, cand.name) == 0) {
+		/* The reference itself: threads must not matter. */
+		cand.threads = 1;
+		ref = cand;
+		ref.threads = 2;
+		weft__fmt(cand.label, sizeof cand.label, "%s with 1 thread",
+			  cand.name);
+		weft__fmt(ref.label, sizeof ref.label, "%s with 2 threads",
+			  ref.name);
+	} else {
+		weft__fmt(cand.label, sizeof cand.label, "%s", cand.name);
+		weft__fmt(ref.label, sizeof ref.label, "%s", ref.name);
+	}
+	for (size_t i = 0; i < weft__n_models; i++)
+		models_one(t, weft__models[i], &cand, have_ref ? &ref : NULL,
+			   why);
+}

@@ -1,0 +1,351 @@
+/*
+ * tests/plugins/broken.c - backends that break one promise each, for
+ * tests/test-conform-broken.sh: the conformance suite must catch every one
+ * of them, in the group that states the promise.
+ *
+ * Each is the template backend (plugins/template/template.c, compiled in
+ * here with its entry renamed) with exactly one function of its vtable
+ * replaced by a wrapper that breaks one promise. tests/conform.am builds
+ * one plugin per -D flag below, named BROKEN_NAME; with none, the plugin
+ * is the template unchanged ("intact"), which must pass.
+ *
+ *   BROKEN_MISALIGN       load_program: kernels see every buffer 4 bytes
+ *                         past a 64-byte boundary              -> align
+ *   BROKEN_ALLOC_ZERO     alloc: 0 bytes is refused            -> alloc
+ *   BROKEN_FREE_NULL      free: free(NULL) crashes (SIGSEGV)   -> alloc
+ *   BROKEN_READ_OFFSET    read: ignores the offset             -> transfer
+ *   BROKEN_ASYNC_ORDER    write: an async write is undone by the one
+ *                         issued before it (out of order)      -> async-order
+ *   BROKEN_WRITE_BOUNDS   write: out-of-range writes "succeed" -> invalid-args
+ *   BROKEN_OVERSIZE_MSG   alloc: failures do not name the bytes -> oversize
+ *   BROKEN_STATS_D2D      stats: copies are not counted        -> counters
+ *   BROKEN_STEP_SYNC      step: synchronises inside step()     -> counters
+ *   BROKEN_OVERRUN        step: runs one item past each extent -> guard
+ *   BROKEN_DEVICE_EXTENT  step: ignores device-side counts     -> device-extent
+ *   BROKEN_DROP_STEP      step: runs n - 1 steps               -> models
+ *   BROKEN_SYNC_HANG      sync: never returns                  -> timeout
+ */
+#define weft_backend_entry weft__template_inner
+#include "../../plugins/template/template.c"
+#undef weft_backend_entry
+
+#include <signal.h>
+#include <unistd.h>
+
+#ifndef BROKEN_NAME
+#error "BROKEN_NAME must name the plugin (weft-backend-BROKEN_NAME.so)"
+#endif
+
+/* ---- load_program: misaligned buffers ------------------------------------ */
+#ifdef BROKEN_MISALIGN
+#define BROKEN_WHAT	    "kernels see misaligned buffers"
+#define BROKEN_LOAD_PROGRAM broken_load_program
+#define BROKEN_MAX_KERNELS  8
+
+/* The kernels of the last program loaded, called through trampolines. */
+static weft_host_kernel_fn broken_fn[BROKEN_MAX_KERNELS];
+
+static void broken_shifted(int k, const weft_kargs *ka, uint32_t begin,
+			   uint32_t end)
+{
+	weft_kargs moved = *ka;
+
+	for (int i = 0; i < WEFT_KERNEL_MAX_BUFS; i++)
+		if (moved.buf[i])
+			moved.buf[i] = (char *)moved.buf[i] + 4;
+	broken_fn[k](&moved, begin, end);
+}
+
+#define BROKEN_TRAMPOLINE(k)                                              \
+	static void broken_tramp##k(const weft_kargs *ka, uint32_t begin, \
+				    uint32_t end)                         \
+	{                                                                 \
+		broken_shifted(k, ka, begin, end);                        \
+	}
+BROKEN_TRAMPOLINE(0)
+BROKEN_TRAMPOLINE(1)
+BROKEN_TRAMPOLINE(2)
+BROKEN_TRAMPOLINE(3)
+BROKEN_TRAMPOLINE(4)
+BROKEN_TRAMPOLINE(5)
+BROKEN_TRAMPOLINE(6)
+BROKEN_TRAMPOLINE(7)
+
+static const weft_host_kernel_fn broken_tramps[BROKEN_MAX_KERNELS] = {
+	broken_tramp0, broken_tramp1, broken_tramp2, broken_tramp3,
+	broken_tramp4, broken_tramp5, broken_tramp6, broken_tramp7,
+};
+
+static weft_status broken_load_program(weft_device *dev,
+				       const weft_program_desc *desc,
+				       weft_program **out, weft_error *err)
+{
+	weft_kernel_desc k[BROKEN_MAX_KERNELS];
+	weft_program_desc d;
+
+	if (!desc || !desc->kernels || desc->n_kernels == 0 ||
+	    desc->n_kernels > BROKEN_MAX_KERNELS)
+		return tpl_load_program(dev, desc, out, err);
+	d = *desc;
+	for (uint32_t i = 0; i < desc->n_kernels; i++) {
+		k[i] = desc->kernels[i];
+		broken_fn[i] = k[i].host_fn;
+		if (k[i].host_fn)
+			k[i].host_fn = broken_tramps[i];
+	}
+	d.kernels = k;
+	return tpl_load_program(dev, &d, out, err);
+}
+#endif
+
+/* ---- alloc --------------------------------------------------------------- */
+#ifdef BROKEN_ALLOC_ZERO
+#define BROKEN_WHAT  "alloc(0) is refused"
+#define BROKEN_ALLOC broken_alloc
+static weft_status broken_alloc(weft_device *dev, size_t bytes, weft_buf **out,
+				weft_error *err)
+{
+	if (bytes == 0)
+		return tpl_fail(err, WEFT_E_INVALID, "alloc: 0 bytes");
+	return tpl_alloc(dev, bytes, out, err);
+}
+#endif
+
+#ifdef BROKEN_OVERSIZE_MSG
+#define BROKEN_WHAT  "allocation failures do not name the bytes"
+#define BROKEN_ALLOC broken_alloc
+static weft_status broken_alloc(weft_device *dev, size_t bytes, weft_buf **out,
+				weft_error *err)
+{
+	weft_status st = tpl_alloc(dev, bytes, out, err);
+
+	if (st != WEFT_OK && err)
+		snprintf(err->msg, sizeof err->msg,
+			 "template: out of device memory");
+	return st;
+}
+#endif
+
+/* ---- free ---------------------------------------------------------------- */
+#ifdef BROKEN_FREE_NULL
+#define BROKEN_WHAT "free(NULL) crashes"
+#define BROKEN_FREE broken_free
+/* NULL, but the compiler cannot know: the crash is a real SIGSEGV. */
+static char *volatile broken_null;
+
+static void broken_free(weft_device *dev, weft_buf *buf)
+{
+	if (!buf)
+		*broken_null = 1;
+	tpl_free(dev, buf);
+}
+#endif
+
+/* ---- transfers ----------------------------------------------------------- */
+#ifdef BROKEN_READ_OFFSET
+#define BROKEN_WHAT "read ignores the offset"
+#define BROKEN_READ broken_read
+static weft_status broken_read(weft_device *dev, void *dst, weft_buf *src,
+			       size_t offset, size_t bytes, unsigned flags,
+			       weft_error *err)
+{
+	(void)offset;
+	return tpl_read(dev, dst, src, 0, bytes, flags, err);
+}
+#endif
+
+#ifdef BROKEN_ASYNC_ORDER
+#define BROKEN_WHAT  "async writes complete out of order"
+#define BROKEN_WRITE broken_write
+/* The async write before the last one, applied again after it: as if the
+ * two had completed in the opposite order. */
+static struct {
+	weft_buf *dst;
+	size_t offset, bytes;
+	unsigned char *data;
+} broken_last;
+
+static weft_status broken_write(weft_device *dev, weft_buf *dst, size_t offset,
+				const void *src, size_t bytes, unsigned flags,
+				weft_error *err)
+{
+	weft_status st = tpl_write(dev, dst, offset, src, bytes, flags, err);
+	unsigned char *copy;
+
+	if (st != WEFT_OK || !(flags & WEFT_XFER_ASYNC))
+		return st;
+	if (broken_last.data && broken_last.dst == dst)
+		tpl_write(dev, dst, broken_last.offset, broken_last.data,
+			  broken_last.bytes, 0, NULL);
+	copy = malloc(bytes ? bytes : 1);
+	if (!copy)
+		return st;
+	memcpy(copy, src, bytes);
+	free(broken_last.data);
+	broken_last.dst = dst;
+	broken_last.offset = offset;
+	broken_last.bytes = bytes;
+	broken_last.data = copy;
+	return st;
+}
+#endif
+
+#ifdef BROKEN_WRITE_BOUNDS
+#define BROKEN_WHAT  "writes out of range report success"
+#define BROKEN_WRITE broken_write
+static weft_status broken_write(weft_device *dev, weft_buf *dst, size_t offset,
+				const void *src, size_t bytes, unsigned flags,
+				weft_error *err)
+{
+	weft_status st = tpl_write(dev, dst, offset, src, bytes, flags, err);
+
+	/* A range error is ignored, as an unchecked memcpy would. */
+	if (st == WEFT_E_INVALID && dev && dst && (src || !bytes) &&
+	    !(flags & ~(unsigned)WEFT_XFER_ASYNC)) {
+		if (err)
+			err->msg[0] = '\0';
+		return WEFT_OK;
+	}
+	return st;
+}
+#endif
+
+/* ---- stats --------------------------------------------------------------- */
+#ifdef BROKEN_STATS_D2D
+#define BROKEN_WHAT  "device-to-device copies are not counted"
+#define BROKEN_STATS broken_stats
+static weft_status broken_stats(weft_device *dev, weft_stats *out)
+{
+	weft_status st = tpl_stats(dev, out);
+
+	if (st == WEFT_OK &&
+	    out->struct_size >= offsetof(weft_stats, launches)) {
+		out->xfer_count[WEFT_DIR_D2D] = 0;
+		out->xfer_bytes[WEFT_DIR_D2D] = 0;
+	}
+	return st;
+}
+#endif
+
+/* ---- step ---------------------------------------------------------------- */
+#ifdef BROKEN_STEP_SYNC
+#define BROKEN_WHAT "step() synchronises"
+#define BROKEN_STEP broken_step
+static weft_status broken_step(weft_device *dev, weft_program *prog,
+			       const weft_launch *launches, uint32_t n_launches,
+			       uint64_t n_steps, weft_error *err)
+{
+	weft_status st =
+		tpl_step(dev, prog, launches, n_launches, n_steps, err);
+
+	return st == WEFT_OK ? tpl_sync(dev, err) : st;
+}
+#endif
+
+/* Run a copy of the launch list with one thing changed in every launch. */
+#if defined(BROKEN_OVERRUN) || defined(BROKEN_DEVICE_EXTENT)
+#define BROKEN_STEP	    broken_step
+#define BROKEN_MAX_LAUNCHES 16
+static weft_status broken_step(weft_device *dev, weft_program *prog,
+			       const weft_launch *launches, uint32_t n_launches,
+			       uint64_t n_steps, weft_error *err)
+{
+	weft_launch l[BROKEN_MAX_LAUNCHES];
+
+	if (!launches || n_launches > BROKEN_MAX_LAUNCHES)
+		return tpl_step(dev, prog, launches, n_launches, n_steps, err);
+	for (uint32_t i = 0; i < n_launches; i++) {
+		l[i] = launches[i];
+#ifdef BROKEN_OVERRUN
+		l[i].extent++; /* one item past the extent (or capacity) */
+#else
+		l[i].extent_buf = NULL; /* the capacity, always */
+		l[i].extent_offset = 0;
+#endif
+	}
+	return tpl_step(dev, prog, l, n_launches, n_steps, err);
+}
+#ifdef BROKEN_OVERRUN
+#define BROKEN_WHAT "launches run one item past the extent"
+#else
+#define BROKEN_WHAT "device-side extents are ignored"
+#endif
+#endif
+
+#ifdef BROKEN_DROP_STEP
+#define BROKEN_WHAT "step(n) runs n - 1 steps"
+#define BROKEN_STEP broken_step
+static weft_status broken_step(weft_device *dev, weft_program *prog,
+			       const weft_launch *launches, uint32_t n_launches,
+			       uint64_t n_steps, weft_error *err)
+{
+	return tpl_step(dev, prog, launches, n_launches,
+			n_steps ? n_steps - 1 : 0, err);
+}
+#endif
+
+/* ---- sync ---------------------------------------------------------------- */
+#ifdef BROKEN_SYNC_HANG
+#define BROKEN_WHAT "sync() never returns"
+#define BROKEN_SYNC broken_sync
+static volatile int broken_forever = 1;
+
+static weft_status broken_sync(weft_device *dev, weft_error *err)
+{
+	while (broken_forever)
+		pause();
+	return tpl_sync(dev, err);
+}
+#endif
+
+/* ---- the entry: the template's functions, one replaced ------------------- */
+
+#ifndef BROKEN_WHAT
+#define BROKEN_WHAT "nothing broken"
+#endif
+#ifndef BROKEN_ALLOC
+#define BROKEN_ALLOC tpl_alloc
+#endif
+#ifndef BROKEN_FREE
+#define BROKEN_FREE tpl_free
+#endif
+#ifndef BROKEN_WRITE
+#define BROKEN_WRITE tpl_write
+#endif
+#ifndef BROKEN_READ
+#define BROKEN_READ tpl_read
+#endif
+#ifndef BROKEN_LOAD_PROGRAM
+#define BROKEN_LOAD_PROGRAM tpl_load_program
+#endif
+#ifndef BROKEN_STEP
+#define BROKEN_STEP tpl_step
+#endif
+#ifndef BROKEN_SYNC
+#define BROKEN_SYNC tpl_sync
+#endif
+#ifndef BROKEN_STATS
+#define BROKEN_STATS tpl_stats
+#endif
+
+WEFT_BACKEND_ENTRY = {
+	.abi_major = WEFT_BACKEND_ABI_MAJOR,
+	.abi_minor = WEFT_BACKEND_ABI_MINOR,
+	.struct_size = sizeof(weft_backend),
+	.name = BROKEN_NAME,
+	.version = "1.0",
+	.description = "the template backend, broken on purpose: " BROKEN_WHAT,
+	.probe = tpl_probe,
+	.open = tpl_open,
+	.close = tpl_close,
+	.alloc = BROKEN_ALLOC,
+	.free = BROKEN_FREE,
+	.write = BROKEN_WRITE,
+	.read = BROKEN_READ,
+	.copy = tpl_copy,
+	.load_program = BROKEN_LOAD_PROGRAM,
+	.unload_program = tpl_unload_program,
+	.step = BROKEN_STEP,
+	.sync = BROKEN_SYNC,
+	.stats = BROKEN_STATS,
+};

@@ -1,0 +1,82 @@
+#!/bin/sh
+# tests/test-conform-broken.sh - the conformance suite catches every
+# broken promise: `weft conform` on each plugin of tests/plugins/broken.c
+# (the template backend with one function broken) exits with status 1 and
+# a `not ok` line in the group that states the promise; the template
+# itself, and the wrapper with nothing broken, pass (status 0).
+set -u
+weft="$WEFT_BUILDDIR/core/weft"
+dir="$WEFT_BUILDDIR/tests/broken/.libs"
+template="$WEFT_BUILDDIR/plugins/template/.libs/weft-backend-template.so"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-broken-XXXXXX")
+n=0 failed=0
+trap 'rm -rf "$tmp"' EXIT
+
+[ -f "$dir/weft-backend-intact.so" ] ||
+	{ echo "1..0 # SKIP the template backend is not built ($dir/weft-backend-intact.so)"; exit 0; }
+
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+diag() { sed 's/^/# /' "$@"; }
+
+# caught NAME PATTERN WHAT [weft conform options]: the suite fails the
+# plugin weft-backend-NAME.so with a `not ok` line matching PATTERN.
+caught() {
+	name=$1 pattern=$2 what=$3; shift 3
+	"$weft" conform --timeout=5 "$@" "$dir/weft-backend-$name.so" > "$tmp/$name.tap" 2> "$tmp/$name.err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -q -- "$pattern" "$tmp/$name.tap"; then
+		ok 0 "$name: $what is caught"
+		grep -m 1 -- "$pattern" "$tmp/$name.tap" | diag
+	else
+		ok 1 "$name: $what is caught (exit $rc, wanted 1 and a line matching '$pattern')"
+		grep '^not ok' "$tmp/$name.tap" | head -5 | diag
+		diag "$tmp/$name.err"
+	fi
+}
+
+# passes FILE WHAT: the suite passes it (exit 0, no `not ok`).
+passes() {
+	"$weft" conform --timeout=60 "$1" > "$tmp/pass.tap" 2> "$tmp/pass.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && ! grep -q '^not ok' "$tmp/pass.tap" && grep -q '^1\.\.[1-9]' "$tmp/pass.tap"; then
+		ok 0 "$2 passes ($(grep -c '^ok' "$tmp/pass.tap") tests)"
+	else
+		ok 1 "$2 passes (exit $rc)"
+		grep '^not ok' "$tmp/pass.tap" | head -5 | diag
+		diag "$tmp/pass.err"
+	fi
+}
+
+passes "$dir/weft-backend-intact.so" "the template through the wrapper, nothing broken"
+if [ -f "$template" ]; then
+	passes "$template" "the template backend"
+else
+	n=$((n + 1)); echo "ok $n - the template backend passes # SKIP $template is not built"
+fi
+
+caught brk-misalign   'not ok .* - align: '         "misaligned buffers"
+caught brk-alloc0     'not ok .* - alloc: 0 bytes'  "alloc(0) refused"
+caught brk-freenull   'not ok .* - alloc: crashed with signal 11 (SIGSEGV) during "free(NULL)' "free(NULL) crashing"
+caught brk-readoff    'not ok .* - transfer: .*offsets 0 and 7' "a read that ignores its offset"
+caught brk-asyncorder 'not ok .* - async-order: overlapping async writes' "async writes applied out of order"
+caught brk-nobounds   'not ok .* - invalid-args: write of 16 bytes at offset' "a write without a bounds check"
+caught brk-oversize   'not ok .* - oversize: allocating' "an allocation failure without the byte count"
+caught brk-uncounted  'not ok .* - counters: transfers are counted' "a transfer not counted"
+caught brk-stepsync   'not ok .* - counters: step(1000) makes zero synchronisations' "a sync inside step()"
+caught brk-overrun    'not ok .* - guard: ' "launches running one item past the extent"
+caught brk-devextent  'not ok .* - device-extent: ' "device-side extents ignored"
+caught brk-dropstep   'not ok .* - models: seir state' "a model step dropped"
+caught brk-hang       'not ok .* - counters: timed out after 2 s during' "a sync that never returns" --timeout=2 --only=counters
+
+# A plugin that cannot be loaded is one failed test; a usage error is 2.
+"$weft" conform "$tmp/weft-backend-none.so" > "$tmp/none.tap" 2>&1
+rc=$?
+grep -q '^not ok 1 - load: .*weft-backend-none.so: open: ' "$tmp/none.tap" && grep -qx '1\.\.1' "$tmp/none.tap"
+ok $(( $? != 0 || rc != 1 )) "a plugin that cannot be loaded fails 'load' (exit $rc)"
+"$weft" conform --only=nosuchgroup "$dir/weft-backend-intact.so" > /dev/null 2> "$tmp/usage.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "^weft: no conformance group named 'nosuchgroup'" "$tmp/usage.err"
+ok $? "an unknown group is a usage error (exit $rc)"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
