@@ -7,8 +7,9 @@
  * The loader reads abi_major, abi_minor and struct_size from it and refuses
  * the plugin before calling any of its functions when they do not match.
  *
- * Rules every backend follows (tests/test-openmp.c checks them for the
- * OpenMP backend; a conformance suite for every backend is planned):
+ * Rules every backend follows (`weft conform PLUGIN` checks them, and
+ * every model's results against the OpenMP backend's; docs/design.md,
+ * "The conformance suite"):
  *  - every function returns a weft_status and, on failure, writes a message
  *    naming what failed (device, bytes, kernel) into the weft_error it was
  *    given; it never prints, exits or aborts;
