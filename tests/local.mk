@@ -3,12 +3,14 @@
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 EXTRA_DIST += build-aux/tap-driver.sh
 
-# Where tests find plugins built in this tree, sources and data.
+# Where tests find plugins built in this tree, sources and data; caches
+# (weft's binary cache, the OpenCL driver's) stay in the build tree.
 AM_TESTS_ENVIRONMENT = \
 	WEFT_PLUGIN_PATH='$(abs_top_builddir)/plugins/openmp/.libs'; export WEFT_PLUGIN_PATH; \
 	WEFT_TEST_PLUGINS='$(abs_top_builddir)/tests/plugins/.libs'; export WEFT_TEST_PLUGINS; \
 	WEFT_SRCDIR='$(abs_top_srcdir)'; export WEFT_SRCDIR; \
-	WEFT_BUILDDIR='$(abs_top_builddir)'; export WEFT_BUILDDIR;
+	WEFT_BUILDDIR='$(abs_top_builddir)'; export WEFT_BUILDDIR; \
+	XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; export XDG_CACHE_HOME;
 
 check_LTLIBRARIES += tests/libtap.la
 tests_libtap_la_SOURCES = tests/tap.h tests/tap.c
@@ -25,3 +27,4 @@ include tests/model.am
 include tests/cli.am
 include tests/template.am
 include tests/conform.am
+include tests/opencl.am

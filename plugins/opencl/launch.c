@@ -1,0 +1,511 @@
+/*
+ * plugins/opencl/launch.c - programs and step(): building a model's
+ * portable source as OpenCL C and enqueueing its kernels.
+ *
+ * load_program() builds one cl_program from the prelude (prelude.c), a
+ * #line directive, and the model's source; it takes the binary from the
+ * on-disk cache when one matches (cache.c) and compiles otherwise. Host
+ * builds of kernels (host_fn) are not used: only kernel names are needed.
+ *
+ * step() validates the whole launch list first, so that a bad list fails
+ * without enqueueing anything, then enqueues n_steps repetitions of it on
+ * the in-order queue and flushes, without waiting for anything. A kernel's
+ * arguments are set when the launch using it changes, so a list repeated
+ * n times sets them once per step() call (OpenCL captures arguments at
+ * enqueue time). Each launch starts min(capacity, max_items) work items
+ * (rounded up to a multiple of 64), which loop over the extent computed on
+ * the device (see prelude.c); a capacity of 0 enqueues nothing.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "priv.h"
+
+/* Kernel arguments: 12 buffers, then the extent's count buffer, the
+ * count's index in it (in words), the capacity, and whether the count is
+ * read at all. */
+#define ARG_XBUF (WEFT_KERNEL_MAX_BUFS)
+#define ARG_XIDX (WEFT_KERNEL_MAX_BUFS + 1)
+#define ARG_XCAP (WEFT_KERNEL_MAX_BUFS + 2)
+#define ARG_XDYN (WEFT_KERNEL_MAX_BUFS + 3)
+
+/* ---- programs ------------------------------------------------------------ */
+
+static void program_free(weft_program *prog)
+{
+	if (prog->kernels) {
+		for (uint32_t k = 0; k < prog->n_kernels; k++) {
+			if (prog->kernels[k].k)
+				clReleaseKernel(prog->kernels[k].k);
+			free(prog->kernels[k].name);
+		}
+		free(prog->kernels);
+	}
+	if (prog->prog)
+		clReleaseProgram(prog->prog);
+	free(prog->name);
+	free(prog);
+}
+
+static weft_status check_kernels(const weft_program_desc *desc, weft_error *err)
+{
+	if (desc->n_kernels == 0 || !desc->kernels)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "program '%s' has no kernels",
+				      desc->name);
+	for (uint32_t k = 0; k < desc->n_kernels; k++)
+		if (!desc->kernels[k].name || !desc->kernels[k].name[0])
+			return weft__ocl_fail(
+				err, WEFT_E_INVALID,
+				"kernel %u of program '%s' has no name",
+				(unsigned)k, desc->name);
+	return WEFT_OK;
+}
+
+static weft_status check_desc(const weft_program_desc *desc, weft_error *err)
+{
+	if (!desc)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "load_program: no program descriptor");
+	if (desc->struct_size < WEFT_PROGRAM_DESC_V1_0_SIZE)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "load_program: program descriptor has "
+				      "struct_size %u, expected at least %zu",
+				      (unsigned)desc->struct_size,
+				      (size_t)WEFT_PROGRAM_DESC_V1_0_SIZE);
+	if (!desc->name)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "load_program: the program has no name");
+	if (!desc->source)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "program '%s' has no source: the OpenCL "
+				      "backend compiles the portable source",
+				      desc->name);
+	return check_kernels(desc, err);
+}
+
+/* `#line 1 "NAME"`, so that compiler messages give the program's name and
+ * the lines of its own source. Characters that could end the string are
+ * replaced. */
+static void line_directive(const char *name, char *out, size_t size)
+{
+	size_t n = (size_t)snprintf(out, size, "#line 1 \"");
+
+	for (; *name && n + 4 < size; name++)
+		out[n++] = (*name == '"' || *name == '\\' ||
+			    (unsigned char)*name < ' ')
+				   ? '_'
+				   : *name;
+	snprintf(out + n, size - n, "\"\n");
+}
+
+/* Lines worth showing from a build log: from the first that says
+ * "error", without the source excerpts and carets, joined by " | ". */
+static void log_excerpt(const char *log, char *out, size_t size)
+{
+	const char *start = strstr(log, "error");
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!start)
+		start = log;
+	while (start > log && start[-1] != '\n')
+		start--;
+	for (const char *line = start; *line && n + 1 < size;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		size_t lead = strspn(line, " \t^~");
+
+		if (lead < len && strstr(line, ": ") && len) {
+			n += (size_t)snprintf(out + n, size - n, "%s%.*s",
+					      n ? " | " : "", (int)len, line);
+			if (n >= size)
+				n = size - 1;
+		}
+		line = end ? end + 1 : line + len;
+	}
+	if (!out[0])
+		snprintf(out, size, "(the compiler left no log)");
+}
+
+static weft_status build_failed(weft_device *dev, cl_program p,
+				const char *name, cl_int rc, weft_error *err)
+{
+	char excerpt[WEFT_ERROR_MAX];
+	size_t len = 0;
+	char *log = NULL;
+
+	if (clGetProgramBuildInfo(p, dev->id, CL_PROGRAM_BUILD_LOG, 0, NULL,
+				  &len) == CL_SUCCESS &&
+	    len > 0)
+		log = malloc(len + 1);
+	if (log && clGetProgramBuildInfo(p, dev->id, CL_PROGRAM_BUILD_LOG, len,
+					 log, NULL) == CL_SUCCESS)
+		log[len] = '\0';
+	else if (log)
+		log[0] = '\0';
+	log_excerpt(log ? log : "", excerpt, sizeof excerpt);
+	free(log);
+	return weft__ocl_fail(
+		err,
+		rc == CL_BUILD_PROGRAM_FAILURE ? WEFT_E_INVALID : WEFT_E_DEVICE,
+		"program '%s' failed to build for device '%s' "
+		"(clBuildProgram: %s): %s",
+		name, dev->names.device, weft__ocl_err_name(rc), excerpt);
+}
+
+static weft_status compile(weft_device *dev, const char *name,
+			   const char *const *texts, const size_t *lens,
+			   unsigned n, cl_program *out, weft_error *err)
+{
+	cl_program p;
+	cl_int rc;
+
+	p = clCreateProgramWithSource(dev->ctx, n, (const char **)texts, lens,
+				      &rc);
+	if (!p)
+		return weft__ocl_cl_fail(dev, err, "clCreateProgramWithSource",
+					 rc, "program '%s'", name);
+	rc = clBuildProgram(p, 1, &dev->id, weft__ocl_build_options, NULL,
+			    NULL);
+	if (rc != CL_SUCCESS) {
+		weft_status st = build_failed(dev, p, name, rc, err);
+
+		clReleaseProgram(p);
+		return st;
+	}
+	*out = p;
+	return WEFT_OK;
+}
+
+/* The built program: from the cache when an entry matches, else compiled
+ * (and cached). */
+static weft_status build(weft_device *dev, const weft_program_desc *desc,
+			 cl_program *out, weft_error *err)
+{
+	char line[256];
+	const char *texts[3];
+	size_t lens[3];
+	weft__ocl_key key;
+	int keyed = 0;
+	weft_status st;
+
+	line_directive(desc->name, line, sizeof line);
+	texts[0] = weft__ocl_prelude, lens[0] = strlen(weft__ocl_prelude);
+	texts[1] = line, lens[1] = strlen(line);
+	texts[2] = desc->source;
+	lens[2] = desc->source_len ? desc->source_len : strlen(desc->source);
+	if (dev->cache_dir)
+		keyed = weft__ocl_cache_key(dev, texts, lens, 3, &key) == 0;
+	if (keyed && (*out = weft__ocl_cache_load(dev, &key))) {
+		dev->st.cache_hits++;
+		return WEFT_OK;
+	}
+	st = compile(dev, desc->name, texts, lens, 3, out, err);
+	if (st != WEFT_OK)
+		return st;
+	dev->st.cache_misses++;
+	if (keyed)
+		weft__ocl_cache_store(dev, &key, *out);
+	return WEFT_OK;
+}
+
+/* "program 'P' has no kernel 'K' (it defines: a;b)" */
+static weft_status no_kernel(weft_device *dev, const weft_program *prog,
+			     const char *name, cl_int rc, weft_error *err)
+{
+	char names[256] = "?";
+
+	if (rc != CL_INVALID_KERNEL_NAME)
+		return weft__ocl_cl_fail(dev, err, "clCreateKernel", rc,
+					 "kernel '%s' of program '%s'", name,
+					 prog->name);
+	if (clGetProgramInfo(prog->prog, CL_PROGRAM_KERNEL_NAMES, sizeof names,
+			     names, NULL) != CL_SUCCESS)
+		snprintf(names, sizeof names, "?");
+	return weft__ocl_fail(err, WEFT_E_INVALID,
+			      "program '%s' has no kernel '%s' on device '%s' "
+			      "(it defines: %s)",
+			      prog->name, name, dev->names.device, names);
+}
+
+static weft_status create_kernels(weft_device *dev, weft_program *prog,
+				  const weft_program_desc *desc,
+				  weft_error *err)
+{
+	for (uint32_t k = 0; k < desc->n_kernels; k++) {
+		struct weft__ocl_kernel *kn = &prog->kernels[k];
+		cl_int rc;
+
+		kn->name = strdup(desc->kernels[k].name);
+		if (!kn->name)
+			return weft__ocl_fail(err, WEFT_E_NOMEM,
+					      "program '%s': out of host "
+					      "memory",
+					      prog->name);
+		kn->k = clCreateKernel(prog->prog, kn->name, &rc);
+		if (!kn->k)
+			return no_kernel(dev, prog, kn->name, rc, err);
+		kn->set_for = -1;
+	}
+	return WEFT_OK;
+}
+
+static weft_status program_new(weft_device *dev, const weft_program_desc *desc,
+			       weft_program **out, weft_error *err)
+{
+	weft_program *prog = calloc(1, sizeof *prog);
+	weft_status st;
+
+	if (!prog || !(prog->name = strdup(desc->name)) ||
+	    !(prog->kernels = calloc(desc->n_kernels, sizeof *prog->kernels))) {
+		st = weft__ocl_fail(err, WEFT_E_NOMEM,
+				    "device '%s': out of host memory loading "
+				    "program '%s'",
+				    dev->names.device, desc->name);
+		goto free_program;
+	}
+	prog->n_kernels = desc->n_kernels;
+	st = build(dev, desc, &prog->prog, err);
+	if (st == WEFT_OK)
+		st = create_kernels(dev, prog, desc, err);
+	if (st != WEFT_OK)
+		goto free_program;
+	*out = prog;
+	return WEFT_OK;
+
+free_program:
+	if (prog)
+		program_free(prog);
+	return st;
+}
+
+weft_status weft__ocl_load_program(weft_device *dev,
+				   const weft_program_desc *desc,
+				   weft_program **out, weft_error *err)
+{
+	uint64_t t0 = weft__ocl_now_ns();
+	weft_program *prog = NULL;
+	weft_status st;
+
+	if (!dev || !out)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "load_program: no %s",
+				      dev ? "place for the program" : "device");
+	*out = NULL;
+	st = check_desc(desc, err);
+	if (st == WEFT_OK)
+		st = program_new(dev, desc, &prog, err);
+	dev->st.time_ns[WEFT_PHASE_LOAD] += weft__ocl_now_ns() - t0;
+	if (st != WEFT_OK)
+		return st;
+	prog->next = dev->programs;
+	if (dev->programs)
+		dev->programs->prev = prog;
+	dev->programs = prog;
+	*out = prog;
+	return WEFT_OK;
+}
+
+void weft__ocl_unload_program(weft_device *dev, weft_program *prog)
+{
+	if (!dev || !prog)
+		return;
+	if (prog->prev)
+		prog->prev->next = prog->next;
+	else
+		dev->programs = prog->next;
+	if (prog->next)
+		prog->next->prev = prog->prev;
+	program_free(prog);
+}
+
+void weft__ocl_programs_release(weft_device *dev)
+{
+	while (dev->programs)
+		weft__ocl_unload_program(dev, dev->programs);
+}
+
+/* ---- checking a launch list -----------------------------------------------
+ */
+
+/* A buffer a launch binds (k < 0: the extent buffer): present and not
+ * freed. */
+static weft_status check_bound(const weft_program *prog, uint32_t i,
+			       const char *kname, int k, const weft_buf *b,
+			       weft_error *err)
+{
+	char role[32];
+
+	if (b && !b->pooled)
+		return WEFT_OK;
+	if (k < 0)
+		snprintf(role, sizeof role, "the extent buffer");
+	else
+		snprintf(role, sizeof role, "buffer %d", k);
+	return weft__ocl_fail(err, WEFT_E_INVALID,
+			      "launch %u of program '%s' (kernel '%s'): %s %s",
+			      (unsigned)i, prog->name, kname, role,
+			      b ? "was freed" : "is NULL");
+}
+
+static weft_status check_extent_buf(const weft_program *prog, uint32_t i,
+				    const char *kname, const weft_launch *l,
+				    weft_error *err)
+{
+	weft_status st = check_bound(prog, i, kname, -1, l->extent_buf, err);
+
+	if (st != WEFT_OK)
+		return st;
+	if (l->extent_offset % sizeof(uint32_t) == 0 &&
+	    l->extent_buf->size >= sizeof(uint32_t) &&
+	    l->extent_offset <= l->extent_buf->size - sizeof(uint32_t))
+		return WEFT_OK;
+	return weft__ocl_fail(
+		err, WEFT_E_INVALID,
+		"launch %u of program '%s' (kernel '%s'): extent offset %u %s "
+		"(the extent buffer has %zu bytes)",
+		(unsigned)i, prog->name, kname, (unsigned)l->extent_offset,
+		l->extent_offset % sizeof(uint32_t)
+			? "is not a multiple of 4"
+			: "leaves no 4-byte count inside the buffer",
+		l->extent_buf->size);
+}
+
+static weft_status check_launch(const weft_program *prog, uint32_t i,
+				const weft_launch *l, weft_error *err)
+{
+	const char *kname;
+
+	if (l->kernel >= prog->n_kernels)
+		return weft__ocl_fail(
+			err, WEFT_E_INVALID,
+			"launch %u of program '%s': kernel index %u is out of "
+			"range (the program has %u kernels)",
+			(unsigned)i, prog->name, (unsigned)l->kernel,
+			(unsigned)prog->n_kernels);
+	kname = prog->kernels[l->kernel].name;
+	if (l->n_bufs > WEFT_KERNEL_MAX_BUFS)
+		return weft__ocl_fail(
+			err, WEFT_E_INVALID,
+			"launch %u of program '%s' (kernel '%s'): %u buffers "
+			"bound, at most %d allowed",
+			(unsigned)i, prog->name, kname, (unsigned)l->n_bufs,
+			WEFT_KERNEL_MAX_BUFS);
+	for (uint32_t k = 0; k < l->n_bufs; k++)
+		if (check_bound(prog, i, kname, (int)k, l->bufs[k], err) !=
+		    WEFT_OK)
+			return WEFT_E_INVALID;
+	if (l->extent_buf)
+		return check_extent_buf(prog, i, kname, l, err);
+	return WEFT_OK;
+}
+
+/* ---- enqueueing -----------------------------------------------------------
+ */
+
+static cl_int set_args(const weft_device *dev, cl_kernel k,
+		       const weft_launch *l)
+{
+	cl_uint xidx = l->extent_offset / (cl_uint)sizeof(cl_uint);
+	cl_uint xcap = l->extent, xdyn = l->extent_buf != NULL;
+	cl_mem xbuf = l->extent_buf ? l->extent_buf->mem : dev->dummy;
+	cl_int rc = CL_SUCCESS;
+
+	for (cl_uint a = 0; a < WEFT_KERNEL_MAX_BUFS && rc == CL_SUCCESS; a++) {
+		cl_mem m = a < l->n_bufs ? l->bufs[a]->mem : dev->dummy;
+
+		rc = clSetKernelArg(k, a, sizeof m, &m);
+	}
+	if (rc == CL_SUCCESS)
+		rc = clSetKernelArg(k, ARG_XBUF, sizeof xbuf, &xbuf);
+	if (rc == CL_SUCCESS)
+		rc = clSetKernelArg(k, ARG_XIDX, sizeof xidx, &xidx);
+	if (rc == CL_SUCCESS)
+		rc = clSetKernelArg(k, ARG_XCAP, sizeof xcap, &xcap);
+	if (rc == CL_SUCCESS)
+		rc = clSetKernelArg(k, ARG_XDYN, sizeof xdyn, &xdyn);
+	return rc;
+}
+
+/* Work items to start: enough to fill the device, never more than the
+ * capacity needs (rounded up to a multiple of 64). */
+static size_t global_size(const weft_device *dev, uint32_t capacity)
+{
+	size_t n = capacity < dev->max_items ? capacity : dev->max_items;
+
+	if (n > 64)
+		n = (n + 63) & ~(size_t)63;
+	return n;
+}
+
+static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
+				  uint32_t i, const weft_launch *l,
+				  weft_error *err)
+{
+	struct weft__ocl_kernel *kn = &prog->kernels[l->kernel];
+	size_t gsize;
+	cl_int rc;
+
+	if (kn->set_for != (int64_t)i) {
+		rc = set_args(dev, kn->k, l);
+		if (rc != CL_SUCCESS)
+			return weft__ocl_cl_fail(dev, err, "clSetKernelArg", rc,
+						 "launch %u of program '%s' "
+						 "(kernel '%s')",
+						 (unsigned)i, prog->name,
+						 kn->name);
+		kn->set_for = i;
+	}
+	if (l->extent == 0)
+		return WEFT_OK;
+	gsize = global_size(dev, l->extent);
+	rc = clEnqueueNDRangeKernel(dev->queue, kn->k, 1, NULL, &gsize, NULL, 0,
+				    NULL, NULL);
+	if (rc != CL_SUCCESS)
+		return weft__ocl_cl_fail(dev, err, "clEnqueueNDRangeKernel", rc,
+					 "launch %u of program '%s' (kernel "
+					 "'%s', %zu work items)",
+					 (unsigned)i, prog->name, kn->name,
+					 gsize);
+	return WEFT_OK;
+}
+
+weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
+			   const weft_launch *launches, uint32_t n_launches,
+			   uint64_t n_steps, weft_error *err)
+{
+	uint64_t t0 = weft__ocl_now_ns();
+	weft_status st = WEFT_OK;
+	cl_int rc;
+
+	if (!dev || !prog)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "step: no %s",
+				      dev ? "program" : "device");
+	if (!launches && n_launches)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "step: %u launches announced but the "
+				      "launch list is NULL",
+				      (unsigned)n_launches);
+	for (uint32_t i = 0; i < n_launches; i++)
+		if (check_launch(prog, i, &launches[i], err) != WEFT_OK)
+			return WEFT_E_INVALID;
+	for (uint32_t k = 0; k < prog->n_kernels; k++)
+		prog->kernels[k].set_for = -1;
+	for (uint64_t s = 0; s < n_steps && st == WEFT_OK; s++)
+		for (uint32_t i = 0; i < n_launches && st == WEFT_OK; i++)
+			st = enqueue_launch(dev, prog, i, &launches[i], err);
+	/* Start the work without waiting for it. */
+	rc = clFlush(dev->queue);
+	if (st == WEFT_OK && rc != CL_SUCCESS)
+		st = weft__ocl_cl_fail(dev, err, "clFlush", rc, "after step");
+	if (st != WEFT_OK)
+		return st;
+	dev->st.steps += n_steps;
+	dev->st.launches += n_steps * n_launches;
+	dev->st.time_ns[WEFT_PHASE_KERNEL] += weft__ocl_now_ns() - t0;
+	return WEFT_OK;
+}

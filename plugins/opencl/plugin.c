@@ -1,0 +1,390 @@
+/*
+ * plugins/opencl/plugin.c - the OpenCL backend's entry point: probe,
+ * open/close, sync, the counters and error messages.
+ *
+ * open() picks a platform and a device (device.c), creates a context with
+ * one in-order command queue, a small dummy buffer for kernel arguments no
+ * launch binds, and the pinned staging area (transfer.c). `threads` is
+ * ignored: an OpenCL driver schedules its own work items.
+ *
+ * The plugin is linked with -z nodelete (local.mk): OpenCL drivers (PoCL's
+ * worker threads, GPU drivers' callback threads) outlive the devices that
+ * started them, and unmapping the ICD loader under them would crash.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "priv.h"
+
+weft_status weft__ocl_fail(weft_error *err, weft_status st, const char *fmt,
+			   ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err)
+		return st;
+	n = snprintf(err->msg, sizeof err->msg, "opencl: ");
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+#define CL_ERR(x)     \
+	{             \
+		x, #x \
+	}
+static const struct {
+	cl_int code;
+	const char *name;
+} cl_errors[] = {
+	CL_ERR(CL_SUCCESS),
+	CL_ERR(CL_DEVICE_NOT_FOUND),
+	CL_ERR(CL_DEVICE_NOT_AVAILABLE),
+	CL_ERR(CL_COMPILER_NOT_AVAILABLE),
+	CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE),
+	CL_ERR(CL_OUT_OF_RESOURCES),
+	CL_ERR(CL_OUT_OF_HOST_MEMORY),
+	CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE),
+	CL_ERR(CL_MEM_COPY_OVERLAP),
+	CL_ERR(CL_IMAGE_FORMAT_MISMATCH),
+	CL_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED),
+	CL_ERR(CL_BUILD_PROGRAM_FAILURE),
+	CL_ERR(CL_MAP_FAILURE),
+	CL_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET),
+	CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
+	CL_ERR(CL_COMPILE_PROGRAM_FAILURE),
+	CL_ERR(CL_LINKER_NOT_AVAILABLE),
+	CL_ERR(CL_LINK_PROGRAM_FAILURE),
+	CL_ERR(CL_DEVICE_PARTITION_FAILED),
+	CL_ERR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE),
+	CL_ERR(CL_INVALID_VALUE),
+	CL_ERR(CL_INVALID_DEVICE_TYPE),
+	CL_ERR(CL_INVALID_PLATFORM),
+	CL_ERR(CL_INVALID_DEVICE),
+	CL_ERR(CL_INVALID_CONTEXT),
+	CL_ERR(CL_INVALID_QUEUE_PROPERTIES),
+	CL_ERR(CL_INVALID_COMMAND_QUEUE),
+	CL_ERR(CL_INVALID_HOST_PTR),
+	CL_ERR(CL_INVALID_MEM_OBJECT),
+	CL_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR),
+	CL_ERR(CL_INVALID_IMAGE_SIZE),
+	CL_ERR(CL_INVALID_SAMPLER),
+	CL_ERR(CL_INVALID_BINARY),
+	CL_ERR(CL_INVALID_BUILD_OPTIONS),
+	CL_ERR(CL_INVALID_PROGRAM),
+	CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE),
+	CL_ERR(CL_INVALID_KERNEL_NAME),
+	CL_ERR(CL_INVALID_KERNEL_DEFINITION),
+	CL_ERR(CL_INVALID_KERNEL),
+	CL_ERR(CL_INVALID_ARG_INDEX),
+	CL_ERR(CL_INVALID_ARG_VALUE),
+	CL_ERR(CL_INVALID_ARG_SIZE),
+	CL_ERR(CL_INVALID_KERNEL_ARGS),
+	CL_ERR(CL_INVALID_WORK_DIMENSION),
+	CL_ERR(CL_INVALID_WORK_GROUP_SIZE),
+	CL_ERR(CL_INVALID_WORK_ITEM_SIZE),
+	CL_ERR(CL_INVALID_GLOBAL_OFFSET),
+	CL_ERR(CL_INVALID_EVENT_WAIT_LIST),
+	CL_ERR(CL_INVALID_EVENT),
+	CL_ERR(CL_INVALID_OPERATION),
+	CL_ERR(CL_INVALID_GL_OBJECT),
+	CL_ERR(CL_INVALID_BUFFER_SIZE),
+	CL_ERR(CL_INVALID_MIP_LEVEL),
+	CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE),
+	CL_ERR(CL_INVALID_PROPERTY),
+	CL_ERR(CL_INVALID_IMAGE_DESCRIPTOR),
+	CL_ERR(CL_INVALID_COMPILER_OPTIONS),
+	CL_ERR(CL_INVALID_LINKER_OPTIONS),
+	CL_ERR(CL_INVALID_DEVICE_PARTITION_COUNT),
+	{ -1001, "CL_PLATFORM_NOT_FOUND_KHR" },
+};
+#undef CL_ERR
+
+const char *weft__ocl_err_name(cl_int code)
+{
+	for (size_t i = 0; i < sizeof cl_errors / sizeof cl_errors[0]; i++)
+		if (cl_errors[i].code == code)
+			return cl_errors[i].name;
+	return "unknown OpenCL error";
+}
+
+weft_status weft__ocl_cl_fail(const weft_device *dev, weft_error *err,
+			      const char *call, cl_int code, const char *fmt,
+			      ...)
+{
+	weft_status st = WEFT_E_DEVICE;
+	va_list ap;
+	int n;
+
+	if (code == CL_OUT_OF_HOST_MEMORY ||
+	    code == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+	    code == CL_OUT_OF_RESOURCES)
+		st = WEFT_E_NOMEM;
+	if (!err)
+		return st;
+	n = snprintf(err->msg, sizeof err->msg,
+		     "opencl: device '%s': %s failed: %s (%d): ",
+		     dev ? dev->names.device : "?", call,
+		     weft__ocl_err_name(code), (int)code);
+	if (n < 0 || (size_t)n >= sizeof err->msg)
+		return st;
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+/* Only looks: lists platforms and devices, creates no context. */
+static weft_status ocl_probe(weft_probe *out)
+{
+	weft_probe p;
+	uint32_t size;
+
+	if (!out)
+		return WEFT_E_INVALID;
+	memset(&p, 0, sizeof p);
+	weft__ocl_survey(&p.available, &p.score, p.reason, sizeof p.reason,
+			 p.devices, sizeof p.devices);
+	/* Fill only what the caller's (possibly older) layout holds. */
+	size = out->struct_size < sizeof p ? out->struct_size : sizeof p;
+	p.struct_size = out->struct_size;
+	memcpy(out, &p, size);
+	return WEFT_OK;
+}
+
+static weft_status check_config(const weft_device_config *cfg, weft_error *err)
+{
+	if (!cfg)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "open: no device configuration");
+	if (cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "open: device configuration has "
+				      "struct_size %u, expected at least %zu",
+				      (unsigned)cfg->struct_size,
+				      (size_t)WEFT_DEVICE_CONFIG_V1_0_SIZE);
+	return WEFT_OK;
+}
+
+static weft_status device_info(weft_device *dev, cl_device_info what,
+			       const char *name, void *out, size_t size,
+			       weft_error *err)
+{
+	cl_int rc = clGetDeviceInfo(dev->id, what, size, out, NULL);
+
+	if (rc == CL_SUCCESS)
+		return WEFT_OK;
+	return weft__ocl_cl_fail(dev, err, "clGetDeviceInfo", rc, "reading %s",
+				 name);
+}
+
+/* Names for messages and cache keys; sizes and limits. */
+static weft_status read_properties(weft_device *dev, weft_error *err)
+{
+	struct weft__ocl_names *nm = &dev->names;
+	cl_device_type type = 0;
+	cl_uint align = 0, units = 0;
+	weft_status st;
+
+	weft__ocl_device_str(dev->id, CL_DEVICE_NAME, nm->device,
+			     sizeof nm->device);
+	weft__ocl_device_str(dev->id, CL_DEVICE_VERSION, nm->device_version,
+			     sizeof nm->device_version);
+	weft__ocl_device_str(dev->id, CL_DRIVER_VERSION, nm->driver_version,
+			     sizeof nm->driver_version);
+	weft__ocl_platform_str(dev->platform, CL_PLATFORM_NAME, nm->platform,
+			       sizeof nm->platform);
+	weft__ocl_platform_str(dev->platform, CL_PLATFORM_VERSION,
+			       nm->platform_version,
+			       sizeof nm->platform_version);
+	if ((st = device_info(dev, CL_DEVICE_TYPE, "its type", &type,
+			      sizeof type, err)) ||
+	    (st = device_info(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+			      "its buffer alignment", &align, sizeof align,
+			      err)) ||
+	    (st = device_info(dev, CL_DEVICE_MAX_COMPUTE_UNITS,
+			      "its compute units", &units, sizeof units,
+			      err)) ||
+	    (st = device_info(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+			      "its largest allocation", &dev->max_alloc,
+			      sizeof dev->max_alloc, err)) ||
+	    (st = device_info(dev, CL_DEVICE_GLOBAL_MEM_SIZE,
+			      "its global memory", &dev->global_mem,
+			      sizeof dev->global_mem, err)))
+		return st;
+	if (align < WEFT__OCL_MIN_ALIGN_BITS)
+		return weft__ocl_fail(err, WEFT_E_UNAVAILABLE,
+				      "device '%s' aligns buffers to %u bits; "
+				      "weft needs at least %d (64 bytes)",
+				      nm->device, (unsigned)align,
+				      WEFT__OCL_MIN_ALIGN_BITS);
+	dev->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+	/* Enough items to fill the device; more only add scheduling. */
+	dev->max_items =
+		(size_t)(units ? units : 1) * (dev->is_gpu ? 2048 : 1024);
+	return WEFT_OK;
+}
+
+static weft_status create_queue(weft_device *dev, weft_error *err)
+{
+	cl_context_properties props[] = { CL_CONTEXT_PLATFORM,
+					  (cl_context_properties)dev->platform,
+					  0 };
+	cl_int rc;
+
+	dev->ctx = clCreateContext(props, 1, &dev->id, NULL, NULL, &rc);
+	if (!dev->ctx)
+		return weft__ocl_cl_fail(dev, err, "clCreateContext", rc,
+					 "on platform '%s'",
+					 dev->names.platform);
+	/* In order, no profiling: the one queue of weft/backend.h. */
+	dev->queue = clCreateCommandQueue(dev->ctx, dev->id, 0, &rc);
+	if (!dev->queue)
+		return weft__ocl_cl_fail(dev, err, "clCreateCommandQueue", rc,
+					 "in-order queue");
+	dev->dummy = clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE,
+				    WEFT__OCL_GRAIN, NULL, &rc);
+	if (!dev->dummy)
+		return weft__ocl_cl_fail(dev, err, "clCreateBuffer", rc,
+					 "%d bytes for unbound arguments",
+					 WEFT__OCL_GRAIN);
+	return WEFT_OK;
+}
+
+static void ocl_close(weft_device *dev)
+{
+	if (!dev)
+		return;
+	/* Nothing may still write into host memory or buffers freed below. */
+	if (dev->queue)
+		clFinish(dev->queue);
+	weft__ocl_programs_release(dev);
+	weft__ocl_memory_release(dev);
+	weft__ocl_stage_close(dev);
+	if (dev->dummy)
+		clReleaseMemObject(dev->dummy);
+	if (dev->queue)
+		clReleaseCommandQueue(dev->queue);
+	if (dev->ctx)
+		clReleaseContext(dev->ctx);
+	free(dev->pending);
+	free(dev->cache_dir);
+	free(dev);
+}
+
+static weft_status open_device(weft_device *dev, const weft_device_config *cfg,
+			       weft_error *err)
+{
+	weft_status st;
+
+	st = weft__ocl_select(cfg, &dev->platform, &dev->id, err);
+	if (st == WEFT_OK)
+		st = read_properties(dev, err);
+	if (st == WEFT_OK)
+		st = create_queue(dev, err);
+	if (st == WEFT_OK)
+		st = weft__ocl_stage_open(dev, err);
+	if (st == WEFT_OK && cfg->cache_dir && cfg->cache_dir[0]) {
+		dev->cache_dir = strdup(cfg->cache_dir);
+		if (!dev->cache_dir)
+			st = weft__ocl_fail(err, WEFT_E_NOMEM,
+					    "open: out of host memory");
+	}
+	return st;
+}
+
+static weft_status ocl_open(const weft_device_config *cfg, weft_device **out,
+			    weft_error *err)
+{
+	weft_device *dev;
+	weft_status st;
+
+	if (!out)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "open: no place for the device");
+	*out = NULL;
+	st = check_config(cfg, err);
+	if (st != WEFT_OK)
+		return st;
+	dev = calloc(1, sizeof *dev);
+	if (!dev)
+		return weft__ocl_fail(err, WEFT_E_NOMEM,
+				      "open: cannot allocate %zu bytes of "
+				      "host memory for the device",
+				      sizeof *dev);
+	dev->st.struct_size = sizeof dev->st;
+	st = open_device(dev, cfg, err);
+	if (st != WEFT_OK) {
+		ocl_close(dev);
+		return st;
+	}
+	*out = dev;
+	return WEFT_OK;
+}
+
+weft_status weft__ocl_finish(weft_device *dev, const char *why, weft_error *err)
+{
+	cl_int rc = clFinish(dev->queue);
+
+	if (rc != CL_SUCCESS)
+		return weft__ocl_cl_fail(dev, err, "clFinish", rc, "%s", why);
+	weft__ocl_complete_reads(dev);
+	return WEFT_OK;
+}
+
+static weft_status ocl_sync(weft_device *dev, weft_error *err)
+{
+	uint64_t t0 = weft__ocl_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "sync: no device");
+	st = weft__ocl_finish(dev, "sync", err);
+	dev->st.syncs++;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__ocl_now_ns() - t0;
+	return st;
+}
+
+static weft_status ocl_stats(weft_device *dev, weft_stats *out)
+{
+	uint32_t size;
+
+	if (!dev || !out)
+		return WEFT_E_INVALID;
+	size = out->struct_size < sizeof dev->st ? out->struct_size
+						 : sizeof dev->st;
+	/* Copy after the caller's struct_size, which stays as it was. */
+	if (size > sizeof out->struct_size)
+		memcpy((char *)out + sizeof out->struct_size,
+		       (const char *)&dev->st + sizeof out->struct_size,
+		       size - sizeof out->struct_size);
+	return WEFT_OK;
+}
+
+WEFT_BACKEND_ENTRY = {
+	.abi_major = WEFT_BACKEND_ABI_MAJOR,
+	.abi_minor = WEFT_BACKEND_ABI_MINOR,
+	.struct_size = sizeof(weft_backend),
+	.name = "opencl",
+	.version = PACKAGE_VERSION,
+	.description = "OpenCL 1.2 devices through the ICD loader",
+	.probe = ocl_probe,
+	.open = ocl_open,
+	.close = ocl_close,
+	.alloc = weft__ocl_alloc,
+	.free = weft__ocl_free,
+	.write = weft__ocl_write,
+	.read = weft__ocl_read,
+	.copy = weft__ocl_copy,
+	.load_program = weft__ocl_load_program,
+	.unload_program = weft__ocl_unload_program,
+	.step = weft__ocl_step,
+	.sync = ocl_sync,
+	.stats = ocl_stats,
+};

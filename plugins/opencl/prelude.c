@@ -1,0 +1,83 @@
+/*
+ * plugins/opencl/prelude.c - the OpenCL C definition of weft's portable
+ * kernel dialect: the same names weft/kernel_host.h defines for the host
+ * (docs/design.md lists them), for OpenCL C 1.2.
+ *
+ * A model's program is this prelude, a #line directive naming the program
+ * (so that compiler messages give lines of the model's own text), then the
+ * model's source, which brings weft/kernel.h and everything else it needs.
+ *
+ * WEFT_KERNEL(name) { body } becomes:
+ *
+ *   static inline void name__item(BUFS, uint weft__gid, uint weft__extent);
+ *   __kernel void name(BUFS, __global const uint *weft__xbuf,
+ *                      uint weft__xidx, uint weft__xcap, uint weft__xdyn)
+ *   {
+ *           extent = xdyn ? min(xcap, xbuf[xidx]) : xcap;
+ *           for (gid = get_global_id(0); gid < extent;
+ *                gid += get_global_size(0))
+ *                   name__item(BUFS, gid, extent);
+ *   }
+ *   static inline void name__item(BUFS, uint weft__gid, uint weft__extent)
+ *   { body }
+ *
+ * where BUFS are the twelve buffer parameters weft__b0..weft__b11 (bound
+ * to a dummy buffer when a launch binds fewer). The extent is computed on
+ * the device, from a count buffer when the launch has one, so a launch
+ * whose count is known only on the device costs no host round trip; the
+ * grid-stride loop lets the host start no more work items than the device
+ * can run at once (launch.c), and no item ever sees gid >= extent.
+ * `return` in a body ends that item, as on the host.
+ */
+#include "config.h"
+
+#include "priv.h"
+
+const char weft__ocl_build_options[] = "-cl-std=CL1.2";
+
+const char weft__ocl_prelude[] =
+	"/* weft OpenCL prelude (plugins/opencl/prelude.c) */\n"
+	"#define WEFT_TARGET_OPENCL 1\n"
+	"typedef uchar weft_u8;\n"
+	"typedef ushort weft_u16;\n"
+	"typedef uint weft_u32;\n"
+	"typedef int weft_i32;\n"
+	"typedef ulong weft_u64;\n"
+	"typedef float weft_f32;\n"
+	"#define WEFT_GLOBAL __global\n"
+	"#define WEFT_FN static inline\n"
+	"#define WEFT_MULHI32(a, b) mul_hi((uint)(a), (uint)(b))\n"
+	"#define WEFT_LOAD_RELAXED(p) (*(p))\n"
+	"#define WEFT_STORE_RELAXED(p, v) (*(p) = (v))\n"
+	"#define weft_atomic_add_u32(p, v) atomic_add((p), (uint)(v))\n"
+	"#define weft_atomic_cas_u32(p, e, d) \\\n"
+	"\tatomic_cmpxchg((p), (uint)(e), (uint)(d))\n"
+	"#define WEFT_GID (weft__gid)\n"
+	"#define WEFT_EXTENT (weft__extent)\n"
+	"#define WEFT_BUF(T, name, k) \\\n"
+	"\t__global T *name = (__global T *)weft__b##k\n"
+	"#define WEFT__BUFS \\\n"
+	"\t__global uchar *weft__b0, __global uchar *weft__b1, \\\n"
+	"\t__global uchar *weft__b2, __global uchar *weft__b3, \\\n"
+	"\t__global uchar *weft__b4, __global uchar *weft__b5, \\\n"
+	"\t__global uchar *weft__b6, __global uchar *weft__b7, \\\n"
+	"\t__global uchar *weft__b8, __global uchar *weft__b9, \\\n"
+	"\t__global uchar *weft__b10, __global uchar *weft__b11\n"
+	"#define WEFT__ARGS \\\n"
+	"\tweft__b0, weft__b1, weft__b2, weft__b3, weft__b4, weft__b5, \\\n"
+	"\tweft__b6, weft__b7, weft__b8, weft__b9, weft__b10, weft__b11\n"
+	"#define WEFT_KERNEL(name) \\\n"
+	"\tstatic inline void name##__item(WEFT__BUFS, uint weft__gid, \\\n"
+	"\t\t\t\t\tuint weft__extent); \\\n"
+	"\t__kernel void name(WEFT__BUFS, __global const uint *weft__xbuf, \\\n"
+	"\t\t\t   uint weft__xidx, uint weft__xcap, uint weft__xdyn) \\\n"
+	"\t{ \\\n"
+	"\t\tuint weft__e = weft__xdyn ? min(weft__xcap, \\\n"
+	"\t\t\t\t\t\t weft__xbuf[weft__xidx]) \\\n"
+	"\t\t\t\t\t : weft__xcap; \\\n"
+	"\t\tfor (size_t weft__g = get_global_id(0); weft__g < weft__e; \\\n"
+	"\t\t     weft__g += get_global_size(0)) \\\n"
+	"\t\t\tname##__item(WEFT__ARGS, (uint)weft__g, weft__e); \\\n"
+	"\t} \\\n"
+	"\tstatic inline void name##__item(WEFT__BUFS, uint weft__gid, \\\n"
+	"\t\t\t\t\tuint weft__extent)\n";

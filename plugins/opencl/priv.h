@@ -1,0 +1,218 @@
+/*
+ * plugins/opencl/priv.h - what the OpenCL backend's files share.
+ *
+ * The backend runs a model's portable kernel source, compiled at run time
+ * as OpenCL C 1.2 behind the prelude of prelude.c, on one device of an
+ * OpenCL platform found through the ICD loader (libOpenCL). Each opened
+ * device has its own context and one in-order command queue: every
+ * transfer and launch is enqueued there, so issue order is execution
+ * order, and step() returns as soon as its launches are enqueued.
+ *
+ * Host memory for transfers goes through a staging area of pinned host
+ * memory (a CL_MEM_ALLOC_HOST_PTR buffer mapped once for the device's
+ * life), see transfer.c. Compiled programs are cached on disk (cache.c).
+ *
+ * A device is used from one host thread at a time (cl_kernel arguments and
+ * the counters are not locked). Functions shared between the backend's
+ * files are named weft__ocl_* and hidden by -fvisibility=hidden; the
+ * plugin exports only weft_backend_entry.
+ */
+#ifndef WEFT_OPENCL_PRIV_H
+#define WEFT_OPENCL_PRIV_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <weft/backend.h>
+
+/* Smallest block handed to clCreateBuffer; also the pool's granularity
+ * for small requests. Buffer alignment itself comes from OpenCL
+ * (CL_DEVICE_MEM_BASE_ADDR_ALIGN, checked at open to be >= 512 bits). */
+#define WEFT__OCL_GRAIN		 64
+#define WEFT__OCL_MIN_ALIGN_BITS 512
+
+/* Pool size classes (memory.c), as in the OpenMP backend: multiples of 64
+ * bytes up to 4 KiB, then four classes per power of two. */
+#define WEFT__OCL_SMALL_MAX	4096
+#define WEFT__OCL_SMALL_CLASSES (WEFT__OCL_SMALL_MAX / WEFT__OCL_GRAIN)
+#define WEFT__OCL_N_CLASSES	(WEFT__OCL_SMALL_CLASSES + 4 * (64 - 12))
+
+/* Pinned staging area for transfers (transfer.c). */
+#define WEFT__OCL_STAGE_BYTES ((size_t)8 << 20)
+
+/* Names kept for messages and cache keys. */
+#define WEFT__OCL_NAME_MAX 160
+
+/* A device allocation: live (on the device's live list) or pooled (on its
+ * class's free list, keeping its cl_mem for the next request). */
+struct weft_buf {
+	cl_mem mem;
+	size_t size;	       /* bytes the caller asked for */
+	size_t block;	       /* bytes of mem */
+	unsigned cls;	       /* pool size class */
+	int pooled;	       /* 1 while on a free list */
+	struct weft_buf *prev; /* live list (unused while pooled) */
+	struct weft_buf *next; /* live list, or free list while pooled */
+};
+
+/* A kernel of a loaded program. set_for is the launch whose arguments the
+ * cl_kernel holds during a step() (-1: none yet), so that a launch list
+ * repeated n times sets each kernel's arguments once. */
+struct weft__ocl_kernel {
+	char *name;
+	cl_kernel k;
+	int64_t set_for;
+};
+
+struct weft_program {
+	char *name;
+	cl_program prog;
+	struct weft__ocl_kernel *kernels;
+	uint32_t n_kernels;
+	struct weft_program *prev, *next; /* the device's program list */
+};
+
+/* An asynchronous read staged in the pinned area: copied to dst when the
+ * queue has drained (sync() or the next blocking transfer). */
+struct weft__ocl_pending {
+	void *dst;
+	size_t at; /* offset in the staging area */
+	size_t bytes;
+};
+
+/* What identifies a device in messages and in cache keys. */
+struct weft__ocl_names {
+	char device[WEFT__OCL_NAME_MAX];
+	char device_version[WEFT__OCL_NAME_MAX];
+	char driver_version[WEFT__OCL_NAME_MAX];
+	char platform[WEFT__OCL_NAME_MAX];
+	char platform_version[WEFT__OCL_NAME_MAX];
+};
+
+struct weft_device {
+	cl_platform_id platform;
+	cl_device_id id;
+	cl_context ctx;
+	cl_command_queue queue;
+	struct weft__ocl_names names;
+	int is_gpu;
+	cl_ulong max_alloc;  /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+	cl_ulong global_mem; /* CL_DEVICE_GLOBAL_MEM_SIZE */
+	uint64_t held;	     /* bytes of blocks held, live and pooled */
+	size_t max_items;    /* most work items one launch starts */
+	cl_mem dummy;	     /* bound to unused kernel arguments */
+
+	/* Pinned staging (transfer.c): stage_used bytes at the start are
+	 * taken by asynchronous transfers not yet known complete. */
+	cl_mem stage;
+	unsigned char *stage_ptr;
+	size_t stage_size;
+	size_t stage_used;
+	struct weft__ocl_pending *pending;
+	size_t n_pending, cap_pending;
+
+	char *cache_dir; /* NULL: no binary cache */
+	struct weft_buf *live;
+	struct weft_buf *pool[WEFT__OCL_N_CLASSES];
+	struct weft_program *programs;
+	weft_stats st;
+};
+
+/* plugin.c: write "opencl: ..." into err (which may be NULL); returns st. */
+weft_status weft__ocl_fail(weft_error *err, weft_status st, const char *fmt,
+			   ...) WEFT_PRINTF(3, 4);
+/* A failed OpenCL call: "opencl: device 'NAME': CALL failed: CL_X (-n):
+ * what" with the status that fits the code (NOMEM for allocation errors,
+ * DEVICE otherwise). */
+weft_status weft__ocl_cl_fail(const weft_device *dev, weft_error *err,
+			      const char *call, cl_int code, const char *fmt,
+			      ...) WEFT_PRINTF(5, 6);
+/* "CL_OUT_OF_RESOURCES" for -5; "unknown OpenCL error" otherwise. */
+const char *weft__ocl_err_name(cl_int code);
+/* Drain the queue (clFinish) and complete the staged asynchronous reads. */
+weft_status weft__ocl_finish(weft_device *dev, const char *why,
+			     weft_error *err);
+
+/* device.c: platforms and devices. */
+/* What probe() reports. */
+void weft__ocl_survey(int *available, int *score, char *reason,
+		      size_t reason_size, char *devices, size_t devices_size);
+/* The device cfg asks for, with its platform; a message naming what was
+ * asked and what exists when there is none. */
+weft_status weft__ocl_select(const weft_device_config *cfg,
+			     cl_platform_id *platform, cl_device_id *device,
+			     weft_error *err);
+/* Text of a device or platform string property (cut to fit). */
+void weft__ocl_device_str(cl_device_id d, cl_device_info what, char *out,
+			  size_t size);
+void weft__ocl_platform_str(cl_platform_id p, cl_platform_info what, char *out,
+			    size_t size);
+
+/* memory.c */
+weft_status weft__ocl_alloc(weft_device *dev, size_t bytes, weft_buf **out,
+			    weft_error *err);
+void weft__ocl_free(weft_device *dev, weft_buf *buf);
+/* Release every buffer, live or pooled (close). */
+void weft__ocl_memory_release(weft_device *dev);
+
+/* transfer.c */
+/* Create and map the pinned staging area (open); release it (close). */
+weft_status weft__ocl_stage_open(weft_device *dev, weft_error *err);
+void weft__ocl_stage_close(weft_device *dev);
+/* Copy the staged asynchronous reads out; the queue must have drained. */
+void weft__ocl_complete_reads(weft_device *dev);
+weft_status weft__ocl_write(weft_device *dev, weft_buf *dst, size_t offset,
+			    const void *src, size_t bytes, unsigned flags,
+			    weft_error *err);
+weft_status weft__ocl_read(weft_device *dev, void *dst, weft_buf *src,
+			   size_t offset, size_t bytes, unsigned flags,
+			   weft_error *err);
+weft_status weft__ocl_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
+			   weft_buf *src, size_t src_offset, size_t bytes,
+			   unsigned flags, weft_error *err);
+
+/* prelude.c: the OpenCL C definition of the kernel dialect. */
+extern const char weft__ocl_prelude[];
+/* Options given to clBuildProgram (part of the cache key). */
+extern const char weft__ocl_build_options[];
+
+/* cache.c: compiled programs on disk, keyed by everything that could
+ * change the binary. Failures are never errors: a miss compiles. */
+typedef struct weft__ocl_key {
+	unsigned char b[16];
+} weft__ocl_key;
+/* 0 when the key was computed. */
+int weft__ocl_cache_key(const weft_device *dev, const char *const *texts,
+			const size_t *lens, unsigned n_texts,
+			weft__ocl_key *key);
+/* A built program from the cache, or NULL (missing, unreadable, corrupt,
+ * or refused by the driver). */
+cl_program weft__ocl_cache_load(weft_device *dev, const weft__ocl_key *key);
+/* Store prog's binary; silently does nothing when it cannot. */
+void weft__ocl_cache_store(weft_device *dev, const weft__ocl_key *key,
+			   cl_program prog);
+
+/* launch.c */
+weft_status weft__ocl_load_program(weft_device *dev,
+				   const weft_program_desc *desc,
+				   weft_program **out, weft_error *err);
+void weft__ocl_unload_program(weft_device *dev, weft_program *prog);
+weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
+			   const weft_launch *launches, uint32_t n_launches,
+			   uint64_t n_steps, weft_error *err);
+/* Unload every program still loaded (close). */
+void weft__ocl_programs_release(weft_device *dev);
+
+/* Monotonic clock in nanoseconds, for the per-phase times. */
+static inline uint64_t weft__ocl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#endif /* WEFT_OPENCL_PRIV_H */

@@ -1,0 +1,515 @@
+/*
+ * plugins/opencl/transfer.c - moving bytes between the application and
+ * device buffers, and between buffers, through the device's queue.
+ *
+ * Host memory goes through a staging area of pinned memory: a buffer
+ * created with CL_MEM_ALLOC_HOST_PTR (so the driver can DMA from and to
+ * it) and mapped once at open, for the device's life. Where the driver
+ * refuses that, the area is ordinary aligned host memory and everything
+ * below still holds.
+ *
+ *  - Blocking transfers run through the area in two halves, so that
+ *    copying one chunk on the host overlaps moving the other; they return
+ *    when their last chunk has completed.
+ *  - An asynchronous write that fits in what is left of the area is
+ *    copied there and enqueued; the caller's memory is free at once. A
+ *    larger one is enqueued straight from the caller's memory, which the
+ *    ABI says stays untouched until sync().
+ *  - An asynchronous read that fits is enqueued into the area and
+ *    remembered; the bytes are copied to the caller, in issue order, once
+ *    the queue has drained (sync(), or the next blocking transfer, which
+ *    waits for the queue anyway). A larger one is read straight into the
+ *    caller's memory, after the remembered ones are completed, so that
+ *    reads into the same host bytes land in issue order.
+ * The space asynchronous transfers take is given back whenever the queue
+ * has drained.
+ *
+ * Argument checks are those of the OpenMP backend: nothing is enqueued or
+ * counted for a refused transfer. A transfer of 0 bytes is valid, counted,
+ * and enqueues nothing (OpenCL refuses 0-byte commands). Copies within one
+ * buffer may overlap; they behave like memmove() (OpenCL refuses
+ * overlapping copies, so those go through a temporary buffer).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "priv.h"
+
+/* ---- the staging area ------------------------------------------------ */
+
+static weft_status stage_pinned(weft_device *dev)
+{
+	cl_int rc;
+	void *p;
+
+	dev->stage = clCreateBuffer(dev->ctx,
+				    CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+				    WEFT__OCL_STAGE_BYTES, NULL, &rc);
+	if (!dev->stage)
+		return WEFT_E_UNSUPPORTED;
+	p = clEnqueueMapBuffer(dev->queue, dev->stage, CL_TRUE,
+			       CL_MAP_READ | CL_MAP_WRITE, 0,
+			       WEFT__OCL_STAGE_BYTES, 0, NULL, NULL, &rc);
+	if (!p) {
+		clReleaseMemObject(dev->stage);
+		dev->stage = NULL;
+		return WEFT_E_UNSUPPORTED;
+	}
+	dev->stage_ptr = p;
+	return WEFT_OK;
+}
+
+weft_status weft__ocl_stage_open(weft_device *dev, weft_error *err)
+{
+	void *p = NULL;
+
+	dev->stage_size = WEFT__OCL_STAGE_BYTES;
+	if (stage_pinned(dev) == WEFT_OK)
+		return WEFT_OK;
+	if (posix_memalign(&p, 4096, WEFT__OCL_STAGE_BYTES) != 0)
+		return weft__ocl_fail(err, WEFT_E_NOMEM,
+				      "device '%s': cannot allocate %zu bytes "
+				      "of host memory for staging transfers",
+				      dev->names.device,
+				      (size_t)WEFT__OCL_STAGE_BYTES);
+	dev->stage_ptr = p;
+	return WEFT_OK;
+}
+
+void weft__ocl_stage_close(weft_device *dev)
+{
+	if (dev->stage) {
+		clEnqueueUnmapMemObject(dev->queue, dev->stage, dev->stage_ptr,
+					0, NULL, NULL);
+		clFinish(dev->queue);
+		clReleaseMemObject(dev->stage);
+	} else {
+		free(dev->stage_ptr);
+	}
+	dev->stage = NULL;
+	dev->stage_ptr = NULL;
+}
+
+void weft__ocl_complete_reads(weft_device *dev)
+{
+	for (size_t i = 0; i < dev->n_pending; i++) {
+		const struct weft__ocl_pending *p = &dev->pending[i];
+
+		memcpy(p->dst, dev->stage_ptr + p->at, p->bytes);
+	}
+	dev->n_pending = 0;
+	dev->stage_used = 0;
+}
+
+/* Room for bytes more in the area (kept at 64-byte boundaries). */
+static int stage_fits(const weft_device *dev, size_t bytes)
+{
+	return bytes <= dev->stage_size - dev->stage_used;
+}
+
+static void stage_take(weft_device *dev, size_t bytes)
+{
+	size_t n =
+		(bytes + WEFT__OCL_GRAIN - 1) & ~(size_t)(WEFT__OCL_GRAIN - 1);
+
+	dev->stage_used += n < dev->stage_size - dev->stage_used
+				   ? n
+				   : dev->stage_size - dev->stage_used;
+}
+
+/* Blocking transfers use the whole area: drain what async ones hold. */
+static weft_status stage_claim(weft_device *dev, const char *op,
+			       weft_error *err)
+{
+	if (dev->stage_used == 0 && dev->n_pending == 0)
+		return WEFT_OK;
+	return weft__ocl_finish(dev, op, err);
+}
+
+static weft_status wait_event(weft_device *dev, cl_event *ev, const char *op,
+			      weft_error *err)
+{
+	cl_int rc;
+
+	if (!*ev)
+		return WEFT_OK;
+	rc = clWaitForEvents(1, ev);
+	clReleaseEvent(*ev);
+	*ev = NULL;
+	if (rc != CL_SUCCESS)
+		return weft__ocl_cl_fail(dev, err, "clWaitForEvents", rc,
+					 "waiting for a %s", op);
+	return WEFT_OK;
+}
+
+/* Wait for both halves; the first error is kept. */
+static weft_status wait_both(weft_device *dev, cl_event ev[2], const char *op,
+			     weft_status st, weft_error *err)
+{
+	weft_error spare;
+
+	for (int i = 0; i < 2; i++) {
+		weft_status s = wait_event(dev, &ev[i], op,
+					   st == WEFT_OK ? err : &spare);
+
+		if (st == WEFT_OK)
+			st = s;
+	}
+	return st;
+}
+
+/* ---- blocking transfers ------------------------------------------------ */
+
+static weft_status staged_write(weft_device *dev, weft_buf *dst, size_t offset,
+				const unsigned char *src, size_t bytes,
+				weft_error *err)
+{
+	size_t half = dev->stage_size / 2, done = 0;
+	cl_event ev[2] = { NULL, NULL };
+	weft_status st = stage_claim(dev, "write", err);
+	unsigned i = 0;
+
+	while (st == WEFT_OK && done < bytes) {
+		size_t n = bytes - done < half ? bytes - done : half;
+		unsigned char *at = dev->stage_ptr + i * half;
+		cl_int rc;
+
+		st = wait_event(dev, &ev[i], "write", err);
+		if (st != WEFT_OK)
+			break;
+		memcpy(at, src + done, n);
+		rc = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_FALSE,
+					  offset + done, n, at, 0, NULL,
+					  &ev[i]);
+		if (rc != CL_SUCCESS)
+			st = weft__ocl_cl_fail(dev, err, "clEnqueueWriteBuffer",
+					       rc,
+					       "writing %zu bytes at offset "
+					       "%zu of a %zu-byte buffer",
+					       n, offset + done, dst->size);
+		done += n;
+		i ^= 1;
+	}
+	return wait_both(dev, ev, "write", st, err);
+}
+
+/* Enqueue chunk k of a staged read into half k % 2. */
+static weft_status read_chunk(weft_device *dev, weft_buf *src, size_t offset,
+			      size_t bytes, size_t k, cl_event *ev,
+			      weft_error *err)
+{
+	size_t half = dev->stage_size / 2, at = k * half;
+	size_t n = bytes - at < half ? bytes - at : half;
+	cl_int rc;
+
+	rc = clEnqueueReadBuffer(dev->queue, src->mem, CL_FALSE, offset + at, n,
+				 dev->stage_ptr + (k % 2) * half, 0, NULL, ev);
+	if (rc == CL_SUCCESS)
+		return WEFT_OK;
+	return weft__ocl_cl_fail(dev, err, "clEnqueueReadBuffer", rc,
+				 "reading %zu bytes at offset %zu of a "
+				 "%zu-byte buffer",
+				 n, offset + at, src->size);
+}
+
+static weft_status staged_read(weft_device *dev, unsigned char *dst,
+			       weft_buf *src, size_t offset, size_t bytes,
+			       weft_error *err)
+{
+	size_t half = dev->stage_size / 2;
+	size_t chunks = (bytes + half - 1) / half;
+	cl_event ev[2] = { NULL, NULL };
+	weft_status st = stage_claim(dev, "read", err);
+
+	for (size_t k = 0; st == WEFT_OK && k < chunks && k < 2; k++)
+		st = read_chunk(dev, src, offset, bytes, k, &ev[k], err);
+	for (size_t k = 0; st == WEFT_OK && k < chunks; k++) {
+		size_t at = k * half;
+		size_t n = bytes - at < half ? bytes - at : half;
+
+		st = wait_event(dev, &ev[k % 2], "read", err);
+		if (st != WEFT_OK)
+			break;
+		memcpy(dst + at, dev->stage_ptr + (k % 2) * half, n);
+		if (k + 2 < chunks)
+			st = read_chunk(dev, src, offset, bytes, k + 2,
+					&ev[k % 2], err);
+	}
+	return wait_both(dev, ev, "read", st, err);
+}
+
+/* ---- asynchronous transfers ------------------------------------------- */
+
+static weft_status async_write(weft_device *dev, weft_buf *dst, size_t offset,
+			       const void *src, size_t bytes, weft_error *err)
+{
+	const void *from = src;
+	int staged = stage_fits(dev, bytes);
+	cl_int rc;
+
+	if (staged) {
+		from = dev->stage_ptr + dev->stage_used;
+		memcpy(dev->stage_ptr + dev->stage_used, src, bytes);
+	}
+	rc = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_FALSE, offset, bytes,
+				  from, 0, NULL, NULL);
+	if (rc != CL_SUCCESS)
+		return weft__ocl_cl_fail(dev, err, "clEnqueueWriteBuffer", rc,
+					 "writing %zu bytes at offset %zu of a "
+					 "%zu-byte buffer (async)",
+					 bytes, offset, dst->size);
+	if (staged)
+		stage_take(dev, bytes);
+	return WEFT_OK;
+}
+
+static weft_status pending_room(weft_device *dev, weft_error *err)
+{
+	size_t cap = dev->cap_pending ? 2 * dev->cap_pending : 16;
+	struct weft__ocl_pending *p;
+
+	if (dev->n_pending < dev->cap_pending)
+		return WEFT_OK;
+	p = realloc(dev->pending, cap * sizeof *p);
+	if (!p)
+		return weft__ocl_fail(err, WEFT_E_NOMEM,
+				      "read: out of host memory for %zu "
+				      "pending reads",
+				      cap);
+	dev->pending = p;
+	dev->cap_pending = cap;
+	return WEFT_OK;
+}
+
+static weft_status async_read_staged(weft_device *dev, void *dst, weft_buf *src,
+				     size_t offset, size_t bytes,
+				     weft_error *err)
+{
+	weft_status st = pending_room(dev, err);
+	struct weft__ocl_pending *p;
+	cl_int rc;
+
+	if (st != WEFT_OK)
+		return st;
+	rc = clEnqueueReadBuffer(dev->queue, src->mem, CL_FALSE, offset, bytes,
+				 dev->stage_ptr + dev->stage_used, 0, NULL,
+				 NULL);
+	if (rc != CL_SUCCESS)
+		return weft__ocl_cl_fail(dev, err, "clEnqueueReadBuffer", rc,
+					 "reading %zu bytes at offset %zu of a "
+					 "%zu-byte buffer (async)",
+					 bytes, offset, src->size);
+	p = &dev->pending[dev->n_pending++];
+	p->dst = dst;
+	p->at = dev->stage_used;
+	p->bytes = bytes;
+	stage_take(dev, bytes);
+	return WEFT_OK;
+}
+
+static weft_status async_read(weft_device *dev, void *dst, weft_buf *src,
+			      size_t offset, size_t bytes, weft_error *err)
+{
+	weft_status st;
+	cl_int rc;
+
+	if (stage_fits(dev, bytes))
+		return async_read_staged(dev, dst, src, offset, bytes, err);
+	/* Too large for the area: earlier staged reads land first. */
+	if (dev->n_pending && (st = weft__ocl_finish(dev, "read", err)))
+		return st;
+	rc = clEnqueueReadBuffer(dev->queue, src->mem, CL_FALSE, offset, bytes,
+				 dst, 0, NULL, NULL);
+	if (rc != CL_SUCCESS)
+		return weft__ocl_cl_fail(dev, err, "clEnqueueReadBuffer", rc,
+					 "reading %zu bytes at offset %zu of a "
+					 "%zu-byte buffer (async)",
+					 bytes, offset, src->size);
+	return WEFT_OK;
+}
+
+/* ---- argument checks --------------------------------------------------- */
+
+static weft_status check_flags(const char *op, unsigned flags, weft_error *err)
+{
+	if ((flags & ~(unsigned)WEFT_XFER_ASYNC) == 0)
+		return WEFT_OK;
+	return weft__ocl_fail(err, WEFT_E_INVALID,
+			      "%s: unknown transfer flags 0x%x", op,
+			      flags & ~(unsigned)WEFT_XFER_ASYNC);
+}
+
+/* offset + bytes within the buffer, without overflowing. */
+static weft_status check_range(const char *op, const char *role,
+			       const weft_buf *b, size_t offset, size_t bytes,
+			       weft_error *err)
+{
+	if (!b)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "%s: no %s buffer",
+				      op, role);
+	if (b->pooled)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "%s: the %s buffer was freed", op, role);
+	if (offset <= b->size && bytes <= b->size - offset)
+		return WEFT_OK;
+	return weft__ocl_fail(err, WEFT_E_INVALID,
+			      "%s of %zu bytes at offset %zu is outside the %s "
+			      "buffer of %zu bytes",
+			      op, bytes, offset, role, b->size);
+}
+
+static weft_status check_host(const char *op, const char *role, const void *p,
+			      size_t bytes, weft_error *err)
+{
+	if (p || bytes == 0)
+		return WEFT_OK;
+	return weft__ocl_fail(err, WEFT_E_INVALID,
+			      "%s of %zu bytes: the host %s pointer is NULL",
+			      op, bytes, role);
+}
+
+static void account(weft_device *dev, enum weft_dir dir, size_t bytes,
+		    uint64_t t0)
+{
+	dev->st.xfer_count[dir]++;
+	dev->st.xfer_bytes[dir] += bytes;
+	dev->st.time_ns[WEFT_PHASE_TRANSFER] += weft__ocl_now_ns() - t0;
+}
+
+/* ---- the vtable's transfers -------------------------------------------- */
+
+weft_status weft__ocl_write(weft_device *dev, weft_buf *dst, size_t offset,
+			    const void *src, size_t bytes, unsigned flags,
+			    weft_error *err)
+{
+	uint64_t t0 = weft__ocl_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "write: no device");
+	st = check_flags("write", flags, err);
+	if (st == WEFT_OK)
+		st = check_range("write", "destination", dst, offset, bytes,
+				 err);
+	if (st == WEFT_OK)
+		st = check_host("write", "source", src, bytes, err);
+	if (st == WEFT_OK && bytes)
+		st = flags & WEFT_XFER_ASYNC
+			     ? async_write(dev, dst, offset, src, bytes, err)
+			     : staged_write(dev, dst, offset, src, bytes, err);
+	if (st != WEFT_OK)
+		return st;
+	account(dev, WEFT_DIR_H2D, bytes, t0);
+	return WEFT_OK;
+}
+
+weft_status weft__ocl_read(weft_device *dev, void *dst, weft_buf *src,
+			   size_t offset, size_t bytes, unsigned flags,
+			   weft_error *err)
+{
+	uint64_t t0 = weft__ocl_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "read: no device");
+	st = check_flags("read", flags, err);
+	if (st == WEFT_OK)
+		st = check_range("read", "source", src, offset, bytes, err);
+	if (st == WEFT_OK)
+		st = check_host("read", "destination", dst, bytes, err);
+	if (st == WEFT_OK && bytes)
+		st = flags & WEFT_XFER_ASYNC
+			     ? async_read(dev, dst, src, offset, bytes, err)
+			     : staged_read(dev, dst, src, offset, bytes, err);
+	if (st != WEFT_OK)
+		return st;
+	account(dev, WEFT_DIR_D2H, bytes, t0);
+	return WEFT_OK;
+}
+
+static int ranges_overlap(size_t a, size_t b, size_t n)
+{
+	return a < b + n && b < a + n;
+}
+
+/* Overlapping copy within one buffer: through a temporary buffer. */
+static weft_status copy_via_temp(weft_device *dev, weft_buf *b, size_t dst_off,
+				 size_t src_off, size_t bytes, cl_event *ev,
+				 weft_error *err)
+{
+	cl_mem tmp;
+	cl_int rc;
+
+	tmp = clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+	if (!tmp)
+		return weft__ocl_cl_fail(dev, err, "clCreateBuffer", rc,
+					 "%zu bytes for an overlapping copy",
+					 bytes);
+	rc = clEnqueueCopyBuffer(dev->queue, b->mem, tmp, src_off, 0, bytes, 0,
+				 NULL, NULL);
+	if (rc == CL_SUCCESS)
+		rc = clEnqueueCopyBuffer(dev->queue, tmp, b->mem, 0, dst_off,
+					 bytes, 0, NULL, ev);
+	/* Released once the copies that use it have run. */
+	clReleaseMemObject(tmp);
+	if (rc != CL_SUCCESS)
+		return weft__ocl_cl_fail(dev, err, "clEnqueueCopyBuffer", rc,
+					 "overlapping copy of %zu bytes",
+					 bytes);
+	return WEFT_OK;
+}
+
+static weft_status enqueue_copy(weft_device *dev, weft_buf *dst,
+				size_t dst_offset, weft_buf *src,
+				size_t src_offset, size_t bytes, unsigned flags,
+				weft_error *err)
+{
+	cl_event ev = NULL;
+	cl_event *want = flags & WEFT_XFER_ASYNC ? NULL : &ev;
+	weft_status st = WEFT_OK;
+	cl_int rc;
+
+	if (dst == src && ranges_overlap(dst_offset, src_offset, bytes)) {
+		st = copy_via_temp(dev, dst, dst_offset, src_offset, bytes,
+				   want, err);
+	} else {
+		rc = clEnqueueCopyBuffer(dev->queue, src->mem, dst->mem,
+					 src_offset, dst_offset, bytes, 0, NULL,
+					 want);
+		if (rc != CL_SUCCESS)
+			st = weft__ocl_cl_fail(dev, err, "clEnqueueCopyBuffer",
+					       rc,
+					       "copying %zu bytes from offset "
+					       "%zu to offset %zu",
+					       bytes, src_offset, dst_offset);
+	}
+	if (st == WEFT_OK)
+		st = wait_event(dev, &ev, "copy", err);
+	return st;
+}
+
+weft_status weft__ocl_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
+			   weft_buf *src, size_t src_offset, size_t bytes,
+			   unsigned flags, weft_error *err)
+{
+	uint64_t t0 = weft__ocl_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "copy: no device");
+	st = check_flags("copy", flags, err);
+	if (st == WEFT_OK)
+		st = check_range("copy", "source", src, src_offset, bytes, err);
+	if (st == WEFT_OK)
+		st = check_range("copy", "destination", dst, dst_offset, bytes,
+				 err);
+	if (st == WEFT_OK && bytes)
+		st = enqueue_copy(dev, dst, dst_offset, src, src_offset, bytes,
+				  flags, err);
+	if (st != WEFT_OK)
+		return st;
+	account(dev, WEFT_DIR_D2D, bytes, t0);
+	return WEFT_OK;
+}
