@@ -22,4 +22,5 @@ include tests/config.am
 include tests/loader.am
 include tests/openmp.am
 include tests/model.am
+include tests/cuda.am
 include tests/cli.am
