@@ -210,6 +210,9 @@ static void print_stats(weft_sim *sim)
 	printf("  %-20s %llu launches, %llu steps, %llu syncs\n", "work",
 	       (unsigned long long)s.launches, (unsigned long long)s.steps,
 	       (unsigned long long)s.syncs);
+	printf("  %-20s %llu hits, %llu misses\n", "program cache",
+	       (unsigned long long)s.cache_hits,
+	       (unsigned long long)s.cache_misses);
 	for (int p = 0; p < WEFT_PHASE_COUNT; p++)
 		printf("  %-20s %.3f ms\n", phases[p],
 		       (double)s.time_ns[p] / 1e6);

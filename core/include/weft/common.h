@@ -78,6 +78,15 @@ typedef struct weft_stats {
 	/* ABI 1.1: backends that compile at run time. */
 	uint64_t cache_hits;   /* programs loaded from the on-disk cache */
 	uint64_t cache_misses; /* programs compiled (and cached if possible) */
+	/* ABI 1.1: backends that capture a step's launches once and replay
+	 * them (CUDA graphs). */
+	uint64_t graph_captures; /* launch lists captured and instantiated */
+	uint64_t graph_launches; /* captured graphs launched by step() */
+	/* ABI 1.1: backends that stage host transfers in pinned memory. */
+	uint64_t staging_allocs; /* pinned staging blocks allocated */
+	uint64_t staging_reuses; /* transfers served by a pooled block */
+	uint64_t xfer_waits;	 /* blocking transfers that waited for the
+				  * device (not counted in syncs) */
 } weft_stats;
 
 /* Short name of a status code ("invalid argument", ...). Never NULL. */

@@ -1,0 +1,380 @@
+/*
+ * bench/cuda-bench.c - GPU measurements through a backend's vtable (made
+ * for the CUDA backend; any backend loads), printed as "key=value" lines
+ * that bench/gpu-check.sh puts into its report.
+ *
+ *   cuda-bench PLUGIN.so overhead [STEPS]      host cost of step(n)
+ *   cuda-bench PLUGIN.so bandwidth [MIB]       copy bandwidth
+ *   cuda-bench PLUGIN.so transmit AGENTS [CONTACTS [STEPS]]
+ *
+ * overhead: a one-item kernel (c[0] += 1) stepped STEPS times (10000),
+ * with WEFT_CUDA_GRAPHS=1 and then =0 (the variable is read when a device
+ * is opened): host time per step spent in step() (enqueue) and in
+ * step() + sync() (total), and a check that the kernel ran exactly as
+ * often as asked.
+ *
+ * bandwidth: a device-to-device copy of MIB MiB (1024) through the
+ * vtable, timed with sync() (best of 5; read + write bytes per second),
+ * and blocking host transfers of the same size.
+ *
+ * transmit: SEIR's transmission kernel alone (models/seir/seir.wk) on a
+ * random network of AGENTS agents with CONTACTS (10) sorted contacts
+ * each, 1% of agents infectious and beta 0 (so every susceptible agent
+ * scans all its contacts and the state never changes: every step is the
+ * same work), STEPS (20) steps timed with sync(). Reported: time per
+ * launch, and bytes per second for two byte counts: "unique" (each array
+ * read once: state, row, col, and the gathered states once since they
+ * fit in cache) and "issued" (every load the kernel issues).
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <weft/kernel_host.h>
+
+#include "seir_shared.h"
+
+extern const char weft__seir_source[];
+
+static const weft_backend *vt;
+static weft_error err;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "cuda-bench: %s: %s\n", what, err.msg);
+	exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "cuda-bench: out of memory (%zu bytes)\n", n);
+		exit(1);
+	}
+	return p;
+}
+
+static void load(const char *path)
+{
+	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+	if (!dl) {
+		fprintf(stderr, "cuda-bench: %s\n", dlerror());
+		exit(1);
+	}
+	vt = dlsym(dl, WEFT_BACKEND_ENTRY_SYMBOL);
+	if (!vt || vt->abi_major != WEFT_BACKEND_ABI_MAJOR) {
+		fprintf(stderr,
+			"cuda-bench: %s is not a weft backend of ABI "
+			"1\n",
+			path);
+		exit(1);
+	}
+}
+
+static weft_device *open_dev(void)
+{
+	weft_device_config cfg = { .struct_size = sizeof cfg, .device = -1 };
+	weft_device *dev = NULL;
+
+	if (vt->open(&cfg, &dev, &err) != WEFT_OK)
+		die("open");
+	return dev;
+}
+
+static weft_buf *alloc(weft_device *dev, size_t n)
+{
+	weft_buf *b = NULL;
+
+	if (vt->alloc(dev, n, &b, &err) != WEFT_OK)
+		die("alloc");
+	return b;
+}
+
+static void put(weft_device *dev, weft_buf *b, const void *p, size_t n)
+{
+	if (vt->write(dev, b, 0, p, n, 0, &err) != WEFT_OK)
+		die("write");
+}
+
+static void get(weft_device *dev, void *p, weft_buf *b, size_t n)
+{
+	if (vt->read(dev, p, b, 0, n, 0, &err) != WEFT_OK)
+		die("read");
+}
+
+static void sync_dev(weft_device *dev)
+{
+	if (vt->sync(dev, &err) != WEFT_OK)
+		die("sync");
+}
+
+static void step(weft_device *dev, weft_program *prog, const weft_launch *l,
+		 uint32_t n, uint64_t steps)
+{
+	if (vt->step(dev, prog, l, n, steps, &err) != WEFT_OK)
+		die("step");
+}
+
+static weft_stats stats_of(weft_device *dev)
+{
+	weft_stats s = { .struct_size = sizeof s };
+
+	vt->stats(dev, &s);
+	return s;
+}
+
+/* ---- overhead ------------------------------------------------------------ */
+
+static const char tick_source[] = "WEFT_KERNEL(tick)\n"
+				  "{\n"
+				  "  WEFT_BUF(weft_u32, c, 0);\n"
+				  "  if (WEFT_GID == 0)\n"
+				  "    c[0] += 1;\n"
+				  "}\n";
+
+static int overhead(const char *graphs, uint64_t n)
+{
+	static const weft_kernel_desc k[] = { { "tick", NULL } };
+	weft_program_desc d = { .struct_size = sizeof d,
+				.name = "tick",
+				.source = tick_source,
+				.source_len = sizeof tick_source - 1,
+				.kernels = k,
+				.n_kernels = 1 };
+	weft_device *dev;
+	weft_program *prog = NULL;
+	weft_launch l = { .kernel = 0, .n_bufs = 1, .extent = 1 };
+	uint32_t zero = 0, count = 0;
+	double t0, t1, t2;
+	weft_stats s;
+
+	setenv("WEFT_CUDA_GRAPHS", graphs, 1);
+	dev = open_dev();
+	if (vt->load_program(dev, &d, &prog, &err) != WEFT_OK)
+		die("load_program");
+	l.bufs[0] = alloc(dev, 4);
+	put(dev, l.bufs[0], &zero, 4);
+	step(dev, prog, &l, 1, 1); /* warm up: captures the graphs */
+	step(dev, prog, &l, 1, n);
+	sync_dev(dev);
+	t0 = now_s();
+	step(dev, prog, &l, 1, n);
+	t1 = now_s();
+	sync_dev(dev);
+	t2 = now_s();
+	get(dev, &count, l.bufs[0], 4);
+	s = stats_of(dev);
+	printf("overhead graphs=%s steps=%llu enqueue_us_per_step=%.3f "
+	       "total_us_per_step=%.3f graph_captures=%llu "
+	       "graph_launches=%llu launches=%llu count_ok=%s\n",
+	       graphs, (unsigned long long)n, (t1 - t0) * 1e6 / (double)n,
+	       (t2 - t0) * 1e6 / (double)n,
+	       (unsigned long long)s.graph_captures,
+	       (unsigned long long)s.graph_launches,
+	       (unsigned long long)s.launches,
+	       count == 2 * n + 1 ? "yes" : "NO");
+	vt->free(dev, l.bufs[0]);
+	vt->unload_program(dev, prog);
+	vt->close(dev);
+	return count == 2 * n + 1 ? 0 : 1;
+}
+
+/* ---- bandwidth -------------------------------------------------------------
+ */
+
+static void bandwidth(size_t mib)
+{
+	size_t n = mib << 20;
+	weft_device *dev = open_dev();
+	weft_buf *a = alloc(dev, n), *b = alloc(dev, n);
+	char *host = xmalloc(n);
+	double best = 1e30, h2d, d2h, t;
+
+	memset(host, 0x5a, n);
+	t = now_s();
+	put(dev, a, host, n);
+	h2d = now_s() - t;
+	for (int r = 0; r < 6; r++) {
+		t = now_s();
+		if (vt->copy(dev, b, 0, a, 0, n, WEFT_XFER_ASYNC, &err))
+			die("copy");
+		sync_dev(dev);
+		t = now_s() - t;
+		if (r > 0 && t < best) /* the first one warms up */
+			best = t;
+	}
+	t = now_s();
+	get(dev, host, b, n);
+	d2h = now_s() - t;
+	printf("bandwidth bytes=%zu d2d_ms=%.3f d2d_gbps=%.1f h2d_gbps=%.2f "
+	       "d2h_gbps=%.2f check=%s\n",
+	       n, best * 1e3, 2.0 * (double)n / best / 1e9,
+	       (double)n / h2d / 1e9, (double)n / d2h / 1e9,
+	       host[n - 1] == 0x5a ? "ok" : "BAD");
+	free(host);
+	vt->free(dev, a);
+	vt->free(dev, b);
+	vt->close(dev);
+}
+
+/* ---- transmit --------------------------------------------------------------
+ */
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* contacts random neighbours per agent, each row sorted. */
+static void random_csr(uint32_t agents, uint32_t contacts, uint32_t *row,
+		       uint32_t *col)
+{
+	uint64_t s = 42;
+
+	for (uint32_t i = 0; i <= agents; i++)
+		row[i] = i * contacts;
+	for (uint32_t i = 0; i < agents; i++) {
+		uint32_t *r = col + (size_t)i * contacts;
+
+		for (uint32_t c = 0; c < contacts; c++) {
+			uint32_t j = (uint32_t)(((splitmix(&s) >> 32) *
+						 (uint64_t)agents) >>
+						32);
+			uint32_t k = c;
+
+			while (k > 0 && r[k - 1] > j) {
+				r[k] = r[k - 1];
+				k--;
+			}
+			r[k] = j;
+		}
+	}
+}
+
+static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
+{
+	static const weft_kernel_desc k[] = {
+		{ "seir_progress", NULL },
+		{ "seir_transmit", NULL },
+		{ "seir_tally", NULL },
+	};
+	weft_program_desc d = { .struct_size = sizeof d,
+				.name = "seir",
+				.source = weft__seir_source,
+				.source_len = strlen(weft__seir_source),
+				.kernels = k,
+				.n_kernels = 3 };
+	size_t edges = (size_t)agents * contacts;
+	seir_params p = { .n_agents = agents,
+			  .seed_lo = 1,
+			  .beta_threshold = 0,
+			  .latent_days = 3,
+			  .infectious_days = 5,
+			  .n_days = 1 };
+	uint32_t *row = xmalloc(((size_t)agents + 1) * 4);
+	uint32_t *col = xmalloc(edges * 4), tally[SEIR_TALLY_WORDS] = { 0 };
+	uint8_t *state = xmalloc(agents);
+	uint16_t *timer = xmalloc((size_t)agents * 2);
+	weft_device *dev = open_dev();
+	weft_program *prog = NULL;
+	weft_launch l = { .kernel = SEIR_K_TRANSMIT,
+			  .n_bufs = 6,
+			  .extent = agents };
+	double t, unique, issued, s_agents;
+
+	random_csr(agents, contacts, row, col);
+	for (uint32_t i = 0; i < agents; i++) {
+		state[i] = i % 100 == 0 ? SEIR_I : SEIR_S;
+		timer[i] = 5;
+	}
+	if (vt->load_program(dev, &d, &prog, &err) != WEFT_OK)
+		die("load_program");
+	l.bufs[0] = alloc(dev, sizeof p);
+	l.bufs[1] = alloc(dev, agents);
+	l.bufs[2] = alloc(dev, (size_t)agents * 2);
+	l.bufs[3] = alloc(dev, sizeof tally);
+	l.bufs[4] = alloc(dev, ((size_t)agents + 1) * 4);
+	l.bufs[5] = alloc(dev, edges * 4);
+	put(dev, l.bufs[0], &p, sizeof p);
+	put(dev, l.bufs[1], state, agents);
+	put(dev, l.bufs[2], timer, (size_t)agents * 2);
+	put(dev, l.bufs[3], tally, sizeof tally);
+	put(dev, l.bufs[4], row, ((size_t)agents + 1) * 4);
+	put(dev, l.bufs[5], col, edges * 4);
+	step(dev, prog, &l, 1, 1);
+	sync_dev(dev);
+	t = now_s();
+	step(dev, prog, &l, 1, steps);
+	sync_dev(dev);
+	t = (now_s() - t) / (double)steps;
+	get(dev, tally, l.bufs[3], sizeof tally);
+	s_agents = (double)agents * 0.99;
+	/* unique: state, row, col once, gathered states once (cached) */
+	unique = 2.0 * agents + 4.0 * (agents + 1) + 4.0 * (double)edges;
+	/* issued: state[i] by all; row[i], row[i+1] and per contact col[e]
+	 * and state[j] by the susceptible */
+	issued = agents + s_agents * (8.0 + 5.0 * contacts);
+	printf("transmit agents=%u contacts=%u steps=%llu ms_per_launch=%.4f "
+	       "unique_gbps=%.1f issued_gbps=%.1f new_exposed=%u\n",
+	       agents, contacts, (unsigned long long)steps, t * 1e3,
+	       unique / t / 1e9, issued / t / 1e9, tally[SEIR_T_NEW_E]);
+	for (int b = 0; b < 6; b++)
+		vt->free(dev, l.bufs[b]);
+	vt->unload_program(dev, prog);
+	vt->close(dev);
+	free(row), free(col), free(state), free(timer);
+}
+
+static unsigned long long arg(int argc, char **argv, int i,
+			      unsigned long long def)
+{
+	return argc > i ? strtoull(argv[i], NULL, 10) : def;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr,
+			"usage: cuda-bench PLUGIN.so overhead [STEPS] | "
+			"bandwidth [MIB] | transmit AGENTS [CONTACTS "
+			"[STEPS]]\n");
+		return 2;
+	}
+	load(argv[1]);
+	if (strcmp(argv[2], "overhead") == 0) {
+		uint64_t n = arg(argc, argv, 3, 10000);
+
+		return overhead("1", n) | overhead("0", n);
+	}
+	if (strcmp(argv[2], "bandwidth") == 0) {
+		bandwidth((size_t)arg(argc, argv, 3, 1024));
+		return 0;
+	}
+	if (strcmp(argv[2], "transmit") == 0 && argc > 3) {
+		transmit((uint32_t)arg(argc, argv, 3, 0),
+			 (uint32_t)arg(argc, argv, 4, 10),
+			 arg(argc, argv, 5, 20));
+		return 0;
+	}
+	fprintf(stderr, "cuda-bench: unknown command '%s'\n", argv[2]);
+	return 2;
+}

@@ -1,0 +1,460 @@
+#!/bin/sh
+# shellcheck disable=SC2317 # the steps are called as "do_$step"
+# gpu-check.sh [--steps LIST] [OUTDIR] - check weft on a GPU machine, from
+# the kit made by bench/gpu-prepare.sh (this script sits in the kit, next
+# to the release tarball and deps/), and write one Markdown report.
+#
+# Steps (LIST is comma-separated; default all):
+#   build     unpack the tarball, configure (--with-cuda, deps/ for inih,
+#             xxHash, Random123, OpenCL), make
+#   test      make check (every TAP test; tests/test-cuda-* included),
+#             with nothing installed (the loader's tests need that)
+#   conform   `weft conform` on the cuda, opencl and openmp plugins
+#   sanitize  the cuda conformance run and a short SEIR run under
+#             compute-sanitizer --tool memcheck (--leak-check full) and
+#             --tool racecheck, following forked children
+#             (--target-processes all)
+#   agree     examples/astoria.ini on every available backend: daily.csv
+#             must be identical to OpenMP's
+#   bench     SEIR time per simulated day at 37,518 and 8,400,000 agents
+#             (10 contacts each; CUDA with and without graphs, OpenMP for
+#             reference), bench/cuda-bench: step() overhead with and
+#             without graphs, copy bandwidth, the transmission kernel's
+#             bytes per second
+# Steps after build build first when nothing is built yet; the steps after
+# test run the installed weft (make install, into the work directory).
+#
+# The report is OUTDIR/gpu-report.md (gpu-report-STEPS.md for a subset);
+# OUTDIR is $OUT when set, else the current directory. Building happens in
+# $WEFT_GPU_WORK (default: _gpuwork next to the kit), kept between runs.
+#
+# Exit status: 0 when every step passed, 1 when one failed, 2 when this
+# machine has no usable GPU or toolkit (the report says which).
+set -u
+
+kit=$(cd "$(dirname "$0")" && pwd)
+steps=all
+out=${OUT:-$PWD}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--steps) steps=${2:-}; shift 2 || shift ;;
+	--steps=*) steps=${1#--steps=}; shift ;;
+	-h | --help) sed -n '2,/^set -u/p' "$0" | sed -e '/shellcheck/d' -e '/^set -u/d' -e 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
+	*) out=$1; shift ;;
+	esac
+done
+for s in $(echo "$steps" | tr ',' ' '); do
+	case $s in
+	all | build | test | conform | sanitize | agree | bench) ;;
+	*) echo "gpu-check: unknown step '$s'" >&2; exit 2 ;;
+	esac
+done
+
+work=${WEFT_GPU_WORK:-$(dirname "$kit")/_gpuwork}
+deps=$kit/deps
+logs=$work/logs
+build=$work/build
+inst=$work/inst
+weft=$inst/bin/weft
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+if [ "$steps" = all ]; then
+	report=$out/gpu-report.md
+else
+	report=$out/gpu-report-$(echo "$steps" | tr ',' '-').md
+fi
+: > "$report" || exit 1
+failed=""
+jobs=$(nproc 2>/dev/null || echo 4)
+
+# ---- helpers ----------------------------------------------------------------
+
+md() { printf '%s\n' "$*" >> "$report"; }
+say() { echo "gpu-check: $*" >&2; }
+want() {
+	case ",$steps," in *,all,* | *,"$1",*) return 0 ;; esac
+	return 1
+}
+fail() { failed="$failed $1"; }
+
+# run NAME SECONDS CMD...: output in $logs/NAME.log; sets rc and secs.
+# (Shell variables are global: run's own are prefixed run_.)
+run() {
+	run_name=$1 run_limit=$2
+	shift 2
+	run_t0=$(date +%s)
+	if command -v timeout >/dev/null 2>&1; then
+		timeout "$run_limit" "$@" > "$logs/$run_name.log" 2>&1
+	else
+		"$@" > "$logs/$run_name.log" 2>&1
+	fi
+	rc=$?
+	secs=$(($(date +%s) - run_t0))
+	[ "$rc" -eq 124 ] && echo "gpu-check: timed out after $run_limit s" >> "$logs/$run_name.log"
+	say "$run_name: exit $rc in $secs s"
+	return $rc
+}
+
+# A log's last lines, fenced.
+tail_of() {
+	md '```'
+	tail -n "${2:-25}" "$logs/$1.log" >> "$report"
+	md '```'
+}
+
+# The step line of the report: command, status, time.
+status_line() {
+	md "- \`$1\`: exit $rc, $secs s"
+}
+
+# ok / not ok / skip counts of a TAP log, and its failures.
+tap_summary() {
+	log=$logs/$1.log
+	plan=$(grep -m1 -E '^1\.\.[0-9]+' "$log" || echo "no plan")
+	nok=$(grep -c -E '^ok ' "$log")
+	nnot=$(grep -c -E '^not ok ' "$log")
+	nskip=$(grep -c -E '^ok .*# *SKIP' "$log")
+	md "  TAP: plan \`$plan\`, $nok ok ($nskip skipped), $nnot not ok"
+	if [ "$nnot" -gt 0 ]; then
+		md '```'
+		grep -E -A3 '^not ok ' "$log" | head -n 60 >> "$report"
+		md '```'
+	fi
+}
+
+no_gpu() {
+	md ""
+	md "**No usable GPU: $1.** Nothing was built or run."
+	say "no usable GPU: $1 (report: $report)"
+	exit 2
+}
+
+# ---- the machine ---------------------------------------------------------------
+
+md "# weft GPU check"
+md ""
+md "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+md "- host: $(uname -srm), $jobs CPUs"
+md "- steps: $steps; kit: $kit; work: $work"
+[ -f "$kit/MANIFEST" ] && md "- kit: $(head -n 1 "$kit/MANIFEST")"
+
+command -v nvidia-smi >/dev/null 2>&1 ||
+	no_gpu "nvidia-smi not found (no NVIDIA driver installed?)"
+smi=$(nvidia-smi -L 2>&1) || no_gpu "nvidia-smi -L failed: $smi"
+echo "$smi" | grep -q '^GPU ' || no_gpu "nvidia-smi lists no GPU: $smi"
+nvcc=$(command -v nvcc 2>/dev/null || true)
+for d in ${CUDA_HOME:-} /usr/local/cuda; do
+	[ -z "$nvcc" ] && [ -x "$d/bin/nvcc" ] && nvcc=$d/bin/nvcc
+done
+[ -n "$nvcc" ] || no_gpu "nvcc not found (set CUDA_HOME or PATH)"
+cuda_home=$(dirname "$(dirname "$nvcc")")
+sanitizer=$(command -v compute-sanitizer 2>/dev/null || true)
+[ -z "$sanitizer" ] && [ -x "$cuda_home/bin/compute-sanitizer" ] &&
+	sanitizer=$cuda_home/bin/compute-sanitizer
+
+md ""
+md "## Device"
+md '```'
+nvidia-smi --query-gpu=index,name,driver_version,memory.total,compute_cap,clocks.max.sm,clocks.max.memory \
+	--format=csv >> "$report" 2>&1 || echo "$smi" >> "$report"
+"$nvcc" --version | tail -n 2 >> "$report"
+cc --version 2>/dev/null | head -n 1 >> "$report"
+md '```'
+md "- toolkit: $cuda_home; compute-sanitizer: ${sanitizer:-not found}"
+
+mkdir -p "$logs" || exit 1
+export LD_LIBRARY_PATH="$deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PKG_CONFIG_PATH="$deps/lib/pkgconfig"
+
+# ---- build ---------------------------------------------------------------------
+
+do_build() {
+	md ""
+	md "## Build"
+	set -- "$kit"/weft-*.tar.gz
+	[ -f "$1" ] || { md "no weft-*.tar.gz in $kit"; fail build; return 1; }
+	src=$work/$(basename "$1" .tar.gz)
+	[ -d "$src" ] || (cd "$work" && tar xzf "$1") ||
+		{ md "cannot unpack $1"; fail build; return 1; }
+	mkdir -p "$build"
+	if [ ! -f "$build/Makefile" ]; then
+		run configure 300 sh -c "cd '$build' && '$src/configure' \
+			--prefix='$inst' --with-cuda='$cuda_home' --enable-cuda \
+			CPPFLAGS='-I$deps/include' \
+			LDFLAGS='-L$deps/lib -Wl,-rpath,$deps/lib' \
+			INIH_CFLAGS='-I$deps/include' INIH_LIBS='-L$deps/lib -linih'"
+		status_line "configure --with-cuda=$cuda_home --enable-cuda (deps from the kit)"
+		if [ "$rc" -ne 0 ]; then
+			tail_of configure 40
+			fail configure
+			return 1
+		fi
+	fi
+	grep -A4 '  backends:' "$logs/configure.log" 2>/dev/null | sed 's/^/    /' >> "$report"
+	run make 900 make -C "$build" -j"$jobs"
+	status_line "make -j$jobs"
+	[ "$rc" -eq 0 ] || { tail_of make 40; fail make; return 1; }
+}
+
+built() { [ -f "$build/Makefile" ] && [ -x "$build/core/weft" ]; }
+
+ensure_built() {
+	built && return 0
+	do_build && built
+}
+
+# The steps after test run the installed weft (a real executable rather
+# than libtool's wrapper script, for compute-sanitizer). Installed only
+# then: the loader's tests expect no weft installed at the configured
+# prefix (they would find its plugins).
+ensure_installed() {
+	[ -x "$weft" ] && return 0
+	run install 300 make -C "$build" install
+	md ""
+	status_line "make install"
+	[ "$rc" -eq 0 ] || { tail_of install; fail install; return 1; }
+	run backends 60 "$weft" backends
+	md '```'
+	cat "$logs/backends.log" >> "$report"
+	md '```'
+}
+
+# ---- test ------------------------------------------------------------------------
+
+do_test() {
+	md ""
+	md "## Tests (make check)"
+	[ -x "$weft" ] && make -C "$build" uninstall > "$logs/uninstall.log" 2>&1
+	run check 900 make -C "$build" -j"$jobs" check
+	status_line "make -j$jobs check"
+	md ""
+	md "| test | pass | fail | skip |"
+	md "|---|---:|---:|---:|"
+	for trs in "$build"/tests/*.trs; do
+		[ -f "$trs" ] || continue
+		p=$(grep -c '^:test-result: PASS' "$trs")
+		f=$(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$trs")
+		k=$(grep -c '^:test-result: SKIP' "$trs")
+		md "| $(basename "$trs" .trs) | $p | $f | $k |"
+	done
+	if [ "$rc" -ne 0 ]; then
+		fail test
+		md '```'
+		grep -h -E '^(not ok|Bail out|# )' "$build"/tests/*.log 2>/dev/null |
+			grep -v -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' |
+			head -n 60 >> "$report"
+		md '```'
+	fi
+}
+
+# ---- conform ---------------------------------------------------------------------
+
+plugin_of() { echo "$inst/lib/weft/weft-backend-$1.so"; }
+
+conform_missing() {
+	[ "$rc" -ne 0 ] && grep -q -i -E 'unknown command|usage:' "$logs/$1.log" &&
+		! grep -q -E '^(1\.\.|ok |not ok )' "$logs/$1.log"
+}
+
+do_conform() {
+	md ""
+	md "## Conformance (weft conform)"
+	for b in cuda opencl openmp; do
+		p=$(plugin_of "$b")
+		if [ ! -f "$p" ]; then
+			md "- $b: not built"
+			continue
+		fi
+		run "conform-$b" 500 "$weft" conform "$p"
+		status_line "weft conform $p"
+		if conform_missing "conform-$b"; then
+			md "  \`weft conform\` is not in this build:"
+			tail_of "conform-$b" 5
+			fail conform-missing
+			return 1
+		fi
+		tap_summary "conform-$b"
+		[ "$rc" -eq 0 ] || fail "conform-$b"
+	done
+}
+
+# ---- sanitize ----------------------------------------------------------------------
+
+astoria_cfg() { # NAME BACKEND STEPS: config overrides for examples/astoria.ini
+	echo "--set backend.name=$2 --set simulation.steps=$3 --set output.directory=$work/out/$1 --quiet"
+}
+
+do_sanitize() {
+	md ""
+	md "## compute-sanitizer"
+	if [ -z "$sanitizer" ]; then
+		md "compute-sanitizer not found: skipped"
+		fail sanitize-missing
+		return 1
+	fi
+	p=$(plugin_of cuda)
+	ex=$inst/share/weft/examples/astoria.ini
+	[ -f "$p" ] || { md "no cuda plugin: skipped"; fail sanitize; return 1; }
+	for tool in memcheck racecheck; do
+		extra=""
+		[ "$tool" = memcheck ] && extra="--leak-check full"
+		# shellcheck disable=SC2086 # extra is two words or none
+		run "san-$tool-conform" 580 "$sanitizer" --tool "$tool" $extra \
+			--target-processes all --error-exitcode 86 --print-limit 40 \
+			"$weft" conform "$p"
+		status_line "compute-sanitizer --tool $tool $extra --target-processes all weft conform $p"
+		md "  $(grep -h 'ERROR SUMMARY' "$logs/san-$tool-conform.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+		tap_summary "san-$tool-conform"
+		[ "$rc" -eq 0 ] || { tail_of "san-$tool-conform" 30; fail "sanitize-$tool-conform"; }
+		# shellcheck disable=SC2046,SC2086 # words, on purpose
+		run "san-$tool-seir" 300 "$sanitizer" --tool "$tool" $extra \
+			--target-processes all --error-exitcode 86 --print-limit 40 \
+			"$weft" run "$ex" $(astoria_cfg "san-$tool" cuda 30)
+		status_line "compute-sanitizer --tool $tool $extra weft run astoria.ini (cuda, 30 days)"
+		md "  $(grep -h 'ERROR SUMMARY' "$logs/san-$tool-seir.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+		[ "$rc" -eq 0 ] || { tail_of "san-$tool-seir" 30; fail "sanitize-$tool-seir"; }
+	done
+}
+
+# ---- agree -------------------------------------------------------------------------
+
+do_agree() {
+	md ""
+	md "## Same results on every backend (examples/astoria.ini, 120 days)"
+	ex=$inst/share/weft/examples/astoria.ini
+	for b in openmp cuda opencl; do
+		if ! "$weft" backends 2>/dev/null | grep -q -E "^$b +available"; then
+			md "- $b: not available"
+			# With a GPU listed by nvidia-smi, CUDA must run.
+			[ "$b" = cuda ] && fail agree-cuda-unavailable
+			continue
+		fi
+		# shellcheck disable=SC2046
+		run "agree-$b" 300 "$weft" run "$ex" $(astoria_cfg "agree-$b" "$b" 120)
+		if [ "$rc" -ne 0 ]; then
+			md "- $b: the run failed (exit $rc)"
+			tail_of "agree-$b" 10
+			fail "agree-$b"
+		elif [ "$b" = openmp ]; then
+			md "- openmp: reference, $(wc -l < "$work/out/agree-openmp/daily.csv") lines"
+		elif cmp -s "$work/out/agree-openmp/daily.csv" "$work/out/agree-$b/daily.csv"; then
+			md "- $b: daily.csv identical to OpenMP's"
+		else
+			md "- $b: daily.csv DIFFERS from OpenMP's:"
+			md '```'
+			diff "$work/out/agree-openmp/daily.csv" "$work/out/agree-$b/daily.csv" | head -n 20 >> "$report"
+			md '```'
+			fail "agree-$b"
+		fi
+	done
+}
+
+# ---- bench -------------------------------------------------------------------------
+
+# seir_day NAME BACKEND AGENTS STEPS [VAR=VALUE]: one table row.
+seir_day() {
+	name=$1 b=$2 agents=$3 n=$4
+	shift 4
+	cfg=$work/bench.ini
+	printf '[simulation]\nmodel = seir\nseed = 1\n[seir]\ncontacts = 10\n' > "$cfg"
+	run "bench-$name" 500 env "$@" "$weft" run "$cfg" --quiet --stats \
+		--set backend.name="$b" --set seir.agents="$agents" \
+		--set simulation.steps="$n" --set output.every="$n" \
+		--set output.directory="$work/out/bench-$name"
+	if [ "$rc" -ne 0 ]; then
+		md "| $b ${*:-} | $agents | $n | failed (exit $rc) | | |"
+		fail "bench-$name"
+		return
+	fi
+	awk -v b="$b ${*:-}" -v a="$agents" -v n="$n" '
+		$1 == "steps" && $3 == "in" { run = $4 }
+		$1 == "kernel" { k = $2 }
+		$1 == "sync" { s = $2 }
+		END { printf "| %s | %d | %d | %.3f | %.4f | %.3f |\n", b, a, n, run, (k + s) / n, k / n }' \
+		"$logs/bench-$name.log" >> "$report"
+}
+
+do_bench() {
+	md ""
+	md "## Benchmarks"
+	md ""
+	md "SEIR, 10 contacts per agent, beta 0.05, outputs read once at the end."
+	md "per day = (enqueue + sync time from \`--stats\`) / days: the device's"
+	md "time per simulated day. enqueue = host time inside step() (for OpenMP"
+	md "that is the kernels themselves). run = the whole \`weft run\`"
+	md "(population build on the host included)."
+	md ""
+	md "| backend | agents | days | run (s) | per day (ms) | enqueue per day (ms) |"
+	md "|---|---:|---:|---:|---:|---:|"
+	seir_day cuda-small cuda 37518 3650
+	seir_day cuda-small-nograph cuda 37518 3650 WEFT_CUDA_GRAPHS=0
+	seir_day openmp-small openmp 37518 365
+	seir_day cuda-large cuda 8400000 365
+	seir_day openmp-large openmp 8400000 60
+	bench=$build/bench/cuda-bench
+	p=$(plugin_of cuda)
+	[ -x "$bench" ] || make -C "$build" bench/cuda-bench > "$logs/cuda-bench-build.log" 2>&1
+	if [ ! -x "$bench" ]; then
+		md ""
+		md "bench/cuda-bench could not be built"
+		fail cuda-bench
+		return 1
+	fi
+	run bench-overhead 300 "$bench" "$p" overhead 10000
+	run bench-bandwidth 300 "$bench" "$p" bandwidth 1024
+	run bench-transmit-large 300 "$bench" "$p" transmit 8400000 10 20
+	run bench-transmit-small 300 "$bench" "$p" transmit 37518 10 500
+	md ""
+	md "bench/cuda-bench (numbers as key=value):"
+	md '```'
+	for t in overhead bandwidth transmit-large transmit-small; do
+		cat "$logs/bench-$t.log" >> "$report"
+	done
+	md '```'
+	if ! grep -q '^overhead graphs=1 .*count_ok=yes' "$logs/bench-overhead.log" ||
+		! grep -q '^overhead graphs=0 .*count_ok=yes' "$logs/bench-overhead.log"; then
+		fail bench-overhead
+	fi
+	awk '
+		/^overhead graphs=1/ { for (i = 1; i <= NF; i++) if ($i ~ /^total_us/) { split($i, v, "="); g1 = v[2] } }
+		/^overhead graphs=0/ { for (i = 1; i <= NF; i++) if ($i ~ /^total_us/) { split($i, v, "="); g0 = v[2] } }
+		/^bandwidth/ { for (i = 1; i <= NF; i++) if ($i ~ /^d2d_gbps/) { split($i, v, "="); bw = v[2] } }
+		/^transmit agents=8400000/ { for (i = 1; i <= NF; i++) if ($i ~ /^unique_gbps/) { split($i, v, "="); tx = v[2] } }
+		END {
+			if (g0 && g1) printf "- step() host overhead per step: %.2f us with graphs, %.2f us without\n", g1, g0
+			if (bw && tx) printf "- transmission kernel at 8.4M agents: %.0f GB/s of unique bytes, %.0f%% of the %.0f GB/s device-to-device copy\n", tx, 100 * tx / bw, bw
+		}' "$logs"/bench-overhead.log "$logs"/bench-bandwidth.log "$logs"/bench-transmit-large.log >> "$report"
+}
+
+# ---- main --------------------------------------------------------------------------
+
+if want build; then
+	do_build || true
+fi
+for s in test conform sanitize agree bench; do
+	want "$s" || continue
+	if ! ensure_built; then
+		md ""
+		md "## $s: skipped (the build failed)"
+		fail "$s"
+		continue
+	fi
+	if [ "$s" != test ] && ! ensure_installed; then
+		md ""
+		md "## $s: skipped (make install failed)"
+		fail "$s"
+		continue
+	fi
+	"do_$s" || true
+done
+
+md ""
+if [ -z "$failed" ]; then
+	md "## Result: PASS"
+	say "PASS (report: $report)"
+	exit 0
+fi
+md "## Result: FAIL ($failed )"
+say "FAIL:$failed (report: $report)"
+exit 1

@@ -1,0 +1,14 @@
+# bench/: benchmarks, and the scripts that check weft on a GPU machine
+# (bench/gpu-prepare.sh here, bench/gpu-check.sh there; see their headers).
+EXTRA_DIST += bench/gpu-prepare.sh bench/gpu-check.sh
+
+# bench/cuda-bench: step() overhead with and without CUDA graphs, copy
+# bandwidth and the SEIR transmission kernel's throughput, through the
+# plugin's vtable. Built with the tests (never installed); gpu-check.sh
+# runs it.
+if BUILD_CUDA
+check_PROGRAMS += bench/cuda-bench
+bench_cuda_bench_SOURCES = bench/cuda-bench.c
+bench_cuda_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models/seir
+bench_cuda_bench_LDADD = core/libweft-internal.la $(INIH_LIBS)
+endif

@@ -1,0 +1,446 @@
+/*
+ * plugins/cuda/compile.c - the CUDA prelude of the kernel dialect, and
+ * compiling a model's portable source with NVRTC.
+ *
+ * The prelude defines, for CUDA C++, every name kernel_host.h defines for
+ * C (docs/design.md, "The portable kernel dialect"). A kernel
+ *
+ *     WEFT_KERNEL(name) { body }
+ *
+ * becomes an inlined per-item function holding the body and an
+ * extern "C" __global__ entry point `name` that takes one parameter, a
+ * struct weft__cuda_args passed by value (priv.h has the host side of the
+ * layout). The entry computes the extent on the device (the capacity, or
+ * min(capacity, count) with the count read from the extent buffer when
+ * the launch runs), then runs a grid-stride loop over the work items, so
+ * that any grid covers any extent.
+ *
+ * NVRTC is not linked: it is dlopen()ed when the first program is loaded,
+ * so that the plugin loads (and probes) without it. This file makes no
+ * CUDA runtime call, so that tests can compile programs on a machine
+ * without a GPU (tests/test-cuda-nvrtc.c).
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "priv.h"
+
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+
+/* The dialect for CUDA C++ (NVRTC, -default-device, C++17). */
+static const char prelude[] =
+	"/* weft's CUDA prelude (plugins/cuda/compile.c) */\n"
+	"typedef unsigned char weft_u8;\n"
+	"typedef unsigned short weft_u16;\n"
+	"typedef unsigned int weft_u32;\n"
+	"typedef int weft_i32;\n"
+	"typedef unsigned long long weft_u64;\n"
+	"typedef float weft_f32;\n"
+	"#define WEFT_TARGET_CUDA 1\n"
+	"#define WEFT_GLOBAL\n"
+	"#define WEFT_FN static __device__ __forceinline__ "
+	"__attribute__((unused))\n"
+	"#define WEFT_MULHI32(a, b) __umulhi((weft_u32)(a), (weft_u32)(b))\n"
+	/* Volatile accesses: never merged, hoisted or cached in L1, so a
+	 * word written by another work item is eventually seen (a relaxed
+	 * atomic load or store of a naturally aligned word). */
+	"template <typename T>\n"
+	"static __device__ __forceinline__ T weft__load_relaxed(const T *p)\n"
+	"{ return *(const volatile T *)p; }\n"
+	"template <typename T, typename V>\n"
+	"static __device__ __forceinline__ void weft__store_relaxed(T *p, V "
+	"v)\n"
+	"{ *(volatile T *)p = (T)v; }\n"
+	"#define WEFT_LOAD_RELAXED(p) weft__load_relaxed(p)\n"
+	"#define WEFT_STORE_RELAXED(p, v) weft__store_relaxed((p), (v))\n"
+	"WEFT_FN weft_u32 weft_atomic_add_u32(weft_u32 *p, weft_u32 v)\n"
+	"{ return atomicAdd(p, v); }\n"
+	"WEFT_FN weft_u32 weft_atomic_cas_u32(weft_u32 *p, weft_u32 expect,\n"
+	"                                     weft_u32 desired)\n"
+	"{ return atomicCAS(p, expect, desired); }\n"
+	/* The one kernel parameter: struct weft__cuda_args in priv.h. */
+	"struct weft__cuda_args {\n"
+	"  void *b[" STR(
+		WEFT_KERNEL_MAX_BUFS) "];\n"
+				      "  const weft_u32 *xbuf;\n"
+				      "  weft_u32 xoff, xcap, xdyn, pad;\n"
+				      "};\n"
+				      "#define WEFT_KERNEL(name) \\\n"
+				      "  static __device__ __forceinline__ "
+				      "void name##__item( \\\n"
+				      "    const weft__cuda_args &weft__a, "
+				      "weft_u32 weft__gid, \\\n"
+				      "    weft_u32 weft__extent); \\\n"
+				      "  extern \"C\" __global__ void \\\n"
+				      "  __launch_bounds__(" STR(
+					      WEFT__CUDA_BLOCK) ") \\\n"
+								"  name(const "
+								"weft__cuda_"
+								"args weft__a) "
+								"\\\n"
+								"  { \\\n"
+								"    weft_u32 "
+								"weft__n = "
+								"weft__a.xcap; "
+								"\\\n"
+								"    if "
+								"(weft__a.xdyn)"
+								" { \\\n"
+								"      "
+								"weft_u32 "
+								"weft__c = "
+								"weft__a.xbuf["
+								"weft__a.xoff];"
+								" \\\n"
+								"      if "
+								"(weft__c < "
+								"weft__n) "
+								"weft__n = "
+								"weft__c; \\\n"
+								"    } \\\n"
+								"    for "
+								"(weft_u64 "
+								"weft__g = "
+								"(weft_u64)"
+								"blockIdx.x * "
+								"blockDim.x + "
+								"\\\n"
+								"              "
+								"              "
+								"threadIdx.x; "
+								"\\\n"
+								"         "
+								"weft__g < "
+								"weft__n; \\\n"
+								"         "
+								"weft__g += "
+								"(weft_u64)"
+								"gridDim.x * "
+								"blockDim.x) "
+								"\\\n"
+								"      "
+								"name##__item("
+								"weft__a, "
+								"(weft_u32)"
+								"weft__g, "
+								"weft__n); \\\n"
+								"  } \\\n"
+								"  static "
+								"__device__ "
+								"__forceinline_"
+								"_ void "
+								"name##__item( "
+								"\\\n"
+								"    const "
+								"weft__cuda_"
+								"args "
+								"&weft__a, "
+								"weft_u32 "
+								"weft__gid, "
+								"\\\n"
+								"    weft_u32 "
+								"weft__extent)"
+								"\n"
+								"#define "
+								"WEFT_BUF(T, "
+								"name, k) T "
+								"*name = (T "
+								"*)weft__a.b[k]"
+								"\n"
+								"#define "
+								"WEFT_GID "
+								"(weft__gid)\n"
+								"#define "
+								"WEFT_EXTENT "
+								"(weft__extent)"
+								"\n";
+
+int weft__cuda_options(int cc_major, int cc_minor, char arch[32],
+		       const char *opts[WEFT__CUDA_MAX_OPTS])
+{
+	int n = 0;
+
+	snprintf(arch, 32, "--gpu-architecture=sm_%d%d", cc_major, cc_minor);
+	opts[n++] = arch;
+	opts[n++] = "--std=c++17";
+	opts[n++] = "-default-device";
+	/* IEEE single precision, operation by operation, as on the host
+	 * (GCC does not contract in ISO C mode): no fused multiply-add. */
+	opts[n++] = "--fmad=false";
+	/* Source lines in compute-sanitizer's reports. */
+	opts[n++] = "--generate-line-info";
+	return n;
+}
+
+/* The program name as a #line file name: letters, digits, '_', '-', '.'. */
+static void line_name(const char *name, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < size; i++) {
+		char c = name[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+			 c == '.';
+
+		out[i] = ok ? c : '_';
+	}
+	out[i] = '\0';
+}
+
+char *weft__cuda_program_text(const char *name, const char *source, size_t len,
+			      size_t *text_len)
+{
+	char file[64], line[96];
+	size_t pre = sizeof prelude - 1, ln;
+	char *text;
+
+	line_name(name, file, sizeof file);
+	ln = (size_t)snprintf(line, sizeof line, "#line 1 \"%s\"\n", file);
+	if (len > SIZE_MAX - pre - ln - 2)
+		return NULL;
+	text = malloc(pre + ln + len + 2);
+	if (!text)
+		return NULL;
+	memcpy(text, prelude, pre);
+	memcpy(text + pre, line, ln);
+	memcpy(text + pre + ln, source, len);
+	text[pre + ln + len] = '\n';
+	text[pre + ln + len + 1] = '\0';
+	if (text_len)
+		*text_len = pre + ln + len + 1;
+	return text;
+}
+
+/* Here rather than in plugin.c because this file makes no runtime call
+ * (the tests link it alone). */
+weft_status weft__cuda_fail(weft_error *err, weft_status st, const char *fmt,
+			    ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err)
+		return st;
+	n = snprintf(err->msg, sizeof err->msg, "cuda: ");
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+/* ---- loading NVRTC
+ * ------------------------------------------------------------ */
+
+/* POSIX guarantees that dlsym()'s void * converts to a function pointer. */
+#define BIND(field, type, name)                 \
+	do {                                    \
+		void *p_ = dlsym(nv->dl, name); \
+		missing |= p_ == NULL;          \
+		nv->field = (type)p_;           \
+	} while (0)
+
+static int bind(struct weft__cuda_nvrtc *nv)
+{
+	int missing = 0;
+
+	BIND(create, weft__nvrtc_create_fn, "nvrtcCreateProgram");
+	BIND(compile, weft__nvrtc_compile_fn, "nvrtcCompileProgram");
+	BIND(destroy, weft__nvrtc_destroy_fn, "nvrtcDestroyProgram");
+	BIND(log_size, weft__nvrtc_size_fn, "nvrtcGetProgramLogSize");
+	BIND(log, weft__nvrtc_get_fn, "nvrtcGetProgramLog");
+	BIND(cubin_size, weft__nvrtc_size_fn, "nvrtcGetCUBINSize");
+	BIND(cubin, weft__nvrtc_get_fn, "nvrtcGetCUBIN");
+	BIND(version, weft__nvrtc_version_fn, "nvrtcVersion");
+	BIND(error_string, weft__nvrtc_error_fn, "nvrtcGetErrorString");
+	return missing ? -1 : 0;
+}
+
+/* Candidates, best first: the soname of the toolkit the plugin was built
+ * with, the other majors weft knows, then the same names in the
+ * toolkit's library directory (for machines where it is not on the
+ * loader's path). */
+static int candidates(char names[][160], int max)
+{
+	static const int majors[] = { 13, 12 };
+	int own = CUDART_VERSION / 1000, n = 0;
+
+	snprintf(names[n++], 160, "libnvrtc.so.%d", own);
+	for (size_t i = 0; i < sizeof majors / sizeof majors[0]; i++)
+		if (majors[i] != own && n < max)
+			snprintf(names[n++], 160, "libnvrtc.so.%d", majors[i]);
+	for (int i = 0, k = n; i < k && n < max; i++)
+		snprintf(names[n++], 160, "%s/%s", WEFT_CUDA_LIBDIR, names[i]);
+	return n;
+}
+
+weft_status weft__cuda_nvrtc_open(struct weft__cuda_nvrtc *nv, weft_error *err)
+{
+	char names[8][160], why[200] = "", tried[200] = "";
+	size_t len = 0;
+	int n;
+
+	if (nv->dl)
+		return WEFT_OK;
+	n = candidates(names, 8);
+	for (int i = 0; i < n && !nv->dl; i++) {
+		/* Never unmapped: NVRTC's static state would leak at every
+		 * dlclose() and be built again at the next dlopen(). */
+		nv->dl =
+			dlopen(names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+		if (nv->dl)
+			snprintf(nv->path, sizeof nv->path, "%s", names[i]);
+		else if (i == 0)
+			snprintf(why, sizeof why, "%s", dlerror());
+		if (!strchr(names[i], '/') && len < sizeof tried)
+			len += (size_t)snprintf(tried + len, sizeof tried - len,
+						"%s%s", len ? ", " : "",
+						names[i]);
+	}
+	if (!nv->dl)
+		return weft__cuda_fail(err, WEFT_E_UNAVAILABLE,
+				       "cannot load NVRTC, the CUDA run-time "
+				       "compiler (tried %s, on the loader's "
+				       "path and in %s): %s; install it or add "
+				       "its directory to LD_LIBRARY_PATH",
+				       tried, WEFT_CUDA_LIBDIR, why);
+	if (bind(nv) != 0 || nv->version(&nv->major, &nv->minor) != 0) {
+		char path[sizeof nv->path];
+
+		snprintf(path, sizeof path, "%s", nv->path);
+		weft__cuda_nvrtc_close(nv);
+		return weft__cuda_fail(err, WEFT_E_UNAVAILABLE,
+				       "%s is not a usable NVRTC (a function "
+				       "is missing or nvrtcVersion failed)",
+				       path);
+	}
+	return WEFT_OK;
+}
+
+void weft__cuda_nvrtc_close(struct weft__cuda_nvrtc *nv)
+{
+	if (nv->dl)
+		dlclose(nv->dl);
+	memset(nv, 0, sizeof *nv);
+}
+
+/* ---- compiling
+ * ------------------------------------------------------------------ */
+
+/* Append to out what fits of the log: lines naming an error first, in
+ * order, then the others; "; " between lines. */
+static void log_excerpt(const char *log, char *out, size_t size)
+{
+	size_t len = strlen(out);
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = log;
+
+		while (*p && len + 1 < size) {
+			const char *eol = strchr(p, '\n');
+			size_t n = eol ? (size_t)(eol - p) : strlen(p);
+			int is_err = memmem(p, n, "error", 5) != NULL;
+
+			if (n && is_err == (pass == 0))
+				len += (size_t)snprintf(
+					out + len, size - len, "%s%.*s",
+					len ? "; " : "", (int)n, p);
+			if (len >= size)
+				len = size - 1;
+			p += n + (eol ? 1 : 0);
+		}
+	}
+}
+
+static weft_status compile_failed(const struct weft__cuda_nvrtc *nv,
+				  nvrtcProgram prog, nvrtcResult r,
+				  const char *prog_name, const char *where,
+				  weft_error *err)
+{
+	size_t size = 0;
+	char *log = NULL;
+	char excerpt[WEFT_ERROR_MAX] = "";
+
+	if (nv->log_size(prog, &size) == NVRTC_SUCCESS && size > 1 &&
+	    (log = malloc(size)) && nv->log(prog, log) == NVRTC_SUCCESS) {
+		log[size - 1] = '\0';
+		log_excerpt(log, excerpt, sizeof excerpt);
+	}
+	free(log);
+	/* A compilation error is the model's; anything else (an option
+	 * NVRTC does not know, such as a newer architecture) is not. */
+	return weft__cuda_fail(
+		err,
+		r == NVRTC_ERROR_COMPILATION ? WEFT_E_MODEL : WEFT_E_DEVICE,
+		"program '%s' does not compile for %s (NVRTC "
+		"%d.%d, %s): %s",
+		prog_name, where, nv->major, nv->minor, nv->error_string(r),
+		excerpt[0] ? excerpt : "no compiler log");
+}
+
+static weft_status get_cubin(const struct weft__cuda_nvrtc *nv,
+			     nvrtcProgram prog, const char *prog_name,
+			     void **cubin, size_t *cubin_size, weft_error *err)
+{
+	size_t size = 0;
+	void *bin;
+	nvrtcResult r = nv->cubin_size(prog, &size);
+
+	if (r != NVRTC_SUCCESS || size == 0)
+		return weft__cuda_fail(err, WEFT_E_DEVICE,
+				       "program '%s': NVRTC gave no CUBIN: %s",
+				       prog_name, nv->error_string(r));
+	bin = malloc(size);
+	if (!bin)
+		return weft__cuda_fail(err, WEFT_E_NOMEM,
+				       "program '%s': no host memory for a "
+				       "CUBIN of %zu bytes",
+				       prog_name, size);
+	r = nv->cubin(prog, bin);
+	if (r != NVRTC_SUCCESS) {
+		free(bin);
+		return weft__cuda_fail(err, WEFT_E_DEVICE,
+				       "program '%s': reading the CUBIN: %s",
+				       prog_name, nv->error_string(r));
+	}
+	*cubin = bin;
+	*cubin_size = size;
+	return WEFT_OK;
+}
+
+weft_status weft__cuda_compile(const struct weft__cuda_nvrtc *nv,
+			       const char *prog_name, const char *text,
+			       int cc_major, int cc_minor, const char *where,
+			       void **cubin, size_t *cubin_size,
+			       weft_error *err)
+{
+	const char *opts[WEFT__CUDA_MAX_OPTS];
+	char arch[32];
+	nvrtcProgram prog = NULL;
+	int n_opts = weft__cuda_options(cc_major, cc_minor, arch, opts);
+	weft_status st;
+	nvrtcResult r;
+
+	*cubin = NULL;
+	*cubin_size = 0;
+	/* The prelude's lines are reported under this name, the model's
+	 * under the program's (the #line directive). */
+	r = nv->create(&prog, text, "weft-cuda-prelude", 0, NULL, NULL);
+	if (r != NVRTC_SUCCESS)
+		return weft__cuda_fail(err, WEFT_E_NOMEM,
+				       "program '%s': nvrtcCreateProgram: %s",
+				       prog_name, nv->error_string(r));
+	r = nv->compile(prog, n_opts, opts);
+	if (r != NVRTC_SUCCESS)
+		st = compile_failed(nv, prog, r, prog_name, where, err);
+	else
+		st = get_cubin(nv, prog, prog_name, cubin, cubin_size, err);
+	nv->destroy(&prog);
+	return st;
+}

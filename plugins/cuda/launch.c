@@ -1,0 +1,661 @@
+/*
+ * plugins/cuda/launch.c - programs and step(): compiling a model's kernels
+ * and enqueueing its launches, replayed as CUDA graphs.
+ *
+ * load_program() compiles the prelude and the model's portable source
+ * with NVRTC for the device's architecture (compile.c), or takes the
+ * CUBIN from the on-disk cache (cache.c), loads it with
+ * cudaLibraryLoadData and finds every kernel by name
+ * (cudaLibraryGetKernel). Kernel handles are launched with
+ * cudaLaunchKernel, which accepts a cudaKernel_t cast to const void *
+ * (so documented in cuda_runtime_api.h; the library API is CUDA 12's).
+ *
+ * step() validates the whole launch list first (a bad list enqueues
+ * nothing), resolves it into records (kernel, grid, the one by-value
+ * parameter), orders the compute stream after earlier transfers, then:
+ *
+ *  - with graphs (the default): the records are captured once from the
+ *    compute stream into a one-step graph, and into a graph of
+ *    WEFT__CUDA_GRAPH_UNROLL steps when n_steps reaches that many;
+ *    step(n) launches the unrolled graph n / UNROLL times and the
+ *    one-step graph n % UNROLL times. The graphs are kept with the
+ *    program and captured again only when the records differ from the
+ *    ones they were captured from (another kernel, buffer, extent or
+ *    extent buffer), and die with the program;
+ *  - with WEFT_CUDA_GRAPHS=0: n_steps x n_launches cudaLaunchKernel
+ *    calls.
+ *
+ * Neither waits for the device: there is no synchronisation call in
+ * step(). (The driver itself blocks a launch when about a thousand
+ * launches are already queued.) time_ns[KERNEL] is the host time spent
+ * enqueueing, not the GPU's execution time, which shows up in sync().
+ *
+ * The grid is ceil(capacity / 256) blocks of 256 threads, at most 32
+ * blocks per multiprocessor; the kernels' grid-stride loop covers the
+ * rest. A launch whose capacity is 0 runs nothing.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "priv.h"
+
+/* ---- programs ------------------------------------------------------------ */
+
+static void graph_reset(struct weft__cuda_graph *g)
+{
+	/* An executable graph still running is freed when it completes. */
+	if (g->one)
+		(void)cudaGraphExecDestroy(g->one);
+	if (g->many)
+		(void)cudaGraphExecDestroy(g->many);
+	free(g->recs);
+	memset(g, 0, sizeof *g);
+}
+
+/* The device is idle or the program's kernels never ran. */
+static void program_free(weft_program *prog)
+{
+	graph_reset(&prog->graph);
+	if (prog->lib)
+		(void)cudaLibraryUnload(prog->lib);
+	if (prog->kernels) {
+		for (uint32_t k = 0; k < prog->n_kernels; k++)
+			free(prog->kernels[k].name);
+		free(prog->kernels);
+	}
+	free(prog->name);
+	free(prog);
+}
+
+static weft_status check_kernels(const weft_program_desc *desc, weft_error *err)
+{
+	if (desc->n_kernels == 0 || !desc->kernels)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "program '%s' has no kernels",
+				       desc->name);
+	for (uint32_t k = 0; k < desc->n_kernels; k++)
+		if (!desc->kernels[k].name || !desc->kernels[k].name[0])
+			return weft__cuda_fail(
+				err, WEFT_E_INVALID,
+				"kernel %u of program '%s' has no name",
+				(unsigned)k, desc->name);
+	return WEFT_OK;
+}
+
+static weft_status check_desc(const weft_program_desc *desc, weft_error *err)
+{
+	if (!desc)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "load_program: no program descriptor");
+	if (desc->struct_size < WEFT_PROGRAM_DESC_V1_0_SIZE)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "load_program: program descriptor has "
+				       "struct_size %u, expected at least %zu",
+				       (unsigned)desc->struct_size,
+				       (size_t)WEFT_PROGRAM_DESC_V1_0_SIZE);
+	if (!desc->name)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "load_program: the program has no name");
+	if (!desc->source)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "program '%s' has no kernel source (the "
+				       "CUDA backend compiles it at run time)",
+				       desc->name);
+	return check_kernels(desc, err);
+}
+
+/* Copy what the descriptor says: it need not outlive load_program(). */
+static weft_program *program_copy(const weft_program_desc *desc)
+{
+	weft_program *prog = calloc(1, sizeof *prog);
+
+	if (!prog)
+		return NULL;
+	prog->name = strdup(desc->name);
+	prog->kernels = calloc(desc->n_kernels, sizeof *prog->kernels);
+	if (!prog->name || !prog->kernels)
+		goto free_program;
+	prog->n_kernels = desc->n_kernels;
+	for (uint32_t k = 0; k < desc->n_kernels; k++) {
+		prog->kernels[k].name = strdup(desc->kernels[k].name);
+		if (!prog->kernels[k].name)
+			goto free_program;
+	}
+	return prog;
+
+free_program:
+	program_free(prog);
+	return NULL;
+}
+
+/* Load a CUBIN; the driver keeps its own copy. */
+static weft_status library_load(weft_device *dev, weft_program *prog,
+				const void *cubin, weft_error *err)
+{
+	return weft__cuda_check(dev,
+				cudaLibraryLoadData(&prog->lib, cubin, NULL,
+						    NULL, 0, NULL, NULL, 0),
+				err, "loading the compiled program '%s'",
+				prog->name);
+}
+
+/* Load kernel k into the device's context now (cudaFuncGetAttributes
+ * does), rather than lazily at its first launch, which may be inside a
+ * graph capture; and check that it runs blocks of WEFT__CUDA_BLOCK. */
+static weft_status kernel_ready(weft_device *dev, const weft_program *prog,
+				uint32_t k, weft_error *err)
+{
+	const struct weft__cuda_kernel *kn = &prog->kernels[k];
+	struct cudaFuncAttributes attr;
+	weft_status st;
+
+	st = weft__cuda_check(
+		dev, cudaFuncGetAttributes(&attr, (const void *)kn->fn), err,
+		"loading kernel '%s' of program '%s'", kn->name, prog->name);
+	if (st == WEFT_OK && attr.maxThreadsPerBlock < WEFT__CUDA_BLOCK)
+		return weft__cuda_fail(err, WEFT_E_DEVICE,
+				       "kernel '%s' of program '%s' runs at "
+				       "most %d threads per block on %s, "
+				       "fewer than the %d weft launches",
+				       kn->name, prog->name,
+				       attr.maxThreadsPerBlock, dev->where,
+				       WEFT__CUDA_BLOCK);
+	return st;
+}
+
+static weft_status find_kernels(weft_device *dev, weft_program *prog,
+				weft_error *err)
+{
+	weft_status st;
+
+	for (uint32_t k = 0; k < prog->n_kernels; k++) {
+		const char *name = prog->kernels[k].name;
+		cudaError_t e = cudaLibraryGetKernel(&prog->kernels[k].fn,
+						     prog->lib, name);
+
+		if (e == cudaErrorSymbolNotFound) {
+			(void)cudaGetLastError();
+			return weft__cuda_fail(err, WEFT_E_INVALID,
+					       "program '%s' has no kernel "
+					       "'%s' (no WEFT_KERNEL(%s) in "
+					       "its source)",
+					       prog->name, name, name);
+		}
+		if (e != cudaSuccess)
+			return weft__cuda_check(
+				dev, e, err,
+				"finding kernel '%s' of program "
+				"'%s'",
+				name, prog->name);
+		st = kernel_ready(dev, prog, k, err);
+		if (st != WEFT_OK)
+			return st;
+	}
+	return WEFT_OK;
+}
+
+static void key_of(const weft_device *dev, const char *text, size_t text_len,
+		   weft__cuda_key *key)
+{
+	const char *opts[WEFT__CUDA_MAX_OPTS];
+	char arch[32];
+	weft__cuda_key_in in = {
+		.text = text,
+		.text_len = text_len,
+		.opts = opts,
+		.n_opts = weft__cuda_options(dev->cc_major, dev->cc_minor, arch,
+					     opts),
+		.nvrtc_major = dev->nvrtc.major,
+		.nvrtc_minor = dev->nvrtc.minor,
+		.device_name = dev->name,
+		.cc_major = dev->cc_major,
+		.cc_minor = dev->cc_minor,
+		.driver_version = dev->driver_version,
+	};
+
+	weft__cuda_cache_key(&in, key);
+}
+
+/* From the cache: 1 when a cached CUBIN loaded, 0 when there is none (or
+ * it is unusable: then it is overwritten after compiling). */
+static int load_cached(weft_device *dev, weft_program *prog,
+		       const weft__cuda_key *key)
+{
+	size_t size;
+	void *cubin = weft__cuda_cache_load(dev->cache_dir, key, &size);
+	int ok = cubin && library_load(dev, prog, cubin, NULL) == WEFT_OK;
+
+	if (cubin && !ok)
+		prog->lib = NULL;
+	free(cubin);
+	return ok;
+}
+
+static weft_status compile_and_load(weft_device *dev, weft_program *prog,
+				    const char *text, const weft__cuda_key *key,
+				    weft_error *err)
+{
+	void *cubin = NULL;
+	size_t size = 0;
+	weft_status st = weft__cuda_compile(&dev->nvrtc, prog->name, text,
+					    dev->cc_major, dev->cc_minor,
+					    dev->where, &cubin, &size, err);
+
+	if (st == WEFT_OK)
+		st = library_load(dev, prog, cubin, err);
+	if (st == WEFT_OK && dev->cache_dir)
+		(void)weft__cuda_cache_store(dev->cache_dir, key, cubin, size);
+	free(cubin);
+	return st;
+}
+
+/* prog->lib from the cache or from NVRTC. */
+static weft_status build(weft_device *dev, weft_program *prog,
+			 const weft_program_desc *desc, weft_error *err)
+{
+	size_t len = desc->source_len ? desc->source_len : strlen(desc->source);
+	size_t text_len = 0;
+	char *text = weft__cuda_program_text(desc->name, desc->source, len,
+					     &text_len);
+	weft__cuda_key key;
+	weft_status st;
+
+	if (!text)
+		return weft__cuda_fail(err, WEFT_E_NOMEM,
+				       "program '%s': out of host memory for "
+				       "%zu bytes of source",
+				       desc->name, len);
+	st = weft__cuda_nvrtc_open(&dev->nvrtc, err);
+	if (st == WEFT_OK) {
+		key_of(dev, text, text_len, &key);
+		if (dev->cache_dir && load_cached(dev, prog, &key)) {
+			dev->st.cache_hits++;
+		} else {
+			st = compile_and_load(dev, prog, text, &key, err);
+			dev->st.cache_misses++;
+		}
+	}
+	free(text);
+	return st;
+}
+
+weft_status weft__cuda_load_program(weft_device *dev,
+				    const weft_program_desc *desc,
+				    weft_program **out, weft_error *err)
+{
+	uint64_t t0 = weft__cuda_now_ns();
+	weft_program *prog;
+	weft_status st;
+
+	if (!dev || !out)
+		return weft__cuda_fail(
+			err, WEFT_E_INVALID, "load_program: no %s",
+			dev ? "place for the program" : "device");
+	*out = NULL;
+	if ((st = check_desc(desc, err)) || (st = weft__cuda_enter(dev, err)))
+		return st;
+	prog = program_copy(desc);
+	if (!prog)
+		return weft__cuda_fail(err, WEFT_E_NOMEM,
+				       "%s: out of host memory loading program "
+				       "'%s' (%u kernels)",
+				       dev->where, desc->name,
+				       (unsigned)desc->n_kernels);
+	if ((st = build(dev, prog, desc, err)) ||
+	    (st = find_kernels(dev, prog, err))) {
+		program_free(prog);
+		return st;
+	}
+	prog->next = dev->programs;
+	if (dev->programs)
+		dev->programs->prev = prog;
+	dev->programs = prog;
+	*out = prog;
+	dev->st.time_ns[WEFT_PHASE_LOAD] += weft__cuda_now_ns() - t0;
+	return WEFT_OK;
+}
+
+/* Waits for the device first: queued launches and graphs may still use
+ * the program's kernels. */
+void weft__cuda_unload_program(weft_device *dev, weft_program *prog)
+{
+	if (!dev || !prog)
+		return;
+	if (weft__cuda_enter(dev, NULL) == WEFT_OK)
+		(void)weft__cuda_drain(dev, NULL);
+	if (prog->prev)
+		prog->prev->next = prog->next;
+	else
+		dev->programs = prog->next;
+	if (prog->next)
+		prog->next->prev = prog->prev;
+	program_free(prog);
+}
+
+/* The streams are idle (close). */
+void weft__cuda_programs_release(weft_device *dev)
+{
+	while (dev->programs) {
+		weft_program *prog = dev->programs;
+
+		dev->programs = prog->next;
+		program_free(prog);
+	}
+}
+
+/* ---- validating a launch list ------------------------------------------- */
+
+/* A buffer a launch binds (k < 0: the extent buffer): present and live. */
+static weft_status check_bound(const weft_program *prog, uint32_t i,
+			       const char *kname, int k, const weft_buf *b,
+			       weft_error *err)
+{
+	char role[32];
+
+	if (b && !b->pooled)
+		return WEFT_OK;
+	if (k < 0)
+		snprintf(role, sizeof role, "the extent buffer");
+	else
+		snprintf(role, sizeof role, "buffer %d", k);
+	return weft__cuda_fail(err, WEFT_E_INVALID,
+			       "launch %u of program '%s' (kernel '%s'): %s %s",
+			       (unsigned)i, prog->name, kname, role,
+			       b ? "was freed" : "is NULL");
+}
+
+static weft_status check_extent_buf(const weft_program *prog, uint32_t i,
+				    const char *kname, const weft_launch *l,
+				    weft_error *err)
+{
+	weft_status st = check_bound(prog, i, kname, -1, l->extent_buf, err);
+
+	if (st != WEFT_OK)
+		return st;
+	if (l->extent_offset % sizeof(uint32_t) == 0 &&
+	    l->extent_buf->size >= sizeof(uint32_t) &&
+	    l->extent_offset <= l->extent_buf->size - sizeof(uint32_t))
+		return WEFT_OK;
+	return weft__cuda_fail(
+		err, WEFT_E_INVALID,
+		"launch %u of program '%s' (kernel '%s'): extent offset %u %s "
+		"(the extent buffer has %zu bytes)",
+		(unsigned)i, prog->name, kname, (unsigned)l->extent_offset,
+		l->extent_offset % sizeof(uint32_t)
+			? "is not a multiple of 4"
+			: "leaves no 4-byte count inside the buffer",
+		l->extent_buf->size);
+}
+
+static weft_status check_launch(const weft_program *prog, uint32_t i,
+				const weft_launch *l, weft_error *err)
+{
+	const char *kname;
+
+	if (l->kernel >= prog->n_kernels)
+		return weft__cuda_fail(
+			err, WEFT_E_INVALID,
+			"launch %u of program '%s': kernel index %u is out of "
+			"range (the program has %u kernels)",
+			(unsigned)i, prog->name, (unsigned)l->kernel,
+			(unsigned)prog->n_kernels);
+	kname = prog->kernels[l->kernel].name;
+	if (l->n_bufs > WEFT_KERNEL_MAX_BUFS)
+		return weft__cuda_fail(
+			err, WEFT_E_INVALID,
+			"launch %u of program '%s' (kernel '%s'): %u buffers "
+			"bound, at most %d allowed",
+			(unsigned)i, prog->name, kname, (unsigned)l->n_bufs,
+			WEFT_KERNEL_MAX_BUFS);
+	for (uint32_t k = 0; k < l->n_bufs; k++)
+		if (check_bound(prog, i, kname, (int)k, l->bufs[k], err) !=
+		    WEFT_OK)
+			return WEFT_E_INVALID;
+	if (l->extent_buf)
+		return check_extent_buf(prog, i, kname, l, err);
+	return WEFT_OK;
+}
+
+static weft_status check_list(const weft_program *prog,
+			      const weft_launch *launches, uint32_t n,
+			      weft_error *err)
+{
+	if (!launches && n)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "step: %u launches announced but the "
+				       "launch list is NULL",
+				       (unsigned)n);
+	for (uint32_t i = 0; i < n; i++)
+		if (check_launch(prog, i, &launches[i], err) != WEFT_OK)
+			return WEFT_E_INVALID;
+	return WEFT_OK;
+}
+
+/* ---- resolving and enqueueing ------------------------------------------- */
+
+static uint32_t grid_for(const weft_device *dev, uint32_t capacity)
+{
+	uint64_t blocks =
+		((uint64_t)capacity + WEFT__CUDA_BLOCK - 1) / WEFT__CUDA_BLOCK;
+	uint64_t most = (uint64_t)dev->sm_count * WEFT__CUDA_BLOCKS_PER_SM;
+
+	return (uint32_t)(blocks < most ? blocks : most);
+}
+
+/* Records for a validated list (malloc()ed, every byte written); the
+ * number of launches that run something goes to *active. */
+static struct weft__cuda_rec *resolve(const weft_device *dev,
+				      const weft_program *prog,
+				      const weft_launch *launches, uint32_t n,
+				      uint32_t *active)
+{
+	struct weft__cuda_rec *recs = calloc(n, sizeof *recs);
+
+	*active = 0;
+	for (uint32_t i = 0; recs && i < n; i++) {
+		const weft_launch *l = &launches[i];
+		struct weft__cuda_rec *r = &recs[i];
+
+		r->fn = prog->kernels[l->kernel].fn;
+		for (uint32_t k = 0; k < l->n_bufs; k++)
+			r->a.b[k] = l->bufs[k]->ptr;
+		r->a.xcap = l->extent;
+		if (l->extent_buf) {
+			r->a.xbuf = l->extent_buf->ptr;
+			r->a.xoff =
+				l->extent_offset / (uint32_t)sizeof(uint32_t);
+			r->a.xdyn = 1;
+		}
+		r->grid = grid_for(dev, l->extent);
+		*active += r->grid != 0;
+	}
+	return recs;
+}
+
+static cudaError_t launch_rec(struct weft__cuda_rec *r, cudaStream_t s)
+{
+	dim3 grid = { r->grid, 1, 1 }, block = { WEFT__CUDA_BLOCK, 1, 1 };
+	void *params[1] = { &r->a };
+
+	if (r->grid == 0)
+		return cudaSuccess;
+	return cudaLaunchKernel((const void *)r->fn, grid, block, params, 0, s);
+}
+
+/* Enqueue one step's launches; 0 or the first failure. */
+static cudaError_t launch_list(struct weft__cuda_rec *recs, uint32_t n,
+			       cudaStream_t s)
+{
+	cudaError_t e = cudaSuccess;
+
+	for (uint32_t i = 0; i < n && e == cudaSuccess; i++)
+		e = launch_rec(&recs[i], s);
+	return e;
+}
+
+static weft_status step_plain(weft_device *dev, weft_program *prog,
+			      struct weft__cuda_rec *recs, uint32_t n,
+			      uint64_t n_steps, uint64_t *done, weft_error *err)
+{
+	cudaStream_t s = dev->stream[WEFT__CUDA_COMPUTE];
+	cudaError_t e = cudaSuccess;
+
+	while (*done < n_steps && e == cudaSuccess) {
+		e = launch_list(recs, n, s);
+		*done += e == cudaSuccess;
+	}
+	return weft__cuda_check(dev, e, err,
+				"launching step %llu of %llu of program '%s'",
+				(unsigned long long)*done + 1,
+				(unsigned long long)n_steps, prog->name);
+}
+
+/* Capture reps steps of recs from the compute stream and instantiate. */
+static weft_status capture(weft_device *dev, const weft_program *prog,
+			   struct weft__cuda_rec *recs, uint32_t n,
+			   uint32_t reps, cudaGraphExec_t *out, weft_error *err)
+{
+	cudaStream_t s = dev->stream[WEFT__CUDA_COMPUTE];
+	cudaGraph_t graph = NULL;
+	cudaError_t e, e_end;
+
+	*out = NULL;
+	e = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+	if (e == cudaSuccess) {
+		for (uint32_t r = 0; r < reps && e == cudaSuccess; r++)
+			e = launch_list(recs, n, s);
+		/* Always end the capture, even after a failed launch. */
+		e_end = cudaStreamEndCapture(s, &graph);
+		if (e == cudaSuccess)
+			e = e_end;
+	}
+	if (e == cudaSuccess)
+		e = cudaGraphInstantiate(out, graph, 0);
+	if (graph)
+		(void)cudaGraphDestroy(graph);
+	if (e != cudaSuccess)
+		*out = NULL;
+	else
+		dev->st.graph_captures++;
+	return weft__cuda_check(dev, e, err,
+				"capturing %u step%s of program '%s' (%u "
+				"launches each) as a CUDA graph",
+				(unsigned)reps, reps == 1 ? "" : "s",
+				prog->name, (unsigned)n);
+}
+
+/* The graphs for recs: kept when recs are what they were captured from,
+ * else dropped. Takes ownership of recs. */
+static void graph_select(struct weft__cuda_graph *g,
+			 struct weft__cuda_rec *recs, uint32_t n)
+{
+	if (g->recs && g->n_recs == n &&
+	    memcmp(g->recs, recs, n * sizeof *recs) == 0) {
+		free(recs);
+		return;
+	}
+	graph_reset(g);
+	g->recs = recs;
+	g->n_recs = n;
+}
+
+static weft_status launch_graph(weft_device *dev, const weft_program *prog,
+				cudaGraphExec_t exec, uint64_t steps,
+				uint64_t *done, uint64_t n_steps,
+				weft_error *err)
+{
+	weft_status st = weft__cuda_check(
+		dev, cudaGraphLaunch(exec, dev->stream[WEFT__CUDA_COMPUTE]),
+		err, "launching the graph of step %llu of %llu of program '%s'",
+		(unsigned long long)*done + 1, (unsigned long long)n_steps,
+		prog->name);
+
+	if (st == WEFT_OK) {
+		*done += steps;
+		dev->st.graph_launches++;
+	}
+	return st;
+}
+
+static weft_status step_graphs(weft_device *dev, weft_program *prog,
+			       struct weft__cuda_rec *recs, uint32_t n,
+			       uint64_t n_steps, uint64_t *done,
+			       weft_error *err)
+{
+	struct weft__cuda_graph *g = &prog->graph;
+	const uint32_t u = WEFT__CUDA_GRAPH_UNROLL;
+	weft_status st = WEFT_OK;
+
+	graph_select(g, recs, n);
+	if (!g->one)
+		st = capture(dev, prog, g->recs, n, 1, &g->one, err);
+	if (st == WEFT_OK && n_steps >= u && !g->many)
+		st = capture(dev, prog, g->recs, n, u, &g->many, err);
+	while (st == WEFT_OK && n_steps - *done >= u)
+		st = launch_graph(dev, prog, g->many, u, done, n_steps, err);
+	while (st == WEFT_OK && *done < n_steps)
+		st = launch_graph(dev, prog, g->one, 1, done, n_steps, err);
+	return st;
+}
+
+/* Enqueue a validated list n_steps times; *done counts the steps
+ * enqueued. */
+static weft_status enqueue(weft_device *dev, weft_program *prog,
+			   const weft_launch *launches, uint32_t n,
+			   uint64_t n_steps, uint64_t *done, weft_error *err)
+{
+	uint32_t active = 0;
+	struct weft__cuda_rec *recs = resolve(dev, prog, launches, n, &active);
+	weft_status st;
+
+	if (!recs)
+		return weft__cuda_fail(err, WEFT_E_NOMEM,
+				       "step: out of host memory for %u "
+				       "launches",
+				       (unsigned)n);
+	if (active == 0) { /* every capacity is 0: nothing to run */
+		free(recs);
+		*done = n_steps;
+		return WEFT_OK;
+	}
+	st = weft__cuda_order(dev, WEFT__CUDA_COMPUTE, err);
+	if (st != WEFT_OK) {
+		free(recs);
+		return st;
+	}
+	if (dev->use_graphs)
+		return step_graphs(dev, prog, recs, n, n_steps, done, err);
+	st = step_plain(dev, prog, recs, n, n_steps, done, err);
+	free(recs);
+	return st;
+}
+
+weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
+			    const weft_launch *launches, uint32_t n_launches,
+			    uint64_t n_steps, weft_error *err)
+{
+	uint64_t t0 = weft__cuda_now_ns(), done = 0;
+	weft_status st;
+
+	if (!dev || !prog)
+		return weft__cuda_fail(err, WEFT_E_INVALID, "step: no %s",
+				       dev ? "program" : "device");
+	st = check_list(prog, launches, n_launches, err);
+	if (st != WEFT_OK)
+		return st;
+	if (n_steps && n_launches) {
+		st = weft__cuda_enter(dev, err);
+		if (st == WEFT_OK)
+			st = enqueue(dev, prog, launches, n_launches, n_steps,
+				     &done, err);
+	} else {
+		done = n_steps;
+	}
+	dev->st.steps += done;
+	dev->st.launches += done * n_launches;
+	dev->st.time_ns[WEFT_PHASE_KERNEL] += weft__cuda_now_ns() - t0;
+	return st;
+}

@@ -1,0 +1,458 @@
+/*
+ * plugins/cuda/plugin.c - the CUDA backend's entry point: probe,
+ * open/close, sync, the counters, and the helpers every file uses (error
+ * messages, the current device, ordering between the two streams).
+ *
+ * The plugin links the CUDA runtime statically and never links libcuda:
+ * on a machine without the NVIDIA driver it loads, and its probe says
+ * "no CUDA driver (...)". The driver starts threads of its own, so the
+ * plugin is linked with -z nodelete (local.mk) and never unmapped.
+ *
+ * Environment: WEFT_CUDA_GRAPHS=0 makes step() issue plain launches
+ * instead of replaying CUDA graphs (read when a device is opened).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "priv.h"
+
+/* The oldest compute capability the kernels are built for. */
+#define MIN_CC_MAJOR 7
+
+weft_status weft__cuda_check(const weft_device *dev, cudaError_t e,
+			     weft_error *err, const char *fmt, ...)
+{
+	weft_status st;
+	va_list ap;
+	size_t n;
+
+	if (e == cudaSuccess)
+		return WEFT_OK;
+	/* Errors that are not sticky stay as the "last error" otherwise. */
+	(void)cudaGetLastError();
+	st = e == cudaErrorMemoryAllocation ? WEFT_E_NOMEM : WEFT_E_DEVICE;
+	if (!err)
+		return st;
+	n = (size_t)snprintf(err->msg, sizeof err->msg, "cuda: ");
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
+	va_end(ap);
+	n = strlen(err->msg);
+	snprintf(err->msg + n, sizeof err->msg - n, " on %s: %s: %s",
+		 dev ? dev->where : "the CUDA runtime", cudaGetErrorName(e),
+		 cudaGetErrorString(e));
+	return st;
+}
+
+weft_status weft__cuda_enter(const weft_device *dev, weft_error *err)
+{
+	return weft__cuda_check(dev, cudaSetDevice(dev->ordinal), err,
+				"making the device current");
+}
+
+weft_status weft__cuda_order(weft_device *dev, int s, weft_error *err)
+{
+	int o = !s;
+	weft_status st = WEFT_OK;
+
+	if (dev->dirty[o]) {
+		st = weft__cuda_check(
+			dev, cudaEventRecord(dev->tail[o], dev->stream[o]), err,
+			"recording a stream's tail");
+		if (st == WEFT_OK)
+			st = weft__cuda_check(
+				dev,
+				cudaStreamWaitEvent(dev->stream[s],
+						    dev->tail[o], 0),
+				err,
+				"ordering the %s stream after the %s stream",
+				s == WEFT__CUDA_COMPUTE ? "compute" : "copy",
+				o == WEFT__CUDA_COMPUTE ? "compute" : "copy");
+		if (st == WEFT_OK)
+			dev->dirty[o] = 0;
+	}
+	if (st == WEFT_OK)
+		dev->dirty[s] = 1;
+	return st;
+}
+
+weft_status weft__cuda_drain(weft_device *dev, weft_error *err)
+{
+	weft_status st = WEFT_OK, st2;
+
+	for (int s = 0; s < WEFT__CUDA_STREAMS; s++) {
+		st2 = weft__cuda_check(
+			dev, cudaStreamSynchronize(dev->stream[s]), err,
+			"waiting for the %s stream",
+			s == WEFT__CUDA_COMPUTE ? "compute" : "copy");
+		if (st == WEFT_OK)
+			st = st2;
+	}
+	if (st == WEFT_OK)
+		dev->dirty[0] = dev->dirty[1] = 0;
+	return st;
+}
+
+/* ---- probe ----------------------------------------------------------------
+ */
+
+/* Why CUDA cannot run, from cudaGetDeviceCount's error. */
+static void unavailable_reason(cudaError_t e, char *out, size_t size)
+{
+	if (e == cudaErrorInsufficientDriver)
+		snprintf(out, size,
+			 "no CUDA driver (libcuda.so.1 not found or too old: "
+			 "%s)",
+			 cudaGetErrorString(e));
+	else if (e == cudaErrorNoDevice || e == cudaSuccess)
+		snprintf(out, size, "no CUDA device");
+	else if (e == cudaErrorInitializationError)
+		snprintf(out, size,
+			 "the CUDA runtime cannot start: %s (as in a process "
+			 "fork()ed after its parent started CUDA: start CUDA "
+			 "after fork(), or exec())",
+			 cudaGetErrorString(e));
+	else
+		snprintf(out, size, "the CUDA runtime cannot start: %s: %s",
+			 cudaGetErrorName(e), cudaGetErrorString(e));
+	(void)cudaGetLastError();
+}
+
+/* "0: NAME (sm_90, 79 GiB)" into out; -1 when the device cannot be read. */
+static int describe_device(int i, char *out, size_t size, int *usable)
+{
+	struct cudaDeviceProp prop;
+
+	if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return -1;
+	}
+	*usable = prop.major >= MIN_CC_MAJOR;
+	snprintf(out, size, "%d: %s (sm_%d%d, %llu GiB%s)", i, prop.name,
+		 prop.major, prop.minor,
+		 (unsigned long long)(prop.totalGlobalMem >> 30),
+		 *usable ? "" : ", too old");
+	return 0;
+}
+
+/* Every device, "; "-separated, as much as fits; counts the usable ones. */
+static int list_devices(int n, char *out, size_t size)
+{
+	int usable_count = 0;
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		char one[300];
+		int usable = 0;
+
+		if (describe_device(i, one, sizeof one, &usable) != 0)
+			snprintf(one, sizeof one, "%d: (unreadable)", i);
+		usable_count += usable;
+		if (len < size)
+			len += (size_t)snprintf(out + len, size - len, "%s%s",
+						i ? "; " : "", one);
+	}
+	return usable_count;
+}
+
+/* cudaGetDeviceCount starts the driver (no context is created). */
+static weft_status cuda_probe(weft_probe *out)
+{
+	weft_probe p;
+	uint32_t size;
+	int n = 0;
+	cudaError_t e;
+
+	if (!out)
+		return WEFT_E_INVALID;
+	memset(&p, 0, sizeof p);
+	e = cudaGetDeviceCount(&n);
+	if (e != cudaSuccess || n <= 0) {
+		unavailable_reason(e, p.reason, sizeof p.reason);
+	} else if (list_devices(n, p.devices, sizeof p.devices) == 0) {
+		snprintf(p.reason, sizeof p.reason,
+			 "no CUDA device of compute capability %d.0 or newer",
+			 MIN_CC_MAJOR);
+	} else {
+		p.available = 1;
+		p.score = 900;
+	}
+	size = out->struct_size < sizeof p ? out->struct_size : sizeof p;
+	p.struct_size = out->struct_size;
+	memcpy(out, &p, size);
+	return WEFT_OK;
+}
+
+/* ---- open / close ----------------------------------------------------------
+ */
+
+static weft_status check_config(const weft_device_config *cfg, weft_error *err)
+{
+	if (!cfg)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "open: no device configuration");
+	if (cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "open: device configuration has "
+				       "struct_size %u, expected at least %zu",
+				       (unsigned)cfg->struct_size,
+				       (size_t)WEFT_DEVICE_CONFIG_V1_0_SIZE);
+	if (cfg->device < -1)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "device %d does not exist", cfg->device);
+	if (cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_1_SIZE && cfg->platform &&
+	    cfg->platform[0])
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "platform '%s': the CUDA backend has no "
+				       "platforms (leave platform empty)",
+				       cfg->platform);
+	if (cfg->threads < 0)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "threads must be 0 (the default) or "
+				       "more, not %d",
+				       cfg->threads);
+	return WEFT_OK;
+}
+
+/* The first device whose name contains want, ignoring case. */
+static weft_status match_device(const char *want, int n, int *ordinal,
+				weft_error *err)
+{
+	char list[256];
+
+	for (int i = 0; i < n; i++) {
+		struct cudaDeviceProp prop;
+
+		if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
+			(void)cudaGetLastError();
+			continue;
+		}
+		if (strcasestr(prop.name, want)) {
+			*ordinal = i;
+			return WEFT_OK;
+		}
+	}
+	list_devices(n, list, sizeof list);
+	return weft__cuda_fail(err, WEFT_E_INVALID,
+			       "no device named like '%s' (devices: %s)", want,
+			       list);
+}
+
+/* Which device cfg asks for. */
+static weft_status pick_device(const weft_device_config *cfg, int *ordinal,
+			       weft_error *err)
+{
+	char reason[256];
+	int n = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+
+	if (e != cudaSuccess || n <= 0) {
+		unavailable_reason(e, reason, sizeof reason);
+		return weft__cuda_fail(err, WEFT_E_UNAVAILABLE, "%s", reason);
+	}
+	if (cfg->device == -1 &&
+	    cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_1_SIZE &&
+	    cfg->device_match)
+		return match_device(cfg->device_match, n, ordinal, err);
+	*ordinal = cfg->device == -1 ? 0 : cfg->device;
+	if (*ordinal >= n)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "device %d does not exist (%d CUDA "
+				       "device%s, numbered from 0)",
+				       *ordinal, n, n == 1 ? "" : "s");
+	return WEFT_OK;
+}
+
+/* Name, compute capability and size of the device; refuse old ones. */
+static weft_status read_device(weft_device *dev, weft_error *err)
+{
+	struct cudaDeviceProp prop;
+	weft_status st;
+
+	st = weft__cuda_check(
+		NULL, cudaGetDeviceProperties(&prop, dev->ordinal), err,
+		"reading the properties of device %d", dev->ordinal);
+	if (st != WEFT_OK)
+		return st;
+	snprintf(dev->name, sizeof dev->name, "%s", prop.name);
+	dev->cc_major = prop.major;
+	dev->cc_minor = prop.minor;
+	dev->sm_count =
+		prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
+	snprintf(dev->where, sizeof dev->where, "device %d (%s, sm_%d%d)",
+		 dev->ordinal, dev->name, dev->cc_major, dev->cc_minor);
+	if (dev->cc_major < MIN_CC_MAJOR)
+		return weft__cuda_fail(err, WEFT_E_UNAVAILABLE,
+				       "device %d (%s) is sm_%d%d; weft's CUDA "
+				       "backend needs sm_%d0 or newer",
+				       dev->ordinal, dev->name, dev->cc_major,
+				       dev->cc_minor, MIN_CC_MAJOR);
+	return weft__cuda_check(NULL,
+				cudaDriverGetVersion(&dev->driver_version), err,
+				"reading the driver version");
+}
+
+/* Streams and events; the device is current. */
+static weft_status create_queues(weft_device *dev, weft_error *err)
+{
+	weft_status st = WEFT_OK;
+
+	for (int s = 0; s < WEFT__CUDA_STREAMS && st == WEFT_OK; s++) {
+		st = weft__cuda_check(
+			dev,
+			cudaStreamCreateWithFlags(&dev->stream[s],
+						  cudaStreamNonBlocking),
+			err, "creating a stream");
+		if (st == WEFT_OK)
+			st = weft__cuda_check(
+				dev,
+				cudaEventCreateWithFlags(
+					&dev->tail[s], cudaEventDisableTiming),
+				err, "creating an event");
+	}
+	if (st == WEFT_OK)
+		st = weft__cuda_check(
+			dev,
+			cudaEventCreateWithFlags(&dev->xfer_done,
+						 cudaEventDisableTiming),
+			err, "creating an event");
+	return st;
+}
+
+static void destroy_queues(weft_device *dev)
+{
+	for (int s = 0; s < WEFT__CUDA_STREAMS; s++) {
+		if (dev->tail[s])
+			cudaEventDestroy(dev->tail[s]);
+		if (dev->stream[s])
+			cudaStreamDestroy(dev->stream[s]);
+	}
+	if (dev->xfer_done)
+		cudaEventDestroy(dev->xfer_done);
+}
+
+static weft_status
+copy_cache_dir(weft_device *dev, const weft_device_config *cfg, weft_error *err)
+{
+	if (!cfg->cache_dir || !cfg->cache_dir[0])
+		return WEFT_OK;
+	dev->cache_dir = strdup(cfg->cache_dir);
+	if (!dev->cache_dir)
+		return weft__cuda_fail(err, WEFT_E_NOMEM,
+				       "%s: out of host memory", dev->where);
+	return WEFT_OK;
+}
+
+static void cuda_close(weft_device *dev);
+
+static weft_status cuda_open(const weft_device_config *cfg, weft_device **out,
+			     weft_error *err)
+{
+	const char *graphs = getenv("WEFT_CUDA_GRAPHS");
+	weft_device *dev;
+	weft_status st;
+
+	if (!out)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "open: no place for the device");
+	*out = NULL;
+	st = check_config(cfg, err);
+	if (st != WEFT_OK)
+		return st;
+	dev = calloc(1, sizeof *dev);
+	if (!dev)
+		return weft__cuda_fail(err, WEFT_E_NOMEM,
+				       "open: out of host memory");
+	dev->st.struct_size = sizeof dev->st;
+	dev->use_graphs = !(graphs && strcmp(graphs, "0") == 0);
+	if ((st = pick_device(cfg, &dev->ordinal, err)) ||
+	    (st = read_device(dev, err)) || (st = weft__cuda_enter(dev, err)) ||
+	    (st = create_queues(dev, err)) ||
+	    (st = copy_cache_dir(dev, cfg, err))) {
+		cuda_close(dev);
+		return st;
+	}
+	*out = dev;
+	return WEFT_OK;
+}
+
+/* Waits for the device, then releases everything it holds. */
+static void cuda_close(weft_device *dev)
+{
+	if (!dev)
+		return;
+	if (dev->stream[0] && weft__cuda_enter(dev, NULL) == WEFT_OK)
+		(void)weft__cuda_drain(dev, NULL);
+	weft__cuda_programs_release(dev);
+	weft__cuda_stage_release(dev);
+	weft__cuda_memory_release(dev);
+	destroy_queues(dev);
+	weft__cuda_nvrtc_close(&dev->nvrtc);
+	free(dev->cache_dir);
+	free(dev);
+}
+
+/* ---- sync / stats
+ * ------------------------------------------------------------ */
+
+static weft_status cuda_sync(weft_device *dev, weft_error *err)
+{
+	uint64_t t0 = weft__cuda_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__cuda_fail(err, WEFT_E_INVALID, "sync: no device");
+	dev->st.syncs++;
+	st = weft__cuda_enter(dev, err);
+	if (st == WEFT_OK) {
+		st = weft__cuda_drain(dev, err);
+		/* After a device failure the staged bytes mean nothing: the
+		 * blocks are recycled, the callers' memory is left alone. */
+		weft__cuda_stage_complete(dev, st == WEFT_OK);
+	}
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__cuda_now_ns() - t0;
+	return st;
+}
+
+static weft_status cuda_stats(weft_device *dev, weft_stats *out)
+{
+	uint32_t size;
+
+	if (!dev || !out)
+		return WEFT_E_INVALID;
+	size = out->struct_size < sizeof dev->st ? out->struct_size
+						 : sizeof dev->st;
+	if (size > sizeof out->struct_size)
+		memcpy((char *)out + sizeof out->struct_size,
+		       (const char *)&dev->st + sizeof out->struct_size,
+		       size - sizeof out->struct_size);
+	return WEFT_OK;
+}
+
+WEFT_BACKEND_ENTRY = {
+	.abi_major = WEFT_BACKEND_ABI_MAJOR,
+	.abi_minor = WEFT_BACKEND_ABI_MINOR,
+	.struct_size = sizeof(weft_backend),
+	.name = "cuda",
+	.version = PACKAGE_VERSION,
+	.description = "NVIDIA GPUs through CUDA (kernels compiled by NVRTC)",
+	.probe = cuda_probe,
+	.open = cuda_open,
+	.close = cuda_close,
+	.alloc = weft__cuda_alloc,
+	.free = weft__cuda_free,
+	.write = weft__cuda_write,
+	.read = weft__cuda_read,
+	.copy = weft__cuda_copy,
+	.load_program = weft__cuda_load_program,
+	.unload_program = weft__cuda_unload_program,
+	.step = weft__cuda_step,
+	.sync = cuda_sync,
+	.stats = cuda_stats,
+};

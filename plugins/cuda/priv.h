@@ -1,0 +1,315 @@
+/*
+ * plugins/cuda/priv.h - what the CUDA backend's files share.
+ *
+ * The backend drives one NVIDIA GPU through the CUDA runtime, linked
+ * statically (libcudart_static), so that the plugin loads on a machine
+ * without a driver: the runtime looks for libcuda.so.1 at its first call
+ * and reports cudaErrorInsufficientDriver or cudaErrorNoDevice, which the
+ * probe turns into its reason. Kernels are the model's portable source,
+ * compiled at load_program() by NVRTC (dlopen()ed, compile.c) after the
+ * CUDA prelude of the dialect, cached on disk (cache.c) and loaded with
+ * the runtime's library management (cudaLibraryLoadData).
+ *
+ * One in-order queue over two streams: kernels run on a compute stream,
+ * transfers on a copy stream, and whenever an operation goes to the other
+ * stream than the previous one, its stream first waits on an event
+ * recorded at the tail of that other stream (weft__cuda_order). Every
+ * operation is thus ordered after everything issued before it.
+ *
+ * A device is used from one host thread at a time; every entry point makes
+ * the device's ordinal current for the calling thread first (the runtime's
+ * current device is per thread).
+ *
+ * Functions shared between files are named weft__cuda_* and hidden by
+ * -fvisibility=hidden; the plugin exports only weft_backend_entry.
+ */
+#ifndef WEFT_CUDA_PRIV_H
+#define WEFT_CUDA_PRIV_H
+
+#include <cuda_runtime_api.h>
+#include <nvrtc.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <weft/backend.h>
+
+/* Pool size classes (memory.c), as in the OpenMP backend: multiples of 64
+ * bytes up to 4 KiB, then four classes per power of two up to 2^63. */
+#define WEFT__CUDA_ALIGN	 64
+#define WEFT__CUDA_SMALL_MAX	 4096
+#define WEFT__CUDA_SMALL_CLASSES (WEFT__CUDA_SMALL_MAX / WEFT__CUDA_ALIGN)
+#define WEFT__CUDA_N_CLASSES	 (WEFT__CUDA_SMALL_CLASSES + 4 * (64 - 12))
+
+/* Threads per block of every launch; the prelude's __launch_bounds__ is
+ * generated from it (compile.c). */
+#define WEFT__CUDA_BLOCK 256
+/* Most blocks per multiprocessor a launch gets; larger extents are covered
+ * by the kernels' grid-stride loop. */
+#define WEFT__CUDA_BLOCKS_PER_SM 32
+/* Steps captured in the unrolled graph that step(n) replays n / UNROLL
+ * times (launch.c); the remaining n % UNROLL steps replay a one-step
+ * graph. */
+#define WEFT__CUDA_GRAPH_UNROLL 8
+/* Smallest pinned staging block (transfer.c). */
+#define WEFT__CUDA_STAGE_MIN ((size_t)64 * 1024)
+
+/* The two streams: every operation goes to one of them. */
+enum { WEFT__CUDA_COMPUTE = 0, WEFT__CUDA_COPY = 1, WEFT__CUDA_STREAMS = 2 };
+
+/* A device allocation. While live it is on the device's live list; once
+ * freed it waits on its class's free list for the next allocation of that
+ * class (the device memory is given back only at close or when cudaMalloc
+ * fails). */
+struct weft_buf {
+	void *ptr;	       /* device memory, 256-byte aligned */
+	size_t size;	       /* bytes the caller asked for */
+	unsigned cls;	       /* pool size class of ptr's block */
+	int pooled;	       /* 1 while on a free list */
+	struct weft_buf *prev; /* live list (unused while pooled) */
+	struct weft_buf *next; /* live list, or free list while pooled */
+};
+
+/* The single kernel parameter, passed by value. The prelude (compile.c)
+ * declares the same layout in CUDA C++: 12 buffer pointers, then the
+ * device-side extent: xcap items, or min(xcap, xbuf[xoff]) when xdyn. */
+struct weft__cuda_args {
+	void *b[WEFT_KERNEL_MAX_BUFS];
+	const uint32_t *xbuf;
+	uint32_t xoff; /* index of the count in xbuf, in 32-bit words */
+	uint32_t xcap;
+	uint32_t xdyn;
+	uint32_t pad; /* explicit, so that records compare with memcmp */
+};
+/* The prelude's copy must match: tests/test-cuda-nvrtc.c compiles the
+ * same assertions on the device side. */
+_Static_assert(sizeof(struct weft__cuda_args) == 120 &&
+		       offsetof(struct weft__cuda_args, xbuf) == 96 &&
+		       offsetof(struct weft__cuda_args, xoff) == 104,
+	       "struct weft__cuda_args has the prelude's layout");
+
+/* One launch of a step, resolved to what the GPU is given. Records are
+ * compared with memcmp to decide whether a captured graph still applies,
+ * so every byte of them is written. */
+struct weft__cuda_rec {
+	cudaKernel_t fn;
+	uint32_t grid; /* blocks; 0: nothing to run (capacity 0) */
+	uint32_t pad;
+	struct weft__cuda_args a;
+};
+
+/* The graphs of the last launch list a program was stepped with. */
+struct weft__cuda_graph {
+	struct weft__cuda_rec *recs; /* the list they were captured from */
+	uint32_t n_recs;
+	cudaGraphExec_t one;  /* one step */
+	cudaGraphExec_t many; /* WEFT__CUDA_GRAPH_UNROLL steps, made when
+			       * first needed */
+};
+
+struct weft__cuda_kernel {
+	char *name;
+	cudaKernel_t fn;
+};
+
+struct weft_program {
+	char *name;
+	cudaLibrary_t lib;
+	struct weft__cuda_kernel *kernels;
+	uint32_t n_kernels;
+	struct weft__cuda_graph graph;
+	struct weft_program *prev, *next; /* the device's program list */
+};
+
+/* A pinned host block for one asynchronous transfer (transfer.c). */
+struct weft__cuda_stage {
+	void *host;	  /* cudaMallocHost memory */
+	size_t cap;	  /* its size */
+	cudaEvent_t done; /* recorded after the transfer that uses it */
+	void *dst;	  /* reads: where sync() copies the bytes */
+	size_t bytes;	  /* bytes of the transfer */
+	int is_read;	  /* 1: read, delivered at sync() */
+	struct weft__cuda_stage *next;
+};
+
+/* NVRTC, dlopen()ed at the first load_program() (compile.c). */
+typedef nvrtcResult (*weft__nvrtc_create_fn)(nvrtcProgram *, const char *,
+					     const char *, int,
+					     const char *const *,
+					     const char *const *);
+typedef nvrtcResult (*weft__nvrtc_compile_fn)(nvrtcProgram, int,
+					      const char *const *);
+typedef nvrtcResult (*weft__nvrtc_destroy_fn)(nvrtcProgram *);
+typedef nvrtcResult (*weft__nvrtc_size_fn)(nvrtcProgram, size_t *);
+typedef nvrtcResult (*weft__nvrtc_get_fn)(nvrtcProgram, char *);
+typedef nvrtcResult (*weft__nvrtc_version_fn)(int *, int *);
+typedef const char *(*weft__nvrtc_error_fn)(nvrtcResult);
+
+struct weft__cuda_nvrtc {
+	void *dl;	  /* NULL while not loaded */
+	char path[160];	  /* the name it was loaded as */
+	int major, minor; /* nvrtcVersion() */
+	weft__nvrtc_create_fn create;
+	weft__nvrtc_compile_fn compile;
+	weft__nvrtc_destroy_fn destroy;
+	weft__nvrtc_size_fn log_size;
+	weft__nvrtc_get_fn log;
+	weft__nvrtc_size_fn cubin_size;
+	weft__nvrtc_get_fn cubin;
+	weft__nvrtc_version_fn version;
+	weft__nvrtc_error_fn error_string;
+};
+
+struct weft_device {
+	int ordinal;
+	char name[256];
+	int cc_major, cc_minor;
+	int sm_count;
+	int driver_version;
+	char where[320]; /* "device 0 (NAME, sm_90)", for messages */
+	cudaStream_t stream[WEFT__CUDA_STREAMS];
+	cudaEvent_t tail[WEFT__CUDA_STREAMS]; /* see weft__cuda_order */
+	int dirty[WEFT__CUDA_STREAMS]; /* work issued the other stream has
+					* not been ordered after */
+	cudaEvent_t xfer_done;	       /* blocking transfers wait on it */
+	int use_graphs;		       /* WEFT_CUDA_GRAPHS != "0" */
+	char *cache_dir;	       /* NULL: no on-disk cache */
+	struct weft__cuda_nvrtc nvrtc;
+	struct weft_buf *live;
+	struct weft_buf *pool[WEFT__CUDA_N_CLASSES];
+	void *scratch; /* device memory for overlapping copies */
+	size_t scratch_size;
+	struct weft__cuda_stage *stage_free;		   /* idle blocks */
+	struct weft__cuda_stage *inflight, *inflight_tail; /* issue order */
+	struct weft_program *programs;
+	weft_stats st;
+};
+
+/* ---- plugin.c ------------------------------------------------------------ */
+
+/* WEFT_OK when e is cudaSuccess; otherwise clears the runtime's last error
+ * and writes "cuda: WHAT on DEVICE: cudaErrorX: text", returning
+ * WEFT_E_NOMEM for allocation failures and WEFT_E_DEVICE otherwise. */
+weft_status weft__cuda_check(const weft_device *dev, cudaError_t e,
+			     weft_error *err, const char *fmt, ...)
+	WEFT_PRINTF(4, 5);
+/* Make the device current for the calling thread. */
+weft_status weft__cuda_enter(const weft_device *dev, weft_error *err);
+/* Order stream s after everything issued on the other stream (an event
+ * wait, only when the other stream has work s is not ordered after yet),
+ * then mark s as having new work. Call before issuing on s. */
+weft_status weft__cuda_order(weft_device *dev, int s, weft_error *err);
+/* Wait for both streams (not counted). */
+weft_status weft__cuda_drain(weft_device *dev, weft_error *err);
+
+/* ---- memory.c ------------------------------------------------------------ */
+
+unsigned weft__cuda_class_of(size_t bytes);
+size_t weft__cuda_class_bytes(unsigned cls);
+weft_status weft__cuda_alloc(weft_device *dev, size_t bytes, weft_buf **out,
+			     weft_error *err);
+void weft__cuda_free(weft_device *dev, weft_buf *buf);
+/* Device memory for the staging of an overlapping copy (at least bytes). */
+weft_status weft__cuda_scratch(weft_device *dev, size_t bytes, void **out,
+			       weft_error *err);
+/* Release every buffer, live or pooled, and the scratch memory (close). */
+void weft__cuda_memory_release(weft_device *dev);
+
+/* ---- transfer.c ---------------------------------------------------------- */
+
+weft_status weft__cuda_write(weft_device *dev, weft_buf *dst, size_t offset,
+			     const void *src, size_t bytes, unsigned flags,
+			     weft_error *err);
+weft_status weft__cuda_read(weft_device *dev, void *dst, weft_buf *src,
+			    size_t offset, size_t bytes, unsigned flags,
+			    weft_error *err);
+weft_status weft__cuda_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
+			    weft_buf *src, size_t src_offset, size_t bytes,
+			    unsigned flags, weft_error *err);
+/* After both streams were synchronised: deliver pending reads in issue
+ * order and return every staging block to the free list. */
+void weft__cuda_stage_complete(weft_device *dev, int deliver);
+/* Free every staging block (close; the streams are idle). */
+void weft__cuda_stage_release(weft_device *dev);
+
+/* ---- launch.c ------------------------------------------------------------ */
+
+weft_status weft__cuda_load_program(weft_device *dev,
+				    const weft_program_desc *desc,
+				    weft_program **out, weft_error *err);
+void weft__cuda_unload_program(weft_device *dev, weft_program *prog);
+weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
+			    const weft_launch *launches, uint32_t n_launches,
+			    uint64_t n_steps, weft_error *err);
+/* Unload every program still loaded (close). */
+void weft__cuda_programs_release(weft_device *dev);
+
+/* ---- compile.c: no CUDA runtime calls (tests link it alone) -------------- */
+
+/* Write "cuda: ..." into err (which may be NULL); returns st. */
+weft_status weft__cuda_fail(weft_error *err, weft_status st, const char *fmt,
+			    ...) WEFT_PRINTF(3, 4);
+
+/* Most NVRTC options weft__cuda_options() returns. */
+#define WEFT__CUDA_MAX_OPTS 8
+/* The options for a device of compute capability major.minor; arch holds
+ * the --gpu-architecture option, which opts[] points into. */
+int weft__cuda_options(int cc_major, int cc_minor, char arch[32],
+		       const char *opts[WEFT__CUDA_MAX_OPTS]);
+/* The prelude, a #line directive naming the program, and the source:
+ * what NVRTC compiles. malloc()ed and NUL-terminated; NULL when out of
+ * memory. */
+char *weft__cuda_program_text(const char *name, const char *source, size_t len,
+			      size_t *text_len);
+/* dlopen() NVRTC: the soname of the runtime's major version first, then
+ * other sonames and the toolkit's library directory. */
+weft_status weft__cuda_nvrtc_open(struct weft__cuda_nvrtc *nv, weft_error *err);
+void weft__cuda_nvrtc_close(struct weft__cuda_nvrtc *nv);
+/* Compile text (from weft__cuda_program_text) into a CUBIN for
+ * sm_<cc_major><cc_minor>; where names the device in messages. The CUBIN
+ * is malloc()ed. */
+weft_status weft__cuda_compile(const struct weft__cuda_nvrtc *nv,
+			       const char *prog_name, const char *text,
+			       int cc_major, int cc_minor, const char *where,
+			       void **cubin, size_t *cubin_size,
+			       weft_error *err);
+
+/* ---- cache.c: no CUDA runtime calls -------------------------------------- */
+
+typedef struct weft__cuda_key {
+	uint8_t b[16]; /* XXH3-128 digest, canonical (big-endian) form */
+} weft__cuda_key;
+
+/* What a cached CUBIN depends on. */
+typedef struct weft__cuda_key_in {
+	const char *text; /* prelude + source */
+	size_t text_len;
+	const char *const *opts;
+	int n_opts;
+	int nvrtc_major, nvrtc_minor;
+	const char *device_name;
+	int cc_major, cc_minor;
+	int driver_version;
+} weft__cuda_key_in;
+
+void weft__cuda_cache_key(const weft__cuda_key_in *in, weft__cuda_key *key);
+/* The cached CUBIN for key in dir (malloc()ed), or NULL when there is
+ * none or it is damaged (short, wrong header, wrong checksum). */
+void *weft__cuda_cache_load(const char *dir, const weft__cuda_key *key,
+			    size_t *size);
+/* Store a CUBIN: create dir (mode 0700, parents included) when missing,
+ * write a temporary file in it and rename it into place. Returns 0 on
+ * success, -1 otherwise; callers ignore failures (a cache never fails a
+ * run). */
+int weft__cuda_cache_store(const char *dir, const weft__cuda_key *key,
+			   const void *cubin, size_t size);
+
+/* Monotonic clock in nanoseconds, for the per-phase times. */
+static inline uint64_t weft__cuda_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#endif /* WEFT_CUDA_PRIV_H */

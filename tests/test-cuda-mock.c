@@ -1,0 +1,768 @@
+/*
+ * tests/test-cuda-mock.c - the CUDA backend's host logic, on a machine
+ * without a GPU: the plugin's sources built against tests/cuda-mock.c (a
+ * stand-in for the CUDA runtime that executes queued work late and in a
+ * random order across streams, and aborts on misuse), loaded from
+ * $WEFT_BUILDDIR/tests/cuda-mock/.libs/weft-backend-cuda.so.
+ *
+ * Checked: probe and open (devices, names, old devices), transfers (round
+ * trips, issue order across the two streams, staging, memmove copies,
+ * bounds), the pool and out-of-memory messages, programs (NVRTC compiles
+ * for real; the mock runs the host builds of the same kernels), step()
+ * with graph capture, replay and re-capture, device-side extents, plain
+ * launches with WEFT_CUDA_GRAPHS=0, the kernel cache, and SEIR end to end
+ * giving byte for byte the OpenMP backend's daily.csv.
+ *
+ * What the mock cannot check is the GPU itself: the CUBIN's code, the real
+ * runtime's semantics, timings. bench/gpu-check.sh runs on a GPU.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tap.h"
+
+static const weft_backend *vt;
+static weft_error err;
+
+/* The test kernels, in the dialect: NVRTC compiles them; the mock runs
+ * its host builds of the same names. */
+static const char test_source[] = "WEFT_KERNEL(add_one)\n"
+				  "{\n"
+				  "  WEFT_BUF(weft_u32, x, 0);\n"
+				  "  x[WEFT_GID] += 1;\n"
+				  "}\n"
+				  "WEFT_KERNEL(bump_count)\n"
+				  "{\n"
+				  "  WEFT_BUF(weft_u32, c, 0);\n"
+				  "  if (WEFT_GID == 0)\n"
+				  "    c[1] += c[0];\n"
+				  "}\n";
+
+enum { K_ADD_ONE, K_BUMP };
+
+static const weft_kernel_desc test_kernels[] = { { "add_one", NULL },
+						 { "bump_count", NULL } };
+
+static const weft_program_desc test_program = {
+	.struct_size = sizeof(weft_program_desc),
+	.name = "cuda_test",
+	.source = test_source,
+	.source_len = sizeof test_source - 1,
+	.kernels = test_kernels,
+	.n_kernels = 2,
+};
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static int is(int64_t got, int64_t want, const char *name)
+{
+	return TAP_EQ_INT(got, want, name);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		tap_bail("out of memory");
+	return p;
+}
+
+static const char *mock_dir(void)
+{
+	static char dir[4096];
+	const char *b = getenv("WEFT_BUILDDIR");
+
+	snprintf(dir, sizeof dir, "%s/tests/cuda-mock/.libs", b ? b : ".");
+	return dir;
+}
+
+static weft_device *open_cfg(const char *cache_dir)
+{
+	weft_device_config cfg = { .struct_size = sizeof cfg,
+				   .device = -1,
+				   .cache_dir = cache_dir };
+	weft_device *dev = NULL;
+
+	if (vt->open(&cfg, &dev, &err) != WEFT_OK)
+		tap_bail("open: %s", err.msg);
+	return dev;
+}
+
+static weft_stats stats_of(weft_device *dev)
+{
+	weft_stats s;
+
+	memset(&s, 0, sizeof s);
+	s.struct_size = sizeof s;
+	if (vt->stats(dev, &s) != WEFT_OK)
+		tap_bail("stats failed");
+	return s;
+}
+
+static weft_buf *alloc_or_bail(weft_device *dev, size_t bytes)
+{
+	weft_buf *b = NULL;
+
+	if (vt->alloc(dev, bytes, &b, &err) != WEFT_OK)
+		tap_bail("alloc(%zu): %s", bytes, err.msg);
+	return b;
+}
+
+static void put(weft_device *dev, weft_buf *b, size_t off, const void *src,
+		size_t bytes)
+{
+	if (vt->write(dev, b, off, src, bytes, 0, &err) != WEFT_OK)
+		tap_bail("write: %s", err.msg);
+}
+
+static void get(weft_device *dev, void *dst, weft_buf *b, size_t off,
+		size_t bytes)
+{
+	if (vt->read(dev, dst, b, off, bytes, 0, &err) != WEFT_OK)
+		tap_bail("read: %s", err.msg);
+}
+
+static weft_program *load_or_bail(weft_device *dev)
+{
+	weft_program *prog = NULL;
+
+	if (vt->load_program(dev, &test_program, &prog, &err) != WEFT_OK)
+		tap_bail("load_program: %s", err.msg);
+	return prog;
+}
+
+static void fill_pattern(uint8_t *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(i * 131u + seed);
+}
+
+/* ---- probe and open --------------------------------------------------------
+ */
+
+static void test_probe(void)
+{
+	weft_probe p = { .struct_size = sizeof p };
+
+	is(vt->probe(&p), WEFT_OK, "probe succeeds");
+	tap_ok(p.available && p.score == 900, "available, score 900");
+	tap_contains(p.devices, "0: Mock GPU 0 (sm_90, 0 GiB)",
+		     "devices: index, name, architecture, memory");
+	setenv("WEFT_MOCK_CUDA_DEVICES", "0", 1);
+	vt->probe(&p);
+	tap_ok(!p.available && strcmp(p.reason, "no CUDA device") == 0,
+	       "no device: 'no CUDA device'");
+	setenv("WEFT_MOCK_CUDA_DEVICES", "-1", 1);
+	vt->probe(&p);
+	tap_ok(!p.available && strstr(p.reason, "initialization error") &&
+		       strstr(p.reason, "fork()"),
+	       "an initialisation error suggests a fork: %s", p.reason);
+	setenv("WEFT_MOCK_CUDA_DEVICES", "1", 1);
+	setenv("WEFT_MOCK_CUDA_CC", "61", 1);
+	vt->probe(&p);
+	tap_ok(!p.available && strstr(p.reason, "compute capability 7.0") &&
+		       strstr(p.devices, "sm_61, 0 GiB, too old"),
+	       "an sm_61 device is seen and refused: %s", p.reason);
+	unsetenv("WEFT_MOCK_CUDA_CC");
+}
+
+static void expect_open_fails(weft_device_config *cfg, weft_status want,
+			      const char *what, const char *needle)
+{
+	weft_device *dev = (weft_device *)cfg;
+
+	is(vt->open(cfg, &dev, &err), want, what);
+	tap_contains(err.msg, needle, "  ...and says so");
+	tap_ok(dev == NULL, "  ...leaving no device");
+}
+
+static void test_open(void)
+{
+	weft_device_config cfg = { .struct_size = sizeof cfg, .device = 3 };
+
+	expect_open_fails(&cfg, WEFT_E_INVALID, "device 3 is refused",
+			  "cuda: device 3 does not exist (1 CUDA device");
+	cfg.device = -1;
+	cfg.device_match = "h100";
+	expect_open_fails(&cfg, WEFT_E_INVALID, "a name matching nothing",
+			  "no device named like 'h100' (devices: 0: Mock");
+	cfg.device_match = NULL;
+	cfg.platform = "1";
+	expect_open_fails(&cfg, WEFT_E_INVALID, "a platform is refused",
+			  "the CUDA backend has no platforms");
+	cfg.platform = NULL;
+	setenv("WEFT_MOCK_CUDA_CC", "61", 1);
+	expect_open_fails(&cfg, WEFT_E_UNAVAILABLE, "an sm_61 device",
+			  "device 0 (Mock GPU 0) is sm_61; weft's CUDA "
+			  "backend needs sm_70 or newer");
+	unsetenv("WEFT_MOCK_CUDA_CC");
+	cfg.device_match = "MOCK gpu";
+	{
+		weft_device *dev = NULL;
+
+		is(vt->open(&cfg, &dev, &err), WEFT_OK,
+		   "a device chosen by name, ignoring case");
+		vt->close(dev);
+	}
+	vt->close(NULL);
+}
+
+/* ---- transfers -------------------------------------------------------------
+ */
+
+static void round_trip(weft_device *dev, size_t n, unsigned flags)
+{
+	size_t na = n + 13 + 3;
+	uint8_t *src = xcalloc(n, 1), *back = xcalloc(na, 1);
+	uint8_t *zero = xcalloc(na, 1), *want = xcalloc(na, 1);
+	weft_buf *a = alloc_or_bail(dev, na), *b = alloc_or_bail(dev, na);
+	int ok;
+
+	fill_pattern(src, n, (unsigned)n);
+	memcpy(want + 13, src, n);
+	put(dev, a, 0, zero, na);
+	put(dev, b, 0, zero, na);
+	ok = vt->write(dev, a, 13, src, n, flags, &err) == WEFT_OK &&
+	     vt->copy(dev, b, 0, a, 0, na, flags, &err) == WEFT_OK &&
+	     vt->read(dev, back, b, 0, na, flags, &err) == WEFT_OK &&
+	     vt->sync(dev, &err) == WEFT_OK;
+	tap_ok(ok && memcmp(back, want, na) == 0,
+	       "%s write, copy, read of %zu bytes",
+	       flags ? "async" : "blocking", n);
+	vt->free(dev, a);
+	vt->free(dev, b);
+	free(src), free(back), free(zero), free(want);
+}
+
+static void test_round_trips(weft_device *dev)
+{
+	static const size_t sizes[] = {
+		0, 1, 3, 4095, (1u << 20) + 7, (3u << 20) + 1
+	};
+	weft_stats s0 = stats_of(dev), s1;
+
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		round_trip(dev, sizes[i], 0);
+		round_trip(dev, sizes[i], WEFT_XFER_ASYNC);
+	}
+	s1 = stats_of(dev);
+	is(s1.xfer_count[WEFT_DIR_H2D] - s0.xfer_count[WEFT_DIR_H2D], 36,
+	   "host->device transfers counted, 0 bytes included");
+	is(s1.xfer_count[WEFT_DIR_D2D] - s0.xfer_count[WEFT_DIR_D2D], 12,
+	   "device->device transfers counted");
+	is(s1.syncs - s0.syncs, 12, "syncs count sync() calls only");
+	/* 2 zero-fills per round trip, and the blocking round trips'
+	 * write, copy and read (not the 0-byte write) */
+	is(s1.xfer_waits - s0.xfer_waits, 12 * 2 + 6 * 3 - 1,
+	   "blocking transfers wait for themselves (xfer_waits)");
+}
+
+/* Overlapping asynchronous writes, a copy and a read, issued on the copy
+ * stream between launches on the compute stream, land in issue order;
+ * repeated, since the mock interleaves the streams at random. */
+static void test_issue_order(weft_device *dev, weft_program *prog)
+{
+	enum { N = 256 };
+	uint32_t zero[N] = { 0 }, got[N], want[N], ones[N], c[2] = { 0, 0 };
+	weft_buf *b = alloc_or_bail(dev, sizeof zero);
+	weft_buf *cb = alloc_or_bail(dev, sizeof c);
+	weft_launch inc = {
+		.kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { b }, .extent = N
+	};
+	unsigned A = WEFT_XFER_ASYNC;
+	int ok = 1;
+
+	for (int i = 0; i < N; i++)
+		ones[i] = 100;
+	for (int round = 0; round < 25 && ok; round++) {
+		ok = vt->write(dev, b, 0, zero, sizeof zero, A, &err) == 0 &&
+		     vt->step(dev, prog, &inc, 1, 2, &err) == 0 &&
+		     vt->write(dev, b, 64, ones, 256, A, &err) == 0 &&
+		     vt->step(dev, prog, &inc, 1, 1, &err) == 0 &&
+		     vt->copy(dev, b, 512, b, 0, 128, A, &err) == 0 &&
+		     vt->write(dev, cb, 0, c, sizeof c, A, &err) == 0 &&
+		     vt->step(dev, prog, &inc, 1, 1, &err) == 0 &&
+		     vt->read(dev, got, b, 0, sizeof got, A, &err) == 0 &&
+		     vt->step(dev, prog, &inc, 1, 5, &err) == 0 &&
+		     vt->sync(dev, &err) == 0;
+		for (int i = 0; i < N; i++)
+			want[i] = 2 + 1 + 1;
+		for (int i = 16; i < 80; i++)
+			want[i] = 100 + 1 + 1;
+		/* copied after one launch, then one more launch: what
+		 * words 0..31 read at the end */
+		for (int i = 128; i < 160; i++)
+			want[i] = want[i - 128];
+		ok &= memcmp(got, want, sizeof want) == 0;
+	}
+	tap_ok(ok, "writes, launches, copies and reads on two streams are "
+		   "observed in issue order (25 random interleavings)");
+	if (!ok)
+		tap_diag("%s", err.msg);
+	vt->free(dev, b);
+	vt->free(dev, cb);
+}
+
+static void test_staging(weft_device *dev)
+{
+	uint8_t src[1000], got[1000], orig[1000];
+	weft_buf *b = alloc_or_bail(dev, sizeof src);
+	weft_stats s0, s1;
+
+	fill_pattern(src, sizeof src, 7);
+	memcpy(orig, src, sizeof src);
+	vt->sync(dev, &err);
+	s0 = stats_of(dev);
+	vt->write(dev, b, 0, src, sizeof src, WEFT_XFER_ASYNC, &err);
+	memset(src, 0, sizeof src); /* reused before sync */
+	memset(got, 0xee, sizeof got);
+	vt->read(dev, got, b, 0, sizeof got, WEFT_XFER_ASYNC, &err);
+	tap_ok(got[0] == 0xee && got[999] == 0xee,
+	       "an async read is delivered at sync(), not before");
+	vt->sync(dev, &err);
+	tap_ok(memcmp(got, orig, sizeof got) == 0,
+	       "an async write copied the caller's bytes when issued");
+	for (int i = 0; i < 10; i++) {
+		vt->write(dev, b, 0, orig, sizeof orig, WEFT_XFER_ASYNC, &err);
+		vt->read(dev, got, b, 0, sizeof got, WEFT_XFER_ASYNC, &err);
+		vt->sync(dev, &err);
+	}
+	s1 = stats_of(dev);
+	tap_ok(s1.staging_allocs - s0.staging_allocs <= 2 &&
+		       s1.staging_allocs - s0.staging_allocs +
+				       s1.staging_reuses - s0.staging_reuses ==
+			       22,
+	       "pinned staging blocks are reused (allocs %llu, reuses %llu)",
+	       (unsigned long long)(s1.staging_allocs - s0.staging_allocs),
+	       (unsigned long long)(s1.staging_reuses - s0.staging_reuses));
+	vt->free(dev, b);
+}
+
+static void test_overlap_copy(weft_device *dev)
+{
+	size_t n = (1u << 20) + 100, len = 1u << 20;
+	uint8_t *host = xcalloc(n, 1), *got = xcalloc(n, 1);
+	weft_buf *b = alloc_or_bail(dev, n);
+
+	fill_pattern(host, n, 9);
+	put(dev, b, 0, host, n);
+	is(vt->copy(dev, b, 37, b, 0, len, WEFT_XFER_ASYNC, &err), WEFT_OK,
+	   "overlapping async copy upwards");
+	is(vt->copy(dev, b, 0, b, 41, len, 0, &err), WEFT_OK,
+	   "overlapping copy downwards");
+	memmove(host + 37, host, len);
+	memmove(host, host + 41, len);
+	get(dev, got, b, 0, n);
+	tap_ok(memcmp(got, host, n) == 0, "both act as memmove");
+	vt->free(dev, b);
+	free(host), free(got);
+}
+
+static void test_bounds(weft_device *dev)
+{
+	uint8_t host[100] = { 1 };
+	weft_buf *b = alloc_or_bail(dev, 100);
+	weft_stats s0 = stats_of(dev);
+
+	is(vt->write(dev, b, 100, host, 1, 0, &err), WEFT_E_INVALID,
+	   "a write past the end is refused");
+	tap_contains(err.msg,
+		     "cuda: write of 1 bytes at offset 100 is outside the "
+		     "destination buffer of 100 bytes",
+		     "  ...naming offset and sizes");
+	is(vt->read(dev, host, b, SIZE_MAX, 2, 0, &err), WEFT_E_INVALID,
+	   "an overflowing offset is refused");
+	is(vt->copy(dev, b, 0, b, 0, 1, 0x10, &err), WEFT_E_INVALID,
+	   "unknown flags are refused");
+	is(vt->write(dev, b, 0, NULL, 1, 0, &err), WEFT_E_INVALID,
+	   "a NULL host pointer is refused");
+	tap_ok(memcmp(stats_of(dev).xfer_count, s0.xfer_count,
+		      sizeof s0.xfer_count) == 0,
+	       "refused transfers are not counted");
+	vt->free(dev, b);
+}
+
+/* ---- memory ----------------------------------------------------------------
+ */
+
+static void test_memory(void)
+{
+	weft_device *dev = open_cfg(NULL);
+	weft_buf *a = alloc_or_bail(dev, 1000), *b, *big = NULL;
+	weft_stats s;
+
+	vt->free(dev, a);
+	b = alloc_or_bail(dev, 1010);
+	s = stats_of(dev);
+	tap_ok(s.allocs == 1 && s.pool_reuses == 1 && s.frees == 1,
+	       "alloc/free/alloc of one class: one cudaMalloc, one reuse");
+	vt->free(dev, b);
+	vt->free(dev, b);
+	is(stats_of(dev).frees, 2, "a double free is ignored");
+	is(vt->alloc(dev, (size_t)1 << 62, &big, &err), WEFT_E_NOMEM,
+	   "an impossible size is refused");
+	tap_contains(err.msg,
+		     "cuda: device 0 (Mock GPU 0): cannot allocate "
+		     "4611686018427387904 bytes (",
+		     "  ...naming device and bytes");
+	is(vt->alloc(dev, (size_t)300 << 20, &big, &err), WEFT_E_NOMEM,
+	   "more than the free device memory is refused");
+	tap_contains(err.msg, "cannot allocate 314572800 bytes (",
+		     "  ...with the free bytes");
+	a = alloc_or_bail(dev, (size_t)120 << 20);
+	vt->free(dev, a);
+	tap_ok(vt->alloc(dev, (size_t)200 << 20, &big, &err) == WEFT_OK,
+	       "pooled blocks are given back when an allocation needs the "
+	       "room");
+	vt->free(dev, big);
+	vt->close(dev);
+}
+
+/* ---- programs and step -----------------------------------------------------
+ */
+
+static void test_load_errors(weft_device *dev)
+{
+	weft_kernel_desc kd[] = { { "add_one", NULL }, { "nope", NULL } };
+	weft_program_desc d = test_program;
+	weft_program *prog = (weft_program *)&d;
+
+	d.kernels = kd;
+	is(vt->load_program(dev, &d, &prog, &err), WEFT_E_INVALID,
+	   "a kernel missing from the source is refused");
+	tap_contains(err.msg, "program 'cuda_test' has no kernel 'nope'",
+		     "  ...by name");
+	tap_ok(prog == NULL, "  ...leaving no program");
+	d = test_program;
+	d.name = "typo";
+	d.source = "WEFT_KERNEL(add_one) { oops; }\n";
+	d.source_len = strlen(d.source);
+	d.n_kernels = 1;
+	is(vt->load_program(dev, &d, &prog, &err), WEFT_E_MODEL,
+	   "a source that does not compile is WEFT_E_MODEL");
+	tap_contains(err.msg,
+		     "program 'typo' does not compile for device 0 (Mock GPU "
+		     "0, sm_90)",
+		     "  ...naming program and device");
+	tap_contains(err.msg, "typo(1): error", "  ...quoting the log");
+	d.source = NULL;
+	is(vt->load_program(dev, &d, &prog, &err), WEFT_E_INVALID,
+	   "a program without source is refused");
+}
+
+static void test_step_graphs(weft_device *dev, weft_program *prog)
+{
+	const uint32_t n = 100003;
+	uint32_t *x = xcalloc(n, 4);
+	weft_buf *b = alloc_or_bail(dev, (size_t)n * 4);
+	weft_launch l = {
+		.kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { b }, .extent = n
+	};
+	weft_launch twice[2] = { l, l };
+	weft_stats s0, s1;
+	int ok = 1;
+
+	for (uint32_t i = 0; i < n; i++)
+		x[i] = i;
+	put(dev, b, 0, x, (size_t)n * 4);
+	s0 = stats_of(dev);
+	is(vt->step(dev, prog, &l, 1, 5, &err), WEFT_OK, "step(5)");
+	is(vt->step(dev, prog, twice, 2, 3, &err), WEFT_OK,
+	   "step(3) of another list");
+	is(vt->step(dev, prog, twice, 2, 20, &err), WEFT_OK,
+	   "step(20) of that list");
+	s1 = stats_of(dev);
+	is(s1.syncs - s0.syncs, 0, "no sync inside step()");
+	is(s1.launches - s0.launches, 5 + 6 + 40,
+	   "launches = n_steps * n_launches, replays included");
+	is(s1.steps - s0.steps, 28, "steps counted");
+	is(s1.graph_captures - s0.graph_captures, 3,
+	   "captures: one per list, and the unrolled graph once");
+	is(s1.graph_launches - s0.graph_launches, 5 + 3 + 20 / 8 + 20 % 8,
+	   "graph launches: 8 steps per unrolled graph, 1 per other");
+	get(dev, x, b, 0, (size_t)n * 4);
+	for (uint32_t i = 0; i < n && ok; i++)
+		ok = x[i] == i + 51;
+	tap_ok(ok, "every item got +51");
+	vt->free(dev, b);
+	free(x);
+}
+
+/* A graph holds buffer addresses: another buffer must be captured
+ * again, and the results land in it. */
+static void test_recapture(weft_device *dev, weft_program *prog)
+{
+	uint32_t v[64] = { 0 }, a_got[64], b_got[64];
+	weft_buf *a = alloc_or_bail(dev, sizeof v);
+	weft_buf *b = alloc_or_bail(dev, sizeof v);
+	weft_launch l = {
+		.kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { a }, .extent = 64
+	};
+	uint64_t caps = stats_of(dev).graph_captures;
+
+	put(dev, a, 0, v, sizeof v);
+	put(dev, b, 0, v, sizeof v);
+	vt->step(dev, prog, &l, 1, 2, &err);
+	vt->step(dev, prog, &l, 1, 1, &err);
+	l.bufs[0] = b;
+	vt->step(dev, prog, &l, 1, 1, &err);
+	l.extent = 32;
+	vt->step(dev, prog, &l, 1, 1, &err);
+	get(dev, a_got, a, 0, sizeof v);
+	get(dev, b_got, b, 0, sizeof v);
+	tap_ok(a_got[0] == 3 && a_got[63] == 3 && b_got[0] == 2 &&
+		       b_got[31] == 2 && b_got[32] == 1 && b_got[63] == 1,
+	       "another buffer or extent is captured again and used");
+	is(stats_of(dev).graph_captures - caps, 3,
+	   "captured again only when the list changed");
+	vt->free(dev, a);
+	vt->free(dev, b);
+}
+
+/* Launch B reads its extent from a count that launch A of the same step
+ * has just written: step s touches the first 10 * s items. */
+static void test_device_extent(weft_device *dev, weft_program *prog)
+{
+	uint32_t cnt[2] = { 10, 0 }, marks[100] = { 0 }, want[100] = { 0 };
+	weft_buf *c = alloc_or_bail(dev, sizeof cnt);
+	weft_buf *m = alloc_or_bail(dev, sizeof marks);
+	weft_launch l[2] = {
+		{ .kernel = K_BUMP, .n_bufs = 1, .bufs = { c }, .extent = 1 },
+		{ .kernel = K_ADD_ONE,
+		  .n_bufs = 1,
+		  .bufs = { m },
+		  .extent = 100,
+		  .extent_buf = c,
+		  .extent_offset = 4 },
+	};
+
+	put(dev, c, 0, cnt, sizeof cnt);
+	put(dev, m, 0, marks, sizeof marks);
+	is(vt->step(dev, prog, l, 2, 3, &err), WEFT_OK,
+	   "step with a device-side extent");
+	get(dev, marks, m, 0, sizeof marks);
+	for (int i = 0; i < 30; i++)
+		want[i] = i < 10 ? 3 : i < 20 ? 2 : 1;
+	tap_ok(memcmp(marks, want, sizeof want) == 0,
+	       "the count written by an earlier launch of the step is read "
+	       "when the launch runs");
+	cnt[0] = 0, cnt[1] = 1000;
+	put(dev, c, 0, cnt, sizeof cnt);
+	l[1].extent = 50;
+	vt->step(dev, prog, l, 2, 1, &err);
+	get(dev, marks, m, 0, sizeof marks);
+	for (int i = 0; i < 50; i++)
+		want[i]++;
+	tap_ok(memcmp(marks, want, sizeof want) == 0,
+	       "the extent is min(capacity, count)");
+	vt->free(dev, c);
+	vt->free(dev, m);
+}
+
+static void test_invalid_launch(weft_device *dev, weft_program *prog)
+{
+	uint32_t zero[16] = { 0 }, got[16];
+	weft_buf *x = alloc_or_bail(dev, sizeof zero);
+	weft_buf *e = alloc_or_bail(dev, 8);
+	weft_launch l[2] = { { .kernel = K_ADD_ONE,
+			       .n_bufs = 1,
+			       .bufs = { x },
+			       .extent = 16 },
+			     { .kernel = K_ADD_ONE,
+			       .n_bufs = 1,
+			       .bufs = { x },
+			       .extent = 16,
+			       .extent_buf = e,
+			       .extent_offset = 8 } };
+	uint64_t launches = stats_of(dev).launches;
+
+	put(dev, x, 0, zero, sizeof zero);
+	is(vt->step(dev, prog, l, 2, 4, &err), WEFT_E_INVALID,
+	   "a list with a bad second launch is refused");
+	tap_contains(err.msg,
+		     "launch 1 of program 'cuda_test' (kernel 'add_one'): "
+		     "extent offset 8 leaves no 4-byte count",
+		     "  ...naming launch, program and kernel");
+	get(dev, got, x, 0, sizeof got);
+	tap_ok(memcmp(got, zero, sizeof zero) == 0 &&
+		       stats_of(dev).launches == launches,
+	       "  ...and nothing ran");
+	vt->free(dev, x);
+	vt->free(dev, e);
+}
+
+static void test_plain_launches(void)
+{
+	weft_device *dev;
+	weft_program *prog;
+	uint32_t v[300] = { 0 };
+	weft_buf *b;
+	weft_launch l = { .kernel = K_ADD_ONE, .n_bufs = 1, .extent = 300 };
+	weft_stats s;
+
+	setenv("WEFT_CUDA_GRAPHS", "0", 1);
+	dev = open_cfg(NULL);
+	unsetenv("WEFT_CUDA_GRAPHS");
+	prog = load_or_bail(dev);
+	b = l.bufs[0] = alloc_or_bail(dev, sizeof v);
+	put(dev, b, 0, v, sizeof v);
+	is(vt->step(dev, prog, &l, 1, 17, &err), WEFT_OK,
+	   "WEFT_CUDA_GRAPHS=0: step(17)");
+	get(dev, v, b, 0, sizeof v);
+	s = stats_of(dev);
+	tap_ok(v[0] == 17 && v[299] == 17 && s.graph_captures == 0 &&
+		       s.graph_launches == 0 && s.launches == 17,
+	       "  ...plain launches, no graph");
+	vt->free(dev, b);
+	vt->unload_program(dev, prog);
+	vt->close(dev);
+}
+
+static void test_cache(void)
+{
+	char dir[4096];
+	weft_device *dev;
+	weft_program *p1 = NULL, *p2 = NULL, *p3 = NULL;
+	weft_stats s;
+	struct stat sb;
+
+	snprintf(dir, sizeof dir, "%s/kcache/cuda", tap_tmpdir());
+	dev = open_cfg(dir);
+	p1 = load_or_bail(dev);
+	vt->unload_program(dev, p1);
+	p2 = load_or_bail(dev);
+	s = stats_of(dev);
+	tap_ok(s.cache_misses == 1 && s.cache_hits == 1,
+	       "compiled once, then loaded from the cache");
+	tap_ok(stat(dir, &sb) == 0 && (sb.st_mode & 0777) == 0700,
+	       "the cache directory is created, mode 0700");
+	p3 = load_or_bail(dev);
+	s = stats_of(dev);
+	is(s.cache_hits, 2, "two programs of one source both hit");
+	vt->unload_program(dev, p2);
+	vt->unload_program(dev, p3);
+	vt->close(dev);
+}
+
+/* ---- SEIR end to end
+ * --------------------------------------------------------- */
+
+static char *run_seir(const char *name, const char *backend, int agents,
+		      weft_stats *st)
+{
+	char dir[512], set[4200], path[600], *csv = NULL;
+	weft_context *ctx = NULL;
+	weft_config *cfg = NULL;
+	weft_sim *sim = NULL;
+
+	snprintf(dir, sizeof dir, "%s/%s", tap_tmpdir(), name);
+	if (weft_context_new(&ctx) || weft_config_new(ctx, &cfg))
+		goto done;
+	snprintf(set, sizeof set, "output.directory=%s", dir);
+	if (weft_config_set(ctx, cfg, set))
+		goto done;
+	snprintf(set, sizeof set, "backend.name=%s", backend);
+	if (weft_config_set(ctx, cfg, set))
+		goto done;
+	snprintf(set, sizeof set, "backend.plugin_path=%s", mock_dir());
+	if (weft_config_set(ctx, cfg, set))
+		goto done;
+	snprintf(set, sizeof set, "backend.cache_dir=%s/kc", tap_tmpdir());
+	if (weft_config_set(ctx, cfg, set))
+		goto done;
+	snprintf(set, sizeof set, "seir.agents=%d", agents);
+	if (weft_config_set(ctx, cfg, set) ||
+	    weft_config_set(ctx, cfg, "simulation.steps=60") ||
+	    weft_config_set(ctx, cfg, "output.every=7") ||
+	    weft_sim_open(ctx, cfg, &sim) || weft_sim_step(sim, 11) ||
+	    weft_sim_step(sim, 1000) || weft_sim_finish(sim) ||
+	    weft_sim_stats(sim, st))
+		goto done;
+	snprintf(path, sizeof path, "%s/daily.csv", dir);
+	csv = tap_read_file(path, NULL);
+done:
+	if (!csv)
+		tap_diag("%s: %s", name, weft_context_error(ctx));
+	weft_sim_close(sim);
+	weft_config_free(cfg);
+	weft_context_free(ctx);
+	return csv;
+}
+
+static void seir_matches(const char *tag, int agents, int graphs)
+{
+	weft_stats so = { .struct_size = sizeof so };
+	weft_stats sc = { .struct_size = sizeof sc };
+	char name[64];
+	char *o, *c;
+
+	snprintf(name, sizeof name, "%s-openmp", tag);
+	o = run_seir(name, "openmp", agents, &so);
+	snprintf(name, sizeof name, "%s-cuda", tag);
+	c = run_seir(name, "cuda", agents, &sc);
+	tap_ok(o && c && strcmp(o, c) == 0 &&
+		       strchr(o, '\n') != strrchr(o, '\n'),
+	       "SEIR, %d agents, %s: daily.csv identical to OpenMP's", agents,
+	       tag);
+	tap_ok(sc.launches == 180 && sc.steps == 60 && sc.syncs == 9 &&
+		       (sc.graph_captures >= 1) == graphs,
+	       "  ...180 launches, 60 steps, 9 syncs (one per output), "
+	       "graphs (%llu captures, %llu launches)",
+	       (unsigned long long)sc.graph_captures,
+	       (unsigned long long)sc.graph_launches);
+	free(o);
+	free(c);
+}
+
+int main(void)
+{
+	weft_context *ctx = NULL;
+	weft__plugin *p = NULL;
+	char path[4200];
+	weft_device *dev;
+	weft_program *prog = NULL;
+
+	snprintf(path, sizeof path, "%s/weft-backend-cuda.so", mock_dir());
+	if (weft_context_new(&ctx) != WEFT_OK ||
+	    weft__plugin_load_path(ctx, path, &p) != WEFT_OK)
+		tap_bail("%s", ctx ? weft_context_error(ctx) : "no context");
+	vt = p->vt;
+	dev = open_cfg(NULL);
+	if (vt->load_program(dev, &test_program, &prog, &err) ==
+	    WEFT_E_UNAVAILABLE)
+		tap_skip_all("%s", err.msg); /* NVRTC cannot be loaded */
+	vt->unload_program(dev, prog);
+	vt->close(dev);
+	test_probe();
+	test_open();
+	dev = open_cfg(NULL);
+	test_round_trips(dev);
+	prog = load_or_bail(dev);
+	test_issue_order(dev, prog);
+	test_staging(dev);
+	test_overlap_copy(dev);
+	test_bounds(dev);
+	test_load_errors(dev);
+	test_step_graphs(dev, prog);
+	test_recapture(dev, prog);
+	test_device_extent(dev, prog);
+	test_invalid_launch(dev, prog);
+	vt->unload_program(dev, prog);
+	vt->close(dev);
+	test_memory();
+	test_plain_launches();
+	test_cache();
+	seir_matches("graphs", 5000, 1);
+	seir_matches("grid-stride", 40000, 1);
+	setenv("WEFT_CUDA_GRAPHS", "0", 1);
+	seir_matches("plain", 5000, 0);
+	unsetenv("WEFT_CUDA_GRAPHS");
+	weft__plugin_free(p);
+	weft_context_free(ctx);
+	return tap_done();
+}
