@@ -213,6 +213,13 @@ static void print_stats(weft_sim *sim)
 	printf("  %-20s %llu hits, %llu misses\n", "program cache",
 	       (unsigned long long)s.cache_hits,
 	       (unsigned long long)s.cache_misses);
+	printf("  %-20s %llu captured, %llu launched\n", "step graphs",
+	       (unsigned long long)s.graph_captures,
+	       (unsigned long long)s.graph_launches);
+	printf("  %-20s %llu blocks, %llu reuses; %llu transfer waits\n",
+	       "pinned staging", (unsigned long long)s.staging_allocs,
+	       (unsigned long long)s.staging_reuses,
+	       (unsigned long long)s.xfer_waits);
 	for (int p = 0; p < WEFT_PHASE_COUNT; p++)
 		printf("  %-20s %.3f ms\n", phases[p],
 		       (double)s.time_ns[p] / 1e6);
