@@ -207,9 +207,11 @@ static void print_stats(weft_sim *sim)
 		printf("  %-20s %llu transfers, %llu bytes\n", dirs[d],
 		       (unsigned long long)s.xfer_count[d],
 		       (unsigned long long)s.xfer_bytes[d]);
-	printf("  %-20s %llu launches, %llu steps, %llu syncs\n", "work",
-	       (unsigned long long)s.launches, (unsigned long long)s.steps,
-	       (unsigned long long)s.syncs);
+	printf("  %-20s %llu launches, %llu steps, %llu syncs, %llu fence "
+	       "waits\n",
+	       "work", (unsigned long long)s.launches,
+	       (unsigned long long)s.steps, (unsigned long long)s.syncs,
+	       (unsigned long long)s.fence_waits);
 	printf("  %-20s %llu hits, %llu misses\n", "program cache",
 	       (unsigned long long)s.cache_hits,
 	       (unsigned long long)s.cache_misses);

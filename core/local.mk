@@ -13,6 +13,7 @@ core_libweft_internal_la_SOURCES = \
 	core/loader.c \
 	core/sim.h \
 	core/sim.c \
+	core/pipeline.c \
 	core/model_api.c \
 	core/output.h \
 	core/output.c \
@@ -23,10 +24,12 @@ core_libweft_internal_la_SOURCES = \
 	core/conform_basics.c \
 	core/conform_memory.c \
 	core/conform_launch.c \
+	core/conform_fence.c \
 	core/conform_models.c \
 	core/conform_host.c
-core_libweft_internal_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
-core_libweft_internal_la_LIBADD = $(INIH_LIBS) $(XXHASH_LIBS) \
+# -pthread: the output writer thread (core/pipeline.c).
+core_libweft_internal_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) -pthread
+core_libweft_internal_la_LIBADD = $(INIH_LIBS) $(XXHASH_LIBS) -lpthread \
 	core/libweft-conform-source.la
 
 # The conformance suite's kernels (core/conform.wk): compiled as C into

@@ -3,6 +3,10 @@
  * parameters, device memory, transfers, the step's launches, outputs and
  * summary lines. Each call forwards to the backend and names, on failure,
  * the model, the buffer and the bytes involved.
+ *
+ * emit() runs on the output writer thread (pipeline.c) with the writer's
+ * model context: failures go to the writer's error context, and whatever
+ * would reach the backend or change the run is refused there.
  */
 #include "internal.h"
 
@@ -20,8 +24,19 @@ weft_status weft_model_fail(weft_model_ctx *mc, weft_status st, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return weft__fail(mc->sim->ctx, st, "model %s: %s",
-			  mc->sim->model->name, msg);
+	return weft__fail(mc->writer ? &mc->sim->pipe.w.ctx : mc->sim->ctx, st,
+			  "model %s: %s", mc->sim->model->name, msg);
+}
+
+/* Calls that reach the backend or change the run are not for emit(). */
+static weft_status weft__mc_main(weft_model_ctx *mc, const char *what)
+{
+	if (!mc->writer)
+		return WEFT_OK;
+	return weft_model_fail(mc, WEFT_E_INVALID,
+			       "%s called from emit(), which may only write "
+			       "outputs from host memory",
+			       what);
 }
 
 int64_t weft_model_int(const weft_model_ctx *mc, const char *key)
@@ -64,6 +79,12 @@ uint64_t weft_model_output_every(const weft_model_ctx *mc)
 	return mc->sim->every;
 }
 
+unsigned weft_model_output_slots(const weft_model_ctx *mc)
+{
+	(void)mc;
+	return WEFT__SIM_SLOTS;
+}
+
 int weft_model_want_csv(const weft_model_ctx *mc)
 {
 	return weft__config_bool(mc->sim->cfg, "output", "csv");
@@ -74,8 +95,11 @@ weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
-	weft_status st = sim->vt->alloc(sim->dev, bytes, out, &err);
+	weft_status st;
 
+	if ((st = weft__mc_main(mc, "weft_model_alloc")))
+		return st;
+	st = sim->vt->alloc(sim->dev, bytes, out, &err);
 	if (st)
 		return weft_model_fail(mc, st, "allocating %s (%zu bytes): %s",
 				       what, bytes, err.msg);
@@ -92,7 +116,7 @@ weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
 
 void weft_model_free(weft_model_ctx *mc, weft_buf *buf)
 {
-	if (!buf)
+	if (!buf || weft__mc_main(mc, "weft_model_free"))
 		return;
 	weft__sim_buf_drop(mc->sim, buf);
 	mc->sim->vt->free(mc->sim->dev, buf);
@@ -129,9 +153,11 @@ weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
-	weft_status st =
-		sim->vt->write(sim->dev, dst, offset, src, bytes, 0, &err);
+	weft_status st;
 
+	if ((st = weft__mc_main(mc, "weft_model_upload")))
+		return st;
+	st = sim->vt->write(sim->dev, dst, offset, src, bytes, 0, &err);
 	if (st)
 		return weft_model_fail(mc, st, "uploading %zu bytes: %s", bytes,
 				       err.msg);
@@ -145,9 +171,12 @@ weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
-	weft_status st = sim->vt->read(sim->dev, dst, src, offset, bytes,
-				       WEFT_XFER_ASYNC, &err);
+	weft_status st;
 
+	if ((st = weft__mc_main(mc, "weft_model_download")))
+		return st;
+	st = sim->vt->read(sim->dev, dst, src, offset, bytes, WEFT_XFER_ASYNC,
+			   &err);
 	if (st == WEFT_OK)
 		st = sim->vt->sync(sim->dev, &err);
 	if (st)
@@ -156,12 +185,67 @@ weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 	return WEFT_OK;
 }
 
+/* The name a buffer was allocated under, for messages. */
+static const char *weft__buf_name(weft_sim *sim, weft_buf *buf)
+{
+	const weft__sim_buf *b = weft__sim_buf_find(sim, buf);
+
+	return b ? b->name : "a buffer not from weft_model_alloc";
+}
+
+weft_status weft_model_copy(weft_model_ctx *mc, weft_buf *dst,
+			    size_t dst_offset, weft_buf *src, size_t src_offset,
+			    size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if ((st = weft__mc_main(mc, "weft_model_copy")))
+		return st;
+	st = sim->vt->copy(sim->dev, dst, dst_offset, src, src_offset, bytes,
+			   WEFT_XFER_ASYNC, &err);
+	if (st)
+		return weft_model_fail(mc, st,
+				       "copying %zu bytes from %s (offset %zu) "
+				       "to %s (offset %zu): %s",
+				       bytes, weft__buf_name(sim, src),
+				       src_offset, weft__buf_name(sim, dst),
+				       dst_offset, err.msg);
+	return WEFT_OK;
+}
+
+/* Completed by the pipeline's wait (or sync) before emit() sees dst. */
+weft_status weft_model_download_async(weft_model_ctx *mc, void *dst,
+				      weft_buf *src, size_t offset,
+				      size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if ((st = weft__mc_main(mc, "weft_model_download_async")))
+		return st;
+	st = sim->vt->read(sim->dev, dst, src, offset, bytes, WEFT_XFER_ASYNC,
+			   &err);
+	if (st)
+		return weft_model_fail(mc, st,
+				       "reading %zu bytes of %s (offset %zu) "
+				       "back: %s",
+				       bytes, weft__buf_name(sim, src), offset,
+				       err.msg);
+	return WEFT_OK;
+}
+
 weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
 				uint32_t n)
 {
 	weft_sim *sim = mc->sim;
-	weft_launch *copy = malloc((size_t)n * sizeof *copy);
+	weft_launch *copy;
 
+	if (weft__mc_main(mc, "weft_model_set_step"))
+		return WEFT_E_INVALID;
+	copy = malloc((size_t)n * sizeof *copy);
 	if (!copy && n)
 		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	if (n)
@@ -176,6 +260,9 @@ weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
 				   weft_output **out)
 {
 	weft_sim *sim = mc->sim;
+
+	if (weft__mc_main(mc, "weft_model_output_open"))
+		return WEFT_E_INVALID;
 	return weft__output_open(sim->ctx, &sim->outputs, sim->outdir, filename,
 				 out);
 }
@@ -188,6 +275,8 @@ weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
 	weft__summary_line *grown;
 	va_list ap;
 
+	if (weft__mc_main(mc, "weft_model_summary"))
+		return WEFT_E_INVALID;
 	va_start(ap, fmt);
 	vsnprintf(value, sizeof value, fmt, ap);
 	va_end(ap);

@@ -17,12 +17,27 @@
 #include "output.h"
 
 struct weft_output {
-	weft_context *ctx;
-	char *path; /* final name */
-	char *tmp;  /* where it is written until commit */
+	weft_context *ctx; /* where write errors go (but see below) */
+	char *path;	   /* final name */
+	char *tmp;	   /* where it is written until commit */
 	FILE *f;
 	weft_output *next;
 };
+
+/* The calling thread's own error context, when it has one: the output
+ * writer thread (pipeline.c) writes outputs while the main thread may be
+ * reporting into the run's context, so its write errors go here. */
+static _Thread_local weft_context *weft__thread_ctx;
+
+void weft__output_thread_ctx(weft_context *ctx)
+{
+	weft__thread_ctx = ctx;
+}
+
+static weft_context *weft__output_ctx(const weft_output *o)
+{
+	return weft__thread_ctx ? weft__thread_ctx : o->ctx;
+}
 
 static mode_t weft__umask(void)
 {
@@ -136,8 +151,9 @@ fail_nomem:
 weft_status weft_output_write(weft_output *o, const void *data, size_t bytes)
 {
 	if (fwrite(data, 1, bytes, o->f) != bytes)
-		return weft__fail(o->ctx, WEFT_E_IO, "cannot write %s: %s",
-				  o->tmp, strerror(errno));
+		return weft__fail(weft__output_ctx(o), WEFT_E_IO,
+				  "cannot write %s: %s", o->tmp,
+				  strerror(errno));
 	return WEFT_OK;
 }
 
@@ -150,8 +166,9 @@ weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 	r = vfprintf(o->f, fmt, ap);
 	va_end(ap);
 	if (r < 0)
-		return weft__fail(o->ctx, WEFT_E_IO, "cannot write %s: %s",
-				  o->tmp, strerror(errno));
+		return weft__fail(weft__output_ctx(o), WEFT_E_IO,
+				  "cannot write %s: %s", o->tmp,
+				  strerror(errno));
 	return WEFT_OK;
 }
 

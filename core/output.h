@@ -20,6 +20,9 @@ weft_status weft__outputs_commit(weft__outputs *set, weft__outputs *done);
 /* Close and delete every uncommitted file; free committed records. */
 void weft__outputs_discard(weft__outputs *set);
 const char *weft__output_path(const weft_output *o);
+/* Send write errors raised on the calling thread to ctx instead of the
+ * run's context (NULL: back to the run's). For the output writer thread. */
+void weft__output_thread_ctx(weft_context *ctx);
 weft_output *weft__output_next(const weft_output *o);
 
 #endif

@@ -4,7 +4,8 @@
  * The core is the only place where a model meets a backend: the model
  * declares buffers, uploads and a launch list through weft/model.h; the
  * core forwards them to the backend's vtable, adding what each call was
- * for to any error message.
+ * for to any error message. Outputs go through the model's output(), or
+ * through collect() and emit() and the output pipeline (pipeline.c).
  */
 #include "internal.h"
 
@@ -130,8 +131,9 @@ static weft_status weft__sim_setup(weft_sim *sim)
 {
 	weft_status st;
 
-	sim->model = weft__model_find(
-		weft__config_str(sim->cfg, "simulation", "model"));
+	if (!sim->model)
+		sim->model = weft__model_find(
+			weft__config_str(sim->cfg, "simulation", "model"));
 	sim->steps_total =
 		(uint64_t)weft__config_int(sim->cfg, "simulation", "steps");
 	sim->every = (uint64_t)weft__config_int(sim->cfg, "output", "every");
@@ -146,11 +148,19 @@ static weft_status weft__sim_setup(weft_sim *sim)
 	if (st == WEFT_OK && sim->n_launches == 0)
 		st = weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
 				     "setup declared no step launches");
+	if (st == WEFT_OK)
+		st = weft__pipe_start(sim);
 	return st;
 }
 
 weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
 			  weft_sim **out)
+{
+	return weft__sim_open_model(ctx, cfg, NULL, out);
+}
+
+weft_status weft__sim_open_model(weft_context *ctx, const weft_config *cfg,
+				 const weft_model *model, weft_sim **out)
 {
 	weft_sim *sim;
 	weft_status st;
@@ -166,6 +176,7 @@ weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	sim->ctx = ctx;
 	sim->cfg = cfg;
+	sim->model = model;
 	st = weft__sim_setup(sim);
 	if (st) {
 		weft_sim_close(sim);
@@ -187,6 +198,14 @@ static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 	return WEFT_OK;
 }
 
+/* Outputs after a chunk: output(), or collect() and the pipeline. */
+static weft_status weft__sim_output(weft_sim *sim)
+{
+	if (sim->pipe.on)
+		return weft__pipe_chunk(sim);
+	return sim->model->output(&sim->mc, sim->mstate, sim->steps_done);
+}
+
 /* Enqueue in chunks that end on multiples of [output] every, so outputs
  * are read between chunks and never inside one. */
 weft_status weft_sim_step(weft_sim *sim, uint64_t n)
@@ -205,13 +224,10 @@ weft_status weft_sim_step(weft_sim *sim, uint64_t n)
 			return st;
 		sim->steps_done += chunk;
 		n -= chunk;
-		if (sim->steps_done % sim->every == 0 ||
-		    sim->steps_done == sim->steps_total) {
-			st = sim->model->output(&sim->mc, sim->mstate,
-						sim->steps_done);
-			if (st)
-				return st;
-		}
+		if ((sim->steps_done % sim->every == 0 ||
+		     sim->steps_done == sim->steps_total) &&
+		    (st = weft__sim_output(sim)))
+			return st;
 	}
 	return WEFT_OK;
 }
@@ -250,7 +266,9 @@ weft_status weft_sim_finish(weft_sim *sim)
 	if (sim->steps_done < sim->steps_total &&
 	    (st = weft_sim_step(sim, sim->steps_total - sim->steps_done)))
 		return st;
-	if ((st = sim->model->finish(&sim->mc, sim->mstate)) ||
+	/* Every output emitted and the writer joined before finish(). */
+	if ((st = weft__pipe_drain(sim)) ||
+	    (st = sim->model->finish(&sim->mc, sim->mstate)) ||
 	    (st = weft__sim_write_summary(sim)))
 		return st;
 	return weft__outputs_commit(&sim->outputs, &sim->committed);
@@ -260,6 +278,7 @@ void weft_sim_close(weft_sim *sim)
 {
 	if (!sim)
 		return;
+	weft__pipe_stop(sim);
 	if (sim->model && sim->mstate)
 		sim->model->teardown(&sim->mc, sim->mstate);
 	weft__outputs_discard(&sim->outputs);

@@ -6,11 +6,60 @@
 #define WEFT_SIM_H
 
 #include "internal.h"
+
+#include <pthread.h>
+
 #include "output.h"
 
+/* What a model's callbacks get. The writer thread's (for emit()) has
+ * writer set: failures go to the writer's context, and calls that would
+ * reach the backend are refused. */
 struct weft_model_ctx {
 	weft_sim *sim;
+	int writer;
 };
+
+/* Slots the output pipeline rotates through: the chunk being collected,
+ * the one waited for and handed over, and the one being emitted. */
+#define WEFT__SIM_SLOTS 3u
+
+/* A chunk whose outputs were collected. */
+typedef struct weft__chunk {
+	uint64_t steps_done;
+	unsigned slot;
+	uint64_t token; /* the fence after its collect() (0: none) */
+} weft__chunk;
+
+/* The writer thread (pipeline.c): emits handed chunks in order. Fields
+ * below mu are shared with the main thread and read or written under it. */
+typedef struct weft__writer {
+	pthread_t thread;
+	int ready;	   /* mu and cv initialised */
+	int started;	   /* thread running, not joined */
+	weft_model_ctx mc; /* the writer's, for emit() */
+	weft_context ctx;  /* its failure message (read by the main thread
+			    * only once it has seen `failed` under mu) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	weft__chunk queue[WEFT__SIM_SLOTS]; /* handed, not yet emitted */
+	unsigned head, count;
+	uint64_t emitted;   /* chunks emit() returned for, in order */
+	int quit;	    /* no more chunks will be handed */
+	int abandon;	    /* emit nothing more (the run is closing) */
+	weft_status failed; /* the first failed emit(), or WEFT_OK */
+} weft__writer;
+
+/* The output pipeline of a model with collect() and emit(). */
+typedef struct weft__pipe {
+	int on;		     /* the model has collect() and emit() */
+	int fences;	     /* the backend has fence() and wait() */
+	uint64_t next;	     /* index of the next chunk to collect */
+	weft__chunk pending; /* collected and fenced, not yet waited for */
+	int has_pending;
+	int unsynced; /* collect() ran since the last sync(): reads into the
+		       * model's memory may be under way */
+	weft__writer w;
+} weft__pipe;
 
 /* A buffer the model allocated with weft_model_alloc, recorded for state
  * digests. */
@@ -50,7 +99,29 @@ struct weft_sim {
 	size_t n_summary;
 	weft__sim_buf *bufs; /* live model buffers, in allocation order */
 	size_t n_bufs;
+	weft__pipe pipe;
 };
+
+/* weft_sim_open() with the model given instead of found by the name in
+ * [simulation] model (whose section still holds its keys): for tests that
+ * run test-only models. */
+weft_status weft__sim_open_model(weft_context *ctx, const weft_config *cfg,
+				 const weft_model *model, weft_sim **out);
+
+/* ---- the output pipeline (pipeline.c) ---------------------------------- */
+
+/* After setup: use collect()/emit() when the model has them (fences when
+ * the backend has them), and start the writer thread. */
+weft_status weft__pipe_start(weft_sim *sim);
+/* After a chunk that ends on an output point: collect it, fence, wait for
+ * the chunk before and hand that one to the writer. */
+weft_status weft__pipe_chunk(weft_sim *sim);
+/* After the last chunk: wait for everything, let the writer emit what is
+ * left and join it; its failure, if any, becomes the run's. */
+weft_status weft__pipe_drain(weft_sim *sim);
+/* Closing: stop the writer (emitting nothing more) and join it; wait for
+ * the device when reads into the model's memory may be under way. */
+void weft__pipe_stop(weft_sim *sim);
 
 /* ---- state digests (sim.c), for the conformance suite ----------------- */
 

@@ -20,6 +20,16 @@
  * compiled with kernel_host.h, given the extent the CUDA prelude would
  * compute from struct weft__cuda_args.
  *
+ * Test hooks (exported, tests/cuda.am; streams are named by their slot,
+ * in creation order: a device opened when no other is open has its
+ * compute stream in slot 0 and its copy stream in slot 1):
+ *  - weft_mock_waits(w, s): how many times stream w was made to wait on
+ *    an event recorded on stream s (cudaStreamWaitEvent), so far;
+ *  - weft_mock_hold(s, on): while held, nothing on stream s runs (a slow
+ *    transfer); a call that must wait for it then aborts as a deadlock;
+ *  - weft_mock_settle(s): run whatever can run; the operations still
+ *    queued on stream s.
+ *
  * Environment: WEFT_MOCK_CUDA_DEVICES (1; -1: an initialisation error),
  * WEFT_MOCK_CUDA_CC (90),
  * WEFT_MOCK_CUDA_MEM (bytes of device memory, 256 MiB), WEFT_MOCK_SEED.
@@ -137,6 +147,8 @@ struct block {
 };
 
 static struct CUstream_st *streams[MAX_STREAMS];
+static unsigned long cross_waits[MAX_STREAMS][MAX_STREAMS];
+static int held[MAX_STREAMS];
 static struct block blocks[MAX_BLOCKS];
 static size_t mem_used;
 static uint64_t next_id = 1, rng;
@@ -299,7 +311,8 @@ static int run_one(void)
 	int n = 0;
 
 	for (int i = 0; i < MAX_STREAMS; i++)
-		if (streams[i] && streams[i]->head && ready(streams[i]->head))
+		if (streams[i] && streams[i]->head && !held[i] &&
+		    ready(streams[i]->head))
 			can[n++] = streams[i];
 	if (n == 0)
 		return 0;
@@ -357,12 +370,52 @@ static struct op *new_op(enum op_kind kind)
 	return o;
 }
 
-static int known_stream(const struct CUstream_st *s)
+static int slot_of(const struct CUstream_st *s)
 {
 	for (int i = 0; i < MAX_STREAMS; i++)
 		if (s && streams[i] == s)
-			return 1;
-	return 0;
+			return i;
+	return -1;
+}
+
+static int known_stream(const struct CUstream_st *s)
+{
+	return slot_of(s) >= 0;
+}
+
+/* ---- test hooks ------------------------------------------------------------
+ */
+
+WEFT_EXPORT unsigned long weft_mock_waits(int waiter, int signaler);
+WEFT_EXPORT void weft_mock_hold(int slot, int on);
+WEFT_EXPORT int weft_mock_settle(int slot);
+
+unsigned long weft_mock_waits(int waiter, int signaler)
+{
+	if (waiter < 0 || waiter >= MAX_STREAMS || signaler < 0 ||
+	    signaler >= MAX_STREAMS)
+		fail("weft_mock_waits: no such stream slot");
+	return cross_waits[waiter][signaler];
+}
+
+void weft_mock_hold(int slot, int on)
+{
+	if (slot < 0 || slot >= MAX_STREAMS)
+		fail("weft_mock_hold: no such stream slot");
+	held[slot] = on;
+}
+
+int weft_mock_settle(int slot)
+{
+	int n = 0;
+
+	while (run_one())
+		;
+	if (slot < 0 || slot >= MAX_STREAMS || !streams[slot])
+		fail("weft_mock_settle: no such stream");
+	for (const struct op *o = streams[slot]->head; o; o = o->next)
+		n++;
+	return n;
 }
 
 /* ---- the runtime API
@@ -489,6 +542,10 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
 				fail("destroying a busy stream");
 			free(s);
 			streams[i] = NULL;
+			held[i] = 0;
+			memset(cross_waits[i], 0, sizeof cross_waits[i]);
+			for (int w = 0; w < MAX_STREAMS; w++)
+				cross_waits[w][i] = 0;
 			return cudaSuccess;
 		}
 	fail("destroying an unknown stream");
@@ -545,6 +602,8 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 		fail("bad cudaStreamWaitEvent");
 	o->ev = e;
 	o->id = e->last;
+	if (e->stream && e->stream != s)
+		cross_waits[slot_of(s)][slot_of(e->stream)]++;
 	push(s, o);
 	return cudaSuccess;
 }

@@ -110,6 +110,8 @@ test ! -s "$tmp/stderr"; ok $? "no progress line when stderr is not a terminal"
 test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "no temporary file left"
 "$weft" run "$base" --quiet --stats > "$tmp/stdout" 2>&1
 grep -q '0 syncs\|syncs' "$tmp/stdout"; ok $? "--stats prints the counters"
+grep -q 'work .* 1 syncs, 20 fence waits$' "$tmp/stdout"
+ok $? "--stats: one sync, and a fence wait per output chunk (20 days)"
 
 # ---- an interrupted run replaces nothing ----------------------------------
 mkdir -p "$tmp/out" && echo sentinel > "$tmp/out/daily.csv"

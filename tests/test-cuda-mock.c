@@ -10,7 +10,9 @@
  * bounds), the pool and out-of-memory messages, programs (NVRTC compiles
  * for real; the mock runs the host builds of the same kernels), step()
  * with graph capture, replay and re-capture, device-side extents, plain
- * launches with WEFT_CUDA_GRAPHS=0, the kernel cache, and SEIR end to end
+ * launches with WEFT_CUDA_GRAPHS=0, the kernel cache, fences, the overlap
+ * of copy-stream reads with later launches (cross-stream waits only where
+ * a buffer needs one, seen through the mock's hooks), and SEIR end to end
  * giving byte for byte the OpenMP backend's daily.csv.
  *
  * What the mock cannot check is the GPU itself: the CUBIN's code, the real
@@ -18,6 +20,7 @@
  */
 #include "internal.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,14 @@
 
 static const weft_backend *vt;
 static weft_error err;
+
+/* The mock's hooks (tests/cuda-mock.c), found in the plugin. Streams are
+ * slots in creation order: the one device open has its compute stream in
+ * slot 0 and its copy stream in slot 1. */
+enum { COMPUTE = 0, COPY = 1 };
+static unsigned long (*mock_waits)(int waiter, int signaler);
+static void (*mock_hold)(int slot, int on);
+static int (*mock_settle)(int slot);
 
 /* The test kernels, in the dialect: NVRTC compiles them; the mock runs
  * its host builds of the same names. */
@@ -649,6 +660,144 @@ static void test_cache(void)
 	vt->close(dev);
 }
 
+/* ---- fences and overlap ---------------------------------------------------
+ */
+
+static void test_fences(weft_device *dev)
+{
+	uint8_t v[256], got[256];
+	weft_buf *b = alloc_or_bail(dev, sizeof v);
+	weft_stats s0 = stats_of(dev), s1;
+	uint64_t t1 = 0, t2 = 0;
+
+	fill_pattern(v, sizeof v, 3);
+	memset(got, 0, sizeof got);
+	put(dev, b, 0, v, sizeof v);
+	tap_ok(vt->read(dev, got, b, 0, sizeof got, WEFT_XFER_ASYNC, &err) ==
+			       WEFT_OK &&
+		       vt->fence(dev, &t1, &err) == WEFT_OK &&
+		       vt->fence(dev, &t2, &err) == WEFT_OK && t2 > t1 &&
+		       t1 > 0,
+	       "fence() gives increasing tokens (%llu, %llu)",
+	       (unsigned long long)t1, (unsigned long long)t2);
+	tap_ok(vt->wait(dev, t1, &err) == WEFT_OK &&
+		       memcmp(got, v, sizeof v) == 0,
+	       "wait() delivers an async read issued before the fence");
+	is(vt->wait(dev, t2 + 1, &err), WEFT_E_INVALID,
+	   "wait() on a token not issued is refused");
+	tap_contains(err.msg, "token", "  ...saying so");
+	is(vt->wait(dev, t1, &err), WEFT_OK, "waiting twice is fine");
+	s1 = stats_of(dev);
+	tap_ok(s1.fence_waits - s0.fence_waits == 2 && s1.syncs == s0.syncs,
+	       "fence waits counted (%llu), syncs not",
+	       (unsigned long long)(s1.fence_waits - s0.fence_waits));
+	vt->free(dev, b);
+}
+
+/* The snapshot pattern of the output pipeline: step, copy the state into a
+ * snapshot buffer S, read S back asynchronously, step again. With the copy
+ * stream held (a slow read), the later launches still run: they do not
+ * bind S, so they do not wait for the read; the read still gets the state
+ * as it was when it was issued. */
+static void test_overlap_read(weft_device *dev, weft_program *prog)
+{
+	enum { N = 512 };
+	uint32_t zero[N] = { 0 }, snap[N], x[N];
+	weft_buf *xb = alloc_or_bail(dev, sizeof zero);
+	weft_buf *sb = alloc_or_bail(dev, sizeof zero);
+	weft_launch inc = {
+		.kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { xb }, .extent = N
+	};
+	unsigned long w0;
+	uint64_t f = 0;
+	int queued, ok = 1;
+
+	put(dev, xb, 0, zero, sizeof zero);
+	put(dev, sb, 0, zero, sizeof zero);
+	memset(snap, 0xee, sizeof snap);
+	ok &= vt->step(dev, prog, &inc, 1, 1, &err) == WEFT_OK &&
+	      vt->copy(dev, sb, 0, xb, 0, sizeof zero, WEFT_XFER_ASYNC, &err) ==
+		      WEFT_OK;
+	/* Held before the read is issued: the read cannot have run. */
+	w0 = mock_waits(COMPUTE, COPY);
+	mock_hold(COPY, 1);
+	ok &= vt->read(dev, snap, sb, 0, sizeof snap, WEFT_XFER_ASYNC, &err) ==
+		      WEFT_OK &&
+	      vt->fence(dev, &f, &err) == WEFT_OK &&
+	      vt->step(dev, prog, &inc, 1, 3, &err) == WEFT_OK;
+	queued = mock_settle(COMPUTE);
+	tap_ok(ok && mock_waits(COMPUTE, COPY) == w0 && queued == 0,
+	       "later launches not binding S do not wait for the read of S "
+	       "(%lu new compute-on-copy waits, %d launches still queued "
+	       "with the copy stream held)",
+	       mock_waits(COMPUTE, COPY) - w0, queued);
+	tap_ok(mock_settle(COPY) > 0, "  ...while the read had not run");
+	mock_hold(COPY, 0);
+	ok = vt->wait(dev, f, &err) == WEFT_OK;
+	get(dev, x, xb, 0, sizeof x);
+	tap_ok(ok && snap[0] == 1 && snap[N - 1] == 1 && x[0] == 4 &&
+		       x[N - 1] == 4,
+	       "the read got the state after one step (%u), the state went "
+	       "on to four (%u): the eager order's results",
+	       (unsigned)snap[0], (unsigned)x[0]);
+	vt->free(dev, xb);
+	vt->free(dev, sb);
+}
+
+/* The hazards that do need a wait: a launch that binds S after an async
+ * read of S (it would overwrite what the read has not read yet), and a
+ * device-to-device copy from a buffer with a pending async write. */
+static void test_overlap_hazards(weft_device *dev, weft_program *prog)
+{
+	enum { N = 256 };
+	uint32_t v[N], snap[N], got[N];
+	weft_buf *sb = alloc_or_bail(dev, sizeof v);
+	weft_buf *db = alloc_or_bail(dev, sizeof v);
+	weft_launch inc = {
+		.kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { sb }, .extent = N
+	};
+	unsigned long w0;
+	int queued, ok;
+
+	for (int i = 0; i < N; i++)
+		v[i] = 7;
+	put(dev, sb, 0, v, sizeof v);
+	w0 = mock_waits(COMPUTE, COPY);
+	mock_hold(COPY, 1);
+	ok = vt->read(dev, snap, sb, 0, sizeof snap, WEFT_XFER_ASYNC, &err) ==
+		     WEFT_OK &&
+	     vt->step(dev, prog, &inc, 1, 1, &err) == WEFT_OK;
+	queued = mock_settle(COMPUTE);
+	tap_ok(ok && mock_waits(COMPUTE, COPY) == w0 + 1 && queued > 0,
+	       "a launch binding S after an async read of S waits for it (%lu "
+	       "wait, %d operations queued behind it)",
+	       mock_waits(COMPUTE, COPY) - w0, queued);
+	mock_hold(COPY, 0);
+	ok = vt->sync(dev, &err) == WEFT_OK;
+	get(dev, got, sb, 0, sizeof got);
+	tap_ok(ok && snap[0] == 7 && snap[N - 1] == 7 && got[0] == 8,
+	       "  ...the read got the value before the launch (%u), the "
+	       "launch ran after (%u)",
+	       (unsigned)snap[0], (unsigned)got[0]);
+	for (int i = 0; i < N; i++)
+		v[i] = 100u + (uint32_t)i;
+	w0 = mock_waits(COMPUTE, COPY);
+	mock_hold(COPY, 1);
+	ok = vt->write(dev, sb, 0, v, sizeof v, WEFT_XFER_ASYNC, &err) ==
+		     WEFT_OK &&
+	     vt->copy(dev, db, 0, sb, 0, sizeof v, WEFT_XFER_ASYNC, &err) ==
+		     WEFT_OK;
+	queued = mock_settle(COMPUTE);
+	tap_ok(ok && mock_waits(COMPUTE, COPY) == w0 + 1 && queued > 0,
+	       "a device-to-device copy from a buffer with a pending async "
+	       "write waits for it");
+	mock_hold(COPY, 0);
+	get(dev, got, db, 0, sizeof got);
+	tap_ok(memcmp(got, v, sizeof v) == 0, "  ...and copies what it wrote");
+	vt->free(dev, sb);
+	vt->free(dev, db);
+}
+
 /* ---- SEIR end to end
  * --------------------------------------------------------- */
 
@@ -709,10 +858,13 @@ static void seir_matches(const char *tag, int agents, int graphs)
 		       strchr(o, '\n') != strrchr(o, '\n'),
 	       "SEIR, %d agents, %s: daily.csv identical to OpenMP's", agents,
 	       tag);
-	tap_ok(sc.launches == 180 && sc.steps == 60 && sc.syncs == 9 &&
+	tap_ok(sc.launches == 180 && sc.steps == 60 && sc.syncs == 1 &&
+		       sc.fence_waits == 9 &&
 		       (sc.graph_captures >= 1) == graphs,
-	       "  ...180 launches, 60 steps, 9 syncs (one per output), "
-	       "graphs (%llu captures, %llu launches)",
+	       "  ...180 launches, 60 steps, 9 fence waits (one per output) "
+	       "and 1 sync (%llu, %llu), graphs (%llu captures, %llu "
+	       "launches)",
+	       (unsigned long long)sc.fence_waits, (unsigned long long)sc.syncs,
 	       (unsigned long long)sc.graph_captures,
 	       (unsigned long long)sc.graph_launches);
 	free(o);
@@ -732,6 +884,11 @@ int main(void)
 	    weft__plugin_load_path(ctx, path, &p) != WEFT_OK)
 		tap_bail("%s", ctx ? weft_context_error(ctx) : "no context");
 	vt = p->vt;
+	*(void **)&mock_waits = dlsym(p->dl, "weft_mock_waits");
+	*(void **)&mock_hold = dlsym(p->dl, "weft_mock_hold");
+	*(void **)&mock_settle = dlsym(p->dl, "weft_mock_settle");
+	if (!mock_waits || !mock_hold || !mock_settle)
+		tap_bail("the mock's hooks are not exported: %s", dlerror());
 	dev = open_cfg(NULL);
 	if (vt->load_program(dev, &test_program, &prog, &err) ==
 	    WEFT_E_UNAVAILABLE)
@@ -752,6 +909,9 @@ int main(void)
 	test_recapture(dev, prog);
 	test_device_extent(dev, prog);
 	test_invalid_launch(dev, prog);
+	test_fences(dev);
+	test_overlap_read(dev, prog);
+	test_overlap_hazards(dev, prog);
 	vt->unload_program(dev, prog);
 	vt->close(dev);
 	test_memory();

@@ -2,19 +2,34 @@
  * tests/test-model.c - the SEIR model run for real through the loader and
  * the OpenMP backend: determinism across thread counts and repeated runs,
  * seeds that matter, beta 0, conservation, output stride, counters, and
- * parameter errors.
+ * parameter errors. Then the output pipeline (core/pipeline.c): the daily
+ * CSV is byte for byte what output() alone gives (a test-only model that
+ * runs SEIR's collect() and emit() synchronously from output()), on
+ * OpenMP and OpenCL, for several [output] every, with fences and without;
+ * a slow writer; a failing emit() and one that calls what it may not.
  */
 #include "internal.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "sim.h"
 #include "tap.h"
+
+/* How a run is made: another model than the registry's SEIR (same name
+ * and keys), a backend without fences as far as the core knows. */
+typedef struct run_how {
+	const weft_model *model;
+	int no_fences;
+} run_how;
 
 /* Run seir with the given overrides (NULL-terminated); on success return
  * the daily CSV text, on failure NULL with the error in *msg. */
-static char *run_seir(const char *name, const char *const *sets,
-		      weft_stats *stats, char *msg, size_t msg_size)
+static char *run_how_seir(const char *name, const run_how *how,
+			  const char *const *sets, weft_stats *stats, char *msg,
+			  size_t msg_size)
 {
 	char dir[512], set[600], path[600];
 	weft_context *ctx = NULL;
@@ -32,8 +47,11 @@ static char *run_seir(const char *name, const char *const *sets,
 	for (; sets && *sets; sets++)
 		if (weft_config_set(ctx, cfg, *sets))
 			goto done;
-	if (weft_sim_open(ctx, cfg, &sim) || weft_sim_step(sim, 1000) ||
-	    weft_sim_finish(sim))
+	if (weft__sim_open_model(ctx, cfg, how ? how->model : NULL, &sim))
+		goto done;
+	if (how && how->no_fences)
+		sim->pipe.fences = 0;
+	if (weft_sim_step(sim, 1000) || weft_sim_finish(sim))
 		goto done;
 	if (stats && weft_sim_stats(sim, stats))
 		goto done;
@@ -45,6 +63,12 @@ done:
 	weft_config_free(cfg);
 	weft_context_free(ctx);
 	return csv;
+}
+
+static char *run_seir(const char *name, const char *const *sets,
+		      weft_stats *stats, char *msg, size_t msg_size)
+{
+	return run_how_seir(name, NULL, sets, stats, msg, msg_size);
 }
 
 /* Column col (0 = day) of every data row, summed. */
@@ -141,8 +165,15 @@ static void test_every_and_counters(void)
 	       "rows are days 56 and 60, not 55");
 	TAP_EQ_INT(s.steps, 60, "the backend counted 60 steps");
 	TAP_EQ_INT(s.launches, 180, "three launches per step");
-	/* One download (read + sync) per output, none inside step(n). */
-	TAP_EQ_INT(s.syncs, 9, "one sync per output chunk, none inside steps");
+	/* One snapshot (copy, async read) and one fence wait per output
+	 * chunk; one sync at the end; none inside step(n). */
+	TAP_EQ_INT(s.fence_waits, 9,
+		   "one fence wait per output chunk, none inside steps");
+	TAP_EQ_INT(s.syncs, 1, "one sync, at the end of the run");
+	TAP_EQ_INT(s.xfer_count[WEFT_DIR_D2D], 9,
+		   "one snapshot copy per chunk");
+	TAP_EQ_INT(s.xfer_count[WEFT_DIR_D2H], 9,
+		   "one snapshot read per chunk");
 	tap_ok(s.xfer_count[WEFT_DIR_H2D] >= 5, "state was uploaded");
 	free(csv);
 }
@@ -159,11 +190,284 @@ static void test_param_errors(void)
 		     "the message names both keys and values");
 }
 
+/* ---- the output pipeline ------------------------------------------------- */
+
+static const weft_model *seir;
+
+/* SEIR with output() alone: collect() and emit() of slot 0, with a sync
+ * (a 4-byte download) between them, on the main thread: the rows the
+ * model wrote before it had collect() and emit(). */
+typedef struct legacy_state {
+	void *inner;
+	weft_buf *word;
+} legacy_state;
+
+static weft_status legacy_setup(weft_model_ctx *mc, void **out)
+{
+	legacy_state *l = calloc(1, sizeof *l);
+	weft_status st;
+
+	if (!l)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	*out = l;
+	if ((st = seir->setup(mc, &l->inner)))
+		return st;
+	return weft_model_alloc(mc, "legacy word", 4, &l->word);
+}
+
+static weft_status legacy_output(weft_model_ctx *mc, void *state,
+				 uint64_t steps_done)
+{
+	legacy_state *l = state;
+	uint32_t w;
+	weft_status st = seir->collect(mc, l->inner, steps_done, 0);
+
+	if (st == WEFT_OK)
+		st = weft_model_download(mc, &w, l->word, 0, sizeof w);
+	if (st == WEFT_OK)
+		st = seir->emit(mc, l->inner, steps_done, 0);
+	return st;
+}
+
+static weft_status legacy_finish(weft_model_ctx *mc, void *state)
+{
+	return seir->finish(mc, ((legacy_state *)state)->inner);
+}
+
+static void legacy_teardown(weft_model_ctx *mc, void *state)
+{
+	legacy_state *l = state;
+
+	weft_model_free(mc, l->word);
+	if (l->inner)
+		seir->teardown(mc, l->inner);
+	free(l);
+}
+
+/* emit() variants: slow, failing from day 28 on, or calling
+ * weft_model_summary, which emit() may not. */
+static weft_status slow_emit(weft_model_ctx *mc, void *state,
+			     uint64_t steps_done, unsigned slot)
+{
+	struct timespec ts = { 0, 3000000 };
+
+	nanosleep(&ts, NULL);
+	return seir->emit(mc, state, steps_done, slot);
+}
+
+static weft_status failing_emit(weft_model_ctx *mc, void *state,
+				uint64_t steps_done, unsigned slot)
+{
+	if (steps_done >= 28)
+		return weft_model_fail(mc, WEFT_E_IO,
+				       "injected failure writing day %llu",
+				       (unsigned long long)steps_done);
+	return seir->emit(mc, state, steps_done, slot);
+}
+
+static weft_status summary_emit(weft_model_ctx *mc, void *state,
+				uint64_t steps_done, unsigned slot)
+{
+	weft_status st = weft_model_summary(mc, "day", "%llu",
+					    (unsigned long long)steps_done);
+
+	return st ? st : seir->emit(mc, state, steps_done, slot);
+}
+
+static weft_model legacy_model, slow_model, failing_model, summary_model;
+
+static void make_models(void)
+{
+	seir = weft__model_find("seir");
+	if (!seir || !seir->collect || !seir->emit)
+		tap_bail("the registry has no seir with collect() and emit()");
+	legacy_model = *seir;
+	legacy_model.setup = legacy_setup;
+	legacy_model.output = legacy_output;
+	legacy_model.finish = legacy_finish;
+	legacy_model.teardown = legacy_teardown;
+	legacy_model.collect = NULL;
+	legacy_model.emit = NULL;
+	slow_model = failing_model = summary_model = *seir;
+	slow_model.emit = slow_emit;
+	failing_model.emit = failing_emit;
+	summary_model.emit = summary_emit;
+}
+
+/* The backend `name` is built here and available. */
+static int backend_available(const char *name, const char *dir)
+{
+	weft_context *ctx = NULL;
+	weft_backend_list *l = NULL;
+	int ok = 0;
+
+	if (weft_context_new(&ctx) == WEFT_OK &&
+	    weft_backends_scan(ctx, dir, &l) == WEFT_OK)
+		for (size_t i = 0; i < weft_backend_list_count(l); i++) {
+			const weft_backend_info *b = weft_backend_list_at(l, i);
+			ok |= strcmp(b->name, name) == 0 &&
+			      strcmp(b->state, "available") == 0;
+		}
+	weft_backend_list_free(l);
+	weft_context_free(ctx);
+	return ok;
+}
+
+/* The pipeline's CSV equals output()'s, for one backend and stride; the
+ * pipelined CSV (kept for comparing backends) goes to *out. */
+static void same_as_output(const char *backend, const char *plugin_path,
+			   int every, char **out)
+{
+	char name[64], set_every[64], set_name[64], set_path[4200];
+	char msg[WEFT__MSG_MAX];
+	const char *sets[] = { set_every, set_name, set_path, NULL };
+	run_how legacy = { .model = &legacy_model };
+	weft_stats s = { .struct_size = sizeof s };
+	char *a, *b;
+
+	snprintf(set_every, sizeof set_every, "output.every=%d", every);
+	snprintf(set_name, sizeof set_name, "backend.name=%s", backend);
+	snprintf(set_path, sizeof set_path, "backend.plugin_path=%s",
+		 plugin_path);
+	snprintf(name, sizeof name, "pipe-%s-%d", backend, every);
+	a = run_how_seir(name, NULL, sets, &s, msg, sizeof msg);
+	if (!a)
+		tap_diag("%s", msg);
+	snprintf(name, sizeof name, "output-%s-%d", backend, every);
+	b = run_how_seir(name, &legacy, sets, NULL, msg, sizeof msg);
+	if (!b)
+		tap_diag("%s", msg);
+	tap_ok(a && b && strcmp(a, b) == 0 && strchr(a, '\n') != NULL,
+	       "%s, every %d: the pipelined daily.csv is output()'s, byte "
+	       "for byte",
+	       backend, every);
+	tap_ok(s.fence_waits >= 1 && s.syncs == 1,
+	       "  ...with %llu fence waits and %llu sync",
+	       (unsigned long long)s.fence_waits, (unsigned long long)s.syncs);
+	free(b);
+	*out = a;
+}
+
+static void test_pipeline_same_rows(void)
+{
+	static const int every[] = { 1, 7, 120 };
+	const char *b = getenv("WEFT_BUILDDIR");
+	char omp[4096], ocl[4096];
+	int have_ocl;
+
+	snprintf(omp, sizeof omp, "%s/plugins/openmp/.libs", b ? b : ".");
+	snprintf(ocl, sizeof ocl, "%s/plugins/opencl/.libs", b ? b : ".");
+	have_ocl = backend_available("opencl", ocl);
+	for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) {
+		char *x = NULL, *y = NULL;
+
+		same_as_output("openmp", omp, every[i], &x);
+		if (have_ocl) {
+			same_as_output("opencl", ocl, every[i], &y);
+			tap_ok(x && y && strcmp(x, y) == 0,
+			       "every %d: OpenCL's daily.csv is OpenMP's",
+			       every[i]);
+		} else {
+			tap_skip(3, "the OpenCL backend is not available");
+		}
+		free(x);
+		free(y);
+	}
+}
+
+/* Without fences (a 1.0 backend), a sync() per chunk; the same rows. */
+static void test_pipeline_no_fences(void)
+{
+	static const char *sets[] = { "output.every=7", NULL };
+	run_how no_fences = { .no_fences = 1 };
+	weft_stats s = { .struct_size = sizeof s };
+	char msg[WEFT__MSG_MAX];
+	char *a = run_how_seir("fenced", NULL, sets, NULL, msg, sizeof msg);
+	char *b =
+		run_how_seir("nofence", &no_fences, sets, &s, msg, sizeof msg);
+
+	tap_ok(a && b && strcmp(a, b) == 0,
+	       "without fences: the same daily.csv");
+	tap_ok(s.syncs == 10 && s.fence_waits == 0,
+	       "  ...with a sync per chunk and one at the end (%llu syncs, "
+	       "%llu fence waits)",
+	       (unsigned long long)s.syncs, (unsigned long long)s.fence_waits);
+	free(a);
+	free(b);
+}
+
+/* A writer slower than the steps: the loop waits for slots, the rows are
+ * the same. */
+static void test_pipeline_slow_writer(void)
+{
+	static const char *sets[] = { "output.every=1", NULL };
+	run_how slow = { .model = &slow_model };
+	char msg[WEFT__MSG_MAX];
+	char *a = run_how_seir("fast", NULL, sets, NULL, msg, sizeof msg);
+	char *b = run_how_seir("slow", &slow, sets, NULL, msg, sizeof msg);
+
+	tap_ok(a && b && strcmp(a, b) == 0,
+	       "a slow emit(): the same daily.csv");
+	free(a);
+	free(b);
+}
+
+/* Whether the run's directory is empty (or missing); a file found there
+ * goes to seen, for the message. */
+static int dir_is_empty(const char *name, char *seen, size_t seen_size)
+{
+	char dir[600];
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(dir, sizeof dir, "%s/%s", tap_tmpdir(), name);
+	seen[0] = '\0';
+	if (!(d = opendir(dir)))
+		return 1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(seen, seen_size, "%s", e->d_name);
+			n++;
+		}
+	closedir(d);
+	return n == 0;
+}
+
+static void test_pipeline_failures(void)
+{
+	static const char *sets[] = { "output.every=7", NULL };
+	run_how failing = { .model = &failing_model };
+	run_how summary = { .model = &summary_model };
+	char msg[WEFT__MSG_MAX], seen[256];
+	char *csv =
+		run_how_seir("emitfail", &failing, sets, NULL, msg, sizeof msg);
+	int empty = dir_is_empty("emitfail", seen, sizeof seen);
+
+	tap_ok(csv == NULL, "a failing emit() fails the run");
+	tap_contains(msg, "model seir: injected failure writing day 28",
+		     "  ...with its message");
+	tap_ok(empty, "  ...and nothing is committed or left behind (%s)",
+	       seen[0] ? seen : "the directory is empty");
+	free(csv);
+	csv = run_how_seir("emitsummary", &summary, sets, NULL, msg,
+			   sizeof msg);
+	tap_ok(csv == NULL, "an emit() that adds a summary line fails the run");
+	tap_contains(msg, "weft_model_summary called from emit()",
+		     "  ...saying what emit() may not call");
+	free(csv);
+}
+
 int main(void)
 {
 	test_determinism();
 	test_beta_zero();
 	test_every_and_counters();
 	test_param_errors();
+	make_models();
+	test_pipeline_same_rows();
+	test_pipeline_no_fences();
+	test_pipeline_slow_writer();
+	test_pipeline_failures();
 	return tap_done();
 }

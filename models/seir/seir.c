@@ -128,6 +128,39 @@ static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 	return weft_model_set_step(mc, l, 3);
 }
 
+/* Output snapshots: one region of snap_rows rows per output slot in
+ * b_snap, each big enough for a chunk's rows (at most `every`, plus day 0
+ * in the first), zeroed so that every byte is defined (state digests
+ * compare it). */
+static weft_status seir_snap_setup(weft_model_ctx *mc, seir_state *s)
+{
+	unsigned slots = weft_model_output_slots(mc);
+	uint64_t every = weft_model_output_every(mc);
+	size_t bytes;
+	void *zero;
+	weft_status st;
+
+	s->snap_rows =
+		(every < s->params.n_days ? every : s->params.n_days) + 1;
+	bytes = (size_t)slots * s->snap_rows * SEIR_ROW_WORDS *
+		sizeof(uint32_t);
+	s->slot_first = calloc(slots, sizeof *s->slot_first);
+	s->slot_rows = calloc(slots, sizeof *s->slot_rows);
+	zero = calloc(1, bytes);
+	if (!s->slot_first || !s->slot_rows || !zero) {
+		free(zero);
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate %zu bytes for output "
+				       "snapshots",
+				       bytes);
+	}
+	st = weft_model_alloc(mc, "series snapshots", bytes, &s->b_snap);
+	if (st == WEFT_OK)
+		st = weft_model_upload(mc, s->b_snap, 0, zero, bytes);
+	free(zero);
+	return st;
+}
+
 static weft_status seir_setup(weft_model_ctx *mc, void **out)
 {
 	seir_state *s = calloc(1, sizeof *s);
@@ -142,7 +175,7 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 	    (st = weft__seir_seed_infections(mc, s)) ||
 	    (st = weft_model_upload(mc, s->b_params, 0, &s->params,
 				    sizeof s->params)) ||
-	    (st = seir_set_step(mc, s)))
+	    (st = seir_set_step(mc, s)) || (st = seir_snap_setup(mc, s)))
 		return st;
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
@@ -151,26 +184,56 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 	return weft_output_printf(s->csv, "day,S,E,I,R,new_infections\n");
 }
 
-/* Read rows rows_read..last from the device and append the CSV rows due
- * (every `every` days, and the last day of the run). */
-static weft_status seir_output(weft_model_ctx *mc, void *state,
-			       uint64_t steps_done)
+/* Main thread, after the chunk ending at steps_done was enqueued: copy the
+ * rows not read yet into the slot's snapshot region, then read them back
+ * into `series` asynchronously. Chunks' rows are disjoint in `series`, so
+ * no two slots share host memory; the next steps may overwrite nothing
+ * the read needs, since it reads the snapshot. */
+static weft_status seir_collect(weft_model_ctx *mc, void *state,
+				uint64_t steps_done, unsigned slot)
+{
+	seir_state *s = state;
+	size_t row_bytes = SEIR_ROW_WORDS * sizeof(uint32_t);
+	uint64_t first = s->rows_read;
+	uint64_t n = steps_done >= first ? steps_done + 1 - first : 0;
+	size_t region = (size_t)slot * s->snap_rows * row_bytes;
+	weft_status st;
+
+	s->slot_first[slot] = first;
+	s->slot_rows[slot] = 0;
+	if (n == 0)
+		return WEFT_OK;
+	if (n > s->snap_rows)
+		return weft_model_fail(mc, WEFT_E_INTERNAL,
+				       "%llu rows after step %llu do not fit "
+				       "a snapshot region of %llu rows",
+				       (unsigned long long)n,
+				       (unsigned long long)steps_done,
+				       (unsigned long long)s->snap_rows);
+	if ((st = weft_model_copy(mc, s->b_snap, region, s->b_series,
+				  first * row_bytes, n * row_bytes)) ||
+	    (st = weft_model_download_async(mc,
+					    s->series + first * SEIR_ROW_WORDS,
+					    s->b_snap, region, n * row_bytes)))
+		return st;
+	s->slot_rows[slot] = n;
+	s->rows_read = steps_done + 1;
+	return WEFT_OK;
+}
+
+/* Writer thread, once the slot's rows are in `series`: append the CSV rows
+ * due among them (every `every` days, and the last day of the run). */
+static weft_status seir_emit(weft_model_ctx *mc, void *state,
+			     uint64_t steps_done, unsigned slot)
 {
 	seir_state *s = state;
 	uint64_t every = weft_model_output_every(mc);
-	uint64_t last = steps_done, first = s->rows_read;
-	size_t row_bytes = SEIR_ROW_WORDS * sizeof(uint32_t);
+	uint64_t first = s->slot_first[slot];
+	uint64_t end = first + s->slot_rows[slot];
 	weft_status st;
 
-	if (last < first)
-		return WEFT_OK;
-	st = weft_model_download(mc, s->series + first * SEIR_ROW_WORDS,
-				 s->b_series, first * row_bytes,
-				 (size_t)(last - first + 1) * row_bytes);
-	if (st)
-		return st;
-	s->rows_read = last + 1;
-	for (uint64_t d = first; s->csv && d <= last; d++) {
+	(void)steps_done;
+	for (uint64_t d = first; s->csv && d < end; d++) {
 		const uint32_t *r = s->series + d * SEIR_ROW_WORDS;
 		if (d % every != 0 && d != weft_model_steps(mc))
 			continue;
@@ -226,6 +289,9 @@ static void seir_teardown(weft_model_ctx *mc, void *state)
 	weft_model_free(mc, s->b_row);
 	weft_model_free(mc, s->b_col);
 	weft_model_free(mc, s->b_series);
+	weft_model_free(mc, s->b_snap);
+	free(s->slot_first);
+	free(s->slot_rows);
 	free(s->series);
 	free(s);
 }
@@ -246,10 +312,11 @@ const weft_model weft__model_seir = {
 		.n_kernels = SEIR_N_KERNELS,
 	},
 	.setup = seir_setup,
-	.output = seir_output,
 	.finish = seir_finish,
 	.teardown = seir_teardown,
 	/* `weft conform`: small enough for a few seconds on a CPU OpenCL. */
 	.conform_sets = "seir.agents=5000\n"
 			"simulation.steps=40\n",
+	.collect = seir_collect,
+	.emit = seir_emit,
 };

@@ -22,6 +22,12 @@ typedef struct seir_state {
 	uint32_t *series;   /* host copy of the rows read so far */
 	uint64_t rows_read; /* rows 0..rows_read-1 are in `series` */
 	weft_output *csv;
+	/* Output snapshots (seir.c): b_snap holds one region of snap_rows
+	 * rows per output slot; collect() records which rows each slot's
+	 * chunk read, emit() writes them. */
+	weft_buf *b_snap;
+	uint64_t snap_rows;
+	uint64_t *slot_first, *slot_rows; /* per slot */
 } seir_state;
 
 /* seir_population.c: the synthetic contact layer (CSR, uploaded) and

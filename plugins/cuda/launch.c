@@ -12,7 +12,9 @@
  *
  * step() validates the whole launch list first (a bad list enqueues
  * nothing), resolves it into records (kernel, grid, the one by-value
- * parameter), orders the compute stream after earlier transfers, then:
+ * parameter), orders the compute stream after the copy stream when a
+ * buffer of the list (bound or extent) has a copy-stream operation it is
+ * not ordered after (checked once per call, whatever n_steps), then:
  *
  *  - with graphs (the default): the records are captured once from the
  *    compute stream into a one-step graph, and into a graph of
@@ -601,6 +603,23 @@ static weft_status step_graphs(weft_device *dev, weft_program *prog,
 	return st;
 }
 
+/* Whether a launch of the list must wait for the copy stream: kernels may
+ * read and write every bound buffer; the extent buffer is read. */
+static int list_hazard(const weft_device *dev, const weft_launch *launches,
+		       uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const weft_launch *l = &launches[i];
+
+		if (weft__cuda_hazard(dev, l->extent_buf, 0))
+			return 1;
+		for (uint32_t k = 0; k < l->n_bufs; k++)
+			if (weft__cuda_hazard(dev, l->bufs[k], 1))
+				return 1;
+	}
+	return 0;
+}
+
 /* Enqueue a validated list n_steps times; *done counts the steps
  * enqueued. */
 static weft_status enqueue(weft_device *dev, weft_program *prog,
@@ -621,7 +640,7 @@ static weft_status enqueue(weft_device *dev, weft_program *prog,
 		*done = n_steps;
 		return WEFT_OK;
 	}
-	st = weft__cuda_order(dev, WEFT__CUDA_COMPUTE, err);
+	st = weft__cuda_order_compute(dev, list_hazard(dev, launches, n), err);
 	if (st != WEFT_OK) {
 		free(recs);
 		return st;

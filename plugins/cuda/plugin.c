@@ -1,7 +1,7 @@
 /*
  * plugins/cuda/plugin.c - the CUDA backend's entry point: probe,
- * open/close, sync, the counters, and the helpers every file uses (error
- * messages, the current device, ordering between the two streams).
+ * open/close, sync, fences, the counters, and the helpers every file uses
+ * (error messages, the current device, ordering between the two streams).
  *
  * The plugin links the CUDA runtime statically and never links libcuda:
  * on a machine without the NVIDIA driver it loads, and its probe says
@@ -55,30 +55,81 @@ weft_status weft__cuda_enter(const weft_device *dev, weft_error *err)
 				"making the device current");
 }
 
-weft_status weft__cuda_order(weft_device *dev, int s, weft_error *err)
+/* ---- ordering between the two streams ---------------------------------
+ *
+ * The ABI promises one in-order queue. Every pair of operations that could
+ * conflict (touch the same buffer, one of them writing) must run in issue
+ * order; operations on one stream do. Across streams:
+ *  - an operation on the copy stream (write from or read into the host)
+ *    waits for the compute stream's tail whenever the compute stream has
+ *    work the copy stream is not ordered after: it may touch what any
+ *    launch touches, conservatively;
+ *  - an operation on the compute stream (launches, device-to-device
+ *    copies) waits for the copy stream's tail only when one of its buffers
+ *    has a copy-stream operation it is not ordered after: a write into it,
+ *    or a read from it that the operation could overwrite
+ *    (weft__cuda_hazard). A read of a snapshot buffer therefore overlaps
+ *    the next steps, which do not bind it.
+ * A stream waits on an event recorded at the other stream's tail; the host
+ * waiting for a fence, a blocking transfer or a sync also orders the
+ * streams after what it saw complete (after[]).
+ */
+
+/* Stream s waits for everything issued on the other stream so far. */
+static weft_status order_after_other(weft_device *dev, int s, weft_error *err)
 {
 	int o = !s;
+	weft_status st = weft__cuda_check(
+		dev, cudaEventRecord(dev->tail[o], dev->stream[o]), err,
+		"recording a stream's tail");
+
+	if (st == WEFT_OK)
+		st = weft__cuda_check(
+			dev,
+			cudaStreamWaitEvent(dev->stream[s], dev->tail[o], 0),
+			err, "ordering the %s stream after the %s stream",
+			s == WEFT__CUDA_COMPUTE ? "compute" : "copy",
+			o == WEFT__CUDA_COMPUTE ? "compute" : "copy");
+	if (st == WEFT_OK)
+		dev->after[s] = dev->ops[o];
+	return st;
+}
+
+weft_status weft__cuda_order_copy(weft_device *dev, uint64_t *op,
+				  weft_error *err)
+{
 	weft_status st = WEFT_OK;
 
-	if (dev->dirty[o]) {
-		st = weft__cuda_check(
-			dev, cudaEventRecord(dev->tail[o], dev->stream[o]), err,
-			"recording a stream's tail");
-		if (st == WEFT_OK)
-			st = weft__cuda_check(
-				dev,
-				cudaStreamWaitEvent(dev->stream[s],
-						    dev->tail[o], 0),
-				err,
-				"ordering the %s stream after the %s stream",
-				s == WEFT__CUDA_COMPUTE ? "compute" : "copy",
-				o == WEFT__CUDA_COMPUTE ? "compute" : "copy");
-		if (st == WEFT_OK)
-			dev->dirty[o] = 0;
-	}
+	if (dev->ops[WEFT__CUDA_COMPUTE] > dev->after[WEFT__CUDA_COPY])
+		st = order_after_other(dev, WEFT__CUDA_COPY, err);
 	if (st == WEFT_OK)
-		dev->dirty[s] = 1;
+		*op = ++dev->ops[WEFT__CUDA_COPY];
 	return st;
+}
+
+int weft__cuda_hazard(const weft_device *dev, const weft_buf *b, int writes)
+{
+	uint64_t seen = dev->after[WEFT__CUDA_COMPUTE];
+
+	return b && (b->copy_wrote > seen || (writes && b->copy_read > seen));
+}
+
+weft_status weft__cuda_order_compute(weft_device *dev, int wait,
+				     weft_error *err)
+{
+	weft_status st = WEFT_OK;
+
+	if (wait && dev->ops[WEFT__CUDA_COPY] > dev->after[WEFT__CUDA_COMPUTE])
+		st = order_after_other(dev, WEFT__CUDA_COMPUTE, err);
+	if (st == WEFT_OK)
+		dev->ops[WEFT__CUDA_COMPUTE]++;
+	return st;
+}
+
+void weft__cuda_seen(weft_device *dev, int s)
+{
+	if (dev->after[!s] < dev->ops[s])
+		dev->after[!s] = dev->ops[s];
 }
 
 weft_status weft__cuda_drain(weft_device *dev, weft_error *err)
@@ -93,8 +144,11 @@ weft_status weft__cuda_drain(weft_device *dev, weft_error *err)
 		if (st == WEFT_OK)
 			st = st2;
 	}
-	if (st == WEFT_OK)
-		dev->dirty[0] = dev->dirty[1] = 0;
+	if (st == WEFT_OK) {
+		weft__cuda_seen(dev, WEFT__CUDA_COMPUTE);
+		weft__cuda_seen(dev, WEFT__CUDA_COPY);
+		dev->done_fence = dev->last_fence;
+	}
 	return st;
 }
 
@@ -316,10 +370,10 @@ static weft_status create_queues(weft_device *dev, weft_error *err)
 					&dev->tail[s], cudaEventDisableTiming),
 				err, "creating an event");
 	}
-	if (st == WEFT_OK)
+	for (int s = 0; s < WEFT__CUDA_STREAMS && st == WEFT_OK; s++)
 		st = weft__cuda_check(
 			dev,
-			cudaEventCreateWithFlags(&dev->xfer_done,
+			cudaEventCreateWithFlags(&dev->xfer_done[s],
 						 cudaEventDisableTiming),
 			err, "creating an event");
 	return st;
@@ -330,11 +384,14 @@ static void destroy_queues(weft_device *dev)
 	for (int s = 0; s < WEFT__CUDA_STREAMS; s++) {
 		if (dev->tail[s])
 			cudaEventDestroy(dev->tail[s]);
+		if (dev->xfer_done[s])
+			cudaEventDestroy(dev->xfer_done[s]);
+		for (int f = 0; f < WEFT__CUDA_FENCES; f++)
+			if (dev->fences[f].ev[s])
+				cudaEventDestroy(dev->fences[f].ev[s]);
 		if (dev->stream[s])
 			cudaStreamDestroy(dev->stream[s]);
 	}
-	if (dev->xfer_done)
-		cudaEventDestroy(dev->xfer_done);
 }
 
 static weft_status
@@ -420,6 +477,99 @@ static weft_status cuda_sync(weft_device *dev, weft_error *err)
 	return st;
 }
 
+/* ---- fences ----------------------------------------------------------------
+ */
+
+/* Record the fence's event at the tail of each stream (created at its
+ * first use). */
+static weft_status record_fence(weft_device *dev, struct weft__cuda_fence *f,
+				weft_error *err)
+{
+	weft_status st = WEFT_OK;
+
+	for (int s = 0; s < WEFT__CUDA_STREAMS && st == WEFT_OK; s++) {
+		if (!f->ev[s])
+			st = weft__cuda_check(
+				dev,
+				cudaEventCreateWithFlags(
+					&f->ev[s], cudaEventDisableTiming),
+				err, "fence: creating an event");
+		if (st == WEFT_OK)
+			st = weft__cuda_check(
+				dev, cudaEventRecord(f->ev[s], dev->stream[s]),
+				err, "fence: recording an event");
+		f->ops[s] = dev->ops[s];
+	}
+	return st;
+}
+
+/* Never waits. A fence WEFT__CUDA_FENCES tokens older than this one gives
+ * it its place (its events are recorded again): waiting on that older
+ * token then waits on this fence, which covers it. */
+static weft_status cuda_fence(weft_device *dev, uint64_t *token,
+			      weft_error *err)
+{
+	struct weft__cuda_fence *f;
+	weft_status st;
+
+	if (!dev || !token)
+		return weft__cuda_fail(err, WEFT_E_INVALID, "fence: no %s",
+				       dev ? "place for the token" : "device");
+	f = &dev->fences[(dev->last_fence + 1) % WEFT__CUDA_FENCES];
+	if ((st = weft__cuda_enter(dev, err)) ||
+	    (st = record_fence(dev, f, err)))
+		return st;
+	f->token = ++dev->last_fence;
+	f->live = 1;
+	*token = f->token;
+	return WEFT_OK;
+}
+
+/* Wait for the fence's events, then deliver the staged reads issued
+ * before it; later work on either stream goes on. */
+static weft_status wait_fence(weft_device *dev, uint64_t token, weft_error *err)
+{
+	struct weft__cuda_fence *f = &dev->fences[token % WEFT__CUDA_FENCES];
+	weft_status st = WEFT_OK;
+
+	if (token <= dev->done_fence || !f->live)
+		return WEFT_OK;
+	for (int s = 0; s < WEFT__CUDA_STREAMS && st == WEFT_OK; s++)
+		st = weft__cuda_check(dev, cudaEventSynchronize(f->ev[s]), err,
+				      "waiting for fence %llu",
+				      (unsigned long long)f->token);
+	if (st != WEFT_OK)
+		return st;
+	for (int s = 0; s < WEFT__CUDA_STREAMS; s++)
+		if (dev->after[!s] < f->ops[s])
+			dev->after[!s] = f->ops[s];
+	weft__cuda_stage_complete_to(dev, f->ops[WEFT__CUDA_COPY]);
+	f->live = 0;
+	dev->done_fence = f->token;
+	return WEFT_OK;
+}
+
+static weft_status cuda_wait(weft_device *dev, uint64_t token, weft_error *err)
+{
+	uint64_t t0 = weft__cuda_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__cuda_fail(err, WEFT_E_INVALID, "wait: no device");
+	if (token == 0 || token > dev->last_fence)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "wait: token %llu was not returned by "
+				       "fence() (the last fence is %llu)",
+				       (unsigned long long)token,
+				       (unsigned long long)dev->last_fence);
+	dev->st.fence_waits++;
+	st = weft__cuda_enter(dev, err);
+	if (st == WEFT_OK)
+		st = wait_fence(dev, token, err);
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__cuda_now_ns() - t0;
+	return st;
+}
+
 static weft_status cuda_stats(weft_device *dev, weft_stats *out)
 {
 	uint32_t size;
@@ -455,4 +605,6 @@ WEFT_BACKEND_ENTRY = {
 	.step = weft__cuda_step,
 	.sync = cuda_sync,
 	.stats = cuda_stats,
+	.fence = cuda_fence,
+	.wait = cuda_wait,
 };

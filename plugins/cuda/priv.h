@@ -10,11 +10,16 @@
  * CUDA prelude of the dialect, cached on disk (cache.c) and loaded with
  * the runtime's library management (cudaLibraryLoadData).
  *
- * One in-order queue over two streams: kernels run on a compute stream,
- * transfers on a copy stream, and whenever an operation goes to the other
- * stream than the previous one, its stream first waits on an event
- * recorded at the tail of that other stream (weft__cuda_order). Every
- * operation is thus ordered after everything issued before it.
+ * One in-order queue over two streams: kernels and device-to-device
+ * copies run on a compute stream, transfers to and from the host on a copy
+ * stream. An operation is ordered after every earlier one it could
+ * conflict with (plugin.c, "Ordering"): a copy-stream operation after the
+ * compute stream's tail; a compute-stream operation after the copy
+ * stream's tail only when one of its buffers has a copy-stream operation
+ * that the compute stream is not yet ordered after (a write into it, or a
+ * read from it the operation could overwrite). A snapshot read on the copy
+ * stream thus overlaps the next steps, and the results are those of one
+ * in-order queue.
  *
  * A device is used from one host thread at a time; every entry point makes
  * the device's ordinal current for the calling thread first (the runtime's
@@ -52,6 +57,9 @@
 #define WEFT__CUDA_GRAPH_UNROLL 8
 /* Smallest pinned staging block (transfer.c). */
 #define WEFT__CUDA_STAGE_MIN ((size_t)64 * 1024)
+/* Fences kept by token (plugin.c); waiting on an older one waits on the
+ * fence that took its place, FENCES tokens later. */
+#define WEFT__CUDA_FENCES 16
 
 /* The two streams: every operation goes to one of them. */
 enum { WEFT__CUDA_COMPUTE = 0, WEFT__CUDA_COPY = 1, WEFT__CUDA_STREAMS = 2 };
@@ -67,6 +75,11 @@ struct weft_buf {
 	int pooled;	       /* 1 while on a free list */
 	struct weft_buf *prev; /* live list (unused while pooled) */
 	struct weft_buf *next; /* live list, or free list while pooled */
+	/* The last copy-stream operations on the block, by their number on
+	 * that stream (0: none); kept when the block is pooled and reused,
+	 * since queued work may still touch it. */
+	uint64_t copy_wrote; /* a host-to-device write into it */
+	uint64_t copy_read;  /* a device-to-host read from it */
 };
 
 /* The single kernel parameter, passed by value. The prelude (compile.c)
@@ -127,8 +140,18 @@ struct weft__cuda_stage {
 	cudaEvent_t done; /* recorded after the transfer that uses it */
 	void *dst;	  /* reads: where sync() copies the bytes */
 	size_t bytes;	  /* bytes of the transfer */
-	int is_read;	  /* 1: read, delivered at sync() */
+	int is_read;	  /* 1: read, delivered at sync() or wait() */
+	uint64_t op;	  /* its number on the copy stream */
 	struct weft__cuda_stage *next;
+};
+
+/* A fence: an event at the tail of each stream, and how many operations
+ * each stream had been given then. */
+struct weft__cuda_fence {
+	uint64_t token;
+	cudaEvent_t ev[2]; /* ev[s] is only ever recorded on stream s */
+	uint64_t ops[2];
+	int live; /* recorded and not yet waited for */
 };
 
 /* NVRTC, dlopen()ed at the first load_program() (compile.c). */
@@ -167,12 +190,21 @@ struct weft_device {
 	int driver_version;
 	char where[320]; /* "device 0 (NAME, sm_90)", for messages */
 	cudaStream_t stream[WEFT__CUDA_STREAMS];
-	cudaEvent_t tail[WEFT__CUDA_STREAMS]; /* see weft__cuda_order */
-	int dirty[WEFT__CUDA_STREAMS]; /* work issued the other stream has
-					* not been ordered after */
-	cudaEvent_t xfer_done;	       /* blocking transfers wait on it */
-	int use_graphs;		       /* WEFT_CUDA_GRAPHS != "0" */
-	char *cache_dir;	       /* NULL: no on-disk cache */
+	cudaEvent_t tail[WEFT__CUDA_STREAMS]; /* recorded for stream waits */
+	/* Ordering (plugin.c): ops[s] numbers the operations issued on
+	 * stream s; stream s is ordered after operations 1..after[s] of the
+	 * other stream (it waited on their tail, or the host saw them
+	 * complete). */
+	uint64_t ops[WEFT__CUDA_STREAMS];
+	uint64_t after[WEFT__CUDA_STREAMS];
+	cudaEvent_t xfer_done[WEFT__CUDA_STREAMS]; /* blocking transfers wait
+						    * on the one of their
+						    * stream */
+	struct weft__cuda_fence fences[WEFT__CUDA_FENCES]; /* by token */
+	uint64_t last_fence;				   /* 0: none yet */
+	uint64_t done_fence; /* fences up to this one have completed */
+	int use_graphs;	     /* WEFT_CUDA_GRAPHS != "0" */
+	char *cache_dir;     /* NULL: no on-disk cache */
 	struct weft__cuda_nvrtc nvrtc;
 	struct weft_buf *live;
 	struct weft_buf *pool[WEFT__CUDA_N_CLASSES];
@@ -194,10 +226,25 @@ weft_status weft__cuda_check(const weft_device *dev, cudaError_t e,
 	WEFT_PRINTF(4, 5);
 /* Make the device current for the calling thread. */
 weft_status weft__cuda_enter(const weft_device *dev, weft_error *err);
-/* Order stream s after everything issued on the other stream (an event
- * wait, only when the other stream has work s is not ordered after yet),
- * then mark s as having new work. Call before issuing on s. */
-weft_status weft__cuda_order(weft_device *dev, int s, weft_error *err);
+/* Before issuing on the copy stream: order it after everything issued on
+ * the compute stream (an event wait, only when there is work it is not yet
+ * ordered after), and number the operation (*op, for the buffers it
+ * touches and staging blocks). */
+weft_status weft__cuda_order_copy(weft_device *dev, uint64_t *op,
+				  weft_error *err);
+/* Whether an operation on the compute stream that reads b, and also writes
+ * it when `writes`, must wait for the copy stream: b has a copy-stream
+ * write, or (when writes) read, that the compute stream is not ordered
+ * after yet. */
+int weft__cuda_hazard(const weft_device *dev, const weft_buf *b, int writes);
+/* Before issuing on the compute stream: order it after everything issued
+ * on the copy stream when `wait` (some buffer had a hazard), and count the
+ * operation. */
+weft_status weft__cuda_order_compute(weft_device *dev, int wait,
+				     weft_error *err);
+/* The host saw every operation issued on stream s complete (a blocking
+ * transfer's own event): neither stream need wait for them. */
+void weft__cuda_seen(weft_device *dev, int s);
 /* Wait for both streams (not counted). */
 weft_status weft__cuda_drain(weft_device *dev, weft_error *err);
 
@@ -228,6 +275,9 @@ weft_status weft__cuda_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 /* After both streams were synchronised: deliver pending reads in issue
  * order and return every staging block to the free list. */
 void weft__cuda_stage_complete(weft_device *dev, int deliver);
+/* After copy-stream operations 1..op completed: deliver the pending reads
+ * among them in issue order, and free their staging blocks. */
+void weft__cuda_stage_complete_to(weft_device *dev, uint64_t op);
 /* Free every staging block (close; the streams are idle). */
 void weft__cuda_stage_release(weft_device *dev);
 

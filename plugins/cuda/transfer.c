@@ -1,10 +1,15 @@
 /*
  * plugins/cuda/transfer.c - moving bytes between the application and
- * device buffers, and between buffers, on the copy stream.
+ * device buffers on the copy stream, and between buffers on the compute
+ * stream.
  *
  * Every transfer is bounds-checked first (a refused transfer changes and
- * counts nothing), then ordered after everything issued before it
- * (weft__cuda_order) and issued on the copy stream:
+ * counts nothing), then ordered after what it could conflict with
+ * (plugin.c, "Ordering"): a write or read after the compute stream's tail,
+ * numbered on the copy stream and recorded in the buffer it touches
+ * (copy_wrote, copy_read); a device-to-device copy, issued on the compute
+ * stream like the launches that produce what it copies, after the copy
+ * stream's tail only when a buffer it touches has a hazard there. Then:
  *
  *  - blocking transfers go straight from or to the caller's memory and
  *    wait for their own completion event: the host waits for this
@@ -13,12 +18,13 @@
  *  - asynchronous writes copy the caller's bytes into a pinned staging
  *    block at issue time (the caller may reuse its memory at once), and
  *    the device copies from there without the host waiting;
- *  - asynchronous reads land in a pinned staging block; sync() copies
- *    them to the callers' memory in issue order.
+ *  - asynchronous reads land in a pinned staging block; sync(), or wait()
+ *    on a fence issued after them, copies them to the callers' memory in
+ *    issue order.
  *
  * Staging blocks (cudaMallocHost, a size class of at least 64 KiB) are
  * kept and reused: a write's block is free again once its event has
- * completed, a read's after sync() delivered it. Counted in
+ * completed, a read's once sync() or wait() delivered it. Counted in
  * staging_allocs and staging_reuses.
  *
  * A copy within one buffer whose ranges overlap goes through device
@@ -78,19 +84,22 @@ static void account(weft_device *dev, enum weft_dir dir, size_t bytes,
 	dev->st.time_ns[WEFT_PHASE_TRANSFER] += weft__cuda_now_ns() - t0;
 }
 
-/* A blocking transfer was just issued on the copy stream: wait for it. */
-static weft_status wait_own(weft_device *dev, const char *op, size_t bytes,
-			    weft_error *err)
+/* A blocking transfer was just issued on stream s: wait for it (and so
+ * for everything it was ordered after), not for the other stream. */
+static weft_status wait_own(weft_device *dev, int s, const char *op,
+			    size_t bytes, weft_error *err)
 {
-	cudaStream_t s = dev->stream[WEFT__CUDA_COPY];
+	cudaEvent_t ev = dev->xfer_done[s];
 	weft_status st;
 
-	st = weft__cuda_check(dev, cudaEventRecord(dev->xfer_done, s), err,
+	st = weft__cuda_check(dev, cudaEventRecord(ev, dev->stream[s]), err,
 			      "%s of %zu bytes: recording its event", op,
 			      bytes);
 	if (st == WEFT_OK)
-		st = weft__cuda_check(dev, cudaEventSynchronize(dev->xfer_done),
-				      err, "%s of %zu bytes", op, bytes);
+		st = weft__cuda_check(dev, cudaEventSynchronize(ev), err,
+				      "%s of %zu bytes", op, bytes);
+	if (st == WEFT_OK)
+		weft__cuda_seen(dev, s);
 	dev->st.xfer_waits++;
 	return st;
 }
@@ -230,6 +239,20 @@ void weft__cuda_stage_complete(weft_device *dev, int deliver)
 	dev->inflight_tail = NULL;
 }
 
+void weft__cuda_stage_complete_to(weft_device *dev, uint64_t op)
+{
+	while (dev->inflight && dev->inflight->op <= op) {
+		struct weft__cuda_stage *b = dev->inflight;
+
+		dev->inflight = b->next;
+		if (b->is_read && b->bytes)
+			memcpy(b->dst, b->host, b->bytes);
+		stage_put_free(dev, b);
+	}
+	if (!dev->inflight)
+		dev->inflight_tail = NULL;
+}
+
 void weft__cuda_stage_release(weft_device *dev)
 {
 	weft__cuda_stage_complete(dev, 0);
@@ -247,7 +270,7 @@ void weft__cuda_stage_release(weft_device *dev)
  */
 
 static weft_status write_async(weft_device *dev, char *dst, const void *src,
-			       size_t bytes, weft_error *err)
+			       size_t bytes, uint64_t op, weft_error *err)
 {
 	struct weft__cuda_stage *b;
 	weft_status st = stage_get(dev, bytes, &b, err);
@@ -257,6 +280,7 @@ static weft_status write_async(weft_device *dev, char *dst, const void *src,
 	memcpy(b->host, src, bytes);
 	b->is_read = 0;
 	b->bytes = bytes;
+	b->op = op;
 	st = weft__cuda_check(dev,
 			      cudaMemcpyAsync(dst, b->host, bytes,
 					      cudaMemcpyHostToDevice,
@@ -274,18 +298,22 @@ static weft_status issue_write(weft_device *dev, weft_buf *dst, size_t offset,
 			       weft_error *err)
 {
 	char *to = (char *)dst->ptr + offset;
-	weft_status st = weft__cuda_order(dev, WEFT__CUDA_COPY, err);
+	uint64_t op;
+	weft_status st = weft__cuda_order_copy(dev, &op, err);
 
 	if (st != WEFT_OK)
 		return st;
+	dst->copy_wrote = op;
 	if (flags & WEFT_XFER_ASYNC)
-		return write_async(dev, to, src, bytes, err);
+		return write_async(dev, to, src, bytes, op, err);
 	st = weft__cuda_check(dev,
 			      cudaMemcpyAsync(to, src, bytes,
 					      cudaMemcpyHostToDevice,
 					      dev->stream[WEFT__CUDA_COPY]),
 			      err, "write of %zu bytes", bytes);
-	return st == WEFT_OK ? wait_own(dev, "write", bytes, err) : st;
+	return st == WEFT_OK
+		       ? wait_own(dev, WEFT__CUDA_COPY, "write", bytes, err)
+		       : st;
 }
 
 weft_status weft__cuda_write(weft_device *dev, weft_buf *dst, size_t offset,
@@ -311,7 +339,7 @@ weft_status weft__cuda_write(weft_device *dev, weft_buf *dst, size_t offset,
 }
 
 static weft_status read_async(weft_device *dev, void *dst, const char *src,
-			      size_t bytes, weft_error *err)
+			      size_t bytes, uint64_t op, weft_error *err)
 {
 	struct weft__cuda_stage *b;
 	weft_status st = stage_get(dev, bytes, &b, err);
@@ -321,6 +349,7 @@ static weft_status read_async(weft_device *dev, void *dst, const char *src,
 	b->is_read = 1;
 	b->dst = dst;
 	b->bytes = bytes;
+	b->op = op;
 	st = weft__cuda_check(dev,
 			      cudaMemcpyAsync(b->host, src, bytes,
 					      cudaMemcpyDeviceToHost,
@@ -338,18 +367,22 @@ static weft_status issue_read(weft_device *dev, void *dst, weft_buf *src,
 			      weft_error *err)
 {
 	const char *from = (const char *)src->ptr + offset;
-	weft_status st = weft__cuda_order(dev, WEFT__CUDA_COPY, err);
+	uint64_t op;
+	weft_status st = weft__cuda_order_copy(dev, &op, err);
 
 	if (st != WEFT_OK)
 		return st;
+	src->copy_read = op;
 	if (flags & WEFT_XFER_ASYNC)
-		return read_async(dev, dst, from, bytes, err);
+		return read_async(dev, dst, from, bytes, op, err);
 	st = weft__cuda_check(dev,
 			      cudaMemcpyAsync(dst, from, bytes,
 					      cudaMemcpyDeviceToHost,
 					      dev->stream[WEFT__CUDA_COPY]),
 			      err, "read of %zu bytes", bytes);
-	return st == WEFT_OK ? wait_own(dev, "read", bytes, err) : st;
+	return st == WEFT_OK
+		       ? wait_own(dev, WEFT__CUDA_COPY, "read", bytes, err)
+		       : st;
 }
 
 weft_status weft__cuda_read(weft_device *dev, void *dst, weft_buf *src,
@@ -379,11 +412,15 @@ static int ranges_overlap(const weft_buf *a, size_t ao, const weft_buf *b,
 	return a == b && ao < bo + n && bo < ao + n;
 }
 
-static weft_status issue_copy(weft_device *dev, char *to, const char *from,
-			      size_t bytes, void *scratch, weft_error *err)
+/* On the compute stream: it reads src and writes dst. */
+static weft_status issue_copy(weft_device *dev, weft_buf *dst, char *to,
+			      weft_buf *src, const char *from, size_t bytes,
+			      void *scratch, weft_error *err)
 {
-	cudaStream_t s = dev->stream[WEFT__CUDA_COPY];
-	weft_status st = weft__cuda_order(dev, WEFT__CUDA_COPY, err);
+	cudaStream_t s = dev->stream[WEFT__CUDA_COMPUTE];
+	int wait = weft__cuda_hazard(dev, src, 0) ||
+		   weft__cuda_hazard(dev, dst, 1);
+	weft_status st = weft__cuda_order_compute(dev, wait, err);
 
 	if (st == WEFT_OK && scratch)
 		st = weft__cuda_check(dev,
@@ -423,11 +460,12 @@ weft_status weft__cuda_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 	if (bytes && ranges_overlap(dst, dst_offset, src, src_offset, bytes) &&
 	    (st = weft__cuda_scratch(dev, bytes, &scratch, err)))
 		return st;
-	if (bytes && ((st = issue_copy(dev, (char *)dst->ptr + dst_offset,
-				       (const char *)src->ptr + src_offset,
-				       bytes, scratch, err)) ||
-		      (!(flags & WEFT_XFER_ASYNC) &&
-		       (st = wait_own(dev, "copy", bytes, err)))))
+	if (bytes &&
+	    ((st = issue_copy(dev, dst, (char *)dst->ptr + dst_offset, src,
+			      (const char *)src->ptr + src_offset, bytes,
+			      scratch, err)) ||
+	     (!(flags & WEFT_XFER_ASYNC) &&
+	      (st = wait_own(dev, WEFT__CUDA_COMPUTE, "copy", bytes, err)))))
 		return st;
 	account(dev, WEFT_DIR_D2D, bytes, t0);
 	return WEFT_OK;

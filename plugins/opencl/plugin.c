@@ -1,6 +1,6 @@
 /*
  * plugins/opencl/plugin.c - the OpenCL backend's entry point: probe,
- * open/close, sync, the counters and error messages.
+ * open/close, sync, fences, the counters and error messages.
  *
  * open() picks a platform and a device (device.c), creates a context with
  * one in-order command queue, a small dummy buffer for kernel arguments no
@@ -264,6 +264,9 @@ static void ocl_close(weft_device *dev)
 	/* Nothing may still write into host memory or buffers freed below. */
 	if (dev->queue)
 		clFinish(dev->queue);
+	for (int i = 0; i < WEFT__OCL_FENCES; i++)
+		if (dev->fences[i].ev)
+			clReleaseEvent(dev->fences[i].ev);
 	weft__ocl_programs_release(dev);
 	weft__ocl_memory_release(dev);
 	weft__ocl_stage_close(dev);
@@ -334,7 +337,8 @@ weft_status weft__ocl_finish(weft_device *dev, const char *why, weft_error *err)
 
 	if (rc != CL_SUCCESS)
 		return weft__ocl_cl_fail(dev, err, "clFinish", rc, "%s", why);
-	weft__ocl_complete_reads(dev);
+	weft__ocl_complete_staged(dev, UINT64_MAX);
+	dev->done_fence = dev->last_fence;
 	return WEFT_OK;
 }
 
@@ -347,6 +351,81 @@ static weft_status ocl_sync(weft_device *dev, weft_error *err)
 		return weft__ocl_fail(err, WEFT_E_INVALID, "sync: no device");
 	st = weft__ocl_finish(dev, "sync", err);
 	dev->st.syncs++;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__ocl_now_ns() - t0;
+	return st;
+}
+
+/* A marker after everything enqueued so far, kept by token with the count
+ * of staged transfers before it. The queue is flushed, so that the device
+ * starts on the work (a flush does not wait). A fence WEFT__OCL_FENCES
+ * tokens older than this one gives it its place: waiting on that older
+ * token then waits on this fence, which covers it. */
+static weft_status ocl_fence(weft_device *dev, uint64_t *token, weft_error *err)
+{
+	struct weft__ocl_fence *f;
+	cl_event ev = NULL;
+	cl_int rc;
+
+	if (!dev || !token)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "fence: no %s",
+				      dev ? "place for the token" : "device");
+	rc = clEnqueueMarkerWithWaitList(dev->queue, 0, NULL, &ev);
+	if (rc == CL_SUCCESS)
+		rc = clFlush(dev->queue);
+	if (rc != CL_SUCCESS) {
+		if (ev)
+			clReleaseEvent(ev);
+		return weft__ocl_cl_fail(dev, err,
+					 "clEnqueueMarkerWithWaitList", rc,
+					 "fence after %llu fences",
+					 (unsigned long long)dev->last_fence);
+	}
+	f = &dev->fences[(dev->last_fence + 1) % WEFT__OCL_FENCES];
+	if (f->ev)
+		clReleaseEvent(f->ev);
+	f->ev = ev;
+	f->token = ++dev->last_fence;
+	f->seq = dev->staged;
+	*token = f->token;
+	return WEFT_OK;
+}
+
+/* Wait for the fence's marker, then complete the staged transfers issued
+ * before it (reads copied out in issue order); later work goes on. */
+static weft_status wait_fence(weft_device *dev, uint64_t token, weft_error *err)
+{
+	struct weft__ocl_fence *f = &dev->fences[token % WEFT__OCL_FENCES];
+	cl_int rc;
+
+	if (token <= dev->done_fence)
+		return WEFT_OK;
+	rc = clWaitForEvents(1, &f->ev);
+	if (rc != CL_SUCCESS)
+		return weft__ocl_cl_fail(dev, err, "clWaitForEvents", rc,
+					 "waiting for fence %llu",
+					 (unsigned long long)token);
+	weft__ocl_complete_staged(dev, f->seq);
+	clReleaseEvent(f->ev);
+	f->ev = NULL;
+	dev->done_fence = f->token;
+	return WEFT_OK;
+}
+
+static weft_status ocl_wait(weft_device *dev, uint64_t token, weft_error *err)
+{
+	uint64_t t0 = weft__ocl_now_ns();
+	weft_status st;
+
+	if (!dev)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "wait: no device");
+	if (token == 0 || token > dev->last_fence)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "wait: token %llu was not returned by "
+				      "fence() (the last fence is %llu)",
+				      (unsigned long long)token,
+				      (unsigned long long)dev->last_fence);
+	st = wait_fence(dev, token, err);
+	dev->st.fence_waits++;
 	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__ocl_now_ns() - t0;
 	return st;
 }
@@ -387,4 +466,6 @@ WEFT_BACKEND_ENTRY = {
 	.step = weft__ocl_step,
 	.sync = ocl_sync,
 	.stats = ocl_stats,
+	.fence = ocl_fence,
+	.wait = ocl_wait,
 };

@@ -43,6 +43,10 @@
 /* Pinned staging area for transfers (transfer.c). */
 #define WEFT__OCL_STAGE_BYTES ((size_t)8 << 20)
 
+/* Fences kept by token (plugin.c); waiting on an older one waits on the
+ * fence that took its place, FENCES tokens later. */
+#define WEFT__OCL_FENCES 16
+
 /* Names kept for messages and cache keys. */
 #define WEFT__OCL_NAME_MAX 160
 
@@ -75,12 +79,23 @@ struct weft_program {
 	struct weft_program *prev, *next; /* the device's program list */
 };
 
-/* An asynchronous read staged in the pinned area: copied to dst when the
- * queue has drained (sync() or the next blocking transfer). */
+/* An asynchronous transfer staged in the pinned area, holding part of it
+ * until known complete: at sync(), the next blocking transfer, or wait()
+ * on a fence issued after it. A read is then copied to dst; a write (dst
+ * NULL) only gives its part back. */
 struct weft__ocl_pending {
 	void *dst;
-	size_t at; /* offset in the staging area */
-	size_t bytes;
+	size_t at;    /* offset in the staging area */
+	size_t take;  /* bytes of the area it holds (a multiple of 64) */
+	size_t bytes; /* bytes transferred */
+	uint64_t seq; /* issue number among staged transfers */
+};
+
+/* A fence: a marker in the queue, and the staged transfers before it. */
+struct weft__ocl_fence {
+	uint64_t token;
+	uint64_t seq; /* staged transfers issued before it */
+	cl_event ev;  /* NULL once waited for */
 };
 
 /* What identifies a device in messages and in cache keys. */
@@ -105,14 +120,22 @@ struct weft_device {
 	size_t max_items;    /* most work items one launch starts */
 	cl_mem dummy;	     /* bound to unused kernel arguments */
 
-	/* Pinned staging (transfer.c): stage_used bytes at the start are
-	 * taken by asynchronous transfers not yet known complete. */
+	/* Pinned staging (transfer.c), used as a ring: the staged
+	 * asynchronous transfers not yet known complete hold their parts in
+	 * issue order (`pending`, the oldest first); the next one goes at
+	 * stage_head, or at 0 when the end has no room. */
 	cl_mem stage;
 	unsigned char *stage_ptr;
 	size_t stage_size;
-	size_t stage_used;
+	size_t stage_head;
 	struct weft__ocl_pending *pending;
 	size_t n_pending, cap_pending;
+	uint64_t staged; /* staged transfers issued: the next one's seq */
+
+	/* Fences (plugin.c): token t is fences[t % WEFT__OCL_FENCES]. */
+	struct weft__ocl_fence fences[WEFT__OCL_FENCES];
+	uint64_t last_fence; /* token of the last fence (0: none) */
+	uint64_t done_fence; /* every fence up to this one has completed */
 
 	char *cache_dir; /* NULL: no binary cache */
 	struct weft_buf *live;
@@ -162,8 +185,10 @@ void weft__ocl_memory_release(weft_device *dev);
 /* Create and map the pinned staging area (open); release it (close). */
 weft_status weft__ocl_stage_open(weft_device *dev, weft_error *err);
 void weft__ocl_stage_close(weft_device *dev);
-/* Copy the staged asynchronous reads out; the queue must have drained. */
-void weft__ocl_complete_reads(weft_device *dev);
+/* Complete the staged asynchronous transfers numbered below seq (their
+ * commands have run): copy the reads out, in issue order, and give their
+ * parts of the area back. UINT64_MAX: all (the queue has drained). */
+void weft__ocl_complete_staged(weft_device *dev, uint64_t seq);
 weft_status weft__ocl_write(weft_device *dev, weft_buf *dst, size_t offset,
 			    const void *src, size_t bytes, unsigned flags,
 			    weft_error *err);

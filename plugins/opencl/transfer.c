@@ -11,18 +11,21 @@
  *  - Blocking transfers run through the area in two halves, so that
  *    copying one chunk on the host overlaps moving the other; they return
  *    when their last chunk has completed.
- *  - An asynchronous write that fits in what is left of the area is
+ *  - An asynchronous write that fits in what is free of the area is
  *    copied there and enqueued; the caller's memory is free at once. A
  *    larger one is enqueued straight from the caller's memory, which the
- *    ABI says stays untouched until sync().
+ *    ABI says stays untouched until sync() (or wait() on a later fence).
  *  - An asynchronous read that fits is enqueued into the area and
  *    remembered; the bytes are copied to the caller, in issue order, once
- *    the queue has drained (sync(), or the next blocking transfer, which
- *    waits for the queue anyway). A larger one is read straight into the
- *    caller's memory, after the remembered ones are completed, so that
- *    reads into the same host bytes land in issue order.
- * The space asynchronous transfers take is given back whenever the queue
- * has drained.
+ *    its command is known to have run: at sync(), at the next blocking
+ *    transfer (which waits for the queue anyway), or at wait() on a fence
+ *    issued after it. A larger one is read straight into the caller's
+ *    memory, after the remembered ones are completed, so that reads into
+ *    the same host bytes land in issue order.
+ * Asynchronous transfers use the area as a ring, in issue order: each
+ * holds its part until it is known complete, so that with fences (a
+ * snapshot read while the next steps run, waited for a chunk later) the
+ * area is reused without ever draining the queue.
  *
  * Argument checks are those of the OpenMP backend: nothing is enqueued or
  * counted for a refused transfer. A transfer of 0 bytes is valid, counted,
@@ -92,38 +95,83 @@ void weft__ocl_stage_close(weft_device *dev)
 	dev->stage_ptr = NULL;
 }
 
-void weft__ocl_complete_reads(weft_device *dev)
+void weft__ocl_complete_staged(weft_device *dev, uint64_t seq)
 {
-	for (size_t i = 0; i < dev->n_pending; i++) {
-		const struct weft__ocl_pending *p = &dev->pending[i];
+	size_t k = 0;
 
-		memcpy(p->dst, dev->stage_ptr + p->at, p->bytes);
+	for (; k < dev->n_pending && dev->pending[k].seq < seq; k++) {
+		const struct weft__ocl_pending *p = &dev->pending[k];
+
+		if (p->dst)
+			memcpy(p->dst, dev->stage_ptr + p->at, p->bytes);
 	}
-	dev->n_pending = 0;
-	dev->stage_used = 0;
+	memmove(dev->pending, dev->pending + k,
+		(dev->n_pending - k) * sizeof *dev->pending);
+	dev->n_pending -= k;
+	if (dev->n_pending == 0)
+		dev->stage_head = 0;
 }
 
-/* Room for bytes more in the area (kept at 64-byte boundaries). */
-static int stage_fits(const weft_device *dev, size_t bytes)
+/* Bytes of the area a transfer of bytes holds: 64-byte boundaries. */
+static size_t stage_take(size_t bytes)
 {
-	return bytes <= dev->stage_size - dev->stage_used;
+	return (bytes + WEFT__OCL_GRAIN - 1) & ~(size_t)(WEFT__OCL_GRAIN - 1);
 }
 
-static void stage_take(weft_device *dev, size_t bytes)
+/* Where `take` bytes fit in the ring, or SIZE_MAX. Live parts run from
+ * the oldest pending one's to stage_head, wrapping at the end when
+ * stage_head is not past it. */
+static size_t stage_place(const weft_device *dev, size_t take)
 {
-	size_t n =
-		(bytes + WEFT__OCL_GRAIN - 1) & ~(size_t)(WEFT__OCL_GRAIN - 1);
+	size_t size = dev->stage_size, head = dev->stage_head, tail;
 
-	dev->stage_used += n < dev->stage_size - dev->stage_used
-				   ? n
-				   : dev->stage_size - dev->stage_used;
+	if (dev->n_pending == 0)
+		return take <= size ? 0 : SIZE_MAX;
+	tail = dev->pending[0].at;
+	if (head > tail) {
+		if (take <= size - head)
+			return head;
+		return take <= tail ? 0 : SIZE_MAX;
+	}
+	return take <= tail - head ? head : SIZE_MAX;
+}
+
+static weft_status pending_room(weft_device *dev, weft_error *err)
+{
+	size_t cap = dev->cap_pending ? 2 * dev->cap_pending : 16;
+	struct weft__ocl_pending *p;
+
+	if (dev->n_pending < dev->cap_pending)
+		return WEFT_OK;
+	p = realloc(dev->pending, cap * sizeof *p);
+	if (!p)
+		return weft__ocl_fail(err, WEFT_E_NOMEM,
+				      "out of host memory for %zu pending "
+				      "asynchronous transfers",
+				      cap);
+	dev->pending = p;
+	dev->cap_pending = cap;
+	return WEFT_OK;
+}
+
+/* Record a staged transfer just enqueued at `at` (pending_room was made). */
+static void stage_push(weft_device *dev, void *dst, size_t at, size_t bytes)
+{
+	struct weft__ocl_pending *p = &dev->pending[dev->n_pending++];
+
+	p->dst = dst;
+	p->at = at;
+	p->take = stage_take(bytes);
+	p->bytes = bytes;
+	p->seq = dev->staged++;
+	dev->stage_head = at + p->take;
 }
 
 /* Blocking transfers use the whole area: drain what async ones hold. */
 static weft_status stage_claim(weft_device *dev, const char *op,
 			       weft_error *err)
 {
-	if (dev->stage_used == 0 && dev->n_pending == 0)
+	if (dev->n_pending == 0)
 		return WEFT_OK;
 	return weft__ocl_finish(dev, op, err);
 }
@@ -245,13 +293,16 @@ static weft_status staged_read(weft_device *dev, unsigned char *dst,
 static weft_status async_write(weft_device *dev, weft_buf *dst, size_t offset,
 			       const void *src, size_t bytes, weft_error *err)
 {
+	size_t at = stage_place(dev, stage_take(bytes));
 	const void *from = src;
-	int staged = stage_fits(dev, bytes);
+	weft_status st;
 	cl_int rc;
 
-	if (staged) {
-		from = dev->stage_ptr + dev->stage_used;
-		memcpy(dev->stage_ptr + dev->stage_used, src, bytes);
+	if (at != SIZE_MAX) {
+		if ((st = pending_room(dev, err)))
+			return st;
+		from = dev->stage_ptr + at;
+		memcpy(dev->stage_ptr + at, src, bytes);
 	}
 	rc = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_FALSE, offset, bytes,
 				  from, 0, NULL, NULL);
@@ -260,64 +311,41 @@ static weft_status async_write(weft_device *dev, weft_buf *dst, size_t offset,
 					 "writing %zu bytes at offset %zu of a "
 					 "%zu-byte buffer (async)",
 					 bytes, offset, dst->size);
-	if (staged)
-		stage_take(dev, bytes);
-	return WEFT_OK;
-}
-
-static weft_status pending_room(weft_device *dev, weft_error *err)
-{
-	size_t cap = dev->cap_pending ? 2 * dev->cap_pending : 16;
-	struct weft__ocl_pending *p;
-
-	if (dev->n_pending < dev->cap_pending)
-		return WEFT_OK;
-	p = realloc(dev->pending, cap * sizeof *p);
-	if (!p)
-		return weft__ocl_fail(err, WEFT_E_NOMEM,
-				      "read: out of host memory for %zu "
-				      "pending reads",
-				      cap);
-	dev->pending = p;
-	dev->cap_pending = cap;
+	if (at != SIZE_MAX)
+		stage_push(dev, NULL, at, bytes);
 	return WEFT_OK;
 }
 
 static weft_status async_read_staged(weft_device *dev, void *dst, weft_buf *src,
-				     size_t offset, size_t bytes,
+				     size_t offset, size_t bytes, size_t at,
 				     weft_error *err)
 {
 	weft_status st = pending_room(dev, err);
-	struct weft__ocl_pending *p;
 	cl_int rc;
 
 	if (st != WEFT_OK)
 		return st;
 	rc = clEnqueueReadBuffer(dev->queue, src->mem, CL_FALSE, offset, bytes,
-				 dev->stage_ptr + dev->stage_used, 0, NULL,
-				 NULL);
+				 dev->stage_ptr + at, 0, NULL, NULL);
 	if (rc != CL_SUCCESS)
 		return weft__ocl_cl_fail(dev, err, "clEnqueueReadBuffer", rc,
 					 "reading %zu bytes at offset %zu of a "
 					 "%zu-byte buffer (async)",
 					 bytes, offset, src->size);
-	p = &dev->pending[dev->n_pending++];
-	p->dst = dst;
-	p->at = dev->stage_used;
-	p->bytes = bytes;
-	stage_take(dev, bytes);
+	stage_push(dev, dst, at, bytes);
 	return WEFT_OK;
 }
 
 static weft_status async_read(weft_device *dev, void *dst, weft_buf *src,
 			      size_t offset, size_t bytes, weft_error *err)
 {
+	size_t at = stage_place(dev, stage_take(bytes));
 	weft_status st;
 	cl_int rc;
 
-	if (stage_fits(dev, bytes))
-		return async_read_staged(dev, dst, src, offset, bytes, err);
-	/* Too large for the area: earlier staged reads land first. */
+	if (at != SIZE_MAX)
+		return async_read_staged(dev, dst, src, offset, bytes, at, err);
+	/* No room in the area: earlier staged reads land first. */
 	if (dev->n_pending && (st = weft__ocl_finish(dev, "read", err)))
 		return st;
 	rc = clEnqueueReadBuffer(dev->queue, src->mem, CL_FALSE, offset, bytes,

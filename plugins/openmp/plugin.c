@@ -1,6 +1,6 @@
 /*
  * plugins/openmp/plugin.c - the OpenMP backend's entry point: probe,
- * open/close, sync and the counters.
+ * open/close, sync, fences and the counters.
  *
  * The host is the one device (index 0). How many threads a parallel region
  * uses is a property of the opened device (num_threads clauses), never of
@@ -182,6 +182,35 @@ static weft_status omp_sync(weft_device *dev, weft_error *err)
 	return WEFT_OK;
 }
 
+/* Everything issued has completed already: a fence is a number. Tokens
+ * count fences, so that wait() can refuse one not issued yet. */
+static weft_status omp_fence(weft_device *dev, uint64_t *token, weft_error *err)
+{
+	if (!dev || !token)
+		return weft__omp_fail(err, WEFT_E_INVALID, "fence: no %s",
+				      dev ? "place for the token" : "device");
+	*token = ++dev->fences;
+	return WEFT_OK;
+}
+
+/* Nothing to wait for once the token is known; counted like sync(). */
+static weft_status omp_wait(weft_device *dev, uint64_t token, weft_error *err)
+{
+	uint64_t t0 = weft__omp_now_ns();
+
+	if (!dev)
+		return weft__omp_fail(err, WEFT_E_INVALID, "wait: no device");
+	if (token == 0 || token > dev->fences)
+		return weft__omp_fail(err, WEFT_E_INVALID,
+				      "wait: token %llu was not returned by "
+				      "fence() (the last fence is %llu)",
+				      (unsigned long long)token,
+				      (unsigned long long)dev->fences);
+	dev->st.fence_waits++;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__omp_now_ns() - t0;
+	return WEFT_OK;
+}
+
 static weft_status omp_stats(weft_device *dev, weft_stats *out)
 {
 	uint32_t size;
@@ -218,4 +247,6 @@ WEFT_BACKEND_ENTRY = {
 	.step = weft__omp_step,
 	.sync = omp_sync,
 	.stats = omp_stats,
+	.fence = omp_fence,
+	.wait = omp_wait,
 };

@@ -65,6 +65,7 @@ struct weft_device {
 	struct weft_buf *live; /* buffers handed out and not freed */
 	struct weft_buf *pool[WEFT__OMP_N_CLASSES]; /* free lists */
 	struct weft_program *programs;
+	uint64_t fences; /* token of the last fence() (0: none yet) */
 	weft_stats st;
 };
 

@@ -17,11 +17,12 @@
  * What it is: a single-threaded host backend. Device memory is host memory,
  * and every operation runs to completion in the calling thread when it is
  * issued. That is one in-order queue trivially: WEFT_XFER_ASYNC is the same
- * as a blocking transfer, step() never has anything to wait for and sync()
- * only counts. Kernels are the host builds a model hands over (host_fn);
- * no compiler runs. There is no memory pool (pool_reuses stays 0): every
- * alloc() asks the system, every free() gives back. plugins/openmp in
- * weft's sources shows a pool and threads on top of the same shape.
+ * as a blocking transfer, step() never has anything to wait for, and sync()
+ * and wait() only count (fence() only numbers). Kernels are the host builds
+ * a model hands over (host_fn); no compiler runs. There is no memory pool
+ * (pool_reuses stays 0): every alloc() asks the system, every free() gives
+ * back. plugins/openmp in weft's sources shows a pool and threads on top of
+ * the same shape.
  *
  * It includes only <weft/backend.h> and system headers, and everything but
  * the entry is static: build with -fvisibility=hidden so that the entry,
@@ -70,6 +71,7 @@ struct weft_device {
 	uint64_t host_bytes; /* physical memory: no allocation can exceed it */
 	struct weft_buf *bufs;
 	struct weft_program *programs;
+	uint64_t fences; /* token of the last fence(); 0 before the first */
 	weft_stats st;
 };
 
@@ -505,7 +507,7 @@ static void tpl_unload_program(weft_device *dev, weft_program *prog)
 	}
 }
 
-/* ---- step, sync, stats -------------------------------------------------- */
+/* ---- step, sync, fences, stats ------------------------------------------ */
 
 /* A buffer a launch binds (k < 0: the extent buffer) is live here. */
 static weft_status tpl_check_bound(const weft_device *dev, uint32_t i,
@@ -629,6 +631,40 @@ static weft_status tpl_sync(weft_device *dev, weft_error *err)
 	return WEFT_OK;
 }
 
+/* Marks the point after everything issued so far; never waits. Here every
+ * operation completed when it was issued, so a fence is only a number:
+ * the count of fences, which lets wait() refuse a token not issued yet. A
+ * queued backend records a marker (an event) here and keeps it by token. */
+static weft_status tpl_fence(weft_device *dev, uint64_t *token, weft_error *err)
+{
+	if (!dev || !token)
+		return tpl_fail(err, WEFT_E_INVALID, "fence: no %s",
+				dev ? "place for the token" : "device");
+	*token = ++dev->fences;
+	return WEFT_OK;
+}
+
+/* Returns once everything issued before the fence `token` has completed,
+ * asynchronous reads included (their host memory filled), without waiting
+ * for later work: here that was so when the fence returned. A token no
+ * fence returned is refused. Counted in fence_waits, not in syncs. */
+static weft_status tpl_wait(weft_device *dev, uint64_t token, weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+
+	if (!dev)
+		return tpl_fail(err, WEFT_E_INVALID, "wait: no device");
+	if (token == 0 || token > dev->fences)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"wait: token %llu was not returned by fence() "
+				"(the last fence is %llu)",
+				(unsigned long long)token,
+				(unsigned long long)dev->fences);
+	dev->st.fence_waits++;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += tpl_now_ns() - t0;
+	return WEFT_OK;
+}
+
 /* Copies the counters that fit the caller's struct_size (an older caller's
  * struct is smaller), leaving struct_size as the caller set it. */
 static weft_status tpl_stats(weft_device *dev, weft_stats *out)
@@ -666,4 +702,6 @@ WEFT_BACKEND_ENTRY = {
 	.step = tpl_step,
 	.sync = tpl_sync,
 	.stats = tpl_stats,
+	.fence = tpl_fence, /* ABI 1.1, optional: leave out (NULL) to have */
+	.wait = tpl_wait,   /* the core use sync() instead */
 };

@@ -24,6 +24,9 @@
  *   BROKEN_DEVICE_EXTENT  step: ignores device-side counts     -> device-extent
  *   BROKEN_DROP_STEP      step: runs n - 1 steps               -> models
  *   BROKEN_SYNC_HANG      sync: never returns                  -> timeout
+ *   BROKEN_WAIT_PENDING   read, sync: async reads are delivered at sync()
+ *                         only, so wait() returns with the reads
+ *                         issued before its fence still pending -> fence
  */
 #define weft_backend_entry weft__template_inner
 #include "../../plugins/template/template.c"
@@ -298,6 +301,65 @@ static weft_status broken_sync(weft_device *dev, weft_error *err)
 }
 #endif
 
+/* ---- wait: earlier async reads left pending ------------------------------ */
+#ifdef BROKEN_WAIT_PENDING
+#define BROKEN_WHAT	 "wait() leaves earlier async reads pending"
+#define BROKEN_READ	 broken_read
+#define BROKEN_SYNC	 broken_sync
+#define BROKEN_MAX_READS 64
+/* Async reads complete later, as on a queued device: the bytes are taken
+ * when the read is issued and reach the caller at sync(). The template's
+ * wait() delivers nothing: the promise broken is wait()'s. */
+static struct {
+	void *dst;
+	unsigned char *data;
+	size_t bytes;
+} broken_reads[BROKEN_MAX_READS];
+static size_t broken_n_reads;
+
+static void broken_deliver(void)
+{
+	for (size_t i = 0; i < broken_n_reads; i++) {
+		memcpy(broken_reads[i].dst, broken_reads[i].data,
+		       broken_reads[i].bytes);
+		free(broken_reads[i].data);
+	}
+	broken_n_reads = 0;
+}
+
+static weft_status broken_read(weft_device *dev, void *dst, weft_buf *src,
+			       size_t offset, size_t bytes, unsigned flags,
+			       weft_error *err)
+{
+	unsigned char *copy = NULL;
+	weft_status st;
+
+	if ((flags & WEFT_XFER_ASYNC) && dst &&
+	    broken_n_reads < BROKEN_MAX_READS)
+		copy = malloc(bytes ? bytes : 1);
+	if (!copy) { /* blocking: earlier reads land first */
+		broken_deliver();
+		return tpl_read(dev, dst, src, offset, bytes, flags, err);
+	}
+	st = tpl_read(dev, copy, src, offset, bytes, flags, err);
+	if (st != WEFT_OK) {
+		free(copy);
+		return st;
+	}
+	broken_reads[broken_n_reads].dst = dst;
+	broken_reads[broken_n_reads].data = copy;
+	broken_reads[broken_n_reads].bytes = bytes;
+	broken_n_reads++;
+	return WEFT_OK;
+}
+
+static weft_status broken_sync(weft_device *dev, weft_error *err)
+{
+	broken_deliver();
+	return tpl_sync(dev, err);
+}
+#endif
+
 /* ---- the entry: the template's functions, one replaced ------------------- */
 
 #ifndef BROKEN_WHAT
@@ -327,6 +389,9 @@ static weft_status broken_sync(weft_device *dev, weft_error *err)
 #ifndef BROKEN_STATS
 #define BROKEN_STATS tpl_stats
 #endif
+#ifndef BROKEN_WAIT
+#define BROKEN_WAIT tpl_wait
+#endif
 
 WEFT_BACKEND_ENTRY = {
 	.abi_major = WEFT_BACKEND_ABI_MAJOR,
@@ -348,4 +413,6 @@ WEFT_BACKEND_ENTRY = {
 	.step = BROKEN_STEP,
 	.sync = BROKEN_SYNC,
 	.stats = BROKEN_STATS,
+	.fence = tpl_fence,
+	.wait = BROKEN_WAIT,
 };

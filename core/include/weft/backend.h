@@ -17,6 +17,10 @@
  *    (one in-order queue); WEFT_XFER_ASYNC transfers may complete later but
  *    are observed in issue order after sync();
  *  - step() enqueues work and never waits for the device;
+ *  - fence() marks a point in the queue and never waits; wait() on its
+ *    token returns once everything issued before the fence (asynchronous
+ *    reads included, their host memory filled) has completed, without
+ *    waiting for what was issued after it (ABI 1.1, optional);
  *  - a backend contains no model-specific code: it runs whatever program
  *    a model hands it (portable source for run-time compilers, host
  *    function pointers for host backends).
@@ -121,7 +125,8 @@ typedef struct weft_launch {
 /* ---- transfers -------------------------------------------------------- */
 
 enum {
-	WEFT_XFER_ASYNC = 1u << 0 /* return before completion; see sync() */
+	WEFT_XFER_ASYNC = 1u << 0 /* return before completion; see sync() and
+				   * wait() */
 };
 
 /* ---- the vtable --------------------------------------------------------- */
@@ -169,9 +174,29 @@ typedef struct weft_backend {
 	weft_status (*step)(weft_device *dev, weft_program *prog,
 			    const weft_launch *launches, uint32_t n_launches,
 			    uint64_t n_steps, weft_error *err);
-	/* Wait until everything issued so far has completed. */
+	/* Wait until everything issued so far has completed; the host memory
+	 * of every asynchronous read issued so far is filled. */
 	weft_status (*sync)(weft_device *dev, weft_error *err);
 	weft_status (*stats)(weft_device *dev, weft_stats *out);
+
+	/* ABI 1.1, optional (the core checks struct_size and NULL, and uses
+	 * sync() without them): fences, so that the host can wait for part
+	 * of the queue while later work runs.
+	 *
+	 * Mark the point after everything issued so far and return its token
+	 * in *token. Never waits for the device. Tokens increase by at least
+	 * 1 from one fence to the next (the first is at least 1). */
+	weft_status (*fence)(weft_device *dev, uint64_t *token,
+			     weft_error *err);
+	/* Return when everything issued before the fence `token` has
+	 * completed: its launches and transfers, and the asynchronous reads
+	 * issued before it, whose host memory is then filled (in issue
+	 * order). Does not wait for work issued after the fence, nor require
+	 * that it has not run. Waiting on a token twice, or on one older than
+	 * a token already waited for, returns at once. A token no fence has
+	 * returned yet is WEFT_E_INVALID, with a message. Counted in
+	 * fence_waits, not in syncs. */
+	weft_status (*wait)(weft_device *dev, uint64_t token, weft_error *err);
 } weft_backend;
 
 /* Sizes of the first published layouts. A struct with a struct_size field
@@ -187,6 +212,10 @@ typedef struct weft_backend {
 /* Size of the first published vtable: the loader refuses anything smaller. */
 #define WEFT_BACKEND_V1_0_SIZE \
 	(offsetof(weft_backend, stats) + sizeof(void (*)(void)))
+/* The 1.1 vtable, with fence() and wait(): a caller uses them only when
+ * struct_size is at least this and both are non-NULL. */
+#define WEFT_BACKEND_V1_1_SIZE \
+	(offsetof(weft_backend, wait) + sizeof(void (*)(void)))
 
 #ifdef __cplusplus
 }

@@ -87,6 +87,8 @@ typedef struct weft_stats {
 	uint64_t staging_reuses; /* transfers served by a pooled block */
 	uint64_t xfer_waits;	 /* blocking transfers that waited for the
 				  * device (not counted in syncs) */
+	/* ABI 1.1: backends with fence() and wait(). */
+	uint64_t fence_waits; /* wait() calls (not counted in syncs) */
 } weft_stats;
 
 /* Short name of a status code ("invalid argument", ...). Never NULL. */

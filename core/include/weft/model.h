@@ -58,7 +58,8 @@ typedef struct weft_model {
 	 * launches with weft_model_set_step(). *state is the model's own. */
 	weft_status (*setup)(weft_model_ctx *mc, void **state);
 	/* Called between chunks of steps (never inside step()), after
-	 * steps_done steps in all: read back and write what is due. */
+	 * steps_done steps in all: read back and write what is due. NULL
+	 * when the model has collect() and emit() (below) instead. */
 	weft_status (*output)(weft_model_ctx *mc, void *state,
 			      uint64_t steps_done);
 	/* Called once after the last step: final outputs and summary. */
@@ -71,6 +72,34 @@ typedef struct weft_model {
 	 * overrides, e.g. "seir.agents=5000\nsimulation.steps=40". NULL: the
 	 * model's defaults. */
 	const char *conform_sets;
+
+	/* Appended after conform_sets (read only when struct_size covers
+	 * them): output in two halves instead of output(), so that reading
+	 * results back overlaps the next steps and formatting them runs on
+	 * the core's writer thread. A model sets both or neither; with both,
+	 * output() is not called.
+	 *
+	 * collect: on the main thread, right after the chunk of steps that
+	 * ends at steps_done was enqueued (the same points as output()).
+	 * Enqueues what is due and never waits: device-to-device copies into
+	 * the model's own snapshot buffers (weft_model_copy), then
+	 * asynchronous reads into host memory of slot `slot`
+	 * (weft_model_download_async). The core rotates through
+	 * weft_model_output_slots() slots; host memory of a slot is the
+	 * model's until emit() of that slot has returned, and the core does
+	 * not hand the slot out again before.
+	 *
+	 * emit: on the writer thread, in chunk order, once everything collect
+	 * enqueued for that chunk has completed (its host memory filled).
+	 * Formats and writes outputs (weft_output_*) from host memory only:
+	 * it must not call the backend (transfers, allocations, set_step are
+	 * refused there), open outputs or add summary lines, and must not
+	 * touch host memory that collect() of a later chunk writes. A failure
+	 * (weft_model_fail, or a failed weft_output_*) fails the run. */
+	weft_status (*collect)(weft_model_ctx *mc, void *state,
+			       uint64_t steps_done, unsigned slot);
+	weft_status (*emit)(weft_model_ctx *mc, void *state,
+			    uint64_t steps_done, unsigned slot);
 } weft_model;
 
 /* ---- what a model may ask of the core ------------------------------- */
@@ -114,6 +143,19 @@ WEFT_EXPORT weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
 WEFT_EXPORT weft_status weft_model_download(weft_model_ctx *mc, void *dst,
 					    weft_buf *src, size_t offset,
 					    size_t bytes);
+/* For collect(): enqueued, never waited for. A device-to-device copy
+ * (within one buffer it behaves like memmove()), and an asynchronous read
+ * whose bytes are in dst when emit() of the chunk is called: dst must stay
+ * valid, and untouched by the model, until then. */
+WEFT_EXPORT weft_status weft_model_copy(weft_model_ctx *mc, weft_buf *dst,
+					size_t dst_offset, weft_buf *src,
+					size_t src_offset, size_t bytes);
+WEFT_EXPORT weft_status weft_model_download_async(weft_model_ctx *mc, void *dst,
+						  weft_buf *src, size_t offset,
+						  size_t bytes);
+/* How many slots collect() and emit() rotate through (at least 2): chunk c
+ * uses slot c % slots. Known from setup() on, to size snapshot buffers. */
+WEFT_EXPORT unsigned weft_model_output_slots(const weft_model_ctx *mc);
 /* The launches that make up one step; copied. */
 WEFT_EXPORT weft_status weft_model_set_step(weft_model_ctx *mc,
 					    const weft_launch *l, uint32_t n);
