@@ -19,12 +19,14 @@
  *
  * transmit: SEIR's transmission kernel alone (models/seir/seir.wk) on a
  * random network of AGENTS agents with CONTACTS (10) sorted contacts
- * each, 1% of agents infectious and beta 0 (so every susceptible agent
- * scans all its contacts and the state never changes: every step is the
- * same work), STEPS (20) steps timed with sync(). Reported: time per
- * launch, and bytes per second for two byte counts: "unique" (each array
- * read once: state, row, col, and the gathered states once since they
- * fit in cache) and "issued" (every load the kernel issues).
+ * each, over every agent (no frontier), 1% of agents infectious and beta
+ * 0.05: infectious agents draw for each contact and claim the ones they
+ * infect, but the claims are never applied, so the state never changes
+ * and every step is the same work. STEPS (20) steps timed with sync().
+ * Reported: time per launch, and bytes per second for two byte counts:
+ * "unique" (each array read once: every state, the infectious agents'
+ * rows and columns, their contacts' state, age bin and claim) and
+ * "issued" (every load the kernel issues).
  */
 #include "config.h"
 
@@ -36,9 +38,7 @@
 
 #include <weft/kernel_host.h>
 
-#include "seir_shared.h"
-
-extern const char weft__seir_source[];
+#include "seir.h"
 
 static const weft_backend *vt;
 static weft_error err;
@@ -272,76 +272,98 @@ static void random_csr(uint32_t agents, uint32_t contacts, uint32_t *row,
 
 static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 {
-	static const weft_kernel_desc k[] = {
-		{ "seir_progress", NULL },
-		{ "seir_transmit", NULL },
-		{ "seir_tally", NULL },
-	};
 	weft_program_desc d = { .struct_size = sizeof d,
 				.name = "seir",
 				.source = weft__seir_source,
 				.source_len = strlen(weft__seir_source),
-				.kernels = k,
-				.n_kernels = 3 };
+				.kernels = weft__seir_kernels,
+				.n_kernels = SEIR_N_KERNELS };
 	size_t edges = (size_t)agents * contacts;
-	seir_params p = { .n_agents = agents,
-			  .seed_lo = 1,
-			  .beta_threshold = 0,
-			  .latent_days = 3,
-			  .infectious_days = 5,
-			  .n_days = 1 };
+	/* Every agent processed (no frontier), one stored layer (the
+	 * community's), one row of beta table; claims are made but never
+	 * applied, so every step is the same work. */
+	struct {
+		seir_params p;
+		uint32_t beta[SEIR_BETA_COLS];
+	} pb = { .p = { .n_agents = agents,
+			.seed_lo = 1,
+			.n_days = 1,
+			.layer_slot = { SEIR_NONE, SEIR_NONE, SEIR_NONE, 0 },
+			.asym_q16 = SEIR_Q16_ONE },
+		 .beta = { [SEIR_COMMUNITY] = 13421773 } }; /* 0.05, Q28 */
 	uint32_t *row = xmalloc(((size_t)agents + 1) * 4);
 	uint32_t *col = xmalloc(edges * 4), tally[SEIR_TALLY_WORDS] = { 0 };
-	uint8_t *state = xmalloc(agents);
+	uint8_t *state = xmalloc(agents), *zero = xmalloc(agents);
 	uint16_t *timer = xmalloc((size_t)agents * 2);
+	uint32_t *claim = xmalloc((size_t)agents * 4);
 	weft_device *dev = open_dev();
 	weft_program *prog = NULL;
 	weft_launch l = { .kernel = SEIR_K_TRANSMIT,
-			  .n_bufs = 6,
+			  .n_bufs = WEFT_KERNEL_MAX_BUFS,
 			  .extent = agents };
-	double t, unique, issued, s_agents;
+	double t, unique, issued, infectious = agents / 100.0;
 
+	for (int b = 0; b < SEIR_AGE_BINS; b++)
+		pb.p.sus_q16[b] = SEIR_Q16_ONE;
+	tally[SEIR_T_DAY] = 1;
 	random_csr(agents, contacts, row, col);
+	memset(zero, 0, agents);
+	memset(claim, 0xff, (size_t)agents * 4);
 	for (uint32_t i = 0; i < agents; i++) {
-		state[i] = i % 100 == 0 ? SEIR_I : SEIR_S;
+		state[i] = i % 100 == 0 ? SEIR_IS : SEIR_S;
 		timer[i] = 5;
 	}
 	if (vt->load_program(dev, &d, &prog, &err) != WEFT_OK)
 		die("load_program");
-	l.bufs[0] = alloc(dev, sizeof p);
-	l.bufs[1] = alloc(dev, agents);
-	l.bufs[2] = alloc(dev, (size_t)agents * 2);
-	l.bufs[3] = alloc(dev, sizeof tally);
-	l.bufs[4] = alloc(dev, ((size_t)agents + 1) * 4);
-	l.bufs[5] = alloc(dev, edges * 4);
-	put(dev, l.bufs[0], &p, sizeof p);
-	put(dev, l.bufs[1], state, agents);
-	put(dev, l.bufs[2], timer, (size_t)agents * 2);
-	put(dev, l.bufs[3], tally, sizeof tally);
-	put(dev, l.bufs[4], row, ((size_t)agents + 1) * 4);
-	put(dev, l.bufs[5], col, edges * 4);
+	l.bufs[SEIR_B_PARAMS] = alloc(dev, sizeof pb);
+	l.bufs[SEIR_B_STATE] = alloc(dev, agents);
+	l.bufs[SEIR_B_TIMER] = alloc(dev, (size_t)agents * 2);
+	l.bufs[SEIR_B_TALLY] = alloc(dev, sizeof tally);
+	l.bufs[SEIR_B_AGEBIN] = alloc(dev, agents);
+	l.bufs[SEIR_B_CLAIM] = alloc(dev, (size_t)agents * 4);
+	l.bufs[SEIR_B_ROWS] = alloc(dev, ((size_t)agents + 1) * 4);
+	l.bufs[SEIR_B_COLS] = alloc(dev, edges * 4);
+	put(dev, l.bufs[SEIR_B_PARAMS], &pb, sizeof pb);
+	put(dev, l.bufs[SEIR_B_STATE], state, agents);
+	put(dev, l.bufs[SEIR_B_TIMER], timer, (size_t)agents * 2);
+	put(dev, l.bufs[SEIR_B_TALLY], tally, sizeof tally);
+	put(dev, l.bufs[SEIR_B_AGEBIN], zero, agents);
+	put(dev, l.bufs[SEIR_B_CLAIM], claim, (size_t)agents * 4);
+	put(dev, l.bufs[SEIR_B_ROWS], row, ((size_t)agents + 1) * 4);
+	put(dev, l.bufs[SEIR_B_COLS], col, edges * 4);
+	/* The slots this kernel does not read: any live buffer. */
+	l.bufs[SEIR_B_LIST] = l.bufs[SEIR_B_LIST2] = l.bufs[SEIR_B_OFFS] =
+		l.bufs[SEIR_B_WEIGHT] = l.bufs[SEIR_B_STATE];
 	step(dev, prog, &l, 1, 1);
 	sync_dev(dev);
 	t = now_s();
 	step(dev, prog, &l, 1, steps);
 	sync_dev(dev);
 	t = (now_s() - t) / (double)steps;
-	get(dev, tally, l.bufs[3], sizeof tally);
-	s_agents = (double)agents * 0.99;
-	/* unique: state, row, col once, gathered states once (cached) */
-	unique = 2.0 * agents + 4.0 * (agents + 1) + 4.0 * (double)edges;
-	/* issued: state[i] by all; row[i], row[i+1] and per contact col[e]
-	 * and state[j] by the susceptible */
-	issued = agents + s_agents * (8.0 + 5.0 * contacts);
+	get(dev, claim, l.bufs[SEIR_B_CLAIM], (size_t)agents * 4);
+	uint32_t claimed = 0;
+	for (uint32_t i = 0; i < agents; i++)
+		claimed += claim[i] != SEIR_NONE;
+	/* unique: every state once, the infectious agents' rows and
+	 * columns, and their contacts' state, age bin and claim once */
+	unique = agents + infectious * (8.0 + 4.0 * contacts) +
+		 infectious * contacts * 6.0;
+	/* issued: state[i] by all; per infectious agent its row, and per
+	 * contact col[e], state[j], and for the susceptible agebin[j] and
+	 * claim[j] */
+	issued = agents + infectious * (8.0 + 10.0 * contacts);
 	printf("transmit agents=%u contacts=%u steps=%llu ms_per_launch=%.4f "
-	       "unique_gbps=%.1f issued_gbps=%.1f new_exposed=%u\n",
+	       "unique_gbps=%.1f issued_gbps=%.1f claimed=%u\n",
 	       agents, contacts, (unsigned long long)steps, t * 1e3,
-	       unique / t / 1e9, issued / t / 1e9, tally[SEIR_T_NEW_E]);
-	for (int b = 0; b < 6; b++)
-		vt->free(dev, l.bufs[b]);
+	       unique / t / 1e9, issued / t / 1e9, claimed);
+	for (int b = 0; b < WEFT_KERNEL_MAX_BUFS; b++)
+		if (b != SEIR_B_LIST && b != SEIR_B_LIST2 && b != SEIR_B_OFFS &&
+		    b != SEIR_B_WEIGHT)
+			vt->free(dev, l.bufs[b]);
 	vt->unload_program(dev, prog);
 	vt->close(dev);
-	free(row), free(col), free(state), free(timer);
+	free(row), free(col), free(state), free(zero), free(timer);
+	free(claim);
 }
 
 static unsigned long long arg(int argc, char **argv, int i,

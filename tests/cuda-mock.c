@@ -80,8 +80,16 @@ static const struct {
 	{ "add_one", add_one },
 	{ "bump_count", bump_count },
 	{ "tick", tick },
+	{ "seir_vaccinate", seir_vaccinate },
 	{ "seir_progress", seir_progress },
 	{ "seir_transmit", seir_transmit },
+	{ "seir_count", seir_count },
+	{ "seir_scan_sums", seir_scan_sums },
+	{ "seir_scan_top", seir_scan_top },
+	{ "seir_scan_offs", seir_scan_offs },
+	{ "seir_scatter", seir_scatter },
+	{ "seir_copy", seir_copy },
+	{ "seir_apply", seir_apply },
 	{ "seir_tally", seir_tally },
 };
 

@@ -113,7 +113,7 @@ static const char good_ini[] =
 	"[simulation]\n"		   /* 17: merged */
 	"model = seir\n"		   /* 18 */
 	"[seir]\n"			   /* 19 */
-	"  latent_days = 4\n"; /* 20: first key, not indented text */
+	"  vaccine_start = 4\n"; /* 20: first key, not indented text */
 
 static void test_good_file(void)
 {
@@ -142,7 +142,7 @@ static void test_good_file(void)
 		      "results dir") == 0,
 	       "text keeps inner blanks");
 	tap_ok(weft__config_real(cfg, "seir", "beta") == 0.125, "real value");
-	TAP_EQ_INT(weft__config_int(cfg, "seir", "latent_days"), 4,
+	TAP_EQ_INT(weft__config_int(cfg, "seir", "vaccine_start"), 4,
 		   "repeated section merged; indented first key accepted");
 	w = weft__config_where(cfg, "simulation", "steps");
 	tap_ok(w && strstr(w, "good.ini:4") && !strstr(w, "good.ini:40"),
@@ -250,12 +250,12 @@ static const struct bad_file bad_files[] = {
 	  { "beta.ini:2: [seir] beta = 1.5: out of range: expected a finite "
 	    "real number from 0 to 1" } },
 	{ "latent.ini",
-	  "[seir]\nagents = 100\nlatent_days = 0\n",
-	  { "latent.ini:3: [seir] latent_days = 0: out of range: expected an "
-	    "integer from 1 to 255" } },
+	  "[seir]\nagents = 100\nvaccine_start = 0\n",
+	  { "latent.ini:3: [seir] vaccine_start = 0: out of range: expected "
+	    "an integer from 1 to 1000000000" } },
 	{ "infectious.ini",
-	  "[seir]\ninfectious_days = 256\n",
-	  { "infectious.ini:2: [seir] infectious_days = 256: out of range" } },
+	  "[seir]\nvaccine_doses = -1\n",
+	  { "infectious.ini:2: [seir] vaccine_doses = -1: out of range" } },
 	{ "bool.ini",
 	  "[output]\ncsv = maybe\n",
 	  { "bool.ini:2: [output] csv = maybe: expected a boolean: true/false, "

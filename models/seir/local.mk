@@ -1,9 +1,20 @@
-# models/seir: the SEIR epidemic on a synthetic contact network.
+# models/seir: the SEIR epidemic on a layered contact network (docs/seir.md).
+# population.h, population_keys.h and population_shim.c stand in for the
+# populations module until it is merged.
 core_libweft_internal_la_SOURCES += \
 	models/seir/seir.h \
 	models/seir/seir.c \
+	models/seir/seir_params.c \
+	models/seir/seir_init.c \
 	models/seir/seir_host.c \
-	models/seir/seir_population.c
+	models/seir/course.h \
+	models/seir/course.c \
+	models/seir/interventions.c \
+	models/seir/population.h \
+	models/seir/population_keys.h \
+	models/seir/population_shim.c
+# course.c: lognormal and gamma distribution functions (erfc, lgamma).
+core_libweft_internal_la_LIBADD += -lm
 nodist_core_libweft_internal_la_SOURCES = models/seir/seir_source.c
 BUILT_SOURCES += models/seir/seir_source.c
 CLEANFILES += models/seir/seir_source.c

@@ -1,93 +1,133 @@
 /*
- * models/seir/seir.c - the SEIR model's host side: parameters, a
- * deterministic synthetic population stored as CSR, initial infections,
- * the day's launch list and the daily CSV. Everything that runs per agent
- * per day is in seir.wk.
+ * models/seir/seir.c - the SEIR model's host side: its keys, setup (the
+ * parameters, the population, the device buffers and the day's launch
+ * list), the daily CSV and the summary. Everything that runs per agent
+ * per day is in seir.wk; docs/seir.md describes the model.
  */
 #include "internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "population_keys.h"
 #include "seir.h"
 
 static const weft_key_desc seir_keys[] = {
-	{ "agents", WEFT_KEY_INT, "37518", 1, 2000000000, NULL,
-	  "number of agents in the synthetic population" },
-	{ "contacts", WEFT_KEY_INT, "10", 0, 1000, NULL,
-	  "mean number of contacts per agent; the contact layer is a random "
-	  "symmetric graph without self-loops or repeated pairs" },
+	SEIR_POPULATION_KEYS,
 	{ "beta", WEFT_KEY_REAL, "0.05", 0, 1, NULL,
-	  "probability that an infectious agent infects one susceptible "
-	  "contact in one day" },
-	{ "latent_days", WEFT_KEY_INT, "3", 1, 255, NULL,
-	  "days an exposed agent stays exposed before becoming infectious" },
-	{ "infectious_days", WEFT_KEY_INT, "5", 1, 255, NULL,
-	  "days an infectious agent stays infectious before recovering" },
+	  "probability that a symptomatic agent infects one susceptible "
+	  "contact of weight 1 in one day, before layer weights, "
+	  "interventions and individual factors" },
+	{ "latent_duration", WEFT_KEY_STRING, "lognormal(4.6, 4.8)", 0, 0, NULL,
+	  "days exposed before becoming infectious: fixed(DAYS), "
+	  "geometric(MEAN), gamma(MEAN, SD) or lognormal(MEAN, SD), rounded "
+	  "to whole days from 1 to 120 (Covasim exp2inf)" },
+	{ "asym_duration", WEFT_KEY_STRING, "lognormal(8, 2)", 0, 0, NULL,
+	  "days an asymptomatic agent is infectious before recovering "
+	  "(Covasim asym2rec)" },
+	{ "sym_duration", WEFT_KEY_STRING, "lognormal(9, 2.2)", 0, 0, NULL,
+	  "days a symptomatic agent who recovers is infectious (Covasim "
+	  "inf2sym + mild2rec)" },
+	{ "death_duration", WEFT_KEY_STRING, "lognormal(16.8, 9.1)", 0, 0, NULL,
+	  "days from infectiousness to death for a symptomatic agent who dies "
+	  "(Covasim inf2sym + sym2sev + sev2crit + crit2die)" },
+	{ "symp_prob", WEFT_KEY_STRING,
+	  "0.50, 0.55, 0.60, 0.65, 0.70, 0.75, 0.80, 0.85, 0.90, 0.90", 0, 0,
+	  NULL,
+	  "probability of symptoms, one value or ten by age (0-9, ..., 90+; "
+	  "Covasim symp_probs)" },
+	{ "death_prob", WEFT_KEY_STRING,
+	  "0.00004, 0.0000364, 0.000167, 0.000492, 0.0014, 0.00353, 0.00958, "
+	  "0.0287, 0.0921, 0.18",
+	  0, 0, NULL,
+	  "probability that a symptomatic agent dies, one value or ten by "
+	  "age (Covasim death_probs / symp_probs)" },
+	{ "deaths", WEFT_KEY_BOOL, "true", 0, 0, NULL,
+	  "whether anyone dies (false: death_prob is ignored)" },
+	{ "susceptibility", WEFT_KEY_STRING,
+	  "0.34, 0.67, 1.00, 1.00, 1.00, 1.00, 1.24, 1.47, 1.47, 1.47", 0, 0,
+	  NULL,
+	  "relative susceptibility, one value or ten by age, 0 to 10 "
+	  "(Covasim sus_ORs)" },
+	{ "asym_factor", WEFT_KEY_REAL, "1.0", 0, 10, NULL,
+	  "transmissibility of asymptomatic agents relative to symptomatic "
+	  "ones (Covasim asymp_factor)" },
+	{ "rel_trans_dispersion", WEFT_KEY_REAL, "0", 0, 1000, NULL,
+	  "dispersion k of individual transmissibility (gamma of mean 1 and "
+	  "shape k, in 16 classes; Covasim beta_dist uses 0.45); 0: every "
+	  "agent transmits alike" },
 	{ "initial_infected", WEFT_KEY_INT, "10", 0, 2000000000, NULL,
-	  "agents infectious on day 0 (at most agents)" },
-	{ "population_seed", WEFT_KEY_INT, "0", 0, 9007199254740991.0, NULL,
-	  "seed of the synthetic population; 0 uses [simulation] seed, so "
-	  "ensembles over seeds can share one population by setting it" },
+	  "agents exposed on day 0 (at most agents); not with "
+	  "initial_fraction" },
+	{ "initial_fraction", WEFT_KEY_REAL, "0", 0, 1, NULL,
+	  "fraction of agents exposed on day 0, instead of initial_infected" },
+	{ "interventions", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "beta multipliers by layer and day: 'LAYERS FIRST-LAST FACTOR, ...' "
+	  "with LAYERS home, school, work, community or all (joined by +), "
+	  "e.g. 'school 30-90 0, all 45-60 0.3'" },
+	{ "isolation_prob", WEFT_KEY_REAL, "0", 0, 1, NULL,
+	  "probability that a symptomatic agent isolates from symptom onset" },
+	{ "isolation_factor", WEFT_KEY_REAL, "0.2", 0, 1, NULL,
+	  "transmission left to isolating agents (Covasim iso_factor)" },
+	{ "isolation_start", WEFT_KEY_INT, "0", 0, 1000000000, NULL,
+	  "first day on which isolating agents transmit less" },
+	{ "vaccine_doses", WEFT_KEY_INT, "0", 0, 2000000000, NULL,
+	  "doses per day from vaccine_start (0: no vaccination); each dose "
+	  "goes to the next agent in the order, the dead excepted" },
+	{ "vaccine_start", WEFT_KEY_INT, "1", 1, 1000000000, NULL,
+	  "first day of vaccination" },
+	{ "vaccine_efficacy", WEFT_KEY_REAL, "0.9", 0, 1, NULL,
+	  "reduction of a vaccinated agent's susceptibility" },
+	{ "vaccine_priority", WEFT_KEY_ENUM, "none", 0, 0, "none|oldest",
+	  "order of vaccination: random, or the oldest first" },
+	{ "frontier", WEFT_KEY_BOOL, "true", 0, 0, NULL,
+	  "work over the active list of exposed and infectious agents only "
+	  "(false: over every agent, for comparison; same results)" },
 };
 
-/* Probability as a 32-bit threshold: transmit when draw < threshold. A
- * probability of 1 saturates at 2^32 - 1 (a miss once in 4e9 draws). */
-static uint32_t seir_threshold(double p)
+weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
+			     enum seir_buf_id id, const char *what,
+			     size_t bytes)
 {
-	double t = floor(p * 4294967296.0);
-	return t >= 4294967295.0 ? 4294967295u : (uint32_t)t;
+	s->bytes[id] = bytes;
+	return weft_model_alloc(mc, what, bytes, &s->buf[id]);
 }
 
-static weft_status seir_read_params(weft_model_ctx *mc, seir_state *s)
-{
-	int64_t agents = weft_model_int(mc, "agents");
-	int64_t seeded = weft_model_int(mc, "initial_infected");
-	uint64_t seed = weft_model_seed(mc);
-	uint64_t steps = weft_model_steps(mc);
-
-	if (seeded > agents)
-		return weft_model_fail(mc, WEFT_E_CONFIG,
-				       "%s: initial_infected = %lld exceeds "
-				       "agents = %lld (%s)",
-				       weft_model_where(mc, "initial_infected"),
-				       (long long)seeded, (long long)agents,
-				       weft_model_where(mc, "agents"));
-	if (steps >= UINT32_MAX)
-		return weft_model_fail(mc, WEFT_E_CONFIG,
-				       "%llu steps is more days than the "
-				       "series can hold (%u)",
-				       (unsigned long long)steps,
-				       UINT32_MAX - 1);
-	s->n_agents = (uint32_t)agents;
-	s->params.n_agents = s->n_agents;
-	s->params.seed_lo = (uint32_t)seed;
-	s->params.seed_hi = (uint32_t)(seed >> 32);
-	s->params.beta_threshold = seir_threshold(weft_model_real(mc, "beta"));
-	s->params.latent_days = (uint32_t)weft_model_int(mc, "latent_days");
-	s->params.infectious_days =
-		(uint32_t)weft_model_int(mc, "infectious_days");
-	s->params.n_days = (uint32_t)steps;
-	return WEFT_OK;
-}
-
+/* Buffers of the agents' state and the day's work; the population's are
+ * allocated by weft__seir_upload_population(). */
 static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 {
 	size_t n = s->n_agents;
+	size_t blocks = (n + SEIR_SCAN_BLOCK - 1) / SEIR_SCAN_BLOCK;
 	size_t rows = (size_t)s->params.n_days + 1;
 	weft_status st;
 
-	if ((st = weft_model_alloc(mc, "params", sizeof s->params,
-				   &s->b_params)) ||
-	    (st = weft_model_alloc(mc, "state", n, &s->b_state)) ||
-	    (st = weft_model_alloc(mc, "timer", n * sizeof(uint16_t),
-				   &s->b_timer)) ||
-	    (st = weft_model_alloc(mc, "tally",
-				   SEIR_TALLY_WORDS * sizeof(uint32_t),
-				   &s->b_tally)) ||
-	    (st = weft_model_alloc(mc, "series",
-				   rows * SEIR_ROW_WORDS * sizeof(uint32_t),
-				   &s->b_series)))
+	if ((st = weft__seir_alloc(mc, s, SEIR_BUF_PARAMS, "params",
+				   sizeof s->params + (size_t)s->beta_rows *
+							      SEIR_BETA_COLS *
+							      4)) ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_STATE, "state", n)) ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TIMER, "timer", n * 2)) ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TALLY, "tally",
+				   SEIR_TALLY_WORDS * 4)) ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_CLAIM, "claims", n * 4)))
+		return st;
+	if (s->params.frontier &&
+	    ((st = weft__seir_alloc(mc, s, SEIR_BUF_LIST, "active list",
+				    n * 4)) ||
+	     (st = weft__seir_alloc(mc, s, SEIR_BUF_LIST2, "next active list",
+				    n * 4)) ||
+	     (st = weft__seir_alloc(mc, s, SEIR_BUF_OFFS, "list offsets",
+				    (n + blocks) * 4))))
+		return st;
+	if (s->params.vac_doses &&
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_ORDER, "vaccination order",
+				   n * 4)))
+		return st;
+	if ((st = weft__seir_alloc(mc, s, SEIR_BUF_SERIES, "series",
+				   rows * SEIR_ROW_WORDS * 4)))
 		return st;
 	s->series = calloc(rows, SEIR_ROW_WORDS * sizeof(uint32_t));
 	if (!s->series)
@@ -98,34 +138,92 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 	return WEFT_OK;
 }
 
-static void seir_launch(weft_launch *l, uint32_t kernel, uint32_t extent,
-			weft_buf *const *bufs, uint32_t n_bufs)
+/* The buffers at the standard slots of seir_shared.h (SEIR_B_*). */
+static const enum seir_buf_id seir_slots[WEFT_KERNEL_MAX_BUFS] = {
+	SEIR_BUF_PARAMS, SEIR_BUF_STATE, SEIR_BUF_TIMER, SEIR_BUF_TALLY,
+	SEIR_BUF_AGEBIN, SEIR_BUF_LIST,	 SEIR_BUF_LIST2, SEIR_BUF_CLAIM,
+	SEIR_BUF_OFFS,	 SEIR_BUF_ROWS,	 SEIR_BUF_COLS,	 SEIR_BUF_WEIGHT,
+};
+
+/* A launch of kernel k over `extent` items, or, with a count word, over
+ * min(extent, tally[count]) read on the device. Every slot is bound;
+ * buffers a configuration lacks are replaced by the state buffer, which
+ * those kernels never read. */
+static weft_launch seir_launch(const seir_state *s, uint32_t k, uint32_t extent,
+			       int count)
 {
-	memset(l, 0, sizeof *l);
-	l->kernel = kernel;
-	l->extent = extent;
-	l->n_bufs = n_bufs;
-	memcpy(l->bufs, bufs, n_bufs * sizeof bufs[0]);
+	weft_launch l = { .kernel = k,
+			  .n_bufs = WEFT_KERNEL_MAX_BUFS,
+			  .extent = extent };
+
+	for (int b = 0; b < WEFT_KERNEL_MAX_BUFS; b++) {
+		weft_buf *buf = s->buf[seir_slots[b]];
+		l.bufs[b] = buf ? buf : s->buf[SEIR_BUF_STATE];
+	}
+	if (k == SEIR_K_VACCINATE)
+		l.bufs[SEIR_B_ORDER] = s->buf[SEIR_BUF_ORDER];
+	if (k == SEIR_K_TALLY)
+		l.bufs[SEIR_B_SERIES] = s->buf[SEIR_BUF_SERIES];
+	if (count >= 0) {
+		l.extent_buf = s->buf[SEIR_BUF_TALLY];
+		l.extent_offset = (uint32_t)count * 4;
+	}
+	return l;
 }
 
-/* One day: progression, transmission, tally (see seir.wk). */
+/* One day (seir.wk): with the frontier, work over the active list whose
+ * size the device keeps in the tally; without, over every agent. */
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
-	weft_launch l[3];
-	weft_buf *prog[] = { s->b_params, s->b_state, s->b_timer, s->b_tally };
-	weft_buf *trans[] = { s->b_params, s->b_state, s->b_timer,
-			      s->b_tally,  s->b_row,   s->b_col };
-	weft_buf *tally[] = { s->b_params, NULL, NULL, s->b_tally,
-			      s->b_series };
+	uint32_t n = s->n_agents;
+	uint32_t blocks = (n + SEIR_SCAN_BLOCK - 1) / SEIR_SCAN_BLOCK;
+	weft_launch l[10];
+	uint32_t k = 0;
 
-	/* Unused slots of the tally launch are bound to a real buffer so
-	 * that no backend ever sees a NULL among bound buffers. */
-	tally[1] = s->b_state;
-	tally[2] = s->b_timer;
-	seir_launch(&l[0], SEIR_K_PROGRESS, s->n_agents, prog, 4);
-	seir_launch(&l[1], SEIR_K_TRANSMIT, s->n_agents, trans, 6);
-	seir_launch(&l[2], SEIR_K_TALLY, 1, tally, 5);
-	return weft_model_set_step(mc, l, 3);
+	/* More doses a day than agents vaccinate everyone on day one. */
+	if (s->params.vac_doses)
+		l[k++] = seir_launch(
+			s, SEIR_K_VACCINATE,
+			s->params.vac_doses < n ? s->params.vac_doses : n, -1);
+	if (!s->params.frontier) {
+		l[k++] = seir_launch(s, SEIR_K_PROGRESS, n, -1);
+		l[k++] = seir_launch(s, SEIR_K_TRANSMIT, n, -1);
+		l[k++] = seir_launch(s, SEIR_K_APPLY, n, -1);
+		l[k++] = seir_launch(s, SEIR_K_TALLY, 1, -1);
+		return weft_model_set_step(mc, l, k);
+	}
+	l[k++] = seir_launch(s, SEIR_K_PROGRESS, n, SEIR_T_COUNT);
+	l[k++] = seir_launch(s, SEIR_K_TRANSMIT, n, SEIR_T_COUNT);
+	l[k++] = seir_launch(s, SEIR_K_COUNT, n, SEIR_T_COUNT);
+	l[k++] = seir_launch(s, SEIR_K_SCAN_SUMS, blocks, SEIR_T_NBLK);
+	l[k++] = seir_launch(s, SEIR_K_SCAN_TOP, 1, -1);
+	l[k++] = seir_launch(s, SEIR_K_SCAN_OFFS, blocks, SEIR_T_NBLK);
+	l[k++] = seir_launch(s, SEIR_K_SCATTER, n, SEIR_T_COUNT);
+	l[k++] = seir_launch(s, SEIR_K_COPY, n, SEIR_T_NEXT);
+	l[k++] = seir_launch(s, SEIR_K_TALLY, 1, -1);
+	return weft_model_set_step(mc, l, k);
+}
+
+/* Everything after the population is built: sizes, buffers, uploads,
+ * launches. */
+static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
+			      const seir_population *pop)
+{
+	weft_status st;
+
+	s->n_agents = pop->n_agents;
+	if ((st = weft__seir_count_seeds(mc, s)) ||
+	    (st = weft__seir_make_beta(mc, s, pop)) ||
+	    (st = seir_alloc_all(mc, s)) ||
+	    (st = weft__seir_upload_population(mc, s, pop)) ||
+	    (st = weft__seir_upload_state(mc, s, pop)) ||
+	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_PARAMS], 0, &s->params,
+				    sizeof s->params)) ||
+	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_PARAMS],
+				    sizeof s->params, s->beta,
+				    (size_t)s->beta_rows * SEIR_BETA_COLS * 4)))
+		return st;
+	return seir_set_step(mc, s);
 }
 
 /* Output snapshots: one region of snap_rows rows per output slot in
@@ -164,24 +262,34 @@ static weft_status seir_snap_setup(weft_model_ctx *mc, seir_state *s)
 static weft_status seir_setup(weft_model_ctx *mc, void **out)
 {
 	seir_state *s = calloc(1, sizeof *s);
+	seir_pop_params pp;
+	seir_population pop;
+	char err[WEFT_ERROR_MAX];
 	weft_status st;
 
 	if (!s)
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate the model state");
 	*out = s;
-	if ((st = seir_read_params(mc, s)) || (st = seir_alloc_all(mc, s)) ||
-	    (st = weft__seir_build_population(mc, s)) ||
-	    (st = weft__seir_seed_infections(mc, s)) ||
-	    (st = weft_model_upload(mc, s->b_params, 0, &s->params,
-				    sizeof s->params)) ||
-	    (st = seir_set_step(mc, s)) || (st = seir_snap_setup(mc, s)))
+	if ((st = weft__seir_read_params(mc, s)) ||
+	    (st = weft__seir_population_params(mc, &pp)))
+		return st;
+	st = weft__seir_population_build(&pp, &pop, err, sizeof err);
+	if (st)
+		return weft_model_fail(mc, st, "%s", err);
+	st = seir_build(mc, s, &pop);
+	weft__seir_population_free(&pop);
+	if (st == WEFT_OK)
+		st = seir_snap_setup(mc, s);
+	if (st)
 		return st;
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
 	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)))
 		return st;
-	return weft_output_printf(s->csv, "day,S,E,I,R,new_infections\n");
+	return weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
+					  "new_infections,new_deaths,"
+					  "cumulative,vaccinated\n");
 }
 
 /* Main thread, after the chunk ending at steps_done was enqueued: copy the
@@ -210,7 +318,7 @@ static weft_status seir_collect(weft_model_ctx *mc, void *state,
 				       (unsigned long long)n,
 				       (unsigned long long)steps_done,
 				       (unsigned long long)s->snap_rows);
-	if ((st = weft_model_copy(mc, s->b_snap, region, s->b_series,
+	if ((st = weft_model_copy(mc, s->b_snap, region, s->buf[SEIR_BUF_SERIES],
 				  first * row_bytes, n * row_bytes)) ||
 	    (st = weft_model_download_async(mc,
 					    s->series + first * SEIR_ROW_WORDS,
@@ -237,43 +345,90 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 		const uint32_t *r = s->series + d * SEIR_ROW_WORDS;
 		if (d % every != 0 && d != weft_model_steps(mc))
 			continue;
-		st = weft_output_printf(s->csv, "%llu,%u,%u,%u,%u,%u\n",
-					(unsigned long long)d, r[0], r[1], r[2],
-					r[3], r[4]);
+		st = weft_output_printf(
+			s->csv, "%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u\n",
+			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
+			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
+			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
+			r[SEIR_R_VAC]);
 		if (st)
 			return st;
 	}
 	return WEFT_OK;
 }
 
+/* Contacts stored per layer, or drawn daily. */
+static void seir_summary_contacts(weft_model_ctx *mc, const seir_state *s)
+{
+	static const char *const names[SEIR_MAX_LAYERS] = { "home", "school",
+							    "work",
+							    "community" };
+	char line[256] = "";
+	size_t at = 0;
+
+	for (int l = 0; l < SEIR_MAX_LAYERS; l++)
+		at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %llu",
+				       l ? ", " : "", names[l],
+				       (unsigned long long)s->n_edges[l]);
+	weft_model_summary(mc, "contacts stored", "%s (mean degree %.2f)", line,
+			   (double)s->edges_total / s->n_agents);
+	if (s->params.community_daily)
+		weft_model_summary(mc, "community contacts",
+				   "%u drawn per infectious agent per day",
+				   s->params.community_daily);
+}
+
+/* Device bytes: per agent (everything but the columns and weights and
+ * the fixed-size buffers) and per stored contact. */
+static void seir_summary_memory(weft_model_ctx *mc, const seir_state *s)
+{
+	size_t total = 0,
+	       edges = s->bytes[SEIR_BUF_COLS] + s->bytes[SEIR_BUF_WEIGHT];
+	size_t fixed = s->bytes[SEIR_BUF_PARAMS] + s->bytes[SEIR_BUF_TALLY] +
+		       s->bytes[SEIR_BUF_SERIES];
+
+	for (int b = 0; b < SEIR_N_BUFS; b++)
+		total += s->bytes[b];
+	weft_model_summary(
+		mc, "device memory",
+		"%zu bytes: %.1f per agent, %.1f per stored "
+		"contact, %zu for parameters and series",
+		total, (double)(total - edges - fixed) / s->n_agents,
+		s->edges_total ? (double)edges / s->edges_total : 0.0, fixed);
+}
+
 static weft_status seir_finish(weft_model_ctx *mc, void *state)
 {
 	seir_state *s = state;
-	uint64_t days = s->rows_read ? s->rows_read - 1 : 0;
-	uint64_t infected = 0, peak_day = 0;
-	uint32_t peak = 0;
+	uint64_t days = s->rows_read ? s->rows_read - 1 : 0, peak_day = 0;
+	uint32_t peak = 0, n = s->n_agents;
 	const uint32_t *last = s->series + days * SEIR_ROW_WORDS;
 
 	for (uint64_t d = 0; d <= days; d++) {
 		const uint32_t *r = s->series + d * SEIR_ROW_WORDS;
-		infected += d ? r[4] : r[2];
-		if (r[2] > peak) {
-			peak = r[2];
+		if (r[SEIR_R_IA] + r[SEIR_R_IS] > peak) {
+			peak = r[SEIR_R_IA] + r[SEIR_R_IS];
 			peak_day = d;
 		}
 	}
-	weft_model_summary(mc, "agents", "%u", s->n_agents);
-	weft_model_summary(mc, "contacts stored", "%llu (mean degree %.2f)",
-			   (unsigned long long)s->n_edges,
-			   (double)s->n_edges / s->n_agents);
+	weft_model_summary(mc, "agents", "%u", n);
+	seir_summary_contacts(mc, s);
 	weft_model_summary(mc, "days", "%llu", (unsigned long long)days);
-	weft_model_summary(mc, "final S/E/I/R", "%u / %u / %u / %u", last[0],
-			   last[1], last[2], last[3]);
-	weft_model_summary(mc, "infected in all", "%llu (attack rate %.2f %%)",
-			   (unsigned long long)infected,
-			   100.0 * (double)infected / s->n_agents);
-	weft_model_summary(mc, "peak infectious", "%u on day %llu", peak,
-			   (unsigned long long)peak_day);
+	weft_model_summary(mc, "final S/E/I_asym/I_sym/R/D",
+			   "%u / %u / %u / %u / %u / %u", last[SEIR_R_S],
+			   last[SEIR_R_E], last[SEIR_R_IA], last[SEIR_R_IS],
+			   last[SEIR_R_R], last[SEIR_R_D]);
+	weft_model_summary(mc, "infected in all", "%u (attack rate %.2f %%)",
+			   last[SEIR_R_CUM],
+			   100.0 * last[SEIR_R_CUM] / (n ? n : 1));
+	weft_model_summary(
+		mc, "peak infectious", "%u on day %llu (prevalence %.2f %%)",
+		peak, (unsigned long long)peak_day, 100.0 * peak / (n ? n : 1));
+	weft_model_summary(mc, "deaths", "%u (%.3f %% of agents)",
+			   last[SEIR_R_D],
+			   100.0 * last[SEIR_R_D] / (n ? n : 1));
+	weft_model_summary(mc, "vaccinated", "%u", last[SEIR_R_VAC]);
+	seir_summary_memory(mc, s);
 	return WEFT_OK;
 }
 
@@ -282,16 +437,12 @@ static void seir_teardown(weft_model_ctx *mc, void *state)
 	seir_state *s = state;
 	if (!s)
 		return;
-	weft_model_free(mc, s->b_params);
-	weft_model_free(mc, s->b_state);
-	weft_model_free(mc, s->b_timer);
-	weft_model_free(mc, s->b_tally);
-	weft_model_free(mc, s->b_row);
-	weft_model_free(mc, s->b_col);
-	weft_model_free(mc, s->b_series);
+	for (int b = 0; b < SEIR_N_BUFS; b++)
+		weft_model_free(mc, s->buf[b]);
 	weft_model_free(mc, s->b_snap);
 	free(s->slot_first);
 	free(s->slot_rows);
+	free(s->beta);
 	free(s->series);
 	free(s);
 }
@@ -300,8 +451,8 @@ const weft_model weft__model_seir = {
 	.abi_version = WEFT_MODEL_ABI,
 	.struct_size = sizeof(weft_model),
 	.name = "seir",
-	.summary = "SEIR epidemic on a synthetic contact network (CSR), "
-		   "integer-day timers",
+	.summary = "SEIR epidemic (Covasim-like course, layered contacts, "
+		   "interventions, vaccination) over the active set",
 	.keys = seir_keys,
 	.n_keys = sizeof seir_keys / sizeof seir_keys[0],
 	.program = {
@@ -314,8 +465,23 @@ const weft_model weft__model_seir = {
 	.setup = seir_setup,
 	.finish = seir_finish,
 	.teardown = seir_teardown,
-	/* `weft conform`: small enough for a few seconds on a CPU OpenCL. */
-	.conform_sets = "seir.agents=5000\n"
+	/* `weft conform`: small enough for a few seconds on a CPU OpenCL,
+	 * with every path on: interventions, isolation, vaccination by
+	 * age, deaths, individual transmissibility. */
+	.conform_sets = "seir.population=random\n"
+			"seir.agents=5000\n"
+			"seir.contacts=12\n"
+			"seir.beta=0.06\n"
+			"seir.initial_infected=20\n"
+			"seir.death_prob=0.05\n"
+			"seir.rel_trans_dispersion=0.45\n"
+			"seir.interventions=community 12-20 0.5, all 25-30 "
+			"0.8\n"
+			"seir.isolation_prob=0.5\n"
+			"seir.isolation_start=10\n"
+			"seir.vaccine_doses=150\n"
+			"seir.vaccine_start=5\n"
+			"seir.vaccine_priority=oldest\n"
 			"simulation.steps=40\n",
 	.collect = seir_collect,
 	.emit = seir_emit,

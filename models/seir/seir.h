@@ -7,20 +7,50 @@
 #include <weft/kernel_host.h>
 #include <weft/model.h>
 
+#include "course.h"
+#include "population.h"
 #include "seir_shared.h"
 
-#define SEIR_N_KERNELS 3
+#define SEIR_N_KERNELS 11
 extern const weft_kernel_desc weft__seir_kernels[SEIR_N_KERNELS];
 extern const char weft__seir_source[];
 
+/* Device buffers, in allocation order (the conformance suite compares
+ * them in that order). */
+enum seir_buf_id {
+	SEIR_BUF_PARAMS, /* seir_params and the beta table */
+	SEIR_BUF_STATE,	 /* u8 per agent */
+	SEIR_BUF_TIMER,	 /* u16 per agent */
+	SEIR_BUF_TALLY,
+	SEIR_BUF_AGEBIN, /* u8 per agent */
+	SEIR_BUF_CLAIM,	 /* u32 per agent */
+	SEIR_BUF_LIST,	 /* u32 per agent (frontier) */
+	SEIR_BUF_LIST2,	 /* u32 per agent (frontier) */
+	SEIR_BUF_OFFS,	 /* u32 per agent + block sums (frontier) */
+	SEIR_BUF_ORDER,	 /* u32 per agent (vaccination) */
+	SEIR_BUF_ROWS,	 /* u32 per agent + 1, per stored layer */
+	SEIR_BUF_COLS,	 /* u32 per stored edge */
+	SEIR_BUF_WEIGHT, /* u16 per stored edge (weighted layers) */
+	SEIR_BUF_SERIES, /* a row per day */
+	SEIR_N_BUFS
+};
+
 typedef struct seir_state {
 	seir_params params;
+	seir_beta_spec spec; /* what the beta table is made of */
+	seir_intervention iv[SEIR_MAX_INTERVENTIONS];
+	int vac_oldest;	    /* vaccinate the oldest first */
+	uint32_t *beta;	    /* the beta table (host copy until uploaded) */
+	uint32_t beta_rows; /* its rows */
 	uint32_t n_agents;
-	uint64_t n_edges; /* stored directed edges (both directions) */
-	weft_buf *b_params, *b_state, *b_timer, *b_tally, *b_row, *b_col,
-		*b_series;
-	uint32_t *series;   /* host copy of the rows read so far */
-	uint64_t rows_read; /* rows 0..rows_read-1 are in `series` */
+	uint32_t n_seeds;
+	uint32_t n_slots;		   /* stored layers */
+	uint64_t n_edges[SEIR_MAX_LAYERS]; /* stored entries per layer */
+	uint64_t edges_total;
+	weft_buf *buf[SEIR_N_BUFS];
+	size_t bytes[SEIR_N_BUFS]; /* device bytes of each buffer */
+	uint32_t *series;	   /* host copy of the rows read so far */
+	uint64_t rows_read;	   /* rows 0..rows_read-1 are in `series` */
 	weft_output *csv;
 	/* Output snapshots (seir.c): b_snap holds one region of snap_rows
 	 * rows per output slot; collect() records which rows each slot's
@@ -30,9 +60,29 @@ typedef struct seir_state {
 	uint64_t *slot_first, *slot_rows; /* per slot */
 } seir_state;
 
-/* seir_population.c: the synthetic contact layer (CSR, uploaded) and
- * the initial infections (state and timers, uploaded). */
-weft_status weft__seir_build_population(weft_model_ctx *mc, seir_state *s);
-weft_status weft__seir_seed_infections(weft_model_ctx *mc, seir_state *s);
+/* seir.c: allocate a device buffer of the model (and remember its size). */
+weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
+			     enum seir_buf_id id, const char *what,
+			     size_t bytes);
+
+/* seir_params.c: every [seir] key but the population's into s->params
+ * (the population-dependent words are filled in later). */
+weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s);
+/* seir_params.c: the beta table, once the population's layer weights are
+ * known. */
+weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,
+				 const seir_population *pop);
+
+/* seir_params.c: the initial infections' count, once the population's
+ * size is known. */
+weft_status weft__seir_count_seeds(weft_model_ctx *mc, seir_state *s);
+
+/* seir_init.c: the population's ages and layers, the initial infections,
+ * the vaccination order and every other buffer's first contents, on the
+ * device. */
+weft_status weft__seir_upload_population(weft_model_ctx *mc, seir_state *s,
+					 const seir_population *pop);
+weft_status weft__seir_upload_state(weft_model_ctx *mc, seir_state *s,
+				    const seir_population *pop);
 
 #endif

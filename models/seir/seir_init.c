@@ -1,0 +1,338 @@
+/*
+ * models/seir/seir_init.c - the first contents of every device buffer:
+ * the population (age bins, the stored contact layers concatenated into
+ * one CSR), the initial infections (exposed on day 0, with latent periods
+ * drawn exactly as the kernels draw them), the active list, the
+ * vaccination order, the tally and row 0 of the series. Every byte of
+ * every buffer is written, since the conformance suite compares them all.
+ *
+ * Host-side draws are Philox keyed by the run's seed with purposes of
+ * their own (counter word 3), distinct from the kernels'.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <weft/kernel_host.h>
+#include <weft/kernel.h>
+
+#include "seir.h"
+
+#define SEIR_PURPOSE_SEEDING 102u
+#define SEIR_PURPOSE_ORDER   104u
+
+/* Uniform integer in [0, n) from a 32-bit draw (multiply-shift). */
+static uint32_t init_below(uint32_t draw, uint32_t n)
+{
+	return (uint32_t)(((uint64_t)draw * n) >> 32);
+}
+
+static uint32_t init_draw(const seir_params *p, uint64_t k, uint32_t purpose)
+{
+	return weft_philox(p->seed_lo, p->seed_hi, (uint32_t)k,
+			   (uint32_t)(k >> 32), 0u, purpose)
+		.v[0];
+}
+
+/* Fill bytes [0, bytes) of buf with one byte value, 1 MiB at a time. */
+static weft_status init_fill(weft_model_ctx *mc, weft_buf *buf, size_t bytes,
+			     int value)
+{
+	size_t chunk = bytes < (1u << 20) ? bytes : (1u << 20);
+	void *block = malloc(chunk ? chunk : 1);
+	weft_status st = WEFT_OK;
+
+	if (!block)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate %zu bytes of host "
+				       "memory",
+				       chunk);
+	memset(block, value, chunk);
+	for (size_t at = 0; at < bytes && !st; at += chunk)
+		st = weft_model_upload(mc, buf, at, block,
+				       bytes - at < chunk ? bytes - at : chunk);
+	free(block);
+	return st;
+}
+
+static weft_status init_agebins(weft_model_ctx *mc, seir_state *s,
+				const seir_population *pop)
+{
+	uint32_t n = s->n_agents;
+	uint8_t *bin = malloc(n ? n : 1);
+	weft_status st;
+
+	if (!bin)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate %u bytes of host "
+				       "memory for age bins",
+				       n);
+	for (uint32_t i = 0; i < n; i++)
+		bin[i] = (uint8_t)(pop->age[i] / 10 < SEIR_AGE_BINS - 1
+					   ? pop->age[i] / 10
+					   : SEIR_AGE_BINS - 1);
+	st = weft__seir_alloc(mc, s, SEIR_BUF_AGEBIN, "age bins", n);
+	if (!st)
+		st = weft_model_upload(mc, s->buf[SEIR_BUF_AGEBIN], 0, bin, n);
+	free(bin);
+	return st;
+}
+
+/* Which layers are stored, and where each starts in the columns. */
+static weft_status init_slots(weft_model_ctx *mc, seir_state *s,
+			      const seir_population *pop, uint64_t base[])
+{
+	for (int l = 0; l < SEIR_MAX_LAYERS; l++) {
+		const seir_csr *c = &pop->layer[l];
+		s->params.layer_slot[l] = SEIR_NONE;
+		s->n_edges[l] = c->row ? c->n_edges : 0;
+		if (s->n_edges[l] == 0)
+			continue;
+		s->params.layer_slot[l] = s->n_slots++;
+		base[l] = s->edges_total;
+		s->edges_total += c->n_edges;
+		s->params.weighted |= c->weight != NULL;
+	}
+	if (s->edges_total >= UINT32_MAX)
+		return weft_model_fail(mc, WEFT_E_MODEL,
+				       "%llu stored contacts exceed the 2^32 "
+				       "- 1 the kernels can index",
+				       (unsigned long long)s->edges_total);
+	return WEFT_OK;
+}
+
+/* One stored layer: rows (offset into the shared columns), columns and
+ * weights (1000 where the layer has none). */
+static weft_status init_layer(weft_model_ctx *mc, seir_state *s,
+			      const seir_csr *c, uint32_t slot, uint64_t base,
+			      uint32_t *tmp)
+{
+	size_t rb = ((size_t)s->n_agents + 1) * sizeof *tmp;
+	weft_status st;
+
+	for (uint32_t i = 0; i <= s->n_agents; i++)
+		tmp[i] = c->row[i] + (uint32_t)base;
+	st = weft_model_upload(mc, s->buf[SEIR_BUF_ROWS], slot * rb, tmp, rb);
+	if (!st)
+		st = weft_model_upload(mc, s->buf[SEIR_BUF_COLS], base * 4,
+				       c->col, c->n_edges * 4);
+	if (st || !s->params.weighted)
+		return st;
+	if (c->weight)
+		return weft_model_upload(mc, s->buf[SEIR_BUF_WEIGHT], base * 2,
+					 c->weight, c->n_edges * 2);
+	for (uint64_t e = 0; e < c->n_edges && !st; e += rb / 2) {
+		uint64_t m = c->n_edges - e < rb / 2 ? c->n_edges - e : rb / 2;
+		for (uint64_t k = 0; k < m; k++)
+			((uint16_t *)tmp)[k] = 1000;
+		st = weft_model_upload(mc, s->buf[SEIR_BUF_WEIGHT],
+				       (base + e) * 2, tmp, m * 2);
+	}
+	return st;
+}
+
+static weft_status init_layers(weft_model_ctx *mc, seir_state *s,
+			       const seir_population *pop)
+{
+	uint64_t base[SEIR_MAX_LAYERS] = { 0 };
+	size_t n1 = (size_t)s->n_agents + 1;
+	uint32_t *tmp;
+	weft_status st;
+
+	if ((st = init_slots(mc, s, pop, base)) ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_ROWS, "contact rows",
+				   s->n_slots * n1 * 4)) ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_COLS, "contacts",
+				   s->edges_total * 4)) ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_WEIGHT, "contact weights",
+				   s->params.weighted ? s->edges_total * 2
+						      : 0)))
+		return st;
+	tmp = malloc(n1 * sizeof *tmp);
+	if (!tmp)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate %zu bytes of host "
+				       "memory for contact rows",
+				       n1 * 4);
+	for (int l = 0; l < SEIR_MAX_LAYERS && !st; l++)
+		if (s->params.layer_slot[l] != SEIR_NONE)
+			st = init_layer(mc, s, &pop->layer[l],
+					s->params.layer_slot[l], base[l], tmp);
+	free(tmp);
+	return st;
+}
+
+weft_status weft__seir_upload_population(weft_model_ctx *mc, seir_state *s,
+					 const seir_population *pop)
+{
+	weft_status st;
+
+	s->n_agents = pop->n_agents;
+	s->params.n_agents = pop->n_agents;
+	s->params.community_daily = pop->community_daily;
+	if ((st = init_agebins(mc, s, pop)) || (st = init_layers(mc, s, pop)))
+		return st;
+	return WEFT_OK;
+}
+
+/* ---- initial infections -------------------------------------------------- */
+
+/* Mark `count` distinct agents (drawing until enough distinct ones are
+ * found; attempt k is keyed by k alone); when more than half are wanted,
+ * the agents left out are drawn instead. */
+static void init_pick(const seir_params *p, uint32_t n, uint32_t count,
+		      uint8_t *pick)
+{
+	int invert = count > n / 2;
+	uint32_t want = invert ? n - count : count, found = 0;
+
+	memset(pick, invert, n);
+	for (uint64_t k = 0; found < want; k++) {
+		uint32_t i =
+			init_below(init_draw(p, k, SEIR_PURPOSE_SEEDING), n);
+		if (pick[i] != invert)
+			continue;
+		pick[i] = (uint8_t)!invert;
+		found++;
+	}
+}
+
+/* Seeds are exposed on day 0, their latent periods drawn from (0, agent)
+ * as seir_expose() draws them; the active list holds them in order. */
+static void init_seeds(const seir_params *p, uint32_t n, uint8_t *state,
+		       uint16_t *timer, uint32_t *list)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (!state[i])
+			continue;
+		state[i] = SEIR_E;
+		timer[i] = (uint16_t)seir_duration(
+			p->dur[SEIR_DUR_LATENT],
+			weft_philox(p->seed_lo, p->seed_hi, 0u, i, 0u,
+				    SEIR_PURPOSE_LATENT)
+				.v[0]);
+		list[k++] = i;
+	}
+}
+
+static weft_status init_tally(weft_model_ctx *mc, seir_state *s)
+{
+	uint32_t t[SEIR_TALLY_WORDS] = { 0 };
+	uint32_t *row0 = s->series;
+	size_t rows = (size_t)s->params.n_days + 1;
+	weft_status st;
+
+	t[SEIR_T_DAY] = 1;
+	t[SEIR_T_S] = s->n_agents - s->n_seeds;
+	t[SEIR_T_E] = s->n_seeds;
+	t[SEIR_T_CUM] = s->n_seeds;
+	t[SEIR_T_COUNT] = s->n_seeds;
+	t[SEIR_T_NBLK] = (s->n_seeds + SEIR_SCAN_BLOCK - 1) / SEIR_SCAN_BLOCK;
+	row0[SEIR_R_S] = t[SEIR_T_S];
+	row0[SEIR_R_E] = s->n_seeds;
+	row0[SEIR_R_CUM] = s->n_seeds;
+	if ((st = weft_model_upload(mc, s->buf[SEIR_BUF_TALLY], 0, t,
+				    sizeof t)))
+		return st;
+	return weft_model_upload(mc, s->buf[SEIR_BUF_SERIES], 0, s->series,
+				 rows * SEIR_ROW_WORDS * 4);
+}
+
+static weft_status init_agents(weft_model_ctx *mc, seir_state *s)
+{
+	uint32_t n = s->n_agents;
+	uint8_t *state = calloc(n ? n : 1, 1);
+	uint16_t *timer = calloc(n ? n : 1, sizeof *timer);
+	uint32_t *list = calloc(n ? n : 1, sizeof *list);
+	weft_status st = WEFT_E_NOMEM;
+
+	if (!state || !timer || !list) {
+		weft_model_fail(mc, st,
+				"cannot allocate %zu bytes of host memory for "
+				"the initial state",
+				(size_t)n * 7);
+		goto free_arrays;
+	}
+	init_pick(&s->params, n, s->n_seeds, state);
+	init_seeds(&s->params, n, state, timer, list);
+	if ((st = weft_model_upload(mc, s->buf[SEIR_BUF_STATE], 0, state, n)) ||
+	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_TIMER], 0, timer,
+				    (size_t)n * 2)))
+		goto free_arrays;
+	if (s->buf[SEIR_BUF_LIST])
+		st = weft_model_upload(mc, s->buf[SEIR_BUF_LIST], 0, list,
+				       (size_t)n * 4);
+free_arrays:
+	free(list);
+	free(timer);
+	free(state);
+	return st;
+}
+
+/* ---- vaccination order --------------------------------------------------- */
+
+/* A random permutation (Fisher-Yates, draw i keyed by i), then, for
+ * priority by age, a stable counting sort from the oldest down. */
+static weft_status init_order(weft_model_ctx *mc, seir_state *s,
+			      const seir_population *pop)
+{
+	uint32_t n = s->n_agents, count[256] = { 0 }, at = 0;
+	uint32_t *perm = malloc((n ? n : 1) * sizeof *perm);
+	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+	weft_status st = WEFT_E_NOMEM;
+
+	if (!perm || !order) {
+		weft_model_fail(mc, st,
+				"cannot allocate %zu bytes of host memory for "
+				"the vaccination order",
+				(size_t)n * 8);
+		goto free_arrays;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (uint32_t i = n; i > 1; i--) {
+		uint32_t j = init_below(
+			init_draw(&s->params, i - 1, SEIR_PURPOSE_ORDER), i);
+		uint32_t t = perm[i - 1];
+		perm[i - 1] = perm[j];
+		perm[j] = t;
+	}
+	if (s->vac_oldest) {
+		for (uint32_t i = 0; i < n; i++)
+			count[pop->age[i]]++;
+		for (int age = 255; age >= 0; age--) {
+			uint32_t c = count[age];
+			count[age] = at;
+			at += c;
+		}
+		for (uint32_t k = 0; k < n; k++)
+			order[count[pop->age[perm[k]]]++] = perm[k];
+	}
+	st = weft_model_upload(mc, s->buf[SEIR_BUF_ORDER], 0,
+			       s->vac_oldest ? order : perm, (size_t)n * 4);
+free_arrays:
+	free(order);
+	free(perm);
+	return st;
+}
+
+weft_status weft__seir_upload_state(weft_model_ctx *mc, seir_state *s,
+				    const seir_population *pop)
+{
+	size_t n = s->n_agents;
+	weft_status st;
+
+	if ((st = init_agents(mc, s)) || (st = init_tally(mc, s)) ||
+	    (st = init_fill(mc, s->buf[SEIR_BUF_CLAIM], n * 4, 0xFF)))
+		return st;
+	if (s->buf[SEIR_BUF_LIST2] &&
+	    ((st = init_fill(mc, s->buf[SEIR_BUF_LIST2], n * 4, 0)) ||
+	     (st = init_fill(mc, s->buf[SEIR_BUF_OFFS], s->bytes[SEIR_BUF_OFFS],
+			     0))))
+		return st;
+	if (s->buf[SEIR_BUF_ORDER])
+		return init_order(mc, s, pop);
+	return WEFT_OK;
+}

@@ -1,0 +1,187 @@
+/*
+ * models/seir/seir_params.c - the [seir] keys of the disease course, the
+ * interventions and the run, checked and turned into the kernels'
+ * parameter block (integer thresholds and fixed-point factors) and the
+ * beta table. Every error names the key's file and line.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seir.h"
+
+/* "FILE:LINE: [seir] key = value: why" */
+static weft_status params_bad(weft_model_ctx *mc, const char *key,
+			      const char *why)
+{
+	return weft_model_fail(mc, WEFT_E_CONFIG, "%s: [seir] %s = %s: %s",
+			       weft_model_where(mc, key), key,
+			       weft_model_string(mc, key), why);
+}
+
+static int params_set(weft_model_ctx *mc, const char *key)
+{
+	return strcmp(weft_model_where(mc, key), "default") != 0;
+}
+
+/* The four duration keys, in the order of the SEIR_DUR_* tables. */
+static const char *const dur_keys[SEIR_N_DURS] = {
+	"latent_duration", "asym_duration", "sym_duration", "death_duration"
+};
+
+static weft_status params_durations(weft_model_ctx *mc, seir_params *p)
+{
+	char why[256];
+
+	for (int k = 0; k < SEIR_N_DURS; k++) {
+		seir_dist d;
+		double prob[SEIR_DUR_MAX];
+		uint32_t cum[SEIR_DUR_MAX];
+
+		if (weft__seir_dist_parse(weft_model_string(mc, dur_keys[k]),
+					  &d, why, sizeof why))
+			return params_bad(mc, dur_keys[k], why);
+		weft__seir_dist_probs(&d, prob);
+		weft__seir_dist_table(prob, cum);
+		memcpy(p->dur[k], cum, sizeof cum);
+	}
+	return WEFT_OK;
+}
+
+/* A per-age key into thresholds (probabilities) or Q16 factors. */
+static weft_status params_by_age(weft_model_ctx *mc, const char *key, double hi,
+				 int as_chance, weft_u32 out[SEIR_AGE_BINS])
+{
+	double v[SEIR_AGE_BINS];
+	char why[256];
+
+	if (weft__seir_parse_by_age(weft_model_string(mc, key), 0.0, hi, v, why,
+				    sizeof why))
+		return params_bad(mc, key, why);
+	for (int b = 0; b < SEIR_AGE_BINS; b++)
+		out[b] = as_chance ? weft__seir_threshold(v[b])
+				   : weft__seir_q16(v[b]);
+	return WEFT_OK;
+}
+
+static weft_status params_course(weft_model_ctx *mc, seir_params *p)
+{
+	double rel[SEIR_REL_CLASSES], k;
+	weft_status st;
+
+	if ((st = params_durations(mc, p)) ||
+	    (st = params_by_age(mc, "symp_prob", 1.0, 1, p->symp_thr)) ||
+	    (st = params_by_age(mc, "death_prob", 1.0, 1, p->death_thr)) ||
+	    (st = params_by_age(mc, "susceptibility", 10.0, 0, p->sus_q16)))
+		return st;
+	if (!weft_model_bool(mc, "deaths"))
+		memset(p->death_thr, 0, sizeof p->death_thr);
+	p->asym_q16 = weft__seir_q16(weft_model_real(mc, "asym_factor"));
+	k = weft_model_real(mc, "rel_trans_dispersion");
+	p->rel_trans = k > 0.0;
+	weft__seir_rel_trans(k, rel);
+	for (int c = 0; c < SEIR_REL_CLASSES; c++)
+		p->rel_q16[c] = weft__seir_q16(rel[c]);
+	return WEFT_OK;
+}
+
+static weft_status params_interventions(weft_model_ctx *mc, seir_state *s)
+{
+	seir_params *p = &s->params;
+	char why[256];
+
+	if (weft__seir_interventions_parse(
+		    weft_model_string(mc, "interventions"), s->iv,
+		    &s->spec.n_iv, why, sizeof why))
+		return params_bad(mc, "interventions", why);
+	s->spec.iv = s->iv;
+	s->spec.beta = weft_model_real(mc, "beta");
+	s->spec.iso_factor = weft_model_real(mc, "isolation_factor");
+	s->spec.iso_start = (uint32_t)weft_model_int(mc, "isolation_start");
+	s->spec.n_days = p->n_days;
+	p->iso_thr =
+		weft__seir_threshold(weft_model_real(mc, "isolation_prob"));
+	p->vac_doses = (uint32_t)weft_model_int(mc, "vaccine_doses");
+	p->vac_start = (uint32_t)weft_model_int(mc, "vaccine_start");
+	p->vac_q16 =
+		weft__seir_q16(1.0 - weft_model_real(mc, "vaccine_efficacy"));
+	s->vac_oldest = strcmp(weft_model_string(mc, "vaccine_priority"),
+			       "oldest") == 0;
+	return WEFT_OK;
+}
+
+static weft_status params_run(weft_model_ctx *mc, seir_state *s)
+{
+	uint64_t seed = weft_model_seed(mc);
+	uint64_t steps = weft_model_steps(mc);
+
+	if (steps >= UINT32_MAX / SEIR_ROW_WORDS)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "%llu steps is more days than the "
+				       "series can hold (%u)",
+				       (unsigned long long)steps,
+				       UINT32_MAX / SEIR_ROW_WORDS - 1);
+	if (params_set(mc, "initial_infected") &&
+	    params_set(mc, "initial_fraction"))
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"%s: initial_infected and %s: "
+			"initial_fraction are both set; set "
+			"one of them",
+			weft_model_where(mc, "initial_infected"),
+			weft_model_where(mc, "initial_fraction"));
+	s->params.seed_lo = (uint32_t)seed;
+	s->params.seed_hi = (uint32_t)(seed >> 32);
+	s->params.n_days = (uint32_t)steps;
+	s->params.frontier = (weft_u32)weft_model_bool(mc, "frontier");
+	return WEFT_OK;
+}
+
+weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
+{
+	weft_status st;
+
+	if ((st = params_run(mc, s)) || (st = params_course(mc, &s->params)) ||
+	    (st = params_interventions(mc, s)))
+		return st;
+	return WEFT_OK;
+}
+
+weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,
+				 const seir_population *pop)
+{
+	uint32_t last;
+
+	memcpy(s->spec.layer_beta, pop->layer_beta, sizeof pop->layer_beta);
+	s->beta = weft__seir_beta_table(&s->spec, &last);
+	if (!s->beta)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the beta table (%llu "
+				       "days)",
+				       (unsigned long long)last + 1);
+	s->params.beta_last = last;
+	s->beta_rows = last + 1;
+	return WEFT_OK;
+}
+
+/* How many agents are infected on day 0. */
+weft_status weft__seir_count_seeds(weft_model_ctx *mc, seir_state *s)
+{
+	uint32_t n = s->n_agents;
+	int64_t count = weft_model_int(mc, "initial_infected");
+
+	if (params_set(mc, "initial_fraction"))
+		count = (int64_t)floor(
+			weft_model_real(mc, "initial_fraction") * n + 0.5);
+	else if (count > (int64_t)n)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "%s: initial_infected = %lld exceeds "
+				       "agents = %u",
+				       weft_model_where(mc, "initial_infected"),
+				       (long long)count, n);
+	s->n_seeds = (uint32_t)count;
+	return WEFT_OK;
+}

@@ -1,0 +1,349 @@
+/*
+ * tests/test-seir-course.c - SEIR's duration distributions, checked on the
+ * host with the kernels' own sampling function (seir_duration() from
+ * models/seir/seir_shared.h, compiled with the host prelude) and the
+ * kernels' generator (weft_philox):
+ *
+ *  - a table's mean is within 0.1 day of the configured mean for every
+ *    distribution used by the presets (the table rounds to whole days and
+ *    puts what falls below 1.5 days on day 1, so a distribution with much
+ *    mass below a day, which none of the presets has, would exceed that);
+ *  - 200,000 sampled durations: their mean is within 4 standard errors of
+ *    the table's mean, and Pearson's chi-square against the table's
+ *    probabilities (bins merged until each expects at least 5) is below
+ *    the 0.1 % critical value of its degrees of freedom; the same samples
+ *    fail against a distribution whose mean is 5 % higher, so the test
+ *    can fail;
+ *  - every threshold boundary gives exactly the day it should;
+ *  - per-age lists, transmissibility classes and the interventions parser,
+ *    with their error messages.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <weft/kernel_host.h>
+#include <weft/kernel.h>
+
+#include "course.h"
+#include "tap.h"
+
+#define N_SAMPLES 200000
+
+/* Mean of the table's distribution (probabilities from the thresholds, as
+ * the sampler sees them). */
+static double table_mean(const uint32_t *cum, double *prob)
+{
+	double mean = 0.0, below = 0.0;
+
+	for (int d = 1; d <= SEIR_DUR_MAX; d++) {
+		double c =
+			cum[d - 1] == 0xFFFFFFFFu ? 4294967296.0 : cum[d - 1];
+		prob[d - 1] = (c - below) / 4294967296.0;
+		below = c;
+		mean += d * prob[d - 1];
+	}
+	return mean;
+}
+
+/* Pearson's chi-square of the counts against prob, bins merged from day
+ * 1 up until each expects at least 5; the degrees of freedom in *df. */
+static double chi_square(const uint32_t *count, const double *prob, int *df)
+{
+	double chi = 0.0, e = 0.0, o = 0.0;
+	int bins = 0;
+
+	for (int d = 0; d < SEIR_DUR_MAX; d++) {
+		e += prob[d] * N_SAMPLES;
+		o += count[d];
+		if (e < 5.0 && d + 1 < SEIR_DUR_MAX)
+			continue;
+		if (e > 0.0) {
+			chi += (o - e) * (o - e) / e;
+			bins++;
+		} else if (o > 0.0) {
+			chi += 1e9; /* a day the table cannot give */
+		}
+		e = o = 0.0;
+	}
+	*df = bins - 1;
+	return chi;
+}
+
+/* The 0.1 % critical value of chi-square (Wilson-Hilferty). */
+static double chi_critical(int df)
+{
+	double z = 3.090232, k = df > 0 ? df : 1;
+	double t = 1.0 - 2.0 / (9.0 * k) + z * sqrt(2.0 / (9.0 * k));
+
+	return k * t * t * t;
+}
+
+static void table_of(const char *spec, uint32_t *cum)
+{
+	seir_dist d;
+	double p[SEIR_DUR_MAX];
+	char why[256];
+
+	if (weft__seir_dist_parse(spec, &d, why, sizeof why))
+		tap_bail("%s: %s", spec, why);
+	weft__seir_dist_probs(&d, p);
+	weft__seir_dist_table(p, cum);
+}
+
+static void check_dist(const char *spec, double mean, const char *worse)
+{
+	uint32_t cum[SEIR_DUR_MAX], other[SEIR_DUR_MAX];
+	uint32_t count[SEIR_DUR_MAX] = { 0 };
+	double prob[SEIR_DUR_MAX], oprob[SEIR_DUR_MAX];
+	double tm, sum = 0.0, sum2 = 0.0, sm, se, chi, ochi;
+	int df, odf;
+
+	table_of(spec, cum);
+	table_of(worse, other);
+	tm = table_mean(cum, prob);
+	table_mean(other, oprob);
+	tap_ok(fabs(tm - mean) <= 0.1,
+	       "%s: the table's mean %.4f is within 0.1 day of %g", spec, tm,
+	       mean);
+	for (uint32_t i = 0; i < N_SAMPLES; i++) {
+		uint32_t draw =
+			weft_philox(7u, 0u, i, 0u, 0u, SEIR_PURPOSE_LATENT)
+				.v[0];
+		uint32_t d = seir_duration(cum, draw);
+		count[d - 1]++;
+		sum += d;
+		sum2 += (double)d * d;
+	}
+	sm = sum / N_SAMPLES;
+	se = sqrt((sum2 / N_SAMPLES - sm * sm) / N_SAMPLES);
+	tap_ok(fabs(sm - tm) <= 4.0 * se + 1e-12,
+	       "%s: sampled mean %.4f within 4 standard errors (%.4f) of the "
+	       "table's",
+	       spec, sm, se);
+	chi = chi_square(count, prob, &df);
+	tap_ok(chi < chi_critical(df),
+	       "%s: chi-square %.1f < %.1f (0.1 %%, %d degrees of freedom)",
+	       spec, chi, chi_critical(df), df);
+	ochi = chi_square(count, oprob, &odf);
+	tap_ok(ochi > chi_critical(odf),
+	       "%s: the same samples fail against %s (chi-square %.0f > %.1f)",
+	       spec, worse, ochi, chi_critical(odf));
+}
+
+static void test_distributions(void)
+{
+	/* The presets' distributions (Covasim's, docs/seir.md), and a
+	 * geometric one; each against one with a 5 % larger mean. */
+	check_dist("lognormal(4.6, 4.8)", 4.6, "lognormal(4.83, 4.8)");
+	check_dist("lognormal(8, 2)", 8.0, "lognormal(8.4, 2)");
+	check_dist("lognormal(9, 2.2)", 9.0, "lognormal(9.45, 2.2)");
+	check_dist("lognormal(16.8, 9.1)", 16.8, "lognormal(17.6, 9.1)");
+	check_dist("gamma(8, 2)", 8.0, "gamma(8.4, 2)");
+	check_dist("gamma( 5.5 ,3 )", 5.5, "gamma(5.8, 3)");
+	check_dist("geometric(5)", 5.0, "geometric(5.25)");
+}
+
+static void test_fixed_and_bounds(void)
+{
+	uint32_t cum[SEIR_DUR_MAX];
+	int exact = 1;
+
+	table_of("fixed(3)", cum);
+	tap_ok(seir_duration(cum, 0) == 3 &&
+		       seir_duration(cum, 0xFFFFFFFFu) == 3 &&
+		       seir_duration(cum, 0x80000000u) == 3,
+	       "fixed(3) always gives 3 days");
+	table_of("fixed(120)", cum);
+	tap_ok(seir_duration(cum, 0) == 120, "fixed(120) gives 120 days");
+	/* The first day whose threshold exceeds the draw, at every
+	 * boundary of a wide table. */
+	table_of("lognormal(16.8, 9.1)", cum);
+	for (int d = 1; d < SEIR_DUR_MAX; d++) {
+		uint32_t lo = d > 1 ? cum[d - 2] : 0;
+		if (cum[d - 1] == lo)
+			continue; /* a day of probability 0 */
+		exact &= seir_duration(cum, cum[d - 1] - 1) == (uint32_t)d &&
+			 seir_duration(cum, lo) == (uint32_t)d;
+	}
+	tap_ok(exact, "each day d is drawn exactly for draws in [cum[d-1], "
+		      "cum[d])");
+	{
+		int top = 0;
+		while (cum[top] != 0xFFFFFFFFu)
+			top++;
+		tap_ok(cum[SEIR_DUR_MAX - 1] == 0xFFFFFFFFu &&
+			       seir_duration(cum, 0xFFFFFFFFu) ==
+				       (uint32_t)top + 1 &&
+			       seir_duration(cum, 0xFFFFFFFEu) ==
+				       (uint32_t)top + 1,
+		       "the largest draws give the first day whose threshold "
+		       "is 2^32 - 1 (day %d)",
+		       top + 1);
+	}
+}
+
+static void parse_fails(const char *spec, const char *want)
+{
+	seir_dist d;
+	char why[256] = "";
+	int rc = weft__seir_dist_parse(spec, &d, why, sizeof why);
+
+	tap_ok(rc == -1, "'%s' is refused", spec);
+	tap_contains(why, want, "  ...saying why");
+}
+
+static void test_parse(void)
+{
+	seir_dist d;
+	char why[256];
+
+	tap_ok(weft__seir_dist_parse(" lognormal( 4.6 , 4.8 ) ", &d, why,
+				     sizeof why) == 0 &&
+		       d.kind == SEIR_DIST_LOGNORMAL && d.mean == 4.6 &&
+		       d.sd == 4.8,
+	       "blanks are allowed around names and numbers");
+	parse_fails("normal(3, 1)", "unknown distribution 'normal'; expected "
+				    "fixed(DAYS), geometric(MEAN), "
+				    "gamma(MEAN, SD) or lognormal(MEAN, SD)");
+	parse_fails("gamma(3)", "expected gamma(MEAN, SD): 2 numbers");
+	parse_fails("fixed(2, 3)", "expected fixed(DAYS): 1 number");
+	parse_fails("fixed(0)",
+		    "fixed(DAYS): DAYS must be a whole number from 1 to 120");
+	parse_fails("fixed(2.5)", "DAYS must be a whole number");
+	parse_fails("geometric(0.5)", "geometric(MEAN): MEAN must be from 1");
+	parse_fails("lognormal(5, 0)", "SD above 0");
+	parse_fails("gamma(200, 3)", "at most 120 days");
+	parse_fails("lognormal(5, x)", "lognormal(...): expected a number at "
+				       "'x)'");
+	parse_fails("gamma(5, 2", "gamma(...): expected ')' at the end");
+	parse_fails("gamma(5, 2) extra", "expected ')' at the end");
+	parse_fails("3", "expected fixed(DAYS)");
+}
+
+static void test_by_age(void)
+{
+	double v[SEIR_AGE_BINS];
+	char why[256] = "";
+
+	tap_ok(weft__seir_parse_by_age("0.5", 0, 1, v, why, sizeof why) == 0 &&
+		       v[0] == 0.5 && v[9] == 0.5,
+	       "one value applies to every age bin");
+	tap_ok(weft__seir_parse_by_age("0,1,2,3,4,5,6,7,8,9", 0, 10, v, why,
+				       sizeof why) == 0 &&
+		       v[0] == 0 && v[9] == 9,
+	       "ten values, one per bin");
+	tap_ok(weft__seir_parse_by_age("0.1, 0.2", 0, 1, v, why, sizeof why) ==
+		       -1,
+	       "two values are refused");
+	tap_contains(why, "2 values; expected 1 (every age) or 10",
+		     "  ...saying how many are expected");
+	weft__seir_parse_by_age("0.1, 1.5", 0, 1, v, why, sizeof why);
+	tap_contains(why, "value 2 (1.5) is outside 0 to 1",
+		     "a value out of range is named");
+	weft__seir_parse_by_age("0.1; 0.2", 0, 1, v, why, sizeof why);
+	tap_contains(why, "expected ',' at '; 0.2'", "a wrong separator");
+}
+
+static void test_rel_trans(void)
+{
+	double c[SEIR_REL_CLASSES], mean = 0.0, var = 0.0;
+	int rising = 1;
+
+	weft__seir_rel_trans(0.45, c);
+	for (int i = 0; i < SEIR_REL_CLASSES; i++) {
+		mean += c[i] / SEIR_REL_CLASSES;
+		var += c[i] * c[i] / SEIR_REL_CLASSES;
+		rising &= i == 0 || c[i] > c[i - 1];
+	}
+	var -= mean * mean;
+	tap_ok(fabs(mean - 1.0) < 1e-9 && rising,
+	       "k = 0.45: 16 rising classes of mean 1 (%.12f), %.3f to %.3f",
+	       mean, c[0], c[SEIR_REL_CLASSES - 1]);
+	/* Binning loses the spread within classes: the classes' variance
+	 * is below the gamma's 1/k, but most of it. */
+	tap_ok(var < 1.0 / 0.45 && var > 0.6 / 0.45,
+	       "  ...their variance %.3f is most of the gamma's %.3f", var,
+	       1.0 / 0.45);
+	weft__seir_rel_trans(0.0, c);
+	tap_ok(c[0] == 1.0 && c[15] == 1.0, "k = 0: every class is 1");
+}
+
+static void iv_fails(const char *text, const char *want)
+{
+	seir_intervention iv[SEIR_MAX_INTERVENTIONS];
+	size_t n;
+	char why[256] = "";
+
+	tap_ok(weft__seir_interventions_parse(text, iv, &n, why, sizeof why) ==
+		       -1,
+	       "interventions '%s' are refused", text);
+	tap_contains(why, want, "  ...naming the bad entry");
+}
+
+static void test_interventions(void)
+{
+	seir_intervention iv[SEIR_MAX_INTERVENTIONS];
+	seir_beta_spec b = { .beta = 0.5,
+			     .layer_beta = { 1, 1, 1, 2 },
+			     .iv = iv,
+			     .iso_factor = 0.25,
+			     .iso_start = 3,
+			     .n_days = 100 };
+	uint32_t last, *t;
+	char why[256] = "";
+
+	tap_ok(weft__seir_interventions_parse(" school 30-90 0, work+community "
+					      "40-80 0.5 ,all 45-60 0.3 ",
+					      iv, &b.n_iv, why,
+					      sizeof why) == 0 &&
+		       b.n_iv == 3 && iv[0].layers == 2 && iv[0].first == 30 &&
+		       iv[0].last == 90 && iv[0].factor == 0 &&
+		       iv[1].layers == 12 && iv[2].layers == 15 &&
+		       iv[2].factor == 0.3,
+	       "three entries parsed (%s)", why);
+	t = weft__seir_beta_table(&b, &last);
+	tap_ok(t && last == 91, "the table stops changing after day 90");
+	tap_ok(t && t[0 * 8 + 3] == weft__seir_q28(1.0) &&
+		       t[29 * 8 + 1] == weft__seir_q28(0.5) &&
+		       t[30 * 8 + 1] == 0 && t[90 * 8 + 1] == 0 &&
+		       t[91 * 8 + 1] == weft__seir_q28(0.5),
+	       "school closed on days 30 to 90 only");
+	tap_ok(t && t[50 * 8 + 3] == weft__seir_q28(0.5 * 2 * 0.5 * 0.3) &&
+		       t[50 * 8 + 0] == weft__seir_q28(0.5 * 0.3),
+	       "overlapping entries multiply");
+	tap_ok(t && t[2 * 8 + 4] == t[2 * 8 + 0] &&
+		       t[3 * 8 + 4] == weft__seir_q28(0.5 * 0.25),
+	       "isolation applies from its first day");
+	free(t);
+	tap_ok(weft__seir_interventions_parse("  ", iv, &b.n_iv, why,
+					      sizeof why) == 0 &&
+		       b.n_iv == 0,
+	       "an empty string is no intervention");
+	iv_fails("schol 30-90 0", "'schol 30-90 0': unknown layer 'schol' "
+				  "(layers: home, school, work, community, "
+				  "all)");
+	iv_fails("school 30 0", "'school 30 0': '30' is not a range of days "
+				"FIRST-LAST");
+	iv_fails("school 90-30 0",
+		 "'school 90-30 0': the last day 30 comes before the first 90");
+	iv_fails("school 0-30 0", "'0-30' is not a range of days");
+	iv_fails("school 30-90 x", "'school 30-90 x': 'x' is not a factor");
+	iv_fails("school 30-90 -1", "'-1' is not a factor");
+	iv_fails("school 30-90", "'school 30-90': expected LAYERS FIRST-LAST "
+				 "FACTOR, for example 'school 30-90 0'");
+	iv_fails("school 1-2 0,, work 1-2 0", "entry 2 is empty");
+}
+
+int main(void)
+{
+	test_distributions();
+	test_fixed_and_bounds();
+	test_parse();
+	test_by_age();
+	test_rel_trans();
+	test_interventions();
+	return tap_done();
+}
