@@ -861,7 +861,8 @@ static void seir_matches(const char *tag, int agents, int graphs)
 	tap_ok(sc.launches == 540 && sc.steps == 60 && sc.syncs == 1 &&
 		       sc.fence_waits == 9 &&
 		       (sc.graph_captures >= 1) == graphs,
-	       "  ...540 launches (9 a day), 60 steps, 9 fence waits (one per output) "
+	       "  ...540 launches (9 a day), 60 steps, 9 fence waits (one per "
+	       "output) "
 	       "and 1 sync (%llu, %llu), graphs (%llu captures, %llu "
 	       "launches)",
 	       (unsigned long long)sc.fence_waits, (unsigned long long)sc.syncs,

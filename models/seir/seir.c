@@ -318,8 +318,9 @@ static weft_status seir_collect(weft_model_ctx *mc, void *state,
 				       (unsigned long long)n,
 				       (unsigned long long)steps_done,
 				       (unsigned long long)s->snap_rows);
-	if ((st = weft_model_copy(mc, s->b_snap, region, s->buf[SEIR_BUF_SERIES],
-				  first * row_bytes, n * row_bytes)) ||
+	if ((st = weft_model_copy(mc, s->b_snap, region,
+				  s->buf[SEIR_BUF_SERIES], first * row_bytes,
+				  n * row_bytes)) ||
 	    (st = weft_model_download_async(mc,
 					    s->series + first * SEIR_ROW_WORDS,
 					    s->b_snap, region, n * row_bytes)))
