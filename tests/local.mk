@@ -24,6 +24,7 @@ include tests/config.am
 include tests/loader.am
 include tests/openmp.am
 include tests/model.am
+include tests/population.am
 include tests/cuda.am
 include tests/cli.am
 include tests/template.am

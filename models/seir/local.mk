@@ -3,7 +3,13 @@ core_libweft_internal_la_SOURCES += \
 	models/seir/seir.h \
 	models/seir/seir.c \
 	models/seir/seir_host.c \
-	models/seir/seir_population.c
+	models/seir/seir_population.c \
+	models/seir/population.h \
+	models/seir/population_keys.h \
+	models/seir/population_build.h \
+	models/seir/population.c \
+	models/seir/population_csr.c \
+	models/seir/population_csv.c
 nodist_core_libweft_internal_la_SOURCES = models/seir/seir_source.c
 BUILT_SOURCES += models/seir/seir_source.c
 CLEANFILES += models/seir/seir_source.c
