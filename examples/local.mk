@@ -1,5 +1,9 @@
 # examples/: ready-to-run configurations (docs/seir.md describes them).
 examplesdir = $(pkgdatadir)/examples
 dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
-	examples/covasim-random.ini examples/covasim-hybrid.ini \
-	examples/csv-population.ini
+	examples/covasim-random.ini examples/covasim-hybrid.ini
+
+# A small town from CSV files (population = csv; docs/populations.md).
+examplespopulationdir = $(pkgdatadir)/examples/population
+dist_examplespopulation_DATA = examples/population/town.ini \
+	examples/population/agents.csv examples/population/edges.csv

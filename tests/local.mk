@@ -25,6 +25,7 @@ include tests/loader.am
 include tests/openmp.am
 include tests/model.am
 include tests/seir.am
+include tests/population.am
 include tests/cuda.am
 include tests/cli.am
 include tests/template.am

@@ -12,7 +12,10 @@ core_libweft_internal_la_SOURCES += \
 	models/seir/interventions.c \
 	models/seir/population.h \
 	models/seir/population_keys.h \
-	models/seir/population_shim.c
+	models/seir/population_build.h \
+	models/seir/population.c \
+	models/seir/population_csr.c \
+	models/seir/population_csv.c
 # course.c: lognormal and gamma distribution functions (erfc, lgamma).
 core_libweft_internal_la_LIBADD += -lm
 nodist_core_libweft_internal_la_SOURCES = models/seir/seir_source.c

@@ -1,14 +1,21 @@
 /*
- * models/seir/population.h - the population that SEIR runs on: ages and
- * contact layers (CSR), built on the host from [seir] keys and uploaded
- * once by the model.
+ * models/seir/population.h - the populations of the SEIR model: agents
+ * with ages and a contact network stored as CSR per contact layer (home,
+ * school, work, community), never dense.
  *
- * TEMPORARY (models/seir/population_shim.c): the populations module
- * replaces this header, population_keys.h and the shim at merge; the
- * model depends only on what is declared here.
+ * A population is a pure function of its parameters (seir_pop_params):
+ * built once on the host, single-threaded, from counter-based Philox
+ * draws keyed by the population seed, so the same parameters give the
+ * same population byte for byte whatever the backend or thread count.
+ * Three kinds (docs/populations.md):
+ *   synthetic  households, schools, workplaces and a community layer,
+ *              with defaults close to Covasim's hybrid population;
+ *   random     one random symmetric graph (today's Astoria network),
+ *              stored as the community layer;
+ *   csv        agents and edges read from CSV files.
  */
-#ifndef SEIR_POPULATION_H
-#define SEIR_POPULATION_H
+#ifndef WEFT_SEIR_POPULATION_H
+#define WEFT_SEIR_POPULATION_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -23,44 +30,93 @@ enum seir_layer_id {
 };
 
 typedef struct seir_csr {
-	uint64_t n_edges;
-	uint32_t *row;	  /* n_agents + 1 */
-	uint32_t *col;	  /* n_edges */
+	uint64_t n_edges; /* stored (directed) entries of col */
+	uint32_t *row;	  /* n_agents + 1 entries, never NULL */
+	uint32_t *col;	  /* n_edges entries (at least one allocated, so
+			   * never NULL), each row sorted ascending */
 	uint16_t *weight; /* n_edges, edge weight x 1000 (1000 = 1.0), or
-			   * NULL: every edge weighs 1 */
+			   * NULL when every edge weighs 1 */
 } seir_csr;
 
 typedef struct seir_population {
 	uint32_t n_agents;
-	uint8_t *age;			 /* years, 0..120 */
-	seir_csr layer[SEIR_MAX_LAYERS]; /* symmetric, no self-loops, no
-					  * duplicates within a layer */
-	/* > 0: community NOT stored; each infectious agent draws this many
-	 * community contacts per day on the device (the model's kernel:
-	 * contact k of agent i on day d = Philox(seed, d, i, k,
-	 * PURPOSE_COMMUNITY) mod n, skipping i itself; not symmetric);
-	 * 0: layer[SEIR_L_COMMUNITY] is stored (or empty) */
+	uint8_t *age; /* years, 0..120, n_agents entries */
+	/* Stored, symmetric (both directions stored), no self-loops, no
+	 * duplicate pairs within a layer; a layer with n_edges 0 has row
+	 * all 0. */
+	seir_csr layer[SEIR_MAX_LAYERS];
+	/* > 0: the community layer is NOT stored; each agent has this many
+	 * community contacts per day, drawn on the device by the kernel from
+	 * the counter-based generator (docs/populations.md); 0:
+	 * layer[SEIR_L_COMMUNITY] is stored (or empty). */
 	uint32_t community_daily;
-	/* relative transmission weight per layer (Covasim beta_layer) */
+	/* Relative transmission weight per layer (Covasim's beta_layer),
+	 * from the beta_* keys; all 1 for population = random. */
 	double layer_beta[SEIR_MAX_LAYERS];
 } seir_population;
 
-/* The shim's parameters (the populations module defines its own). */
+/* ---- parameters --------------------------------------------------------- */
+
+typedef enum seir_pop_kind {
+	SEIR_POP_SYNTHETIC = 0,
+	SEIR_POP_RANDOM = 1,
+	SEIR_POP_CSV = 2
+} seir_pop_kind;
+
+#define SEIR_POP_MAX_BINS 32
+#define SEIR_POP_PATH_MAX 4096
+
+/* A discrete distribution over integer values (ages, household sizes,
+ * workplace sizes) written "LO-HI:WEIGHT, ..." or "V:WEIGHT, ...": bin i
+ * holds lo[i]..hi[i] (inclusive, uniform within the bin) with relative
+ * weight w[i]; weights need not sum to 1. */
+typedef struct seir_pop_bins {
+	uint32_t n;
+	uint32_t lo[SEIR_POP_MAX_BINS], hi[SEIR_POP_MAX_BINS];
+	double w[SEIR_POP_MAX_BINS];
+} seir_pop_bins;
+
+/* Parameters, parsed from the [seir] keys (population_keys.h) by
+ * weft__seir_population_params(), or filled by tests. */
 typedef struct seir_pop_params {
-	int kind; /* 1: random; the shim refuses the others at params */
-	uint32_t agents;
-	uint32_t contacts;
-	int community_daily;
-	uint64_t seed;
+	seir_pop_kind kind;
+	uint32_t agents;   /* synthetic and random; ignored for csv */
+	uint64_t seed;	   /* resolved: population_seed, or [simulation]
+			    * seed when population_seed is 0 */
+	uint32_t contacts; /* random: mean degree (pairs drawn n*c/2) */
+	seir_pop_bins household_sizes, ages, workplace_sizes;
+	uint32_t school_age_min, school_age_max; /* inclusive, years */
+	uint32_t school_size;			 /* agents per school group */
+	uint32_t school_contacts; /* mean degree within a school group */
+	uint32_t work_age_min, work_age_max; /* inclusive, years */
+	uint32_t work_contacts;	     /* mean degree within a workplace */
+	uint32_t community_contacts; /* mean community degree */
+	int community_daily;	     /* draw the community layer daily */
 	double layer_beta[SEIR_MAX_LAYERS];
-	char contacts_where[160];
+	char agents_file[SEIR_POP_PATH_MAX]; /* csv: resolved paths */
+	char edges_file[SEIR_POP_PATH_MAX];  /* "" when none */
+	int duplicate_error; /* duplicate_edges = error (else merge) */
 } seir_pop_params;
 
+/* Read every key of SEIR_POPULATION_KEYS from the model's section; file
+ * names relative to the INI file's directory. */
 weft_status weft__seir_population_params(weft_model_ctx *mc,
 					 seir_pop_params *pp);
+/* The same parameters from the keys' declared defaults, without a run
+ * (seed as population_seed's default: 0; set it before building). */
+void weft__seir_population_defaults(seir_pop_params *pp);
+/* Parse a distribution ("LO-HI:W, ..."); values must lie in min..max.
+ * On failure err says what is wrong and WEFT_E_CONFIG is returned. */
+weft_status weft__seir_pop_bins_parse(const char *text, uint32_t min,
+				      uint32_t max, seir_pop_bins *out,
+				      char *err, size_t err_size);
+
+/* Pure: the same params give the same population, byte for byte. On
+ * failure *pop is left empty and err gets a message, "FILE:LINE: what"
+ * for errors in population files. */
 weft_status weft__seir_population_build(const seir_pop_params *pp,
 					seir_population *pop, char *err,
 					size_t err_size);
 void weft__seir_population_free(seir_population *pop);
 
-#endif /* SEIR_POPULATION_H */
+#endif /* WEFT_SEIR_POPULATION_H */

@@ -1,0 +1,820 @@
+/*
+ * models/seir/population_csv.c - a real population from CSV files: the
+ * agents (id, age, and optional household, school and work ids) and an
+ * optional edge list (source, target, layer, optional weight).
+ *
+ * Households become cliques; schools and workplaces become cliques when
+ * small (at most school_contacts / work_contacts + 1 members) and random
+ * contacts within the group otherwise, as in the synthetic population;
+ * the edges file adds contacts to any layer. Every error names the file
+ * and line ("people.csv:12: ..."); docs/populations.md lists them.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "population_build.h"
+
+#define POP_MAX_FIELDS 8
+#define POP_NONE       UINT64_MAX /* no group */
+#define POP_ID_MAX     9223372036854775807ull
+
+/* ---- reading lines and fields ------------------------------------------ */
+
+typedef struct pop_file {
+	const char *path;
+	char *text; /* the whole file, NUL-terminated, cut into lines */
+	size_t len, pos;
+	uint32_t line;		 /* number of the current line */
+	uint64_t max_rows;	 /* lines in the file, an upper bound */
+	int n;			 /* fields of the current line */
+	char *f[POP_MAX_FIELDS]; /* the fields, trimmed */
+} pop_file;
+
+/* The whole of fp into f->text, NUL-terminated. */
+static weft_status pop_slurp(FILE *fp, pop_file *f)
+{
+	size_t cap = 1 << 16, got;
+	char *buf = malloc(cap + 1), *more;
+
+	if (!buf)
+		return WEFT_E_NOMEM;
+	while ((got = fread(buf + f->len, 1, cap - f->len, fp)) > 0) {
+		f->len += got;
+		if (f->len < cap)
+			continue;
+		if (!(more = realloc(buf, 2 * cap + 1))) {
+			free(buf);
+			return WEFT_E_NOMEM;
+		}
+		buf = more;
+		cap *= 2;
+	}
+	if (ferror(fp)) {
+		free(buf);
+		return WEFT_E_IO;
+	}
+	buf[f->len] = '\0';
+	f->text = buf;
+	return WEFT_OK;
+}
+
+static weft_status pop_read(pop_file *f, const char *path, const char *what,
+			    char *err, size_t err_size)
+{
+	FILE *fp = fopen(path, "rb");
+	weft_status st;
+
+	memset(f, 0, sizeof *f);
+	f->path = path;
+	if (!fp) {
+		weft__fmt(err, err_size, "cannot open the %s '%s': %s", what,
+			  path, strerror(errno));
+		return WEFT_E_IO;
+	}
+	st = pop_slurp(fp, f);
+	fclose(fp);
+	if (st) {
+		weft__fmt(err, err_size, "cannot read the %s '%s': %s", what,
+			  path,
+			  st == WEFT_E_NOMEM ? "out of host memory"
+					     : "read error");
+		return st;
+	}
+	if (f->len >= 3 && !memcmp(f->text, "\xef\xbb\xbf", 3))
+		f->pos = 3; /* a UTF-8 byte order mark, as spreadsheets write */
+	f->max_rows = 1;
+	for (size_t i = 0; i < f->len; i++)
+		f->max_rows += f->text[i] == '\n';
+	return WEFT_OK;
+}
+
+static char *pop_trim(char *s, char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*end = '\0';
+	return s;
+}
+
+/* Cut line into comma-separated fields; n counts them all, f keeps the
+ * first POP_MAX_FIELDS. */
+static void pop_split(pop_file *f, char *line)
+{
+	f->n = 0;
+	for (;;) {
+		char *comma = strchr(line, ',');
+		char *end = comma ? comma : line + strlen(line);
+		char *field = pop_trim(line, end);
+		if (f->n < POP_MAX_FIELDS)
+			f->f[f->n] = field;
+		f->n++;
+		if (!comma)
+			return;
+		line = comma + 1;
+	}
+}
+
+/* The next line that is not blank, split into fields; 0 at the end. LF
+ * and CRLF endings, and a last line without one, are all accepted. */
+static int pop_next(pop_file *f)
+{
+	while (f->pos < f->len) {
+		char *line = f->text + f->pos;
+		char *nl = memchr(line, '\n', f->len - f->pos);
+		char *end = nl ? nl : f->text + f->len;
+		f->pos = (size_t)(end - f->text) + 1;
+		f->line++;
+		if (end > line && end[-1] == '\r')
+			end--;
+		*end = '\0';
+		if (line[strspn(line, " \t")] == '\0')
+			continue;
+		pop_split(f, line);
+		return 1;
+	}
+	return 0;
+}
+
+static weft_status pop_fail(const pop_file *f, char *err, size_t err_size,
+			    const char *fmt, ...) WEFT_PRINTF(4, 5);
+
+/* "FILE:LINE: what", the status of a bad file. */
+static weft_status pop_fail(const pop_file *f, char *err, size_t err_size,
+			    const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	weft__fmt(err, err_size, "%s:%u: %s", f->path, f->line, what);
+	return WEFT_E_CONFIG;
+}
+
+/* ---- values ---------------------------------------------------------------
+ */
+
+/* A decimal integer 0..max; -1 when s is not one, -2 when above max. */
+static int pop_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (x > (max - (uint64_t)(*s - '0')) / 10)
+			return -2;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+/* An id (agent or group), 0..2^63 - 1. */
+static weft_status pop_id(const pop_file *f, int field, const char *what,
+			  uint64_t *v, char *err, size_t err_size)
+{
+	int r = pop_u64(f->f[field], POP_ID_MAX, v);
+
+	if (r == -1)
+		return pop_fail(f, err, err_size,
+				"%s '%s' is not a non-negative integer", what,
+				f->f[field]);
+	if (r == -2)
+		return pop_fail(f, err, err_size,
+				"%s %s is out of range 0-%llu", what,
+				f->f[field], POP_ID_MAX);
+	return WEFT_OK;
+}
+
+/* ---- the header ------------------------------------------------------------
+ */
+
+typedef struct pop_columns {
+	const char *const *names; /* known columns; the first n_required are
+				   * required */
+	int n_names, n_required;
+	int at[POP_MAX_FIELDS]; /* field of each known column, or -1 */
+	int n;			/* fields of every row */
+} pop_columns;
+
+static void pop_list(char *buf, size_t size, const pop_columns *c, int n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 i ? ", " : "", c->names[i]);
+}
+
+static weft_status pop_header(pop_file *f, pop_columns *c, char *err,
+			      size_t err_size)
+{
+	char list[128];
+
+	pop_list(list, sizeof list, c, c->n_names);
+	for (int i = 0; i < POP_MAX_FIELDS; i++)
+		c->at[i] = -1;
+	if (!pop_next(f)) {
+		f->line = 1;
+		return pop_fail(f, err, err_size,
+				"empty file: expected a header line naming "
+				"the columns (%s)",
+				list);
+	}
+	if (f->n > POP_MAX_FIELDS)
+		return pop_fail(f, err, err_size,
+				"%d columns in the header; the columns are %s",
+				f->n, list);
+	for (int j = 0; j < f->n; j++) {
+		int i = 0;
+		while (i < c->n_names && strcmp(f->f[j], c->names[i]) != 0)
+			i++;
+		if (i == c->n_names)
+			return pop_fail(f, err, err_size,
+					"unknown column '%s' (the columns "
+					"are %s)",
+					f->f[j], list);
+		if (c->at[i] >= 0)
+			return pop_fail(f, err, err_size,
+					"column '%s' appears twice", f->f[j]);
+		c->at[i] = j;
+	}
+	c->n = f->n;
+	pop_list(list, sizeof list, c, c->n_required);
+	for (int i = 0; i < c->n_required; i++)
+		if (c->at[i] < 0)
+			return pop_fail(f, err, err_size,
+					"no column '%s' (required: %s)",
+					c->names[i], list);
+	return WEFT_OK;
+}
+
+static weft_status pop_row(const pop_file *f, const pop_columns *c, char *err,
+			   size_t err_size)
+{
+	if (f->n == c->n)
+		return WEFT_OK;
+	return pop_fail(f, err, err_size, "%d field%s, but the header has %d",
+			f->n, f->n == 1 ? "" : "s", c->n);
+}
+
+/* ---- a map from 63-bit ids to indexes (open addressing) --------------------
+ */
+
+typedef struct pop_map {
+	uint64_t *key;
+	uint32_t *val; /* UINT32_MAX: empty slot */
+	uint64_t mask;
+} pop_map;
+
+static int pop_map_init(pop_map *m, uint64_t count)
+{
+	uint64_t cap = 16;
+
+	while (cap < 2 * count)
+		cap *= 2;
+	m->mask = cap - 1;
+	m->key = malloc(cap * sizeof *m->key);
+	m->val = malloc(cap * sizeof *m->val);
+	if (m->val)
+		memset(m->val, 0xff, cap * sizeof *m->val);
+	return m->key && m->val;
+}
+
+static void pop_map_free(pop_map *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
+static uint64_t pop_hash(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t pop_map_slot(const pop_map *m, uint64_t key)
+{
+	uint64_t i = pop_hash(key) & m->mask;
+	while (m->val[i] != UINT32_MAX && m->key[i] != key)
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+static uint32_t pop_map_get(const pop_map *m, uint64_t key)
+{
+	return m->val[pop_map_slot(m, key)];
+}
+
+/* Insert key -> val unless present; returns the value it had, or
+ * UINT32_MAX when it is new. */
+static uint32_t pop_map_put(pop_map *m, uint64_t key, uint32_t val)
+{
+	uint64_t i = pop_map_slot(m, key);
+	uint32_t old = m->val[i];
+
+	if (old == UINT32_MAX) {
+		m->key[i] = key;
+		m->val[i] = val;
+	}
+	return old;
+}
+
+/* ---- the agents file
+ * --------------------------------------------------------- */
+
+static const char *const pop_agent_cols[] = { "id", "age", "household",
+					      "school", "work" };
+
+typedef struct pop_agents {
+	uint32_t n;
+	uint64_t *id;	/* as in the file */
+	uint32_t *line; /* where each was defined */
+	uint8_t *age;
+	uint64_t *group[3]; /* household, school, work ids (POP_NONE), or
+			     * NULL without the column */
+	pop_map map;	    /* id -> index */
+} pop_agents;
+
+static void pop_agents_free(pop_agents *a)
+{
+	free(a->id);
+	free(a->line);
+	free(a->age);
+	for (int g = 0; g < 3; g++)
+		free(a->group[g]);
+	pop_map_free(&a->map);
+}
+
+static weft_status pop_agents_alloc(pop_agents *a, const pop_columns *c,
+				    uint64_t rows, char *err, size_t err_size)
+{
+	int ok = pop_map_init(&a->map, rows);
+
+	a->id = malloc(rows * sizeof *a->id);
+	a->line = malloc(rows * sizeof *a->line);
+	a->age = malloc(rows);
+	ok = ok && a->id && a->line && a->age;
+	for (int g = 0; g < 3; g++)
+		if (c->at[2 + g] >= 0) {
+			a->group[g] = malloc(rows * sizeof *a->group[g]);
+			ok = ok && a->group[g];
+		}
+	if (ok)
+		return WEFT_OK;
+	weft__fmt(err, err_size, "cannot allocate host memory for %llu agents",
+		  (unsigned long long)rows);
+	return WEFT_E_NOMEM;
+}
+
+static weft_status pop_age(const pop_file *f, int field, uint8_t *age,
+			   char *err, size_t err_size)
+{
+	uint64_t v = 0;
+	int r = pop_u64(f->f[field], 1000, &v);
+
+	if (r == -1)
+		return pop_fail(f, err, err_size,
+				"age '%s' is not a whole number of years",
+				f->f[field]);
+	if (r == -2 || v > 120)
+		return pop_fail(f, err, err_size,
+				"age %s is out of range 0-120", f->f[field]);
+	*age = (uint8_t)v;
+	return WEFT_OK;
+}
+
+/* One row: id (new), age, groups (an empty field is no group). */
+static weft_status pop_agent(pop_file *f, const pop_columns *c, pop_agents *a,
+			     char *err, size_t err_size)
+{
+	uint32_t i = a->n, first;
+	weft_status st;
+
+	if ((st = pop_row(f, c, err, err_size)) ||
+	    (st = pop_id(f, c->at[0], "id", &a->id[i], err, err_size)) ||
+	    (st = pop_age(f, c->at[1], &a->age[i], err, err_size)))
+		return st;
+	for (int g = 0; g < 3; g++) {
+		int at = c->at[2 + g];
+		if (at < 0)
+			continue;
+		a->group[g][i] = POP_NONE;
+		if (f->f[at][0] &&
+		    (st = pop_id(f, at, pop_agent_cols[2 + g], &a->group[g][i],
+				 err, err_size)))
+			return st;
+	}
+	if (i == 2000000000u)
+		return pop_fail(f, err, err_size,
+				"more than 2000000000 agents");
+	first = pop_map_put(&a->map, a->id[i], i);
+	if (first != UINT32_MAX)
+		return pop_fail(f, err, err_size,
+				"duplicate agent id %llu (first at line %u)",
+				(unsigned long long)a->id[i], a->line[first]);
+	a->line[i] = f->line;
+	a->n++;
+	return WEFT_OK;
+}
+
+static weft_status pop_agents_read(const char *path, pop_agents *a, char *err,
+				   size_t err_size)
+{
+	pop_columns c = { pop_agent_cols, 5, 2, { 0 }, 0 };
+	pop_file f;
+	weft_status st;
+
+	memset(a, 0, sizeof *a);
+	if ((st = pop_read(&f, path, "agents file", err, err_size)))
+		return st;
+	if ((st = pop_header(&f, &c, err, err_size)) ||
+	    (st = pop_agents_alloc(a, &c, f.max_rows, err, err_size)))
+		goto free_text;
+	while (pop_next(&f))
+		if ((st = pop_agent(&f, &c, a, err, err_size)))
+			goto free_text;
+	if (a->n == 0)
+		st = pop_fail(&f, err, err_size, "no agents after the header");
+free_text:
+	free(f.text);
+	return st;
+}
+
+/* ---- groups: households, schools, workplaces ------------------------------
+ */
+
+/* Agents sharing a group id become one group; groups in order of first
+ * appearance, members in file order (a counting sort). */
+static weft_status pop_groups_of(const uint64_t *gid, uint32_t n,
+				 seir_pop_groups *gr, uint32_t **start,
+				 uint32_t **member)
+{
+	pop_map m;
+	uint32_t *g_of = malloc((size_t)n * sizeof *g_of + 1), count = 0;
+	weft_status st = WEFT_E_NOMEM;
+
+	*start = malloc(((size_t)n + 2) * sizeof **start);
+	*member = malloc((size_t)n * sizeof **member + 1);
+	if (!pop_map_init(&m, n) || !g_of || !*start || !*member)
+		goto free_map;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t old = gid[i] == POP_NONE
+				       ? UINT32_MAX - 1
+				       : pop_map_put(&m, gid[i], count);
+		g_of[i] = old == UINT32_MAX ? count++ : old;
+	}
+	memset(*start, 0, ((size_t)count + 2) * sizeof **start);
+	for (uint32_t i = 0; i < n; i++)
+		if (g_of[i] != UINT32_MAX - 1)
+			(*start)[g_of[i] + 2]++;
+	for (uint32_t g = 0; g < count; g++)
+		(*start)[g + 2] += (*start)[g + 1];
+	for (uint32_t i = 0; i < n; i++)
+		if (g_of[i] != UINT32_MAX - 1)
+			(*member)[(*start)[g_of[i] + 1]++] = i;
+	gr->n_groups = count;
+	gr->start = *start;
+	gr->member = *member;
+	st = WEFT_OK;
+free_map:
+	free(g_of);
+	pop_map_free(&m);
+	return st;
+}
+
+/* ---- the edges file
+ * ---------------------------------------------------------- */
+
+static const char *const pop_edge_cols[] = { "source", "target", "layer",
+					     "weight" };
+
+typedef struct pop_edges {
+	uint64_t n;
+	uint32_t *a, *b, *line;
+	uint16_t *w;
+	uint8_t *layer;
+	int weighted[SEIR_MAX_LAYERS]; /* some weight is not 1 */
+} pop_edges;
+
+static void pop_edges_free(pop_edges *e)
+{
+	free(e->a);
+	free(e->b);
+	free(e->line);
+	free(e->w);
+	free(e->layer);
+}
+
+static const char *const pop_layer_names[SEIR_MAX_LAYERS] = { "home", "school",
+							      "work",
+							      "community" };
+
+static int pop_layer_of(const char *s)
+{
+	static const char *const names[] = { "home",	  "school", "work",
+					     "community", "h",	    "s",
+					     "w",	  "c" };
+	for (int i = 0; i < 8; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i % SEIR_MAX_LAYERS;
+	return -1;
+}
+
+/* weight in (0, 65.535], rounded to thousandths (at least 0.001); an
+ * empty field is 1. */
+static weft_status pop_weight(const pop_file *f, int field, uint16_t *w,
+			      char *err, size_t err_size)
+{
+	const char *s = field < 0 ? "" : f->f[field];
+	char *end;
+	double v = *s ? strtod(s, &end) : 1.0;
+
+	if (*s && (*end || !isfinite(v)))
+		return pop_fail(f, err, err_size, "weight '%s' is not a number",
+				s);
+	if (v <= 0)
+		return pop_fail(f, err, err_size, "weight %s is not above 0",
+				s);
+	if (v > 65.535)
+		return pop_fail(f, err, err_size,
+				"weight %s is above 65.535, the largest", s);
+	v = floor(v * 1000 + 0.5);
+	*w = (uint16_t)(v < 1 ? 1 : v);
+	return WEFT_OK;
+}
+
+static weft_status pop_endpoint(const pop_file *f, int field,
+				const pop_agents *ag, const char *agents_path,
+				uint32_t *out, char *err, size_t err_size)
+{
+	uint64_t id;
+	weft_status st = pop_id(f, field, "agent id", &id, err, err_size);
+
+	if (st)
+		return st;
+	*out = pop_map_get(&ag->map, id);
+	if (*out != UINT32_MAX)
+		return WEFT_OK;
+	return pop_fail(f, err, err_size, "unknown agent id %llu (not in %s)",
+			(unsigned long long)id, agents_path);
+}
+
+static weft_status pop_edge(const pop_file *f, const pop_columns *c,
+			    const pop_agents *ag, const seir_pop_params *pp,
+			    pop_edges *e, char *err, size_t err_size)
+{
+	uint64_t i = e->n;
+	int layer;
+	weft_status st;
+
+	if ((st = pop_row(f, c, err, err_size)) ||
+	    (st = pop_endpoint(f, c->at[0], ag, pp->agents_file, &e->a[i], err,
+			       err_size)) ||
+	    (st = pop_endpoint(f, c->at[1], ag, pp->agents_file, &e->b[i], err,
+			       err_size)))
+		return st;
+	if ((layer = pop_layer_of(f->f[c->at[2]])) < 0)
+		return pop_fail(f, err, err_size,
+				"unknown layer '%s' (home, school, work, "
+				"community or h, s, w, c)",
+				f->f[c->at[2]]);
+	if (e->a[i] == e->b[i])
+		return pop_fail(f, err, err_size,
+				"self-loop: agent %s in contact with itself",
+				f->f[c->at[0]]);
+	if (layer == SEIR_L_COMMUNITY && pp->community_daily)
+		return pop_fail(f, err, err_size,
+				"a community edge, but community_daily = true "
+				"draws the community layer anew every day; "
+				"set community_daily = false to store it");
+	if ((st = pop_weight(f, c->at[3], &e->w[i], err, err_size)))
+		return st;
+	e->layer[i] = (uint8_t)layer;
+	e->line[i] = f->line;
+	e->weighted[layer] |= e->w[i] != 1000;
+	e->n++;
+	return WEFT_OK;
+}
+
+static weft_status pop_edges_alloc(pop_edges *e, uint64_t rows, char *err,
+				   size_t err_size)
+{
+	e->a = malloc(rows * sizeof *e->a);
+	e->b = malloc(rows * sizeof *e->b);
+	e->line = malloc(rows * sizeof *e->line);
+	e->w = malloc(rows * sizeof *e->w);
+	e->layer = malloc(rows);
+	if (e->a && e->b && e->line && e->w && e->layer)
+		return WEFT_OK;
+	weft__fmt(err, err_size, "cannot allocate host memory for %llu edges",
+		  (unsigned long long)rows);
+	return WEFT_E_NOMEM;
+}
+
+/* ---- duplicate edges
+ * --------------------------------------------------------- */
+
+typedef struct pop_pair {
+	uint64_t key; /* layer, smaller index, larger index */
+	uint64_t edge;
+} pop_pair;
+
+static int pop_cmp_pair(const void *x, const void *y)
+{
+	const pop_pair *a = x, *b = y;
+	if (a->key != b->key)
+		return (a->key > b->key) - (a->key < b->key);
+	return (a->edge > b->edge) - (a->edge < b->edge);
+}
+
+/* duplicate_edges = error: the earliest line that repeats an earlier
+ * pair of the same layer (in either direction). */
+static weft_status pop_no_duplicates(const pop_file *f, const pop_edges *e,
+				     const pop_agents *ag, char *err,
+				     size_t err_size)
+{
+	pop_pair *p = malloc((size_t)e->n * sizeof *p + 1);
+	uint64_t dup = UINT64_MAX, first = 0;
+	pop_file at = *f;
+
+	if (!p) {
+		weft__fmt(err, err_size,
+			  "cannot allocate host memory for "
+			  "checking %llu edges",
+			  (unsigned long long)e->n);
+		return WEFT_E_NOMEM;
+	}
+	for (uint64_t i = 0; i < e->n; i++) {
+		uint64_t lo = e->a[i] < e->b[i] ? e->a[i] : e->b[i];
+		uint64_t hi = e->a[i] ^ e->b[i] ^ lo;
+		p[i].key = (uint64_t)e->layer[i] << 62 | lo << 31 | hi;
+		p[i].edge = i;
+	}
+	qsort(p, (size_t)e->n, sizeof *p, pop_cmp_pair);
+	for (uint64_t i = 1; i < e->n; i++)
+		if (p[i].key == p[i - 1].key && p[i].edge < dup) {
+			uint64_t j = i - 1;
+			while (j > 0 && p[j - 1].key == p[i].key)
+				j--;
+			dup = p[i].edge;
+			first = p[j].edge;
+		}
+	free(p);
+	if (dup == UINT64_MAX)
+		return WEFT_OK;
+	at.line = e->line[dup];
+	return pop_fail(&at, err, err_size,
+			"duplicate edge %llu-%llu in layer %s (first at line "
+			"%u; duplicate_edges = error)",
+			(unsigned long long)ag->id[e->a[dup]],
+			(unsigned long long)ag->id[e->b[dup]],
+			pop_layer_names[e->layer[dup]], e->line[first]);
+}
+
+static weft_status pop_edges_read(const seir_pop_params *pp,
+				  const pop_agents *ag, pop_edges *e, char *err,
+				  size_t err_size)
+{
+	pop_columns c = { pop_edge_cols, 4, 3, { 0 }, 0 };
+	pop_file f;
+	weft_status st;
+
+	memset(e, 0, sizeof *e);
+	if (!pp->edges_file[0])
+		return WEFT_OK;
+	if ((st = pop_read(&f, pp->edges_file, "edges file", err, err_size)))
+		return st;
+	if ((st = pop_header(&f, &c, err, err_size)) ||
+	    (st = pop_edges_alloc(e, f.max_rows, err, err_size)))
+		goto free_text;
+	while (pop_next(&f))
+		if ((st = pop_edge(&f, &c, ag, pp, e, err, err_size)))
+			goto free_text;
+	if (pp->duplicate_error)
+		st = pop_no_duplicates(&f, e, ag, err, err_size);
+free_text:
+	free(f.text);
+	return st;
+}
+
+/* ---- the layers ------------------------------------------------------------
+ */
+
+typedef struct pop_csv_layer {
+	const seir_pop_groups *gr; /* NULL: no groups in this layer */
+	const pop_edges *e;
+	uint8_t layer;
+} pop_csv_layer;
+
+/* The groups' contacts, then the file's edges of this layer. */
+static void pop_gen_csv(const void *arg, seir_pop_sink *s)
+{
+	const pop_csv_layer *cl = arg;
+
+	if (cl->gr)
+		weft__pop_gen_groups(cl->gr, s);
+	for (uint64_t i = 0; i < cl->e->n; i++)
+		if (cl->e->layer[i] == cl->layer)
+			weft__pop_emit(s, cl->e->a[i], cl->e->b[i],
+				       cl->e->w[i]);
+}
+
+static weft_status pop_csv_layer_build(const seir_pop_params *pp,
+				       seir_population *pop, int layer,
+				       const uint64_t *gid, const pop_edges *e,
+				       char *err, size_t err_size)
+{
+	const uint32_t contacts[] = { 0, pp->school_contacts, pp->work_contacts,
+				      pp->community_contacts };
+	uint32_t *start = NULL, *member = NULL, all[2] = { 0, pop->n_agents };
+	seir_pop_groups gr = { 0 };
+	pop_csv_layer cl = { NULL, e, (uint8_t)layer };
+	weft_status st = WEFT_OK;
+
+	gr.contacts = contacts[layer];
+	gr.clique = layer == SEIR_L_HOME;
+	gr.seed = pp->seed;
+	gr.purpose = SEIR_POP_P_EDGES + (uint32_t)layer;
+	if (gid &&
+	    (st = pop_groups_of(gid, pop->n_agents, &gr, &start, &member))) {
+		weft__fmt(err, err_size, "cannot allocate the %s groups",
+			  pop_layer_names[layer]);
+		goto free_groups;
+	}
+	if (layer == SEIR_L_COMMUNITY) {
+		gr.n_groups = 1;
+		gr.start = all;
+	}
+	cl.gr = gid || layer == SEIR_L_COMMUNITY ? &gr : NULL;
+	if (cl.gr && (st = weft__pop_groups_check(cl.gr, pop_layer_names[layer],
+						  err, err_size)))
+		goto free_groups;
+	st = weft__pop_layer_build(pop->n_agents, pop_gen_csv, &cl,
+				   e->weighted[layer], pop_layer_names[layer],
+				   &pop->layer[layer], err, err_size);
+free_groups:
+	free(member);
+	free(start);
+	return st;
+}
+
+static weft_status pop_csv_layers(const seir_pop_params *pp,
+				  seir_population *pop, const pop_agents *ag,
+				  const pop_edges *e, char *err,
+				  size_t err_size)
+{
+	weft_status st;
+
+	for (int l = 0; l < SEIR_L_COMMUNITY; l++)
+		if ((st = pop_csv_layer_build(pp, pop, l, ag->group[l], e, err,
+					      err_size)))
+			return st;
+	if (!pp->community_daily)
+		return pop_csv_layer_build(pp, pop, SEIR_L_COMMUNITY, NULL, e,
+					   err, err_size);
+	pop->community_daily = pp->community_contacts;
+	return weft__pop_layer_empty(
+		pop->n_agents, &pop->layer[SEIR_L_COMMUNITY], err, err_size);
+}
+
+weft_status weft__seir_population_csv(const seir_pop_params *pp,
+				      seir_population *pop, char *err,
+				      size_t err_size)
+{
+	pop_agents ag;
+	pop_edges e;
+	weft_status st;
+
+	if (!pp->agents_file[0]) {
+		weft__fmt(err, err_size, "population = csv needs agents_file");
+		return WEFT_E_CONFIG;
+	}
+	memset(&e, 0, sizeof e);
+	if ((st = pop_agents_read(pp->agents_file, &ag, err, err_size)) ||
+	    (st = pop_edges_read(pp, &ag, &e, err, err_size)))
+		goto free_all;
+	pop->n_agents = ag.n;
+	pop->age = ag.age;
+	ag.age = NULL;
+	memcpy(pop->layer_beta, pp->layer_beta, sizeof pop->layer_beta);
+	st = pop_csv_layers(pp, pop, &ag, &e, err, err_size);
+free_all:
+	pop_edges_free(&e);
+	pop_agents_free(&ag);
+	return st;
+}
