@@ -208,7 +208,7 @@ static void test_defaults(void)
 
 	tap_ok(pp->agents == 37518 && pp->contacts == 10 &&
 		       pp->school_contacts == 20 && pp->work_contacts == 16 &&
-		       pp->community_contacts == 20 && pp->community_daily &&
+		       pp->community_contacts == 20 && !pp->community_daily &&
 		       pp->school_age_min == 6 && pp->school_age_max == 21 &&
 		       pp->work_age_min == 22 && pp->work_age_max == 64,
 	       "defaults: Covasim hybrid contacts (s 20, w 16, c 20) and ages");
@@ -351,6 +351,7 @@ static void test_synthetic(void)
 	seir_pop_params *pp = params(SEIR_POP_SYNTHETIC, 200000, 12345);
 	seir_population a, b;
 
+	pp->community_daily = 1; /* checked below: nothing stored */
 	if (!build(pp, &a, "synthetic 200000"))
 		return;
 	check_layers(&a, "synthetic");
@@ -922,6 +923,7 @@ static weft_status read_params(weft_context *ctx, const weft_config *cfg,
 	weft_model_ctx mc;
 
 	memset(&sim, 0, sizeof sim);
+	memset(&mc, 0, sizeof mc);
 	sim.ctx = ctx;
 	sim.cfg = cfg;
 	sim.model = weft__model_find("seir");

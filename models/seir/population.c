@@ -553,6 +553,14 @@ static weft_status pop_random(const seir_pop_params *pp, seir_population *pop,
 		if ((st = weft__pop_layer_empty(pop->n_agents, &pop->layer[l],
 						err, err_size)))
 			return st;
+	if (pp->community_daily) {
+		/* Well mixed: `contacts` partners drawn every day on the
+		 * device, nothing stored. */
+		pop->community_daily = pp->contacts;
+		return weft__pop_layer_empty(pop->n_agents,
+					     &pop->layer[SEIR_L_COMMUNITY], err,
+					     err_size);
+	}
 	return weft__pop_layer_build(pop->n_agents, pop_gen_random, &ra, 0,
 				     "random", &pop->layer[SEIR_L_COMMUNITY],
 				     err, err_size);

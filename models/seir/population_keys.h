@@ -117,11 +117,13 @@
 		     "hybrid: 20), between any two agents: per day "          \
 		     "when community_daily, else the mean degree of "         \
 		     "the stored community layer")
-#define SEIR_POP_K_DAILY                                                   \
-	SEIR_POP_KEY("community_daily", WEFT_KEY_BOOL, "true", 0, 0, NULL, \
-		     "draw the community contacts anew every day on "      \
-		     "the device instead of storing a fixed community "    \
-		     "layer (synthetic and csv)")
+#define SEIR_POP_K_DAILY                                                    \
+	SEIR_POP_KEY("community_daily", WEFT_KEY_BOOL, "false", 0, 0, NULL, \
+		     "draw the community contacts (community_contacts; "    \
+		     "contacts for population = random) anew every day on " \
+		     "the device instead of storing a fixed layer, as "     \
+		     "Covasim's dynamic layers do; saves 8 bytes per "      \
+		     "contact")
 #define SEIR_POP_K_BETA_HOME                                           \
 	SEIR_POP_KEY("beta_home", WEFT_KEY_REAL, "3.0", 0, 1000, NULL, \
 		     "relative transmission weight of the home layer " \
