@@ -29,10 +29,8 @@ grep -q '^openmp  *available' "$tmp/backends" ||
 # run NAME weft-args...: astoria into $tmp/NAME; stderr kept for diagnostics.
 run() {
 	name=$1; shift
-	# population = random until the populations module (synthetic) is
-	# merged.
 	"$weft" run "$ini" --quiet --set "output.directory=$tmp/$name" \
-		--set seir.population=random "$@" > "$tmp/$name.out" 2>&1
+		"$@" > "$tmp/$name.out" 2>&1
 	rc=$?
 	ok "$rc" "astoria runs on $name"
 	[ "$rc" -eq 0 ] || sed 's/^/# /' "$tmp/$name.out"
