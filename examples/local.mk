@@ -1,3 +1,3 @@
 # examples/: ready-to-run configurations.
 examplesdir = $(pkgdatadir)/examples
-dist_examples_DATA = examples/astoria.ini
+dist_examples_DATA = examples/astoria.ini examples/cartpole.ini
