@@ -12,3 +12,12 @@ bench_cuda_bench_SOURCES = bench/cuda-bench.c
 bench_cuda_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models/seir
 bench_cuda_bench_LDADD = core/libweft-internal.la $(INIH_LIBS)
 endif
+
+# bench/cartpole-bench: environment steps per second of the CartPole model
+# through its C API, host actions and on-device policy (bench/cartpole.sh
+# runs it on each backend, and bench/cartpole_gym.py the Python peers).
+# Built with the tests, against libweft's public API alone.
+check_PROGRAMS += bench/cartpole-bench
+bench_cartpole_bench_SOURCES = bench/cartpole-bench.c
+bench_cartpole_bench_LDADD = core/libweft.la
+EXTRA_DIST += bench/cartpole.sh bench/cartpole_gym.py

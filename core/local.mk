@@ -57,6 +57,7 @@ weftinclude_HEADERS += \
 	core/include/weft/common.h \
 	core/include/weft/backend.h \
 	core/include/weft/model.h \
+	core/include/weft/cartpole.h \
 	core/include/weft/kernel.h \
 	core/include/weft/kernel_host.h
 

@@ -1,7 +1,8 @@
 # examples/: ready-to-run configurations (docs/seir.md describes them).
 examplesdir = $(pkgdatadir)/examples
 dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
-	examples/covasim-random.ini examples/covasim-hybrid.ini
+	examples/covasim-random.ini examples/covasim-hybrid.ini \
+	examples/cartpole.ini
 
 # A small town from CSV files (population = csv; docs/populations.md).
 examplespopulationdir = $(pkgdatadir)/examples/population

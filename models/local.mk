@@ -6,3 +6,4 @@ EMBED = $(SHELL) $(top_srcdir)/models/embed.sh
 core_libweft_internal_la_SOURCES += models/models.c
 
 include models/seir/local.mk
+include models/cartpole/local.mk

@@ -8,9 +8,11 @@
 #include <string.h>
 
 extern const weft_model weft__model_seir;
+extern const weft_model weft__model_cartpole;
 
 const weft_model *const weft__models[] = {
 	&weft__model_seir,
+	&weft__model_cartpole,
 };
 const size_t weft__n_models = sizeof weft__models / sizeof weft__models[0];
 

@@ -31,3 +31,4 @@ include tests/cli.am
 include tests/template.am
 include tests/conform.am
 include tests/opencl.am
+include tests/cartpole.am

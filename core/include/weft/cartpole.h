@@ -1,0 +1,122 @@
+/*
+ * weft/cartpole.h - batched CartPole-v1 environments for reinforcement
+ * learning, stepped on any weft backend: the C API that an RL library or
+ * a Python binding wraps. docs/cartpole.md describes the model, the packed
+ * layouts and the float tolerance; docs/examples/cartpole-example.c is a
+ * complete program.
+ *
+ * N environments live on the device as structure of arrays. An episode
+ * that ends (terminated, or truncated after [cartpole] max_episode_steps)
+ * is reset on the device within the same step: the observation returned
+ * is the new episode's first, and the final observation and return of the
+ * episode that ended are kept in the packed result buffer.
+ *
+ * Two ways to act:
+ *  - host actions: weft_cartpole_step(env, actions, 1, result, bytes)
+ *    sends one packed action buffer (one host-to-device transfer for all
+ *    environments), runs one step and reads the packed result back with
+ *    one device-to-host transfer (or leaves it on the device: result NULL);
+ *  - the on-device policy of the [cartpole] section (linear or random):
+ *    weft_cartpole_step(env, NULL, n, NULL, 0) runs n steps with no
+ *    transfer and no synchronisation at all.
+ *
+ * Like every weft call, these return a weft_status; on failure the
+ * context given to weft_cartpole_open() holds the message.
+ */
+#ifndef WEFT_CARTPOLE_API_H
+#define WEFT_CARTPOLE_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <weft/weft.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct weft_cartpole weft_cartpole;
+
+/* Observation: x, x_dot, theta, theta_dot (Gymnasium's order), f32. */
+#define WEFT_CARTPOLE_OBS_DIM 4
+
+/* Byte offsets in the packed result buffer of n environments:
+ *   obs          0        float[n][4]
+ *   reward       16n      float[n]      (1 every step, as CartPole-v1)
+ *   terminated   20n      uint8_t[n]    (0 or 1)
+ *   truncated    21n      uint8_t[n]    (0 or 1)
+ *   final_obs    P        float[n][4]   P = 22n rounded up to 4
+ *   final_return P + 16n  float[n]
+ * final_obs and final_return hold, for each environment, the last
+ * episode that ended: read them where terminated or truncated is set. */
+typedef struct weft_cartpole_layout {
+	size_t obs, reward, terminated, truncated, final_obs, final_return;
+	size_t step_bytes;  /* 22n: obs to truncated */
+	size_t total_bytes; /* P + 20n: everything */
+} weft_cartpole_layout;
+
+WEFT_EXPORT void weft_cartpole_layout_of(uint32_t n, weft_cartpole_layout *out);
+
+/* Open [cartpole] envs environments of the backend cfg chooses, as
+ * `weft run` would ([simulation] model must be cartpole; seed from
+ * [simulation] seed); cfg must outlive env. cfg NULL: every default
+ * (backend auto). No output file is written ([output] directory is
+ * created, as by any run). Every environment starts episode 0. */
+WEFT_EXPORT weft_status weft_cartpole_open(weft_context *ctx,
+					   const weft_config *cfg,
+					   weft_cartpole **out);
+WEFT_EXPORT uint32_t weft_cartpole_count(const weft_cartpole *env);
+/* The backend's name ("openmp", "opencl", "cuda", ...). */
+WEFT_EXPORT const char *weft_cartpole_backend(const weft_cartpole *env);
+
+/* Step every environment.
+ * actions != NULL: n_steps must be 1; actions[i] (0: push left, 1: push
+ *   right) for environment i, count of them. Any other value is refused
+ *   with WEFT_E_INVALID naming the first bad index, before anything is
+ *   sent. When result is not NULL, the first result_bytes bytes of the
+ *   packed result (usually layout.step_bytes, or total_bytes for the
+ *   final observations too) are read into it and the call returns when
+ *   they are there; when NULL (result_bytes 0) the result stays on the
+ *   device and the call returns without waiting (weft_cartpole_read).
+ * actions == NULL: n_steps steps of the on-device policy, enqueued with no
+ *   transfer and no wait; result must be NULL (weft_cartpole_observe). */
+WEFT_EXPORT weft_status weft_cartpole_step(weft_cartpole *env,
+					   const uint8_t *actions,
+					   uint64_t n_steps, void *result,
+					   size_t result_bytes);
+/* Bytes offset..offset+bytes-1 of the packed result buffer, after
+ * everything issued. After on-device policy steps its observations are
+ * stale until weft_cartpole_observe(). */
+WEFT_EXPORT weft_status weft_cartpole_read(weft_cartpole *env, void *dst,
+					   size_t offset, size_t bytes);
+/* The current observations, float[count][4]. */
+WEFT_EXPORT weft_status weft_cartpole_observe(weft_cartpole *env, float *obs);
+/* Every environment begins a new episode (fresh state, counter-based and
+ * keyed by environment and episode); the episodes under way are dropped,
+ * not counted in the statistics. The packed buffer then shows the new
+ * observations with reward 0 and both flags clear. obs may be NULL. */
+WEFT_EXPORT weft_status weft_cartpole_reset(weft_cartpole *env, float *obs);
+
+/* Episode statistics, reduced on the device. */
+typedef struct weft_cartpole_episode_stats {
+	uint32_t struct_size; /* set by the caller: sizeof *stats */
+	uint64_t env_steps;   /* steps x environments, since open */
+	uint64_t episodes;    /* episodes finished since open */
+	double mean_return;   /* of those episodes (0 when none) */
+	double max_return;
+	uint64_t recent_episodes; /* finished since the previous call */
+	double recent_mean_return;
+	double recent_max_return;
+} weft_cartpole_episode_stats;
+
+WEFT_EXPORT weft_status weft_cartpole_stats(weft_cartpole *env,
+					    weft_cartpole_episode_stats *out);
+/* The backend's counters: transfers, launches, synchronisations. */
+WEFT_EXPORT weft_status weft_cartpole_counters(weft_cartpole *env,
+					       weft_stats *out);
+WEFT_EXPORT void weft_cartpole_close(weft_cartpole *env);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_CARTPOLE_API_H */

@@ -1,0 +1,342 @@
+/*
+ * models/cartpole/cartpole.c - the CartPole model's host side for
+ * `weft run`: parameters, the initial state, the step's launch list (the
+ * on-device policy, and the statistics reduction when due) and the
+ * episode statistics CSV. Everything that runs per environment per step is
+ * in cartpole.wk; the C API of <weft/cartpole.h> is in cartpole_api.c.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cartpole.h"
+
+/* Most partial sums of the statistics reduction. */
+#define CP_MAX_PARTIALS 4096u
+/* Tolerance the conformance suite accepts for the f32 state; the
+ * arithmetic is meant to be bit-identical on every backend. */
+#define CP_STATE_TOLERANCE 1e-5
+
+static const weft_key_desc cartpole_keys[] = {
+	{ "envs", WEFT_KEY_INT, "4096", 1, 100000000, NULL,
+	  "number of environments stepped together" },
+	{ "policy", WEFT_KEY_ENUM, "linear", 0, 0, "linear|random",
+	  "on-device policy of `weft run`: linear pushes right when "
+	  "w_x x + w_x_dot x_dot + w_theta theta + w_theta_dot theta_dot + "
+	  "bias > 0; random pushes either way with probability 1/2 "
+	  "(counter-based, keyed by environment, episode and step)" },
+	{ "w_x", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL,
+	  "linear policy: weight of the cart position" },
+	{ "w_x_dot", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL,
+	  "linear policy: weight of the cart velocity" },
+	{ "w_theta", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL,
+	  "linear policy: weight of the pole angle" },
+	{ "w_theta_dot", WEFT_KEY_REAL, "1", -1e6, 1e6, NULL,
+	  "linear policy: weight of the pole's angular velocity (the "
+	  "default policy pushes the way the pole swings: episodes of "
+	  "about 130 to 320 steps)" },
+	{ "bias", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL, "linear policy: bias" },
+	{ "max_episode_steps", WEFT_KEY_INT, "500", 1, 16777216, NULL,
+	  "an episode is truncated after this many steps (CartPole-v1: 500)" },
+};
+
+size_t weft__cartpole_io_bytes(uint32_t n)
+{
+	return (size_t)CP_IO_FINAL_RETURN(n) + 4u * (size_t)n;
+}
+
+void weft__cartpole_launch(const cartpole_state *s, weft_launch *l,
+			   uint32_t kernel, uint32_t extent)
+{
+	memset(l, 0, sizeof *l);
+	l->kernel = kernel;
+	l->extent = extent;
+	l->n_bufs = CP_N_BUFS;
+	memcpy(l->bufs, s->bufs, sizeof s->bufs);
+}
+
+static void cartpole_read_params(weft_model_ctx *mc, cartpole_state *s)
+{
+	cartpole_params *p = &s->params;
+	uint64_t seed = weft_model_seed(mc);
+	uint64_t steps = weft_model_steps(mc);
+	uint64_t every = weft_model_output_every(mc);
+
+	s->n_envs = (uint32_t)weft_model_int(mc, "envs");
+	p->n_envs = s->n_envs;
+	p->seed_lo = (uint32_t)seed;
+	p->seed_hi = (uint32_t)(seed >> 32);
+	p->max_steps = (uint32_t)weft_model_int(mc, "max_episode_steps");
+	p->policy = strcmp(weft_model_string(mc, "policy"), "random") == 0
+			    ? CP_POLICY_RANDOM
+			    : CP_POLICY_LINEAR;
+	p->n_partials =
+		s->n_envs < CP_MAX_PARTIALS ? s->n_envs : CP_MAX_PARTIALS;
+	/* Both at most 10^9 ([simulation] steps, [output] every). */
+	p->every = (uint32_t)every;
+	p->last_step = (uint32_t)steps;
+	s->n_rows = (steps + every - 1) / every;
+	p->n_rows = (uint32_t)s->n_rows;
+	p->w[0] = (float)weft_model_real(mc, "w_x");
+	p->w[1] = (float)weft_model_real(mc, "w_x_dot");
+	p->w[2] = (float)weft_model_real(mc, "w_theta");
+	p->w[3] = (float)weft_model_real(mc, "w_theta_dot");
+	p->bias = (float)weft_model_real(mc, "bias");
+}
+
+static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
+{
+	static const char *const names[CP_N_BUFS] = {
+		"params",  "state", "steps",	"episode", "stats",
+		"actions", "io",    "partials", "series",  "control",
+	};
+	size_t n = s->n_envs;
+	weft_status st;
+
+	s->bytes[CP_B_PARAMS] = sizeof s->params;
+	s->bytes[CP_B_STATE] = 16 * n;
+	s->bytes[CP_B_STEPS] = 4 * n;
+	s->bytes[CP_B_EPISODE] = 4 * n;
+	s->bytes[CP_B_ACC] = 4 * CP_ACC_ARRAYS * n;
+	s->bytes[CP_B_ACTIONS] = n;
+	s->bytes[CP_B_IO] = weft__cartpole_io_bytes(s->n_envs);
+	s->bytes[CP_B_PARTIALS] = 4 * CP_ROW_WORDS * s->params.n_partials;
+	s->bytes[CP_B_SERIES] = 4 * CP_ROW_WORDS * (size_t)s->n_rows;
+	s->bytes[CP_B_CTL] = 4 * CP_CTL_WORDS;
+	for (int k = 0; k < CP_N_BUFS; k++)
+		if ((st = weft_model_alloc(mc, names[k], s->bytes[k],
+					   &s->bufs[k])))
+			return st;
+	st = weft_model_buffer_tolerance(mc, s->bufs[CP_B_STATE],
+					 CP_STATE_TOLERANCE);
+	if (st)
+		return st;
+	s->series = calloc(s->n_rows ? s->n_rows : 1,
+			   CP_ROW_WORDS * sizeof(uint32_t));
+	if (!s->series)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the host copy of %llu "
+				       "statistics rows",
+				       (unsigned long long)s->n_rows);
+	return WEFT_OK;
+}
+
+/* The state of episode 0 of every environment (SoA) and the packed
+ * buffer showing it as the observation (AoS), everything else 0. */
+static void cartpole_initial(const cartpole_state *s, float *state,
+			     unsigned char *io)
+{
+	size_t n = s->n_envs;
+	float obs[4];
+
+	for (uint32_t i = 0; i < s->n_envs; i++) {
+		weft__cartpole_reset_obs(&s->params, i, 0, obs);
+		for (int k = 0; k < 4; k++)
+			state[k * n + i] = obs[k];
+		memcpy(io + 16 * (size_t)i, obs, sizeof obs);
+	}
+}
+
+/* Parameters, initial state and packed buffer; zeros everywhere else. */
+static weft_status cartpole_upload_all(weft_model_ctx *mc, cartpole_state *s)
+{
+	size_t zeros_bytes = 0;
+	unsigned char *zeros, *io;
+	float *state;
+	weft_status st = WEFT_E_NOMEM;
+
+	for (int k = 0; k < CP_N_BUFS; k++)
+		if (s->bytes[k] > zeros_bytes)
+			zeros_bytes = s->bytes[k];
+	zeros = calloc(1, zeros_bytes);
+	io = calloc(1, s->bytes[CP_B_IO]);
+	state = malloc(s->bytes[CP_B_STATE]);
+	if (!zeros || !io || !state) {
+		weft_model_fail(mc, st,
+				"cannot allocate %zu bytes of host memory for "
+				"the initial state",
+				zeros_bytes + s->bytes[CP_B_IO] +
+					s->bytes[CP_B_STATE]);
+		goto free_host;
+	}
+	cartpole_initial(s, state, io);
+	for (int k = 0; k < CP_N_BUFS; k++) {
+		const void *src = k == CP_B_PARAMS  ? (const void *)&s->params
+				  : k == CP_B_STATE ? (const void *)state
+				  : k == CP_B_IO    ? (const void *)io
+						    : (const void *)zeros;
+		if ((st = weft_model_upload(mc, s->bufs[k], 0, src,
+					    s->bytes[k])))
+			goto free_host;
+	}
+	st = WEFT_OK;
+free_host:
+	free(zeros);
+	free(io);
+	free(state);
+	return st;
+}
+
+/* One step of `weft run`: the on-device policy, then the statistics
+ * reduction, whose extents cartpole_policy's item 0 sets on the device
+ * (0 except every `every` steps and at the last). */
+static weft_status cartpole_set_step(weft_model_ctx *mc, cartpole_state *s)
+{
+	weft_launch l[3];
+
+	weft__cartpole_launch(s, &l[0], CP_K_POLICY, s->n_envs);
+	weft__cartpole_launch(s, &l[1], CP_K_REDUCE, s->params.n_partials);
+	l[1].extent_buf = s->bufs[CP_B_CTL];
+	l[1].extent_offset = 4 * CP_CTL_REDUCE_N;
+	weft__cartpole_launch(s, &l[2], CP_K_TOTAL, 1);
+	l[2].extent_buf = s->bufs[CP_B_CTL];
+	l[2].extent_offset = 4 * CP_CTL_TOTAL_N;
+	return weft_model_set_step(mc, l, 3);
+}
+
+static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
+{
+	cartpole_state *s = calloc(1, sizeof *s);
+	weft_status st;
+
+	if (!s)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the model state");
+	*out = s;
+	cartpole_read_params(mc, s);
+	if ((st = cartpole_alloc_all(mc, s)) ||
+	    (st = cartpole_upload_all(mc, s)) ||
+	    (st = cartpole_set_step(mc, s)))
+		return st;
+	if (!weft_model_want_csv(mc))
+		return WEFT_OK;
+	if ((st = weft_model_output_open(mc, "episodes.csv", &s->csv)))
+		return st;
+	return weft_output_printf(s->csv,
+				  "step,episodes,mean_return,max_return,"
+				  "episodes_total,mean_return_total\n");
+}
+
+static uint64_t cp_u64(const uint32_t *w, int lo)
+{
+	return (uint64_t)w[lo + 1] << 32 | w[lo];
+}
+
+/* Rows written by the device up to steps_done: one per multiple of
+ * `every`, and one at the last step. */
+static uint64_t cartpole_rows_due(const cartpole_state *s, uint64_t steps_done)
+{
+	uint64_t rows = steps_done / s->params.every;
+
+	if (steps_done == s->params.last_step &&
+	    steps_done % s->params.every != 0)
+		rows++;
+	return rows < s->n_rows ? rows : s->n_rows;
+}
+
+static weft_status cartpole_csv_row(cartpole_state *s, const uint32_t *r)
+{
+	uint64_t ep = cp_u64(r, CP_ROW_EP_LO), sum = cp_u64(r, CP_ROW_SUM_LO);
+
+	s->episodes += ep;
+	s->return_sum += sum;
+	if (r[CP_ROW_MAX] > s->max_return)
+		s->max_return = r[CP_ROW_MAX];
+	if (!s->csv)
+		return WEFT_OK;
+	return weft_output_printf(
+		s->csv, "%llu,%llu,%.4f,%u,%llu,%.4f\n",
+		(unsigned long long)cp_u64(r, CP_ROW_STEP_LO),
+		(unsigned long long)ep, ep ? (double)sum / (double)ep : 0.0,
+		r[CP_ROW_MAX], (unsigned long long)s->episodes,
+		s->episodes ? (double)s->return_sum / (double)s->episodes
+			    : 0.0);
+}
+
+/* Read the rows written since the last call (one read and sync) and
+ * append them to episodes.csv. */
+static weft_status cartpole_output(weft_model_ctx *mc, void *state,
+				   uint64_t steps_done)
+{
+	cartpole_state *s = state;
+	uint64_t first = s->rows_read, last = cartpole_rows_due(s, steps_done);
+	size_t row_bytes = CP_ROW_WORDS * sizeof(uint32_t);
+	weft_status st;
+
+	if (last <= first)
+		return WEFT_OK;
+	st = weft_model_download(mc, s->series + first * CP_ROW_WORDS,
+				 s->bufs[CP_B_SERIES], first * row_bytes,
+				 (size_t)(last - first) * row_bytes);
+	if (st)
+		return st;
+	s->rows_read = last;
+	for (uint64_t r = first; r < last; r++)
+		if ((st = cartpole_csv_row(s, s->series + r * CP_ROW_WORDS)))
+			return st;
+	return WEFT_OK;
+}
+
+static weft_status cartpole_finish(weft_model_ctx *mc, void *state)
+{
+	cartpole_state *s = state;
+	const cartpole_params *p = &s->params;
+	uint64_t steps = weft_model_steps(mc);
+
+	weft_model_summary(mc, "environments", "%u", s->n_envs);
+	if (p->policy == CP_POLICY_RANDOM)
+		weft_model_summary(mc, "policy", "random");
+	else
+		weft_model_summary(
+			mc, "policy", "linear (w = %g, %g, %g, %g; bias %g)",
+			(double)p->w[0], (double)p->w[1], (double)p->w[2],
+			(double)p->w[3], (double)p->bias);
+	weft_model_summary(mc, "steps", "%llu per environment, %llu in all",
+			   (unsigned long long)steps,
+			   (unsigned long long)steps * s->n_envs);
+	weft_model_summary(mc, "episodes finished", "%llu",
+			   (unsigned long long)s->episodes);
+	weft_model_summary(mc, "mean return", "%.4f",
+			   s->episodes
+				   ? (double)s->return_sum / (double)s->episodes
+				   : 0.0);
+	weft_model_summary(mc, "max return", "%u", s->max_return);
+	return WEFT_OK;
+}
+
+static void cartpole_teardown(weft_model_ctx *mc, void *state)
+{
+	cartpole_state *s = state;
+
+	if (!s)
+		return;
+	for (int k = 0; k < CP_N_BUFS; k++)
+		weft_model_free(mc, s->bufs[k]);
+	free(s->series);
+	free(s);
+}
+
+const weft_model weft__model_cartpole = {
+	.abi_version = WEFT_MODEL_ABI,
+	.struct_size = sizeof(weft_model),
+	.name = "cartpole",
+	.summary = "CartPole-v1 (Gymnasium's dynamics) for many environments "
+		   "at once, reset on the device",
+	.keys = cartpole_keys,
+	.n_keys = sizeof cartpole_keys / sizeof cartpole_keys[0],
+	.program = {
+		.struct_size = sizeof(weft_program_desc),
+		.name = "cartpole",
+		.source = weft__cartpole_source,
+		.kernels = weft__cartpole_kernels,
+		.n_kernels = CP_N_KERNELS,
+	},
+	.setup = cartpole_setup,
+	.output = cartpole_output,
+	.finish = cartpole_finish,
+	.teardown = cartpole_teardown,
+	/* `weft conform`: about 800 episodes, a second on a CPU OpenCL. */
+	.conform_sets = "cartpole.envs=1000\n"
+			"simulation.steps=300\n",
+};

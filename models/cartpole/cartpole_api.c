@@ -1,0 +1,437 @@
+/*
+ * models/cartpole/cartpole_api.c - the C API of <weft/cartpole.h>.
+ *
+ * An environment set is a weft run of the cartpole model (weft_sim_open:
+ * backend choice, device, program, the model's setup and buffers), driven
+ * step by step. The run's own launch list is `weft run`'s; this file
+ * builds its own lists over the same buffers and hands them to the
+ * backend directly (core/sim.h), so that a host-action step is one
+ * asynchronous write of the packed actions, one launch and one read of the
+ * packed result, and n policy steps are one step(n) call with nothing
+ * else.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <weft/cartpole.h>
+
+#include "cartpole.h"
+#include "sim.h"
+
+/* Action staging buffers: a step that leaves its result on the device does
+ * not wait, so the actions it sent must stay untouched until the next
+ * sync; the next step uses the other buffer. */
+#define CP_API_RING 2
+
+enum {
+	CP_L_ACT,
+	CP_L_POLICY,
+	CP_L_PACK,
+	CP_L_RESET,
+	CP_L_REDUCE, /* followed by CP_L_TOTAL: one list */
+	CP_L_TOTAL,
+	CP_L_COUNT
+};
+
+struct weft_cartpole {
+	weft_context *ctx;
+	weft_config *own_cfg; /* made by open() when given none */
+	weft_sim *sim;
+	cartpole_state *s;
+	uint32_t n;
+	weft_cartpole_layout layout;
+	weft_launch l[CP_L_COUNT];
+	uint8_t *stage[CP_API_RING];
+	int pending[CP_API_RING]; /* stage k is in an unsynced write */
+	int next_stage;
+	int io_current;	    /* the packed observations are the state's */
+	uint64_t env_steps; /* steps x environments */
+	uint64_t episodes, return_sum;
+	uint32_t max_return;
+};
+
+void weft_cartpole_layout_of(uint32_t n, weft_cartpole_layout *out)
+{
+	if (!out)
+		return;
+	out->obs = 0;
+	out->reward = CP_IO_REWARD((size_t)n);
+	out->terminated = CP_IO_TERMINATED((size_t)n);
+	out->truncated = CP_IO_TRUNCATED((size_t)n);
+	out->final_obs = CP_IO_FINAL((size_t)n);
+	out->final_return = CP_IO_FINAL_RETURN((size_t)n);
+	out->step_bytes = 22 * (size_t)n;
+	out->total_bytes = weft__cartpole_io_bytes(n);
+}
+
+/* ---- talking to the backend ---------------------------------------------- */
+
+static weft_status cp_sync(weft_cartpole *env, const char *what)
+{
+	weft_sim *sim = env->sim;
+	weft_error err = { { 0 } };
+	weft_status st = sim->vt->sync(sim->dev, &err);
+
+	memset(env->pending, 0, sizeof env->pending);
+	if (st)
+		return weft__fail(env->ctx, st, "cartpole: %s: sync: %s", what,
+				  err.msg);
+	return WEFT_OK;
+}
+
+static weft_status cp_launch(weft_cartpole *env, int first, uint32_t n_launch,
+			     uint64_t n_steps, const char *what)
+{
+	weft_sim *sim = env->sim;
+	weft_error err = { { 0 } };
+	weft_status st = sim->vt->step(sim->dev, sim->prog, &env->l[first],
+				       n_launch, n_steps, &err);
+
+	if (st)
+		return weft__fail(env->ctx, st, "cartpole: %s: %s", what,
+				  err.msg);
+	return WEFT_OK;
+}
+
+/* An asynchronous read of the packed buffer, then a sync. */
+static weft_status cp_read_io(weft_cartpole *env, void *dst, size_t offset,
+			      size_t bytes, const char *what)
+{
+	weft_sim *sim = env->sim;
+	weft_error err = { { 0 } };
+	weft_status st = sim->vt->read(sim->dev, dst, env->s->bufs[CP_B_IO],
+				       offset, bytes, WEFT_XFER_ASYNC, &err);
+
+	if (st)
+		return weft__fail(env->ctx, st,
+				  "cartpole: %s: reading %zu bytes of the "
+				  "packed result at offset %zu: %s",
+				  what, bytes, offset, err.msg);
+	return cp_sync(env, what);
+}
+
+/* ---- open and close ------------------------------------------------------ */
+
+/* Every default, no output files: outputs would go to the temporary
+ * directory, and none is written unless the run is finished. */
+static weft_status cp_default_config(weft_context *ctx, weft_config **out)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[1100];
+	weft_status st;
+
+	snprintf(dir, sizeof dir, "output.directory=%s",
+		 tmp && tmp[0] == '/' && strlen(tmp) < 1000 ? tmp : "/tmp");
+	if ((st = weft_config_new(ctx, out)) ||
+	    (st = weft_config_set(ctx, *out, "simulation.model=cartpole")) ||
+	    (st = weft_config_set(ctx, *out, "output.csv=false")) ||
+	    (st = weft_config_set(ctx, *out, "output.summary=false")) ||
+	    (st = weft_config_set(ctx, *out, dir)))
+		return st;
+	return WEFT_OK;
+}
+
+static void cp_build_launches(weft_cartpole *env)
+{
+	const cartpole_state *s = env->s;
+
+	weft__cartpole_launch(s, &env->l[CP_L_ACT], CP_K_ACT, s->n_envs);
+	weft__cartpole_launch(s, &env->l[CP_L_POLICY], CP_K_POLICY, s->n_envs);
+	weft__cartpole_launch(s, &env->l[CP_L_PACK], CP_K_PACK, s->n_envs);
+	weft__cartpole_launch(s, &env->l[CP_L_RESET], CP_K_RESET, s->n_envs);
+	weft__cartpole_launch(s, &env->l[CP_L_REDUCE], CP_K_REDUCE,
+			      s->params.n_partials);
+	weft__cartpole_launch(s, &env->l[CP_L_TOTAL], CP_K_TOTAL, 1);
+}
+
+static weft_status cp_open_sim(weft_cartpole *env, const weft_config *cfg)
+{
+	const char *model = weft_config_get(cfg, "simulation", "model");
+	weft_status st;
+
+	if (!model || strcmp(model, "cartpole") != 0)
+		return weft__fail(
+			env->ctx, WEFT_E_CONFIG,
+			"weft_cartpole_open: [simulation] model is "
+			"'%s' (%s); the CartPole API needs model = "
+			"cartpole",
+			model ? model : "",
+			weft__config_where(cfg, "simulation", "model"));
+	if ((st = weft_sim_open(env->ctx, cfg, &env->sim)))
+		return st;
+	env->s = env->sim->mstate;
+	env->n = env->s->n_envs;
+	weft_cartpole_layout_of(env->n, &env->layout);
+	cp_build_launches(env);
+	for (int k = 0; k < CP_API_RING; k++)
+		if (!(env->stage[k] = malloc(env->n)))
+			return weft__fail(env->ctx, WEFT_E_NOMEM,
+					  "cartpole: cannot allocate %u bytes "
+					  "for the action staging buffer",
+					  env->n);
+	env->io_current = 1; /* setup wrote the first observations */
+	return WEFT_OK;
+}
+
+weft_status weft_cartpole_open(weft_context *ctx, const weft_config *cfg,
+			       weft_cartpole **out)
+{
+	weft_cartpole *env;
+	weft_status st;
+
+	if (!ctx || !out)
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "weft_cartpole_open: NULL argument");
+	*out = NULL;
+	env = calloc(1, sizeof *env);
+	if (!env)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	env->ctx = ctx;
+	if (!cfg && (st = cp_default_config(ctx, &env->own_cfg)))
+		goto close_env;
+	if ((st = cp_open_sim(env, cfg ? cfg : env->own_cfg)))
+		goto close_env;
+	*out = env;
+	return WEFT_OK;
+
+close_env:
+	weft_cartpole_close(env);
+	return st;
+}
+
+void weft_cartpole_close(weft_cartpole *env)
+{
+	if (!env)
+		return;
+	weft_sim_close(env->sim);
+	weft_config_free(env->own_cfg);
+	for (int k = 0; k < CP_API_RING; k++)
+		free(env->stage[k]);
+	free(env);
+}
+
+uint32_t weft_cartpole_count(const weft_cartpole *env)
+{
+	return env ? env->n : 0;
+}
+
+const char *weft_cartpole_backend(const weft_cartpole *env)
+{
+	return env ? weft_sim_backend(env->sim) : "";
+}
+
+/* ---- stepping ------------------------------------------------------------ */
+
+/* Nothing is sent when one action is out of range. */
+static weft_status cp_check_actions(weft_cartpole *env, const uint8_t *a)
+{
+	for (uint32_t i = 0; i < env->n; i++)
+		if (a[i] > 1)
+			return weft__fail(env->ctx, WEFT_E_INVALID,
+					  "weft_cartpole_step: action %u of "
+					  "environment %u is out of range "
+					  "(0: push left, 1: push right); "
+					  "nothing was sent",
+					  (unsigned)a[i], (unsigned)i);
+	return WEFT_OK;
+}
+
+/* The actions to send: the caller's own when the call waits for its
+ * result, else a staging copy that may stay in flight. */
+static weft_status cp_stage(weft_cartpole *env, const uint8_t *actions,
+			    int waits, const void **src)
+{
+	int k = env->next_stage;
+	weft_status st;
+
+	*src = actions;
+	if (waits)
+		return WEFT_OK;
+	if (env->pending[k] && (st = cp_sync(env, "step")))
+		return st;
+	memcpy(env->stage[k], actions, env->n);
+	env->pending[k] = 1;
+	env->next_stage = (k + 1) % CP_API_RING;
+	*src = env->stage[k];
+	return WEFT_OK;
+}
+
+static weft_status cp_step_host(weft_cartpole *env, const uint8_t *actions,
+				void *result, size_t result_bytes)
+{
+	weft_sim *sim = env->sim;
+	weft_error err = { { 0 } };
+	const void *src;
+	weft_status st;
+
+	if ((st = cp_check_actions(env, actions)) ||
+	    (st = cp_stage(env, actions, result != NULL, &src)))
+		return st;
+	st = sim->vt->write(sim->dev, env->s->bufs[CP_B_ACTIONS], 0, src,
+			    env->n, WEFT_XFER_ASYNC, &err);
+	if (st)
+		return weft__fail(env->ctx, st,
+				  "cartpole: step: sending %u actions: %s",
+				  env->n, err.msg);
+	if ((st = cp_launch(env, CP_L_ACT, 1, 1, "step")))
+		return st;
+	env->env_steps += env->n;
+	env->io_current = 1;
+	if (!result)
+		return WEFT_OK;
+	return cp_read_io(env, result, 0, result_bytes, "step");
+}
+
+weft_status weft_cartpole_step(weft_cartpole *env, const uint8_t *actions,
+			       uint64_t n_steps, void *result,
+			       size_t result_bytes)
+{
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if (!result != !result_bytes || result_bytes > env->layout.total_bytes)
+		return weft__fail(env->ctx, WEFT_E_INVALID,
+				  "weft_cartpole_step: result_bytes %zu %s",
+				  result_bytes,
+				  result_bytes > env->layout.total_bytes
+					  ? "exceeds the packed result"
+				  : result ? "with a result buffer"
+					   : "without a result buffer");
+	if (actions) {
+		if (n_steps != 1)
+			return weft__fail(env->ctx, WEFT_E_INVALID,
+					  "weft_cartpole_step: %llu steps "
+					  "with host actions; one action "
+					  "buffer is one step",
+					  (unsigned long long)n_steps);
+		return cp_step_host(env, actions, result, result_bytes);
+	}
+	if (result)
+		return weft__fail(env->ctx, WEFT_E_INVALID,
+				  "weft_cartpole_step: the on-device policy "
+				  "leaves its results on the device; read "
+				  "them with weft_cartpole_observe");
+	if (n_steps == 0)
+		return WEFT_OK;
+	if ((st = cp_launch(env, CP_L_POLICY, 1, n_steps, "policy step")))
+		return st;
+	env->env_steps += n_steps * env->n;
+	env->io_current = 0;
+	return WEFT_OK;
+}
+
+weft_status weft_cartpole_read(weft_cartpole *env, void *dst, size_t offset,
+			       size_t bytes)
+{
+	if (!env)
+		return WEFT_E_INVALID;
+	if (!dst || offset > env->layout.total_bytes ||
+	    bytes > env->layout.total_bytes - offset)
+		return weft__fail(env->ctx, WEFT_E_INVALID,
+				  "weft_cartpole_read: %s (%zu bytes at "
+				  "offset %zu; the packed result has %zu)",
+				  dst ? "outside the packed result"
+				      : "no destination",
+				  bytes, offset, env->layout.total_bytes);
+	return cp_read_io(env, dst, offset, bytes, "read");
+}
+
+weft_status weft_cartpole_observe(weft_cartpole *env, float *obs)
+{
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if (!obs)
+		return weft__fail(env->ctx, WEFT_E_INVALID,
+				  "weft_cartpole_observe: no destination");
+	if (!env->io_current &&
+	    (st = cp_launch(env, CP_L_PACK, 1, 1, "observe")))
+		return st;
+	env->io_current = 1;
+	return cp_read_io(env, obs, 0, 16 * (size_t)env->n, "observe");
+}
+
+weft_status weft_cartpole_reset(weft_cartpole *env, float *obs)
+{
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if ((st = cp_launch(env, CP_L_RESET, 1, 1, "reset")))
+		return st;
+	env->io_current = 1;
+	if (!obs)
+		return WEFT_OK;
+	return cp_read_io(env, obs, 0, 16 * (size_t)env->n, "reset");
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+/* Reduce the per-environment statistics on the device (which clears them)
+ * and read the totals: one launch list, one small read. */
+static weft_status cp_reduce(weft_cartpole *env, uint32_t *ctl)
+{
+	weft_sim *sim = env->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if ((st = cp_launch(env, CP_L_REDUCE, 2, 1, "statistics")))
+		return st;
+	st = sim->vt->read(sim->dev, ctl, env->s->bufs[CP_B_CTL], 0,
+			   4 * CP_CTL_WORDS, WEFT_XFER_ASYNC, &err);
+	if (st)
+		return weft__fail(env->ctx, st,
+				  "cartpole: statistics: reading the totals: "
+				  "%s",
+				  err.msg);
+	return cp_sync(env, "statistics");
+}
+
+weft_status weft_cartpole_stats(weft_cartpole *env,
+				weft_cartpole_episode_stats *out)
+{
+	weft_cartpole_episode_stats full;
+	uint32_t ctl[CP_CTL_WORDS];
+	uint64_t ep, sum;
+	uint32_t size;
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if (!out || out->struct_size < sizeof(uint32_t))
+		return weft__fail(env->ctx, WEFT_E_INVALID,
+				  "weft_cartpole_stats: no statistics struct, "
+				  "or its struct_size is not set");
+	if ((st = cp_reduce(env, ctl)))
+		return st;
+	ep = (uint64_t)ctl[CP_CTL_EP_HI] << 32 | ctl[CP_CTL_EP_LO];
+	sum = (uint64_t)ctl[CP_CTL_SUM_HI] << 32 | ctl[CP_CTL_SUM_LO];
+	env->episodes += ep;
+	env->return_sum += sum;
+	if (ctl[CP_CTL_MAX] > env->max_return)
+		env->max_return = ctl[CP_CTL_MAX];
+	memset(&full, 0, sizeof full);
+	full.env_steps = env->env_steps;
+	full.episodes = env->episodes;
+	full.mean_return =
+		env->episodes ? (double)env->return_sum / (double)env->episodes
+			      : 0.0;
+	full.max_return = env->max_return;
+	full.recent_episodes = ep;
+	full.recent_mean_return = ep ? (double)sum / (double)ep : 0.0;
+	full.recent_max_return = ctl[CP_CTL_MAX];
+	size = out->struct_size;
+	full.struct_size = size;
+	memcpy(out, &full, size < sizeof full ? size : sizeof full);
+	return WEFT_OK;
+}
+
+weft_status weft_cartpole_counters(weft_cartpole *env, weft_stats *out)
+{
+	if (!env)
+		return WEFT_E_INVALID;
+	return weft_sim_stats(env->sim, out);
+}

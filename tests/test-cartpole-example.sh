@@ -1,0 +1,39 @@
+#!/bin/sh
+# tests/test-cartpole-example.sh - the C example of docs/cartpole.md runs
+# and reports what it should, and `weft run examples/cartpole.ini` works
+# (shortened to 30 steps).
+set -u
+build=${WEFT_BUILDDIR:-.}
+src=${WEFT_SRCDIR:-.}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-cartpole-XXXXXX")
+n=0 failed=0
+trap 'rm -rf "$tmp"' EXIT
+export TMPDIR="$tmp"
+
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+diag() { sed 's/^/# /' "$@"; }
+
+"$build/docs/examples/cartpole-example" > "$tmp/example.out" 2>&1
+ok $? "docs/examples/cartpole-example runs"
+diag "$tmp/example.out"
+grep -q '^4096 environments on openmp$' "$tmp/example.out"
+ok $? "it opens 4096 environments with no configuration"
+grep -q '^host actions: 600 steps, [1-9][0-9]* episodes truncated' "$tmp/example.out"
+ok $? "its host controller reaches the time limit"
+grep -q '^on-device policy: [1-9][0-9]* episodes ended, mean return' "$tmp/example.out"
+ok $? "its on-device policy ends episodes, counted on the device"
+
+"$build/core/weft" run "$src/examples/cartpole.ini" --set simulation.steps=230 \
+	--set backend.threads=1 \
+	--set output.directory="$tmp/out" > "$tmp/run.out" 2>&1
+ok $? "weft run examples/cartpole.ini (230 steps)"
+diag "$tmp/run.out"
+[ "$(sed -n '1p;$p' "$tmp/out/episodes.csv" | cut -d, -f1 | tr '\n' ' ')" = "step 230 " ] &&
+	[ "$(wc -l < "$tmp/out/episodes.csv")" -eq 4 ]
+ok $? "episodes.csv: a header, rows at steps 100 and 200, and the last step"
+grep -q '^environments: 65536$' "$tmp/out/summary.txt" &&
+	grep -q '^episodes finished: [1-9]' "$tmp/out/summary.txt"
+ok $? "summary.txt: 65536 environments, episodes finished"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
