@@ -72,43 +72,6 @@ static void program_free(weft_program *prog)
 	free(prog);
 }
 
-static weft_status check_kernels(const weft_program_desc *desc, weft_error *err)
-{
-	if (desc->n_kernels == 0 || !desc->kernels)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "program '%s' has no kernels",
-				       desc->name);
-	for (uint32_t k = 0; k < desc->n_kernels; k++)
-		if (!desc->kernels[k].name || !desc->kernels[k].name[0])
-			return weft__cuda_fail(
-				err, WEFT_E_INVALID,
-				"kernel %u of program '%s' has no name",
-				(unsigned)k, desc->name);
-	return WEFT_OK;
-}
-
-static weft_status check_desc(const weft_program_desc *desc, weft_error *err)
-{
-	if (!desc)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "load_program: no program descriptor");
-	if (desc->struct_size < WEFT_PROGRAM_DESC_V1_0_SIZE)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "load_program: program descriptor has "
-				       "struct_size %u, expected at least %zu",
-				       (unsigned)desc->struct_size,
-				       (size_t)WEFT_PROGRAM_DESC_V1_0_SIZE);
-	if (!desc->name)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "load_program: the program has no name");
-	if (!desc->source)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "program '%s' has no kernel source (the "
-				       "CUDA backend compiles it at run time)",
-				       desc->name);
-	return check_kernels(desc, err);
-}
-
 /* Copy what the descriptor says: it need not outlive load_program(). */
 static weft_program *program_copy(const weft_program_desc *desc)
 {
@@ -297,7 +260,10 @@ weft_status weft__cuda_load_program(weft_device *dev,
 			err, WEFT_E_INVALID, "load_program: no %s",
 			dev ? "place for the program" : "device");
 	*out = NULL;
-	if ((st = check_desc(desc, err)) || (st = weft__cuda_enter(dev, err)))
+	if ((st = weft__chk_program(&weft__cuda_chk, desc, 0,
+				    "the CUDA backend compiles it at run time",
+				    err)) ||
+	    (st = weft__cuda_enter(dev, err)))
 		return st;
 	prog = program_copy(desc);
 	if (!prog)
@@ -346,94 +312,6 @@ void weft__cuda_programs_release(weft_device *dev)
 		dev->programs = prog->next;
 		program_free(prog);
 	}
-}
-
-/* ---- validating a launch list ------------------------------------------- */
-
-/* A buffer a launch binds (k < 0: the extent buffer): present and live. */
-static weft_status check_bound(const weft_program *prog, uint32_t i,
-			       const char *kname, int k, const weft_buf *b,
-			       weft_error *err)
-{
-	char role[32];
-
-	if (b && !b->pooled)
-		return WEFT_OK;
-	if (k < 0)
-		snprintf(role, sizeof role, "the extent buffer");
-	else
-		snprintf(role, sizeof role, "buffer %d", k);
-	return weft__cuda_fail(err, WEFT_E_INVALID,
-			       "launch %u of program '%s' (kernel '%s'): %s %s",
-			       (unsigned)i, prog->name, kname, role,
-			       b ? "was freed" : "is NULL");
-}
-
-static weft_status check_extent_buf(const weft_program *prog, uint32_t i,
-				    const char *kname, const weft_launch *l,
-				    weft_error *err)
-{
-	weft_status st = check_bound(prog, i, kname, -1, l->extent_buf, err);
-
-	if (st != WEFT_OK)
-		return st;
-	if (l->extent_offset % sizeof(uint32_t) == 0 &&
-	    l->extent_buf->size >= sizeof(uint32_t) &&
-	    l->extent_offset <= l->extent_buf->size - sizeof(uint32_t))
-		return WEFT_OK;
-	return weft__cuda_fail(
-		err, WEFT_E_INVALID,
-		"launch %u of program '%s' (kernel '%s'): extent offset %u %s "
-		"(the extent buffer has %zu bytes)",
-		(unsigned)i, prog->name, kname, (unsigned)l->extent_offset,
-		l->extent_offset % sizeof(uint32_t)
-			? "is not a multiple of 4"
-			: "leaves no 4-byte count inside the buffer",
-		l->extent_buf->size);
-}
-
-static weft_status check_launch(const weft_program *prog, uint32_t i,
-				const weft_launch *l, weft_error *err)
-{
-	const char *kname;
-
-	if (l->kernel >= prog->n_kernels)
-		return weft__cuda_fail(
-			err, WEFT_E_INVALID,
-			"launch %u of program '%s': kernel index %u is out of "
-			"range (the program has %u kernels)",
-			(unsigned)i, prog->name, (unsigned)l->kernel,
-			(unsigned)prog->n_kernels);
-	kname = prog->kernels[l->kernel].name;
-	if (l->n_bufs > WEFT_KERNEL_MAX_BUFS)
-		return weft__cuda_fail(
-			err, WEFT_E_INVALID,
-			"launch %u of program '%s' (kernel '%s'): %u buffers "
-			"bound, at most %d allowed",
-			(unsigned)i, prog->name, kname, (unsigned)l->n_bufs,
-			WEFT_KERNEL_MAX_BUFS);
-	for (uint32_t k = 0; k < l->n_bufs; k++)
-		if (check_bound(prog, i, kname, (int)k, l->bufs[k], err) !=
-		    WEFT_OK)
-			return WEFT_E_INVALID;
-	if (l->extent_buf)
-		return check_extent_buf(prog, i, kname, l, err);
-	return WEFT_OK;
-}
-
-static weft_status check_list(const weft_program *prog,
-			      const weft_launch *launches, uint32_t n,
-			      weft_error *err)
-{
-	if (!launches && n)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "step: %u launches announced but the "
-				       "launch list is NULL",
-				       (unsigned)n);
-	for (uint32_t i = 0; i < n; i++)
-		if (check_launch(prog, i, &launches[i], err) != WEFT_OK)
-			return WEFT_E_INVALID;
-	return WEFT_OK;
 }
 
 /* ---- resolving and enqueueing ------------------------------------------- */
@@ -662,7 +540,8 @@ weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
 	if (!dev || !prog)
 		return weft__cuda_fail(err, WEFT_E_INVALID, "step: no %s",
 				       dev ? "program" : "device");
-	st = check_list(prog, launches, n_launches, err);
+	st = weft__chk_launches(&weft__cuda_chk, prog, launches, n_launches,
+				err);
 	if (st != WEFT_OK)
 		return st;
 	if (n_steps && n_launches) {

@@ -19,7 +19,7 @@ plugins_cuda_weft_backend_cuda_la_SOURCES = \
 	plugins/cuda/compile.c \
 	plugins/cuda/cache.c
 plugins_cuda_weft_backend_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
-plugins_cuda_weft_backend_cuda_la_LIBADD = $(CUDA_LIBS)
+plugins_cuda_weft_backend_cuda_la_LIBADD = plugins/common/libweft-plugin-check.la $(CUDA_LIBS)
 plugins_cuda_weft_backend_cuda_la_LDFLAGS = -module -avoid-version -shared \
 	-export-symbols-regex '^weft_backend_entry$$' -Wl,-z,nodelete
 endif

@@ -38,6 +38,8 @@
 #include <time.h>
 #include <weft/backend.h>
 
+#include "../common/check.h"
+
 /* Pool size classes (memory.c), as in the OpenMP backend: multiples of 64
  * bytes up to 4 KiB, then four classes per power of two up to 2^63. */
 #define WEFT__CUDA_ALIGN	 64
@@ -361,5 +363,8 @@ static inline uint64_t weft__cuda_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* plugin.c: the shared argument checks (plugins/common/check.h). */
+extern const weft__chk_ops weft__cuda_chk;
 
 #endif /* WEFT_CUDA_PRIV_H */

@@ -38,44 +38,6 @@
 
 #include "priv.h"
 
-static weft_status check_flags(const char *op, unsigned flags, weft_error *err)
-{
-	if ((flags & ~(unsigned)WEFT_XFER_ASYNC) == 0)
-		return WEFT_OK;
-	return weft__cuda_fail(err, WEFT_E_INVALID,
-			       "%s: unknown transfer flags 0x%x", op,
-			       flags & ~(unsigned)WEFT_XFER_ASYNC);
-}
-
-/* offset + bytes within the buffer, without overflowing. */
-static weft_status check_range(const char *op, const char *role,
-			       const weft_buf *b, size_t offset, size_t bytes,
-			       weft_error *err)
-{
-	if (!b)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "%s: no %s buffer",
-				       op, role);
-	if (b->pooled)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "%s: the %s buffer was freed", op, role);
-	if (offset <= b->size && bytes <= b->size - offset)
-		return WEFT_OK;
-	return weft__cuda_fail(err, WEFT_E_INVALID,
-			       "%s of %zu bytes at offset %zu is outside the "
-			       "%s buffer of %zu bytes",
-			       op, bytes, offset, role, b->size);
-}
-
-static weft_status check_host(const char *op, const char *role, const void *p,
-			      size_t bytes, weft_error *err)
-{
-	if (p || bytes == 0)
-		return WEFT_OK;
-	return weft__cuda_fail(err, WEFT_E_INVALID,
-			       "%s of %zu bytes: the host %s pointer is NULL",
-			       op, bytes, role);
-}
-
 static void account(weft_device *dev, enum weft_dir dir, size_t bytes,
 		    uint64_t t0)
 {
@@ -325,10 +287,11 @@ weft_status weft__cuda_write(weft_device *dev, weft_buf *dst, size_t offset,
 
 	if (!dev)
 		return weft__cuda_fail(err, WEFT_E_INVALID, "write: no device");
-	if ((st = check_flags("write", flags, err)) ||
-	    (st = check_range("write", "destination", dst, offset, bytes,
-			      err)) ||
-	    (st = check_host("write", "source", src, bytes, err)))
+	if ((st = weft__chk_flags(&weft__cuda_chk, "write", flags, err)) ||
+	    (st = weft__chk_range(&weft__cuda_chk, "write", "destination", dst,
+				  offset, bytes, err)) ||
+	    (st = weft__chk_host(&weft__cuda_chk, "write", "source", src, bytes,
+				 err)))
 		return st;
 	if (bytes &&
 	    ((st = weft__cuda_enter(dev, err)) ||
@@ -394,9 +357,11 @@ weft_status weft__cuda_read(weft_device *dev, void *dst, weft_buf *src,
 
 	if (!dev)
 		return weft__cuda_fail(err, WEFT_E_INVALID, "read: no device");
-	if ((st = check_flags("read", flags, err)) ||
-	    (st = check_range("read", "source", src, offset, bytes, err)) ||
-	    (st = check_host("read", "destination", dst, bytes, err)))
+	if ((st = weft__chk_flags(&weft__cuda_chk, "read", flags, err)) ||
+	    (st = weft__chk_range(&weft__cuda_chk, "read", "source", src,
+				  offset, bytes, err)) ||
+	    (st = weft__chk_host(&weft__cuda_chk, "read", "destination", dst,
+				 bytes, err)))
 		return st;
 	if (bytes &&
 	    ((st = weft__cuda_enter(dev, err)) ||
@@ -450,10 +415,11 @@ weft_status weft__cuda_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 
 	if (!dev)
 		return weft__cuda_fail(err, WEFT_E_INVALID, "copy: no device");
-	if ((st = check_flags("copy", flags, err)) ||
-	    (st = check_range("copy", "source", src, src_offset, bytes, err)) ||
-	    (st = check_range("copy", "destination", dst, dst_offset, bytes,
-			      err)))
+	if ((st = weft__chk_flags(&weft__cuda_chk, "copy", flags, err)) ||
+	    (st = weft__chk_range(&weft__cuda_chk, "copy", "source", src,
+				  src_offset, bytes, err)) ||
+	    (st = weft__chk_range(&weft__cuda_chk, "copy", "destination", dst,
+				  dst_offset, bytes, err)))
 		return st;
 	if (bytes && (st = weft__cuda_enter(dev, err)))
 		return st;

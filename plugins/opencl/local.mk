@@ -15,7 +15,7 @@ plugins_opencl_weft_backend_opencl_la_SOURCES = \
 	plugins/opencl/prelude.c \
 	plugins/opencl/cache.c \
 	plugins/opencl/launch.c
-plugins_opencl_weft_backend_opencl_la_LIBADD = $(OPENCL_LIBS) $(XXHASH_LIBS)
+plugins_opencl_weft_backend_opencl_la_LIBADD = plugins/common/libweft-plugin-check.la $(OPENCL_LIBS) $(XXHASH_LIBS)
 # -z nodelete: OpenCL drivers keep threads running after their devices are
 # released, so the plugin (and the ICD loader with it) stays mapped after
 # dlclose().

@@ -28,6 +28,8 @@
 #include <time.h>
 #include <weft/backend.h>
 
+#include "../common/check.h"
+
 /* Smallest block handed to clCreateBuffer; also the pool's granularity
  * for small requests. Buffer alignment itself comes from OpenCL
  * (CL_DEVICE_MEM_BASE_ADDR_ALIGN, checked at open to be >= 512 bits). */
@@ -239,5 +241,8 @@ static inline uint64_t weft__ocl_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* plugin.c: the shared argument checks (plugins/common/check.h). */
+extern const weft__chk_ops weft__ocl_chk;
 
 #endif /* WEFT_OPENCL_PRIV_H */

@@ -358,46 +358,6 @@ static weft_status async_read(weft_device *dev, void *dst, weft_buf *src,
 	return WEFT_OK;
 }
 
-/* ---- argument checks --------------------------------------------------- */
-
-static weft_status check_flags(const char *op, unsigned flags, weft_error *err)
-{
-	if ((flags & ~(unsigned)WEFT_XFER_ASYNC) == 0)
-		return WEFT_OK;
-	return weft__ocl_fail(err, WEFT_E_INVALID,
-			      "%s: unknown transfer flags 0x%x", op,
-			      flags & ~(unsigned)WEFT_XFER_ASYNC);
-}
-
-/* offset + bytes within the buffer, without overflowing. */
-static weft_status check_range(const char *op, const char *role,
-			       const weft_buf *b, size_t offset, size_t bytes,
-			       weft_error *err)
-{
-	if (!b)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "%s: no %s buffer",
-				      op, role);
-	if (b->pooled)
-		return weft__ocl_fail(err, WEFT_E_INVALID,
-				      "%s: the %s buffer was freed", op, role);
-	if (offset <= b->size && bytes <= b->size - offset)
-		return WEFT_OK;
-	return weft__ocl_fail(err, WEFT_E_INVALID,
-			      "%s of %zu bytes at offset %zu is outside the %s "
-			      "buffer of %zu bytes",
-			      op, bytes, offset, role, b->size);
-}
-
-static weft_status check_host(const char *op, const char *role, const void *p,
-			      size_t bytes, weft_error *err)
-{
-	if (p || bytes == 0)
-		return WEFT_OK;
-	return weft__ocl_fail(err, WEFT_E_INVALID,
-			      "%s of %zu bytes: the host %s pointer is NULL",
-			      op, bytes, role);
-}
-
 static void account(weft_device *dev, enum weft_dir dir, size_t bytes,
 		    uint64_t t0)
 {
@@ -417,12 +377,13 @@ weft_status weft__ocl_write(weft_device *dev, weft_buf *dst, size_t offset,
 
 	if (!dev)
 		return weft__ocl_fail(err, WEFT_E_INVALID, "write: no device");
-	st = check_flags("write", flags, err);
+	st = weft__chk_flags(&weft__ocl_chk, "write", flags, err);
 	if (st == WEFT_OK)
-		st = check_range("write", "destination", dst, offset, bytes,
-				 err);
+		st = weft__chk_range(&weft__ocl_chk, "write", "destination",
+				     dst, offset, bytes, err);
 	if (st == WEFT_OK)
-		st = check_host("write", "source", src, bytes, err);
+		st = weft__chk_host(&weft__ocl_chk, "write", "source", src,
+				    bytes, err);
 	if (st == WEFT_OK && bytes)
 		st = flags & WEFT_XFER_ASYNC
 			     ? async_write(dev, dst, offset, src, bytes, err)
@@ -442,11 +403,13 @@ weft_status weft__ocl_read(weft_device *dev, void *dst, weft_buf *src,
 
 	if (!dev)
 		return weft__ocl_fail(err, WEFT_E_INVALID, "read: no device");
-	st = check_flags("read", flags, err);
+	st = weft__chk_flags(&weft__ocl_chk, "read", flags, err);
 	if (st == WEFT_OK)
-		st = check_range("read", "source", src, offset, bytes, err);
+		st = weft__chk_range(&weft__ocl_chk, "read", "source", src,
+				     offset, bytes, err);
 	if (st == WEFT_OK)
-		st = check_host("read", "destination", dst, bytes, err);
+		st = weft__chk_host(&weft__ocl_chk, "read", "destination", dst,
+				    bytes, err);
 	if (st == WEFT_OK && bytes)
 		st = flags & WEFT_XFER_ASYNC
 			     ? async_read(dev, dst, src, offset, bytes, err)
@@ -527,12 +490,13 @@ weft_status weft__ocl_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 
 	if (!dev)
 		return weft__ocl_fail(err, WEFT_E_INVALID, "copy: no device");
-	st = check_flags("copy", flags, err);
+	st = weft__chk_flags(&weft__ocl_chk, "copy", flags, err);
 	if (st == WEFT_OK)
-		st = check_range("copy", "source", src, src_offset, bytes, err);
+		st = weft__chk_range(&weft__ocl_chk, "copy", "source", src,
+				     src_offset, bytes, err);
 	if (st == WEFT_OK)
-		st = check_range("copy", "destination", dst, dst_offset, bytes,
-				 err);
+		st = weft__chk_range(&weft__ocl_chk, "copy", "destination", dst,
+				     dst_offset, bytes, err);
 	if (st == WEFT_OK && bytes)
 		st = enqueue_copy(dev, dst, dst_offset, src, src_offset, bytes,
 				  flags, err);

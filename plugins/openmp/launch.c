@@ -37,46 +37,6 @@ static void program_free(weft_program *prog)
 	free(prog);
 }
 
-static weft_status check_kernels(const weft_program_desc *desc, weft_error *err)
-{
-	if (desc->n_kernels == 0 || !desc->kernels)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "program '%s' has no kernels",
-				      desc->name);
-	for (uint32_t k = 0; k < desc->n_kernels; k++) {
-		const weft_kernel_desc *kd = &desc->kernels[k];
-
-		if (!kd->name)
-			return weft__omp_fail(
-				err, WEFT_E_INVALID,
-				"kernel %u of program '%s' has no name",
-				(unsigned)k, desc->name);
-		if (!kd->host_fn)
-			return weft__omp_fail(
-				err, WEFT_E_INVALID,
-				"kernel '%s' of program '%s' has no host build",
-				kd->name, desc->name);
-	}
-	return WEFT_OK;
-}
-
-static weft_status check_desc(const weft_program_desc *desc, weft_error *err)
-{
-	if (!desc)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "load_program: no program descriptor");
-	if (desc->struct_size < WEFT_PROGRAM_DESC_V1_0_SIZE)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "load_program: program descriptor has "
-				      "struct_size %u, expected at least %zu",
-				      (unsigned)desc->struct_size,
-				      sizeof *desc);
-	if (!desc->name)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "load_program: the program has no name");
-	return check_kernels(desc, err);
-}
-
 /* Copy what the descriptor says: it need not outlive load_program(). */
 static weft_program *program_copy(const weft_program_desc *desc)
 {
@@ -115,7 +75,7 @@ weft_status weft__omp_load_program(weft_device *dev,
 				      "load_program: no %s",
 				      dev ? "place for the program" : "device");
 	*out = NULL;
-	st = check_desc(desc, err);
+	st = weft__chk_program(&weft__omp_chk, desc, 1, NULL, err);
 	if (st != WEFT_OK)
 		return st;
 	prog = program_copy(desc);
@@ -150,78 +110,6 @@ void weft__omp_programs_release(weft_device *dev)
 {
 	while (dev->programs)
 		weft__omp_unload_program(dev, dev->programs);
-}
-
-/* A buffer a launch binds (k < 0: the extent buffer): present and not
- * freed. */
-static weft_status check_bound(const weft_program *prog, uint32_t i,
-			       const char *kname, int k, const weft_buf *b,
-			       weft_error *err)
-{
-	char role[32];
-
-	if (b && !b->pooled)
-		return WEFT_OK;
-	if (k < 0)
-		snprintf(role, sizeof role, "the extent buffer");
-	else
-		snprintf(role, sizeof role, "buffer %d", k);
-	return weft__omp_fail(err, WEFT_E_INVALID,
-			      "launch %u of program '%s' (kernel '%s'): %s %s",
-			      (unsigned)i, prog->name, kname, role,
-			      b ? "was freed" : "is NULL");
-}
-
-static weft_status check_extent_buf(const weft_program *prog, uint32_t i,
-				    const char *kname, const weft_launch *l,
-				    weft_error *err)
-{
-	weft_status st = check_bound(prog, i, kname, -1, l->extent_buf, err);
-
-	if (st != WEFT_OK)
-		return st;
-	if (l->extent_offset % sizeof(uint32_t) == 0 &&
-	    l->extent_buf->size >= sizeof(uint32_t) &&
-	    l->extent_offset <= l->extent_buf->size - sizeof(uint32_t))
-		return WEFT_OK;
-	return weft__omp_fail(
-		err, WEFT_E_INVALID,
-		"launch %u of program '%s' (kernel '%s'): extent offset %u %s "
-		"(the extent buffer has %zu bytes)",
-		(unsigned)i, prog->name, kname, (unsigned)l->extent_offset,
-		l->extent_offset % sizeof(uint32_t)
-			? "is not a multiple of 4"
-			: "leaves no 4-byte count inside the buffer",
-		l->extent_buf->size);
-}
-
-static weft_status check_launch(const weft_program *prog, uint32_t i,
-				const weft_launch *l, weft_error *err)
-{
-	const char *kname;
-
-	if (l->kernel >= prog->n_kernels)
-		return weft__omp_fail(
-			err, WEFT_E_INVALID,
-			"launch %u of program '%s': kernel index %u is out of "
-			"range (the program has %u kernels)",
-			(unsigned)i, prog->name, (unsigned)l->kernel,
-			(unsigned)prog->n_kernels);
-	kname = prog->kernels[l->kernel].name;
-	if (l->n_bufs > WEFT_KERNEL_MAX_BUFS)
-		return weft__omp_fail(
-			err, WEFT_E_INVALID,
-			"launch %u of program '%s' (kernel '%s'): %u buffers "
-			"bound, at most %d allowed",
-			(unsigned)i, prog->name, kname, (unsigned)l->n_bufs,
-			WEFT_KERNEL_MAX_BUFS);
-	for (uint32_t k = 0; k < l->n_bufs; k++)
-		if (check_bound(prog, i, kname, (int)k, l->bufs[k], err) !=
-		    WEFT_OK)
-			return WEFT_E_INVALID;
-	if (l->extent_buf)
-		return check_extent_buf(prog, i, kname, l, err);
-	return WEFT_OK;
 }
 
 /* Run fn over [0, ka->extent) in one contiguous chunk per thread. */
@@ -281,14 +169,8 @@ weft_status weft__omp_step(weft_device *dev, weft_program *prog,
 	if (!dev || !prog)
 		return weft__omp_fail(err, WEFT_E_INVALID, "step: no %s",
 				      dev ? "program" : "device");
-	if (!launches && n_launches)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "step: %u launches announced but the "
-				      "launch list is NULL",
-				      (unsigned)n_launches);
-	for (uint32_t i = 0; i < n_launches; i++)
-		if (check_launch(prog, i, &launches[i], err) != WEFT_OK)
-			return WEFT_E_INVALID;
+	if (weft__chk_launches(&weft__omp_chk, prog, launches, n_launches, err))
+		return WEFT_E_INVALID;
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
 			run_launch(dev, prog, &launches[i]);

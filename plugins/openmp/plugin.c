@@ -227,6 +227,8 @@ static weft_status omp_stats(weft_device *dev, weft_stats *out)
 	return WEFT_OK;
 }
 
+WEFT__CHK_OPS(weft__omp_chk, "openmp");
+
 WEFT_BACKEND_ENTRY = {
 	.abi_major = WEFT_BACKEND_ABI_MAJOR,
 	.abi_minor = WEFT_BACKEND_ABI_MINOR,

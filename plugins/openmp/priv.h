@@ -24,6 +24,8 @@
 #include <time.h>
 #include <weft/backend.h>
 
+#include "../common/check.h"
+
 /* Buffer alignment: a cache line, and what backend.h promises. */
 #define WEFT__OMP_ALIGN 64
 
@@ -110,5 +112,8 @@ static inline uint64_t weft__omp_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* plugin.c: the shared argument checks (plugins/common/check.h). */
+extern const weft__chk_ops weft__omp_chk;
 
 #endif /* WEFT_OPENMP_PRIV_H */
