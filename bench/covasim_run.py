@@ -7,7 +7,10 @@ with weft's SEIR model on the same population size and days.
 Prints one line: pop_type pop_size days init_s run_s attack_rate, where
 run_s is sim.run() alone (population building is in init_s), the same
 split weft's "steps" time makes. Rescaling is off (rescale=False), so every
-agent is simulated, as in weft.
+agent is simulated, as in weft, and waning immunity is off
+(use_waning=False; Covasim 3 turns it on by default), so a recovered agent
+is not infected again, as in weft's SEIR model. The attack rate is the
+share of agents ever infected (seeds included).
 """
 import sys
 import time
@@ -20,7 +23,7 @@ def main():
         int(sys.argv[3]), int(sys.argv[4])
     pars = dict(pop_type=pop_type, pop_size=pop_size, n_days=days,
                 pop_infected=20, rand_seed=seed, rescale=False,
-                verbose=0)
+                use_waning=False, verbose=0)
     sim = cv.Sim(pars)
     t0 = time.perf_counter()
     sim.initialize()
