@@ -82,6 +82,12 @@ static const weft_key_desc output_keys[] = {
 	{ "csv", WEFT_KEY_BOOL, "true", 0, 0, NULL,
 	  "write the model's per-step CSV" },
 	{ "summary", WEFT_KEY_BOOL, "true", 0, 0, NULL, "write summary.txt" },
+	{ "plot", WEFT_KEY_ENUM, "png", 0, 0, "png|svg|none",
+	  "draw the model's curves from its CSV with gnuplot (900x500): a "
+	  "gnuplot script NAME.gp beside NAME.csv, and the image NAME.png or "
+	  "NAME.svg; needs csv = true. A plot never fails a run: when gnuplot "
+	  "is not on PATH or fails, a 'plot' line of the summary says why, "
+	  "and the CSV and the script are written as usual" },
 };
 
 struct core_section {
@@ -949,6 +955,28 @@ static weft_status validate_backend(weft_context *ctx, const weft_config *cfg)
 	return WEFT_OK;
 }
 
+/* A plot is drawn from the CSV: asking for one without it is a mistake,
+ * but the default (png) quietly draws nothing when csv = false. */
+static weft_status validate_output(weft_context *ctx, const weft_config *cfg)
+{
+	const char *plot = weft__config_str(cfg, "output", "plot");
+	const char *where = where_of(cfg, "output", "plot");
+
+	if (!*weft__config_str(cfg, "output", "directory"))
+		return weft__fail(ctx, WEFT_E_CONFIG,
+				  "%s: [output] directory is empty; name a "
+				  "directory, or . for the current one",
+				  where_of(cfg, "output", "directory"));
+	if (strcmp(plot, "none") != 0 && strcmp(where, "default") != 0 &&
+	    !weft__config_bool(cfg, "output", "csv"))
+		return weft__fail(ctx, WEFT_E_CONFIG,
+				  "%s: [output] plot = %s needs the CSV, but "
+				  "[output] csv = false (%s); set csv = true, "
+				  "or plot = none",
+				  where, plot, where_of(cfg, "output", "csv"));
+	return WEFT_OK;
+}
+
 weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
 {
 	weft_status st;
@@ -959,11 +987,8 @@ weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
 	st = validate_model(ctx, cfg);
 	if (st == WEFT_OK)
 		st = validate_backend(ctx, cfg);
-	if (st == WEFT_OK && !*weft__config_str(cfg, "output", "directory"))
-		st = weft__fail(ctx, WEFT_E_CONFIG,
-				"%s: [output] directory is empty; name a "
-				"directory, or . for the current one",
-				where_of(cfg, "output", "directory"));
+	if (st == WEFT_OK)
+		st = validate_output(ctx, cfg);
 	return st;
 }
 
@@ -1083,6 +1108,7 @@ static const char reference_example[] =
 	"[output]\n"
 	"directory = astoria-out\n"
 	"every = 7\n"
+	"plot = svg ; or png, none\n"
 	"\n"
 	"[seir]\n"
 	"agents = 100000\n"

@@ -99,6 +99,7 @@ static weft_status model_config(weft__ct *t, weft_context *ctx,
 	weft__fmt(sets, sizeof sets,
 		  "simulation.model=%s\nsimulation.seed=" CONFORM_SEED "\n"
 		  "output.directory=%s\noutput.every=7\noutput.summary=true\n"
+		  "output.plot=none\n"
 		  "backend.plugin=%s\nbackend.cache_dir=%s/cache\n"
 		  "backend.threads=%d\n",
 		  m->name, dir, b->path, t->scratch, b->threads);

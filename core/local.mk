@@ -17,6 +17,7 @@ core_libweft_internal_la_SOURCES = \
 	core/model_api.c \
 	core/output.h \
 	core/output.c \
+	core/plot.c \
 	core/conform.h \
 	core/conform_shared.h \
 	core/conform.c \

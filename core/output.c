@@ -230,3 +230,41 @@ weft_output *weft__output_next(const weft_output *o)
 {
 	return o->next;
 }
+
+weft_output *weft__outputs_find(const weft__outputs *set, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (weft_output *o = set->head; o; o = o->next) {
+		size_t len = strlen(o->path);
+		if (len > n && o->path[len - n - 1] == '/' &&
+		    strcmp(o->path + len - n, name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+weft_status weft__output_flush(weft_output *o)
+{
+	if (fflush(o->f) != 0)
+		return weft__fail(weft__output_ctx(o), WEFT_E_IO,
+				  "cannot write %s: %s", o->tmp,
+				  strerror(errno));
+	return WEFT_OK;
+}
+
+const char *weft__output_tmp(const weft_output *o)
+{
+	return o->tmp;
+}
+
+void weft__outputs_drop(weft__outputs *set, weft_output *o)
+{
+	for (weft_output **p = &set->head; *p; p = &(*p)->next) {
+		if (*p == o) {
+			*p = o->next;
+			weft__output_free(o);
+			return;
+		}
+	}
+}

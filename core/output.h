@@ -24,5 +24,14 @@ const char *weft__output_path(const weft_output *o);
  * run's context (NULL: back to the run's). For the output writer thread. */
 void weft__output_thread_ctx(weft_context *ctx);
 weft_output *weft__output_next(const weft_output *o);
+/* The open file of set named name, or NULL. */
+weft_output *weft__outputs_find(const weft__outputs *set, const char *name);
+/* Write what is buffered, so another process can read the file. */
+weft_status weft__output_flush(weft_output *o);
+/* The temporary file an open output is written to until commit. */
+const char *weft__output_tmp(const weft_output *o);
+/* Close o, delete its temporary file and forget it: it will not be
+ * committed. */
+void weft__outputs_drop(weft__outputs *set, weft_output *o);
 
 #endif

@@ -5,7 +5,8 @@
  * declares buffers, uploads and a launch list through weft/model.h; the
  * core forwards them to the backend's vtable, adding what each call was
  * for to any error message. Outputs go through the model's output(), or
- * through collect() and emit() and the output pipeline (pipeline.c).
+ * through collect() and emit() and the output pipeline (pipeline.c); the
+ * plot, after the model's finish(), through plot.c.
  */
 #include "internal.h"
 
@@ -269,7 +270,7 @@ weft_status weft_sim_finish(weft_sim *sim)
 	/* Every output emitted and the writer joined before finish(). */
 	if ((st = weft__pipe_drain(sim)) ||
 	    (st = sim->model->finish(&sim->mc, sim->mstate)) ||
-	    (st = weft__sim_write_summary(sim)))
+	    (st = weft__sim_plot(sim)) || (st = weft__sim_write_summary(sim)))
 		return st;
 	return weft__outputs_commit(&sim->outputs, &sim->committed);
 }

@@ -123,6 +123,15 @@ weft_status weft__pipe_drain(weft_sim *sim);
  * the device when reads into the model's memory may be under way. */
 void weft__pipe_stop(weft_sim *sim);
 
+/* ---- plots (plot.c) ------------------------------------------------------ */
+
+/* [output] plot: after the model's finish(), write the gnuplot script of
+ * the model's plot and run gnuplot, both into outputs committed with the
+ * rest. gnuplot missing or failing adds a "plot" summary line, never an
+ * error; a plot the model declared wrongly, or a script that cannot be
+ * written, is one. */
+weft_status weft__sim_plot(weft_sim *sim);
+
 /* ---- state digests (sim.c), for the conformance suite ----------------- */
 
 /* One model buffer as downloaded: its bytes and their XXH3-64 hash. */

@@ -2,4 +2,5 @@
 dist_man_MANS += docs/weft.1
 EXTRA_DIST += docs/design.md docs/config.md docs/writing-a-backend.md docs/benchmarks.md \
 	docs/seir.md \
-	docs/populations.md
+	docs/populations.md docs/cartpole.md \
+	docs/astoria.png

@@ -32,3 +32,4 @@ include tests/template.am
 include tests/conform.am
 include tests/opencl.am
 include tests/cartpole.am
+include tests/plot.am

@@ -66,6 +66,8 @@ expect_error "duplicate key names both lines" ":4" run "$(variant '3a steps = 30
 expect_error "wrong type" "integer" run "$(variant 's/^steps = 20/steps = twenty/')"
 expect_error "out of range" "steps" run "$(variant 's/^steps = 20/steps = 0/')"
 expect_error "bad boolean" "true" run "$(variant 's/^directory/csv = maybe\ndirectory/')"
+expect_error "bad plot value names file:line" "v$n.ini:10: [output] plot = jpeg" run "$(variant 's/^directory/plot = jpeg\ndirectory/')"
+expect_error "plot without the CSV names both keys" "[output] csv = false" run "$(variant 's/^directory/plot = svg\ncsv = false\ndirectory/')"
 expect_error "real that is not finite" "beta" run "$(variant 's/^agents = 2000/agents = 2000\nbeta = nan/')"
 expect_error "key outside a section" ":1" run "$(variant '1i steps = 5')"
 expect_error "empty integer" "steps" run "$(variant 's/^steps = 20/steps =/')"
@@ -107,6 +109,15 @@ grep -q '^day,S,E,I_asym,I_sym,R,D,new_infections,new_deaths,cumulative,vaccinat
 grep -q 'attack rate' "$tmp/stdout"; ok $? "the summary reports the attack rate"
 grep -q 'attack rate' "$tmp/out/summary.txt"; ok $? "summary.txt is written"
 test ! -s "$tmp/stderr"; ok $? "no progress line when stderr is not a terminal"
+grep -q "/daily.gp$" "$tmp/stdout" && test -s "$tmp/out/daily.gp"
+ok $? "the gnuplot script daily.gp is written and listed"
+if command -v gnuplot > /dev/null 2>&1; then
+	grep -q "/daily.png$" "$tmp/stdout" && test -s "$tmp/out/daily.png"
+	ok $? "daily.png is drawn and listed (gnuplot is on PATH)"
+else
+	grep -q "plot .*not drawn: gnuplot not found on PATH" "$tmp/stdout"
+	ok $? "without gnuplot the summary says the plot was not drawn"
+fi
 test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "no temporary file left"
 "$weft" run "$base" --quiet --stats > "$tmp/stdout" 2>&1
 grep -q '0 syncs\|syncs' "$tmp/stdout"; ok $? "--stats prints the counters"

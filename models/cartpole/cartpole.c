@@ -317,6 +317,26 @@ static void cartpole_teardown(weft_model_ctx *mc, void *state)
 	free(s);
 }
 
+/* [output] plot: the returns over the steps, from episodes.csv. */
+static const weft_plot_curve cartpole_curves[] = {
+	{ "mean_return", "mean return of the episodes ended in the interval",
+	  "#1f77b4" },
+	{ "mean_return_total", "mean return of all episodes so far",
+	  "#2ca02c" },
+	{ "max_return", "longest episode ended in the interval", "#d62728" },
+};
+
+static const weft_plot_desc cartpole_plot = {
+	.struct_size = sizeof(weft_plot_desc),
+	.csv = "episodes.csv",
+	.title = "CartPole: episode returns",
+	.x = "step",
+	.xlabel = "step",
+	.ylabel = "return (steps the pole stayed up)",
+	.curves = cartpole_curves,
+	.n_curves = sizeof cartpole_curves / sizeof cartpole_curves[0],
+};
+
 const weft_model weft__model_cartpole = {
 	.abi_version = WEFT_MODEL_ABI,
 	.struct_size = sizeof(weft_model),
@@ -339,4 +359,5 @@ const weft_model weft__model_cartpole = {
 	/* `weft conform`: about 800 episodes, a second on a CPU OpenCL. */
 	.conform_sets = "cartpole.envs=1000\n"
 			"simulation.steps=300\n",
+	.plot = &cartpole_plot,
 };

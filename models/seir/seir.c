@@ -448,6 +448,27 @@ static void seir_teardown(weft_model_ctx *mc, void *state)
 	free(s);
 }
 
+/* [output] plot: the states over the days, from daily.csv. */
+static const weft_plot_curve seir_curves[] = {
+	{ "S", "susceptible (S)", "#1f77b4" },
+	{ "E", "exposed (E)", "#ff7f0e" },
+	{ "I_asym+I_sym", "infectious (I_asym + I_sym)", "#d62728" },
+	{ "R", "recovered (R)", "#2ca02c" },
+	{ "D", "dead (D)", "#000000" },
+	{ "vaccinated", "vaccinated so far", "#9467bd" },
+};
+
+static const weft_plot_desc seir_plot = {
+	.struct_size = sizeof(weft_plot_desc),
+	.csv = "daily.csv",
+	.title = "SEIR epidemic: agents in each state",
+	.x = "day",
+	.xlabel = "day",
+	.ylabel = "agents",
+	.curves = seir_curves,
+	.n_curves = sizeof seir_curves / sizeof seir_curves[0],
+};
+
 const weft_model weft__model_seir = {
 	.abi_version = WEFT_MODEL_ABI,
 	.struct_size = sizeof(weft_model),
@@ -486,4 +507,5 @@ const weft_model weft__model_seir = {
 			"simulation.steps=40\n",
 	.collect = seir_collect,
 	.emit = seir_emit,
+	.plot = &seir_plot,
 };

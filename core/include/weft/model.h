@@ -41,6 +41,30 @@ typedef struct weft_key_desc {
 	const char *help;
 } weft_key_desc;
 
+/* ---- what a model plots ([output] plot) ------------------------------ */
+
+/* One curve of a plot: the sum of one or more columns of the CSV, named as
+ * in its header line and joined by '+' ("S", or "I_asym+I_sym"). */
+typedef struct weft_plot_curve {
+	const char *columns;
+	const char *label; /* its title in the key */
+	const char *color; /* "#rrggbb", or NULL for gnuplot's next colour */
+} weft_plot_curve;
+
+/* A plot of one of the model's CSV outputs against one of its columns. The
+ * core writes a gnuplot script next to the CSV and runs gnuplot on it
+ * after the last step (docs/design.md, "Plots"). Grows only by appending
+ * fields; the core reads those that struct_size covers. */
+typedef struct weft_plot_desc {
+	uint32_t struct_size; /* sizeof(weft_plot_desc) */
+	const char *csv;      /* the output plotted, as opened: "daily.csv" */
+	const char *title;
+	const char *x; /* the column of the x axis, by name */
+	const char *xlabel, *ylabel;
+	const weft_plot_curve *curves;
+	uint32_t n_curves;
+} weft_plot_desc;
+
 /* ---- the model descriptor -------------------------------------------- */
 
 typedef struct weft_model_ctx weft_model_ctx;
@@ -100,6 +124,11 @@ typedef struct weft_model {
 			       uint64_t steps_done, unsigned slot);
 	weft_status (*emit)(weft_model_ctx *mc, void *state,
 			    uint64_t steps_done, unsigned slot);
+
+	/* Appended after emit (read only when struct_size covers it): what
+	 * [output] plot draws once the run has finished, from one of the
+	 * CSV files the model writes. NULL: the model has no plot. */
+	const weft_plot_desc *plot;
 } weft_model;
 
 /* ---- what a model may ask of the core ------------------------------- */

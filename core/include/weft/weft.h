@@ -96,7 +96,9 @@ WEFT_EXPORT weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
 WEFT_EXPORT weft_status weft_sim_step(weft_sim *sim, uint64_t n);
 WEFT_EXPORT uint64_t weft_sim_steps_done(const weft_sim *sim);
 WEFT_EXPORT uint64_t weft_sim_steps_total(const weft_sim *sim);
-/* Final outputs and summary; renames every output into place. */
+/* Final outputs and summary, the plot ([output] plot: runs gnuplot, found
+ * on PATH, in a child process; never fails for want of it, see the
+ * summary's "plot" line); renames every output into place. */
 WEFT_EXPORT weft_status weft_sim_finish(weft_sim *sim);
 WEFT_EXPORT const char *weft_sim_backend(const weft_sim *sim);
 WEFT_EXPORT const char *weft_sim_model(const weft_sim *sim);

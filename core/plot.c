@@ -1,0 +1,514 @@
+/*
+ * core/plot.c - [output] plot: the model's curves, drawn by gnuplot.
+ *
+ * After the model's finish(), while every output is still a temporary
+ * file, the core writes NAME.gp beside the CSV the model's weft_plot_desc
+ * names (a gnuplot script the user can run again) and runs
+ *
+ *     gnuplot -c TMP/.NAME.gp.XXXXXX TMP/.NAME.csv.XXXXXX TMP/.NAME.png.XXXXXX
+ *
+ * with posix_spawn(): no shell, the paths are arguments, never text of a
+ * command. The image is kept only when gnuplot exits with status 0 and
+ * wrote something; it is then committed with the other outputs, so a
+ * failed or interrupted run leaves no plot either.
+ *
+ * A plot never fails a run. gnuplot missing from PATH, failing to start,
+ * exiting with an error or killed becomes a "plot" line of the summary
+ * saying why (with gnuplot's own messages), and the CSV and the script are
+ * written as usual. What does fail the run is a mistake of the model (a
+ * column that its CSV does not have) and failing to write the script.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+#define WEFT__PLOT_WIDTH  900
+#define WEFT__PLOT_HEIGHT 500
+
+/* What plotting one CSV needs, and the outputs it opened. */
+typedef struct weft__plot {
+	weft_sim *sim;
+	const weft_plot_desc *pd;
+	const char *format; /* "png" or "svg" */
+	char base[128];	    /* pd->csv without ".csv": "daily" */
+	char *header;	    /* the CSV's first line, owned */
+	weft_output *csv, *script, *image;
+} weft__plot;
+
+/* ---- the descriptor and the CSV's columns ------------------------------- */
+
+static const weft_plot_desc *weft__plot_desc(const weft_model *m)
+{
+	if (m->struct_size < offsetof(weft_model, plot) + sizeof m->plot)
+		return NULL;
+	return m->plot;
+}
+
+static weft_status weft__plot_bad(weft__plot *p, const char *fmt, ...)
+	WEFT_PRINTF(2, 3);
+
+/* A mistake in the model's plot descriptor: fails the run. */
+static weft_status weft__plot_bad(weft__plot *p, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	return weft_model_fail(&p->sim->mc, WEFT_E_MODEL, "its plot of %s: %s",
+			       p->pd->csv ? p->pd->csv : "(no CSV)", what);
+}
+
+/* p->base from pd->csv, and the checks that make the names usable. */
+static weft_status weft__plot_names(weft__plot *p)
+{
+	const char *csv = p->pd->csv ? p->pd->csv : "";
+	size_t n = strlen(csv);
+
+	if (n > 4 && strcmp(csv + n - 4, ".csv") == 0)
+		n -= 4;
+	if (n == 0 || n >= sizeof p->base)
+		return weft__plot_bad(p, "'%s' is not a CSV file name", csv);
+	memcpy(p->base, csv, n);
+	p->base[n] = '\0';
+	if (!p->pd->x || p->pd->n_curves == 0 || !p->pd->curves)
+		return weft__plot_bad(p, "no x column or no curves");
+	return WEFT_OK;
+}
+
+/* Read the first line of the CSV, as written so far. */
+static weft_status weft__plot_header(weft__plot *p)
+{
+	const char *path = weft__output_tmp(p->csv);
+	size_t cap = 0;
+	ssize_t len;
+	weft_status st;
+	FILE *f;
+
+	if ((st = weft__output_flush(p->csv)))
+		return st;
+	f = fopen(path, "r");
+	if (!f)
+		return weft__fail(p->sim->ctx, WEFT_E_IO, "cannot read %s: %s",
+				  path, strerror(errno));
+	len = getline(&p->header, &cap, f);
+	fclose(f);
+	if (len <= 0)
+		return weft__plot_bad(p, "the CSV has no header line");
+	p->header[strcspn(p->header, "\r\n")] = '\0';
+	return WEFT_OK;
+}
+
+/* 1-based index of the column called name[0..len) in the header, or 0. */
+static unsigned weft__plot_column(const char *header, const char *name,
+				  size_t len)
+{
+	unsigned i = 1;
+
+	for (const char *f = header;; i++) {
+		size_t flen = strcspn(f, ",");
+		if (flen == len && strncmp(f, name, len) == 0)
+			return i;
+		if (!f[flen])
+			return 0;
+		f += flen + 1;
+	}
+}
+
+/* gnuplot's `using` expression for "A" or "A+B": "2", or "($4+$5)". */
+static weft_status weft__plot_using(weft__plot *p, const char *columns,
+				    char *out, size_t size)
+{
+	int many = strchr(columns, '+') != NULL;
+	const char *c = columns;
+	size_t used = 0;
+
+	for (;;) {
+		size_t len = strcspn(c, "+");
+		unsigned idx = weft__plot_column(p->header, c, len);
+		if (len == 0 || idx == 0)
+			return weft__plot_bad(p,
+					      "column '%.*s' (of '%s') is not "
+					      "in its header '%s'",
+					      (int)len, c, columns, p->header);
+		used += (size_t)snprintf(
+			out + used, size - used, many ? "%s$%u" : "%s%u",
+			c == columns ? (many ? "(" : "") : "+", idx);
+		if (used >= size)
+			return weft__plot_bad(p, "'%s' has too many columns",
+					      columns);
+		c += len;
+		if (!*c++)
+			break;
+	}
+	if (many &&
+	    (used += (size_t)snprintf(out + used, size - used, ")")) >= size)
+		return weft__plot_bad(p, "'%s' has too many columns", columns);
+	return WEFT_OK;
+}
+
+/* ---- the script -------------------------------------------------------- */
+
+/* s as a gnuplot single-quoted string: '' stands for ', and nothing else
+ * is special; control characters become blanks. */
+static void weft__plot_quote(char *out, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	out[n++] = '\'';
+	for (; s && *s && n + 3 < size; s++) {
+		if (*s == '\'')
+			out[n++] = '\'';
+		out[n++] = (unsigned char)*s < ' ' ? ' ' : *s;
+	}
+	out[n++] = '\'';
+	out[n] = '\0';
+}
+
+static int weft__plot_is_color(const char *c)
+{
+	if (c[0] != '#' || strlen(c) != 7)
+		return 0;
+	for (int i = 1; i < 7; i++)
+		if (!strchr("0123456789abcdefABCDEF", c[i]))
+			return 0;
+	return 1;
+}
+
+/* Where the data come from and go to: the arguments of `gnuplot -c`,
+ * else the files beside the script. */
+static weft_status weft__plot_script_head(weft__plot *p, const char *image)
+{
+	char csv[160], img[160];
+
+	weft__plot_quote(csv, sizeof csv, p->pd->csv);
+	weft__plot_quote(img, sizeof img, image);
+	return weft_output_printf(
+		p->script,
+		"# %s.gp: the curves of %s, written by weft %s for the "
+		"model %s.\n"
+		"# In this directory, `gnuplot %s.gp` draws %s again, and\n"
+		"# `gnuplot -c %s.gp DATA.csv IMAGE` draws another run's "
+		"CSV.\n"
+		"data = ARGC >= 1 ? ARG1 : %s\n"
+		"image = ARGC >= 2 ? ARG2 : %s\n",
+		p->base, p->pd->csv, PACKAGE_VERSION, p->sim->model->name,
+		p->base, image, p->base, csv, img);
+}
+
+/* pngcairo draws smoother lines than png (libgd); either may be missing
+ * from a gnuplot build. */
+static weft_status weft__plot_script_terminal(weft__plot *p)
+{
+	int w = WEFT__PLOT_WIDTH, h = WEFT__PLOT_HEIGHT;
+
+	if (strcmp(p->format, "svg") == 0)
+		return weft_output_printf(p->script,
+					  "set terminal svg size %d,%d dynamic "
+					  "noenhanced\n",
+					  w, h);
+	return weft_output_printf(
+		p->script,
+		"if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+		"\tset terminal pngcairo size %d,%d noenhanced\n"
+		"} else {\n"
+		"\tset terminal png size %d,%d noenhanced\n"
+		"}\n",
+		w, h, w, h);
+}
+
+static weft_status weft__plot_script_axes(weft__plot *p)
+{
+	char title[300], xl[160], yl[160];
+
+	weft__plot_quote(title, sizeof title, p->pd->title);
+	weft__plot_quote(xl, sizeof xl, p->pd->xlabel);
+	weft__plot_quote(yl, sizeof yl, p->pd->ylabel);
+	return weft_output_printf(p->script,
+				  "set output image\n"
+				  "set datafile separator comma\n"
+				  "set title %s\n"
+				  "set xlabel %s\n"
+				  "set ylabel %s\n"
+				  "set grid\n"
+				  "set key below\n"
+				  "set autoscale xfix\n",
+				  title, xl, yl);
+}
+
+/* One `data using X:Y with lines ... title ...` per curve; the header
+ * line, not being numbers, is skipped by gnuplot. */
+static weft_status weft__plot_script_curves(weft__plot *p)
+{
+	char x[64], y[256], label[200], color[40];
+	weft_status st;
+
+	if ((st = weft__plot_using(p, p->pd->x, x, sizeof x)))
+		return st;
+	for (uint32_t i = 0; i < p->pd->n_curves; i++) {
+		const weft_plot_curve *c = &p->pd->curves[i];
+		if ((st = weft__plot_using(p, c->columns ? c->columns : "", y,
+					   sizeof y)))
+			return st;
+		if (c->color && !weft__plot_is_color(c->color))
+			return weft__plot_bad(p, "colour '%s' is not #rrggbb",
+					      c->color);
+		weft__fmt(color, sizeof color, " linecolor rgb '%s'",
+			  c->color ? c->color : "");
+		weft__plot_quote(label, sizeof label,
+				 c->label ? c->label : c->columns);
+		st = weft_output_printf(p->script,
+					"%s data using %s:%s with lines "
+					"linewidth 2%s title %s%s\n",
+					i == 0 ? "plot" : "    ", x, y,
+					c->color ? color : "", label,
+					i + 1 < p->pd->n_curves ? ", \\" : "");
+		if (st)
+			return st;
+	}
+	return WEFT_OK;
+}
+
+static weft_status weft__plot_script(weft__plot *p)
+{
+	char name[160];
+	weft_status st;
+
+	weft__fmt(name, sizeof name, "%s.gp", p->base);
+	if ((st = weft__output_open(p->sim->ctx, &p->sim->outputs,
+				    p->sim->outdir, name, &p->script)))
+		return st;
+	weft__fmt(name, sizeof name, "%s.%s", p->base, p->format);
+	if ((st = weft__plot_script_head(p, name)) ||
+	    (st = weft__plot_script_terminal(p)) ||
+	    (st = weft__plot_script_axes(p)) ||
+	    (st = weft__plot_script_curves(p)))
+		return st;
+	return weft__output_flush(p->script);
+}
+
+/* ---- running gnuplot --------------------------------------------------- */
+
+/* The first executable file called name in $PATH (an empty entry is the
+ * current directory), in new memory; *out stays NULL when there is none. */
+static weft_status weft__plot_find(weft_context *ctx, const char *name,
+				   char **out)
+{
+	const char *path = getenv("PATH");
+	struct stat sb;
+
+	*out = NULL;
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *dir = path;;) {
+		size_t len = strcspn(dir, ":");
+		size_t n = len + strlen(name) + 3;
+		char *cand = malloc(n);
+		if (!cand)
+			return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+		snprintf(cand, n, "%.*s/%s", len ? (int)len : 1,
+			 len ? dir : ".", name);
+		if (stat(cand, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    access(cand, X_OK) == 0) {
+			*out = cand;
+			return WEFT_OK;
+		}
+		free(cand);
+		if (!dir[len])
+			return WEFT_OK;
+		dir += len + 1;
+	}
+}
+
+/* Start prog with argv: standard input from /dev/null, standard output
+ * and error into out_fd, no signal blocked (weft_sim_finish may run with
+ * SIGINT blocked) and the default action for those a caller may have set
+ * to be ignored. Returns 0 or an errno value. */
+static int weft__plot_spawn(const char *prog, char *const argv[], int out_fd,
+			    pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, dfl;
+	int rc;
+
+	if ((rc = posix_spawn_file_actions_init(&fa)))
+		return rc;
+	if ((rc = posix_spawnattr_init(&at)))
+		goto destroy_actions;
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGPIPE);
+	if ((rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+						   O_RDONLY, 0)) ||
+	    (rc = posix_spawn_file_actions_adddup2(&fa, out_fd, 1)) ||
+	    (rc = posix_spawn_file_actions_adddup2(&fa, out_fd, 2)) ||
+	    (rc = posix_spawnattr_setsigmask(&at, &none)) ||
+	    (rc = posix_spawnattr_setsigdefault(&at, &dfl)) ||
+	    (rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
+							POSIX_SPAWN_SETSIGDEF)))
+		goto destroy_attr;
+	rc = posix_spawn(pid, prog, &fa, &at, argv, environ);
+destroy_attr:
+	posix_spawnattr_destroy(&at);
+destroy_actions:
+	posix_spawn_file_actions_destroy(&fa);
+	return rc;
+}
+
+/* gnuplot's messages on one line: blank lines and the lines that only
+ * point at a column (spaces and '^') are left out. */
+static void weft__plot_messages(FILE *f, char *out, size_t size)
+{
+	char line[512];
+	size_t n = 0;
+
+	out[0] = '\0';
+	rewind(f);
+	while (n + 1 < size && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[strspn(line, " \t^")] == '\0')
+			continue;
+		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? " / " : "",
+				      line + strspn(line, " \t"));
+	}
+}
+
+/* Run gnuplot and wait for it: 0 when it exited with status 0, else -1
+ * with why it did not draw in why. */
+static int weft__plot_gnuplot(const char *gnuplot, char *const argv[],
+			      char *why, size_t size)
+{
+	char msgs[320];
+	FILE *err = tmpfile();
+	int rc, status;
+	pid_t pid;
+
+	if (!err) {
+		weft__fmt(why, size,
+			  "cannot create a file for gnuplot's "
+			  "messages: %s",
+			  strerror(errno));
+		return -1;
+	}
+	rc = weft__plot_spawn(gnuplot, argv, fileno(err), &pid);
+	while (rc == 0 && waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			rc = errno;
+	weft__plot_messages(err, msgs, sizeof msgs);
+	fclose(err);
+	if (rc)
+		weft__fmt(why, size, "cannot run %s: %s", gnuplot,
+			  strerror(rc));
+	else if (WIFSIGNALED(status))
+		weft__fmt(why, size, "%s was killed by signal %d%s%s", gnuplot,
+			  WTERMSIG(status), msgs[0] ? ": " : "", msgs);
+	else if (WEXITSTATUS(status) != 0)
+		weft__fmt(why, size, "%s exited with status %d%s%s", gnuplot,
+			  WEXITSTATUS(status), msgs[0] ? ": " : "", msgs);
+	else
+		return 0;
+	return -1;
+}
+
+/* Open the image, run gnuplot -c SCRIPT DATA IMAGE on the temporary
+ * files; keep the image when gnuplot drew one, else say why in why. */
+static weft_status weft__plot_draw(weft__plot *p, const char *gnuplot,
+				   char *why, size_t size)
+{
+	char name[160];
+	char *argv[6];
+	struct stat sb;
+	weft_status st;
+
+	weft__fmt(name, sizeof name, "%s.%s", p->base, p->format);
+	if ((st = weft__output_open(p->sim->ctx, &p->sim->outputs,
+				    p->sim->outdir, name, &p->image)))
+		return st;
+	argv[0] = (char *)"gnuplot";
+	argv[1] = (char *)"-c";
+	argv[2] = (char *)weft__output_tmp(p->script);
+	argv[3] = (char *)weft__output_tmp(p->csv);
+	argv[4] = (char *)weft__output_tmp(p->image);
+	argv[5] = NULL;
+	if (weft__plot_gnuplot(gnuplot, argv, why, size) == 0 &&
+	    (stat(argv[4], &sb) != 0 || sb.st_size == 0))
+		weft__fmt(why, size,
+			  "%s exited with status 0 but wrote no "
+			  "image",
+			  gnuplot);
+	if (why[0]) {
+		weft__outputs_drop(&p->sim->outputs, p->image);
+		p->image = NULL;
+	}
+	return WEFT_OK;
+}
+
+/* The summary line of a plot not drawn. */
+static weft_status weft__plot_note(weft__plot *p, const char *why)
+{
+	return weft_model_summary(&p->sim->mc, "plot",
+				  "not drawn: %s; the script is %s/%s.gp", why,
+				  p->sim->outdir, p->base);
+}
+
+static weft_status weft__plot_run(weft__plot *p)
+{
+	char why[400] = "";
+	char *gnuplot = NULL;
+	weft_status st;
+
+	if ((st = weft__plot_names(p)) || (st = weft__plot_header(p)) ||
+	    (st = weft__plot_script(p)) ||
+	    (st = weft__plot_find(p->sim->ctx, "gnuplot", &gnuplot)))
+		return st;
+	if (!gnuplot)
+		weft__fmt(why, sizeof why,
+			  "gnuplot not found on PATH "
+			  "(install it, e.g. apt install "
+			  "gnuplot-nox)");
+	else
+		st = weft__plot_draw(p, gnuplot, why, sizeof why);
+	free(gnuplot);
+	if (st == WEFT_OK && why[0])
+		st = weft__plot_note(p, why);
+	return st;
+}
+
+weft_status weft__sim_plot(weft_sim *sim)
+{
+	const char *format = weft__config_str(sim->cfg, "output", "plot");
+	weft__plot p = {
+		.sim = sim,
+		.pd = weft__plot_desc(sim->model),
+		.format = format,
+	};
+	weft_status st;
+
+	/* Drawn from the CSV: nothing to draw without it (the default plot
+	 * with csv = false; an explicit one is refused by validation). */
+	if (!p.pd || strcmp(format, "none") == 0 ||
+	    !weft__config_bool(sim->cfg, "output", "csv"))
+		return WEFT_OK;
+	p.csv = p.pd->csv ? weft__outputs_find(&sim->outputs, p.pd->csv) : NULL;
+	if (!p.csv)
+		return weft__plot_bad(&p, "the model did not open that file");
+	st = weft__plot_run(&p);
+	free(p.header);
+	return st;
+}
