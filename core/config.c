@@ -83,7 +83,7 @@ static const weft_key_desc output_keys[] = {
 	  "write the model's per-step CSV" },
 	{ "summary", WEFT_KEY_BOOL, "true", 0, 0, NULL, "write summary.txt" },
 	{ "plot", WEFT_KEY_ENUM, "png", 0, 0, "png|svg|none",
-	  "draw the model's curves from its CSV with gnuplot (900x500): a "
+	  "draw the model's curves from its CSV with gnuplot (900 wide): a "
 	  "gnuplot script NAME.gp beside NAME.csv, and the image NAME.png or "
 	  "NAME.svg; needs csv = true. A plot never fails a run: when gnuplot "
 	  "is not on PATH or fails, a 'plot' line of the summary says why, "

@@ -34,8 +34,9 @@
 
 #include "sim.h"
 
-#define WEFT__PLOT_WIDTH  900
-#define WEFT__PLOT_HEIGHT 500
+#define WEFT__PLOT_WIDTH      900
+#define WEFT__PLOT_HEIGHT     500
+#define WEFT__PLOT_HEIGHT_TWO 800 /* with a second panel */
 
 /* What plotting one CSV needs, and the outputs it opened. */
 typedef struct weft__plot {
@@ -48,6 +49,16 @@ typedef struct weft__plot {
 } weft__plot;
 
 /* ---- the descriptor and the CSV's columns ------------------------------- */
+
+/* The second panel's curves, when the descriptor has them. */
+static uint32_t weft__plot_n2(const weft_plot_desc *pd)
+{
+	if (pd->struct_size < offsetof(weft_plot_desc, n_curves2) +
+				      sizeof pd->n_curves2 ||
+	    !pd->curves2)
+		return 0;
+	return pd->n_curves2;
+}
 
 static const weft_plot_desc *weft__plot_desc(const weft_model *m)
 {
@@ -213,7 +224,9 @@ static weft_status weft__plot_script_head(weft__plot *p, const char *image)
  * from a gnuplot build. */
 static weft_status weft__plot_script_terminal(weft__plot *p)
 {
-	int w = WEFT__PLOT_WIDTH, h = WEFT__PLOT_HEIGHT;
+	int w = WEFT__PLOT_WIDTH, h = weft__plot_n2(p->pd)
+					      ? WEFT__PLOT_HEIGHT_TWO
+					      : WEFT__PLOT_HEIGHT;
 
 	if (strcmp(p->format, "svg") == 0)
 		return weft_output_printf(p->script,
@@ -230,36 +243,47 @@ static weft_status weft__plot_script_terminal(weft__plot *p)
 		w, h, w, h);
 }
 
+/* The title over the image (a multiplot's, with two panels), the axes
+ * both panels share. */
 static weft_status weft__plot_script_axes(weft__plot *p)
 {
-	char title[300], xl[160], yl[160];
+	char title[300], xl[160];
 
 	weft__plot_quote(title, sizeof title, p->pd->title);
 	weft__plot_quote(xl, sizeof xl, p->pd->xlabel);
-	weft__plot_quote(yl, sizeof yl, p->pd->ylabel);
 	return weft_output_printf(p->script,
 				  "set output image\n"
 				  "set datafile separator comma\n"
-				  "set title %s\n"
+				  "%s %s\n"
 				  "set xlabel %s\n"
-				  "set ylabel %s\n"
 				  "set grid\n"
-				  "set key below\n"
+				  "set key outside right top vertical\n"
+				  "set lmargin 10\n"
+				  "set rmargin at screen 0.64\n"
 				  "set autoscale xfix\n",
-				  title, xl, yl);
+				  weft__plot_n2(p->pd)
+					  ? "set multiplot layout 2,1 title"
+					  : "set title",
+				  title, xl);
 }
 
-/* One `data using X:Y with lines ... title ...` per curve; the header
- * line, not being numbers, is skipped by gnuplot. */
-static weft_status weft__plot_script_curves(weft__plot *p)
+/* One panel: its y label, then one `data using X:Y with lines ... title
+ * ...` per curve; the header line, not being numbers, is skipped by
+ * gnuplot. */
+static weft_status weft__plot_script_curves(weft__plot *p, const char *ylabel,
+					    const weft_plot_curve *curves,
+					    uint32_t n)
 {
 	char x[64], y[256], label[200], color[40];
 	weft_status st;
 
 	if ((st = weft__plot_using(p, p->pd->x, x, sizeof x)))
 		return st;
-	for (uint32_t i = 0; i < p->pd->n_curves; i++) {
-		const weft_plot_curve *c = &p->pd->curves[i];
+	weft__plot_quote(label, sizeof label, ylabel ? ylabel : "");
+	if ((st = weft_output_printf(p->script, "set ylabel %s\n", label)))
+		return st;
+	for (uint32_t i = 0; i < n; i++) {
+		const weft_plot_curve *c = &curves[i];
 		if ((st = weft__plot_using(p, c->columns ? c->columns : "", y,
 					   sizeof y)))
 			return st;
@@ -275,7 +299,7 @@ static weft_status weft__plot_script_curves(weft__plot *p)
 					"linewidth 2%s title %s%s\n",
 					i == 0 ? "plot" : "    ", x, y,
 					c->color ? color : "", label,
-					i + 1 < p->pd->n_curves ? ", \\" : "");
+					i + 1 < n ? ", \\" : "");
 		if (st)
 			return st;
 	}
@@ -295,7 +319,13 @@ static weft_status weft__plot_script(weft__plot *p)
 	if ((st = weft__plot_script_head(p, name)) ||
 	    (st = weft__plot_script_terminal(p)) ||
 	    (st = weft__plot_script_axes(p)) ||
-	    (st = weft__plot_script_curves(p)))
+	    (st = weft__plot_script_curves(p, p->pd->ylabel, p->pd->curves,
+					   p->pd->n_curves)))
+		return st;
+	if (weft__plot_n2(p->pd) &&
+	    ((st = weft__plot_script_curves(p, p->pd->ylabel2, p->pd->curves2,
+					    weft__plot_n2(p->pd))) ||
+	     (st = weft_output_printf(p->script, "unset multiplot\n"))))
 		return st;
 	return weft__output_flush(p->script);
 }

@@ -132,12 +132,13 @@ static int is_png(const char *path, uint32_t width, uint32_t height)
 	return ok;
 }
 
-static int is_png_in(const run *r, const char *name)
+/* SEIR's plot has two panels (900x800), CartPole's one (900x500). */
+static int is_png_in(const run *r, const char *name, uint32_t height)
 {
 	char path[700];
 
 	snprintf(path, sizeof path, "%s/%s", r->dir, name);
-	return is_png(path, 900, 500);
+	return is_png(path, 900, height);
 }
 
 /* The CSV of run r is byte for byte the CSV of the run without a plot. */
@@ -162,8 +163,8 @@ static void test_png(const char *csv)
 	run_in(&r, "png", NULL, sets);
 	if (!tap_ok(r.st == WEFT_OK, "a run with plot = png succeeds"))
 		tap_diag("%s", r.msg);
-	tap_ok(is_png_in(&r, "daily.png"),
-	       "daily.png is a 900x500 PNG (signature and IHDR)");
+	tap_ok(is_png_in(&r, "daily.png", 800),
+	       "daily.png is a 900x800 PNG (signature and IHDR)");
 	tap_ok(r.note[0] == '\0', "no 'plot' summary line when it was drawn");
 	if (r.note[0])
 		tap_diag("plot: %s", r.note);
@@ -181,7 +182,7 @@ static void test_png(const char *csv)
 	/* The user's way: gnuplot daily.gp, in the directory. */
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && rm -f daily.png && gnuplot daily.gp", r.dir);
-	tap_ok(system(cmd) == 0 && is_png_in(&r, "daily.png"),
+	tap_ok(system(cmd) == 0 && is_png_in(&r, "daily.png", 800),
 	       "'gnuplot daily.gp' in the output directory draws daily.png "
 	       "again");
 }
@@ -197,9 +198,10 @@ static void test_svg(void)
 	svg = file_in(&r, "daily.svg", NULL);
 	tap_ok(svg && strncmp(svg, "<?xml", 5) == 0 && strstr(svg, "<svg") &&
 		       strstr(svg, "</svg>") &&
-		       strstr(svg, "viewBox=\"0 0 900 500\"") &&
-		       strstr(svg, "susceptible (S)"),
-	       "daily.svg is a whole 900x500 SVG with the curves' titles");
+		       strstr(svg, "viewBox=\"0 0 900 800\"") &&
+		       strstr(svg, "susceptible (S)") &&
+		       strstr(svg, "new infections that day"),
+	       "daily.svg is a whole 900x800 SVG with both panels' titles");
 	tap_ok(!exists_in(&r, "daily.png"), "and no PNG");
 	free(svg);
 }
@@ -216,7 +218,7 @@ static void test_cartpole(void)
 	run_in(&r, "cartpole", NULL, sets);
 	if (!tap_ok(r.st == WEFT_OK, "a CartPole run succeeds"))
 		tap_diag("%s", r.msg);
-	tap_ok(is_png_in(&r, "episodes.png"),
+	tap_ok(is_png_in(&r, "episodes.png", 500),
 	       "CartPole plots episodes.csv into episodes.png");
 	gp = file_in(&r, "episodes.gp", NULL);
 	tap_ok(gp && strstr(gp, "'episodes.csv'") != NULL,

@@ -458,6 +458,15 @@ static const weft_plot_curve seir_curves[] = {
 	{ "vaccinated", "vaccinated so far", "#9467bd" },
 };
 
+/* The second panel: what the first one's scale hides. */
+static const weft_plot_curve seir_curves2[] = {
+	{ "E", "exposed (E)", "#ff7f0e" },
+	{ "I_asym", "infectious, asymptomatic", "#e377c2" },
+	{ "I_sym", "infectious, symptomatic", "#d62728" },
+	{ "new_infections", "new infections that day", "#17becf" },
+	{ "new_deaths", "deaths that day", "#000000" },
+};
+
 static const weft_plot_desc seir_plot = {
 	.struct_size = sizeof(weft_plot_desc),
 	.csv = "daily.csv",
@@ -467,6 +476,9 @@ static const weft_plot_desc seir_plot = {
 	.ylabel = "agents",
 	.curves = seir_curves,
 	.n_curves = sizeof seir_curves / sizeof seir_curves[0],
+	.ylabel2 = "agents",
+	.curves2 = seir_curves2,
+	.n_curves2 = sizeof seir_curves2 / sizeof seir_curves2[0],
 };
 
 const weft_model weft__model_seir = {

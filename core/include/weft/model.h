@@ -63,6 +63,12 @@ typedef struct weft_plot_desc {
 	const char *xlabel, *ylabel;
 	const weft_plot_curve *curves;
 	uint32_t n_curves;
+	/* A second panel under the first, same x axis, its own y scale (for
+	 * curves too small to see beside the first panel's): n_curves2 = 0
+	 * for none. */
+	const char *ylabel2;
+	const weft_plot_curve *curves2;
+	uint32_t n_curves2;
 } weft_plot_desc;
 
 /* ---- the model descriptor -------------------------------------------- */
