@@ -14,9 +14,11 @@
 # covasim-random.ini and covasim-hybrid.ini give weft the same layers,
 # contacts per layer, layer weights, durations, age tables and beta),
 # rescaling off so that Covasim simulates every agent. Each side's time
-# excludes building the population: Covasim's sim.run() against the step
-# loop of `weft run --stats`. Covasim runs once (at 1 million agents it
-# takes minutes); weft runs WEFT_REPEATS times (default 3), best kept.
+# excludes building the population: Covasim's sim.run() against weft's
+# step loop plus finish (the "wall time" line of `weft run`: the wait for
+# the last outputs and their writing; no plot). Covasim runs once (at 1
+# million agents it takes minutes); weft runs WEFT_REPEATS times (default
+# 3), best kept.
 # Covasim's numba functions may use both cores (its default options).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,8 +47,8 @@ weft_once() {
 		--set "seir.agents=$1" --set "simulation.steps=$days" \
 		--set "backend.name=openmp" --set "backend.threads=$3" \
 		--set "output.directory=$out/$2" --set "output.every=$days" \
-		> "$out/log"
-	awk '$1 == "steps" { s = $4 }
+		--set "output.plot=none" > "$out/log"
+	awk '$1 == "wall" && $2 == "time" { s = $7 + $10 }
 	     /attack rate/ { a = $0; sub(/.*attack rate /, "", a); sub(/ %.*/, "", a) }
 	     $1 == "device" && $2 == "memory" { b = $5; c = $8 }
 	     END { print s, a, b, c }' "$out/log"

@@ -361,14 +361,14 @@ seir_day() {
 	run "bench-$name" 500 env "$@" "$weft" run "$cfg" --quiet --stats \
 		--set backend.name="$b" --set seir.agents="$agents" \
 		--set simulation.steps="$n" --set output.every="$n" \
-		--set output.directory="$work/out/bench-$name"
+		--set output.directory="$work/out/bench-$name" --set output.plot=none
 	if [ "$rc" -ne 0 ]; then
 		md "| $b ${*:-} | $agents | $n | failed (exit $rc) | | |"
 		fail "bench-$name"
 		return
 	fi
 	awk -v b="$b ${*:-}" -v a="$agents" -v n="$n" '
-		$1 == "steps" && $3 == "in" { run = $4 }
+		$1 == "wall" && $2 == "time" { run = $4 + $7 + $10 }
 		$1 == "kernel" { k = $2 }
 		$1 == "sync" { s = $2 }
 		END { printf "| %s | %d | %d | %.3f | %.4f | %.3f |\n", b, a, n, run, (k + s) / n, k / n }' \

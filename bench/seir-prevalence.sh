@@ -36,6 +36,7 @@ threads = $threads
 [output]
 directory = $out
 every = 20
+plot = none
 [seir]
 population = random
 agents = $agents

@@ -171,15 +171,24 @@ static weft_status step_all(weft_sim *sim, int progress, double t0)
 	return st;
 }
 
-static void print_summary(const weft_sim *sim, double secs)
+/* Wall times of a run's phases, in seconds. */
+typedef struct run_times {
+	double open;   /* weft_sim_open: population, upload, kernels */
+	double steps;  /* the step loop */
+	double finish; /* the last outputs, the plot, renames */
+} run_times;
+
+static void print_summary(const weft_sim *sim, const run_times *t)
 {
 	uint64_t steps = weft_sim_steps_done(sim);
 	const char *k, *v;
 
 	printf("weft: %s on %s\n", weft_sim_model(sim), weft_sim_backend(sim));
 	printf("  %-20s %llu in %.3f s (%.0f steps/s)\n", "steps",
-	       (unsigned long long)steps, secs,
-	       secs > 0 ? (double)steps / secs : 0.0);
+	       (unsigned long long)steps, t->steps,
+	       t->steps > 0 ? (double)steps / t->steps : 0.0);
+	printf("  %-20s setup %.3f s, steps %.3f s, finish %.3f s\n",
+	       "wall time", t->open, t->steps, t->finish);
 	for (size_t i = 0; i < weft_sim_summary_count(sim); i++)
 		if (weft_sim_summary_at(sim, i, &k, &v) == WEFT_OK)
 			printf("  %-20s %s\n", k, v);
@@ -248,12 +257,15 @@ static weft_status finish_uninterrupted(weft_sim *sim)
 static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 {
 	int progress = !o->quiet && isatty(STDERR_FILENO);
-	double t0 = now_s();
+	double t0 = now_s(), t1, t2;
 	weft_sim *sim = NULL;
 	weft_status st = weft_sim_open(ctx, cfg, &sim);
+	run_times times;
 
+	t1 = now_s();
 	if (st == WEFT_OK)
-		st = step_all(sim, progress, t0);
+		st = step_all(sim, progress, t1);
+	t2 = now_s();
 	if (interrupted) {
 		fprintf(stderr,
 			"\nweft: interrupted; no output was replaced\n");
@@ -266,7 +278,8 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 		weft_sim_close(sim);
 		return fail(ctx);
 	}
-	print_summary(sim, now_s() - t0);
+	times = (run_times){ t1 - t0, t2 - t1, now_s() - t2 };
+	print_summary(sim, &times);
 	if (o->stats)
 		print_stats(sim);
 	weft_sim_close(sim);

@@ -121,6 +121,8 @@ fi
 test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "no temporary file left"
 "$weft" run "$base" --quiet --stats > "$tmp/stdout" 2>&1
 grep -q '0 syncs\|syncs' "$tmp/stdout"; ok $? "--stats prints the counters"
+grep -Eq '^  wall time +setup [0-9.]+ s, steps [0-9.]+ s, finish [0-9.]+ s$' "$tmp/stdout"
+ok $? "the summary gives the wall time of setup, steps and finish"
 grep -q 'work .* 1 syncs, 20 fence waits$' "$tmp/stdout"
 ok $? "--stats: one sync, and a fence wait per output chunk (20 days)"
 
