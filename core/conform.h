@@ -10,6 +10,7 @@
  *   conform_memory.c   groups alloc, align, transfer, async-order
  *   conform_launch.c   groups guard, step, device-extent, counters
  *   conform_fence.c    group fence: fence() and wait(), when present
+ *   conform_native.c   group native: native(), when present
  *   conform_models.c   group models: every model, candidate against the
  *                      reference, by state digest
  *   conform.wk         the suite's kernels (conform_host.c, conform_source.c)
@@ -163,6 +164,7 @@ void weft__ct_group_step(weft__ct *t);
 void weft__ct_group_extent(weft__ct *t);
 void weft__ct_group_counters(weft__ct *t);
 void weft__ct_group_fence(weft__ct *t);
+void weft__ct_group_native(weft__ct *t);
 void weft__ct_group_models(weft__ct *t);
 
 #endif /* WEFT_CONFORM_H */

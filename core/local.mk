@@ -26,6 +26,7 @@ core_libweft_internal_la_SOURCES = \
 	core/conform_memory.c \
 	core/conform_launch.c \
 	core/conform_fence.c \
+	core/conform_native.c \
 	core/conform_models.c \
 	core/conform_host.c
 # -pthread: the output writer thread (core/pipeline.c).

@@ -322,6 +322,30 @@ weft_status weft_sim_stats(weft_sim *sim, weft_stats *out)
 	return sim->vt->stats(sim->dev, out);
 }
 
+weft_status weft__sim_native(weft_sim *sim, weft_buf *buf, const char *what,
+			     weft_native *out)
+{
+	const weft_backend *vt = sim->vt;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if (vt->struct_size < WEFT_BACKEND_V1_2_SIZE || !vt->native)
+		return weft__fail(
+			sim->ctx, WEFT_E_UNSUPPORTED,
+			"%s: backend %s does not expose native buffers (%s: "
+			"%s)",
+			what, vt->name, sim->plugin->path,
+			vt->struct_size < WEFT_BACKEND_V1_2_SIZE
+				? "built for a backend ABI older than 1.2, "
+				  "which added native()"
+				: "its native() is NULL");
+	out->struct_size = sizeof *out;
+	st = vt->native(sim->dev, buf, out, &err);
+	if (st)
+		return weft__fail(sim->ctx, st, "%s: %s", what, err.msg);
+	return WEFT_OK;
+}
+
 size_t weft_sim_summary_count(const weft_sim *sim)
 {
 	return sim ? sim->n_summary : 0;

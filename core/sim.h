@@ -108,6 +108,12 @@ struct weft_sim {
 weft_status weft__sim_open_model(weft_context *ctx, const weft_config *cfg,
 				 const weft_model *model, weft_sim **out);
 
+/* Where buf's bytes live (the backend's native(), ABI 1.2): a
+ * WEFT_E_UNSUPPORTED failure naming the backend and its plugin when the
+ * backend does not have it. Messages start with `what`. Never waits. */
+weft_status weft__sim_native(weft_sim *sim, weft_buf *buf, const char *what,
+			     weft_native *out);
+
 /* ---- the output pipeline (pipeline.c) ---------------------------------- */
 
 /* After setup: use collect()/emit() when the model has them (fences when

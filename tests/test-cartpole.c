@@ -5,7 +5,10 @@
  * the kernels: trajectories for fixed action sequences, termination and
  * truncation at exactly the right step, automatic resets (fresh state in
  * range, final observation and return kept), the on-device policy, device
- * statistics, determinism, bad actions, and `weft run`'s episode CSV.
+ * statistics, determinism, bad actions, the device arrays (where the
+ * packed result lies, and what it holds after a fence and a wait), and
+ * `weft run`'s episode CSV (written through the output pipeline: a fence
+ * wait per row, one sync).
  * Cross-backend agreement is the conformance suite's (group models).
  *
  * Tolerances (docs/cartpole.md): the kernels compute in f32, Gymnasium in
@@ -721,8 +724,178 @@ static void test_open_errors(void)
 	weft_context_free(ctx);
 }
 
+/* ---- results on the device ------------------------------------------------
+ */
+
+static int array_of(cp_env *e, weft_cartpole_field f, weft_cartpole_array *a)
+{
+	memset(a, 0, sizeof *a);
+	a->struct_size = sizeof *a;
+	return weft_cartpole_device_array(e->env, f, a) == WEFT_OK;
+}
+
+/* The first byte of an array through a host handle. */
+static const unsigned char *array_bytes(const weft_cartpole_array *a)
+{
+	return (const unsigned char *)a->mem.handle + a->mem.offset + a->offset;
+}
+
+/* Every field: where the layout says, with its type and shape; the
+ * whole packed buffer; the same memory at every call. */
+static void test_array_shapes(void)
+{
+	enum { N = 100 };
+	static const struct {
+		weft_cartpole_field f;
+		uint32_t dtype, ndim;
+		int64_t cols;
+	} want[] = {
+		{ WEFT_CARTPOLE_OBS, WEFT_CARTPOLE_F32, 2, 4 },
+		{ WEFT_CARTPOLE_REWARD, WEFT_CARTPOLE_F32, 1, 0 },
+		{ WEFT_CARTPOLE_TERMINATED, WEFT_CARTPOLE_U8, 1, 0 },
+		{ WEFT_CARTPOLE_TRUNCATED, WEFT_CARTPOLE_U8, 1, 0 },
+		{ WEFT_CARTPOLE_FINAL_OBS, WEFT_CARTPOLE_F32, 2, 4 },
+		{ WEFT_CARTPOLE_FINAL_RETURN, WEFT_CARTPOLE_F32, 1, 0 },
+	};
+	weft_cartpole_array a, packed, again;
+	cp_env e;
+	int ok, bad = 0;
+
+	cp_open(&e, N, NULL);
+	ok = array_of(&e, WEFT_CARTPOLE_PACKED, &packed);
+	tap_ok(ok && packed.mem.kind == WEFT_NATIVE_HOST && packed.mem.handle &&
+		       packed.mem.device == 0 &&
+		       packed.mem.bytes == e.lay.total_bytes &&
+		       packed.offset == 0 &&
+		       packed.bytes == e.lay.total_bytes &&
+		       packed.dtype == WEFT_CARTPOLE_U8 &&
+		       packed.shape[0] == (int64_t)e.lay.total_bytes,
+	       "the packed buffer on openmp: host memory of device 0, "
+	       "%zu bytes (%s)",
+	       packed.mem.bytes, weft_context_error(e.ctx));
+	for (size_t k = 0; ok && k < sizeof want / sizeof want[0]; k++) {
+		const size_t offs[] = { e.lay.obs,	  e.lay.reward,
+					e.lay.terminated, e.lay.truncated,
+					e.lay.final_obs,  e.lay.final_return };
+		size_t elem = want[k].dtype == WEFT_CARTPOLE_F32 ? 4 : 1;
+		size_t cols = want[k].cols ? (size_t)want[k].cols : 1;
+
+		ok = array_of(&e, want[k].f, &a);
+		bad += !ok || a.offset != offs[k] || a.dtype != want[k].dtype ||
+		       a.ndim != want[k].ndim || a.shape[0] != N ||
+		       a.shape[1] != want[k].cols ||
+		       a.strides[0] != (int64_t)cols ||
+		       (a.ndim == 2 && a.strides[1] != 1) ||
+		       a.bytes != elem * cols * N ||
+		       a.offset + a.bytes > packed.mem.bytes ||
+		       a.mem.handle != packed.mem.handle;
+	}
+	tap_ok(ok && bad == 0,
+	       "every array lies where the layout says, with its type, shape "
+	       "and strides (%d wrong)",
+	       bad);
+	ok = ok && array_of(&e, WEFT_CARTPOLE_PACKED, &again);
+	tap_ok(ok && memcmp(&again, &packed, sizeof again) == 0,
+	       "a second call gives the same answer");
+	memset(&a, 0, sizeof a);
+	a.struct_size = sizeof a - 1;
+	tap_ok(weft_cartpole_device_array(e.env, WEFT_CARTPOLE_OBS, &a) ==
+			       WEFT_E_INVALID &&
+		       weft_cartpole_device_array(e.env, (weft_cartpole_field)7,
+						  &again) == WEFT_E_INVALID,
+	       "a short struct and an unknown field are refused");
+	tap_contains(weft_context_error(e.ctx), "unknown field 7",
+		     "  ...naming the field");
+	cp_close(&e);
+}
+
+/* Host steps that leave their results on the device, then a fence and a
+ * wait: the memory behind the handle is the packed result, and nothing
+ * was read back or synchronised. */
+static void test_array_fenced(void)
+{
+	enum { N = 300, T = 40 };
+	weft_cartpole_array packed, obs;
+	weft_stats c0 = { .struct_size = sizeof c0 };
+	weft_stats c1 = { .struct_size = sizeof c1 };
+	uint8_t act[N];
+	uint64_t tok = 0;
+	float *o = malloc(16 * N);
+	cp_env e;
+	int ok;
+
+	cp_open(&e, N, NULL);
+	ok = o && array_of(&e, WEFT_CARTPOLE_PACKED, &packed) &&
+	     array_of(&e, WEFT_CARTPOLE_OBS, &obs) &&
+	     weft_cartpole_counters(e.env, &c0) == WEFT_OK;
+	for (uint32_t t = 0; ok && t < T; t++) {
+		for (uint32_t i = 0; i < N; i++)
+			act[i] = fixed_action(i, t);
+		ok = weft_cartpole_step(e.env, act, 1, NULL, 0) == WEFT_OK;
+	}
+	ok = ok && weft_cartpole_fence(e.env, &tok) == WEFT_OK &&
+	     weft_cartpole_wait(e.env, tok) == WEFT_OK &&
+	     weft_cartpole_counters(e.env, &c1) == WEFT_OK;
+	/* Each step waits for the fence after the step two before it, whose
+	 * staged actions it reuses: fence waits, never a sync. */
+	tap_ok(ok && c1.syncs == c0.syncs &&
+		       c1.fence_waits == c0.fence_waits + T - 1 &&
+		       c1.xfer_count[WEFT_DIR_D2H] ==
+			       c0.xfer_count[WEFT_DIR_D2H],
+	       "%d host steps, a fence and a wait: no sync, nothing read "
+	       "back (syncs +%llu, fence waits +%llu, D2H +%llu)",
+	       T, (unsigned long long)(c1.syncs - c0.syncs),
+	       (unsigned long long)(c1.fence_waits - c0.fence_waits),
+	       (unsigned long long)(c1.xfer_count[WEFT_DIR_D2H] -
+				    c0.xfer_count[WEFT_DIR_D2H]));
+	ok = ok && weft_cartpole_read(e.env, e.io, 0, e.lay.total_bytes) == 0;
+	tap_ok(ok && memcmp(array_bytes(&packed), e.io, e.lay.total_bytes) == 0,
+	       "after the wait the handle holds the packed result that "
+	       "weft_cartpole_read gives");
+	/* The on-device policy leaves observations stale; a fence packs them.
+	 */
+	ok = ok && weft_cartpole_step(e.env, NULL, 25, NULL, 0) == WEFT_OK &&
+	     weft_cartpole_fence(e.env, &tok) == WEFT_OK &&
+	     weft_cartpole_wait(e.env, tok) == WEFT_OK;
+	tap_ok(ok && weft_cartpole_observe(e.env, o) == WEFT_OK &&
+		       memcmp(array_bytes(&obs), o, 16 * N) == 0,
+	       "after policy steps, a fence and a wait: the handle holds the "
+	       "observations weft_cartpole_observe gives");
+	tap_ok(weft_cartpole_wait(e.env, tok + 1) == WEFT_E_INVALID,
+	       "waiting on a token no fence returned is refused");
+	tap_contains(weft_context_error(e.ctx), "was not returned",
+		     "  ...saying so");
+	free(o);
+	cp_close(&e);
+}
+
 /* ---- weft run -------------------------------------------------------------
  */
+
+/* Counters of a finished run: the statistics rows went through the output
+ * pipeline (a snapshot copy, an asynchronous read and a fence wait per
+ * row), with one sync in all, at the end, not one per row. */
+static void run_counters(weft_sim *sim, int ok)
+{
+	weft_stats c = { .struct_size = sizeof c };
+
+	ok = ok && weft_sim_stats(sim, &c) == WEFT_OK;
+	tap_ok(ok && c.steps == 230 && c.launches == 690,
+	       "the run counted 230 steps of 3 launches (%llu, %llu)",
+	       (unsigned long long)c.steps, (unsigned long long)c.launches);
+	tap_ok(ok && c.fence_waits == 5 && c.syncs == 1,
+	       "one fence wait per output row and one sync at the end, no "
+	       "sync per row (%llu fence waits, %llu syncs)",
+	       (unsigned long long)c.fence_waits, (unsigned long long)c.syncs);
+	tap_ok(ok && c.xfer_count[WEFT_DIR_D2D] == 5 &&
+		       c.xfer_count[WEFT_DIR_D2H] == 5 &&
+		       c.xfer_bytes[WEFT_DIR_D2H] == 5 * 32,
+	       "one snapshot copy and one 32-byte read per row (%llu copies, "
+	       "%llu reads of %llu bytes)",
+	       (unsigned long long)c.xfer_count[WEFT_DIR_D2D],
+	       (unsigned long long)c.xfer_count[WEFT_DIR_D2H],
+	       (unsigned long long)c.xfer_bytes[WEFT_DIR_D2H]);
+}
 
 /* `weft run`'s statistics CSV: a row every 50 steps whose counts add up
  * to the API's device reduction of the same run. */
@@ -749,6 +922,7 @@ static void test_run_csv(void)
 	     weft_config_set(ctx, cfg, "cartpole.envs=512") == 0 &&
 	     weft_sim_open(ctx, cfg, &sim) == 0 && weft_sim_finish(sim) == 0;
 	tap_ok(ok, "weft run of cartpole (%s)", weft_context_error(ctx));
+	run_counters(sim, ok);
 	snprintf(path, sizeof path, "%s/episodes.csv", dir);
 	csv = ok ? tap_read_file(path, NULL) : NULL;
 	for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
@@ -788,6 +962,8 @@ int main(void)
 	test_reset();
 	test_bad_actions();
 	test_open_errors();
+	test_array_shapes();
+	test_array_fenced();
 	test_run_csv();
 	return tap_done();
 }

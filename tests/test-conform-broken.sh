@@ -68,6 +68,7 @@ caught brk-devextent  'not ok .* - device-extent: ' "device-side extents ignored
 caught brk-dropstep   'not ok .* - models: seir state' "a model step dropped"
 caught brk-hang       'not ok .* - counters: timed out after 2 s during' "a sync that never returns" --timeout=2 --only=counters
 caught brk-waitpending 'not ok .* - fence: wait(token) makes the async reads issued before the fence visible' "a wait() that leaves earlier async reads pending"
+caught brk-nativeoff  'not ok .* - native: host memory: what write() and a launch wrote is read through the handle' "native() reporting the wrong memory"
 
 # A plugin that cannot be loaded is one failed test; a usage error is 2.
 "$weft" conform "$tmp/weft-backend-none.so" > "$tmp/none.tap" 2>&1

@@ -10,10 +10,11 @@
  * bounds), the pool and out-of-memory messages, programs (NVRTC compiles
  * for real; the mock runs the host builds of the same kernels), step()
  * with graph capture, replay and re-capture, device-side extents, plain
- * launches with WEFT_CUDA_GRAPHS=0, the kernel cache, fences, the overlap
- * of copy-stream reads with later launches (cross-stream waits only where
- * a buffer needs one, seen through the mock's hooks), and SEIR end to end
- * giving byte for byte the OpenMP backend's daily.csv.
+ * launches with WEFT_CUDA_GRAPHS=0, the kernel cache, fences, native()
+ * (the device pointer), the overlap of copy-stream reads with later
+ * launches (cross-stream waits only where a buffer needs one, seen through
+ * the mock's hooks), and SEIR end to end giving byte for byte the OpenMP
+ * backend's daily.csv.
  *
  * What the mock cannot check is the GPU itself: the CUBIN's code, the real
  * runtime's semantics, timings. bench/gpu-check.sh runs on a GPU.
@@ -694,6 +695,50 @@ static void test_fences(weft_device *dev)
 	vt->free(dev, b);
 }
 
+/* native() (ABI 1.2): the buffer's device pointer on device 0, the same
+ * at every call; in the mock device memory is host memory, so the bytes a
+ * launch wrote can be seen there once a fence after it was waited for. */
+static void test_native(weft_device *dev, weft_program *prog)
+{
+	uint32_t v[64];
+	weft_buf *b = alloc_or_bail(dev, sizeof v);
+	weft_native n = { .struct_size = sizeof n }, m = n;
+	weft_launch l = { .kernel = K_ADD_ONE, .n_bufs = 1, .extent = 64 };
+	weft_stats s0, s1;
+	uint64_t t = 0;
+	int ok, same = 1;
+
+	l.bufs[0] = b;
+	for (uint32_t i = 0; i < 64; i++)
+		v[i] = 10 * i;
+	put(dev, b, 0, v, sizeof v);
+	s0 = stats_of(dev);
+	ok = vt->native(dev, b, &n, &err) == WEFT_OK &&
+	     vt->native(dev, b, &m, &err) == WEFT_OK;
+	s1 = stats_of(dev);
+	tap_ok(ok && n.kind == WEFT_NATIVE_CUDA && n.device == 0 && n.handle &&
+		       n.offset == 0 && n.bytes == sizeof v &&
+		       memcmp(&n, &m, sizeof n) == 0,
+	       "native(): a CUDA device pointer on device 0, %zu bytes, the "
+	       "same twice (%s)",
+	       n.bytes, ok ? "" : err.msg);
+	tap_ok(s1.syncs == s0.syncs && s1.xfer_waits == s0.xfer_waits &&
+		       s1.fence_waits == s0.fence_waits,
+	       "native() waits for nothing");
+	ok = ok && vt->step(dev, prog, &l, 1, 2, &err) == WEFT_OK &&
+	     vt->fence(dev, &t, &err) == WEFT_OK &&
+	     vt->wait(dev, t, &err) == WEFT_OK;
+	for (uint32_t i = 0; ok && i < 64; i++)
+		same &= ((const uint32_t *)n.handle)[i] == 10 * i + 2;
+	tap_ok(ok && same,
+	       "after a fence wait the device pointer holds what the "
+	       "launches wrote");
+	is(vt->native(dev, NULL, &n, &err), WEFT_E_INVALID,
+	   "native() of a NULL buffer is refused");
+	tap_contains(err.msg, "cuda: native: no buffer", "  ...saying so");
+	vt->free(dev, b);
+}
+
 /* The snapshot pattern of the output pipeline: step, copy the state into a
  * snapshot buffer S, read S back asynchronously, step again. With the copy
  * stream held (a slow read), the later launches still run: they do not
@@ -911,6 +956,7 @@ int main(void)
 	test_device_extent(dev, prog);
 	test_invalid_launch(dev, prog);
 	test_fences(dev);
+	test_native(dev, prog);
 	test_overlap_read(dev, prog);
 	test_overlap_hazards(dev, prog);
 	vt->unload_program(dev, prog);

@@ -8,7 +8,8 @@
  * gives (a test-only model that runs SEIR's collect() and emit()
  * synchronously from output()), on OpenMP and OpenCL, for several
  * [output] every, with fences and without; a slow writer; a failing
- * emit() and one that calls what it may not.
+ * emit() and one that calls what it may not. Last, the core's access to a
+ * backend's native() (ABI 1.2), and its refusal when there is none.
  */
 #include "internal.h"
 
@@ -475,6 +476,61 @@ static void test_pipeline_failures(void)
 	free(csv);
 }
 
+/* The core's access to native(): the backend's answer for a model buffer,
+ * and a clear refusal when the backend has none (a 1.1 vtable, or NULL). */
+static void test_native(void)
+{
+	char dir[512], set[600];
+	weft_context *ctx = NULL;
+	weft_config *cfg = NULL;
+	weft_sim *sim = NULL;
+	weft_native n = { .struct_size = 0 };
+	weft_backend old;
+	const weft_backend *vt;
+	int ok;
+
+	snprintf(dir, sizeof dir, "%s/native", tap_tmpdir());
+	snprintf(set, sizeof set, "output.directory=%s", dir);
+	ok = weft_context_new(&ctx) == 0 && weft_config_new(ctx, &cfg) == 0 &&
+	     weft_config_set(ctx, cfg, set) == 0 &&
+	     weft_config_set(ctx, cfg, "seir.population=random") == 0 &&
+	     weft_config_set(ctx, cfg, "seir.agents=500") == 0 &&
+	     weft_sim_open(ctx, cfg, &sim) == 0 && sim->n_bufs > 0;
+	ok = ok && weft__sim_native(sim, sim->bufs[0].buf, "test", &n) == 0;
+	tap_ok(ok && n.kind == WEFT_NATIVE_HOST && n.handle &&
+		       n.bytes == sim->bufs[0].bytes,
+	       "native() of openmp: host memory of the buffer's %zu bytes (%s)",
+	       n.bytes, weft_context_error(ctx));
+	if (ok) {
+		vt = sim->vt;
+		old = *vt;
+		old.struct_size = (uint32_t)WEFT_BACKEND_V1_1_SIZE;
+		sim->vt = &old;
+		tap_ok(weft__sim_native(sim, sim->bufs[0].buf, "test", &n) ==
+			       WEFT_E_UNSUPPORTED,
+		       "a 1.1 vtable: WEFT_E_UNSUPPORTED");
+		tap_contains(weft_context_error(ctx),
+			     "test: backend openmp does not expose native "
+			     "buffers",
+			     "  ...naming the backend");
+		tap_contains(weft_context_error(ctx), "older than 1.2",
+			     "  ...and why");
+		old.struct_size = (uint32_t)sizeof old;
+		old.native = NULL;
+		tap_ok(weft__sim_native(sim, sim->bufs[0].buf, "test", &n) ==
+				       WEFT_E_UNSUPPORTED &&
+			       strstr(weft_context_error(ctx),
+				      "native() is NULL"),
+		       "a NULL native(): WEFT_E_UNSUPPORTED, saying so");
+		sim->vt = vt;
+	} else {
+		tap_skip(4, "the run did not open");
+	}
+	weft_sim_close(sim);
+	weft_config_free(cfg);
+	weft_context_free(ctx);
+}
+
 int main(void)
 {
 	test_determinism();
@@ -486,5 +542,6 @@ int main(void)
 	test_pipeline_no_fences();
 	test_pipeline_slow_writer();
 	test_pipeline_failures();
+	test_native();
 	return tap_done();
 }

@@ -2,8 +2,9 @@
  * tests/test-opencl.c - what is particular to the OpenCL backend: choosing
  * the platform and device, compiling the portable dialect (and reporting a
  * broken build), the on-disk binary cache, transfers through the pinned
- * staging area, step() without host synchronisation, and extents read on
- * the device. (What every backend must do is the conformance suite's.)
+ * staging area, native() (the cl_mem, used through a queue of the test's
+ * own), step() without host synchronisation, and extents read on the
+ * device. (What every backend must do is the conformance suite's.)
  *
  * The plugin is the built weft-backend-opencl.so, found in
  * $WEFT_PLUGIN_PATH or else in $WEFT_BUILDDIR/plugins/opencl/.libs, and
@@ -27,6 +28,9 @@
 
 #include <weft/kernel_host.h>
 #include <weft/kernel.h>
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
 
 #include "tap.h"
 
@@ -634,6 +638,69 @@ static void test_big_transfers(weft_device *dev)
 	free(back);
 }
 
+/* ---- native(): the cl_mem, used by another OpenCL client ------------------
+ */
+
+/* A queue of our own on the context and device of a cl_mem. */
+static cl_command_queue queue_for(cl_mem mem)
+{
+	cl_context c = NULL;
+	cl_device_id d = NULL;
+	cl_int rc = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof c, &c, NULL);
+
+	if (rc == CL_SUCCESS)
+		rc = clGetContextInfo(c, CL_CONTEXT_DEVICES, sizeof d, &d,
+				      NULL);
+	return rc == CL_SUCCESS ? clCreateCommandQueue(c, d, 0, &rc) : NULL;
+}
+
+/* What weft wrote is read through the cl_mem by a queue of the caller's on
+ * its context; what that queue writes there, complete before weft's next
+ * operation, is what weft reads. */
+static void test_native(weft_device *dev)
+{
+	enum { N = 100000 };
+	uint8_t *a = xcalloc(N, 1), *b = xcalloc(N, 1);
+	weft_buf *buf = alloc_or_bail(dev, N);
+	weft_native n = { .struct_size = sizeof n }, m = n;
+	cl_command_queue q = NULL;
+	size_t size = 0;
+	int ok;
+
+	fill_pattern(a, N, 21);
+	put(dev, buf, 0, a, N);
+	ok = vt->native(dev, buf, &n, &err) == WEFT_OK &&
+	     vt->native(dev, buf, &m, &err) == WEFT_OK;
+	tap_ok(ok && n.kind == WEFT_NATIVE_OPENCL && n.handle &&
+		       n.device == 0 && n.offset == 0 && n.bytes == N &&
+		       memcmp(&n, &m, sizeof n) == 0,
+	       "native(): the buffer's cl_mem, device 0, %zu bytes, the "
+	       "same twice (%s)",
+	       n.bytes, ok ? "" : err.msg);
+	ok = ok &&
+	     clGetMemObjectInfo((cl_mem)n.handle, CL_MEM_SIZE, sizeof size,
+				&size, NULL) == CL_SUCCESS &&
+	     size >= N && (q = queue_for((cl_mem)n.handle)) != NULL &&
+	     clEnqueueReadBuffer(q, (cl_mem)n.handle, CL_TRUE, n.offset, N, b,
+				 0, NULL, NULL) == CL_SUCCESS;
+	tap_ok(ok && memcmp(a, b, N) == 0,
+	       "another queue on the cl_mem's context reads what weft wrote");
+	fill_pattern(a, N, 22);
+	ok = ok &&
+	     clEnqueueWriteBuffer(q, (cl_mem)n.handle, CL_TRUE, n.offset, N, a,
+				  0, NULL, NULL) == CL_SUCCESS &&
+	     clFinish(q) == CL_SUCCESS;
+	memset(b, 0, N);
+	ok = ok && vt->read(dev, b, buf, 0, N, 0, &err) == WEFT_OK;
+	tap_ok(ok && memcmp(a, b, N) == 0,
+	       "what it writes there, finished, is what weft reads");
+	if (q)
+		clReleaseCommandQueue(q);
+	vt->free(dev, buf);
+	free(a);
+	free(b);
+}
+
 /* Many asynchronous reads that together overflow the staging area, some
  * into the same host bytes: after sync() each holds what the last read
  * issued for it says. */
@@ -875,6 +942,7 @@ int main(void)
 	test_big_transfers(dev);
 	test_async_reads(dev);
 	test_overlap_copy(dev);
+	test_native(dev);
 	test_step_no_sync(dev, prog);
 	test_device_extent(dev, prog);
 	test_bad_list(dev, prog);

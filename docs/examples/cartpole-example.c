@@ -9,7 +9,10 @@
  * With no argument: 4096 environments on the best backend. Part 1 steps
  * them with actions computed on the host (one packed upload and one packed
  * read per step); part 2 runs the on-device policy, with no host
- * involvement; both end with the statistics reduced on the device.
+ * involvement; both end with the statistics reduced on the device. Part 3
+ * leaves each step's results on the device and uses them where they are,
+ * through the handle a binding would hand to its framework (DLPack), with
+ * a fence and a wait per step instead of a read and a sync.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +74,86 @@ free_buffers:
 	return rc;
 }
 
+static const char *kind_name(uint32_t kind)
+{
+	return kind == WEFT_NATIVE_HOST	  ? "host"
+	       : kind == WEFT_NATIVE_CUDA ? "CUDA device"
+					  : "OpenCL (cl_mem)";
+}
+
+/* The first element of an array whose memory is the host's. */
+static const void *host_data(const weft_cartpole_array *a)
+{
+	return (const char *)a->mem.handle + a->mem.offset + a->offset;
+}
+
+/* Results left on the device: a fence after each step, a wait on it, then
+ * the arrays are read in place. The example reads them only when they are
+ * host memory; a binding would wrap any kind (a CUDA pointer for PyTorch
+ * or CuPy) and let its framework read them, finishing before the next
+ * step. */
+static weft_status device_results(weft_cartpole *env, uint32_t steps)
+{
+	weft_cartpole_array obs = { .struct_size = sizeof obs };
+	weft_cartpole_array term = { .struct_size = sizeof term };
+	weft_stats c0 = { .struct_size = sizeof c0 }, c1 = c0;
+	uint32_t n = weft_cartpole_count(env), ended = 0;
+	uint8_t *actions = malloc(n);
+	uint64_t token;
+	weft_status rc;
+
+	if (!actions)
+		return WEFT_E_NOMEM;
+	rc = weft_cartpole_device_array(env, WEFT_CARTPOLE_OBS, &obs);
+	if (rc == WEFT_E_UNSUPPORTED) { /* a backend older than ABI 1.2 */
+		printf("device results: not exposed by this backend\n");
+		rc = WEFT_OK;
+		goto free_actions;
+	}
+	if (rc ||
+	    (rc = weft_cartpole_device_array(env, WEFT_CARTPOLE_TERMINATED,
+					     &term)) ||
+	    (rc = weft_cartpole_counters(env, &c0)))
+		goto free_actions;
+	printf("device results: observations f32[%lld][%lld] in %s memory "
+	       "of device %d\n",
+	       (long long)obs.shape[0], (long long)obs.shape[1],
+	       kind_name(obs.mem.kind), (int)obs.mem.device);
+	/* The policy steps of part 2 left the observations to be packed:
+	 * the first fence does it. */
+	if ((rc = weft_cartpole_fence(env, &token)) ||
+	    (rc = weft_cartpole_wait(env, token)))
+		goto free_actions;
+	for (uint32_t t = 0; t < steps; t++) {
+		if (obs.mem.kind == WEFT_NATIVE_HOST)
+			controller(host_data(&obs), n, actions);
+		else
+			for (uint32_t i = 0; i < n; i++)
+				actions[i] = (uint8_t)((i + t) & 1);
+		if ((rc = weft_cartpole_step(env, actions, 1, NULL, 0)) ||
+		    (rc = weft_cartpole_fence(env, &token)) ||
+		    (rc = weft_cartpole_wait(env, token)))
+			goto free_actions;
+		for (uint32_t i = 0; term.mem.kind == WEFT_NATIVE_HOST && i < n;
+		     i++)
+			ended += ((const uint8_t *)host_data(&term))[i];
+	}
+	if ((rc = weft_cartpole_counters(env, &c1)))
+		goto free_actions;
+	if (term.mem.kind == WEFT_NATIVE_HOST)
+		printf("device results: %u steps, %u episodes terminated, ",
+		       steps, ended);
+	else
+		printf("device results: %u steps, flags left on the device, ",
+		       steps);
+	printf("%llu syncs, %llu fence waits\n",
+	       (unsigned long long)(c1.syncs - c0.syncs),
+	       (unsigned long long)(c1.fence_waits - c0.fence_waits));
+free_actions:
+	free(actions);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	weft_context *ctx = NULL;
@@ -91,6 +174,8 @@ int main(int argc, char **argv)
 	/* The on-device policy of the [cartpole] section: 1000 steps. */
 	if (weft_cartpole_step(env, NULL, 1000, NULL, 0) ||
 	    report(env, "on-device policy"))
+		goto done;
+	if (device_results(env, 200))
 		goto done;
 	failed = 0;
 done:

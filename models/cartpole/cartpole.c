@@ -2,8 +2,9 @@
  * models/cartpole/cartpole.c - the CartPole model's host side for
  * `weft run`: parameters, the initial state, the step's launch list (the
  * on-device policy, and the statistics reduction when due) and the
- * episode statistics CSV. Everything that runs per environment per step is
- * in cartpole.wk; the C API of <weft/cartpole.h> is in cartpole_api.c.
+ * episode statistics CSV, written through the output pipeline (collect()
+ * and emit(), core/pipeline.c). Everything that runs per environment per step
+ * is in cartpole.wk; the C API of <weft/cartpole.h> is in cartpole_api.c.
  */
 #include "internal.h"
 
@@ -14,6 +15,10 @@
 
 /* Most partial sums of the statistics reduction. */
 #define CP_MAX_PARTIALS 4096u
+/* Rows of a chunk's output snapshot: a chunk ends at the next multiple of
+ * [output] every or at the last step, and the device writes a row only
+ * there, so a chunk has at most one. */
+#define CP_SNAP_ROWS 1u
 /* Tolerance the conformance suite accepts for the f32 state; the
  * arithmetic is meant to be bit-identical on every backend. */
 #define CP_STATE_TOLERANCE 1e-5
@@ -195,6 +200,32 @@ static weft_status cartpole_set_step(weft_model_ctx *mc, cartpole_state *s)
 	return weft_model_set_step(mc, l, 3);
 }
 
+/* Output snapshots: CP_SNAP_ROWS rows per output slot, zeroed so that
+ * every byte is defined (state digests compare it). */
+static weft_status cartpole_snap_setup(weft_model_ctx *mc, cartpole_state *s)
+{
+	unsigned slots = weft_model_output_slots(mc);
+	size_t bytes =
+		(size_t)slots * CP_SNAP_ROWS * CP_ROW_WORDS * sizeof(uint32_t);
+	void *zero = calloc(1, bytes);
+	weft_status st;
+
+	s->slot_first = calloc(slots, sizeof *s->slot_first);
+	s->slot_rows = calloc(slots, sizeof *s->slot_rows);
+	if (!s->slot_first || !s->slot_rows || !zero) {
+		free(zero);
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate %zu bytes for output "
+				       "snapshots",
+				       bytes);
+	}
+	st = weft_model_alloc(mc, "series snapshots", bytes, &s->snap);
+	if (st == WEFT_OK)
+		st = weft_model_upload(mc, s->snap, 0, zero, bytes);
+	free(zero);
+	return st;
+}
+
 static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 {
 	cartpole_state *s = calloc(1, sizeof *s);
@@ -207,7 +238,8 @@ static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 	cartpole_read_params(mc, s);
 	if ((st = cartpole_alloc_all(mc, s)) ||
 	    (st = cartpole_upload_all(mc, s)) ||
-	    (st = cartpole_set_step(mc, s)))
+	    (st = cartpole_set_step(mc, s)) ||
+	    (st = cartpole_snap_setup(mc, s)))
 		return st;
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
@@ -235,6 +267,7 @@ static uint64_t cartpole_rows_due(const cartpole_state *s, uint64_t steps_done)
 	return rows < s->n_rows ? rows : s->n_rows;
 }
 
+/* Add a row to the totals and append it to episodes.csv. */
 static weft_status cartpole_csv_row(cartpole_state *s, const uint32_t *r)
 {
 	uint64_t ep = cp_u64(r, CP_ROW_EP_LO), sum = cp_u64(r, CP_ROW_SUM_LO);
@@ -254,25 +287,57 @@ static weft_status cartpole_csv_row(cartpole_state *s, const uint32_t *r)
 			    : 0.0);
 }
 
-/* Read the rows written since the last call (one read and sync) and
- * append them to episodes.csv. */
-static weft_status cartpole_output(weft_model_ctx *mc, void *state,
-				   uint64_t steps_done)
+/* Main thread, after the chunk ending at steps_done was enqueued: copy the
+ * rows the device wrote in it into the slot's snapshot region, then read
+ * them back into `series`, at their own place, asynchronously. Chunks'
+ * rows are disjoint there, so no two slots share host memory, and the
+ * next steps (which bind `series`, not the snapshot) overlap the read. */
+static weft_status cartpole_collect(weft_model_ctx *mc, void *state,
+				    uint64_t steps_done, unsigned slot)
 {
 	cartpole_state *s = state;
-	uint64_t first = s->rows_read, last = cartpole_rows_due(s, steps_done);
 	size_t row_bytes = CP_ROW_WORDS * sizeof(uint32_t);
+	uint64_t first = s->rows_read, last = cartpole_rows_due(s, steps_done);
+	size_t region = (size_t)slot * CP_SNAP_ROWS * row_bytes;
+	size_t bytes;
 	weft_status st;
 
+	s->slot_first[slot] = first;
+	s->slot_rows[slot] = 0;
 	if (last <= first)
 		return WEFT_OK;
-	st = weft_model_download(mc, s->series + first * CP_ROW_WORDS,
-				 s->bufs[CP_B_SERIES], first * row_bytes,
-				 (size_t)(last - first) * row_bytes);
-	if (st)
+	if (last - first > CP_SNAP_ROWS)
+		return weft_model_fail(mc, WEFT_E_INTERNAL,
+				       "%llu statistics rows after step %llu "
+				       "do not fit a snapshot region of %u",
+				       (unsigned long long)(last - first),
+				       (unsigned long long)steps_done,
+				       CP_SNAP_ROWS);
+	bytes = (size_t)(last - first) * row_bytes;
+	if ((st = weft_model_copy(mc, s->snap, region, s->bufs[CP_B_SERIES],
+				  first * row_bytes, bytes)) ||
+	    (st = weft_model_download_async(mc,
+					    s->series + first * CP_ROW_WORDS,
+					    s->snap, region, bytes)))
 		return st;
+	s->slot_rows[slot] = last - first;
 	s->rows_read = last;
-	for (uint64_t r = first; r < last; r++)
+	return WEFT_OK;
+}
+
+/* Writer thread, once the slot's rows are in `series`: add them to the
+ * totals and append them to episodes.csv, in order. */
+static weft_status cartpole_emit(weft_model_ctx *mc, void *state,
+				 uint64_t steps_done, unsigned slot)
+{
+	cartpole_state *s = state;
+	uint64_t first = s->slot_first[slot];
+	uint64_t end = first + s->slot_rows[slot];
+	weft_status st;
+
+	(void)mc;
+	(void)steps_done;
+	for (uint64_t r = first; r < end; r++)
 		if ((st = cartpole_csv_row(s, s->series + r * CP_ROW_WORDS)))
 			return st;
 	return WEFT_OK;
@@ -313,7 +378,10 @@ static void cartpole_teardown(weft_model_ctx *mc, void *state)
 		return;
 	for (int k = 0; k < CP_N_BUFS; k++)
 		weft_model_free(mc, s->bufs[k]);
+	weft_model_free(mc, s->snap);
 	free(s->series);
+	free(s->slot_first);
+	free(s->slot_rows);
 	free(s);
 }
 
@@ -353,11 +421,12 @@ const weft_model weft__model_cartpole = {
 		.n_kernels = CP_N_KERNELS,
 	},
 	.setup = cartpole_setup,
-	.output = cartpole_output,
 	.finish = cartpole_finish,
 	.teardown = cartpole_teardown,
 	/* `weft conform`: about 800 episodes, a second on a CPU OpenCL. */
 	.conform_sets = "cartpole.envs=1000\n"
 			"simulation.steps=300\n",
+	.collect = cartpole_collect,
+	.emit = cartpole_emit,
 	.plot = &cartpole_plot,
 };

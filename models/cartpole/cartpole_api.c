@@ -8,7 +8,8 @@
  * backend directly (core/sim.h), so that a host-action step is one
  * asynchronous write of the packed actions, one launch and one read of the
  * packed result, and n policy steps are one step(n) call with nothing
- * else.
+ * else. The packed result can also be handed out where it is (the
+ * backend's native(), ABI 1.2), with fences to say when it is complete.
  */
 #include "internal.h"
 
@@ -20,8 +21,9 @@
 #include "sim.h"
 
 /* Action staging buffers: a step that leaves its result on the device does
- * not wait, so the actions it sent must stay untouched until the next
- * sync; the next step uses the other buffer. */
+ * not wait, so the actions it sent must stay untouched until they have
+ * been sent: until a sync, or a wait on the fence issued after the step;
+ * the next step uses the other buffer. */
 #define CP_API_RING 2
 
 enum {
@@ -43,10 +45,14 @@ struct weft_cartpole {
 	weft_cartpole_layout layout;
 	weft_launch l[CP_L_COUNT];
 	uint8_t *stage[CP_API_RING];
-	int pending[CP_API_RING]; /* stage k is in an unsynced write */
+	int pending[CP_API_RING];      /* stage k is in an unsynced write */
+	uint64_t covered[CP_API_RING]; /* the first fence after that write
+					* (0: none yet) */
 	int next_stage;
-	int io_current;	    /* the packed observations are the state's */
-	uint64_t env_steps; /* steps x environments */
+	int fences;	     /* the backend has fence() and wait() */
+	uint64_t last_fence; /* the last fence issued (0: none) */
+	int io_current;	     /* the packed observations are the state's */
+	uint64_t env_steps;  /* steps x environments */
 	uint64_t episodes, return_sum;
 	uint32_t max_return;
 };
@@ -74,6 +80,7 @@ static weft_status cp_sync(weft_cartpole *env, const char *what)
 	weft_status st = sim->vt->sync(sim->dev, &err);
 
 	memset(env->pending, 0, sizeof env->pending);
+	memset(env->covered, 0, sizeof env->covered);
 	if (st)
 		return weft__fail(env->ctx, st, "cartpole: %s: sync: %s", what,
 				  err.msg);
@@ -91,6 +98,49 @@ static weft_status cp_launch(weft_cartpole *env, int first, uint32_t n_launch,
 	if (st)
 		return weft__fail(env->ctx, st, "cartpole: %s: %s", what,
 				  err.msg);
+	return WEFT_OK;
+}
+
+/* A fence after everything issued; the action writes in flight are
+ * complete once it is waited for. Without fences in the backend, a number
+ * that cp_wait() turns into a sync. */
+static weft_status cp_fence(weft_cartpole *env, uint64_t *token,
+			    const char *what)
+{
+	weft_sim *sim = env->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if (!env->fences) {
+		*token = ++env->last_fence;
+		return WEFT_OK;
+	}
+	st = sim->vt->fence(sim->dev, token, &err);
+	if (st)
+		return weft__fail(env->ctx, st, "cartpole: %s: fence: %s", what,
+				  err.msg);
+	env->last_fence = *token;
+	for (int k = 0; k < CP_API_RING; k++)
+		if (env->pending[k] && !env->covered[k])
+			env->covered[k] = *token;
+	return WEFT_OK;
+}
+
+static weft_status cp_wait(weft_cartpole *env, uint64_t token, const char *what)
+{
+	weft_sim *sim = env->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if (!env->fences)
+		return cp_sync(env, what);
+	st = sim->vt->wait(sim->dev, token, &err);
+	if (st)
+		return weft__fail(env->ctx, st, "cartpole: %s: wait: %s", what,
+				  err.msg);
+	for (int k = 0; k < CP_API_RING; k++)
+		if (env->covered[k] && env->covered[k] <= token)
+			env->pending[k] = 0, env->covered[k] = 0;
 	return WEFT_OK;
 }
 
@@ -171,6 +221,8 @@ static weft_status cp_open_sim(weft_cartpole *env, const weft_config *cfg)
 					  "for the action staging buffer",
 					  env->n);
 	env->io_current = 1; /* setup wrote the first observations */
+	env->fences = env->sim->vt->struct_size >= WEFT_BACKEND_V1_1_SIZE &&
+		      env->sim->vt->fence && env->sim->vt->wait;
 	return WEFT_OK;
 }
 
@@ -248,10 +300,13 @@ static weft_status cp_stage(weft_cartpole *env, const uint8_t *actions,
 	*src = actions;
 	if (waits)
 		return WEFT_OK;
-	if (env->pending[k] && (st = cp_sync(env, "step")))
+	if (env->pending[k] &&
+	    (st = env->covered[k] ? cp_wait(env, env->covered[k], "step")
+				  : cp_sync(env, "step")))
 		return st;
 	memcpy(env->stage[k], actions, env->n);
 	env->pending[k] = 1;
+	env->covered[k] = 0;
 	env->next_stage = (k + 1) % CP_API_RING;
 	*src = env->stage[k];
 	return WEFT_OK;
@@ -263,6 +318,7 @@ static weft_status cp_step_host(weft_cartpole *env, const uint8_t *actions,
 	weft_sim *sim = env->sim;
 	weft_error err = { { 0 } };
 	const void *src;
+	uint64_t token;
 	weft_status st;
 
 	if ((st = cp_check_actions(env, actions)) ||
@@ -278,9 +334,11 @@ static weft_status cp_step_host(weft_cartpole *env, const uint8_t *actions,
 		return st;
 	env->env_steps += env->n;
 	env->io_current = 1;
-	if (!result)
-		return WEFT_OK;
-	return cp_read_io(env, result, 0, result_bytes, "step");
+	if (result)
+		return cp_read_io(env, result, 0, result_bytes, "step");
+	/* The staged actions may be reused once this fence is waited for: a
+	 * later step waits for this one, not for everything. */
+	return env->fences ? cp_fence(env, &token, "step") : WEFT_OK;
 }
 
 weft_status weft_cartpole_step(weft_cartpole *env, const uint8_t *actions,
@@ -366,6 +424,118 @@ weft_status weft_cartpole_reset(weft_cartpole *env, float *obs)
 	if (!obs)
 		return WEFT_OK;
 	return cp_read_io(env, obs, 0, 16 * (size_t)env->n, "reset");
+}
+
+/* ---- results on the device ---------------------------------------------- */
+
+/* Offset, type and shape of one array of the packed buffer. */
+static int cp_array_shape(const weft_cartpole *env, weft_cartpole_field f,
+			  weft_cartpole_array *a)
+{
+	const weft_cartpole_layout *lay = &env->layout;
+	int64_t n = env->n;
+
+	a->ndim = 1;
+	a->dtype = WEFT_CARTPOLE_F32;
+	a->shape[0] = n;
+	a->shape[1] = 0;
+	a->strides[0] = 1;
+	a->strides[1] = 0;
+	switch (f) {
+	case WEFT_CARTPOLE_OBS:
+	case WEFT_CARTPOLE_FINAL_OBS:
+		a->offset = f == WEFT_CARTPOLE_OBS ? lay->obs : lay->final_obs;
+		a->ndim = 2;
+		a->shape[1] = WEFT_CARTPOLE_OBS_DIM;
+		a->strides[0] = WEFT_CARTPOLE_OBS_DIM;
+		a->strides[1] = 1;
+		a->bytes = 16 * (size_t)n;
+		return 1;
+	case WEFT_CARTPOLE_REWARD:
+	case WEFT_CARTPOLE_FINAL_RETURN:
+		a->offset = f == WEFT_CARTPOLE_REWARD ? lay->reward
+						      : lay->final_return;
+		a->bytes = 4 * (size_t)n;
+		return 1;
+	case WEFT_CARTPOLE_TERMINATED:
+	case WEFT_CARTPOLE_TRUNCATED:
+		a->offset = f == WEFT_CARTPOLE_TERMINATED ? lay->terminated
+							  : lay->truncated;
+		a->dtype = WEFT_CARTPOLE_U8;
+		a->bytes = (size_t)n;
+		return 1;
+	case WEFT_CARTPOLE_PACKED:
+		a->offset = 0;
+		a->dtype = WEFT_CARTPOLE_U8;
+		a->bytes = lay->total_bytes;
+		a->shape[0] = (int64_t)lay->total_bytes;
+		return 1;
+	}
+	return 0;
+}
+
+weft_status weft_cartpole_device_array(weft_cartpole *env,
+				       weft_cartpole_field field,
+				       weft_cartpole_array *out)
+{
+	weft_cartpole_array a;
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if (!out || out->struct_size < sizeof *out)
+		return weft__fail(
+			env->ctx, WEFT_E_INVALID,
+			"weft_cartpole_device_array: %s (struct_size must "
+			"be at least %zu)",
+			out ? "struct_size too small" : "no array to fill",
+			sizeof *out);
+	memset(&a, 0, sizeof a);
+	if (!cp_array_shape(env, field, &a))
+		return weft__fail(
+			env->ctx, WEFT_E_INVALID,
+			"weft_cartpole_device_array: unknown field %d "
+			"(WEFT_CARTPOLE_OBS .. WEFT_CARTPOLE_PACKED)",
+			(int)field);
+	st = weft__sim_native(env->sim, env->s->bufs[CP_B_IO],
+			      "weft_cartpole_device_array: the packed result "
+			      "buffer",
+			      &a.mem);
+	if (st)
+		return st;
+	a.struct_size = out->struct_size;
+	memcpy(out, &a, sizeof a);
+	return WEFT_OK;
+}
+
+weft_status weft_cartpole_fence(weft_cartpole *env, uint64_t *token)
+{
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if (!token)
+		return weft__fail(env->ctx, WEFT_E_INVALID,
+				  "weft_cartpole_fence: no place for the "
+				  "token");
+	if (!env->io_current && (st = cp_launch(env, CP_L_PACK, 1, 1, "fence")))
+		return st;
+	env->io_current = 1;
+	return cp_fence(env, token, "fence");
+}
+
+weft_status weft_cartpole_wait(weft_cartpole *env, uint64_t token)
+{
+	if (!env)
+		return WEFT_E_INVALID;
+	if (token == 0 || token > env->last_fence)
+		return weft__fail(env->ctx, WEFT_E_INVALID,
+				  "weft_cartpole_wait: token %llu was not "
+				  "returned by weft_cartpole_fence (the last "
+				  "is %llu)",
+				  (unsigned long long)token,
+				  (unsigned long long)env->last_fence);
+	return cp_wait(env, token, "wait");
 }
 
 /* ---- statistics ---------------------------------------------------------- */

@@ -70,6 +70,27 @@ weft_status weft__chk_host(const weft__chk_ops *ops, const char *op,
 			      op, bytes, role);
 }
 
+weft_status weft__chk_native(const weft__chk_ops *ops, const weft_buf *b,
+			     const weft_native *out, weft_error *err)
+{
+	if (!b)
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "native: no buffer");
+	if (ops->freed(b))
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "native: the buffer was freed");
+	if (!out)
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "native: no place for the answer");
+	if (out->struct_size >= WEFT_NATIVE_V1_2_SIZE)
+		return WEFT_OK;
+	return weft__chk_fail(ops, err, WEFT_E_INVALID,
+			      "native: weft_native has struct_size %u, "
+			      "expected at least %zu",
+			      (unsigned)out->struct_size,
+			      (size_t)WEFT_NATIVE_V1_2_SIZE);
+}
+
 /* ---- programs ------------------------------------------------------------ */
 
 static weft_status check_kernels(const weft__chk_ops *ops,

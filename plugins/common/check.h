@@ -1,7 +1,8 @@
 /*
  * plugins/common/check.h - the argument checks of the backend ABI that
  * every first-party backend makes, written once: transfer flags, ranges
- * and host pointers, program descriptors and launch lists. Each check
+ * and host pointers, native() requests, program descriptors and launch
+ * lists. Each check
  * returns WEFT_E_INVALID with a message "BACKEND: what is wrong" and
  * changes nothing.
  *
@@ -73,6 +74,11 @@ weft_status weft__chk_range(const weft__chk_ops *ops, const char *op,
 weft_status weft__chk_host(const weft__chk_ops *ops, const char *op,
 			   const char *role, const void *p, size_t bytes,
 			   weft_error *err);
+
+/* native(): a live buffer, and a weft_native whose struct_size covers at
+ * least the 1.2 layout. */
+weft_status weft__chk_native(const weft__chk_ops *ops, const weft_buf *b,
+			     const weft_native *out, weft_error *err);
 
 /* What load_program() needs of a descriptor: struct_size, a name, kernels
  * with names, and a host build of each (need_host) or the portable source

@@ -253,6 +253,26 @@ void weft__cuda_free(weft_device *dev, weft_buf *buf)
 	dev->st.time_ns[WEFT_PHASE_ALLOC] += weft__cuda_now_ns() - t0;
 }
 
+/* The buffer's device pointer, on the CUDA device numbered `ordinal`. */
+weft_status weft__cuda_native(weft_device *dev, weft_buf *buf, weft_native *out,
+			      weft_error *err)
+{
+	weft_status st;
+
+	if (!dev)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "native: no device");
+	st = weft__chk_native(&weft__cuda_chk, buf, out, err);
+	if (st != WEFT_OK)
+		return st;
+	out->kind = WEFT_NATIVE_CUDA;
+	out->device = dev->ordinal;
+	out->handle = buf->ptr;
+	out->offset = 0;
+	out->bytes = buf->size;
+	return WEFT_OK;
+}
+
 /* Grown (never shrunk) when an overlapping copy needs more; the old block
  * may still be in use by queued copies, so the streams are waited for
  * before it is freed. */

@@ -609,4 +609,5 @@ WEFT_BACKEND_ENTRY = {
 	.stats = cuda_stats,
 	.fence = cuda_fence,
 	.wait = cuda_wait,
+	.native = weft__cuda_native,
 };

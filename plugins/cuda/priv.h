@@ -257,6 +257,9 @@ size_t weft__cuda_class_bytes(unsigned cls);
 weft_status weft__cuda_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			     weft_error *err);
 void weft__cuda_free(weft_device *dev, weft_buf *buf);
+/* native(): the buffer's device pointer (ABI 1.2). */
+weft_status weft__cuda_native(weft_device *dev, weft_buf *buf, weft_native *out,
+			      weft_error *err);
 /* Device memory for the staging of an overlapping copy (at least bytes). */
 weft_status weft__cuda_scratch(weft_device *dev, size_t bytes, void **out,
 			       weft_error *err);

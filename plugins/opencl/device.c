@@ -411,7 +411,7 @@ static weft_status pick_device(const struct world *w,
 
 weft_status weft__ocl_select(const weft_device_config *cfg,
 			     cl_platform_id *platform, cl_device_id *device,
-			     weft_error *err)
+			     unsigned *index, weft_error *err)
 {
 	int v11 = cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_1_SIZE;
 	const char *want_pf = v11 ? cfg->platform : NULL;
@@ -445,5 +445,6 @@ weft_status weft__ocl_select(const weft_device_config *cfg,
 		return st;
 	*platform = w.platforms[w.devices[i].platform];
 	*device = w.devices[i].id;
+	*index = i;
 	return WEFT_OK;
 }

@@ -261,6 +261,26 @@ void weft__ocl_free(weft_device *dev, weft_buf *buf)
 	dev->st.time_ns[WEFT_PHASE_ALLOC] += weft__ocl_now_ns() - t0;
 }
 
+/* The buffer's own cl_mem, created in the device's context; `device` is
+ * the index open() chose it by. */
+weft_status weft__ocl_native(weft_device *dev, weft_buf *buf, weft_native *out,
+			     weft_error *err)
+{
+	weft_status st;
+
+	if (!dev)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "native: no device");
+	st = weft__chk_native(&weft__ocl_chk, buf, out, err);
+	if (st != WEFT_OK)
+		return st;
+	out->kind = WEFT_NATIVE_OPENCL;
+	out->device = (int32_t)dev->index;
+	out->handle = (void *)buf->mem;
+	out->offset = 0;
+	out->bytes = buf->size;
+	return WEFT_OK;
+}
+
 void weft__ocl_memory_release(weft_device *dev)
 {
 	while (dev->live)

@@ -286,7 +286,7 @@ static weft_status open_device(weft_device *dev, const weft_device_config *cfg,
 {
 	weft_status st;
 
-	st = weft__ocl_select(cfg, &dev->platform, &dev->id, err);
+	st = weft__ocl_select(cfg, &dev->platform, &dev->id, &dev->index, err);
 	if (st == WEFT_OK)
 		st = read_properties(dev, err);
 	if (st == WEFT_OK)
@@ -470,4 +470,5 @@ WEFT_BACKEND_ENTRY = {
 	.stats = ocl_stats,
 	.fence = ocl_fence,
 	.wait = ocl_wait,
+	.native = weft__ocl_native,
 };

@@ -112,6 +112,7 @@ struct weft__ocl_names {
 struct weft_device {
 	cl_platform_id platform;
 	cl_device_id id;
+	unsigned index; /* among the devices of the selected platforms */
 	cl_context ctx;
 	cl_command_queue queue;
 	struct weft__ocl_names names;
@@ -166,10 +167,11 @@ weft_status weft__ocl_finish(weft_device *dev, const char *why,
 void weft__ocl_survey(int *available, int *score, char *reason,
 		      size_t reason_size, char *devices, size_t devices_size);
 /* The device cfg asks for, with its platform; a message naming what was
- * asked and what exists when there is none. */
+ * asked and what exists when there is none. *index: its number among the
+ * devices of the selected platforms. */
 weft_status weft__ocl_select(const weft_device_config *cfg,
 			     cl_platform_id *platform, cl_device_id *device,
-			     weft_error *err);
+			     unsigned *index, weft_error *err);
 /* Text of a device or platform string property (cut to fit). */
 void weft__ocl_device_str(cl_device_id d, cl_device_info what, char *out,
 			  size_t size);
@@ -180,6 +182,9 @@ void weft__ocl_platform_str(cl_platform_id p, cl_platform_info what, char *out,
 weft_status weft__ocl_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			    weft_error *err);
 void weft__ocl_free(weft_device *dev, weft_buf *buf);
+/* native(): the buffer's cl_mem (ABI 1.2). */
+weft_status weft__ocl_native(weft_device *dev, weft_buf *buf, weft_native *out,
+			     weft_error *err);
 /* Release every buffer, live or pooled (close). */
 void weft__ocl_memory_release(weft_device *dev);
 

@@ -207,6 +207,25 @@ void weft__omp_free(weft_device *dev, weft_buf *buf)
 	dev->st.time_ns[WEFT_PHASE_ALLOC] += weft__omp_now_ns() - t0;
 }
 
+/* The host is device 0; the buffer's block is the memory kernels see. */
+weft_status weft__omp_native(weft_device *dev, weft_buf *buf, weft_native *out,
+			     weft_error *err)
+{
+	weft_status st;
+
+	if (!dev)
+		return weft__omp_fail(err, WEFT_E_INVALID, "native: no device");
+	st = weft__chk_native(&weft__omp_chk, buf, out, err);
+	if (st != WEFT_OK)
+		return st;
+	out->kind = WEFT_NATIVE_HOST;
+	out->device = 0;
+	out->handle = buf->ptr;
+	out->offset = 0;
+	out->bytes = buf->size;
+	return WEFT_OK;
+}
+
 void weft__omp_memory_release(weft_device *dev)
 {
 	while (dev->live)

@@ -251,4 +251,5 @@ WEFT_BACKEND_ENTRY = {
 	.stats = omp_stats,
 	.fence = omp_fence,
 	.wait = omp_wait,
+	.native = weft__omp_native,
 };

@@ -79,6 +79,9 @@ weft_status weft__omp_fail(weft_error *err, weft_status st, const char *fmt,
 weft_status weft__omp_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			    weft_error *err);
 void weft__omp_free(weft_device *dev, weft_buf *buf);
+/* native(): the buffer's host memory (ABI 1.2). */
+weft_status weft__omp_native(weft_device *dev, weft_buf *buf, weft_native *out,
+			     weft_error *err);
 /* Release every buffer, live or pooled (close). */
 void weft__omp_memory_release(weft_device *dev);
 

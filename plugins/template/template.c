@@ -307,6 +307,36 @@ static void tpl_free(weft_device *dev, weft_buf *buf)
 	}
 }
 
+/* ABI 1.2, optional: where the buffer's bytes are, so that an application
+ * can hand them to another library without a copy. Here they are host
+ * memory on device 0; a GPU backend reports its device pointer or memory
+ * object (WEFT_NATIVE_CUDA, WEFT_NATIVE_OPENCL). Never waits or counts;
+ * the same buffer gives the same answer until it is freed. Fills only the
+ * fields of the first layout, which a caller's struct_size must cover. */
+static weft_status tpl_native(weft_device *dev, weft_buf *buf, weft_native *out,
+			      weft_error *err)
+{
+	if (!dev)
+		return tpl_fail(err, WEFT_E_INVALID, "native: no device");
+	if (!buf || !tpl_live(dev, buf))
+		return tpl_fail(err, WEFT_E_INVALID, "native: %s",
+				buf ? "the buffer was freed or is not this "
+				      "device's"
+				    : "the buffer is NULL");
+	if (!out || out->struct_size < WEFT_NATIVE_V1_2_SIZE)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"native: %s (at least %zu bytes expected)",
+				out ? "weft_native too short"
+				    : "no place for the answer",
+				(size_t)WEFT_NATIVE_V1_2_SIZE);
+	out->kind = WEFT_NATIVE_HOST;
+	out->device = 0;
+	out->handle = buf->ptr;
+	out->offset = 0;
+	out->bytes = buf->size;
+	return WEFT_OK;
+}
+
 /* ---- transfers ---------------------------------------------------------- */
 
 /* What every transfer checks before touching anything, so that a refused
@@ -702,6 +732,8 @@ WEFT_BACKEND_ENTRY = {
 	.step = tpl_step,
 	.sync = tpl_sync,
 	.stats = tpl_stats,
-	.fence = tpl_fence, /* ABI 1.1, optional: leave out (NULL) to have */
-	.wait = tpl_wait,   /* the core use sync() instead */
+	.fence = tpl_fence,   /* ABI 1.1, optional: leave out (NULL) to have */
+	.wait = tpl_wait,     /* the core use sync() instead */
+	.native = tpl_native, /* ABI 1.2, optional: NULL if your memory
+			       * cannot be handed out */
 };

@@ -27,6 +27,8 @@
  *   BROKEN_WAIT_PENDING   read, sync: async reads are delivered at sync()
  *                         only, so wait() returns with the reads
  *                         issued before its fence still pending -> fence
+ *   BROKEN_NATIVE_OFF     native: the host memory reported is 64 bytes
+ *                         past the buffer's                    -> native
  */
 #define weft_backend_entry weft__template_inner
 #include "../../plugins/template/template.c"
@@ -360,6 +362,22 @@ static weft_status broken_sync(weft_device *dev, weft_error *err)
 }
 #endif
 
+/* ---- native: the wrong memory -------------------------------------------- */
+#ifdef BROKEN_NATIVE_OFF
+#define BROKEN_WHAT   "native() reports memory 64 bytes past the buffer's"
+#define BROKEN_NATIVE broken_native
+
+static weft_status broken_native(weft_device *dev, weft_buf *buf,
+				 weft_native *out, weft_error *err)
+{
+	weft_status st = tpl_native(dev, buf, out, err);
+
+	if (st == WEFT_OK)
+		out->handle = (char *)out->handle + 64;
+	return st;
+}
+#endif
+
 /* ---- the entry: the template's functions, one replaced ------------------- */
 
 #ifndef BROKEN_WHAT
@@ -392,6 +410,9 @@ static weft_status broken_sync(weft_device *dev, weft_error *err)
 #ifndef BROKEN_WAIT
 #define BROKEN_WAIT tpl_wait
 #endif
+#ifndef BROKEN_NATIVE
+#define BROKEN_NATIVE tpl_native
+#endif
 
 WEFT_BACKEND_ENTRY = {
 	.abi_major = WEFT_BACKEND_ABI_MAJOR,
@@ -415,4 +436,5 @@ WEFT_BACKEND_ENTRY = {
 	.stats = BROKEN_STATS,
 	.fence = tpl_fence,
 	.wait = BROKEN_WAIT,
+	.native = BROKEN_NATIVE,
 };

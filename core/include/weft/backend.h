@@ -21,6 +21,8 @@
  *    token returns once everything issued before the fence (asynchronous
  *    reads included, their host memory filled) has completed, without
  *    waiting for what was issued after it (ABI 1.1, optional);
+ *  - native() says where a buffer's bytes live (host address, CUDA device
+ *    pointer, cl_mem), never waits and never changes (ABI 1.2, optional);
  *  - a backend contains no model-specific code: it runs whatever program
  *    a model hands it (portable source for run-time compilers, host
  *    function pointers for host backends).
@@ -37,7 +39,7 @@ extern "C" {
 #endif
 
 #define WEFT_BACKEND_ABI_MAJOR	  1
-#define WEFT_BACKEND_ABI_MINOR	  1
+#define WEFT_BACKEND_ABI_MINOR	  2
 #define WEFT_BACKEND_ENTRY_SYMBOL "weft_backend_entry"
 
 /* Export the entry of a plugin; everything else in a plugin is static:
@@ -197,6 +199,23 @@ typedef struct weft_backend {
 	 * returned yet is WEFT_E_INVALID, with a message. Counted in
 	 * fence_waits, not in syncs. */
 	weft_status (*wait)(weft_device *dev, uint64_t token, weft_error *err);
+
+	/* ABI 1.2, optional (the core checks struct_size and NULL, and
+	 * reports that the backend does not expose native buffers without
+	 * it): the buffer's memory in the terms of the runtime that holds it
+	 * (weft_native, weft/common.h), for handing to another library
+	 * without a copy. out->struct_size is set by the caller (at least
+	 * WEFT_NATIVE_V1_2_SIZE); fill only what it covers, and leave it.
+	 * The same buffer gives the same answer at every call, until it is
+	 * freed. Never waits, transfers or counts anything.
+	 *
+	 * The memory holds what the queue's operations wrote once they have
+	 * completed: after sync(), or wait() on a fence issued after them.
+	 * Whoever uses it must be done with it (reads and writes complete)
+	 * before the next operation that touches the buffer is issued, and
+	 * writes made through it are seen by operations issued after that. */
+	weft_status (*native)(weft_device *dev, weft_buf *buf, weft_native *out,
+			      weft_error *err);
 } weft_backend;
 
 /* Sizes of the first published layouts. A struct with a struct_size field
@@ -216,6 +235,10 @@ typedef struct weft_backend {
  * struct_size is at least this and both are non-NULL. */
 #define WEFT_BACKEND_V1_1_SIZE \
 	(offsetof(weft_backend, wait) + sizeof(void (*)(void)))
+/* The 1.2 vtable, with native(): a caller uses it only when struct_size is
+ * at least this and it is non-NULL. */
+#define WEFT_BACKEND_V1_2_SIZE \
+	(offsetof(weft_backend, native) + sizeof(void (*)(void)))
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,12 @@
  *    weft_cartpole_step(env, NULL, n, NULL, 0) runs n steps with no
  *    transfer and no synchronisation at all.
  *
+ * Results can also stay where they are: weft_cartpole_device_array()
+ * describes each array of the packed buffer on the device (host pointer,
+ * CUDA device pointer or cl_mem, with offset, type and shape, as DLPack
+ * wants it), and weft_cartpole_fence() and weft_cartpole_wait() say when
+ * it holds a step's results.
+ *
  * Like every weft call, these return a weft_status; on failure the
  * context given to weft_cartpole_open() holds the message.
  */
@@ -95,6 +101,71 @@ WEFT_EXPORT weft_status weft_cartpole_observe(weft_cartpole *env, float *obs);
  * not counted in the statistics. The packed buffer then shows the new
  * observations with reward 0 and both flags clear. obs may be NULL. */
 WEFT_EXPORT weft_status weft_cartpole_reset(weft_cartpole *env, float *obs);
+
+/* ---- results on the device, without a host copy ------------------------ */
+
+/* The arrays of the packed result buffer, and the buffer itself. */
+typedef enum weft_cartpole_field {
+	WEFT_CARTPOLE_OBS = 0,		/* f32 [n][4] */
+	WEFT_CARTPOLE_REWARD = 1,	/* f32 [n] */
+	WEFT_CARTPOLE_TERMINATED = 2,	/* u8 [n], 0 or 1 */
+	WEFT_CARTPOLE_TRUNCATED = 3,	/* u8 [n], 0 or 1 */
+	WEFT_CARTPOLE_FINAL_OBS = 4,	/* f32 [n][4] */
+	WEFT_CARTPOLE_FINAL_RETURN = 5, /* f32 [n] */
+	WEFT_CARTPOLE_PACKED = 6	/* u8 [total_bytes]: all of the above */
+} weft_cartpole_field;
+
+/* Element types (DLPack: kDLFloat 32 bits, kDLUInt 8 bits). */
+typedef enum weft_cartpole_dtype {
+	WEFT_CARTPOLE_F32 = 1,
+	WEFT_CARTPOLE_U8 = 2
+} weft_cartpole_dtype;
+
+/* One array, described as a DLPack DLTensor would be: the native memory
+ * of the packed buffer (mem: host pointer, CUDA device pointer or cl_mem,
+ * with the device), the array's byte offset in that buffer, its type and
+ * its C-order shape and strides. For a pointer kind (host, CUDA) element 0
+ * is at (char *)mem.handle + mem.offset + offset; for a cl_mem it is at
+ * byte mem.offset + offset of the memory object. */
+typedef struct weft_cartpole_array {
+	uint32_t struct_size; /* set by the caller: sizeof *out */
+	weft_native mem;      /* the whole packed buffer */
+	size_t offset;	      /* bytes from the buffer's start to element 0 */
+	size_t bytes;	      /* bytes of the array */
+	uint32_t dtype;	      /* a weft_cartpole_dtype */
+	uint32_t ndim;	      /* 1, or 2 for observations */
+	int64_t shape[2];     /* {n, 4} or {n} (total_bytes for PACKED) */
+	int64_t strides[2];   /* in elements: {4, 1} or {1} */
+} weft_cartpole_array;
+
+/* Where an array lives on the backend's device, for a binding to hand to
+ * its framework without a copy (DLPack's data, device, byte_offset, dtype,
+ * shape, strides). Never waits and moves nothing; the answer is the same
+ * for the life of env. Fails with WEFT_E_UNSUPPORTED when the backend does
+ * not expose native buffers (a plugin older than backend ABI 1.2).
+ *
+ * Synchronisation: the memory holds a step's results once it has
+ * completed. After a call that returns results to the host (a step with a
+ * result buffer, read, observe, reset with obs, stats) that is so already;
+ * after steps that leave their results on the device, call
+ * weft_cartpole_fence() and then weft_cartpole_wait() on its token (a fence
+ * also packs the on-device policy's observations into the buffer). The
+ * next step, reset or observe writes the buffer again: whoever reads it
+ * through the handle (on its own CUDA stream or OpenCL queue too) must
+ * have finished, or copied it, before calling one of them. */
+WEFT_EXPORT weft_status weft_cartpole_device_array(weft_cartpole *env,
+						   weft_cartpole_field field,
+						   weft_cartpole_array *out);
+/* Mark the point after everything issued so far and return its token;
+ * never waits. If on-device policy steps left the packed observations
+ * stale, first enqueues the launch that packs them. */
+WEFT_EXPORT weft_status weft_cartpole_fence(weft_cartpole *env,
+					    uint64_t *token);
+/* Return once everything issued before the fence `token` has completed
+ * (the device arrays then hold its results), without waiting for what was
+ * issued after it: a fence wait in the counters, not a sync. A backend
+ * without fences (ABI 1.0) synchronises instead. */
+WEFT_EXPORT weft_status weft_cartpole_wait(weft_cartpole *env, uint64_t token);
 
 /* Episode statistics, reduced on the device. */
 typedef struct weft_cartpole_episode_stats {

@@ -91,6 +91,39 @@ typedef struct weft_stats {
 	uint64_t fence_waits; /* wait() calls (not counted in syncs) */
 } weft_stats;
 
+/* Where a buffer's bytes live, in the terms of the runtime that holds them,
+ * so that another library can use them without a copy (as DLPack's
+ * DLTensor data and device do). Filled by a backend's native() (backend
+ * ABI 1.2, weft/backend.h) and handed on by APIs such as
+ * weft_cartpole_device_array() (weft/cartpole.h). */
+typedef enum weft_native_kind {
+	WEFT_NATIVE_HOST = 1,  /* handle: host memory, a `void *` the
+				* process can read and write */
+	WEFT_NATIVE_CUDA = 2,  /* handle: a CUDA device pointer (what
+				* cudaMalloc returns; a CUdeviceptr) on the
+				* CUDA device numbered `device` */
+	WEFT_NATIVE_OPENCL = 3 /* handle: a cl_mem; its context is
+				* clGetMemObjectInfo(CL_MEM_CONTEXT) */
+} weft_native_kind;
+
+typedef struct weft_native {
+	uint32_t struct_size; /* set by the caller; fill only what fits */
+	uint32_t kind;	      /* a weft_native_kind */
+	int32_t device;	      /* the device in the backend's numbering,
+			       * which for CUDA is the CUDA device ordinal
+			       * (DLPack's device_id); 0 for the host */
+	void *handle;	      /* as `kind` says; never NULL for a live buffer */
+	size_t offset;	      /* the buffer's first byte is at this byte of
+			       * the object `handle` names (0 unless the
+			       * backend sub-allocates) */
+	size_t bytes;	      /* bytes of the buffer (as asked for at alloc;
+			       * the object may be larger) */
+} weft_native;
+
+/* The first published layout: a weft_native's struct_size is at least
+ * this. */
+#define WEFT_NATIVE_V1_2_SIZE (offsetof(weft_native, bytes) + sizeof(size_t))
+
 /* Short name of a status code ("invalid argument", ...). Never NULL. */
 WEFT_EXPORT const char *weft_status_str(weft_status st);
 
