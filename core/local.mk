@@ -15,6 +15,7 @@ core_libweft_internal_la_SOURCES = \
 	core/sim.c \
 	core/pipeline.c \
 	core/model_api.c \
+	core/model_rows.c \
 	core/output.h \
 	core/output.c \
 	core/plot.c \

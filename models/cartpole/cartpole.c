@@ -200,32 +200,6 @@ static weft_status cartpole_set_step(weft_model_ctx *mc, cartpole_state *s)
 	return weft_model_set_step(mc, l, 3);
 }
 
-/* Output snapshots: CP_SNAP_ROWS rows per output slot, zeroed so that
- * every byte is defined (state digests compare it). */
-static weft_status cartpole_snap_setup(weft_model_ctx *mc, cartpole_state *s)
-{
-	unsigned slots = weft_model_output_slots(mc);
-	size_t bytes =
-		(size_t)slots * CP_SNAP_ROWS * CP_ROW_WORDS * sizeof(uint32_t);
-	void *zero = calloc(1, bytes);
-	weft_status st;
-
-	s->slot_first = calloc(slots, sizeof *s->slot_first);
-	s->slot_rows = calloc(slots, sizeof *s->slot_rows);
-	if (!s->slot_first || !s->slot_rows || !zero) {
-		free(zero);
-		return weft_model_fail(mc, WEFT_E_NOMEM,
-				       "cannot allocate %zu bytes for output "
-				       "snapshots",
-				       bytes);
-	}
-	st = weft_model_alloc(mc, "series snapshots", bytes, &s->snap);
-	if (st == WEFT_OK)
-		st = weft_model_upload(mc, s->snap, 0, zero, bytes);
-	free(zero);
-	return st;
-}
-
 static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 {
 	cartpole_state *s = calloc(1, sizeof *s);
@@ -239,7 +213,9 @@ static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 	if ((st = cartpole_alloc_all(mc, s)) ||
 	    (st = cartpole_upload_all(mc, s)) ||
 	    (st = cartpole_set_step(mc, s)) ||
-	    (st = cartpole_snap_setup(mc, s)))
+	    (st = weft_model_rows_open(mc, s->bufs[CP_B_SERIES], s->series,
+				       CP_ROW_WORDS * sizeof(uint32_t),
+				       CP_SNAP_ROWS, &s->rows)))
 		return st;
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
@@ -287,42 +263,15 @@ static weft_status cartpole_csv_row(cartpole_state *s, const uint32_t *r)
 			    : 0.0);
 }
 
-/* Main thread, after the chunk ending at steps_done was enqueued: copy the
- * rows the device wrote in it into the slot's snapshot region, then read
- * them back into `series`, at their own place, asynchronously. Chunks'
- * rows are disjoint there, so no two slots share host memory, and the
- * next steps (which bind `series`, not the snapshot) overlap the read. */
+/* Main thread, after the chunk ending at steps_done was enqueued: the
+ * rows the device wrote in it, on their way to `series`. */
 static weft_status cartpole_collect(weft_model_ctx *mc, void *state,
 				    uint64_t steps_done, unsigned slot)
 {
 	cartpole_state *s = state;
-	size_t row_bytes = CP_ROW_WORDS * sizeof(uint32_t);
-	uint64_t first = s->rows_read, last = cartpole_rows_due(s, steps_done);
-	size_t region = (size_t)slot * CP_SNAP_ROWS * row_bytes;
-	size_t bytes;
-	weft_status st;
 
-	s->slot_first[slot] = first;
-	s->slot_rows[slot] = 0;
-	if (last <= first)
-		return WEFT_OK;
-	if (last - first > CP_SNAP_ROWS)
-		return weft_model_fail(mc, WEFT_E_INTERNAL,
-				       "%llu statistics rows after step %llu "
-				       "do not fit a snapshot region of %u",
-				       (unsigned long long)(last - first),
-				       (unsigned long long)steps_done,
-				       CP_SNAP_ROWS);
-	bytes = (size_t)(last - first) * row_bytes;
-	if ((st = weft_model_copy(mc, s->snap, region, s->bufs[CP_B_SERIES],
-				  first * row_bytes, bytes)) ||
-	    (st = weft_model_download_async(mc,
-					    s->series + first * CP_ROW_WORDS,
-					    s->snap, region, bytes)))
-		return st;
-	s->slot_rows[slot] = last - first;
-	s->rows_read = last;
-	return WEFT_OK;
+	return weft_model_rows_collect(mc, s->rows, slot,
+				       cartpole_rows_due(s, steps_done));
 }
 
 /* Writer thread, once the slot's rows are in `series`: add them to the
@@ -331,12 +280,12 @@ static weft_status cartpole_emit(weft_model_ctx *mc, void *state,
 				 uint64_t steps_done, unsigned slot)
 {
 	cartpole_state *s = state;
-	uint64_t first = s->slot_first[slot];
-	uint64_t end = first + s->slot_rows[slot];
+	uint64_t first, end;
 	weft_status st;
 
 	(void)mc;
 	(void)steps_done;
+	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t r = first; r < end; r++)
 		if ((st = cartpole_csv_row(s, s->series + r * CP_ROW_WORDS)))
 			return st;
@@ -378,10 +327,8 @@ static void cartpole_teardown(weft_model_ctx *mc, void *state)
 		return;
 	for (int k = 0; k < CP_N_BUFS; k++)
 		weft_model_free(mc, s->bufs[k]);
-	weft_model_free(mc, s->snap);
+	weft_model_rows_close(mc, s->rows);
 	free(s->series);
-	free(s->slot_first);
-	free(s->slot_rows);
 	free(s);
 }
 

@@ -19,16 +19,13 @@ typedef struct cartpole_state {
 	cartpole_params params;
 	uint32_t n_envs;
 	uint64_t n_rows;	   /* rows the series can hold */
-	uint64_t rows_read;	   /* rows 0..rows_read-1 are collected */
 	uint32_t *series;	   /* host copy of the rows collected */
 	weft_buf *bufs[CP_N_BUFS]; /* by CP_B_* slot */
 	size_t bytes[CP_N_BUFS];
-	/* Output snapshots (`weft run`): one region of CP_SNAP_ROWS rows per
-	 * output slot, never bound by a launch, so that reading a chunk's
-	 * rows back overlaps the next steps. */
-	weft_buf *snap;
-	uint64_t *slot_first; /* per slot: the first row of its chunk */
-	uint64_t *slot_rows;  /* per slot: how many rows it holds */
+	/* The statistics rows read back through output snapshots (CP_SNAP_ROWS
+	 * rows per slot, never bound by a launch, so that reading a chunk's
+	 * rows back overlaps the next steps; weft_model_rows_*). */
+	weft_model_rows *rows;
 	weft_output *csv;
 	/* Totals of the rows emitted so far, for the summary (written by
 	 * emit() on the writer thread, read by finish() after it joined). */

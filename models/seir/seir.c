@@ -226,37 +226,17 @@ static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
 	return seir_set_step(mc, s);
 }
 
-/* Output snapshots: one region of snap_rows rows per output slot in
- * b_snap, each big enough for a chunk's rows (at most `every`, plus day 0
- * in the first), zeroed so that every byte is defined (state digests
- * compare it). */
+/* Output snapshots: each slot's region holds a chunk's rows (at most
+ * `every`, plus day 0 in the first). */
 static weft_status seir_snap_setup(weft_model_ctx *mc, seir_state *s)
 {
-	unsigned slots = weft_model_output_slots(mc);
 	uint64_t every = weft_model_output_every(mc);
-	size_t bytes;
-	void *zero;
-	weft_status st;
 
-	s->snap_rows =
-		(every < s->params.n_days ? every : s->params.n_days) + 1;
-	bytes = (size_t)slots * s->snap_rows * SEIR_ROW_WORDS *
-		sizeof(uint32_t);
-	s->slot_first = calloc(slots, sizeof *s->slot_first);
-	s->slot_rows = calloc(slots, sizeof *s->slot_rows);
-	zero = calloc(1, bytes);
-	if (!s->slot_first || !s->slot_rows || !zero) {
-		free(zero);
-		return weft_model_fail(mc, WEFT_E_NOMEM,
-				       "cannot allocate %zu bytes for output "
-				       "snapshots",
-				       bytes);
-	}
-	st = weft_model_alloc(mc, "series snapshots", bytes, &s->b_snap);
-	if (st == WEFT_OK)
-		st = weft_model_upload(mc, s->b_snap, 0, zero, bytes);
-	free(zero);
-	return st;
+	return weft_model_rows_open(
+		mc, s->buf[SEIR_BUF_SERIES], s->series,
+		SEIR_ROW_WORDS * sizeof(uint32_t),
+		(every < s->params.n_days ? every : s->params.n_days) + 1,
+		&s->rows);
 }
 
 static weft_status seir_setup(weft_model_ctx *mc, void **out)
@@ -292,42 +272,14 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 					  "cumulative,vaccinated\n");
 }
 
-/* Main thread, after the chunk ending at steps_done was enqueued: copy the
- * rows not read yet into the slot's snapshot region, then read them back
- * into `series` asynchronously. Chunks' rows are disjoint in `series`, so
- * no two slots share host memory; the next steps may overwrite nothing
- * the read needs, since it reads the snapshot. */
+/* Main thread, after the chunk ending at steps_done was enqueued: the
+ * rows of days not read yet, up to steps_done, on their way to `series`. */
 static weft_status seir_collect(weft_model_ctx *mc, void *state,
 				uint64_t steps_done, unsigned slot)
 {
 	seir_state *s = state;
-	size_t row_bytes = SEIR_ROW_WORDS * sizeof(uint32_t);
-	uint64_t first = s->rows_read;
-	uint64_t n = steps_done >= first ? steps_done + 1 - first : 0;
-	size_t region = (size_t)slot * s->snap_rows * row_bytes;
-	weft_status st;
 
-	s->slot_first[slot] = first;
-	s->slot_rows[slot] = 0;
-	if (n == 0)
-		return WEFT_OK;
-	if (n > s->snap_rows)
-		return weft_model_fail(mc, WEFT_E_INTERNAL,
-				       "%llu rows after step %llu do not fit "
-				       "a snapshot region of %llu rows",
-				       (unsigned long long)n,
-				       (unsigned long long)steps_done,
-				       (unsigned long long)s->snap_rows);
-	if ((st = weft_model_copy(mc, s->b_snap, region,
-				  s->buf[SEIR_BUF_SERIES], first * row_bytes,
-				  n * row_bytes)) ||
-	    (st = weft_model_download_async(mc,
-					    s->series + first * SEIR_ROW_WORDS,
-					    s->b_snap, region, n * row_bytes)))
-		return st;
-	s->slot_rows[slot] = n;
-	s->rows_read = steps_done + 1;
-	return WEFT_OK;
+	return weft_model_rows_collect(mc, s->rows, slot, steps_done + 1);
 }
 
 /* Writer thread, once the slot's rows are in `series`: append the CSV rows
@@ -337,11 +289,11 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 {
 	seir_state *s = state;
 	uint64_t every = weft_model_output_every(mc);
-	uint64_t first = s->slot_first[slot];
-	uint64_t end = first + s->slot_rows[slot];
+	uint64_t first, end;
 	weft_status st;
 
 	(void)steps_done;
+	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t d = first; s->csv && d < end; d++) {
 		const uint32_t *r = s->series + d * SEIR_ROW_WORDS;
 		if (d % every != 0 && d != weft_model_steps(mc))
@@ -401,7 +353,8 @@ static void seir_summary_memory(weft_model_ctx *mc, const seir_state *s)
 static weft_status seir_finish(weft_model_ctx *mc, void *state)
 {
 	seir_state *s = state;
-	uint64_t days = s->rows_read ? s->rows_read - 1 : 0, peak_day = 0;
+	uint64_t read = weft_model_rows_read(s->rows);
+	uint64_t days = read ? read - 1 : 0, peak_day = 0;
 	uint32_t peak = 0, n = s->n_agents;
 	const uint32_t *last = s->series + days * SEIR_ROW_WORDS;
 
@@ -440,9 +393,7 @@ static void seir_teardown(weft_model_ctx *mc, void *state)
 		return;
 	for (int b = 0; b < SEIR_N_BUFS; b++)
 		weft_model_free(mc, s->buf[b]);
-	weft_model_free(mc, s->b_snap);
-	free(s->slot_first);
-	free(s->slot_rows);
+	weft_model_rows_close(mc, s->rows);
 	free(s->beta);
 	free(s->series);
 	free(s);

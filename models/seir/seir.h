@@ -50,14 +50,10 @@ typedef struct seir_state {
 	weft_buf *buf[SEIR_N_BUFS];
 	size_t bytes[SEIR_N_BUFS]; /* device bytes of each buffer */
 	uint32_t *series;	   /* host copy of the rows read so far */
-	uint64_t rows_read;	   /* rows 0..rows_read-1 are in `series` */
+	/* The daily rows read back through output snapshots: collect()
+	 * enqueues, emit() writes the slot's rows (weft_model_rows_*). */
+	weft_model_rows *rows;
 	weft_output *csv;
-	/* Output snapshots (seir.c): b_snap holds one region of snap_rows
-	 * rows per output slot; collect() records which rows each slot's
-	 * chunk read, emit() writes them. */
-	weft_buf *b_snap;
-	uint64_t snap_rows;
-	uint64_t *slot_first, *slot_rows; /* per slot */
 } seir_state;
 
 /* seir.c: allocate a device buffer of the model (and remember its size). */

@@ -191,6 +191,37 @@ WEFT_EXPORT weft_status weft_model_download_async(weft_model_ctx *mc, void *dst,
 /* How many slots collect() and emit() rotate through (at least 2): chunk c
  * uses slot c % slots. Known from setup() on, to size snapshot buffers. */
 WEFT_EXPORT unsigned weft_model_output_slots(const weft_model_ctx *mc);
+
+/* A row series read back through output snapshots, for models whose step
+ * appends fixed-size rows to a device buffer (daily counts, statistics):
+ * the snapshot buffer ("series snapshots", slot_rows rows per output
+ * slot) and the bookkeeping of which rows each slot holds.
+ *   setup():   weft_model_rows_open(mc, series, host, row_bytes, ...);
+ *              host (same layout as series, as many rows) is the model's
+ *              and stays valid until close;
+ *   collect(): weft_model_rows_collect(mc, rows, slot, end) enqueues the
+ *              rows not read yet, up to end (exclusive): a copy into the
+ *              slot's region, then an asynchronous read into host at the
+ *              rows' own place;
+ *   emit():    weft_model_rows_slot() gives the rows [first, end) of the
+ *              slot, now in host;
+ *   teardown(): weft_model_rows_close() (NULL is fine). */
+typedef struct weft_model_rows weft_model_rows;
+WEFT_EXPORT weft_status weft_model_rows_open(weft_model_ctx *mc,
+					     weft_buf *series, void *host,
+					     size_t row_bytes,
+					     uint64_t slot_rows,
+					     weft_model_rows **out);
+WEFT_EXPORT weft_status weft_model_rows_collect(weft_model_ctx *mc,
+						weft_model_rows *rows,
+						unsigned slot, uint64_t end);
+WEFT_EXPORT void weft_model_rows_slot(const weft_model_rows *rows,
+				      unsigned slot, uint64_t *first,
+				      uint64_t *end);
+/* Rows collected so far (0 for NULL). */
+WEFT_EXPORT uint64_t weft_model_rows_read(const weft_model_rows *rows);
+WEFT_EXPORT void weft_model_rows_close(weft_model_ctx *mc,
+				       weft_model_rows *rows);
 /* The launches that make up one step; copied. */
 WEFT_EXPORT weft_status weft_model_set_step(weft_model_ctx *mc,
 					    const weft_launch *l, uint32_t n);
