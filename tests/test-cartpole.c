@@ -801,10 +801,10 @@ static void test_array_shapes(void)
 	a.struct_size = sizeof a - 1;
 	tap_ok(weft_cartpole_device_array(e.env, WEFT_CARTPOLE_OBS, &a) ==
 			       WEFT_E_INVALID &&
-		       weft_cartpole_device_array(e.env, (weft_cartpole_field)7,
+		       weft_cartpole_device_array(e.env, (weft_cartpole_field)8,
 						  &again) == WEFT_E_INVALID,
 	       "a short struct and an unknown field are refused");
-	tap_contains(weft_context_error(e.ctx), "unknown field 7",
+	tap_contains(weft_context_error(e.ctx), "unknown field 8",
 		     "  ...naming the field");
 	cp_close(&e);
 }
@@ -867,6 +867,112 @@ static void test_array_fenced(void)
 		     "  ...saying so");
 	free(o);
 	cp_close(&e);
+}
+
+/* ---- actions from device memory --------------------------------------------
+ */
+
+/* The action buffer: its own host memory on openmp, n bytes, zeros after
+ * open, apart from the packed result. */
+static int check_action_array(cp_env *e, weft_cartpole_array *act)
+{
+	weft_cartpole_array packed;
+	uint64_t tok;
+	int ok, zeros = 1;
+
+	ok = array_of(e, WEFT_CARTPOLE_ACTIONS, act) &&
+	     array_of(e, WEFT_CARTPOLE_PACKED, &packed) &&
+	     weft_cartpole_fence(e->env, &tok) == WEFT_OK &&
+	     weft_cartpole_wait(e->env, tok) == WEFT_OK;
+	for (uint32_t i = 0; ok && i < e->n; i++)
+		zeros &= array_bytes(act)[i] == 0;
+	return tap_ok(
+		ok && act->mem.kind == WEFT_NATIVE_HOST && act->mem.handle &&
+			act->mem.handle != packed.mem.handle &&
+			act->mem.bytes >= e->n && act->offset == 0 &&
+			act->bytes == e->n && act->dtype == WEFT_CARTPOLE_U8 &&
+			act->ndim == 1 && act->shape[0] == (int64_t)e->n &&
+			act->strides[0] == 1 && zeros,
+		"the action array: host memory of its own on openmp, "
+		"u8 [%u], zeros after open (%s)",
+		e->n, weft_context_error(e->ctx));
+}
+
+/* Steps from actions written in place (1 written as 1, 2 or 255: clamped
+ * to push right) give, bit for bit, the packed results of host steps with
+ * the same actions, and send nothing; half of them leave their results on
+ * the device and are fenced, as a training loop on a GPU would. */
+static void test_device_actions(void)
+{
+	enum { N = 64, T = 120 };
+	weft_stats c0 = { .struct_size = sizeof c0 };
+	weft_stats c1 = { .struct_size = sizeof c1 };
+	weft_cartpole_array act;
+	uint8_t a[N];
+	uint64_t tok;
+	cp_env dev, host;
+	long differ = 0;
+	int ok;
+
+	cp_open(&dev, N, NULL);
+	cp_open(&host, N, NULL);
+	ok = check_action_array(&dev, &act) &&
+	     weft_cartpole_counters(dev.env, &c0) == WEFT_OK;
+	for (uint32_t t = 0; ok && t < T; t++) {
+		int waits = t % 2 == 0;
+
+		for (uint32_t i = 0; i < N; i++) {
+			a[i] = fixed_action(i, t);
+			((uint8_t *)act.mem.handle)[i] =
+				a[i] ? (uint8_t[]){ 1, 2, 255 }[i % 3] : 0;
+		}
+		ok = weft_cartpole_step(host.env, a, 1, host.io,
+					host.lay.total_bytes) == WEFT_OK &&
+		     weft_cartpole_step_device(dev.env, waits ? dev.io : NULL,
+					       waits ? dev.lay.total_bytes
+						     : 0) == WEFT_OK;
+		if (ok && !waits)
+			ok = weft_cartpole_fence(dev.env, &tok) == WEFT_OK &&
+			     weft_cartpole_wait(dev.env, tok) == WEFT_OK &&
+			     weft_cartpole_read(dev.env, dev.io, 0,
+						dev.lay.total_bytes) == WEFT_OK;
+		differ += ok && memcmp(dev.io, host.io, dev.lay.total_bytes);
+	}
+	ok = ok && weft_cartpole_counters(dev.env, &c1) == WEFT_OK;
+	tap_ok(ok && differ == 0,
+	       "%d steps with actions written in place (nonzero clamped to "
+	       "push right) equal host-action steps bit for bit (%ld differ; "
+	       "%s)",
+	       T, differ, weft_context_error(dev.ctx));
+	tap_ok(ok &&
+		       c1.xfer_count[WEFT_DIR_H2D] ==
+			       c0.xfer_count[WEFT_DIR_H2D] &&
+		       c1.launches - c0.launches >= T,
+	       "  ...with no host-to-device transfer (H2D +%llu, launches "
+	       "+%llu)",
+	       (unsigned long long)(c1.xfer_count[WEFT_DIR_H2D] -
+				    c0.xfer_count[WEFT_DIR_H2D]),
+	       (unsigned long long)(c1.launches - c0.launches));
+	memset(a, 1, sizeof a);
+	a[3] = 0;
+	ok = weft_cartpole_step(dev.env, a, 1, dev.io, dev.lay.step_bytes) ==
+		     WEFT_OK &&
+	     memcmp(act.mem.handle, a, N) == 0;
+	tap_ok(ok, "a host-action step leaves its actions in the action "
+		   "array");
+	tap_ok(weft_cartpole_step_device(dev.env, dev.io,
+					 dev.lay.total_bytes + 1) ==
+			       WEFT_E_INVALID &&
+		       weft_cartpole_step_device(dev.env, NULL, 16) ==
+			       WEFT_E_INVALID &&
+		       weft_cartpole_step_device(NULL, NULL, 0) ==
+			       WEFT_E_INVALID,
+	       "a device-action step refuses a result larger than the packed "
+	       "buffer, a size with no buffer and no environments");
+	tap_contains(weft_context_error(dev.ctx), "weft_cartpole_step_device",
+		     "  ...naming the call");
+	cp_close(&dev);
+	cp_close(&host);
 }
 
 /* ---- weft run -------------------------------------------------------------
@@ -964,6 +1070,7 @@ int main(void)
 	test_open_errors();
 	test_array_shapes();
 	test_array_fenced();
+	test_device_actions();
 	test_run_csv();
 	return tap_done();
 }

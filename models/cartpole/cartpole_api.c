@@ -312,6 +312,21 @@ static weft_status cp_stage(weft_cartpole *env, const uint8_t *actions,
 	return WEFT_OK;
 }
 
+/* One launch of the act kernel over the actions now in the device buffer,
+ * and the result read back when asked for. */
+static weft_status cp_act(weft_cartpole *env, void *result, size_t result_bytes,
+			  const char *what)
+{
+	weft_status st = cp_launch(env, CP_L_ACT, 1, 1, what);
+
+	if (st)
+		return st;
+	env->env_steps += env->n;
+	env->io_current = 1;
+	return result ? cp_read_io(env, result, 0, result_bytes, what)
+		      : WEFT_OK;
+}
+
 static weft_status cp_step_host(weft_cartpole *env, const uint8_t *actions,
 				void *result, size_t result_bytes)
 {
@@ -330,15 +345,25 @@ static weft_status cp_step_host(weft_cartpole *env, const uint8_t *actions,
 		return weft__fail(env->ctx, st,
 				  "cartpole: step: sending %u actions: %s",
 				  env->n, err.msg);
-	if ((st = cp_launch(env, CP_L_ACT, 1, 1, "step")))
+	if ((st = cp_act(env, result, result_bytes, "step")) || result)
 		return st;
-	env->env_steps += env->n;
-	env->io_current = 1;
-	if (result)
-		return cp_read_io(env, result, 0, result_bytes, "step");
 	/* The staged actions may be reused once this fence is waited for: a
 	 * later step waits for this one, not for everything. */
 	return env->fences ? cp_fence(env, &token, "step") : WEFT_OK;
+}
+
+/* result and result_bytes agree and fit the packed result. */
+static weft_status cp_check_result(weft_cartpole *env, const char *fn,
+				   const void *result, size_t result_bytes)
+{
+	if (!result == !result_bytes && result_bytes <= env->layout.total_bytes)
+		return WEFT_OK;
+	return weft__fail(env->ctx, WEFT_E_INVALID, "%s: result_bytes %zu %s",
+			  fn, result_bytes,
+			  result_bytes > env->layout.total_bytes
+				  ? "exceeds the packed result"
+			  : result ? "with a result buffer"
+				   : "without a result buffer");
 }
 
 weft_status weft_cartpole_step(weft_cartpole *env, const uint8_t *actions,
@@ -349,14 +374,9 @@ weft_status weft_cartpole_step(weft_cartpole *env, const uint8_t *actions,
 
 	if (!env)
 		return WEFT_E_INVALID;
-	if (!result != !result_bytes || result_bytes > env->layout.total_bytes)
-		return weft__fail(env->ctx, WEFT_E_INVALID,
-				  "weft_cartpole_step: result_bytes %zu %s",
-				  result_bytes,
-				  result_bytes > env->layout.total_bytes
-					  ? "exceeds the packed result"
-				  : result ? "with a result buffer"
-					   : "without a result buffer");
+	if ((st = cp_check_result(env, "weft_cartpole_step", result,
+				  result_bytes)))
+		return st;
 	if (actions) {
 		if (n_steps != 1)
 			return weft__fail(env->ctx, WEFT_E_INVALID,
@@ -378,6 +398,19 @@ weft_status weft_cartpole_step(weft_cartpole *env, const uint8_t *actions,
 	env->env_steps += n_steps * env->n;
 	env->io_current = 0;
 	return WEFT_OK;
+}
+
+weft_status weft_cartpole_step_device(weft_cartpole *env, void *result,
+				      size_t result_bytes)
+{
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if ((st = cp_check_result(env, "weft_cartpole_step_device", result,
+				  result_bytes)))
+		return st;
+	return cp_act(env, result, result_bytes, "step with device actions");
 }
 
 weft_status weft_cartpole_read(weft_cartpole *env, void *dst, size_t offset,
@@ -464,6 +497,11 @@ static int cp_array_shape(const weft_cartpole *env, weft_cartpole_field f,
 		a->dtype = WEFT_CARTPOLE_U8;
 		a->bytes = (size_t)n;
 		return 1;
+	case WEFT_CARTPOLE_ACTIONS:
+		a->offset = 0;
+		a->dtype = WEFT_CARTPOLE_U8;
+		a->bytes = (size_t)n;
+		return 1;
 	case WEFT_CARTPOLE_PACKED:
 		a->offset = 0;
 		a->dtype = WEFT_CARTPOLE_U8;
@@ -495,12 +533,18 @@ weft_status weft_cartpole_device_array(weft_cartpole *env,
 		return weft__fail(
 			env->ctx, WEFT_E_INVALID,
 			"weft_cartpole_device_array: unknown field %d "
-			"(WEFT_CARTPOLE_OBS .. WEFT_CARTPOLE_PACKED)",
+			"(WEFT_CARTPOLE_OBS .. WEFT_CARTPOLE_ACTIONS)",
 			(int)field);
-	st = weft__sim_native(env->sim, env->s->bufs[CP_B_IO],
-			      "weft_cartpole_device_array: the packed result "
-			      "buffer",
-			      &a.mem);
+	if (field == WEFT_CARTPOLE_ACTIONS)
+		st = weft__sim_native(env->sim, env->s->bufs[CP_B_ACTIONS],
+				      "weft_cartpole_device_array: the "
+				      "action buffer",
+				      &a.mem);
+	else
+		st = weft__sim_native(env->sim, env->s->bufs[CP_B_IO],
+				      "weft_cartpole_device_array: the packed "
+				      "result buffer",
+				      &a.mem);
 	if (st)
 		return st;
 	a.struct_size = out->struct_size;

@@ -20,6 +20,11 @@
  *    weft_cartpole_step(env, NULL, n, NULL, 0) runs n steps with no
  *    transfer and no synchronisation at all.
  *
+ *  - device actions: a policy running on the device (a PyTorch or JAX
+ *    network) writes its actions into the action buffer in place (the
+ *    WEFT_CARTPOLE_ACTIONS array) and weft_cartpole_step_device() steps
+ *    with them: nothing crosses to the host.
+ *
  * Results can also stay where they are: weft_cartpole_device_array()
  * describes each array of the packed buffer on the device (host pointer,
  * CUDA device pointer or cl_mem, with offset, type and shape, as DLPack
@@ -89,6 +94,23 @@ WEFT_EXPORT weft_status weft_cartpole_step(weft_cartpole *env,
 					   const uint8_t *actions,
 					   uint64_t n_steps, void *result,
 					   size_t result_bytes);
+/* One step of every environment with the actions already in the device
+ * action buffer (WEFT_CARTPOLE_ACTIONS of weft_cartpole_device_array()),
+ * written there through its handle by the caller, a policy network on
+ * the same device for instance: one launch, no host-to-device transfer.
+ * The values cannot be checked without a copy, so they are clamped: 0
+ * pushes left, any other value pushes right. result and result_bytes as
+ * for weft_cartpole_step() (NULL and 0: nothing read, no wait).
+ *
+ * The caller's writes must be complete (its own stream or queue
+ * synchronised) before this call, and must not start before the step
+ * that last read the buffer has completed: a wait on a fence issued after
+ * it, or any call that returns results to the host. Host-action steps
+ * write the buffer too; it holds their last actions afterwards, and it
+ * holds zeros after open. */
+WEFT_EXPORT weft_status weft_cartpole_step_device(weft_cartpole *env,
+						  void *result,
+						  size_t result_bytes);
 /* Bytes offset..offset+bytes-1 of the packed result buffer, after
  * everything issued. After on-device policy steps its observations are
  * stale until weft_cartpole_observe(). */
@@ -104,7 +126,8 @@ WEFT_EXPORT weft_status weft_cartpole_reset(weft_cartpole *env, float *obs);
 
 /* ---- results on the device, without a host copy ------------------------ */
 
-/* The arrays of the packed result buffer, and the buffer itself. */
+/* The arrays of the packed result buffer, the buffer itself, and the
+ * device's action buffer. */
 typedef enum weft_cartpole_field {
 	WEFT_CARTPOLE_OBS = 0,		/* f32 [n][4] */
 	WEFT_CARTPOLE_REWARD = 1,	/* f32 [n] */
@@ -112,7 +135,10 @@ typedef enum weft_cartpole_field {
 	WEFT_CARTPOLE_TRUNCATED = 3,	/* u8 [n], 0 or 1 */
 	WEFT_CARTPOLE_FINAL_OBS = 4,	/* f32 [n][4] */
 	WEFT_CARTPOLE_FINAL_RETURN = 5, /* f32 [n] */
-	WEFT_CARTPOLE_PACKED = 6	/* u8 [total_bytes]: all of the above */
+	WEFT_CARTPOLE_PACKED = 6,	/* u8 [total_bytes]: all of the above */
+	WEFT_CARTPOLE_ACTIONS = 7	/* u8 [n]: the action buffer, apart
+					 * from the packed result; see
+					 * weft_cartpole_step_device() */
 } weft_cartpole_field;
 
 /* Element types (DLPack: kDLFloat 32 bits, kDLUInt 8 bits). */
@@ -129,7 +155,8 @@ typedef enum weft_cartpole_dtype {
  * byte mem.offset + offset of the memory object. */
 typedef struct weft_cartpole_array {
 	uint32_t struct_size; /* set by the caller: sizeof *out */
-	weft_native mem;      /* the whole packed buffer */
+	weft_native mem;      /* the whole packed buffer (for ACTIONS:
+			       * the action buffer) */
 	size_t offset;	      /* bytes from the buffer's start to element 0 */
 	size_t bytes;	      /* bytes of the array */
 	uint32_t dtype;	      /* a weft_cartpole_dtype */
@@ -140,9 +167,12 @@ typedef struct weft_cartpole_array {
 
 /* Where an array lives on the backend's device, for a binding to hand to
  * its framework without a copy (DLPack's data, device, byte_offset, dtype,
- * shape, strides). Never waits and moves nothing; the answer is the same
- * for the life of env. Fails with WEFT_E_UNSUPPORTED when the backend does
- * not expose native buffers (a plugin older than backend ABI 1.2).
+ * shape, strides). For WEFT_CARTPOLE_ACTIONS, mem is the action buffer,
+ * not the packed result, and the caller writes it (see
+ * weft_cartpole_step_device()); the other arrays are for reading. Never waits
+ * and moves nothing; the answer is the same for the life of env. Fails with
+ * WEFT_E_UNSUPPORTED when the backend does not expose native buffers (a plugin
+ * older than backend ABI 1.2).
  *
  * Synchronisation: the memory holds a step's results once it has
  * completed. After a call that returns results to the host (a step with a
