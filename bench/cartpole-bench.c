@@ -14,7 +14,14 @@
  * rewards and flags per step: the whole host-action path). MODE policy:
  * weft_cartpole_step(env, NULL, k, NULL, 0) with the on-device linear
  * policy, k steps making about 2e7 env steps (at most 50000 steps), then
- * the statistics (which wait for the device). Each point
+ * the statistics (which wait for the device). MODE device: actions from
+ * device memory, as when the policy is a network on the device: per step
+ * the actions are written into the action buffer in place (on a backend
+ * with host memory; elsewhere the buffer keeps its contents, as if a
+ * kernel of the caller's had written it), then
+ * weft_cartpole_step_device(env, NULL, 0), a fence and a wait, with
+ * nothing read back (the caller's network would read the observations in
+ * place). Each point
  * repeats until SECONDS (0.5) have passed, after a warm-up of the same
  * calls; opening (setup, kernel compilation) is outside the timing.
  */
@@ -133,6 +140,47 @@ static weft_status bench_policy(weft_cartpole *env, double budget,
 	return WEFT_OK;
 }
 
+/* Actions from device memory: write in place (host memory only), step,
+ * fence, wait. */
+static weft_status bench_device(weft_cartpole *env, double budget,
+				uint64_t *steps, double *secs)
+{
+	weft_cartpole_array act = { .struct_size = sizeof act };
+	uint32_t n = weft_cartpole_count(env);
+	uint8_t *a = malloc((size_t)n * N_ACTION_SETS), *dst = NULL;
+	weft_status st = WEFT_E_NOMEM;
+	uint64_t tok;
+	double t0;
+
+	if (!a ||
+	    (st = weft_cartpole_device_array(env, WEFT_CARTPOLE_ACTIONS, &act)))
+		goto free_actions;
+	if (act.mem.kind == WEFT_NATIVE_HOST)
+		dst = (uint8_t *)act.mem.handle + act.mem.offset;
+	srand(1);
+	for (size_t i = 0; i < (size_t)n * N_ACTION_SETS; i++)
+		a[i] = (uint8_t)(rand() >> 7 & 1);
+	*steps = 0;
+	t0 = now_s();
+	do {
+		for (uint32_t k = 0; k < 1 + 65536 / n; k++) {
+			if (dst)
+				memcpy(dst,
+				       a + (size_t)n * (*steps % N_ACTION_SETS),
+				       n);
+			if ((st = weft_cartpole_step_device(env, NULL, 0)) ||
+			    (st = weft_cartpole_fence(env, &tok)) ||
+			    (st = weft_cartpole_wait(env, tok)))
+				goto free_actions;
+			++*steps;
+		}
+		*secs = now_s() - t0;
+	} while (*secs < budget);
+free_actions:
+	free(a);
+	return st;
+}
+
 static int bench_one(const char *backend, const char *threads, const char *mode,
 		     const char *envs, double budget)
 {
@@ -149,6 +197,8 @@ static int bench_one(const char *backend, const char *threads, const char *mode,
 	if (st == WEFT_OK)
 		st = strcmp(mode, "host") == 0
 			     ? bench_host(env, budget, &steps, &secs)
+		     : strcmp(mode, "device") == 0
+			     ? bench_device(env, budget, &steps, &secs)
 			     : bench_policy(env, budget, &steps, &secs);
 	if (st == WEFT_OK)
 		printf("backend=%s threads=%s mode=%s envs=%s steps=%llu "
@@ -172,10 +222,10 @@ int main(int argc, char **argv)
 	int failed = 0, n_envs = 0;
 	const char *envs[32];
 
-	if (argc < 5 ||
-	    (strcmp(argv[3], "host") && strcmp(argv[3], "policy"))) {
+	if (argc < 5 || (strcmp(argv[3], "host") && strcmp(argv[3], "policy") &&
+			 strcmp(argv[3], "device"))) {
 		fprintf(stderr, "usage: cartpole-bench BACKEND THREADS "
-				"host|policy ENVS... [-t SECONDS]\n");
+				"host|policy|device ENVS... [-t SECONDS]\n");
 		return 2;
 	}
 	for (int i = 4; i < argc; i++) {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/cartpole.sh - environment steps per second of the CartPole model on
-# each backend given, with host actions and with the on-device policy, and
-# of its Python peers (Gymnasium's vector environments, EnvPool) on the
-# same machine; results for docs/benchmarks.md.
+# each backend given, with host actions, with the on-device policy and
+# with actions from device memory, and of its Python peers (Gymnasium's
+# vector environments, EnvPool) on the same machine; results for
+# docs/benchmarks.md.
 #
 #   bench/cartpole.sh [BUILDDIR] [SECONDS] [PYTHON]
 #
@@ -27,7 +28,7 @@ export WEFT_PLUGIN_PATH
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC') $(uname -srm); $(nproc) CPUs:" \
 	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 for b in $backends; do
-	for mode in policy host; do
+	for mode in policy host device; do
 		"$build/bench/cartpole-bench" "${b%%:*}" "${b#*:}" $mode \
 			$sizes -t "$secs"
 	done

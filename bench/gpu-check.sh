@@ -20,7 +20,9 @@
 #             (10 contacts each; CUDA with and without graphs, OpenMP for
 #             reference), bench/cuda-bench: step() overhead with and
 #             without graphs, copy bandwidth, the transmission kernel's
-#             bytes per second
+#             bytes per second; bench/cartpole-bench: CartPole env steps
+#             per second on cuda and openmp (policy, host and device
+#             actions, 8 to 1,048,576 environments)
 # Steps after build build first when nothing is built yet; the steps after
 # test run the installed weft (make install, into the work directory).
 #
@@ -375,7 +377,42 @@ seir_day() {
 		"$logs/bench-$name.log" >> "$report"
 }
 
-do_bench() {
+# CartPole environment steps per second on cuda (and openmp for
+# reference): on-device policy, host actions, actions from device memory.
+cartpole_bench() {
+	cp_bench=$build/bench/cartpole-bench
+	[ -x "$cp_bench" ] || make -C "$build" bench/cartpole-bench > "$logs/cartpole-bench-build.log" 2>&1
+	md ""
+	md "### CartPole"
+	md ""
+	if [ ! -x "$cp_bench" ]; then
+		md "bench/cartpole-bench could not be built"
+		fail cartpole-bench
+		return
+	fi
+	: > "$logs/bench-cartpole-all.log"
+	for b in cuda:0 openmp:0; do
+		for mode in policy host device; do
+			run "bench-cartpole" 300 env WEFT_PLUGIN_PATH="$inst/lib/weft" \
+				"$cp_bench" "${b%%:*}" "${b#*:}" "$mode" 8 256 4096 65536 1048576 -t 0.5 ||
+				fail "bench-cartpole-${b%%:*}-$mode"
+			cat "$logs/bench-cartpole.log" >> "$logs/bench-cartpole-all.log"
+		done
+	done
+	md "bench/cartpole-bench (mode policy: the on-device linear policy; host:"
+	md "packed actions up and results down every step; device: actions"
+	md "written in place, weft_cartpole_step_device, a fence and a wait per"
+	md "step). Target: 1e10 env steps/s at 1,048,576 envs, policy, on cuda."
+	md '```'
+	cat "$logs/bench-cartpole-all.log" >> "$report"
+	md '```'
+	awk '/backend=cuda/ && /mode=policy/ && /envs=1048576/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^env_steps_per_s=/) { split($i, v, "="); r = v[2] }
+	} END { if (r) printf "- cuda, on-device policy, 1,048,576 envs: %.3g env steps/s (%s the 1e10 target)\n", r, r >= 1e10 ? "meets" : "BELOW" }' \
+		"$logs/bench-cartpole-all.log" >> "$report"
+}
+
+seir_bench() {
 	md ""
 	md "## Benchmarks"
 	md ""
@@ -425,6 +462,13 @@ do_bench() {
 			if (g0 && g1) printf "- step() host overhead per step: %.2f us with graphs, %.2f us without\n", g1, g0
 			if (bw && tx) printf "- transmission kernel at 8.4M agents: %.0f GB/s of unique bytes, %.0f%% of the %.0f GB/s device-to-device copy\n", tx, 100 * tx / bw, bw
 		}' "$logs"/bench-overhead.log "$logs"/bench-bandwidth.log "$logs"/bench-transmit-large.log >> "$report"
+}
+
+do_bench() {
+	seir_bench
+	bench_rc=$?
+	cartpole_bench
+	return "$bench_rc"
 }
 
 # ---- main --------------------------------------------------------------------------
