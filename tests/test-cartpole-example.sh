@@ -26,6 +26,10 @@ grep -q '^device results: observations f32\[4096\]\[4\] in host memory of device
 ok $? "it finds the observations on the device: host memory on openmp"
 grep -q '^device results: 200 steps, [1-9][0-9]* episodes terminated, 0 syncs, 201 fence waits$' "$tmp/example.out"
 ok $? "its device-result loop reads them in place: a fence wait per step, no sync"
+grep -q '^device actions: 600 steps, 0 host-to-device transfers, 0 syncs$' "$tmp/example.out"
+ok $? "its device-action loop writes actions in place: nothing sent, no sync"
+grep -q '^device actions: [1-9][0-9]* episodes ended, mean return [1-9]' "$tmp/example.out"
+ok $? "  ...and its controller, acting in place, ends episodes"
 
 "$build/core/weft" run --stats "$src/examples/cartpole.ini" --set simulation.steps=230 \
 	--set backend.threads=1 \

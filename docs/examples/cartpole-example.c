@@ -12,7 +12,10 @@
  * involvement; both end with the statistics reduced on the device. Part 3
  * leaves each step's results on the device and uses them where they are,
  * through the handle a binding would hand to its framework (DLPack), with
- * a fence and a wait per step instead of a read and a sync.
+ * a fence and a wait per step instead of a read and a sync. Part 4 takes
+ * the actions from device memory too: the controller stands in for a
+ * policy network on the device, reading the observations and writing the
+ * actions in place, and weft_cartpole_step_device() steps with them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +157,57 @@ free_actions:
 	return rc;
 }
 
+/* Actions from device memory: the controller reads the observations where
+ * they lie and writes the actions into the action buffer in place, as a
+ * policy network on the device would (through DLPack tensors of both);
+ * weft_cartpole_step_device() steps with them, with no transfer. Shown
+ * where both are host memory; elsewhere the network's own framework
+ * writes them. */
+static weft_status device_actions(weft_cartpole *env, uint32_t steps)
+{
+	weft_cartpole_array obs = { .struct_size = sizeof obs };
+	weft_cartpole_array act = { .struct_size = sizeof act };
+	weft_stats c0 = { .struct_size = sizeof c0 }, c1 = c0;
+	uint32_t n = weft_cartpole_count(env);
+	uint64_t token;
+	weft_status rc;
+
+	rc = weft_cartpole_device_array(env, WEFT_CARTPOLE_OBS, &obs);
+	if (rc == WEFT_E_UNSUPPORTED) {
+		printf("device actions: not exposed by this backend\n");
+		return WEFT_OK;
+	}
+	if (rc ||
+	    (rc = weft_cartpole_device_array(env, WEFT_CARTPOLE_ACTIONS, &act)))
+		return rc;
+	if (act.mem.kind != WEFT_NATIVE_HOST) {
+		printf("device actions: u8[%lld] in %s memory, for a policy "
+		       "on that device to write\n",
+		       (long long)act.shape[0], kind_name(act.mem.kind));
+		return WEFT_OK;
+	}
+	if ((rc = weft_cartpole_counters(env, &c0)) ||
+	    (rc = weft_cartpole_fence(env, &token)) ||
+	    (rc = weft_cartpole_wait(env, token)))
+		return rc;
+	for (uint32_t t = 0; t < steps; t++) {
+		controller(host_data(&obs), n, (uint8_t *)host_data(&act));
+		if ((rc = weft_cartpole_step_device(env, NULL, 0)) ||
+		    (rc = weft_cartpole_fence(env, &token)) ||
+		    (rc = weft_cartpole_wait(env, token)))
+			return rc;
+	}
+	if ((rc = weft_cartpole_counters(env, &c1)))
+		return rc;
+	printf("device actions: %u steps, %llu host-to-device transfers, "
+	       "%llu syncs\n",
+	       steps,
+	       (unsigned long long)(c1.xfer_count[WEFT_DIR_H2D] -
+				    c0.xfer_count[WEFT_DIR_H2D]),
+	       (unsigned long long)(c1.syncs - c0.syncs));
+	return report(env, "device actions");
+}
+
 int main(int argc, char **argv)
 {
 	weft_context *ctx = NULL;
@@ -175,7 +229,7 @@ int main(int argc, char **argv)
 	if (weft_cartpole_step(env, NULL, 1000, NULL, 0) ||
 	    report(env, "on-device policy"))
 		goto done;
-	if (device_results(env, 200))
+	if (device_results(env, 200) || device_actions(env, 600))
 		goto done;
 	failed = 0;
 done:
