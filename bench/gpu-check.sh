@@ -408,7 +408,7 @@ cartpole_bench() {
 	md '```'
 	awk '/backend=cuda/ && /mode=policy/ && /envs=1048576/ {
 		for (i = 1; i <= NF; i++) if ($i ~ /^env_steps_per_s=/) { split($i, v, "="); r = v[2] }
-	} END { if (r) printf "- cuda, on-device policy, 1,048,576 envs: %.3g env steps/s (%s the 1e10 target)\n", r, r >= 1e10 ? "meets" : "BELOW" }' \
+	} END { if (r) printf "- cuda, on-device policy, 1,048,576 envs: %.3g env steps/s (%s the 1e10 target)\n", r, (r >= 1e10 ? "meets" : "BELOW") }' \
 		"$logs/bench-cartpole-all.log" >> "$report"
 }
 
