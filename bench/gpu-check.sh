@@ -10,10 +10,13 @@
 #   test      make check (every TAP test; tests/test-cuda-* included),
 #             with nothing installed (the loader's tests need that)
 #   conform   `weft conform` on the cuda, opencl and openmp plugins
-#   sanitize  the cuda conformance run and a short SEIR run under
-#             compute-sanitizer --tool memcheck (--leak-check full) and
-#             --tool racecheck, following forked children
-#             (--target-processes all)
+#   memcheck  the cuda conformance run and a short SEIR run under
+#             compute-sanitizer --tool memcheck (--leak-check full),
+#             following forked children (--target-processes all)
+#   racecheck short SEIR and CartPole runs under --tool racecheck (it
+#             checks __shared__ memory, which no weft kernel uses today,
+#             so the conformance run is not repeated under it)
+#   sanitize  memcheck and racecheck
 #   agree     examples/astoria.ini on every available backend: daily.csv
 #             must be identical to OpenMP's
 #   bench     SEIR time per simulated day at 37,518 and 8,400,000 agents
@@ -32,6 +35,16 @@
 #
 # Exit status: 0 when every step passed, 1 when one failed, 2 when this
 # machine has no usable GPU or toolkit (the report says which).
+#
+# Through the device tool (10 minutes a call, 30 in all; the kit is
+# git-ignored, so carry it: carry ["_gpukit"], and keep the machine warm
+# between calls so that _gpuwork survives), one call per line:
+#   sh _gpukit/gpu-check.sh --steps build,conform,agree "$OUT"
+#   sh _gpukit/gpu-check.sh --steps memcheck "$OUT"
+#   sh _gpukit/gpu-check.sh --steps racecheck,bench "$OUT"
+#   sh _gpukit/gpu-check.sh --steps test "$OUT"     (if time is left)
+# Each step's runs have time limits that keep a call of those steps
+# under 10 minutes on an H100-class machine.
 set -u
 
 kit=$(cd "$(dirname "$0")" && pwd)
@@ -48,7 +61,7 @@ while [ $# -gt 0 ]; do
 done
 for s in $(echo "$steps" | tr ',' ' '); do
 	case $s in
-	all | build | test | conform | sanitize | agree | bench) ;;
+	all | build | test | conform | sanitize | memcheck | racecheck | agree | bench) ;;
 	*) echo "gpu-check: unknown step '$s'" >&2; exit 2 ;;
 	esac
 done
@@ -79,6 +92,11 @@ want() {
 	return 1
 }
 fail() { failed="$failed $1"; }
+# want, with sanitize meaning memcheck and racecheck
+wanted_step() {
+	want "$1" && return 0
+	case $1 in memcheck | racecheck) want sanitize ;; *) return 1 ;; esac
+}
 
 # run NAME SECONDS CMD...: output in $logs/NAME.log; sets rc and secs.
 # (Shell variables are global: run's own are prefixed run_.)
@@ -166,7 +184,8 @@ md '```'
 md "- toolkit: $cuda_home; compute-sanitizer: ${sanitizer:-not found}"
 
 mkdir -p "$logs" || exit 1
-export LD_LIBRARY_PATH="$deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The toolkit's lib64 too: libnvrtc opens libnvrtc-builtins by name.
+export LD_LIBRARY_PATH="$deps/lib:$cuda_home/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PKG_CONFIG_PATH="$deps/lib/pkgconfig"
 
 # ---- build ---------------------------------------------------------------------
@@ -287,9 +306,24 @@ astoria_cfg() { # NAME BACKEND STEPS: config overrides for examples/astoria.ini
 	echo "--set backend.name=$2 --set simulation.steps=$3 --set output.directory=$work/out/$1 --quiet"
 }
 
+# sanitize_run TOOL NAME LIMIT CMD...: one run under compute-sanitizer.
+sanitize_run() {
+	tool=$1 name=$2 limit=$3
+	shift 3
+	extra=""
+	[ "$tool" = memcheck ] && extra="--leak-check full"
+	# shellcheck disable=SC2086 # extra is two words or none
+	run "san-$tool-$name" "$limit" "$sanitizer" --tool "$tool" $extra \
+		--target-processes all --error-exitcode 86 --print-limit 40 "$@"
+	status_line "compute-sanitizer --tool $tool $extra --target-processes all $(echo "$*" | sed "s|$inst/||g")"
+	md "  $(grep -h 'ERROR SUMMARY' "$logs/san-$tool-$name.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+	[ "$rc" -eq 0 ] || { tail_of "san-$tool-$name" 30; fail "sanitize-$tool-$name"; }
+}
+
+# do_sanitize TOOLS...
 do_sanitize() {
 	md ""
-	md "## compute-sanitizer"
+	md "## compute-sanitizer ($*)"
 	if [ -z "$sanitizer" ]; then
 		md "compute-sanitizer not found: skipped"
 		fail sanitize-missing
@@ -298,25 +332,23 @@ do_sanitize() {
 	p=$(plugin_of cuda)
 	ex=$inst/share/weft/examples/astoria.ini
 	[ -f "$p" ] || { md "no cuda plugin: skipped"; fail sanitize; return 1; }
-	for tool in memcheck racecheck; do
-		extra=""
-		[ "$tool" = memcheck ] && extra="--leak-check full"
-		# shellcheck disable=SC2086 # extra is two words or none
-		run "san-$tool-conform" 580 "$sanitizer" --tool "$tool" $extra \
-			--target-processes all --error-exitcode 86 --print-limit 40 \
-			"$weft" conform "$p"
-		status_line "compute-sanitizer --tool $tool $extra --target-processes all weft conform $p"
-		md "  $(grep -h 'ERROR SUMMARY' "$logs/san-$tool-conform.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
-		tap_summary "san-$tool-conform"
-		[ "$rc" -eq 0 ] || { tail_of "san-$tool-conform" 30; fail "sanitize-$tool-conform"; }
-		# shellcheck disable=SC2046,SC2086 # words, on purpose
-		run "san-$tool-seir" 300 "$sanitizer" --tool "$tool" $extra \
-			--target-processes all --error-exitcode 86 --print-limit 40 \
-			"$weft" run "$ex" $(astoria_cfg "san-$tool" cuda 30)
-		status_line "compute-sanitizer --tool $tool $extra weft run astoria.ini (cuda, 30 days)"
-		md "  $(grep -h 'ERROR SUMMARY' "$logs/san-$tool-seir.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
-		[ "$rc" -eq 0 ] || { tail_of "san-$tool-seir" 30; fail "sanitize-$tool-seir"; }
+	for tool in "$@"; do
+		if [ "$tool" = memcheck ]; then
+			# Kernels run 10-100 times slower under memcheck: a
+			# group may take longer than conform's 120 s default.
+			sanitize_run memcheck conform 420 "$weft" conform --timeout=400 "$p"
+			tap_summary san-memcheck-conform
+		fi
+		# shellcheck disable=SC2046 # words, on purpose
+		sanitize_run "$tool" seir 120 "$weft" run "$ex" $(astoria_cfg "san-$tool" cuda 30)
+		[ "$tool" = racecheck ] &&
+			sanitize_run racecheck cartpole 60 "$weft" run \
+				"$inst/share/weft/examples/cartpole.ini" --set backend.name=cuda \
+				--set simulation.steps=300 --set cartpole.envs=4096 \
+				--set output.directory="$work/out/san-racecheck-cartpole" \
+				--set output.plot=none
 	done
+	return 0
 }
 
 # ---- agree -------------------------------------------------------------------------
@@ -476,8 +508,8 @@ do_bench() {
 if want build; then
 	do_build || true
 fi
-for s in test conform sanitize agree bench; do
-	want "$s" || continue
+for s in test conform memcheck racecheck agree bench; do
+	wanted_step "$s" || continue
 	if ! ensure_built; then
 		md ""
 		md "## $s: skipped (the build failed)"
@@ -490,7 +522,10 @@ for s in test conform sanitize agree bench; do
 		fail "$s"
 		continue
 	fi
-	"do_$s" || true
+	case $s in
+	memcheck | racecheck) do_sanitize "$s" || true ;;
+	*) "do_$s" || true ;;
+	esac
 done
 
 md ""
