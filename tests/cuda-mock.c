@@ -28,7 +28,9 @@
  *  - weft_mock_hold(s, on): while held, nothing on stream s runs (a slow
  *    transfer); a call that must wait for it then aborts as a deadlock;
  *  - weft_mock_settle(s): run whatever can run; the operations still
- *    queued on stream s.
+ *    queued on stream s;
+ *  - weft_mock_fail_records(n): the next n cudaEventRecord calls fail
+ *    (cudaErrorInvalidResourceHandle) and record nothing.
  *
  * Environment: WEFT_MOCK_CUDA_DEVICES (1; -1: an initialisation error),
  * WEFT_MOCK_CUDA_CC (90),
@@ -397,6 +399,14 @@ static int known_stream(const struct CUstream_st *s)
 WEFT_EXPORT unsigned long weft_mock_waits(int waiter, int signaler);
 WEFT_EXPORT void weft_mock_hold(int slot, int on);
 WEFT_EXPORT int weft_mock_settle(int slot);
+WEFT_EXPORT void weft_mock_fail_records(int n);
+
+static int records_to_fail;
+
+void weft_mock_fail_records(int n)
+{
+	records_to_fail = n;
+}
 
 unsigned long weft_mock_waits(int waiter, int signaler)
 {
@@ -588,7 +598,13 @@ cudaError_t cudaEventDestroy(cudaEvent_t e)
 
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
-	struct op *o = new_op(OP_RECORD);
+	struct op *o;
+
+	if (records_to_fail > 0) {
+		records_to_fail--;
+		return cudaErrorInvalidResourceHandle;
+	}
+	o = new_op(OP_RECORD);
 
 	progress();
 	if (!known_stream(s))

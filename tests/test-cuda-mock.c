@@ -39,6 +39,7 @@ enum { COMPUTE = 0, COPY = 1 };
 static unsigned long (*mock_waits)(int waiter, int signaler);
 static void (*mock_hold)(int slot, int on);
 static int (*mock_settle)(int slot);
+static void (*mock_fail_records)(int n);
 
 /* The test kernels, in the dialect: NVRTC compiles them; the mock runs
  * its host builds of the same names. */
@@ -353,6 +354,48 @@ static void test_staging(weft_device *dev)
 	       (unsigned long long)(s1.staging_allocs - s0.staging_allocs),
 	       (unsigned long long)(s1.staging_reuses - s0.staging_reuses));
 	vt->free(dev, b);
+}
+
+/* A staging block whose event could not be recorded still shows the
+ * event of its previous transfer, complete: it must not be reused while
+ * its own copy is queued. */
+static void test_staging_unrecorded(weft_device *dev)
+{
+	/* Larger than any block staged before: no spare block fits. */
+	enum { N = 12u << 20 };
+	uint8_t *a = xcalloc(4, N), *b = a + N, *c = b + N, *got = c + N;
+	weft_buf *x = alloc_or_bail(dev, N);
+	weft_buf *y = alloc_or_bail(dev, N);
+	weft_status st;
+	int ok;
+
+	fill_pattern(a, N, 1);
+	fill_pattern(b, N, 2);
+	fill_pattern(c, N, 3);
+	ok = vt->write(dev, x, 0, a, N, WEFT_XFER_ASYNC, &err) == WEFT_OK &&
+	     vt->sync(dev, &err) == WEFT_OK;
+	mock_hold(COPY, 1);
+	mock_fail_records(1);
+	st = vt->write(dev, x, 0, b, N, WEFT_XFER_ASYNC, &err);
+	tap_ok(ok && st == WEFT_E_DEVICE,
+	       "an async write whose event cannot be recorded fails (%s)",
+	       err.msg);
+	tap_ok(strstr(err.msg, "recording its event") != NULL,
+	       "  ...saying so");
+	ok = vt->write(dev, y, 0, c, N, WEFT_XFER_ASYNC, &err) == WEFT_OK;
+	mock_hold(COPY, 0);
+	ok = ok && vt->sync(dev, &err) == WEFT_OK;
+	get(dev, got, x, 0, N);
+	tap_ok(ok && memcmp(got, b, N) == 0,
+	       "  ...and its staging block is not reused for the next write "
+	       "while its copy is queued (%s)",
+	       memcmp(got, c, N) == 0 ? "it was: x got y's bytes"
+				      : "x holds its own bytes");
+	get(dev, got, y, 0, N);
+	tap_ok(memcmp(got, c, N) == 0, "  ...the next write lands");
+	vt->free(dev, x);
+	vt->free(dev, y);
+	free(a);
 }
 
 static void test_overlap_copy(weft_device *dev)
@@ -933,6 +976,7 @@ int main(void)
 	*(void **)&mock_waits = dlsym(p->dl, "weft_mock_waits");
 	*(void **)&mock_hold = dlsym(p->dl, "weft_mock_hold");
 	*(void **)&mock_settle = dlsym(p->dl, "weft_mock_settle");
+	*(void **)&mock_fail_records = dlsym(p->dl, "weft_mock_fail_records");
 	if (!mock_waits || !mock_hold || !mock_settle)
 		tap_bail("the mock's hooks are not exported: %s", dlerror());
 	dev = open_cfg(NULL);
@@ -948,6 +992,7 @@ int main(void)
 	prog = load_or_bail(dev);
 	test_issue_order(dev, prog);
 	test_staging(dev);
+	test_staging_unrecorded(dev);
 	test_overlap_copy(dev);
 	test_bounds(dev);
 	test_load_errors(dev);

@@ -143,6 +143,8 @@ struct weft__cuda_stage {
 	void *dst;	  /* reads: where sync() copies the bytes */
 	size_t bytes;	  /* bytes of the transfer */
 	int is_read;	  /* 1: read, delivered at sync() or wait() */
+	int recorded;	  /* done was recorded after this transfer (else
+			   * it still shows an earlier one) */
 	uint64_t op;	  /* its number on the copy stream */
 	struct weft__cuda_stage *next;
 };

@@ -89,15 +89,18 @@ static struct weft__cuda_stage *stage_take_free(weft_device *dev, size_t bytes)
 }
 
 /* Move the in-flight writes whose copy has completed to the free list
- * (cudaEventQuery does not wait). Reads stay until sync() delivers them. */
+ * (cudaEventQuery does not wait). Reads stay until sync() delivers them,
+ * and so does a block whose event could not be recorded: its event still
+ * shows an earlier transfer, so only a sync or a fence wait frees it. */
 static void stage_reclaim(weft_device *dev)
 {
 	struct weft__cuda_stage **p = &dev->inflight, *last = NULL;
 
 	while (*p) {
 		struct weft__cuda_stage *b = *p;
-		cudaError_t e = b->is_read ? cudaErrorNotReady
-					   : cudaEventQuery(b->done);
+		cudaError_t e = b->is_read || !b->recorded
+					? cudaErrorNotReady
+					: cudaEventQuery(b->done);
 
 		if (e != cudaSuccess) {
 			if (e != cudaErrorNotReady)
@@ -179,6 +182,7 @@ static weft_status stage_issued(weft_device *dev, struct weft__cuda_stage *b,
 		dev, cudaEventRecord(b->done, dev->stream[WEFT__CUDA_COPY]),
 		err, "%s of %zu bytes: recording its event", op, b->bytes);
 
+	b->recorded = st == WEFT_OK;
 	b->next = NULL;
 	if (dev->inflight_tail)
 		dev->inflight_tail->next = b;
