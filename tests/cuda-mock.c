@@ -29,8 +29,8 @@
  *    transfer); a call that must wait for it then aborts as a deadlock;
  *  - weft_mock_settle(s): run whatever can run; the operations still
  *    queued on stream s;
- *  - weft_mock_fail_records(n): the next n cudaEventRecord calls fail
- *    (cudaErrorInvalidResourceHandle) and record nothing.
+ *  - weft_mock_fail_records(n, e): the next n cudaEventRecord calls fail
+ *    with error e (0: cudaErrorInvalidResourceHandle) and record nothing.
  *
  * Environment: WEFT_MOCK_CUDA_DEVICES (1; -1: an initialisation error),
  * WEFT_MOCK_CUDA_CC (90),
@@ -399,13 +399,15 @@ static int known_stream(const struct CUstream_st *s)
 WEFT_EXPORT unsigned long weft_mock_waits(int waiter, int signaler);
 WEFT_EXPORT void weft_mock_hold(int slot, int on);
 WEFT_EXPORT int weft_mock_settle(int slot);
-WEFT_EXPORT void weft_mock_fail_records(int n);
+WEFT_EXPORT void weft_mock_fail_records(int n, int e);
 
 static int records_to_fail;
+static cudaError_t record_error;
 
-void weft_mock_fail_records(int n)
+void weft_mock_fail_records(int n, int e)
 {
 	records_to_fail = n;
+	record_error = e ? (cudaError_t)e : cudaErrorInvalidResourceHandle;
 }
 
 unsigned long weft_mock_waits(int waiter, int signaler)
@@ -456,6 +458,7 @@ const char *cudaGetErrorName(cudaError_t e)
 	case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
 	case cudaErrorSymbolNotFound: return "cudaErrorSymbolNotFound";
 	case cudaErrorNotReady: return "cudaErrorNotReady";
+	case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
 	default: return "cudaErrorUnknown";
 	}
 }
@@ -602,7 +605,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 
 	if (records_to_fail > 0) {
 		records_to_fail--;
-		return cudaErrorInvalidResourceHandle;
+		return record_error;
 	}
 	o = new_op(OP_RECORD);
 

@@ -36,10 +36,12 @@ static weft_error err;
  * slots in creation order: the one device open has its compute stream in
  * slot 0 and its copy stream in slot 1. */
 enum { COMPUTE = 0, COPY = 1 };
+/* cudaErrorIllegalAddress (this file does not include the CUDA headers) */
+enum { CUDA_ILLEGAL_ADDRESS = 700 };
 static unsigned long (*mock_waits)(int waiter, int signaler);
 static void (*mock_hold)(int slot, int on);
 static int (*mock_settle)(int slot);
-static void (*mock_fail_records)(int n);
+static void (*mock_fail_records)(int n, int e);
 
 /* The test kernels, in the dialect: NVRTC compiles them; the mock runs
  * its host builds of the same names. */
@@ -375,7 +377,7 @@ static void test_staging_unrecorded(weft_device *dev)
 	ok = vt->write(dev, x, 0, a, N, WEFT_XFER_ASYNC, &err) == WEFT_OK &&
 	     vt->sync(dev, &err) == WEFT_OK;
 	mock_hold(COPY, 1);
-	mock_fail_records(1);
+	mock_fail_records(1, 0);
 	st = vt->write(dev, x, 0, b, N, WEFT_XFER_ASYNC, &err);
 	tap_ok(ok && st == WEFT_E_DEVICE,
 	       "an async write whose event cannot be recorded fails (%s)",
@@ -393,6 +395,16 @@ static void test_staging_unrecorded(weft_device *dev)
 				      : "x holds its own bytes");
 	get(dev, got, y, 0, N);
 	tap_ok(memcmp(got, c, N) == 0, "  ...the next write lands");
+	/* A kernel's fault shows at the next call, whatever it is. */
+	mock_fail_records(1, CUDA_ILLEGAL_ADDRESS);
+	st = vt->write(dev, x, 0, b, 16, WEFT_XFER_ASYNC, &err);
+	ok = vt->sync(dev, &err) == WEFT_OK;
+	tap_ok(st == WEFT_E_DEVICE &&
+		       strstr(err.msg, "cudaErrorIllegalAddress") != NULL &&
+		       strstr(err.msg, "a kernel launched earlier") != NULL,
+	       "an illegal address reported by another call says that a "
+	       "kernel launched earlier may be the cause (%s)",
+	       err.msg);
 	vt->free(dev, x);
 	vt->free(dev, y);
 	free(a);

@@ -24,6 +24,26 @@
 /* The oldest compute capability the kernels are built for. */
 #define MIN_CC_MAJOR 7
 
+/* A fault inside a kernel is reported by whichever call comes next, so
+ * the operation named may not be the culprit. */
+static const char *weft__cuda_sticky_hint(cudaError_t e)
+{
+	switch (e) {
+	case cudaErrorIllegalAddress:
+	case cudaErrorLaunchFailure:
+	case cudaErrorIllegalInstruction:
+	case cudaErrorMisalignedAddress:
+	case cudaErrorInvalidAddressSpace:
+	case cudaErrorInvalidPc:
+	case cudaErrorHardwareStackError:
+	case cudaErrorAssert:
+		return " (the context is lost; a kernel launched earlier may "
+		       "have faulted: run it again under compute-sanitizer or "
+		       "with CUDA_LAUNCH_BLOCKING=1 to find which)";
+	default: return "";
+	}
+}
+
 weft_status weft__cuda_check(const weft_device *dev, cudaError_t e,
 			     weft_error *err, const char *fmt, ...)
 {
@@ -43,9 +63,9 @@ weft_status weft__cuda_check(const weft_device *dev, cudaError_t e,
 	vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
 	va_end(ap);
 	n = strlen(err->msg);
-	snprintf(err->msg + n, sizeof err->msg - n, " on %s: %s: %s",
+	snprintf(err->msg + n, sizeof err->msg - n, " on %s: %s: %s%s",
 		 dev ? dev->where : "the CUDA runtime", cudaGetErrorName(e),
-		 cudaGetErrorString(e));
+		 cudaGetErrorString(e), weft__cuda_sticky_hint(e));
 	return st;
 }
 
