@@ -180,7 +180,7 @@ static void test_probe(void)
 	setenv("WEFT_MOCK_CUDA_DEVICES", "1", 1);
 	setenv("WEFT_MOCK_CUDA_CC", "61", 1);
 	vt->probe(&p);
-	tap_ok(!p.available && strstr(p.reason, "compute capability 7.0") &&
+	tap_ok(!p.available && strstr(p.reason, "compute capability 7.") &&
 		       strstr(p.devices, "sm_61, 0 GiB, too old"),
 	       "an sm_61 device is seen and refused: %s", p.reason);
 	unsetenv("WEFT_MOCK_CUDA_CC");
@@ -194,6 +194,36 @@ static void expect_open_fails(weft_device_config *cfg, weft_status want,
 	is(vt->open(cfg, &dev, &err), want, what);
 	tap_contains(err.msg, needle, "  ...and says so");
 	tap_ok(dev == NULL, "  ...leaving no device");
+}
+
+/* The minimum named (sm_70, or sm_75 when built with CUDA 13, whose NVRTC
+ * dropped sm_70 and sm_72) opens; below it, with CUDA 13, sm_72 does not. */
+static void test_open_min_cc(weft_device_config *cfg)
+{
+	const char *at = strstr(err.msg, "needs sm_");
+	weft_device *dev = NULL;
+	char cc[16];
+	int min = at ? atoi(at + 9) : 0, opened;
+
+	tap_ok(min == 70 || min == 75,
+	       "the minimum named is sm_70 or sm_75 "
+	       "(sm_%d)",
+	       min);
+	snprintf(cc, sizeof cc, "%d", min);
+	setenv("WEFT_MOCK_CUDA_CC", cc, 1);
+	opened = vt->open(cfg, &dev, &err) == WEFT_OK;
+	tap_ok(opened, "  ...an sm_%d device opens%s%s", min,
+	       opened ? "" : ": ", opened ? "" : err.msg);
+	if (dev)
+		vt->close(dev);
+	if (min == 75) {
+		setenv("WEFT_MOCK_CUDA_CC", "72", 1);
+		expect_open_fails(cfg, WEFT_E_UNAVAILABLE,
+				  "an sm_72 device (CUDA 13)",
+				  "is sm_72; weft's CUDA backend needs sm_75");
+	} else {
+		tap_skip(3, "sm_72 is supported by this build's toolkit");
+	}
 }
 
 static void test_open(void)
@@ -214,7 +244,8 @@ static void test_open(void)
 	setenv("WEFT_MOCK_CUDA_CC", "61", 1);
 	expect_open_fails(&cfg, WEFT_E_UNAVAILABLE, "an sm_61 device",
 			  "device 0 (Mock GPU 0) is sm_61; weft's CUDA "
-			  "backend needs sm_70 or newer");
+			  "backend needs sm_7");
+	test_open_min_cc(&cfg);
 	unsetenv("WEFT_MOCK_CUDA_CC");
 	cfg.device_match = "MOCK gpu";
 	{

@@ -21,8 +21,10 @@
 
 #include "priv.h"
 
-/* The oldest compute capability the kernels are built for. */
-#define MIN_CC_MAJOR 7
+/* The oldest compute capability the kernels are built for, as major * 10
+ * + minor: 7.0, or 7.5 with a CUDA 13 toolkit, whose NVRTC no longer
+ * compiles for sm_70 and sm_72. */
+#define MIN_CC (CUDART_VERSION >= 13000 ? 75 : 70)
 
 /* A fault inside a kernel is reported by whichever call comes next, so
  * the operation named may not be the culprit. */
@@ -206,7 +208,7 @@ static int describe_device(int i, char *out, size_t size, int *usable)
 		(void)cudaGetLastError();
 		return -1;
 	}
-	*usable = prop.major >= MIN_CC_MAJOR;
+	*usable = prop.major * 10 + prop.minor >= MIN_CC;
 	snprintf(out, size, "%d: %s (sm_%d%d, %llu GiB%s)", i, prop.name,
 		 prop.major, prop.minor,
 		 (unsigned long long)(prop.totalGlobalMem >> 30),
@@ -251,8 +253,8 @@ static weft_status cuda_probe(weft_probe *out)
 		unavailable_reason(e, p.reason, sizeof p.reason);
 	} else if (list_devices(n, p.devices, sizeof p.devices) == 0) {
 		snprintf(p.reason, sizeof p.reason,
-			 "no CUDA device of compute capability %d.0 or newer",
-			 MIN_CC_MAJOR);
+			 "no CUDA device of compute capability %d.%d or newer",
+			 MIN_CC / 10, MIN_CC % 10);
 	} else {
 		p.available = 1;
 		p.score = 900;
@@ -361,12 +363,12 @@ static weft_status read_device(weft_device *dev, weft_error *err)
 		prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
 	snprintf(dev->where, sizeof dev->where, "device %d (%s, sm_%d%d)",
 		 dev->ordinal, dev->name, dev->cc_major, dev->cc_minor);
-	if (dev->cc_major < MIN_CC_MAJOR)
+	if (dev->cc_major * 10 + dev->cc_minor < MIN_CC)
 		return weft__cuda_fail(err, WEFT_E_UNAVAILABLE,
 				       "device %d (%s) is sm_%d%d; weft's CUDA "
-				       "backend needs sm_%d0 or newer",
+				       "backend needs sm_%d or newer",
 				       dev->ordinal, dev->name, dev->cc_major,
-				       dev->cc_minor, MIN_CC_MAJOR);
+				       dev->cc_minor, MIN_CC);
 	return weft__cuda_check(NULL,
 				cudaDriverGetVersion(&dev->driver_version), err,
 				"reading the driver version");
