@@ -30,7 +30,9 @@
  *  - weft_mock_settle(s): run whatever can run; the operations still
  *    queued on stream s;
  *  - weft_mock_fail_records(n, e): the next n cudaEventRecord calls fail
- *    with error e (0: cudaErrorInvalidResourceHandle) and record nothing.
+ *    with error e (0: cudaErrorInvalidResourceHandle) and record nothing;
+ *  - weft_mock_fail_pinned(n): the next n cudaMallocHost calls fail
+ *    (cudaErrorMemoryAllocation).
  *
  * Environment: WEFT_MOCK_CUDA_DEVICES (1; -1: an initialisation error),
  * WEFT_MOCK_CUDA_CC (90),
@@ -400,6 +402,14 @@ WEFT_EXPORT unsigned long weft_mock_waits(int waiter, int signaler);
 WEFT_EXPORT void weft_mock_hold(int slot, int on);
 WEFT_EXPORT int weft_mock_settle(int slot);
 WEFT_EXPORT void weft_mock_fail_records(int n, int e);
+WEFT_EXPORT void weft_mock_fail_pinned(int n);
+
+static int pinned_to_fail;
+
+void weft_mock_fail_pinned(int n)
+{
+	pinned_to_fail = n;
+}
 
 static int records_to_fail;
 static cudaError_t record_error;
@@ -534,6 +544,10 @@ cudaError_t cudaFree(void *p)
 
 cudaError_t cudaMallocHost(void **p, size_t n)
 {
+	if (pinned_to_fail > 0) {
+		pinned_to_fail--;
+		return cudaErrorMemoryAllocation;
+	}
 	return block_new(p, n, 1);
 }
 

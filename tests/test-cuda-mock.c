@@ -42,6 +42,7 @@ static unsigned long (*mock_waits)(int waiter, int signaler);
 static void (*mock_hold)(int slot, int on);
 static int (*mock_settle)(int slot);
 static void (*mock_fail_records)(int n, int e);
+static void (*mock_fail_pinned)(int n);
 
 /* The test kernels, in the dialect: NVRTC compiles them; the mock runs
  * its host builds of the same names. */
@@ -438,6 +439,39 @@ static void test_staging_unrecorded(weft_device *dev)
 	       err.msg);
 	vt->free(dev, x);
 	vt->free(dev, y);
+	free(a);
+}
+
+/* Without pinned memory for staging, asynchronous transfers run blocking
+ * from and into the caller's memory instead of failing. */
+static void test_staging_no_pinned(weft_device *dev)
+{
+	enum { N = 20u << 20 }; /* larger than any block staged before */
+	uint8_t *a = xcalloc(2, N), *got = a + N;
+	weft_buf *x = alloc_or_bail(dev, N);
+	weft_stats s0, s1;
+	int ok;
+
+	fill_pattern(a, N, 9);
+	vt->sync(dev, &err);
+	s0 = stats_of(dev);
+	mock_fail_pinned(2);
+	ok = vt->write(dev, x, 0, a, N, WEFT_XFER_ASYNC, &err) == WEFT_OK;
+	memset(a, 0, N); /* the caller may reuse it at once */
+	ok = ok &&
+	     vt->read(dev, got, x, 0, N, WEFT_XFER_ASYNC, &err) == WEFT_OK;
+	s1 = stats_of(dev);
+	mock_fail_pinned(0);
+	fill_pattern(a, N, 9);
+	tap_ok(ok && memcmp(got, a, N) == 0,
+	       "with no pinned memory to be had, an async write and read of "
+	       "20 MiB work, blocking (%s)",
+	       ok ? "read delivered at once" : err.msg);
+	tap_ok(s1.staging_allocs == s0.staging_allocs &&
+		       s1.xfer_waits == s0.xfer_waits + 2,
+	       "  ...staging nothing, counted as 2 transfer waits (%llu)",
+	       (unsigned long long)(s1.xfer_waits - s0.xfer_waits));
+	vt->free(dev, x);
 	free(a);
 }
 
@@ -1020,6 +1054,7 @@ int main(void)
 	*(void **)&mock_hold = dlsym(p->dl, "weft_mock_hold");
 	*(void **)&mock_settle = dlsym(p->dl, "weft_mock_settle");
 	*(void **)&mock_fail_records = dlsym(p->dl, "weft_mock_fail_records");
+	*(void **)&mock_fail_pinned = dlsym(p->dl, "weft_mock_fail_pinned");
 	if (!mock_waits || !mock_hold || !mock_settle)
 		tap_bail("the mock's hooks are not exported: %s", dlerror());
 	dev = open_cfg(NULL);
@@ -1036,6 +1071,7 @@ int main(void)
 	test_issue_order(dev, prog);
 	test_staging(dev);
 	test_staging_unrecorded(dev);
+	test_staging_no_pinned(dev);
 	test_overlap_copy(dev);
 	test_bounds(dev);
 	test_load_errors(dev);

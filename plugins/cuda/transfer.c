@@ -235,13 +235,30 @@ void weft__cuda_stage_release(weft_device *dev)
 /* ---- write / read / copy ----------------------------------------------------
  */
 
+/* A staging block for an asynchronous transfer. When pinned memory cannot
+ * be had (a large transfer on a machine with little pinnable memory),
+ * *b is NULL and the status WEFT_OK: the transfer then runs blocking,
+ * from or into the caller's memory, which the ABI allows. */
+static weft_status stage_or_none(weft_device *dev, size_t bytes,
+				 struct weft__cuda_stage **b, weft_error *err)
+{
+	weft_status st = stage_get(dev, bytes, b, err);
+
+	if (st == WEFT_E_NOMEM) {
+		*b = NULL; /* counted as an xfer_wait by the blocking path */
+		return WEFT_OK;
+	}
+	return st;
+}
+
 static weft_status write_async(weft_device *dev, char *dst, const void *src,
-			       size_t bytes, uint64_t op, weft_error *err)
+			       size_t bytes, uint64_t op,
+			       struct weft__cuda_stage **bp, weft_error *err)
 {
 	struct weft__cuda_stage *b;
-	weft_status st = stage_get(dev, bytes, &b, err);
+	weft_status st = stage_or_none(dev, bytes, bp, err);
 
-	if (st != WEFT_OK)
+	if (st != WEFT_OK || !(b = *bp))
 		return st;
 	memcpy(b->host, src, bytes);
 	b->is_read = 0;
@@ -270,8 +287,13 @@ static weft_status issue_write(weft_device *dev, weft_buf *dst, size_t offset,
 	if (st != WEFT_OK)
 		return st;
 	dst->copy_wrote = op;
-	if (flags & WEFT_XFER_ASYNC)
-		return write_async(dev, to, src, bytes, op, err);
+	if (flags & WEFT_XFER_ASYNC) {
+		struct weft__cuda_stage *b;
+
+		st = write_async(dev, to, src, bytes, op, &b, err);
+		if (st != WEFT_OK || b)
+			return st;
+	}
 	st = weft__cuda_check(dev,
 			      cudaMemcpyAsync(to, src, bytes,
 					      cudaMemcpyHostToDevice,
@@ -306,12 +328,13 @@ weft_status weft__cuda_write(weft_device *dev, weft_buf *dst, size_t offset,
 }
 
 static weft_status read_async(weft_device *dev, void *dst, const char *src,
-			      size_t bytes, uint64_t op, weft_error *err)
+			      size_t bytes, uint64_t op,
+			      struct weft__cuda_stage **bp, weft_error *err)
 {
 	struct weft__cuda_stage *b;
-	weft_status st = stage_get(dev, bytes, &b, err);
+	weft_status st = stage_or_none(dev, bytes, bp, err);
 
-	if (st != WEFT_OK)
+	if (st != WEFT_OK || !(b = *bp))
 		return st;
 	b->is_read = 1;
 	b->dst = dst;
@@ -340,8 +363,13 @@ static weft_status issue_read(weft_device *dev, void *dst, weft_buf *src,
 	if (st != WEFT_OK)
 		return st;
 	src->copy_read = op;
-	if (flags & WEFT_XFER_ASYNC)
-		return read_async(dev, dst, from, bytes, op, err);
+	if (flags & WEFT_XFER_ASYNC) {
+		struct weft__cuda_stage *b;
+
+		st = read_async(dev, dst, from, bytes, op, &b, err);
+		if (st != WEFT_OK || b)
+			return st;
+	}
 	st = weft__cuda_check(dev,
 			      cudaMemcpyAsync(dst, from, bytes,
 					      cudaMemcpyDeviceToHost,
