@@ -337,6 +337,88 @@ static void test_interventions(void)
 	iv_fails("school 1-2 0,, work 1-2 0", "entry 2 is empty");
 }
 
+/* ---- viral load -----------------------------------------------------------
+ */
+
+/* Covasim's compute_viral_load() for one agent infectious for dur days, on
+ * its day e (t - date_infectious), in double precision as Covasim computes
+ * it; *early says which level. */
+static double covasim_load(double frac, double ratio, double cap, int dur,
+			   int e, int *early)
+{
+	double trans_day = frac * dur, f = frac;
+
+	if (trans_day > cap) {
+		f = cap / dur;
+		trans_day = cap;
+	}
+	*early = e < trans_day;
+	return (*early ? ratio : 1.0) / (1.0 + f * (ratio - 1.0));
+}
+
+/* Every duration 1 to SEIR_DUR_MAX, every day of it: the kernels' level
+ * (seir_viral_q16() of seir_shared.h, compiled with the host prelude)
+ * (early or late) is Covasim's exactly, and the factor within 2 / 65536. */
+static void viral_load_case(double frac, double ratio, double cap)
+{
+	seir_params p;
+	int wrong_level = 0, n = 0;
+	double worst = 0;
+
+	memset(&p, 0, sizeof p);
+	p.vl_on = 1;
+	p.vl_frac_pm = (uint32_t)lround(frac * 1000);
+	p.vl_cap_pm = (uint32_t)lround(cap * 1000);
+	p.vl_ratio_q16 = weft__seir_q16(ratio);
+	for (int dur = 1; dur <= SEIR_DUR_MAX; dur++)
+		for (int e = 0; e < dur; e++) {
+			int early;
+			double want =
+				covasim_load(frac, ratio, cap, dur, e, &early);
+			double got =
+				seir_viral_q16(&p, (weft_u32)dur, (weft_u32)e) /
+				65536.0;
+			double high =
+				seir_viral_q16(&p, (weft_u32)dur, 0u) / 65536.0;
+
+			/* With ratio 1 both levels are 1. */
+			wrong_level += ratio > 1.0 && early != (got == high);
+			if (fabs(got - want) > worst)
+				worst = fabs(got - want);
+			n++;
+		}
+	tap_ok(wrong_level == 0 && worst <= 2.0 / 65536,
+	       "viral load (frac %.3g, ratio %g, cap %g): Covasim's early and "
+	       "late days and factors on %d infectious days (%d levels wrong, "
+	       "largest difference %.2g)",
+	       frac, ratio, cap, n, wrong_level, worst);
+}
+
+static void test_viral_load(void)
+{
+	seir_params p;
+
+	viral_load_case(0.3, 2.0, 4.0); /* Covasim's viral_dist */
+	viral_load_case(0.5, 3.0, 10.0);
+	viral_load_case(0.25, 1.0, 4.0); /* ratio 1: all 1 */
+	memset(&p, 0, sizeof p);
+	p.vl_frac_pm = 300;
+	p.vl_cap_pm = 4000;
+	p.vl_ratio_q16 = weft__seir_q16(2.0);
+	/* 0.3 * 10 = 3 days exactly: day 2 is early, day 3 is not, as in
+	 * Covasim's e < trans_day; past 13 days the cap of 4 days holds. */
+	tap_ok(seir_viral_q16(&p, 10, 2) > seir_viral_q16(&p, 10, 3) &&
+		       seir_viral_q16(&p, 20, 3) > seir_viral_q16(&p, 20, 4) &&
+		       seir_viral_q16(&p, 20, 4) == seir_viral_q16(&p, 20, 19),
+	       "the early part ends at 0.3 x duration exactly, and after 4 "
+	       "days for long periods");
+	tap_ok(seir_viral_q16(&p, 10, 0) == 100824u &&
+		       seir_viral_q16(&p, 10, 9) == 50412u,
+	       "a 10-day period: 2/1.3 and 1/1.3 in Q16 (%u, %u)",
+	       (unsigned)seir_viral_q16(&p, 10, 0),
+	       (unsigned)seir_viral_q16(&p, 10, 9));
+}
+
 int main(void)
 {
 	test_distributions();
@@ -345,5 +427,6 @@ int main(void)
 	test_by_age();
 	test_rel_trans();
 	test_interventions();
+	test_viral_load();
 	return tap_done();
 }

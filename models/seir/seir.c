@@ -58,6 +58,19 @@ static const weft_key_desc seir_keys[] = {
 	  "dispersion k of individual transmissibility (gamma of mean 1 and "
 	  "shape k, in 16 classes; Covasim beta_dist uses 0.45); 0: every "
 	  "agent transmits alike" },
+	{ "viral_load", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "Covasim's viral load: agents transmit more early in their "
+	  "infectious period (viral_load_ratio times, for viral_load_frac of "
+	  "it, at most viral_load_cap days), the period's mean unchanged" },
+	{ "viral_load_frac", WEFT_KEY_REAL, "0.3", 0, 1, NULL,
+	  "early part of the infectious period, in steps of 0.001 (Covasim "
+	  "viral_dist frac_time)" },
+	{ "viral_load_ratio", WEFT_KEY_REAL, "2", 1, 100, NULL,
+	  "transmission early over transmission late (Covasim viral_dist "
+	  "load_ratio)" },
+	{ "viral_load_cap", WEFT_KEY_REAL, "4", 0, 120, NULL,
+	  "the early part lasts at most this many days, in steps of 0.001 "
+	  "(Covasim viral_dist high_cap)" },
 	{ "initial_infected", WEFT_KEY_INT, "10", 0, 2000000000, NULL,
 	  "agents exposed on day 0 (at most agents); not with "
 	  "initial_fraction" },
@@ -460,6 +473,7 @@ const weft_model weft__model_seir = {
 			"seir.initial_infected=20\n"
 			"seir.death_prob=0.05\n"
 			"seir.rel_trans_dispersion=0.45\n"
+			"seir.viral_load=true\n"
 			"seir.interventions=community 12-20 0.5, all 25-30 "
 			"0.8\n"
 			"seir.isolation_prob=0.5\n"

@@ -80,6 +80,13 @@ static weft_status params_course(weft_model_ctx *mc, seir_params *p)
 	if (!weft_model_bool(mc, "deaths"))
 		memset(p->death_thr, 0, sizeof p->death_thr);
 	p->asym_q16 = weft__seir_q16(weft_model_real(mc, "asym_factor"));
+	p->vl_on = (weft_u32)weft_model_bool(mc, "viral_load");
+	p->vl_frac_pm = (weft_u32)lround(
+		1000.0 * weft_model_real(mc, "viral_load_frac"));
+	p->vl_cap_pm = (weft_u32)lround(1000.0 *
+					weft_model_real(mc, "viral_load_cap"));
+	p->vl_ratio_q16 =
+		weft__seir_q16(weft_model_real(mc, "viral_load_ratio"));
 	k = weft_model_real(mc, "rel_trans_dispersion");
 	p->rel_trans = k > 0.0;
 	weft__seir_rel_trans(k, rel);

@@ -84,6 +84,11 @@ typedef struct seir_params {
 	weft_u32 vac_start; /* first day of vaccination */
 	weft_u32 vac_doses; /* doses per day */
 	weft_u32 vac_q16;   /* susceptibility left by the vaccine */
+	/* Covasim's viral load (seir_viral_q16): on when vl_on is 1. */
+	weft_u32 vl_on;
+	weft_u32 vl_frac_pm;   /* early part of the infectious period, 1/1000 */
+	weft_u32 vl_cap_pm;    /* at most this many days, in 1/1000 days */
+	weft_u32 vl_ratio_q16; /* early load over late load */
 	weft_u32 symp_thr[SEIR_AGE_BINS];   /* chance of symptoms */
 	weft_u32 death_thr[SEIR_AGE_BINS];  /* chance of death if symptomatic */
 	weft_u32 sus_q16[SEIR_AGE_BINS];    /* relative susceptibility */
@@ -167,6 +172,30 @@ typedef struct seir_params {
 WEFT_FN int seir_chance(weft_u32 draw, weft_u32 thr)
 {
 	return thr == 0xFFFFFFFFu || draw < thr;
+}
+
+/* Covasim's viral load (compute_viral_load), Q16: an agent infectious for
+ * dur days transmits vl_ratio times as much in the first days of that
+ * period (while e * 1000 < min(vl_frac_pm * dur, vl_cap_pm), e counting
+ * days from 0 on its first infectious day) as in the rest, both levels
+ * divided by 1 + (trans / dur) * (ratio - 1), trans that early part, so
+ * that the period's mean stays 1. Integer arithmetic: the same bits on
+ * every backend. */
+WEFT_FN weft_u32 seir_viral_q16(const WEFT_GLOBAL seir_params *p, weft_u32 dur,
+				weft_u32 e)
+{
+	weft_u64 d_pm = (weft_u64)dur * 1000u;
+	weft_u64 trans = (weft_u64)p->vl_frac_pm * dur;
+	weft_u64 num;
+
+	if (dur == 0u)
+		return SEIR_Q16_ONE;
+	if (trans > p->vl_cap_pm)
+		trans = p->vl_cap_pm;
+	num = (weft_u64)e * 1000u < trans ? p->vl_ratio_q16 : SEIR_Q16_ONE;
+	return (weft_u32)(num * d_pm * SEIR_Q16_ONE /
+			  (d_pm * SEIR_Q16_ONE +
+			   trans * (p->vl_ratio_q16 - SEIR_Q16_ONE)));
 }
 
 /* A duration in days, 1 to SEIR_DUR_MAX: the first day d whose
