@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -235,4 +236,14 @@ weft_status weft__chk_launches(const weft__chk_ops *ops,
 		if (check_launch(ops, prog, i, &launches[i], err) != WEFT_OK)
 			return WEFT_E_INVALID;
 	return WEFT_OK;
+}
+
+void weft__stats_copy(weft_stats *out, const weft_stats *st)
+{
+	size_t hdr = sizeof out->struct_size;
+	size_t size =
+		out->struct_size < sizeof *st ? out->struct_size : sizeof *st;
+
+	if (size > hdr)
+		memcpy((char *)out + hdr, (const char *)st + hdr, size - hdr);
 }

@@ -75,6 +75,11 @@ weft_status weft__chk_host(const weft__chk_ops *ops, const char *op,
 			   const char *role, const void *p, size_t bytes,
 			   weft_error *err);
 
+/* stats(): copy a backend's counters st into out, as far as the caller's
+ * out->struct_size reaches (and st's size), leaving out->struct_size as
+ * it was. */
+void weft__stats_copy(weft_stats *out, const weft_stats *st);
+
 /* native(): a live buffer, and a weft_native whose struct_size covers at
  * least the 1.2 layout. */
 weft_status weft__chk_native(const weft__chk_ops *ops, const weft_buf *b,

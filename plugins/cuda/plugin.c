@@ -594,16 +594,9 @@ static weft_status cuda_wait(weft_device *dev, uint64_t token, weft_error *err)
 
 static weft_status cuda_stats(weft_device *dev, weft_stats *out)
 {
-	uint32_t size;
-
 	if (!dev || !out)
 		return WEFT_E_INVALID;
-	size = out->struct_size < sizeof dev->st ? out->struct_size
-						 : sizeof dev->st;
-	if (size > sizeof out->struct_size)
-		memcpy((char *)out + sizeof out->struct_size,
-		       (const char *)&dev->st + sizeof out->struct_size,
-		       size - sizeof out->struct_size);
+	weft__stats_copy(out, &dev->st);
 	return WEFT_OK;
 }
 
