@@ -87,6 +87,10 @@ static weft_status params_course(weft_model_ctx *mc, seir_params *p)
 					weft_model_real(mc, "viral_load_cap"));
 	p->vl_ratio_q16 =
 		weft__seir_q16(weft_model_real(mc, "viral_load_ratio"));
+	for (weft_u32 d = 0; d <= SEIR_DUR_MAX; d++) {
+		p->vl_q16[0][d] = seir_viral_level_q16(p, d, 1);
+		p->vl_q16[1][d] = seir_viral_level_q16(p, d, 0);
+	}
 	k = weft_model_real(mc, "rel_trans_dispersion");
 	p->rel_trans = k > 0.0;
 	weft__seir_rel_trans(k, rel);

@@ -89,6 +89,8 @@ typedef struct seir_params {
 	weft_u32 vl_frac_pm;   /* early part of the infectious period, 1/1000 */
 	weft_u32 vl_cap_pm;    /* at most this many days, in 1/1000 days */
 	weft_u32 vl_ratio_q16; /* early load over late load */
+	/* seir_viral_level_q16() by duration: [0] early, [1] late. */
+	weft_u32 vl_q16[2][SEIR_DUR_MAX + 1];
 	weft_u32 symp_thr[SEIR_AGE_BINS];   /* chance of symptoms */
 	weft_u32 death_thr[SEIR_AGE_BINS];  /* chance of death if symptomatic */
 	weft_u32 sus_q16[SEIR_AGE_BINS];    /* relative susceptibility */
@@ -174,28 +176,48 @@ WEFT_FN int seir_chance(weft_u32 draw, weft_u32 thr)
 	return thr == 0xFFFFFFFFu || draw < thr;
 }
 
-/* Covasim's viral load (compute_viral_load), Q16: an agent infectious for
- * dur days transmits vl_ratio times as much in the first days of that
- * period (while e * 1000 < min(vl_frac_pm * dur, vl_cap_pm), e counting
- * days from 0 on its first infectious day) as in the rest, both levels
- * divided by 1 + (trans / dur) * (ratio - 1), trans that early part, so
- * that the period's mean stays 1. Integer arithmetic: the same bits on
- * every backend. */
-WEFT_FN weft_u32 seir_viral_q16(const WEFT_GLOBAL seir_params *p, weft_u32 dur,
-				weft_u32 e)
+/* Covasim's viral load (compute_viral_load): an agent infectious for dur
+ * days transmits vl_ratio times as much in the early part of that period
+ * (its first trans / 1000 days, trans = min(vl_frac_pm * dur, vl_cap_pm))
+ * as in the rest, both levels divided by 1 + (trans / 1000 dur) (ratio -
+ * 1) so that the period's mean stays 1. Integer arithmetic: the same bits
+ * on every backend. The host tabulates the two levels by duration
+ * (vl_q16); a kernel only tells early from late. */
+WEFT_FN weft_u32 seir_viral_trans(const WEFT_GLOBAL seir_params *p,
+				  weft_u32 dur)
+{
+	weft_u32 trans = p->vl_frac_pm * dur;
+
+	return trans < p->vl_cap_pm ? trans : p->vl_cap_pm;
+}
+
+/* Whether day e of the period (0: its first day) is in the early part. */
+WEFT_FN int seir_viral_early(const WEFT_GLOBAL seir_params *p, weft_u32 dur,
+			     weft_u32 e)
+{
+	return e * 1000u < seir_viral_trans(p, dur);
+}
+
+/* The early (early != 0) or late level for a period of dur days, Q16. */
+WEFT_FN weft_u32 seir_viral_level_q16(const WEFT_GLOBAL seir_params *p,
+				      weft_u32 dur, int early)
 {
 	weft_u64 d_pm = (weft_u64)dur * 1000u;
-	weft_u64 trans = (weft_u64)p->vl_frac_pm * dur;
-	weft_u64 num;
+	weft_u64 trans = seir_viral_trans(p, dur);
+	weft_u64 num = early ? p->vl_ratio_q16 : SEIR_Q16_ONE;
 
 	if (dur == 0u)
 		return SEIR_Q16_ONE;
-	if (trans > p->vl_cap_pm)
-		trans = p->vl_cap_pm;
-	num = (weft_u64)e * 1000u < trans ? p->vl_ratio_q16 : SEIR_Q16_ONE;
 	return (weft_u32)(num * d_pm * SEIR_Q16_ONE /
 			  (d_pm * SEIR_Q16_ONE +
 			   trans * (p->vl_ratio_q16 - SEIR_Q16_ONE)));
+}
+
+/* The factor on day e of a period of dur days, Q16. */
+WEFT_FN weft_u32 seir_viral_q16(const WEFT_GLOBAL seir_params *p, weft_u32 dur,
+				weft_u32 e)
+{
+	return seir_viral_level_q16(p, dur, seir_viral_early(p, dur, e));
 }
 
 /* A duration in days, 1 to SEIR_DUR_MAX: the first day d whose

@@ -2,7 +2,7 @@
  * plugins/common/check.h - the argument checks of the backend ABI that
  * every first-party backend makes, written once: transfer flags, ranges
  * and host pointers, native() requests, program descriptors and launch
- * lists. Each check
+ * lists (and stats()'s bounded copy of the counters). Each check
  * returns WEFT_E_INVALID with a message "BACKEND: what is wrong" and
  * changes nothing.
  *
