@@ -492,13 +492,10 @@ static int cp_array_shape(const weft_cartpole *env, weft_cartpole_field f,
 		return 1;
 	case WEFT_CARTPOLE_TERMINATED:
 	case WEFT_CARTPOLE_TRUNCATED:
-		a->offset = f == WEFT_CARTPOLE_TERMINATED ? lay->terminated
-							  : lay->truncated;
-		a->dtype = WEFT_CARTPOLE_U8;
-		a->bytes = (size_t)n;
-		return 1;
-	case WEFT_CARTPOLE_ACTIONS:
-		a->offset = 0;
+	case WEFT_CARTPOLE_ACTIONS: /* its own buffer, from byte 0 */
+		a->offset = f == WEFT_CARTPOLE_TERMINATED  ? lay->terminated
+			    : f == WEFT_CARTPOLE_TRUNCATED ? lay->truncated
+							   : 0;
 		a->dtype = WEFT_CARTPOLE_U8;
 		a->bytes = (size_t)n;
 		return 1;
@@ -518,6 +515,7 @@ weft_status weft_cartpole_device_array(weft_cartpole *env,
 {
 	weft_cartpole_array a;
 	weft_status st;
+	int actions;
 
 	if (!env)
 		return WEFT_E_INVALID;
@@ -535,16 +533,14 @@ weft_status weft_cartpole_device_array(weft_cartpole *env,
 			"weft_cartpole_device_array: unknown field %d "
 			"(WEFT_CARTPOLE_OBS .. WEFT_CARTPOLE_ACTIONS)",
 			(int)field);
-	if (field == WEFT_CARTPOLE_ACTIONS)
-		st = weft__sim_native(env->sim, env->s->bufs[CP_B_ACTIONS],
-				      "weft_cartpole_device_array: the "
-				      "action buffer",
-				      &a.mem);
-	else
-		st = weft__sim_native(env->sim, env->s->bufs[CP_B_IO],
-				      "weft_cartpole_device_array: the packed "
-				      "result buffer",
-				      &a.mem);
+	actions = field == WEFT_CARTPOLE_ACTIONS;
+	st = weft__sim_native(
+		env->sim, env->s->bufs[actions ? CP_B_ACTIONS : CP_B_IO],
+		actions ? "weft_cartpole_device_array: the action "
+			  "buffer"
+			: "weft_cartpole_device_array: the packed "
+			  "result buffer",
+		&a.mem);
 	if (st)
 		return st;
 	a.struct_size = out->struct_size;
