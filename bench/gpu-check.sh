@@ -218,7 +218,7 @@ do_build() {
 	[ "$rc" -eq 0 ] || { tail_of make 40; fail make; return 1; }
 }
 
-built() { [ -f "$build/Makefile" ] && [ -x "$build/core/weft" ]; }
+built() { [ -f "$build/Makefile" ] && [ -x "$build/cli/weft" ]; }
 
 ensure_built() {
 	built && return 0

@@ -5,7 +5,7 @@
 #
 #   bench/seir-prevalence.sh [WEFT] [AGENTS] [REPEATS] [THREADS]
 #
-# WEFT defaults to core/weft in the build tree (with the OpenMP plugin
+# WEFT defaults to cli/weft in the build tree (with the OpenMP plugin
 # found through WEFT_PLUGIN_PATH, which the script sets when unset),
 # AGENTS to 1000000, REPEATS to 3, THREADS to 0 (every core). A random population with 12 stored
 # contacts per agent; a fraction of the agents is exposed on day 0 with a
@@ -16,7 +16,7 @@
 # and the uploads are not counted.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-weft=${1:-$top/core/weft}
+weft=${1:-$top/cli/weft}
 agents=${2:-1000000}
 repeats=${3:-3}
 threads=${4:-0}

@@ -1,6 +1,4 @@
 # docs/: the manual page and the reference documents.
 dist_man_MANS += docs/weft.1
 EXTRA_DIST += docs/design.md docs/config.md docs/writing-a-backend.md docs/benchmarks.md \
-	docs/seir.md \
-	docs/populations.md docs/cartpole.md \
 	docs/astoria.png

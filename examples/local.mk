@@ -1,10 +1,10 @@
-# examples/: ready-to-run configurations (docs/seir.md describes them).
+# examples/: ready-to-run configurations (models/seir/seir.md describes them).
 examplesdir = $(pkgdatadir)/examples
 dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
 	examples/covasim-random.ini examples/covasim-hybrid.ini \
 	examples/cartpole.ini
 
-# A small town from CSV files (population = csv; docs/populations.md).
+# A small town from CSV files (population = csv; models/seir/populations.md).
 examplespopulationdir = $(pkgdatadir)/examples/population
 dist_examplespopulation_DATA = examples/population/town.ini \
 	examples/population/agents.csv examples/population/edges.csv

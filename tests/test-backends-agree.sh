@@ -6,7 +6,7 @@
 # OpenMP on 1 and 2 threads. Skipped when the OpenCL backend is not
 # available here (`weft backends` says why).
 set -u
-weft="$WEFT_BUILDDIR/core/weft"
+weft="$WEFT_BUILDDIR/cli/weft"
 ini="$WEFT_SRCDIR/examples/astoria.ini"
 # The plugins built in this tree, whatever the environment already names.
 WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/openmp/.libs:$WEFT_BUILDDIR/plugins/opencl/.libs${WEFT_PLUGIN_PATH:+:$WEFT_PLUGIN_PATH}"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/test-cartpole-example.sh - the C example of docs/cartpole.md runs
+# tests/test-cartpole-example.sh - the C example of models/cartpole/cartpole.md runs
 # and reports what it should, and `weft run examples/cartpole.ini` works
 # (shortened to 230 steps), syncing once, not once per output row.
 set -u
@@ -13,8 +13,8 @@ export TMPDIR="$tmp"
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
 diag() { sed 's/^/# /' "$@"; }
 
-"$build/docs/examples/cartpole-example" > "$tmp/example.out" 2>&1
-ok $? "docs/examples/cartpole-example runs"
+"$build/models/cartpole/example" > "$tmp/example.out" 2>&1
+ok $? "models/cartpole/example runs"
 diag "$tmp/example.out"
 grep -q '^4096 environments on openmp$' "$tmp/example.out"
 ok $? "it opens 4096 environments with no configuration"
@@ -31,7 +31,7 @@ ok $? "its device-action loop writes actions in place: nothing sent, no sync"
 grep -q '^device actions: [1-9][0-9]* episodes ended, mean return [1-9]' "$tmp/example.out"
 ok $? "  ...and its controller, acting in place, ends episodes"
 
-"$build/core/weft" run --stats "$src/examples/cartpole.ini" --set simulation.steps=230 \
+"$build/cli/weft" run --stats "$src/examples/cartpole.ini" --set simulation.steps=230 \
 	--set backend.threads=1 \
 	--set output.directory="$tmp/out" > "$tmp/run.out" 2>&1
 ok $? "weft run examples/cartpole.ini (230 steps)"

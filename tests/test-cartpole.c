@@ -11,9 +11,9 @@
  * wait per row, one sync).
  * Cross-backend agreement is the conformance suite's (group models).
  *
- * Tolerances (docs/cartpole.md): the kernels compute in f32, Gymnasium in
- * f64. One step from the same state agrees within STEP_TOL; a whole
- * episode from the same initial state within TRAJ_TOL.
+ * Tolerances (models/cartpole/cartpole.md): the kernels compute in f32,
+ * Gymnasium in f64. One step from the same state agrees within STEP_TOL; a
+ * whole episode from the same initial state within TRAJ_TOL.
  */
 #include "internal.h"
 

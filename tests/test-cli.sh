@@ -4,7 +4,7 @@
 # non-zero status, one message on stderr naming where the problem is, and
 # nothing written (or replaced) under the output directory.
 set -u
-weft="$WEFT_BUILDDIR/core/weft"
+weft="$WEFT_BUILDDIR/cli/weft"
 src="$WEFT_SRCDIR"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-cli-XXXXXX")
 n=0 failed=0

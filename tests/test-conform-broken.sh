@@ -5,7 +5,7 @@
 # a `not ok` line in the group that states the promise; the template
 # itself, and the wrapper with nothing broken, pass (status 0).
 set -u
-weft="$WEFT_BUILDDIR/core/weft"
+weft="$WEFT_BUILDDIR/cli/weft"
 dir="$WEFT_BUILDDIR/tests/broken/.libs"
 template="$WEFT_BUILDDIR/plugins/template/.libs/weft-backend-template.so"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-broken-XXXXXX")

@@ -190,7 +190,7 @@ static char *with_kernel_h(const char *src)
 	char path[4096], *kh, *all;
 	size_t n = 0;
 
-	snprintf(path, sizeof path, "%s/core/include/weft/kernel.h",
+	snprintf(path, sizeof path, "%s/include/weft/kernel.h",
 		 top ? top : ".");
 	kh = tap_read_file(path, &n);
 	if (!kh)

@@ -7,7 +7,7 @@ command -v clang-format >/dev/null 2>&1 ||
 [ -f "$src/.clang-format" ] ||
 	{ echo "1..0 # SKIP no .clang-format in $src (not a git checkout)"; exit 0; }
 n=0 failed=0
-for f in $(cd "$src" && find core plugins models tests bench -name '*.[ch]' ! -name '*_source.c' 2>/dev/null | sort); do
+for f in $(cd "$src" && find include core cli conform plugins models tests bench -name '*.[ch]' ! -name '*_source.c' 2>/dev/null | sort); do
 	n=$((n + 1))
 	if (cd "$src" && clang-format --dry-run -Werror "$f") > /dev/null 2>&1; then
 		echo "ok $n - $f"

@@ -910,7 +910,7 @@ static char *read_kernel_h(void)
 	char path[4096];
 	char *text;
 
-	snprintf(path, sizeof path, "%s/core/include/weft/kernel.h",
+	snprintf(path, sizeof path, "%s/include/weft/kernel.h",
 		 src ? src : ".");
 	text = tap_read_file(path, NULL);
 	if (!text)

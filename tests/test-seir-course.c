@@ -135,7 +135,7 @@ static void check_dist(const char *spec, double mean, const char *worse)
 
 static void test_distributions(void)
 {
-	/* The presets' distributions (Covasim's, docs/seir.md), and a
+	/* The presets' distributions (Covasim's, models/seir/seir.md), and a
 	 * geometric one; each against one with a 5 % larger mean. */
 	check_dist("lognormal(4.6, 4.8)", 4.6, "lognormal(4.83, 4.8)");
 	check_dist("lognormal(8, 2)", 8.0, "lognormal(8.4, 2)");

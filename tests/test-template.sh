@@ -6,7 +6,7 @@
 set -u
 src="$WEFT_SRCDIR"
 build="$WEFT_BUILDDIR"
-weft="$build/core/weft"
+weft="$build/cli/weft"
 cc=${CC:-cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-template-XXXXXX")
 n=0 failed=0

@@ -20,11 +20,12 @@ models_cartpole_libweft_cartpole_host_la_CFLAGS = $(AM_CFLAGS) \
 	-ffp-contract=off
 core_libweft_internal_la_LIBADD += models/cartpole/libweft-cartpole-host.la
 
-models/cartpole/cartpole_source.c: $(top_srcdir)/core/include/weft/kernel.h $(top_srcdir)/models/cartpole/cartpole_shared.h $(top_srcdir)/models/cartpole/cartpole.wk $(top_srcdir)/models/embed.sh
+models/cartpole/cartpole_source.c: $(top_srcdir)/include/weft/kernel.h $(top_srcdir)/models/cartpole/cartpole_shared.h $(top_srcdir)/models/cartpole/cartpole.wk $(top_srcdir)/models/embed.sh
 	$(AM_V_GEN)$(MKDIR_P) models/cartpole && $(EMBED) weft__cartpole_source $@ \
-		$(top_srcdir)/core/include/weft/kernel.h \
+		$(top_srcdir)/include/weft/kernel.h \
 		$(top_srcdir)/models/cartpole/cartpole_shared.h \
 		$(top_srcdir)/models/cartpole/cartpole.wk
 
 # The model's guide and the C example it shows (built by tests/cartpole.am).
-EXTRA_DIST += docs/cartpole.md
+EXTRA_DIST += models/cartpole/cartpole.md
+weftinclude_HEADERS += models/cartpole/include/weft/cartpole.h

@@ -7,8 +7,8 @@
  * indexed by what it decides (agent, household, workplace, group and draw
  * number), made on one thread: the same parameters give the same
  * population byte for byte, on any machine, whatever the backend or
- * thread count of the run that uses it. docs/populations.md describes the
- * construction and its defaults.
+ * thread count of the run that uses it. models/seir/populations.md describes
+ * the construction and its defaults.
  */
 #include "internal.h"
 

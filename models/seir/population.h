@@ -7,7 +7,7 @@
  * built once on the host, single-threaded, from counter-based Philox
  * draws keyed by the population seed, so the same parameters give the
  * same population byte for byte whatever the backend or thread count.
- * Three kinds (docs/populations.md):
+ * Three kinds (models/seir/populations.md):
  *   synthetic  households, schools, workplaces and a community layer,
  *              with defaults close to Covasim's hybrid population;
  *   random     one random symmetric graph (today's Astoria network),
@@ -47,7 +47,7 @@ typedef struct seir_population {
 	seir_csr layer[SEIR_MAX_LAYERS];
 	/* > 0: the community layer is NOT stored; each agent has this many
 	 * community contacts per day, drawn on the device by the kernel from
-	 * the counter-based generator (docs/populations.md); 0:
+	 * the counter-based generator (models/seir/populations.md); 0:
 	 * layer[SEIR_L_COMMUNITY] is stored (or empty). */
 	uint32_t community_daily;
 	/* Relative transmission weight per layer (Covasim's beta_layer),

@@ -7,7 +7,7 @@
  * small (at most school_contacts / work_contacts + 1 members) and random
  * contacts within the group otherwise, as in the synthetic population;
  * the edges file adds contacts to any layer. Every error names the file
- * and line ("people.csv:12: ..."); docs/populations.md lists them.
+ * and line ("people.csv:12: ..."); models/seir/populations.md lists them.
  */
 #include "internal.h"
 

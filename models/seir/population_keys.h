@@ -5,7 +5,7 @@
  *
  *   static const weft_key_desc seir_keys[] = { SEIR_POPULATION_KEYS, ... };
  *
- * The help texts end up in docs/config.md; docs/populations.md explains
+ * The help texts end up in docs/config.md; models/seir/populations.md explains
  * the defaults and their sources.
  */
 #ifndef WEFT_SEIR_POPULATION_KEYS_H
@@ -40,7 +40,7 @@
 		     "population), random (one random contact graph of " \
 		     "mean degree `contacts`, stored as the community "  \
 		     "layer) or csv (agents_file and edges_file); see "  \
-		     "docs/populations.md")
+		     "models/seir/populations.md")
 #define SEIR_POP_K_AGENTS                                                  \
 	SEIR_POP_KEY("agents", WEFT_KEY_INT, "37518", 1, 2000000000, NULL, \
 		     "number of agents (synthetic and random; with "       \

@@ -2,7 +2,7 @@
  * models/seir/seir.c - the SEIR model's host side: its keys, setup (the
  * parameters, the population, the device buffers and the day's launch
  * list), the daily CSV and the summary. Everything that runs per agent
- * per day is in seir.wk; docs/seir.md describes the model.
+ * per day is in seir.wk; models/seir/seir.md describes the model.
  */
 #include "internal.h"
 

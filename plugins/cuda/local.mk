@@ -18,7 +18,7 @@ cuda_plugin_sources = \
 	plugins/cuda/compile.c \
 	plugins/cuda/cache.c
 cuda_plugin_headers = plugins/cuda/priv.h plugins/common/check.h \
-	core/include/weft/backend.h core/include/weft/common.h
+	include/weft/backend.h include/weft/common.h
 EXTRA_DIST += plugins/cuda/nvcc-cc.sh $(cuda_plugin_sources)
 if BUILD_CUDA
 plugin_LTLIBRARIES += plugins/cuda/weft-backend-cuda.la

@@ -16,7 +16,7 @@ if [ -z "$name" ]; then
 	exit 1
 fi
 if [ -f "$plugin" ]; then
-	exec "$build/core/weft" conform ${WEFT_CONFORM_FLAGS:-} "$plugin"
+	exec "$build/cli/weft" conform ${WEFT_CONFORM_FLAGS:-} "$plugin"
 fi
 
 # Not built: configure's verdict, "no (REASON)", is in config.h for the

@@ -1,5 +1,5 @@
 /*
- * core/conform.c - the conformance suite's driver (weft_conform_run):
+ * conform/driver.c - the conformance suite's driver (weft_conform_run):
  * options, the list of groups, one fork()ed child per group, and the TAP
  * it prints.
  *

@@ -1,5 +1,5 @@
 /*
- * core/conform_basics.c - conformance groups about the entry, probe() and
+ * conform/basics.c - conformance groups about the entry, probe() and
  * open(), and about calls a backend must refuse: bad arguments
  * (invalid-args) and allocations no device can serve (oversize).
  *

@@ -1,5 +1,5 @@
 /*
- * core/conform_fence.c - conformance group fence: the optional fence() and
+ * conform/fence.c - conformance group fence: the optional fence() and
  * wait() of ABI 1.1 (weft/backend.h), which the core's output pipeline uses
  * to wait for one chunk's snapshot reads while the next chunk runs.
  *

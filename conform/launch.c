@@ -1,5 +1,5 @@
 /*
- * core/conform_launch.c - conformance groups about step(): launches touch
+ * conform/launch.c - conformance groups about step(): launches touch
  * exactly their extent (guard), run in order n times (step), read
  * device-side extents when they execute (device-extent), and the
  * counters count exactly what was issued, with no synchronisation inside

@@ -1,6 +1,7 @@
 /*
- * docs/examples/cartpole-example.c - batched CartPole through weft's C API
- * (<weft/cartpole.h>, docs/cartpole.md). `make check` builds and runs it.
+ * models/cartpole/example.c - batched CartPole through weft's C API
+ * (<weft/cartpole.h>, models/cartpole/cartpole.md). `make check` builds and
+ * runs it.
  *
  *   cc cartpole-example.c $(pkg-config --cflags --libs weft) -o
  * cartpole-example

@@ -1,5 +1,5 @@
 /*
- * core/conform_memory.c - conformance groups about device memory:
+ * conform/memory.c - conformance groups about device memory:
  * allocation and its counters (alloc), alignment as kernels see it
  * (align), transfers of every direction, size and offset (transfer), and
  * the order in which asynchronous work is observed (async-order).

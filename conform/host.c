@@ -1,7 +1,7 @@
 /*
- * core/conform_host.c - the conformance suite's kernels compiled as C for
+ * conform/host.c - the conformance suite's kernels compiled as C for
  * host backends, from the same source the run-time compilers get
- * (core/conform_source.c).
+ * (conform/conform_source.c).
  */
 #include "config.h"
 
@@ -10,7 +10,7 @@
 #include <weft/kernel.h>
 
 #include "conform.h"
-#include "conform_shared.h"
+#include "shared.h"
 #include "conform.wk"
 
 const weft_kernel_desc weft__conform_kernels[CF_N_KERNELS] = {

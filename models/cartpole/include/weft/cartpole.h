@@ -1,8 +1,8 @@
 /*
  * weft/cartpole.h - batched CartPole-v1 environments for reinforcement
  * learning, stepped on any weft backend: the C API that an RL library or
- * a Python binding wraps. docs/cartpole.md describes the model, the packed
- * layouts and the float tolerance; docs/examples/cartpole-example.c is a
+ * a Python binding wraps. models/cartpole/cartpole.md describes the model, the
+ * packed layouts and the float tolerance; models/cartpole/example.c is a
  * complete program.
  *
  * N environments live on the device as structure of arrays. An episode

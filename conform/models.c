@@ -1,5 +1,5 @@
 /*
- * core/conform_models.c - the conformance group `models`: every model in
+ * conform/models.c - the conformance group `models`: every model in
  * the registry runs on the candidate backend and on the reference backend
  * (openmp unless told otherwise) with its conformance configuration
  * (weft_model.conform_sets) and a fixed seed, through the public run API.

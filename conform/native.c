@@ -1,5 +1,5 @@
 /*
- * core/conform_native.c - conformance group native: the optional native()
+ * conform/native.c - conformance group native: the optional native()
  * of ABI 1.2 (weft/backend.h), through which an application hands a
  * buffer's memory to another library without a copy.
  *

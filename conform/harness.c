@@ -1,5 +1,5 @@
 /*
- * core/conform_harness.c - what runs inside a conformance group's child:
+ * conform/harness.c - what runs inside a conformance group's child:
  * the protocol lines it writes to the driver, loading the plugin under
  * test through the real loader, opening its device, and vtable calls that
  * record why the current test fails.

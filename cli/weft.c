@@ -1,5 +1,5 @@
 /*
- * core/cli.c - the weft command: run, check, backends, models,
+ * cli/weft.c - the weft command: run, check, backends, models,
  * config-reference, conform. All work is done by libweft through weft/weft.h;
  * this file parses arguments, shows progress and prints results.
  *

@@ -1,5 +1,5 @@
 /*
- * core/conform.h - what the conformance suite's files share.
+ * conform/conform.h - what the conformance suite's files share.
  *
  *   conform.c          the driver: options, groups, one fork()ed child per
  *                      group, its pipe, timeouts, and the TAP it prints
@@ -34,7 +34,7 @@
 
 #include <stdio.h>
 
-#include "conform_shared.h"
+#include "shared.h"
 
 /* The suite's program, as a model's: host builds and portable text. */
 extern const weft_kernel_desc weft__conform_kernels[CF_N_KERNELS];

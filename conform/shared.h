@@ -1,5 +1,5 @@
 /*
- * core/conform_shared.h - what the conformance suite's kernels (conform.wk)
+ * conform/shared.h - what the conformance suite's kernels (conform.wk)
  * and its host code share, in the kernel dialect: kernel indexes, the
  * guard words around every buffer a kernel writes, and the layout of the
  * control block of device-side extents. Part of the program text handed
