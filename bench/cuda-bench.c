@@ -272,12 +272,7 @@ static void random_csr(uint32_t agents, uint32_t contacts, uint32_t *row,
 
 static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 {
-	weft_program_desc d = { .struct_size = sizeof d,
-				.name = "seir",
-				.source = weft__seir_source,
-				.source_len = strlen(weft__seir_source),
-				.kernels = weft__seir_kernels,
-				.n_kernels = SEIR_N_KERNELS };
+	const weft_program_desc d = seir_program;
 	size_t edges = (size_t)agents * contacts;
 	/* Every agent processed (no frontier), one stored layer (the
 	 * community's), one row of beta table; claims are made but never
@@ -298,9 +293,8 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	uint32_t *claim = xmalloc((size_t)agents * 4);
 	weft_device *dev = open_dev();
 	weft_program *prog = NULL;
-	weft_launch l = { .kernel = SEIR_K_TRANSMIT,
-			  .n_bufs = WEFT_KERNEL_MAX_BUFS,
-			  .extent = agents };
+	seir_transmit_bufs b;
+	weft_launch l;
 	double t, unique, issued, infectious = agents / 100.0;
 
 	for (int b = 0; b < SEIR_AGE_BINS; b++)
@@ -315,32 +309,33 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	}
 	if (vt->load_program(dev, &d, &prog, &err) != WEFT_OK)
 		die("load_program");
-	l.bufs[SEIR_B_PARAMS] = alloc(dev, sizeof pb);
-	l.bufs[SEIR_B_STATE] = alloc(dev, agents);
-	l.bufs[SEIR_B_TIMER] = alloc(dev, (size_t)agents * 2);
-	l.bufs[SEIR_B_TALLY] = alloc(dev, sizeof tally);
-	l.bufs[SEIR_B_AGEBIN] = alloc(dev, agents);
-	l.bufs[SEIR_B_CLAIM] = alloc(dev, (size_t)agents * 4);
-	l.bufs[SEIR_B_ROWS] = alloc(dev, ((size_t)agents + 1) * 4);
-	l.bufs[SEIR_B_COLS] = alloc(dev, edges * 4);
-	put(dev, l.bufs[SEIR_B_PARAMS], &pb, sizeof pb);
-	put(dev, l.bufs[SEIR_B_STATE], state, agents);
-	put(dev, l.bufs[SEIR_B_TIMER], timer, (size_t)agents * 2);
-	put(dev, l.bufs[SEIR_B_TALLY], tally, sizeof tally);
-	put(dev, l.bufs[SEIR_B_AGEBIN], zero, agents);
-	put(dev, l.bufs[SEIR_B_CLAIM], claim, (size_t)agents * 4);
-	put(dev, l.bufs[SEIR_B_ROWS], row, ((size_t)agents + 1) * 4);
-	put(dev, l.bufs[SEIR_B_COLS], col, edges * 4);
-	/* The slots this kernel does not read: any live buffer. */
-	l.bufs[SEIR_B_LIST] = l.bufs[SEIR_B_LIST2] = l.bufs[SEIR_B_OFFS] =
-		l.bufs[SEIR_B_WEIGHT] = l.bufs[SEIR_B_STATE];
+	b.p = alloc(dev, sizeof pb);
+	b.state = alloc(dev, agents);
+	b.timer = alloc(dev, (size_t)agents * 2);
+	b.tally = alloc(dev, sizeof tally);
+	b.agebin = alloc(dev, agents);
+	b.claim = alloc(dev, (size_t)agents * 4);
+	b.rows = alloc(dev, ((size_t)agents + 1) * 4);
+	b.cols = alloc(dev, edges * 4);
+	put(dev, b.p, &pb, sizeof pb);
+	put(dev, b.state, state, agents);
+	put(dev, b.timer, timer, (size_t)agents * 2);
+	put(dev, b.tally, tally, sizeof tally);
+	put(dev, b.agebin, zero, agents);
+	put(dev, b.claim, claim, (size_t)agents * 4);
+	put(dev, b.rows, row, ((size_t)agents + 1) * 4);
+	put(dev, b.cols, col, edges * 4);
+	/* The buffers this configuration does not read (no frontier, no
+	 * weights): any live buffer. */
+	b.list = b.offs = b.weights = b.state;
+	l = seir_transmit_launch(b, agents);
 	step(dev, prog, &l, 1, 1);
 	sync_dev(dev);
 	t = now_s();
 	step(dev, prog, &l, 1, steps);
 	sync_dev(dev);
 	t = (now_s() - t) / (double)steps;
-	get(dev, claim, l.bufs[SEIR_B_CLAIM], (size_t)agents * 4);
+	get(dev, claim, b.claim, (size_t)agents * 4);
 	uint32_t claimed = 0;
 	for (uint32_t i = 0; i < agents; i++)
 		claimed += claim[i] != SEIR_NONE;
@@ -356,10 +351,10 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	       "unique_gbps=%.1f issued_gbps=%.1f claimed=%u\n",
 	       agents, contacts, (unsigned long long)steps, t * 1e3,
 	       unique / t / 1e9, issued / t / 1e9, claimed);
-	for (int b = 0; b < WEFT_KERNEL_MAX_BUFS; b++)
-		if (b != SEIR_B_LIST && b != SEIR_B_LIST2 && b != SEIR_B_OFFS &&
-		    b != SEIR_B_WEIGHT)
-			vt->free(dev, l.bufs[b]);
+	weft_buf *owned[] = { b.p,	b.state, b.timer, b.tally,
+			      b.agebin, b.claim, b.rows,  b.cols };
+	for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++)
+		vt->free(dev, owned[k]);
 	vt->unload_program(dev, prog);
 	vt->close(dev);
 	free(row), free(col), free(state), free(zero), free(timer);

@@ -9,8 +9,10 @@ EXTRA_DIST += bench/gpu-prepare.sh bench/gpu-check.sh bench/seir-prevalence.sh
 if BUILD_CUDA
 check_PROGRAMS += bench/cuda-bench
 bench_cuda_bench_SOURCES = bench/cuda-bench.c
-bench_cuda_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models/seir
-bench_cuda_bench_LDADD = core/libweft-internal.la $(INIH_LIBS)
+bench_cuda_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models/seir \
+	-I$(top_builddir)/models/seir
+bench_cuda_bench_LDADD = models/seir/libseir.la core/libweft-internal.la \
+	$(INIH_LIBS)
 endif
 
 # bench/cartpole-bench: environment steps per second of the CartPole model
@@ -19,5 +21,6 @@ endif
 # Built with the tests, against libweft's public API alone.
 check_PROGRAMS += bench/cartpole-bench
 bench_cartpole_bench_SOURCES = bench/cartpole-bench.c
-bench_cartpole_bench_LDADD = core/libweft.la
+bench_cartpole_bench_LDADD = models/cartpole/libweft-cartpole.la \
+	core/libweft.la
 EXTRA_DIST += bench/cartpole.sh bench/cartpole_gym.py

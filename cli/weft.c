@@ -15,7 +15,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <weft/model.h>
 #include <weft/weft.h>
+
+#include "weft_conform.h"
 
 #define EXIT_USAGE 2
 
@@ -26,12 +29,13 @@ static const char usage_text[] =
 	"[--quiet] [--stats]\n"
 	"       weft check CONFIG [--set SECTION.KEY=VALUE]...\n"
 	"       weft backends [--plugin-path DIRS]\n"
-	"       weft models [MODEL]\n"
+	"       weft models [--model-path DIRS] [MODEL]\n"
 	"       weft config-reference\n"
 	"       weft conform [--device=D] [--platform=P] "
 	"[--reference=NAME|PATH]\n"
 	"                    [--only=G1,G2] [--timeout=S] "
-	"[--plugin-path=DIRS] PLUGIN\n"
+	"[--plugin-path=DIRS]\n"
+	"                    [--model-path=DIRS] PLUGIN\n"
 	"       weft conform --list\n"
 	"       weft --version | --help\n"
 	"\n"
@@ -40,12 +44,15 @@ static const char usage_text[] =
 	"  check             validate CONFIG (and overrides) without running\n"
 	"  backends          list every backend plugin found, with its state\n"
 	"                    and, for the unusable ones, the reason\n"
-	"  models            list the models (or only MODEL)\n"
+	"  models            list every model plugin found (or only MODEL),\n"
+	"                    with its state and, for the unusable ones, the\n"
+	"                    reason\n"
 	"  config-reference  print the reference of every INI key (Markdown)\n"
 	"  conform           run the conformance suite against PLUGIN (a path\n"
-	"                    to weft-backend-NAME.so, or a backend name) and\n"
-	"                    print TAP; exit 0 when all passed or were "
-	"skipped\n"
+	"                    to weft-backend-NAME.so, or a backend name; or a\n"
+	"                    path to weft-model-NAME.so: the model on every\n"
+	"                    backend available) and print TAP; exit 0 when\n"
+	"                    all passed or were skipped\n"
 	"\n"
 	"  --set S.K=V       override key K of section S, "
 	"checked like the file\n"
@@ -62,6 +69,8 @@ static const char usage_text[] =
 	"  --timeout=S       seconds a group may take (default 120)\n"
 	"  --list            list the groups and what each checks\n"
 	"  --plugin-path=D   more directories to search for backends by name\n"
+	"  --model-path=D    more directories to search for models\n"
+	"  --model=M         check model M (a name or a path) instead\n"
 	"\n"
 	"See weft(1) and docs/config.md.\n";
 
@@ -338,27 +347,48 @@ static int cmd_backends(weft_context *ctx, int argc, char **argv)
 	return EXIT_SUCCESS;
 }
 
+static void print_model(const weft_model_info *m)
+{
+	printf("%-10s %-10s %s\n", m->name, m->state, m->path);
+	if (m->stage[0])
+		printf("           %s: %s\n", m->stage, m->reason);
+	else if (m->reason[0])
+		printf("           %s\n", m->reason);
+	else
+		printf("           %s (version %s)\n", m->summary, m->version);
+}
+
 static int cmd_models(weft_context *ctx, int argc, char **argv)
 {
-	const char *name, *summary;
+	const char *path = NULL, *only = NULL;
+	weft_model_list *l = NULL;
+	int found = 0;
 
-	if (argc > 3)
-		die_usage("unexpected argument '%s'", argv[3]);
-	for (size_t i = 0; i < weft_model_count(); i++) {
-		weft_model_info(i, &name, &summary);
-		if (argc == 3 && strcmp(argv[2], name) != 0)
-			continue;
-		printf("%-10s %s\n", name, summary);
-		if (argc == 3)
-			return EXIT_SUCCESS;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--model-path") == 0 && i + 1 < argc)
+			path = argv[++i];
+		else if (argv[i][0] != '-' && !only)
+			only = argv[i];
+		else
+			die_usage("unexpected argument '%s'", argv[i]);
 	}
-	if (argc == 3) {
+	if (weft_models_scan(ctx, path, &l))
+		return fail(ctx);
+	for (size_t i = 0; i < weft_model_list_count(l); i++) {
+		const weft_model_info *m = weft_model_list_at(l, i);
+		if (only && strcmp(only, m->name) != 0)
+			continue;
+		print_model(m);
+		found = 1;
+	}
+	weft_model_list_free(l);
+	if (only && !found) {
 		fprintf(stderr,
-			"weft: no model named '%s' (see 'weft models')\n",
-			argv[2]);
+			"weft: no model plugin named '%s' (see 'weft "
+			"models')\n",
+			only);
 		return EXIT_FAILURE;
 	}
-	(void)ctx;
 	return EXIT_SUCCESS;
 }
 
@@ -403,6 +433,15 @@ static unsigned parse_timeout(const char *text)
 	return (unsigned)v;
 }
 
+/* A path whose file is weft-model-*.so: `weft conform` checks the model. */
+static int is_model_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return strchr(path, '/') && strncmp(base, "weft-model-", 11) == 0;
+}
+
 static void parse_conform_opts(int argc, char **argv, weft_conform_options *o,
 			       int *list)
 {
@@ -421,6 +460,10 @@ static void parse_conform_opts(int argc, char **argv, weft_conform_options *o,
 			o->timeout_s = parse_timeout(v);
 		else if ((v = opt_value(argc, argv, &i, "--plugin-path")))
 			o->plugin_path = v;
+		else if ((v = opt_value(argc, argv, &i, "--model-path")))
+			o->model_path = v;
+		else if ((v = opt_value(argc, argv, &i, "--model")))
+			o->model = v;
 		else if (strcmp(argv[i], "--list") == 0)
 			*list = 1;
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -430,9 +473,20 @@ static void parse_conform_opts(int argc, char **argv, weft_conform_options *o,
 		else
 			die_usage("unexpected argument '%s'", argv[i]);
 	}
+	if (o->plugin && is_model_file(o->plugin)) {
+		if (o->model)
+			die_usage("give one model: --model or a "
+				  "weft-model-NAME.so, not both ('%s')",
+				  o->plugin);
+		o->model = o->plugin;
+		o->plugin = NULL;
+	}
+	/* A model's check runs against the reference backend. */
+	if (o->model && !o->plugin)
+		o->plugin = o->reference ? o->reference : "openmp";
 	if (!o->plugin && !*list)
 		die_usage("%s needs a PLUGIN: a path to weft-backend-NAME.so "
-			  "or a backend name",
+			  "or weft-model-NAME.so, or a backend name",
 			  argv[1]);
 }
 
@@ -484,8 +538,9 @@ static int dispatch(weft_context *ctx, int argc, char **argv)
 	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
 		unsigned major, minor;
 		weft_backend_abi(&major, &minor);
-		printf("weft %s (backend ABI %u.%u)\n", weft_version(), major,
-		       minor);
+		printf("weft %s (backend ABI %u.%u, model ABI %d.%d)\n",
+		       weft_version(), major, minor, WEFT_MODEL_ABI_MAJOR,
+		       WEFT_MODEL_ABI_MINOR);
 		return EXIT_SUCCESS;
 	}
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0 ||

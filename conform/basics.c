@@ -7,7 +7,7 @@
  * crash), write a message, and change nothing: the counters and the
  * contents of every buffer are checked after each one.
  */
-#include "internal.h"
+#include "config.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -50,9 +50,8 @@ void weft__ct_group_entry(weft__ct *t)
 				strspn(name, "abcdefghijklmnopqrstuvwxyz"
 					     "0123456789_-") == strlen(name),
 			"name is \"%s\"", name ? name : "(NULL)");
-	weft__ct_expect(t, strcmp(name, t->plugin->name) == 0,
-			"name \"%s\", file named for \"%s\"", name,
-			t->plugin->name);
+	weft__ct_expect(t, strcmp(name, t->name) == 0,
+			"name \"%s\", file named for \"%s\"", name, t->name);
 	weft__ct_end(t);
 	entry_text(t, "version", vt->version);
 	entry_text(t, "description", vt->description);
@@ -368,8 +367,8 @@ static void call_name(const char *text, char *name, size_t size)
 	while (start && start > text &&
 	       (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z')))
 		start--;
-	weft__fmt(name, size, "%.*s()", paren ? (int)(paren - start) : 0,
-		  start ? start : "");
+	weft__ct_fmt(name, size, "%.*s()", paren ? (int)(paren - start) : 0,
+		     start ? start : "");
 }
 
 /* The call just made was refused, said why, and changed nothing. */
@@ -407,7 +406,7 @@ static void inv_after(weft__ct *t, inv *v, weft_status st, const char *text)
 static void inv_null_device(weft__ct *t, inv *v)
 {
 	const weft_backend *vt = t->vt;
-	weft_program_desc pd = { .struct_size = sizeof pd };
+	weft_program_desc pd = cf_program;
 	weft_launch l = weft__ct_launch(CF_K_FILL, 4, v->p, v->b);
 	weft_buf *out = NULL;
 	weft_program *prog = NULL;
@@ -415,10 +414,6 @@ static void inv_null_device(weft__ct *t, inv *v)
 	weft_stats s = { .struct_size = sizeof s };
 
 	pd.name = "conform";
-	pd.source = weft__conform_source;
-	pd.source_len = strlen(weft__conform_source);
-	pd.kernels = weft__conform_kernels;
-	pd.n_kernels = CF_N_KERNELS;
 	REFUSED(vt->alloc(NULL, 16, &out, &t->err), "alloc with a NULL device");
 	REFUSED(vt->write(NULL, v->b, 0, host, 16, 0, &t->err),
 		"write with a NULL device");
@@ -574,7 +569,7 @@ static void oversize_one(weft__ct *t, size_t bytes, const char *name)
 	char digits[32];
 	weft_status st;
 
-	weft__fmt(digits, sizeof digits, "%zu", bytes);
+	weft__ct_fmt(digits, sizeof digits, "%zu", bytes);
 	weft__ct_begin(t,
 		       "allocating %s bytes fails with WEFT_E_NOMEM or "
 		       "WEFT_E_INVALID, the message naming %s bytes",

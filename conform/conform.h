@@ -1,19 +1,24 @@
 /*
  * conform/conform.h - what the conformance suite's files share.
  *
- *   conform.c          the driver: options, groups, one fork()ed child per
- *                      group, its pipe, timeouts, and the TAP it prints
- *   conform_harness.c  what runs in a child: the protocol lines it writes,
- *                      loading the plugin, opening the device, and vtable
- *                      calls that record why a test fails
- *   conform_basics.c   groups entry, probe, open, invalid-args, oversize
- *   conform_memory.c   groups alloc, align, transfer, async-order
- *   conform_launch.c   groups guard, step, device-extent, counters
- *   conform_fence.c    group fence: fence() and wait(), when present
- *   conform_native.c   group native: native(), when present
- *   conform_models.c   group models: every model, candidate against the
- *                      reference, by state digest
- *   conform.wk         the suite's kernels (conform_host.c, conform_source.c)
+ *   driver.c    the driver: options, groups, one fork()ed child per group,
+ *               its pipe, timeouts, and the TAP it prints
+ *   harness.c   what runs in a child: the protocol lines it writes,
+ *               loading the plugin, opening the device, and vtable calls
+ *               that record why a test fails
+ *   basics.c    groups entry, probe, open, invalid-args, oversize
+ *   memory.c    groups alloc, align, transfer, async-order
+ *   launch.c    groups guard, step, device-extent, counters
+ *   fence.c     group fence: fence() and wait(), when present
+ *   native.c    group native: native(), when present
+ *   models.c    group models: every model, candidate against the
+ *               reference, by state digest; and a model plugin run on
+ *               every backend (weft_conform_model)
+ *   conform.wk  the suite's kernels (host.c, conform_source.c)
+ *
+ * The suite is a client of libweft's public headers only: weft/weft.h for
+ * runs, weft/backend.h for the plugin's table and for loading it
+ * (weft_backend_plugin_open).
  *
  * A child writes one line per event to the driver (a pipe, or a temporary
  * file when groups are not isolated); the driver numbers the results:
@@ -30,15 +35,15 @@
 #ifndef WEFT_CONFORM_H
 #define WEFT_CONFORM_H
 
-#include "internal.h"
-
+#include <stdint.h>
 #include <stdio.h>
+#include <weft/backend.h>
+#include <weft/weft.h>
 
+#include "weft_conform.h"
+
+#include "cf_kernels.h"
 #include "shared.h"
-
-/* The suite's program, as a model's: host builds and portable text. */
-extern const weft_kernel_desc weft__conform_kernels[CF_N_KERNELS];
-extern const char weft__conform_source[];
 
 /* State of one group's child. */
 typedef struct weft__ct {
@@ -47,9 +52,8 @@ typedef struct weft__ct {
 	const char *scratch; /* temporary directory owned by the driver */
 	FILE *out;	     /* protocol lines for the driver */
 	weft_context *ctx;
-	weft__plugin *own;	    /* the candidate, when given by path */
-	weft__plugin_set *set;	    /* discovery, when given by name */
-	const weft__plugin *plugin; /* the candidate */
+	weft_backend_plugin *plugin; /* the candidate, loaded */
+	char name[128];		     /* NAME of its weft-backend-NAME.so */
 	const weft_backend *vt;
 	weft_device *dev;
 	weft_program *prog;
@@ -69,7 +73,22 @@ typedef struct weft__ct_group {
 	void (*run)(weft__ct *t);
 } weft__ct_group;
 
-/* ---- conform_harness.c: protocol ----------------------------------------- */
+/* Longest message the suite keeps. */
+#define CT_MSG_MAX 2048
+
+/* ---- harness.c: helpers ----------------------------------------------------
+ */
+
+/* Bounded formatting into a fixed buffer; always NUL-terminates. */
+void weft__ct_fmt(char *buf, size_t size, const char *fmt, ...)
+	WEFT_PRINTF(3, 4);
+/* Monotonic clock in nanoseconds. */
+uint64_t weft__ct_now_ns(void);
+/* NAME of .../weft-backend-NAME.so (or of the file, without ".so"). */
+void weft__ct_name_of_path(const char *path, char *name, size_t size);
+
+/* ---- harness.c: protocol
+ * ----------------------------------------------------- */
 
 /* Name what is under way, for the driver's message if the child dies. */
 void weft__ct_phase(weft__ct *t, const char *fmt, ...) WEFT_PRINTF(2, 3);
@@ -92,7 +111,7 @@ void weft__ct_diag(weft__ct *t, const char *fmt, ...) WEFT_PRINTF(2, 3);
 /* Write one protocol line: kind, then text (newlines made spaces). */
 void weft__ct_line(FILE *out, char kind, const char *text);
 
-/* ---- conform_harness.c: the plugin and its device ------------------------ */
+/* ---- harness.c: the plugin and its device ------------------------ */
 
 /* Load opt->plugin as the driver's load step does; on failure the
  * context's message says why and *unavailable tells a probe's "no" (the
@@ -108,7 +127,7 @@ weft_device *weft__ct_open(weft__ct *t);
 /* Load the suite's program on t->dev (NULL on failure, reason recorded). */
 weft_program *weft__ct_program(weft__ct *t);
 
-/* ---- conform_harness.c: vtable calls on t->dev --------------------------- */
+/* ---- harness.c: vtable calls on t->dev --------------------------- */
 /* Each records the backend's message as the reason the current test fails,
  * and returns 0 on success, -1 on failure (NULL for alloc). */
 

@@ -12,7 +12,7 @@
  * failed test naming the test that was under way. The plan ("1..N") is
  * printed last, once the count is known.
  */
-#include "internal.h"
+#include "config.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -96,7 +96,7 @@ typedef struct drv {
 	char last[1024];    /* the last test or phase it started */
 	int ended;	    /* it reported the end of its group */
 	char load_kind;	    /* 'P', 'L' or 'X' from the load step */
-	char load_text[WEFT__MSG_MAX];
+	char load_text[CT_MSG_MAX];
 	char line[8192]; /* a protocol line being received */
 	size_t line_len;
 } drv;
@@ -107,7 +107,7 @@ static void drv_line(drv *d, const char *line)
 	const char *text = line[0] && line[1] == ' ' ? line + 2 : "";
 
 	switch (line[0]) {
-	case 'S': weft__fmt(d->last, sizeof d->last, "%s", text); break;
+	case 'S': weft__ct_fmt(d->last, sizeof d->last, "%s", text); break;
 	case 'O': fprintf(d->tap, "ok %u - %s\n", ++d->n, text); break;
 	case 'N':
 		d->failed++;
@@ -119,7 +119,7 @@ static void drv_line(drv *d, const char *line)
 	case 'L':
 	case 'X':
 		d->load_kind = line[0];
-		weft__fmt(d->load_text, sizeof d->load_text, "%s", text);
+		weft__ct_fmt(d->load_text, sizeof d->load_text, "%s", text);
 		break;
 	}
 	fflush(d->tap);
@@ -143,16 +143,16 @@ static void drv_feed(drv *d, const char *buf, size_t n)
 
 static void load_step(weft__ct *t)
 {
-	char why[WEFT__MSG_MAX], text[WEFT__MSG_MAX + 512];
+	char why[CT_MSG_MAX], text[CT_MSG_MAX + 512];
 	int unavailable;
 	weft_status st;
 
 	weft__ct_phase(t, "loading %s", t->opt->plugin);
 	st = weft__ct_load(t, &unavailable, why, sizeof why);
 	if (st == WEFT_OK) {
-		weft__fmt(text, sizeof text, "%s\t%s\t%s", t->vt->name,
-			  t->vt->version ? t->vt->version : "(no version)",
-			  t->plugin->path);
+		weft__ct_fmt(text, sizeof text, "%s\t%s\t%s", t->vt->name,
+			     t->vt->version ? t->vt->version : "(no version)",
+			     weft_backend_plugin_path(t->plugin));
 		weft__ct_line(t->out, 'P', text);
 	} else if (unavailable) {
 		weft__ct_line(t->out, 'X', why);
@@ -166,7 +166,7 @@ static void load_step(weft__ct *t)
  * reported only when it fails. */
 static void run_group(weft__ct *t, const weft__ct_group *g)
 {
-	char why[WEFT__MSG_MAX];
+	char why[CT_MSG_MAX];
 	int unavailable;
 
 	weft__ct_begin(t, "setup: the plugin loads%s%s",
@@ -205,21 +205,25 @@ unload:
 /* The body of a child (or of an in-process run): g NULL is the load step. */
 static void child_body(const drv *d, const weft__ct_group *g, FILE *out)
 {
-	weft_context ctx;
+	weft_context *ctx = NULL;
 	weft__ct t;
 
-	memset(&ctx, 0, sizeof ctx);
 	memset(&t, 0, sizeof t);
 	t.opt = d->opt;
 	t.group = g ? g->name : "load";
 	t.scratch = d->scratch;
 	t.out = out;
-	t.ctx = &ctx;
+	if (weft_context_new(&ctx) != WEFT_OK) {
+		weft__ct_line(out, 'L', "out of memory");
+		return;
+	}
+	t.ctx = ctx;
 	if (g)
 		run_group(&t, g);
 	else
 		load_step(&t);
 	weft__ct_line(out, 'E', "");
+	weft_context_free(ctx);
 }
 
 /* ---- running a child ----------------------------------------------------- */
@@ -266,16 +270,16 @@ static void drv_report_end(drv *d, int status, int timed_out)
 	char what[256];
 
 	if (timed_out)
-		weft__fmt(what, sizeof what, "timed out after %u s",
-			  d->timeout_s);
+		weft__ct_fmt(what, sizeof what, "timed out after %u s",
+			     d->timeout_s);
 	else if (WIFSIGNALED(status))
-		weft__fmt(what, sizeof what, "crashed with signal %d (%s)",
-			  WTERMSIG(status), signal_name(WTERMSIG(status)));
+		weft__ct_fmt(what, sizeof what, "crashed with signal %d (%s)",
+			     WTERMSIG(status), signal_name(WTERMSIG(status)));
 	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-		weft__fmt(what, sizeof what, "exited with status %d",
-			  WEXITSTATUS(status));
+		weft__ct_fmt(what, sizeof what, "exited with status %d",
+			     WEXITSTATUS(status));
 	else if (!d->ended)
-		weft__fmt(what, sizeof what, "exited before its end");
+		weft__ct_fmt(what, sizeof what, "exited before its end");
 	else
 		return;
 	d->failed++;
@@ -286,7 +290,7 @@ static void drv_report_end(drv *d, int status, int timed_out)
 
 static int ms_left(uint64_t deadline)
 {
-	uint64_t now = weft__now_ns();
+	uint64_t now = weft__ct_now_ns();
 
 	if (now >= deadline)
 		return 0;
@@ -318,7 +322,7 @@ static int drv_wait(pid_t pid, uint64_t deadline, int *status)
 static void drv_collect(drv *d, int fd, pid_t pid)
 {
 	uint64_t deadline =
-		weft__now_ns() + (uint64_t)d->timeout_s * 1000000000u;
+		weft__ct_now_ns() + (uint64_t)d->timeout_s * 1000000000u;
 	int status = 0, killed = 0;
 	char buf[4096];
 
@@ -351,9 +355,9 @@ static weft_status drv_fork(drv *d, const weft__ct_group *g)
 	pid_t pid;
 
 	if (pipe(fds) != 0)
-		return weft__fail(d->ctx, WEFT_E_IO,
-				  "conform: cannot create a pipe: %s",
-				  strerror(errno));
+		return weft_context_fail(d->ctx, WEFT_E_IO,
+					 "conform: cannot create a pipe: %s",
+					 strerror(errno));
 	fflush(d->tap);
 	fflush(stdout);
 	fflush(stderr);
@@ -361,10 +365,11 @@ static weft_status drv_fork(drv *d, const weft__ct_group *g)
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return weft__fail(d->ctx, WEFT_E_IO,
-				  "conform: cannot fork a child for group %s: "
-				  "%s",
-				  d->group, strerror(errno));
+		return weft_context_fail(
+			d->ctx, WEFT_E_IO,
+			"conform: cannot fork a child for group %s: "
+			"%s",
+			d->group, strerror(errno));
 	}
 	if (pid == 0) {
 		FILE *out;
@@ -396,9 +401,10 @@ static weft_status drv_inline(drv *d, const weft__ct_group *g)
 	ssize_t n;
 
 	if (!f)
-		return weft__fail(d->ctx, WEFT_E_IO,
-				  "conform: cannot create a temporary file: %s",
-				  strerror(errno));
+		return weft_context_fail(
+			d->ctx, WEFT_E_IO,
+			"conform: cannot create a temporary file: %s",
+			strerror(errno));
 	child_body(d, g, f);
 	rewind(f);
 	while ((n = getline(&line, &cap, f)) > 0) {
@@ -439,15 +445,20 @@ static weft_status unknown_group(weft_context *ctx, const char *s, size_t n)
 
 	for (size_t i = 0; i < N_GROUPS; i++) {
 		names[i] = groups[i].name;
-		weft__fmt(list + strlen(list), sizeof list - strlen(list),
-			  "%s%s", i ? ", " : "", groups[i].name);
+		weft__ct_fmt(list + strlen(list), sizeof list - strlen(list),
+			     "%s%s", i ? ", " : "", groups[i].name);
 	}
-	weft__fmt(word, sizeof word, "%.*s", (int)n, s);
-	hint = weft__closest(word, names, N_GROUPS);
-	return weft__fail(ctx, WEFT_E_INVALID,
-			  "no conformance group named '%s'%s%s%s (groups: %s)",
-			  word, hint ? "; did you mean '" : "",
-			  hint ? hint : "", hint ? "'?" : "", list);
+	weft__ct_fmt(word, sizeof word, "%.*s", (int)n, s);
+	/* A group that begins like the word: "fenc", "transfers". */
+	hint = NULL;
+	for (size_t i = 0; !hint && n >= 3 && i < N_GROUPS; i++)
+		if (strncmp(names[i], word, 3) == 0)
+			hint = names[i];
+	return weft_context_fail(
+		ctx, WEFT_E_INVALID,
+		"no conformance group named '%s'%s%s%s (groups: %s)", word,
+		hint ? "; did you mean '" : "", hint ? hint : "",
+		hint ? "'?" : "", list);
 }
 
 /* Mark the groups `only` names (all when NULL or empty). */
@@ -481,17 +492,19 @@ static weft_status check_options(weft_context *ctx,
 				 int *n_failed)
 {
 	if (!opt || !tap || !n_failed)
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "weft_conform_run: NULL argument");
+		return weft_context_fail(ctx, WEFT_E_INVALID,
+					 "weft_conform_run: NULL argument");
 	if (opt->struct_size < sizeof *opt)
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "weft_conform_run: options struct_size %u, "
-				  "expected %zu",
-				  (unsigned)opt->struct_size, sizeof *opt);
+		return weft_context_fail(
+			ctx, WEFT_E_INVALID,
+			"weft_conform_run: options struct_size %u, "
+			"expected %zu",
+			(unsigned)opt->struct_size, sizeof *opt);
 	if (!opt->plugin || !opt->plugin[0])
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "no plugin given: a path to "
-				  "weft-backend-NAME.so or a backend name");
+		return weft_context_fail(
+			ctx, WEFT_E_INVALID,
+			"no plugin given: a path to "
+			"weft-backend-NAME.so or a backend name");
 	return WEFT_OK;
 }
 
@@ -503,13 +516,13 @@ static weft_status scratch_make(drv *d)
 
 	if (!base || base[0] != '/')
 		base = "/tmp";
-	weft__fmt(d->scratch, sizeof d->scratch, "%s/weft-conform-XXXXXX",
-		  base);
+	weft__ct_fmt(d->scratch, sizeof d->scratch, "%s/weft-conform-XXXXXX",
+		     base);
 	if (!mkdtemp(d->scratch))
-		return weft__fail(d->ctx, WEFT_E_IO,
-				  "conform: cannot create a temporary "
-				  "directory under %s: %s",
-				  base, strerror(errno));
+		return weft_context_fail(d->ctx, WEFT_E_IO,
+					 "conform: cannot create a temporary "
+					 "directory under %s: %s",
+					 base, strerror(errno));
 	return WEFT_OK;
 }
 
@@ -557,8 +570,14 @@ static weft_status drv_groups(drv *d, const int *selected)
 	tab2 = tab ? strchr(tab + 1, '\t') : NULL;
 	if (tab && tab2) {
 		*tab = *tab2 = '\0';
-		fprintf(d->tap, "# weft conform: backend %s %s (%s)\n",
-			d->load_text, tab + 1, tab2 + 1);
+		if (d->opt->model && d->opt->model[0])
+			fprintf(d->tap,
+				"# weft conform: model %s, against backend "
+				"%s %s (%s)\n",
+				d->opt->model, d->load_text, tab + 1, tab2 + 1);
+		else
+			fprintf(d->tap, "# weft conform: backend %s %s (%s)\n",
+				d->load_text, tab + 1, tab2 + 1);
 	}
 	for (size_t i = 0; st == WEFT_OK && i < N_GROUPS; i++)
 		if (selected[i])
@@ -575,12 +594,14 @@ weft_status weft_conform_run(weft_context *ctx, const weft_conform_options *opt,
 	weft_status st;
 
 	if ((st = check_options(ctx, opt, tap, n_failed)) ||
-	    (st = select_groups(ctx, opt->only, selected)))
+	    (st = select_groups(
+		     ctx, opt->model && opt->model[0] ? "models" : opt->only,
+		     selected)))
 		return st;
 	*n_failed = 0;
 	d = calloc(1, sizeof *d);
 	if (!d)
-		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+		return weft_context_fail(ctx, WEFT_E_NOMEM, "out of memory");
 	d->opt = opt;
 	d->ctx = ctx;
 	d->tap = tap;

@@ -13,7 +13,7 @@
  * nor wait() in syncs. A plugin without them (a 1.0 vtable, or NULL
  * functions) has every test skipped: the core then uses sync().
  */
-#include "internal.h"
+#include "config.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,13 +9,35 @@
  * driver names the test that was under way. Checks record the first
  * reason the test fails; weft__ct_end() reports it.
  */
-#include "internal.h"
+#include "config.h"
 
 #include <limits.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 #include "conform.h"
+
+/* ---- helpers
+ * ----------------------------------------------------------------- */
+
+void weft__ct_fmt(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+uint64_t weft__ct_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* ---- protocol ------------------------------------------------------------ */
 
@@ -44,7 +66,7 @@ void weft__ct_phase(weft__ct *t, const char *fmt, ...)
 	char prefix[64];
 	va_list ap;
 
-	weft__fmt(prefix, sizeof prefix, "%s: ", t->group);
+	weft__ct_fmt(prefix, sizeof prefix, "%s: ", t->group);
 	va_start(ap, fmt);
 	vline(t, 'S', prefix, fmt, ap);
 	va_end(ap);
@@ -72,7 +94,7 @@ int weft__ct_expect(weft__ct *t, int cond, const char *fmt, ...)
 	vsnprintf(t->why, sizeof t->why, fmt, ap);
 	va_end(ap);
 	if (!t->why[0])
-		weft__fmt(t->why, sizeof t->why, "failed");
+		weft__ct_fmt(t->why, sizeof t->why, "failed");
 	return cond;
 }
 
@@ -118,8 +140,7 @@ void weft__ct_diag(weft__ct *t, const char *fmt, ...)
 
 /* ---- loading the candidate ----------------------------------------------- */
 
-/* The backend name of a plugin file: NAME of .../weft-backend-NAME.so. */
-static void name_of_path(const char *path, char *name, size_t size)
+void weft__ct_name_of_path(const char *path, char *name, size_t size)
 {
 	const char *base = strrchr(path, '/');
 	size_t n;
@@ -128,26 +149,7 @@ static void name_of_path(const char *path, char *name, size_t size)
 	if (strncmp(base, "weft-backend-", 13) == 0)
 		base += 13;
 	n = strcspn(base, ".");
-	weft__fmt(name, size, "%.*s", (int)n, base);
-}
-
-/* A path: the loader's message is "PATH: STAGE: REASON". */
-static weft_status load_path(weft__ct *t, int *unavailable, char *why,
-			     size_t why_size)
-{
-	weft_status st =
-		weft__plugin_load_path(t->ctx, t->opt->plugin, &t->own);
-	const char *msg = weft_context_error(t->ctx);
-	const char *probe = strstr(msg, ": probe: ");
-	char name[128];
-
-	if (st == WEFT_E_UNAVAILABLE && probe) {
-		name_of_path(t->opt->plugin, name, sizeof name);
-		weft__fmt(why, why_size, "%s\t%s", name, probe + 9);
-		*unavailable = 1;
-	}
-	t->plugin = t->own;
-	return st;
+	weft__ct_fmt(name, size, "%.*s", (int)n, base);
 }
 
 /* A backend weft ships that configure did not build cannot run here
@@ -156,75 +158,63 @@ static int not_built(const char *name, const char *plugin_path, char *why,
 		     size_t why_size)
 {
 	weft_backend_list *l = NULL;
-	weft_context ctx;
+	weft_context *ctx = NULL;
 	int found = 0;
 
-	memset(&ctx, 0, sizeof ctx);
-	if (weft_backends_scan(&ctx, plugin_path, &l) != WEFT_OK)
+	if (weft_context_new(&ctx) != WEFT_OK ||
+	    weft_backends_scan(ctx, plugin_path, &l) != WEFT_OK) {
+		weft_context_free(ctx);
 		return 0;
+	}
 	for (size_t i = 0; !found && i < weft_backend_list_count(l); i++) {
 		const weft_backend_info *b = weft_backend_list_at(l, i);
 		if (strcmp(b->name, name) == 0 &&
 		    strcmp(b->state, "missing") == 0 &&
 		    strncmp(b->reason, "not built", 9) == 0) {
-			weft__fmt(why, why_size, "%s\t%s", name, b->reason);
+			weft__ct_fmt(why, why_size, "%s\t%s", name, b->reason);
 			found = 1;
 		}
 	}
 	weft_backend_list_free(l);
+	weft_context_free(ctx);
 	return found;
 }
 
-/* A name: through discovery and selection, as a run chooses a backend. */
-static weft_status load_name(weft__ct *t, int *unavailable, char *why,
-			     size_t why_size)
-{
-	weft__plugin *p = NULL;
-	weft_status st =
-		weft__plugins_scan(t->ctx, t->opt->plugin_path, &t->set);
-	int seen = 0;
-
-	if (st == WEFT_OK)
-		st = weft__plugins_select(t->ctx, t->set, t->opt->plugin, &p);
-	for (size_t i = 0; st != WEFT_OK && t->set && i < t->set->n; i++) {
-		const weft__plugin *q = &t->set->items[i];
-		if (q->shadowed || strcmp(q->name, t->opt->plugin) != 0)
-			continue;
-		seen = 1;
-		if (q->stage && strcmp(q->stage, "probe") == 0) {
-			weft__fmt(why, why_size, "%s\t%s", q->name, q->reason);
-			*unavailable = 1;
-		}
-	}
-	if (st == WEFT_E_PLUGIN && !seen)
-		*unavailable = not_built(t->opt->plugin, t->opt->plugin_path,
-					 why, why_size);
-	t->plugin = p;
-	return st;
-}
-
+/* Through the loader a run uses (by name: discovery and selection), keeping
+ * a plugin whose probe says no, to report why. */
 weft_status weft__ct_load(weft__ct *t, int *unavailable, char *why,
 			  size_t why_size)
 {
+	const weft_probe *pr;
 	weft_status st;
 
 	*unavailable = 0;
 	why[0] = '\0';
-	if (strchr(t->opt->plugin, '/'))
-		st = load_path(t, unavailable, why, why_size);
-	else
-		st = load_name(t, unavailable, why, why_size);
-	if (st == WEFT_OK)
-		t->vt = t->plugin->vt;
-	return st;
+	st = weft_backend_plugin_open(t->ctx, t->opt->plugin,
+				      t->opt->plugin_path,
+				      WEFT_PLUGIN_KEEP_UNAVAILABLE, &t->plugin);
+	if (st == WEFT_E_PLUGIN && !strchr(t->opt->plugin, '/'))
+		*unavailable = not_built(t->opt->plugin, t->opt->plugin_path,
+					 why, why_size);
+	if (st != WEFT_OK)
+		return st;
+	weft__ct_name_of_path(weft_backend_plugin_path(t->plugin), t->name,
+			      sizeof t->name);
+	t->vt = weft_backend_plugin_table(t->plugin);
+	pr = weft_backend_plugin_probe(t->plugin);
+	if (!pr->available) {
+		weft__ct_fmt(why, why_size, "%s\t%s", t->name,
+			     pr->reason[0] ? pr->reason : "unavailable");
+		*unavailable = 1;
+		return weft_context_fail(t->ctx, WEFT_E_UNAVAILABLE, "%s: %s",
+					 t->name, pr->reason);
+	}
+	return WEFT_OK;
 }
 
 void weft__ct_unload(weft__ct *t)
 {
-	weft__plugin_free(t->own);
-	weft__plugins_free(t->set);
-	t->own = NULL;
-	t->set = NULL;
+	weft_backend_plugin_close(t->plugin);
 	t->plugin = NULL;
 	t->vt = NULL;
 }
@@ -250,7 +240,7 @@ void weft__ct_device_config(const weft__ct *t, weft_device_config *dc,
 	if (t->opt->platform && t->opt->platform[0])
 		dc->platform = t->opt->platform;
 	/* Shared by the groups' children: compile once, load from cache. */
-	weft__fmt(cache, cache_size, "%s/cache", t->scratch);
+	weft__ct_fmt(cache, cache_size, "%s/cache", t->scratch);
 	dc->cache_dir = cache;
 }
 
@@ -273,16 +263,11 @@ weft_device *weft__ct_open(weft__ct *t)
 
 weft_program *weft__ct_program(weft__ct *t)
 {
-	weft_program_desc pd = {
-		.struct_size = sizeof pd,
-		.name = "conform",
-		.source = weft__conform_source,
-		.source_len = strlen(weft__conform_source),
-		.kernels = weft__conform_kernels,
-		.n_kernels = CF_N_KERNELS,
-	};
+	weft_program_desc pd = cf_program;
 	weft_program *prog = NULL;
 	weft_status st;
+
+	pd.name = "conform"; /* its cache key and messages */
 
 	st = t->vt->load_program(t->dev, &pd, &prog, &t->err);
 	if (st != WEFT_OK || !prog) {
@@ -310,7 +295,7 @@ weft_buf *weft__ct_alloc(weft__ct *t, size_t bytes)
 	char what[64];
 
 	t->err.msg[0] = '\0';
-	weft__fmt(what, sizeof what, "alloc(%zu)", bytes);
+	weft__ct_fmt(what, sizeof what, "alloc(%zu)", bytes);
 	if (called(t, t->vt->alloc(t->dev, bytes, &b, &t->err), what))
 		return NULL;
 	weft__ct_expect(t, b != NULL, "%s succeeded with a NULL handle", what);
@@ -329,8 +314,8 @@ int weft__ct_write(weft__ct *t, weft_buf *b, size_t off, const void *src,
 	char what[96];
 
 	t->err.msg[0] = '\0';
-	weft__fmt(what, sizeof what, "write(%zu bytes at offset %zu%s)", bytes,
-		  off, flags & WEFT_XFER_ASYNC ? ", async" : "");
+	weft__ct_fmt(what, sizeof what, "write(%zu bytes at offset %zu%s)",
+		     bytes, off, flags & WEFT_XFER_ASYNC ? ", async" : "");
 	return called(t,
 		      t->vt->write(t->dev, b, off, src, bytes, flags, &t->err),
 		      what);
@@ -342,8 +327,8 @@ int weft__ct_read(weft__ct *t, void *dst, weft_buf *b, size_t off, size_t bytes,
 	char what[96];
 
 	t->err.msg[0] = '\0';
-	weft__fmt(what, sizeof what, "read(%zu bytes at offset %zu%s)", bytes,
-		  off, flags & WEFT_XFER_ASYNC ? ", async" : "");
+	weft__ct_fmt(what, sizeof what, "read(%zu bytes at offset %zu%s)",
+		     bytes, off, flags & WEFT_XFER_ASYNC ? ", async" : "");
 	return called(t,
 		      t->vt->read(t->dev, dst, b, off, bytes, flags, &t->err),
 		      what);
@@ -355,9 +340,9 @@ int weft__ct_copy(weft__ct *t, weft_buf *dst, size_t dst_off, weft_buf *src,
 	char what[128];
 
 	t->err.msg[0] = '\0';
-	weft__fmt(what, sizeof what, "copy(%zu bytes from offset %zu to %zu%s)",
-		  bytes, src_off, dst_off,
-		  flags & WEFT_XFER_ASYNC ? ", async" : "");
+	weft__ct_fmt(what, sizeof what,
+		     "copy(%zu bytes from offset %zu to %zu%s)", bytes, src_off,
+		     dst_off, flags & WEFT_XFER_ASYNC ? ", async" : "");
 	return called(t,
 		      t->vt->copy(t->dev, dst, dst_off, src, src_off, bytes,
 				  flags, &t->err),
@@ -376,8 +361,8 @@ int weft__ct_step(weft__ct *t, const weft_launch *l, uint32_t n,
 	char what[64];
 
 	t->err.msg[0] = '\0';
-	weft__fmt(what, sizeof what, "step(%u launches, %llu steps)",
-		  (unsigned)n, (unsigned long long)n_steps);
+	weft__ct_fmt(what, sizeof what, "step(%u launches, %llu steps)",
+		     (unsigned)n, (unsigned long long)n_steps);
 	return called(t, t->vt->step(t->dev, t->prog, l, n, n_steps, &t->err),
 		      what);
 }

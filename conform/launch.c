@@ -8,7 +8,7 @@
  * Every buffer a kernel writes is guarded (conform_shared.h): CF_GUARD
  * words on each side that no launch may touch.
  */
-#include "internal.h"
+#include "config.h"
 
 #include <stdlib.h>
 #include <string.h>

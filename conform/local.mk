@@ -1,7 +1,11 @@
-# conform/: the conformance suite (`weft conform`), every promise of the
-# backend ABI tested through a plugin's table, and every model compared
-# across backends.
-core_libweft_internal_la_SOURCES += \
+# conform/: the conformance suite (`weft conform`): every promise of the
+# backend ABI tested through a plugin's table, every model compared across
+# backends, and a model plugin checked on every backend. A client of
+# libweft's public headers only (weft/weft.h, weft/backend.h,
+# weft/model.h), linked into the weft command.
+noinst_LTLIBRARIES += conform/libweft-conform.la
+conform_libweft_conform_la_SOURCES = \
+	conform/weft_conform.h \
 	conform/conform.h \
 	conform/shared.h \
 	conform/driver.c \
@@ -11,21 +15,22 @@ core_libweft_internal_la_SOURCES += \
 	conform/launch.c \
 	conform/fence.c \
 	conform/native.c \
-	conform/models.c \
-	conform/host.c
-core_libweft_internal_la_LIBADD += conform/libweft-conform-source.la
+	conform/models.c
+nodist_conform_libweft_conform_la_SOURCES = \
+	conform/cf_kernels.c conform/cf_kernels.h
+conform_libweft_conform_la_CPPFLAGS = -I$(top_srcdir)/include \
+	-I$(top_builddir) -I$(top_srcdir)/conform -I$(top_builddir)/conform
+conform_libweft_conform_la_LIBADD = core/libweft.la
 
-# The suite's kernels (conform/conform.wk): compiled as C into host.c, and
-# embedded as text, after the dialect's shared header, for run-time
-# compilers. The text lives in a convenience library of its own because it
-# is generated (not distributed).
-noinst_LTLIBRARIES += conform/libweft-conform-source.la
-nodist_conform_libweft_conform_source_la_SOURCES = conform/conform_source.c
-BUILT_SOURCES += conform/conform_source.c
-CLEANFILES += conform/conform_source.c
+BUILT_SOURCES += conform/cf_kernels.c conform/cf_kernels.h
+CLEANFILES += conform/cf_kernels.c conform/cf_kernels.h
 EXTRA_DIST += conform/conform.wk
 
-conform/conform_source.c: $(top_srcdir)/include/weft/kernel.h $(top_srcdir)/conform/shared.h $(top_srcdir)/conform/conform.wk $(top_srcdir)/models/embed.sh
-	$(AM_V_GEN)$(MKDIR_P) conform && $(SHELL) $(top_srcdir)/models/embed.sh \
-		weft__conform_source $@ $(top_srcdir)/include/weft/kernel.h \
-		$(top_srcdir)/conform/shared.h $(top_srcdir)/conform/conform.wk
+# The suite's kernels (conform.wk), through weft-wk like a model's.
+conform/cf_kernels.h: conform/cf_kernels.c
+conform/cf_kernels.c: $(top_srcdir)/conform/conform.wk \
+		$(top_srcdir)/conform/shared.h \
+		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
+	$(AM_V_GEN)$(MKDIR_P) conform && $(WEFT_WK_RUN) -n cf \
+		-o conform/cf_kernels.c -H conform/cf_kernels.h \
+		$(top_srcdir)/conform/conform.wk

@@ -4,7 +4,7 @@
  * (align), transfers of every direction, size and offset (transfer), and
  * the order in which asynchronous work is observed (async-order).
  */
-#include "internal.h"
+#include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -296,8 +296,8 @@ static void xfer_h2d(weft__ct *t, size_t n, size_t off, unsigned flags)
 	weft_buf *b = old && data && back ? weft__ct_alloc(t, total) : NULL;
 	char what[96];
 
-	weft__fmt(what, sizeof what, "%s round trip at offset %zu",
-		  flags ? "async" : "blocking", off);
+	weft__ct_fmt(what, sizeof what, "%s round trip at offset %zu",
+		     flags ? "async" : "blocking", off);
 	if (b) {
 		weft__ct_pattern(old, total, 1);
 		weft__ct_pattern(data, n, 2 + (unsigned)off);

@@ -1,23 +1,36 @@
 /*
- * conform/models.c - the conformance group `models`: every model in
- * the registry runs on the candidate backend and on the reference backend
- * (openmp unless told otherwise) with its conformance configuration
- * (weft_model.conform_sets) and a fixed seed, through the public run API.
- * Their final states are compared buffer by buffer (state digests: bit
- * for bit, or within the declared tolerance for f32 buffers), and so are
- * their output files, byte for byte. A repeated run on the candidate must
- * give identical digests. When the candidate is the reference, 1 thread
- * is compared with 2.
+ * conform/models.c - the conformance group `models`.
+ *
+ * Checking a backend: every model plugin found runs on the candidate
+ * backend and on the reference backend (openmp unless told otherwise) with
+ * its conformance configuration (weft_model.conform_sets) and a fixed
+ * seed, through the public run API. Their final states are compared
+ * buffer by buffer (state digests: bit for bit, or within the declared
+ * tolerance for f32 buffers), and so are their output files, byte for
+ * byte. A repeated run on the candidate must give identical digests. When
+ * the candidate is the reference, 1 thread is compared with 2.
+ *
+ * Checking a model (`weft conform weft-model-NAME.so`, options.model): the
+ * model's table (summary, every key documented, a conformance
+ * configuration that runs in seconds), then the same comparison on every
+ * backend available, each against the reference.
  */
-#include "internal.h"
+#include "config.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <weft/model.h>
 
 #include "conform.h"
-#include "sim.h"
+
+/* A model to run: its plugin file and its conformance configuration. */
+typedef struct mmodel {
+	char name[128];
+	char path[PATH_MAX]; /* absolute */
+	char *sets;	     /* conform_sets, owned (may be NULL) */
+} mmodel;
 
 #define CONFORM_SEED "20240601"
 
@@ -32,7 +45,7 @@ typedef struct mbackend {
 
 /* What one run left: its state and its output files. */
 typedef struct mrun {
-	weft__digest *digest;
+	weft_digest *digest;
 	size_t n_files;
 	char *file_name[8];
 	char *file_data[8];
@@ -41,7 +54,7 @@ typedef struct mrun {
 
 static void mrun_free(mrun *r)
 {
-	weft__digest_free(r->digest);
+	weft_digest_free(r->digest);
 	for (size_t i = 0; i < r->n_files; i++) {
 		free(r->file_name[i]);
 		free(r->file_data[i]);
@@ -81,7 +94,7 @@ static weft_status apply_sets(weft_context *ctx, weft_config *cfg,
 	for (const char *s = sets; s && *s && st == WEFT_OK; s += *s == '\n') {
 		size_t n = strcspn(s, "\n");
 
-		weft__fmt(line, sizeof line, "%.*s", (int)n, s);
+		weft__ct_fmt(line, sizeof line, "%.*s", (int)n, s);
 		if (line[strspn(line, " \t")])
 			st = weft_config_set(ctx, cfg, line);
 		s += n;
@@ -89,39 +102,36 @@ static weft_status apply_sets(weft_context *ctx, weft_config *cfg,
 	return st;
 }
 
-static weft_status model_config(weft__ct *t, weft_context *ctx,
-				const weft_model *m, const mbackend *b,
-				const char *dir, weft_config **cfg)
+static weft_status model_config(weft__ct *t, weft_context *ctx, const mmodel *m,
+				const mbackend *b, const char *dir,
+				weft_config **cfg)
 {
-	char sets[PATH_MAX + 512];
+	char sets[3 * PATH_MAX + 512];
 	weft_status st;
 
-	weft__fmt(sets, sizeof sets,
-		  "simulation.model=%s\nsimulation.seed=" CONFORM_SEED "\n"
-		  "output.directory=%s\noutput.every=7\noutput.summary=true\n"
-		  "output.plot=none\n"
-		  "backend.plugin=%s\nbackend.cache_dir=%s/cache\n"
-		  "backend.threads=%d\n",
-		  m->name, dir, b->path, t->scratch, b->threads);
+	weft__ct_fmt(sets, sizeof sets,
+		     "model.plugin=%s\nsimulation.seed=" CONFORM_SEED "\n"
+		     "output.directory=%s\noutput.every=7\n"
+		     "output.summary=true\noutput.plot=none\n"
+		     "backend.plugin=%s\nbackend.cache_dir=%s/cache\n"
+		     "backend.threads=%d\n",
+		     m->path, dir, b->path, t->scratch, b->threads);
 	if ((st = weft_config_new(ctx, cfg)) ||
 	    (st = apply_sets(ctx, *cfg, sets)))
 		return st;
 	if (b->candidate && t->opt->device && t->opt->device[0]) {
-		weft__fmt(sets, sizeof sets, "backend.device=%s",
-			  t->opt->device);
+		weft__ct_fmt(sets, sizeof sets, "backend.device=%s",
+			     t->opt->device);
 		if ((st = weft_config_set(ctx, *cfg, sets)))
 			return st;
 	}
 	if (b->candidate && t->opt->platform && t->opt->platform[0]) {
-		weft__fmt(sets, sizeof sets, "backend.platform=%s",
-			  t->opt->platform);
+		weft__ct_fmt(sets, sizeof sets, "backend.platform=%s",
+			     t->opt->platform);
 		if ((st = weft_config_set(ctx, *cfg, sets)))
 			return st;
 	}
-	if (m->struct_size >=
-	    offsetof(weft_model, conform_sets) + sizeof(const char *))
-		st = apply_sets(ctx, *cfg, m->conform_sets);
-	return st;
+	return apply_sets(ctx, *cfg, m->sets);
 }
 
 static weft_status keep_outputs(weft_context *ctx, weft_sim *sim, mrun *r)
@@ -130,19 +140,20 @@ static weft_status keep_outputs(weft_context *ctx, weft_sim *sim, mrun *r)
 		const char *path = weft_sim_output_at(sim, i);
 		const char *base = strrchr(path, '/');
 
-		r->file_name[i] = weft__strdup(base ? base + 1 : path);
+		r->file_name[i] = strdup(base ? base + 1 : path);
 		r->file_data[i] = read_whole(path, &r->file_len[i]);
 		r->n_files++;
 		if (!r->file_name[i] || !r->file_data[i])
-			return weft__fail(ctx, WEFT_E_IO,
-					  "cannot read the output %s", path);
+			return weft_context_fail(ctx, WEFT_E_IO,
+						 "cannot read the output %s",
+						 path);
 	}
 	return WEFT_OK;
 }
 
 /* Run model m on backend b to its end; its state and outputs go to r, or
  * the reason it failed to why. */
-static int model_run(weft__ct *t, const weft_model *m, const mbackend *b,
+static int model_run(weft__ct *t, const mmodel *m, const mbackend *b,
 		     const char *tag, mrun *r, char *why, size_t why_size)
 {
 	char dir[PATH_MAX];
@@ -152,21 +163,21 @@ static int model_run(weft__ct *t, const weft_model *m, const mbackend *b,
 	weft_status st;
 
 	memset(r, 0, sizeof *r);
-	weft__fmt(dir, sizeof dir, "%s/%s-%s", t->scratch, m->name, tag);
+	weft__ct_fmt(dir, sizeof dir, "%s/%s-%s", t->scratch, m->name, tag);
 	weft__ct_phase(t, "running %s on %s", m->name, b->label);
 	if (weft_context_new(&ctx) != WEFT_OK) {
-		weft__fmt(why, why_size, "out of memory");
+		weft__ct_fmt(why, why_size, "out of memory");
 		return -1;
 	}
 	if ((st = model_config(t, ctx, m, b, dir, &cfg)) ||
 	    (st = weft_sim_open(ctx, cfg, &sim)) ||
 	    (st = weft_sim_finish(sim)) ||
-	    (st = weft__sim_digest(sim, &r->digest)))
+	    (st = weft_sim_digest(sim, &r->digest)))
 		goto close;
 	st = keep_outputs(ctx, sim, r);
 close:
 	if (st)
-		weft__fmt(why, why_size, "%s", weft_context_error(ctx));
+		weft__ct_fmt(why, why_size, "%s", weft_context_error(ctx));
 	weft_sim_close(sim);
 	weft_config_free(cfg);
 	weft_context_free(ctx);
@@ -176,8 +187,8 @@ close:
 /* ---- comparing runs ------------------------------------------------------ */
 
 /* An f32 buffer within tolerance; the first element outside is recorded. */
-static int same_f32(weft__ct *t, const char *model, const weft__digest_buf *g,
-		    const weft__digest_buf *w, const char *label)
+static int same_f32(weft__ct *t, const char *model, const weft_digest_buf *g,
+		    const weft_digest_buf *w, const char *label)
 {
 	for (size_t i = 0; i + 4 <= g->bytes; i += 4) {
 		float a, b;
@@ -196,9 +207,8 @@ static int same_f32(weft__ct *t, const char *model, const weft__digest_buf *g,
 	return 1;
 }
 
-static int same_buffer(weft__ct *t, const char *model,
-		       const weft__digest_buf *g, const weft__digest_buf *w,
-		       const char *label, int exact)
+static int same_buffer(weft__ct *t, const char *model, const weft_digest_buf *g,
+		       const weft_digest_buf *w, const char *label, int exact)
 {
 	size_t i = 0;
 
@@ -225,14 +235,14 @@ static int same_buffer(weft__ct *t, const char *model,
 static void same_state(weft__ct *t, const char *model, const mrun *got,
 		       const mrun *want, const char *label, int exact)
 {
-	const weft__digest *g = got->digest, *w = want->digest;
+	const weft_digest *g = got->digest, *w = want->digest;
+	size_t gn = weft_digest_count(g), wn = weft_digest_count(w);
 
-	weft__ct_expect(t, g->n == w->n,
-			"%s allocated %zu buffers here, %zu on %s", model, g->n,
-			w->n, label);
-	for (size_t i = 0; i < g->n && i < w->n; i++)
-		if (!same_buffer(t, model, &g->bufs[i], &w->bufs[i], label,
-				 exact))
+	weft__ct_expect(t, gn == wn, "%s allocated %zu buffers here, %zu on %s",
+			model, gn, wn, label);
+	for (size_t i = 0; i < gn && i < wn; i++)
+		if (!same_buffer(t, model, weft_digest_at(g, i),
+				 weft_digest_at(w, i), label, exact))
 			return;
 }
 
@@ -264,8 +274,8 @@ static void file_list(const mrun *r, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	for (size_t i = 0; i < r->n_files; i++)
-		weft__fmt(buf + strlen(buf), size - strlen(buf), "%s%s",
-			  i ? ", " : "", r->file_name[i]);
+		weft__ct_fmt(buf + strlen(buf), size - strlen(buf), "%s%s",
+			     i ? ", " : "", r->file_name[i]);
 }
 
 /* ---- the group ----------------------------------------------------------- */
@@ -285,27 +295,28 @@ static int reference(weft__ct *t, mbackend *ref, char *why, size_t why_size)
 	r.opt = &o;
 	r.ctx = t->ctx;
 	if (weft__ct_load(&r, &unavailable, why, why_size) != WEFT_OK) {
-		weft__fmt(why, why_size,
-			  "reference backend %s cannot be used: "
-			  "%s",
-			  want, weft_context_error(t->ctx));
+		weft__ct_fmt(why, why_size,
+			     "reference backend %s cannot be used: "
+			     "%s",
+			     want, weft_context_error(t->ctx));
 		weft__ct_unload(&r);
 		return -1;
 	}
-	weft__fmt(ref->name, sizeof ref->name, "%s", r.vt->name);
-	if (!realpath(r.plugin->path, ref->path))
-		weft__fmt(ref->path, sizeof ref->path, "%s", r.plugin->path);
+	weft__ct_fmt(ref->name, sizeof ref->name, "%s", r.vt->name);
+	if (!realpath(weft_backend_plugin_path(r.plugin), ref->path))
+		weft__ct_fmt(ref->path, sizeof ref->path, "%s",
+			     weft_backend_plugin_path(r.plugin));
 	weft__ct_unload(&r);
 	return 0;
 }
 
 /* The runs of one model: candidate, reference, candidate again. */
 typedef struct mtrio {
-	const weft_model *m;
+	const mmodel *m;
 	const mbackend *cand, *ref; /* ref NULL: none could be loaded */
 	mrun a, b, c;
 	int ok_a, ok_b, ok_c; /* 0 when the run succeeded */
-	char why[WEFT__MSG_MAX];
+	char why[CT_MSG_MAX];
 } mtrio;
 
 static void models_run_both(weft__ct *t, mtrio *r, const char *ref_why)
@@ -381,7 +392,7 @@ static void models_repeat(weft__ct *t, mtrio *r)
 	weft__ct_end(t);
 }
 
-static void models_one(weft__ct *t, const weft_model *m, const mbackend *cand,
+static void models_one(weft__ct *t, const mmodel *m, const mbackend *cand,
 		       const mbackend *ref, const char *ref_why)
 {
 	mtrio *r = calloc(1, sizeof *r);
@@ -404,33 +415,203 @@ static void models_one(weft__ct *t, const weft_model *m, const mbackend *cand,
 	free(r);
 }
 
-void weft__ct_group_models(weft__ct *t)
+/* ---- the models and the backends ------------------------------------------
+ */
+
+static void mmodel_free(mmodel *m)
 {
-	mbackend cand, ref;
-	char why[WEFT__MSG_MAX];
+	free(m->sets);
+	m->sets = NULL;
+}
+
+/* Load a model plugin (by path or name) as a run would, and keep what the
+ * runs need: its absolute path and its conformance configuration. */
+static weft_status mmodel_load(weft__ct *t, const char *spec, mmodel *m,
+			       weft_model_plugin **keep)
+{
+	weft_model_plugin *mp = NULL;
+	const weft_model *tab;
+	weft_status st;
+
+	memset(m, 0, sizeof *m);
+	st = weft_model_plugin_open(t->ctx, spec, t->opt->model_path, &mp);
+	if (st)
+		return st;
+	tab = weft_model_plugin_table(mp);
+	weft__ct_fmt(m->name, sizeof m->name, "%s", tab->name);
+	if (!realpath(weft_model_plugin_path(mp), m->path))
+		weft__ct_fmt(m->path, sizeof m->path, "%s",
+			     weft_model_plugin_path(mp));
+	if (tab->conform_sets && !(m->sets = strdup(tab->conform_sets)))
+		st = weft_context_fail(t->ctx, WEFT_E_NOMEM, "out of memory");
+	if (keep && st == WEFT_OK)
+		*keep = mp;
+	else
+		weft_model_plugin_close(mp);
+	return st;
+}
+
+/* The candidate (the plugin under test) and the reference, labelled. */
+static int pair_backends(weft__ct *t, mbackend *cand, mbackend *ref, char *why,
+			 size_t why_size)
+{
 	int have_ref;
 
-	memset(&cand, 0, sizeof cand);
-	memset(&ref, 0, sizeof ref);
-	if (!realpath(t->plugin->path, cand.path))
-		weft__fmt(cand.path, sizeof cand.path, "%s", t->plugin->path);
-	weft__fmt(cand.name, sizeof cand.name, "%s", t->vt->name);
-	cand.candidate = 1;
-	have_ref = reference(t, &ref, why, sizeof why) == 0;
-	if (have_ref && strcmp(ref.name, cand.name) == 0) {
+	memset(cand, 0, sizeof *cand);
+	memset(ref, 0, sizeof *ref);
+	if (!realpath(weft_backend_plugin_path(t->plugin), cand->path))
+		weft__ct_fmt(cand->path, sizeof cand->path, "%s",
+			     weft_backend_plugin_path(t->plugin));
+	weft__ct_fmt(cand->name, sizeof cand->name, "%s", t->vt->name);
+	cand->candidate = 1;
+	have_ref = reference(t, ref, why, why_size) == 0;
+	if (have_ref && strcmp(ref->name, cand->name) == 0) {
 		/* The reference itself: threads must not matter. */
-		cand.threads = 1;
-		ref = cand;
-		ref.threads = 2;
-		weft__fmt(cand.label, sizeof cand.label, "%s with 1 thread",
-			  cand.name);
-		weft__fmt(ref.label, sizeof ref.label, "%s with 2 threads",
-			  ref.name);
+		cand->threads = 1;
+		*ref = *cand;
+		ref->threads = 2;
+		weft__ct_fmt(cand->label, sizeof cand->label,
+			     "%s with 1 thread", cand->name);
+		weft__ct_fmt(ref->label, sizeof ref->label, "%s with 2 threads",
+			     ref->name);
 	} else {
-		weft__fmt(cand.label, sizeof cand.label, "%s", cand.name);
-		weft__fmt(ref.label, sizeof ref.label, "%s", ref.name);
+		weft__ct_fmt(cand->label, sizeof cand->label, "%s", cand->name);
+		weft__ct_fmt(ref->label, sizeof ref->label, "%s", ref->name);
 	}
-	for (size_t i = 0; i < weft__n_models; i++)
-		models_one(t, weft__models[i], &cand, have_ref ? &ref : NULL,
-			   why);
+	return have_ref;
+}
+
+/* A backend's check: every available model. */
+static void models_of_backend(weft__ct *t)
+{
+	weft_model_list *l = NULL;
+	mbackend cand, ref;
+	char why[CT_MSG_MAX];
+	int have_ref = pair_backends(t, &cand, &ref, why, sizeof why);
+
+	weft__ct_begin(t, "model plugins are found");
+	if (weft_models_scan(t->ctx, t->opt->model_path, &l) != WEFT_OK)
+		weft__ct_expect(t, 0, "%s", weft_context_error(t->ctx));
+	weft__ct_end_quiet(t);
+	for (size_t i = 0; i < weft_model_list_count(l); i++) {
+		const weft_model_info *mi = weft_model_list_at(l, i);
+		mmodel m;
+
+		if (strcmp(mi->state, "available") != 0)
+			continue;
+		weft__ct_begin(t, "%s: its plugin loads", mi->name);
+		if (weft__ct_expect(
+			    t, mmodel_load(t, mi->path, &m, NULL) == WEFT_OK,
+			    "%s", weft_context_error(t->ctx)) &&
+		    weft__ct_end_quiet(t))
+			models_one(t, &m, &cand, have_ref ? &ref : NULL, why);
+		mmodel_free(&m);
+	}
+	weft_model_list_free(l);
+}
+
+/* A model's own table: what a user of it needs besides its kernels. */
+static void model_table(weft__ct *t, const weft_model *m)
+{
+	weft__ct_begin(t, "%s: a one-line summary and a version", m->name);
+	weft__ct_expect(t, m->summary[0] && !strchr(m->summary, '\n'),
+			"summary \"%s\"", m->summary);
+	weft__ct_expect(t, m->version[0], "no version");
+	weft__ct_end(t);
+	weft__ct_begin(t,
+		       "%s: every key is documented (a help of a few words; "
+		       "choices for enums)",
+		       m->name);
+	for (uint32_t k = 0; k < m->n_keys; k++) {
+		const weft_key_desc *d = &m->keys[k];
+		const char *sp = strchr(d->help, ' ');
+		weft__ct_expect(t, sp && strchr(sp + 1, ' '),
+				"[%s] %s: help \"%s\" is not a sentence",
+				m->name, d->name, d->help);
+	}
+	weft__ct_end(t);
+	weft__ct_begin(t, "%s: a conformance configuration (conform_sets)",
+		       m->name);
+	weft__ct_expect(t, m->conform_sets && m->conform_sets[0],
+			"conform_sets is empty: the suite would run the "
+			"defaults, which may take long");
+	weft__ct_end(t);
+}
+
+/* Every available backend but the reference, as candidates. */
+static void model_on_backends(weft__ct *t, const mmodel *m, const mbackend *ref,
+			      const char *ref_why)
+{
+	weft_backend_list *l = NULL;
+	int any = 0;
+
+	if (weft_backends_scan(t->ctx, t->opt->plugin_path, &l) != WEFT_OK)
+		return;
+	for (size_t i = 0; i < weft_backend_list_count(l); i++) {
+		const weft_backend_info *b = weft_backend_list_at(l, i);
+		mbackend cand;
+
+		if (strcmp(b->state, "available") != 0 ||
+		    (ref && strcmp(b->name, ref->name) == 0))
+			continue;
+		memset(&cand, 0, sizeof cand);
+		if (!realpath(b->path, cand.path))
+			weft__ct_fmt(cand.path, sizeof cand.path, "%s",
+				     b->path);
+		weft__ct_fmt(cand.name, sizeof cand.name, "%s", b->name);
+		weft__ct_fmt(cand.label, sizeof cand.label, "%s", b->name);
+		models_one(t, m, &cand, ref, ref_why);
+		any = 1;
+	}
+	weft_backend_list_free(l);
+	weft__ct_diag(t, "%s: %s", m->name,
+		      any ? "compared on every available backend"
+			  : "no backend other than the reference is "
+			    "available here");
+}
+
+/* A model's check (options.model): its table, the reference with 1 and 2
+ * threads (timed: the configuration must be fast), then every other
+ * backend against the reference. */
+static void models_of_model(weft__ct *t)
+{
+	weft_model_plugin *mp = NULL;
+	mbackend cand, ref;
+	char why[CT_MSG_MAX];
+	uint64_t t0;
+	mmodel m;
+	int have_ref;
+
+	weft__ct_begin(t, "%s loads as a model plugin (name, ABI, table)",
+		       t->opt->model);
+	if (!weft__ct_expect(t, mmodel_load(t, t->opt->model, &m, &mp) == 0,
+			     "%s", weft_context_error(t->ctx))) {
+		weft__ct_end(t);
+		return;
+	}
+	weft__ct_end(t);
+	model_table(t, weft_model_plugin_table(mp));
+	have_ref = pair_backends(t, &cand, &ref, why, sizeof why);
+	t0 = weft__ct_now_ns();
+	models_one(t, &m, &cand, have_ref ? &ref : NULL, why);
+	weft__ct_begin(t,
+		       "%s: the conformance configuration runs in under "
+		       "60 s on %s",
+		       m.name, cand.name);
+	weft__ct_expect(t, weft__ct_now_ns() - t0 < 60000000000ull,
+			"three runs took %.1f s",
+			(double)(weft__ct_now_ns() - t0) / 1e9);
+	weft__ct_end(t);
+	if (have_ref)
+		model_on_backends(t, &m, &ref, why);
+	mmodel_free(&m);
+	weft_model_plugin_close(mp);
+}
+
+void weft__ct_group_models(weft__ct *t)
+{
+	if (t->opt->model && t->opt->model[0])
+		models_of_model(t);
+	else
+		models_of_backend(t);
 }

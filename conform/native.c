@@ -15,7 +15,7 @@
  * plugin without native() (a vtable older than 1.2, or NULL) has every
  * test skipped: the core then says the backend exposes no native buffers.
  */
-#include "internal.h"
+#include "config.h"
 
 #include <stdlib.h>
 #include <string.h>

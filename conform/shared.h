@@ -1,22 +1,12 @@
 /*
  * conform/shared.h - what the conformance suite's kernels (conform.wk)
- * and its host code share, in the kernel dialect: kernel indexes, the
- * guard words around every buffer a kernel writes, and the layout of the
- * control block of device-side extents. Part of the program text handed
- * to run-time compilers (before conform.wk).
+ * and its host code share, in the kernel dialect: the guard words around every
+ * buffer a kernel writes, and the layout of the control block of device-side
+ * extents. Part of the program text handed to run-time compilers (before
+ * conform.wk).
  */
 #ifndef WEFT_CONFORM_SHARED_H
 #define WEFT_CONFORM_SHARED_H
-
-/* Kernel indexes in weft__conform_kernels. */
-#define CF_K_ALIGN   0
-#define CF_K_FILL    1
-#define CF_K_INC     2
-#define CF_K_MAD     3
-#define CF_K_COUNT   4
-#define CF_K_BUMP    5
-#define CF_K_ATOMIC  6
-#define CF_N_KERNELS 7
 
 /* Buffers kernels write are CF_GUARD words of guard, the n words the
  * launch covers (work item i writes word CF_GUARD + i), CF_GUARD words of

@@ -1,42 +1,37 @@
 /*
  * core/config.c - the configuration: a schema of declared keys (the core's
- * own sections and one section per model), INI files read with inih,
- * "--set section.key=value" overrides, checks across keys, and the Markdown
- * reference of every key (docs/config.md).
+ * own sections, and one section per model, declared by the model's
+ * plugin), "--set section.key=value" overrides, checks across keys, and
+ * typed access. INI files are read in config_file.c, model sections found
+ * in config_model.c, the Markdown reference written in config_ref.c.
  *
  * A value is kept as validated text together with where it came from
  * ("astoria.ini:12", "--set seir.beta" or "default"), so that a later
  * error about values that are valid alone but not together can still name
- * the file and line. Reading stops at the first error; its message names
- * FILE:LINE, the section and the key, and suggests the closest valid name.
+ * the file and line. Messages name FILE:LINE, the section and the key, and
+ * suggest the closest valid name.
  */
-#include "internal.h"
+#include "cfg.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
 /* 2^53 - 1: the largest integer that the schema's double bounds hold. */
 #define INT53_MAX 9007199254740991.0
-
-/* Room for "FILE:LINE" or "--set section.key" in messages. */
-#define WHERE_MAX 512
-
-#define BOOL_SPELLINGS "true/false, yes/no, on/off or 1/0"
 
 /* ---- the core's sections ------------------------------------------------ */
 
 static const weft_key_desc simulation_keys[] = {
 	{ "model", WEFT_KEY_STRING, "seir", 0, 0, NULL,
-	  "the model to run; its parameters are read from the section of the "
-	  "same name" },
+	  "the model to run, by name: the plugin weft-model-NAME.so found in "
+	  "the model search path ([model] plugin_path, $WEFT_MODEL_PATH, the "
+	  "installed plugin directory); its parameters are read from the "
+	  "section of the same name" },
 	{ "steps", WEFT_KEY_INT, "120", 1, 1000000000, NULL,
 	  "steps to run; one step is one day for epidemic models" },
 	{ "seed", WEFT_KEY_INT, "1", 0, INT53_MAX, NULL,
@@ -72,6 +67,16 @@ static const weft_key_desc backend_keys[] = {
 	  "$WEFT_PLUGIN_PATH and the installed plugin directory" },
 };
 
+static const weft_key_desc model_keys[] = {
+	{ "plugin", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "path of a model plugin file (weft-model-NAME.so) to load instead "
+	  "of searching by name; [simulation] model is then NAME, or left "
+	  "unset" },
+	{ "plugin_path", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "':'-separated directories searched for weft-model-NAME.so before "
+	  "$WEFT_MODEL_PATH and the installed plugin directory" },
+};
+
 static const weft_key_desc output_keys[] = {
 	{ "directory", WEFT_KEY_STRING, "weft-out", 0, 0, NULL,
 	  "directory the results are written to; files appear there only "
@@ -90,6 +95,8 @@ static const weft_key_desc output_keys[] = {
 	  "and the CSV and the script are written as usual" },
 };
 
+/* The core's sections, in the reference's order (models.c lists their
+ * names for the models' check: no model may take one). */
 struct core_section {
 	const char *name;
 	const char *about;
@@ -107,56 +114,65 @@ static const struct core_section core_sections[] = {
 	  "What to write, where, and how often results are read "
 	  "back from the device.",
 	  output_keys, N_OF(output_keys) },
+	{ "model",
+	  "Where the model plugin comes from, when it is not an installed "
+	  "one.",
+	  model_keys, N_OF(model_keys) },
 };
 
 /* ---- the configuration -------------------------------------------------- */
 
-struct cfg_value {
-	char *text;  /* validated text; NULL while the default holds */
-	char *where; /* "FILE:LINE" or "--set section.key"; NULL: default */
-	int line;    /* line of the file being loaded; 0 when not set there */
-};
-
-struct cfg_section {
-	const char *name;
-	const char *about;	 /* one sentence, for the reference */
-	const weft_model *model; /* NULL for the core's sections */
-	const weft_key_desc *keys;
-	size_t n_keys;
-	const char **key_names; /* keys[i].name, for weft__closest() */
-	struct cfg_value *vals;
-};
-
-struct weft_config {
-	struct cfg_section *secs; /* the core's sections, then the models' */
-	const char **sec_names;
-	size_t n_secs;
-};
-
-static weft_status section_init(struct cfg_section *s, size_t i)
+static void section_free(struct cfg_section *s)
 {
-	size_t n_core = N_OF(core_sections);
-
-	if (i < n_core) {
-		s->name = core_sections[i].name;
-		s->about = core_sections[i].about;
-		s->keys = core_sections[i].keys;
-		s->n_keys = core_sections[i].n_keys;
-	} else {
-		s->model = weft__models[i - n_core];
-		s->name = s->model->name;
-		s->about = s->model->summary;
-		s->keys = s->model->keys;
-		s->n_keys = s->model->n_keys;
+	if (!s)
+		return;
+	for (size_t k = 0; s->vals && k < s->n_keys; k++) {
+		free(s->vals[k].text);
+		free(s->vals[k].where);
 	}
+	for (size_t i = 0; i < s->n_raw; i++) {
+		free(s->raw[i].key);
+		free(s->raw[i].value);
+	}
+	free(s->raw);
+	free(s->vals);
+	free(s->key_names);
+	weft__plugin_free(s->plugin);
+	free(s->name);
+	free(s);
+}
+
+weft_status weft__cfg_set_keys(struct cfg_section *s, const weft_key_desc *keys,
+			       size_t n_keys)
+{
+	s->keys = keys;
+	s->n_keys = n_keys;
 	/* One spare element: calloc(0) may return NULL. */
-	s->key_names = calloc(s->n_keys + 1, sizeof *s->key_names);
-	s->vals = calloc(s->n_keys + 1, sizeof *s->vals);
+	s->key_names = calloc(n_keys + 1, sizeof *s->key_names);
+	s->vals = calloc(n_keys + 1, sizeof *s->vals);
 	if (!s->key_names || !s->vals)
 		return WEFT_E_NOMEM;
-	for (size_t k = 0; k < s->n_keys; k++)
-		s->key_names[k] = s->keys[k].name;
+	for (size_t k = 0; k < n_keys; k++)
+		s->key_names[k] = keys[k].name;
 	return WEFT_OK;
+}
+
+struct cfg_section *weft__cfg_add(const weft_config *cfg, const char *name)
+{
+	struct cfg_table *t = cfg->t;
+	struct cfg_section **grown, *s;
+
+	grown = realloc(t->secs, (t->n_secs + 1) * sizeof *grown);
+	if (!grown)
+		return NULL;
+	t->secs = grown;
+	s = calloc(1, sizeof *s);
+	if (!s || !(s->name = weft__strdup(name))) {
+		free(s);
+		return NULL;
+	}
+	t->secs[t->n_secs++] = s;
+	return s;
 }
 
 weft_status weft_config_new(weft_context *ctx, weft_config **out)
@@ -168,24 +184,21 @@ weft_status weft_config_new(weft_context *ctx, weft_config **out)
 				  "weft_config_new: out is NULL");
 	*out = NULL;
 	cfg = calloc(1, sizeof *cfg);
-	if (!cfg)
-		goto no_memory;
-	cfg->n_secs = N_OF(core_sections) + weft__n_models;
-	cfg->secs = calloc(cfg->n_secs, sizeof *cfg->secs);
-	cfg->sec_names = calloc(cfg->n_secs, sizeof *cfg->sec_names);
-	if (!cfg->secs || !cfg->sec_names)
+	if (!cfg || !(cfg->t = calloc(1, sizeof *cfg->t)))
 		goto free_config;
-	for (size_t i = 0; i < cfg->n_secs; i++) {
-		if (section_init(&cfg->secs[i], i) != WEFT_OK)
+	for (size_t i = 0; i < N_OF(core_sections); i++) {
+		struct cfg_section *s =
+			weft__cfg_add(cfg, core_sections[i].name);
+		if (!s || weft__cfg_set_keys(s, core_sections[i].keys,
+					     core_sections[i].n_keys))
 			goto free_config;
-		cfg->sec_names[i] = cfg->secs[i].name;
+		s->about = core_sections[i].about;
 	}
 	*out = cfg;
 	return WEFT_OK;
 
 free_config:
 	weft_config_free(cfg);
-no_memory:
 	return weft__fail(ctx, WEFT_E_NOMEM,
 			  "out of memory creating a configuration");
 }
@@ -194,33 +207,27 @@ void weft_config_free(weft_config *cfg)
 {
 	if (!cfg)
 		return;
-	for (size_t i = 0; cfg->secs && i < cfg->n_secs; i++) {
-		struct cfg_section *s = &cfg->secs[i];
-		for (size_t k = 0; s->vals && k < s->n_keys; k++) {
-			free(s->vals[k].text);
-			free(s->vals[k].where);
-		}
-		free(s->vals);
-		free(s->key_names);
+	if (cfg->t) {
+		for (size_t i = 0; i < cfg->t->n_secs; i++)
+			section_free(cfg->t->secs[i]);
+		free(cfg->t->secs);
+		free(cfg->t->own_model_path);
+		free(cfg->t);
 	}
-	free(cfg->secs);
-	free(cfg->sec_names);
 	free(cfg);
 }
 
 /* ---- lookups ------------------------------------------------------------ */
 
-static struct cfg_section *find_section(const weft_config *cfg,
-					const char *name)
+struct cfg_section *weft__cfg_find(const weft_config *cfg, const char *name)
 {
-	for (size_t i = 0; i < cfg->n_secs; i++)
-		if (strcmp(cfg->secs[i].name, name) == 0)
-			return &cfg->secs[i];
+	for (size_t i = 0; cfg && i < cfg->t->n_secs; i++)
+		if (strcmp(cfg->t->secs[i]->name, name) == 0)
+			return cfg->t->secs[i];
 	return NULL;
 }
 
-/* Index of key in s, or -1. */
-static long find_key(const struct cfg_section *s, const char *key)
+long weft__cfg_find_key(const struct cfg_section *s, const char *key)
 {
 	for (size_t k = 0; k < s->n_keys; k++)
 		if (strcmp(s->keys[k].name, key) == 0)
@@ -228,14 +235,18 @@ static long find_key(const struct cfg_section *s, const char *key)
 	return -1;
 }
 
-/* The first section that declares key, or NULL. */
-static const struct cfg_section *section_of_key(const weft_config *cfg,
-						const char *key)
+struct cfg_section *weft__cfg_section_of_key(const weft_config *cfg,
+					     const char *key)
 {
-	for (size_t i = 0; i < cfg->n_secs; i++)
-		if (find_key(&cfg->secs[i], key) >= 0)
-			return &cfg->secs[i];
-	return NULL;
+	struct cfg_section *model;
+
+	for (size_t i = 0; i < cfg->t->n_secs; i++)
+		if (weft__cfg_find_key(cfg->t->secs[i], key) >= 0)
+			return cfg->t->secs[i];
+	/* The selected model's keys, for "'agents' belongs in [seir]". */
+	model = weft__cfg_model_lookup(
+		cfg, weft__config_str(cfg, "simulation", "model"));
+	return model && weft__cfg_find_key(model, key) >= 0 ? model : NULL;
 }
 
 /* The value of a declared key, or NULL; *d receives its declaration. */
@@ -248,8 +259,10 @@ static const struct cfg_value *find_value(const weft_config *cfg,
 
 	if (!cfg || !section || !key)
 		return NULL;
-	s = find_section(cfg, section);
-	if (!s || (k = find_key(s, key)) < 0)
+	s = weft__cfg_find(cfg, section);
+	if (!s)
+		s = weft__cfg_model_lookup(cfg, section);
+	if (!s || s->pending || (k = weft__cfg_find_key(s, key)) < 0)
 		return NULL;
 	*d = &s->keys[k];
 	return &s->vals[k];
@@ -299,13 +312,7 @@ static int parse_bool(const char *s, int *b)
 }
 
 /* The choices of an ENUM key, split at '|'. */
-struct choices {
-	char buf[512];
-	const char *name[64];
-	size_t n;
-};
-
-static void split_choices(const char *list, struct choices *c)
+void weft__cfg_split_choices(const char *list, struct cfg_choices *c)
 {
 	char *save = NULL;
 
@@ -334,9 +341,9 @@ static void join(char *buf, size_t size, const char *const *names, size_t n,
 
 /* "; did you mean 'steps'?" when a name is close to word, else
  * "; <label> a, b, c" listing every valid name. */
-static void suggest(char *buf, size_t size, const char *word,
-		    const char *const *names, size_t n, const char *l,
-		    const char *r, const char *label)
+void weft__cfg_suggest(char *buf, size_t size, const char *word,
+		       const char *const *names, size_t n, const char *l,
+		       const char *r, const char *label)
 {
 	const char *best = weft__closest(word, names, n);
 	char list[WEFT__MSG_MAX / 2];
@@ -352,7 +359,7 @@ static void suggest(char *buf, size_t size, const char *word,
 /* What a key accepts: "an integer from 1 to 1000000000". */
 static void describe(const weft_key_desc *d, char *buf, size_t size)
 {
-	struct choices c;
+	struct cfg_choices c;
 	char list[sizeof c.buf * 2];
 
 	switch (d->type) {
@@ -368,7 +375,7 @@ static void describe(const weft_key_desc *d, char *buf, size_t size)
 		weft__fmt(buf, size, "a boolean (%s)", BOOL_SPELLINGS);
 		return;
 	case WEFT_KEY_ENUM:
-		split_choices(d->choices, &c);
+		weft__cfg_split_choices(d->choices, &c);
 		join(list, sizeof list, c.name, c.n, "", "");
 		weft__fmt(buf, size, "one of: %s", list);
 		return;
@@ -445,28 +452,25 @@ static int check_real(const weft_key_desc *d, const char *text, char *why,
 static int check_enum(const weft_key_desc *d, const char *text, char *why,
 		      size_t size)
 {
-	char accepts[sizeof(struct choices) * 2];
+	char accepts[sizeof(struct cfg_choices) * 2];
 	char hint[WEFT__MSG_MAX / 2];
-	struct choices c;
+	struct cfg_choices c;
 
-	split_choices(d->choices, &c);
+	weft__cfg_split_choices(d->choices, &c);
 	for (size_t i = 0; i < c.n; i++)
 		if (strcmp(c.name[i], text) == 0)
 			return 1;
 	describe(d, accepts, sizeof accepts);
 	hint[0] = '\0';
 	if (weft__closest(text, c.name, c.n))
-		suggest(hint, sizeof hint, text, c.name, c.n, "'", "'", "");
+		weft__cfg_suggest(hint, sizeof hint, text, c.name, c.n, "'",
+				  "'", "");
 	weft__fmt(why, size, "expected %s%s", accepts, hint);
 	return 0;
 }
 
 /* Check text against its declaration; on failure the message reads
- * "WHERE: [SECTION] KEY = TEXT: what is wrong". Not static: the tests
- * call it for the key types no section declares yet (ENUM). */
-weft_status weft__config_check(weft_context *ctx, const char *where,
-			       const char *section, const weft_key_desc *d,
-			       const char *text);
+ * "WHERE: [SECTION] KEY = TEXT: what is wrong". */
 weft_status weft__config_check(weft_context *ctx, const char *where,
 			       const char *section, const weft_key_desc *d,
 			       const char *text)
@@ -502,22 +506,50 @@ weft_status weft__config_check(weft_context *ctx, const char *where,
 
 /* ---- errors shared by files and --set ----------------------------------- */
 
-static weft_status unknown_section(weft_context *ctx, const weft_config *cfg,
-				   const char *where, const char *name)
+/* The sections there could be: the configuration's and the model
+ * plugins found; "; did you mean [seir]?" or the list. Returns 1 when it
+ * suggests a name. */
+static int section_hint(const weft_config *cfg, const char *name, char *hint,
+			size_t size)
+{
+	const char *names[WEFT__NAMES_MAX + 16];
+	char *searched = weft__cfg_model_search_path(cfg);
+	weft__names models = { .n = 0 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < cfg->t->n_secs && n < 16; i++)
+		if (!cfg->t->secs[i]->pending)
+			names[n++] = cfg->t->secs[i]->name;
+	if (searched)
+		weft__plugin_names(&weft__model_kind, searched, &models);
+	for (size_t i = 0; i < models.n; i++)
+		if (!weft__cfg_find(cfg, models.name[i]))
+			names[n++] = models.name[i];
+	weft__cfg_suggest(hint, size, name, names, n, "[", "]", "sections are");
+	weft__names_free(&models);
+	free(searched);
+	return strncmp(hint, "; did you mean", 14) == 0;
+}
+
+weft_status weft__cfg_unknown_section(weft_context *ctx, const weft_config *cfg,
+				      const char *where, const char *name,
+				      const char *why)
 {
 	char hint[WEFT__MSG_MAX / 2];
 
-	suggest(hint, sizeof hint, name, cfg->sec_names, cfg->n_secs, "[", "]",
-		"sections are");
-	return weft__fail(ctx, WEFT_E_CONFIG, "%s: unknown section [%s]%s",
-			  where, name, hint);
+	/* Where models were looked for matters only when no name is close:
+	 * a misspelt [simulation] is not a missing model. */
+	if (section_hint(cfg, name, hint, sizeof hint))
+		why = NULL;
+	return weft__fail(ctx, WEFT_E_CONFIG, "%s: unknown section [%s]%s%s",
+			  where, name, why ? why : "", hint);
 }
 
-static weft_status unknown_key(weft_context *ctx, const weft_config *cfg,
-			       const char *where, const struct cfg_section *s,
-			       const char *key)
+weft_status weft__cfg_unknown_key(weft_context *ctx, const weft_config *cfg,
+				  const char *where,
+				  const struct cfg_section *s, const char *key)
 {
-	const struct cfg_section *other = section_of_key(cfg, key);
+	const struct cfg_section *other = weft__cfg_section_of_key(cfg, key);
 	char hint[WEFT__MSG_MAX / 2];
 	char label[128];
 
@@ -526,15 +558,14 @@ static weft_status unknown_key(weft_context *ctx, const weft_config *cfg,
 		weft__fmt(hint, sizeof hint, "; '%s' belongs in [%s]", key,
 			  other->name);
 	else
-		suggest(hint, sizeof hint, key, s->key_names, s->n_keys, "'",
-			"'", label);
+		weft__cfg_suggest(hint, sizeof hint, key, s->key_names,
+				  s->n_keys, "'", "'", label);
 	return weft__fail(ctx, WEFT_E_CONFIG, "%s: unknown key '%s' in [%s]%s",
 			  where, key, s->name, hint);
 }
 
-/* Replace a value and its origin. */
-static weft_status store(weft_context *ctx, const struct cfg_section *s,
-			 size_t k, const char *text, const char *where)
+weft_status weft__cfg_store(weft_context *ctx, struct cfg_section *s, size_t k,
+			    const char *text, const char *where)
 {
 	struct cfg_value *v = &s->vals[k];
 	char *t = weft__strdup(text);
@@ -554,271 +585,14 @@ static weft_status store(weft_context *ctx, const struct cfg_section *s,
 	return WEFT_OK;
 }
 
-/* ---- reading a file ----------------------------------------------------- */
-
-/* State shared by the line reader and the key handler. The reader sees
- * every physical line first: it counts lines (Debian's inih passes no line
- * numbers), refuses lines inih would split, and checks the syntax and the
- * section headers, so that every error names its line. */
-struct load {
-	weft_context *ctx;
-	weft_config *cfg;
-	const char *path;
-	FILE *f;
-	char *buf; /* getline()'s buffer */
-	size_t cap;
-	int line;		   /* physical lines read */
-	int fail_line;		   /* line of the first error */
-	weft_status st;		   /* WEFT_OK until the first error */
-	struct cfg_section *sec;   /* section of the last header, or NULL */
-	const weft_key_desc *prev; /* last key set since that header */
-	int prev_line;
-};
-
-static const char *skip_space(const char *p)
-{
-	while (*p && isspace((unsigned char)*p))
-		p++;
-	return p;
-}
-
-/* Where inih stops looking for one of chars: at one of them, at an
- * inline comment (';' after a blank) or at the end. */
-static const char *find_stop(const char *s, const char *chars)
-{
-	int was_space = 0;
-
-	while (*s && !strchr(chars, *s) && !(was_space && *s == ';')) {
-		was_space = isspace((unsigned char)*s);
-		s++;
-	}
-	return s;
-}
-
-/* The line without its end of line, for messages. */
-static int shown_len(const char *p)
-{
-	return (int)strcspn(p, "\r\n");
-}
-
-static weft_status scan_header(struct load *ld, const char *p)
-{
-	const char *end = find_stop(p + 1, "]");
-	const char *name = skip_space(p + 1), *rest;
-	size_t len;
-	char sec[128];
-
-	if (*end != ']')
-		return weft__fail(ld->ctx, WEFT_E_CONFIG,
-				  "%s:%d: section header %.*s has no closing "
-				  "']'",
-				  ld->path, ld->line, shown_len(p), p);
-	for (len = (size_t)(end - name);
-	     len && isspace((unsigned char)name[len - 1]); len--)
-		;
-	weft__fmt(sec, sizeof sec, "%.*s", (int)len, name);
-	rest = skip_space(end + 1);
-	if (*rest && *rest != ';' && *rest != '#')
-		return weft__fail(ld->ctx, WEFT_E_CONFIG,
-				  "%s:%d: unexpected text '%.*s' after [%s]; "
-				  "put each key on its own line",
-				  ld->path, ld->line, shown_len(rest), rest,
-				  sec);
-	ld->sec = find_section(ld->cfg, sec);
-	ld->prev = NULL;
-	if (!ld->sec) {
-		char where[WHERE_MAX];
-		weft__fmt(where, sizeof where, "%s:%d", ld->path, ld->line);
-		return unknown_section(ld->ctx, ld->cfg, where, sec);
-	}
-	return WEFT_OK;
-}
-
-static weft_status scan_line(struct load *ld)
-{
-	const char *p = ld->buf;
-	int indented;
-
-	if (ld->line == 1 && strncmp(p, "\xEF\xBB\xBF", 3) == 0)
-		p += 3; /* UTF-8 byte order mark */
-	indented = isspace((unsigned char)*p);
-	p = skip_space(p);
-	if (!*p || *p == ';' || *p == '#')
-		return WEFT_OK; /* blank line or comment */
-	/* inih reads an indented line after a key as more of its value. */
-	if (indented && ld->prev)
-		return weft__fail(ld->ctx, WEFT_E_CONFIG,
-				  "%s:%d: indented line '%.*s' would continue "
-				  "the value of [%s] %s (line %d); values fit "
-				  "on one line: remove the indentation",
-				  ld->path, ld->line, shown_len(p), p,
-				  ld->sec->name, ld->prev->name, ld->prev_line);
-	if (*p == '[')
-		return scan_header(ld, p);
-	if (*find_stop(p, "=:") == '\0')
-		return weft__fail(ld->ctx, WEFT_E_CONFIG,
-				  "%s:%d: syntax error: '%.*s' is not "
-				  "'key = value', a [section] header or a "
-				  "comment",
-				  ld->path, ld->line, shown_len(p), p);
-	return WEFT_OK;
-}
-
-/* inih's reader: one physical line per call. */
-static char *read_line(char *str, int num, void *stream)
-{
-	struct load *ld = stream;
-	size_t max = num > 3 ? (size_t)num - 3 : 0; /* room for \r\n\0 */
-	size_t text;
-	ssize_t len;
-
-	if (ld->st != WEFT_OK)
-		return NULL; /* stop inih at the first error */
-	errno = 0;
-	len = getline(&ld->buf, &ld->cap, ld->f);
-	if (len < 0) {
-		if (ferror(ld->f)) {
-			ld->fail_line = ld->line + 1;
-			ld->st = weft__fail(ld->ctx, WEFT_E_CONFIG,
-					    "cannot read %s: %s", ld->path,
-					    strerror(errno));
-		}
-		return NULL;
-	}
-	ld->line++;
-	text = (size_t)len;
-	if (text && ld->buf[text - 1] == '\n')
-		text--;
-	if (text && ld->buf[text - 1] == '\r')
-		text--;
-	if (text > max)
-		ld->st = weft__fail(ld->ctx, WEFT_E_CONFIG,
-				    "%s:%d: line too long (%zu characters; "
-				    "lines may have at most %zu)",
-				    ld->path, ld->line, text, max);
-	else
-		ld->st = scan_line(ld);
-	if (ld->st != WEFT_OK) {
-		ld->fail_line = ld->line;
-		return NULL;
-	}
-	memcpy(str, ld->buf, (size_t)len + 1);
-	return str;
-}
-
-static weft_status load_key(struct load *ld, const char *key, const char *value)
-{
-	const struct cfg_section *s = ld->sec, *home;
-	char where[WHERE_MAX];
-	weft_status st;
-	long k;
-
-	weft__fmt(where, sizeof where, "%s:%d", ld->path, ld->line);
-	if (!*key)
-		return weft__fail(ld->ctx, WEFT_E_CONFIG,
-				  "%s: missing key name before '='", where);
-	if (!s) {
-		home = section_of_key(ld->cfg, key);
-		return weft__fail(ld->ctx, WEFT_E_CONFIG,
-				  "%s: key '%s' is outside any section; put it "
-				  "under a [section] header%s%s%s",
-				  where, key, home ? " such as [" : "",
-				  home ? home->name : "", home ? "]" : "");
-	}
-	if ((k = find_key(s, key)) < 0)
-		return unknown_key(ld->ctx, ld->cfg, where, s, key);
-	if (s->vals[k].line)
-		return weft__fail(ld->ctx, WEFT_E_CONFIG,
-				  "%s: [%s] %s is set twice (first at %s:%d); "
-				  "remove one",
-				  where, s->name, key, ld->path,
-				  s->vals[k].line);
-	st = weft__config_check(ld->ctx, where, s->name, &s->keys[k], value);
-	if (st == WEFT_OK)
-		st = store(ld->ctx, s, (size_t)k, value, where);
-	if (st != WEFT_OK)
-		return st;
-	s->vals[k].line = ld->line;
-	ld->prev = &s->keys[k];
-	ld->prev_line = ld->line;
-	return WEFT_OK;
-}
-
-/* inih's handler; the section is the one the reader tracked. */
-static int on_key(void *user, const char *section, const char *key,
-		  const char *value)
-{
-	struct load *ld = user;
-
-	(void)section;
-	if (ld->st == WEFT_OK)
-		ld->st = load_key(ld, key, value);
-	if (ld->st == WEFT_OK)
-		return 1;
-	if (!ld->fail_line)
-		ld->fail_line = ld->line;
-	return 0;
-}
-
-static weft_status parse_file(weft_context *ctx, weft_config *cfg,
-			      const char *path, FILE *f)
-{
-	struct load ld = { .ctx = ctx, .cfg = cfg, .path = path, .f = f };
-	int rc = ini_parse_stream(read_line, &ld, on_key, &ld);
-
-	free(ld.buf);
-	/* inih reports the line of the first error, ours or its own. */
-	if (ld.st != WEFT_OK && (rc <= 0 || rc >= ld.fail_line))
-		return ld.st;
-	if (rc > 0)
-		return weft__fail(ctx, WEFT_E_CONFIG, "%s:%d: syntax error",
-				  path, rc);
-	if (rc < 0)
-		return weft__fail(ctx, WEFT_E_NOMEM,
-				  "%s: out of memory while parsing", path);
-	return WEFT_OK;
-}
-
-weft_status weft_config_load(weft_context *ctx, const char *path,
-			     weft_config **out)
-{
-	weft_config *cfg;
-	weft_status st;
-	FILE *f;
-
-	if (!path || !out)
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "weft_config_load: path or out is NULL");
-	*out = NULL;
-	st = weft_config_new(ctx, &cfg);
-	if (st != WEFT_OK)
-		return st;
-	f = fopen(path, "rb");
-	if (!f) {
-		st = weft__fail(ctx, WEFT_E_CONFIG,
-				"cannot open configuration file %s: %s", path,
-				strerror(errno));
-		goto free_config;
-	}
-	st = parse_file(ctx, cfg, path, f);
-	fclose(f);
-	if (st != WEFT_OK)
-		goto free_config;
-	*out = cfg;
-	return WEFT_OK;
-
-free_config:
-	weft_config_free(cfg);
-	return st;
-}
-
 /* ---- --set overrides ---------------------------------------------------- */
 
 static char *trim(char *s)
 {
 	char *end;
 
-	s = (char *)skip_space(s);
+	while (*s && isspace((unsigned char)*s))
+		s++;
 	end = s + strlen(s);
 	while (end > s && isspace((unsigned char)end[-1]))
 		*--end = '\0';
@@ -831,7 +605,7 @@ static weft_status malformed(weft_context *ctx, const weft_config *cfg,
 			     const char *assignment, const char *bare_key)
 {
 	const struct cfg_section *home =
-		bare_key ? section_of_key(cfg, bare_key) : NULL;
+		bare_key ? weft__cfg_section_of_key(cfg, bare_key) : NULL;
 	char hint[256] = "";
 
 	if (home)
@@ -847,20 +621,20 @@ static weft_status set_value(weft_context *ctx, weft_config *cfg,
 			     const char *section, const char *key,
 			     const char *value)
 {
-	struct cfg_section *s = find_section(cfg, section);
+	struct cfg_section *s = weft__cfg_find(cfg, section);
 	char where[WHERE_MAX];
 	weft_status st;
 	long k;
 
 	weft__fmt(where, sizeof where, "--set %s.%s", section, key);
-	if (!s)
-		return unknown_section(ctx, cfg, where, section);
-	if ((k = find_key(s, key)) < 0)
-		return unknown_key(ctx, cfg, where, s, key);
+	if (!s && (st = weft__cfg_model_section(ctx, cfg, where, section, &s)))
+		return st;
+	if ((k = weft__cfg_find_key(s, key)) < 0)
+		return weft__cfg_unknown_key(ctx, cfg, where, s, key);
 	st = weft__config_check(ctx, where, s->name, &s->keys[k], value);
 	if (st != WEFT_OK)
 		return st;
-	return store(ctx, s, (size_t)k, value, where);
+	return weft__cfg_store(ctx, s, (size_t)k, value, where);
 }
 
 weft_status weft_config_set(weft_context *ctx, weft_config *cfg,
@@ -897,26 +671,11 @@ free_copy:
 
 /* ---- checks across keys ------------------------------------------------- */
 
-static const char *where_of(const weft_config *cfg, const char *section,
-			    const char *key)
+const char *weft__cfg_where_of(const weft_config *cfg, const char *section,
+			       const char *key)
 {
 	const char *w = weft__config_where(cfg, section, key);
 	return w ? w : "default";
-}
-
-static weft_status validate_model(weft_context *ctx, const weft_config *cfg)
-{
-	const char *model = weft__config_str(cfg, "simulation", "model");
-	const char *const *names = cfg->sec_names + N_OF(core_sections);
-	char hint[WEFT__MSG_MAX / 2];
-
-	if (weft__model_find(model))
-		return WEFT_OK;
-	suggest(hint, sizeof hint, model, names, weft__n_models, "'", "'",
-		"models are");
-	return weft__fail(ctx, WEFT_E_CONFIG,
-			  "%s: [simulation] model = %s: no such model%s",
-			  where_of(cfg, "simulation", "model"), model, hint);
 }
 
 /* Backend names are [a-z0-9_-]+: a name is looked up as
@@ -943,15 +702,17 @@ static weft_status validate_backend(weft_context *ctx, const weft_config *cfg)
 				  "name (names use only a-z, 0-9, '_' and "
 				  "'-'); give a plugin file with [backend] "
 				  "plugin = PATH",
-				  where_of(cfg, "backend", "name"), name);
+				  weft__cfg_where_of(cfg, "backend", "name"),
+				  name);
 	if (strcmp(name, "auto") != 0 && *plugin)
 		return weft__fail(ctx, WEFT_E_CONFIG,
 				  "%s: [backend] plugin = %s conflicts with "
 				  "[backend] name = %s (%s): give a backend "
 				  "name or a plugin file, not both; leave name "
 				  "= auto to load the plugin",
-				  where_of(cfg, "backend", "plugin"), plugin,
-				  name, where_of(cfg, "backend", "name"));
+				  weft__cfg_where_of(cfg, "backend", "plugin"),
+				  plugin, name,
+				  weft__cfg_where_of(cfg, "backend", "name"));
 	return WEFT_OK;
 }
 
@@ -960,35 +721,38 @@ static weft_status validate_backend(weft_context *ctx, const weft_config *cfg)
 static weft_status validate_output(weft_context *ctx, const weft_config *cfg)
 {
 	const char *plot = weft__config_str(cfg, "output", "plot");
-	const char *where = where_of(cfg, "output", "plot");
+	const char *where = weft__cfg_where_of(cfg, "output", "plot");
 
 	if (!*weft__config_str(cfg, "output", "directory"))
-		return weft__fail(ctx, WEFT_E_CONFIG,
-				  "%s: [output] directory is empty; name a "
-				  "directory, or . for the current one",
-				  where_of(cfg, "output", "directory"));
+		return weft__fail(
+			ctx, WEFT_E_CONFIG,
+			"%s: [output] directory is empty; name a "
+			"directory, or . for the current one",
+			weft__cfg_where_of(cfg, "output", "directory"));
 	if (strcmp(plot, "none") != 0 && strcmp(where, "default") != 0 &&
 	    !weft__config_bool(cfg, "output", "csv"))
 		return weft__fail(ctx, WEFT_E_CONFIG,
 				  "%s: [output] plot = %s needs the CSV, but "
 				  "[output] csv = false (%s); set csv = true, "
 				  "or plot = none",
-				  where, plot, where_of(cfg, "output", "csv"));
+				  where, plot,
+				  weft__cfg_where_of(cfg, "output", "csv"));
 	return WEFT_OK;
 }
 
 weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
 {
+	struct cfg_section *model;
 	weft_status st;
 
 	if (!cfg)
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_config_validate: cfg is NULL");
-	st = validate_model(ctx, cfg);
-	if (st == WEFT_OK)
-		st = validate_backend(ctx, cfg);
+	st = validate_backend(ctx, cfg);
 	if (st == WEFT_OK)
 		st = validate_output(ctx, cfg);
+	if (st == WEFT_OK)
+		st = weft__cfg_selected_model(ctx, cfg, &model);
 	return st;
 }
 
@@ -1043,219 +807,22 @@ const char *weft__config_where(const weft_config *c, const char *section,
 	return v->where ? v->where : "default";
 }
 
-/* ---- the reference (docs/config.md) ------------------------------------- */
-
-static const char reference_intro[] =
-	"# Configuration reference\n"
-	"\n"
-	"weft reads the description of a run from one INI file, as in\n"
-	"`weft run astoria.ini`: which model to run and for how many steps,\n"
-	"which backend to run it on, what to write, and the parameters of\n"
-	"the model. Every key is optional and takes the default listed below\n"
-	"when it is left out, so an empty file runs the default model with\n"
-	"its default parameters on the best available backend. Every value\n"
-	"is checked when the file is read, and the first problem stops the\n"
-	"run with a message naming the file, the line, the section and the\n"
-	"key, for example\n"
-	"`astoria.ini:12: [simulation] steps = ten: expected an integer from 1 "
-	"to 1000000000`.\n"
-	"\n"
-	"## Syntax\n"
-	"\n"
-	"- A section starts with its name in square brackets, such as\n"
-	"  `[simulation]`, and its keys follow as `key = value`, one per\n"
-	"  line. A section may appear more than once (its keys are merged),\n"
-	"  but each key may be set only once.\n"
-	"- Lines starting with `;` or `#` are comments. After a value, a `;`\n"
-	"  preceded by a blank starts a comment; a `#` there is part of the\n"
-	"  value.\n"
-	"- A line holds at most 197 characters, and a value fits on its\n"
-	"  line: an indented line after a key is an error, not more of its\n"
-	"  value.\n"
-	"- Integers are decimal. Real numbers must be finite: `nan` and `inf`\n"
-	"  are refused. Booleans are written " BOOL_SPELLINGS ", in any\n"
-	"  case. Text is taken as written, without quotes; blanks around it\n"
-	"  are dropped.\n"
-	"- Files may use LF or CRLF line endings and may start with a UTF-8\n"
-	"  byte order mark.\n"
-	"- `--set section.key=value` on the command line overrides one key of\n"
-	"  the file, with the same checks; messages about it name it as\n"
-	"  `--set section.key`.\n"
-	"\n";
-
-static const char reference_models[] =
-	"## Model parameters\n"
-	"\n"
-	"Each model has a section named after it. Only the section of the\n"
-	"model chosen by `[simulation] model` is used, but every model's\n"
-	"section is checked, so a file may keep the parameters of several\n"
-	"models.\n"
-	"\n";
-
-static const char reference_example[] =
-	"## Example\n"
-	"\n"
-	"```ini\n"
-	"; astoria.ini: a small SEIR outbreak\n"
-	"[simulation]\n"
-	"model = seir\n"
-	"steps = 180\n"
-	"seed = 42\n"
-	"\n"
-	"[backend]\n"
-	"name = auto ; or openmp, opencl, cuda\n"
-	"\n"
-	"[output]\n"
-	"directory = astoria-out\n"
-	"every = 7\n"
-	"plot = svg ; or png, none\n"
-	"\n"
-	"[seir]\n"
-	"agents = 100000\n"
-	"beta = 0.04\n"
-	"```\n"
-	"\n"
-	"*This file is generated by `weft config-reference` from the keys\n"
-	"declared in the sources; change those, not this file.*\n";
-
-static const char *type_name(weft_key_type t)
+const weft_model *weft__config_model(const weft_config *cfg)
 {
-	switch (t) {
-	case WEFT_KEY_INT: return "integer";
-	case WEFT_KEY_REAL: return "real";
-	case WEFT_KEY_BOOL: return "boolean";
-	case WEFT_KEY_STRING: return "text";
-	case WEFT_KEY_ENUM: return "choice";
-	}
-	return "unknown";
+	struct cfg_section *s;
+	weft_context ctx;
+
+	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
+		return NULL;
+	return WEFT__MODEL(s->plugin);
 }
 
-/* Table cell text: '|' would end the cell. */
-static void md_cell(FILE *f, const char *s)
+const char *weft__config_model_path(const weft_config *cfg)
 {
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else
-			fputc(*s == '\n' ? ' ' : *s, f);
-	}
-}
+	struct cfg_section *s;
+	weft_context ctx;
 
-/* The two text keys that weft_config_validate() restricts. */
-static int md_accepts_special(FILE *f, const struct cfg_section *s,
-			      const weft_key_desc *d)
-{
-	if (strcmp(s->name, "simulation") == 0 &&
-	    strcmp(d->name, "model") == 0) {
-		fputs("a model:", f);
-		for (size_t i = 0; i < weft__n_models; i++)
-			fprintf(f, "%s `%s`", i ? "," : "",
-				weft__models[i]->name);
-		return 1;
-	}
-	if (strcmp(s->name, "backend") == 0 && strcmp(d->name, "name") == 0) {
-		fputs("`auto` or a name of a-z, 0-9, `_` and `-`", f);
-		return 1;
-	}
-	return 0;
-}
-
-static void md_accepts(FILE *f, const struct cfg_section *s,
-		       const weft_key_desc *d)
-{
-	struct choices c;
-
-	if (md_accepts_special(f, s, d))
-		return;
-	switch (d->type) {
-	case WEFT_KEY_INT:
-		fprintf(f, "%lld to %lld", (long long)d->min,
-			(long long)d->max);
-		break;
-	case WEFT_KEY_REAL: fprintf(f, "%.15g to %.15g", d->min, d->max); break;
-	case WEFT_KEY_BOOL: fputs("true or false", f); break;
-	case WEFT_KEY_ENUM:
-		split_choices(d->choices, &c);
-		for (size_t i = 0; i < c.n; i++)
-			fprintf(f, "%s`%s`", i ? ", " : "", c.name[i]);
-		break;
-	case WEFT_KEY_STRING: fputs("any text", f); break;
-	}
-}
-
-static void md_section(FILE *f, const struct cfg_section *s)
-{
-	if (s->model)
-		fprintf(f,
-			"### [%s]\n\nParameters of the model `%s`: ", s->name,
-			s->name);
-	else
-		fprintf(f, "## [%s]\n\n", s->name);
-	md_cell(f, s->about ? s->about : "");
-	fputs(s->model ? ".\n\n" : "\n\n", f);
-	fputs("| Key | Type | Default | Accepted | Meaning |\n"
-	      "| --- | --- | --- | --- | --- |\n",
-	      f);
-	for (size_t k = 0; k < s->n_keys; k++) {
-		const weft_key_desc *d = &s->keys[k];
-		fprintf(f, "| `%s` | %s | ", d->name, type_name(d->type));
-		if (*d->def)
-			fprintf(f, "`%s`", d->def);
-		else
-			fputs("(empty)", f);
-		fputs(" | ", f);
-		md_accepts(f, s, d);
-		fputs(" | ", f);
-		md_cell(f, d->help ? d->help : "");
-		fputs(" |\n", f);
-	}
-	fputc('\n', f);
-}
-
-static void md_write(FILE *f, const weft_config *cfg)
-{
-	size_t n_core = N_OF(core_sections);
-
-	fputs(reference_intro, f);
-	for (size_t i = 0; i < cfg->n_secs; i++) {
-		if (i == n_core)
-			fputs(reference_models, f);
-		md_section(f, &cfg->secs[i]);
-	}
-	fputs(reference_example, f);
-}
-
-weft_status weft_config_reference(weft_context *ctx, char **markdown)
-{
-	weft_config *cfg;
-	weft_status st;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int bad;
-
-	if (!markdown)
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "weft_config_reference: markdown is NULL");
-	*markdown = NULL;
-	st = weft_config_new(ctx, &cfg);
-	if (st != WEFT_OK)
-		return st;
-	f = open_memstream(&text, &len);
-	if (!f)
-		goto no_memory;
-	md_write(f, cfg);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		goto free_text;
-	weft_config_free(cfg);
-	*markdown = text;
-	return WEFT_OK;
-
-free_text:
-	free(text);
-no_memory:
-	weft_config_free(cfg);
-	return weft__fail(ctx, WEFT_E_NOMEM,
-			  "out of memory writing the configuration reference");
+	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
+		return "";
+	return s->plugin->path;
 }

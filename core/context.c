@@ -22,3 +22,14 @@ const char *weft_context_error(const weft_context *ctx)
 {
 	return ctx ? ctx->msg : "no context";
 }
+
+weft_status weft_context_fail(weft_context *ctx, weft_status st,
+			      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	weft__vfail(ctx, st, fmt, ap);
+	va_end(ap);
+	return st;
+}

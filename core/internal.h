@@ -29,6 +29,9 @@ weft_status weft__vfail(weft_context *ctx, weft_status st, const char *fmt,
 			va_list ap);
 /* Bounded formatting into a fixed buffer; always NUL-terminates. */
 void weft__fmt(char *buf, size_t size, const char *fmt, ...) WEFT_PRINTF(3, 4);
+/* Append to a NUL-terminated message, cutting what does not fit. */
+void weft__msg_add(char *buf, size_t size, const char *fmt, ...)
+	WEFT_PRINTF(3, 4);
 char *weft__strdup(const char *s);
 /* a followed by b in new memory; NULL when out of memory. */
 char *weft__strcat(const char *a, const char *b);
@@ -55,53 +58,139 @@ const char *weft__config_str(const weft_config *c, const char *section,
 const char *weft__config_where(const weft_config *c, const char *section,
 			       const char *key);
 
+/* The model the configuration selects, once weft_config_validate() has
+ * found and checked it (NULL before), and its plugin file. */
+const weft_model *weft__config_model(const weft_config *c);
+const char *weft__config_model_path(const weft_config *c);
+
 /* Check one value against its declaration; on failure sets
  * "WHERE: [SECTION] KEY = TEXT: what is wrong" and returns WEFT_E_CONFIG. */
 weft_status weft__config_check(weft_context *ctx, const char *where,
 			       const char *section, const weft_key_desc *d,
 			       const char *text);
 
-/* ---- models.c: the registry ---------------------------------------------- */
+/* ---- loader.c: plugin files of any kind ------------------------------------
+ */
 
-extern const weft_model *const weft__models[];
-extern const size_t weft__n_models;
-const weft_model *weft__model_find(const char *name);
+typedef struct weft__plugin weft__plugin;
 
-/* ---- loader.c ------------------------------------------------------------ */
+/* What differs between kinds of plugins (backends.c, models.c). */
+typedef struct weft__plugin_kind {
+	const char *noun;	 /* "backend", "model" */
+	const char *prefix;	 /* "weft-backend-": files PREFIXNAME.so */
+	const char *env;	 /* the search path's environment variable */
+	const char *symbol;	 /* the entry's symbol */
+	const char *entry_macro; /* what defines it, for messages */
+	/* The version and check stages, on p->entry: nonzero (after
+	 * weft__plugin_refuse) when p cannot be used. Calls nothing in p. */
+	int (*check)(weft__plugin *p);
+	/* The probe stage, or NULL: the first plugin code that runs. */
+	void (*probe)(weft__plugin *p);
+} weft__plugin_kind;
+
+extern const weft__plugin_kind weft__backend_kind;
+extern const weft__plugin_kind weft__model_kind;
 
 /* One plugin file and what became of it. */
-typedef struct weft__plugin {
+struct weft__plugin {
+	const weft__plugin_kind *kind;
 	char *name;
 	char *path;
-	void *dl;		/* dlopen handle, NULL when loading failed */
-	const weft_backend *vt; /* valid once the version check passed */
-	const char *stage;	/* where it failed: "open", "symbol",
-				 * "version", "probe"; NULL when usable */
+	void *dl;	   /* dlopen handle, NULL when loading failed */
+	const void *entry; /* the entry once symbol lookup succeeded; NULL
+			    * when the plugin was refused before its code
+			    * could run */
+	const char *stage; /* where it failed: "open", "symbol", "version",
+			    * "check", "probe"; NULL when usable */
 	char reason[WEFT__MSG_MAX];
-	weft_probe probe;
+	weft_probe probe; /* backends */
 	int shadowed;
-} weft__plugin;
+};
+
+/* The entry, as its kind's type. */
+#define WEFT__BACKEND(p) ((const weft_backend *)(p)->entry)
+#define WEFT__MODEL(p)	 ((const weft_model *)(p)->entry)
 
 typedef struct weft__plugin_set {
+	const weft__plugin_kind *kind;
 	weft__plugin *items;
 	size_t n;
 	char *searched; /* the directories searched, in order, for messages */
 } weft__plugin_set;
+
+/* Length of NAME when file is exactly PREFIXNAME.so with NAME made of
+ * [a-z0-9_-]; 0 when file is not that kind's plugin name. */
+size_t weft__plugin_name_len(const weft__plugin_kind *kind, const char *file);
+/* Record why p cannot be used (stage and reason); returns -1. */
+int weft__plugin_refuse(weft__plugin *p, const char *stage, const char *fmt,
+			...) WEFT_PRINTF(3, 4);
+/* Take p (kind, name and path set) through every stage. */
+void weft__plugin_load(weft__plugin *p);
+/* WEFT_E_UNAVAILABLE for a probe's no, WEFT_E_PLUGIN for the rest. */
+weft_status weft__plugin_status(const weft__plugin *p);
+/* Load one plugin given by path; on failure the message names the path,
+ * the stage and the reason. keep_failed: return a plugin whose entry was
+ * checked but which failed later (its probe said no) instead. */
+weft_status weft__plugin_open_path(weft_context *ctx,
+				   const weft__plugin_kind *kind,
+				   const char *path, int keep_failed,
+				   weft__plugin **out);
+void weft__plugin_free(weft__plugin *p);
+/* The directories to search, joined by ':': user_path (may be NULL), the
+ * kind's environment variable, the installed plugin directory. */
+char *weft__plugin_search_path(const weft__plugin_kind *kind,
+			       const char *user_path);
+/* Every plugin of a kind in user_path, the environment's path and the
+ * installed directory, loaded (and probed) in order; a later file of a
+ * name already found is recorded as shadowed, not loaded. */
+weft_status weft__plugins_scan_kind(weft_context *ctx,
+				    const weft__plugin_kind *kind,
+				    const char *user_path,
+				    weft__plugin_set **out);
+/* The plugin of that name that is not shadowed, usable or not; NULL. */
+weft__plugin *weft__plugins_find(weft__plugin_set *set, const char *name);
+void weft__plugins_free(weft__plugin_set *set);
+/* Load only the first PREFIXNAME.so in the directories `searched`; *out
+ * is NULL when there is none, else a plugin that may have failed (its
+ * stage says where). Fails only for want of memory. */
+weft_status weft__plugin_find(weft_context *ctx, const weft__plugin_kind *kind,
+			      const char *searched, const char *name,
+			      weft__plugin **out);
+
+/* Names of the plugins of a kind in some directories, unloaded, for
+ * suggestions and messages. */
+#define WEFT__NAMES_MAX 64
+typedef struct weft__names {
+	char *name[WEFT__NAMES_MAX];
+	size_t n;
+} weft__names;
+void weft__plugin_names(const weft__plugin_kind *kind, const char *searched,
+			weft__names *out);
+void weft__names_free(weft__names *names);
+/* "a, b, c", or "none". */
+void weft__names_join(const weft__names *names, char *buf, size_t size);
+
+/* ---- backends.c ------------------------------------------------------------
+ */
 
 /* Discover weft-backend-*.so in plugin_path (":"-separated, may be NULL),
  * $WEFT_PLUGIN_PATH and WEFT_PLUGINDIR, in that order; load, check and
  * probe each. Failures are recorded in the set, not returned. */
 weft_status weft__plugins_scan(weft_context *ctx, const char *plugin_path,
 			       weft__plugin_set **out);
-/* Load, check and probe one plugin given by path; on failure the message
- * names the path, the stage and the reason. */
+/* Load, check and probe one backend plugin given by path. */
 weft_status weft__plugin_load_path(weft_context *ctx, const char *path,
 				   weft__plugin **out);
 /* "auto" picks the available plugin with the highest score; any other
  * name must match exactly and be available: no fallback. */
 weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
 				 const char *name, weft__plugin **out);
-void weft__plugin_free(weft__plugin *p);
-void weft__plugins_free(weft__plugin_set *set);
+
+/* ---- models.c --------------------------------------------------------------
+ */
+
+/* 1 when name is one of the core's own sections, which no model may
+ * take. */
+int weft__is_core_section(const char *name);
 
 #endif /* WEFT_INTERNAL_H */

@@ -1,61 +1,44 @@
 /*
- * core/loader.c - find backend plugins, load them, check their version
- * before any of their code runs, probe them, and pick one.
+ * core/loader.c - plugin files of every kind (backends, models): their
+ * names, the directories searched, loading through fixed stages, and
+ * discovery. What a kind checks and how a backend is probed and chosen is
+ * in backends.c and models.c; this file knows no kind.
  *
- * A plugin is a file weft-backend-NAME.so exporting the data symbol
- * WEFT_BACKEND_ENTRY_SYMBOL. Loading goes through fixed stages, and a
- * failure at any of them is recorded with the path, the stage and the
- * system's or the plugin's reason:
+ * A plugin is a file PREFIX-NAME.so (weft-backend-openmp.so,
+ * weft-model-seir.so) exporting one data symbol, its entry. Loading goes
+ * through fixed stages, and a failure at any of them is recorded with the
+ * path, the stage and the system's or the plugin's reason:
  *
  *   open     dlopen() failed (or the file name is not a plugin's name)
  *   symbol   the entry symbol is not exported
- *   version  ABI major, entry size, name or a 1.0 function does not match
- *   probe    the plugin says it cannot run here
+ *   version  ABI major, entry size or name does not match
+ *   check    the entry's contents are unusable (kind-specific: missing
+ *            functions, bad keys, kernels without signatures)
+ *   probe    a backend says it cannot run here
  *
- * A plugin refused at open, symbol or version is unloaded at once and none
- * of its functions is ever called. A plugin refused by its probe stays
- * loaded (its table is valid) until the set is freed.
+ * A plugin refused at open, symbol, version or check is unloaded at once
+ * and none of its functions is ever called.
  */
 #include "internal.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define PLUGIN_PREFIX	  "weft-backend-"
 #define PLUGIN_SUFFIX	  ".so"
 #define PLUGIN_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_-"
 
-/* Backends this project ships, with configure's verdict on each: "yes" or
- * "no (reason)". `weft backends` reports the ones it did not find. */
-static const struct {
-	const char *name;
-	const char *built;
-} first_party[] = {
-	{ "openmp", WEFT_BUILT_OPENMP },
-	{ "opencl", WEFT_BUILT_OPENCL },
-	{ "cuda", WEFT_BUILT_CUDA },
-};
-#define N_FIRST_PARTY (sizeof first_party / sizeof first_party[0])
-
-static int plugin_refuse(weft__plugin *p, const char *stage, const char *fmt,
-			 ...) WEFT_PRINTF(3, 4);
-static void msg_add(char *buf, size_t size, const char *fmt, ...)
-	WEFT_PRINTF(3, 4);
-
 /* ---- names and paths ----------------------------------------------------- */
 
-/* Length of NAME when file is exactly weft-backend-NAME.so with NAME made
- * of [a-z0-9_-]; 0 when file is not a plugin's name. */
-static size_t plugin_name_len(const char *file)
+size_t weft__plugin_name_len(const weft__plugin_kind *kind, const char *file)
 {
-	size_t pre = strlen(PLUGIN_PREFIX), suf = strlen(PLUGIN_SUFFIX);
+	size_t pre = strlen(kind->prefix), suf = strlen(PLUGIN_SUFFIX);
 	size_t len = strlen(file);
 	size_t n;
 
-	if (len <= pre + suf || strncmp(file, PLUGIN_PREFIX, pre) != 0 ||
+	if (len <= pre + suf || strncmp(file, kind->prefix, pre) != 0 ||
 	    strcmp(file + len - suf, PLUGIN_SUFFIX) != 0)
 		return 0;
 	n = len - pre - suf;
@@ -75,24 +58,10 @@ static char *path_join(const char *dir, const char *file)
 	return path;
 }
 
-/* Append to a message, cutting what does not fit. */
-static void msg_add(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- loading one plugin -------------------------------------------------- */
 
-/* Record why p cannot be used; returns -1 so stages can `return` it. */
-static int plugin_refuse(weft__plugin *p, const char *stage, const char *fmt,
-			 ...)
+int weft__plugin_refuse(weft__plugin *p, const char *stage, const char *fmt,
+			...)
 {
 	va_list ap;
 
@@ -121,121 +90,38 @@ static int stage_open(weft__plugin *p)
 {
 	p->dl = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
 	if (!p->dl)
-		return plugin_refuse(p, "open", "%s", dl_reason(p->path));
+		return weft__plugin_refuse(p, "open", "%s", dl_reason(p->path));
 	return 0;
 }
 
 static int stage_symbol(weft__plugin *p)
 {
 	dlerror(); /* clear a stale error so the one below is ours */
-	p->vt = dlsym(p->dl, WEFT_BACKEND_ENTRY_SYMBOL);
-	if (!p->vt)
-		return plugin_refuse(p, "symbol",
-				     "%s (a backend exports its table with "
-				     "WEFT_BACKEND_ENTRY)",
-				     dl_reason(p->path));
+	p->entry = dlsym(p->dl, p->kind->symbol);
+	if (!p->entry)
+		return weft__plugin_refuse(p, "symbol",
+					   "%s (a %s exports its table with "
+					   "%s)",
+					   dl_reason(p->path), p->kind->noun,
+					   p->kind->entry_macro);
 	return 0;
 }
 
-/* Every function of the 1.0 table must be there: the core calls them
- * without checking. */
-static int stage_functions(weft__plugin *p)
+void weft__plugin_load(weft__plugin *p)
 {
-#define FN(f)                     \
-	{                         \
-#f, vt->f != NULL \
-	}
-	const weft_backend *vt = p->vt;
-	const struct {
-		const char *name;
-		int present;
-	} fns[] = {
-		FN(probe),	  FN(open),	      FN(close), FN(alloc),
-		FN(free),	  FN(write),	      FN(read),	 FN(copy),
-		FN(load_program), FN(unload_program), FN(step),	 FN(sync),
-		FN(stats),
-	};
-#undef FN
-
-	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-		if (!fns[i].present)
-			return plugin_refuse(p, "version",
-					     "entry has no %s function (NULL); "
-					     "backend ABI 1.0 requires every "
-					     "function",
-					     fns[i].name);
-	return 0;
-}
-
-/* Read only the header first: a table from another ABI may be laid out
- * differently, and a short one must not be read past its end. */
-static int stage_version(weft__plugin *p)
-{
-	const weft_backend *vt = p->vt;
-
-	if (vt->abi_major != WEFT_BACKEND_ABI_MAJOR)
-		return plugin_refuse(p, "version",
-				     "built for backend ABI %" PRIu32
-				     ".%" PRIu32 ", this weft expects %d.x",
-				     vt->abi_major, vt->abi_minor,
-				     WEFT_BACKEND_ABI_MAJOR);
-	if (vt->struct_size < WEFT_BACKEND_V1_0_SIZE)
-		return plugin_refuse(p, "version",
-				     "entry struct is %" PRIu32 " bytes, ABI "
-				     "1.0 needs at least %zu",
-				     vt->struct_size,
-				     (size_t)WEFT_BACKEND_V1_0_SIZE);
-	if (!vt->name)
-		return plugin_refuse(p, "version",
-				     "entry has no name (NULL), expected '%s'",
-				     p->name);
-	if (strcmp(vt->name, p->name) != 0)
-		return plugin_refuse(p, "version",
-				     "entry is named '%.64s', but the file is "
-				     "named for '%s'",
-				     vt->name, p->name);
-	return stage_functions(p);
-}
-
-/* The first plugin code that runs. */
-static void stage_probe(weft__plugin *p)
-{
-	weft_probe *pr = &p->probe;
-	weft_status st;
-
-	memset(pr, 0, sizeof *pr);
-	pr->struct_size = sizeof *pr;
-	st = p->vt->probe(pr);
-	pr->reason[sizeof pr->reason - 1] = '\0';
-	pr->devices[sizeof pr->devices - 1] = '\0';
-	pr->score = pr->score < 0 ? 0 : pr->score > 1000 ? 1000 : pr->score;
-	if (st != WEFT_OK)
-		plugin_refuse(p, "probe", "%s%s%s", pr->reason,
-			      pr->reason[0] ? " - " : "", weft_status_str(st));
-	else if (!pr->available)
-		plugin_refuse(
-			p, "probe", "%s",
-			pr->reason[0]
-				? pr->reason
-				: "not available (the probe gave no reason)");
-}
-
-/* Take p (name and path set) through every stage; the outcome is recorded
- * in p. */
-static void plugin_load(weft__plugin *p)
-{
-	if (stage_open(p) || stage_symbol(p) || stage_version(p)) {
+	if (stage_open(p) || stage_symbol(p) || p->kind->check(p)) {
 		/* Refused before any plugin function ran: unload it. */
 		if (p->dl)
 			dlclose(p->dl);
 		p->dl = NULL;
-		p->vt = NULL;
+		p->entry = NULL;
 		return;
 	}
-	stage_probe(p);
+	if (p->kind->probe)
+		p->kind->probe(p);
 }
 
-static weft_status plugin_status(const weft__plugin *p)
+weft_status weft__plugin_status(const weft__plugin *p)
 {
 	return strcmp(p->stage, "probe") == 0 ? WEFT_E_UNAVAILABLE
 					      : WEFT_E_PLUGIN;
@@ -250,8 +136,6 @@ static void plugin_clear(weft__plugin *p)
 	free(p->path);
 }
 
-/* For a plugin from weft__plugin_load_path() only; plugins in a set are
- * freed with the set. */
 void weft__plugin_free(weft__plugin *p)
 {
 	if (!p)
@@ -269,20 +153,22 @@ static int plugin_init_path(weft__plugin *p, const char *path)
 
 	base = base ? base + 1 : path;
 	p->path = base == path ? path_join(".", path) : weft__strdup(path);
-	n = plugin_name_len(base);
-	p->name = n ? strndup(base + strlen(PLUGIN_PREFIX), n)
+	n = weft__plugin_name_len(p->kind, base);
+	p->name = n ? strndup(base + strlen(p->kind->prefix), n)
 		    : weft__strdup(base);
 	if (!p->path || !p->name)
 		return -1;
 	if (!n)
-		plugin_refuse(p, "open",
-			      "the file name must be "
-			      "weft-backend-NAME.so, NAME made of a-z, 0-9, "
-			      "'_' and '-'");
+		weft__plugin_refuse(p, "open",
+				    "the file name must be %sNAME.so, NAME "
+				    "made of a-z, 0-9, '_' and '-'",
+				    p->kind->prefix);
 	return 0;
 }
 
-weft_status weft__plugin_load_path(weft_context *ctx, const char *path,
+weft_status weft__plugin_open_path(weft_context *ctx,
+				   const weft__plugin_kind *kind,
+				   const char *path, int keep_failed,
 				   weft__plugin **out)
 {
 	weft__plugin *p;
@@ -290,18 +176,21 @@ weft_status weft__plugin_load_path(weft_context *ctx, const char *path,
 
 	*out = NULL;
 	if (!path || !path[0])
-		return weft__fail(ctx, WEFT_E_INVALID, "no plugin path given");
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "no %s plugin path given", kind->noun);
 	p = calloc(1, sizeof *p);
+	if (p)
+		p->kind = kind;
 	if (!p || plugin_init_path(p, path) != 0) {
 		weft__plugin_free(p);
 		return weft__fail(ctx, WEFT_E_NOMEM,
 				  "out of memory loading plugin %s", path);
 	}
 	if (!p->stage)
-		plugin_load(p);
-	if (p->stage) {
-		st = weft__fail(ctx, plugin_status(p), "%s: %s: %s", p->path,
-				p->stage, p->reason);
+		weft__plugin_load(p);
+	if (p->stage && !(keep_failed && p->entry)) {
+		st = weft__fail(ctx, weft__plugin_status(p), "%s: %s: %s",
+				p->path, p->stage, p->reason);
 		weft__plugin_free(p);
 		return st;
 	}
@@ -309,7 +198,7 @@ weft_status weft__plugin_load_path(weft_context *ctx, const char *path,
 	return WEFT_OK;
 }
 
-/* ---- discovery ----------------------------------------------------------- */
+/* ---- the directories searched -------------------------------------------- */
 
 /* 1 when the ":"-separated list holds the directory dir[0..n). */
 static int dirs_have(const char *list, const char *dir, size_t n)
@@ -341,11 +230,10 @@ static void dirs_add(char *list, const char *path)
 	}
 }
 
-/* The directories to search, in order, joined by ':'. */
-static char *search_path(const char *plugin_path)
+char *weft__plugin_search_path(const weft__plugin_kind *kind,
+			       const char *user_path)
 {
-	const char *parts[] = { plugin_path, getenv("WEFT_PLUGIN_PATH"),
-				WEFT_PLUGINDIR };
+	const char *parts[] = { user_path, getenv(kind->env), WEFT_PLUGINDIR };
 	size_t cap = 1;
 	char *list;
 
@@ -361,16 +249,50 @@ static char *search_path(const char *plugin_path)
 	return list;
 }
 
+/* The file names of one kind's plugins in dir, in byte order (not the
+ * locale's: discovery must not depend on LC_COLLATE). -1 when dir cannot
+ * be read. */
+static const weft__plugin_kind *scan_kind;
+
 static int is_plugin_file(const struct dirent *e)
 {
-	return plugin_name_len(e->d_name) > 0;
+	return weft__plugin_name_len(scan_kind, e->d_name) > 0;
 }
 
-/* Byte order, not the locale's: discovery must not depend on LC_COLLATE. */
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
+
+static int list_dir(const weft__plugin_kind *kind, const char *dir,
+		    struct dirent ***ents)
+{
+	/* scandir's filter takes no argument; the kind is fixed for the
+	 * call, and the library is not scanning from two threads at once
+	 * for two kinds (configurations are made on one thread). */
+	scan_kind = kind;
+	return scandir(dir, ents, is_plugin_file, by_name);
+}
+
+/* Call fn for every directory of a ":"-separated list; stops at the first
+ * nonzero return and returns it. */
+static int each_dir(const char *list, int (*fn)(void *, const char *),
+		    void *arg)
+{
+	int rc = 0;
+
+	for (const char *s = list; *s && rc == 0; s += *s == ':') {
+		size_t n = strcspn(s, ":");
+		char *dir = strndup(s, n);
+
+		rc = dir ? fn(arg, dir) : -1;
+		free(dir);
+		s += n;
+	}
+	return rc;
+}
+
+/* ---- discovery of every plugin of a kind --------------------------------- */
 
 /* A new, zeroed plugin at the end of the set. */
 static weft__plugin *set_add(weft__plugin_set *set)
@@ -382,89 +304,86 @@ static weft__plugin *set_add(weft__plugin_set *set)
 		return NULL;
 	set->items = items;
 	memset(&items[set->n], 0, sizeof *items);
+	items[set->n].kind = set->kind;
 	return &items[set->n++];
 }
 
-/* The first plugin of that name: the one that is not shadowed. */
-static weft__plugin *set_find(weft__plugin_set *set, const char *name)
+weft__plugin *weft__plugins_find(weft__plugin_set *set, const char *name)
 {
-	for (size_t i = 0; i < set->n; i++)
+	for (size_t i = 0; set && i < set->n; i++)
 		if (!set->items[i].shadowed &&
 		    strcmp(set->items[i].name, name) == 0)
 			return &set->items[i];
 	return NULL;
 }
 
-static weft_status scan_file(weft__plugin_set *set, const char *dir,
-			     const char *file)
+static int scan_file(weft__plugin_set *set, const char *dir, const char *file)
 {
+	const weft__plugin_kind *kind = set->kind;
 	weft__plugin *p, *first;
 
 	p = set_add(set);
 	if (!p)
-		return WEFT_E_NOMEM;
-	p->name = strndup(file + strlen(PLUGIN_PREFIX), plugin_name_len(file));
+		return -1;
+	p->name = strndup(file + strlen(kind->prefix),
+			  weft__plugin_name_len(kind, file));
 	p->path = path_join(dir, file);
 	if (!p->name || !p->path)
-		return WEFT_E_NOMEM;
-	first = set_find(set, p->name);
+		return -1;
+	first = weft__plugins_find(set, p->name);
 	if (first != p) {
-		/* Kept, not loaded, so that `weft backends` can show it. */
+		/* Kept, not loaded, so that listings can show it. */
 		p->shadowed = 1;
 		weft__fmt(p->reason, sizeof p->reason, "shadowed by %s",
 			  first->path);
-		return WEFT_OK;
+		return 0;
 	}
-	plugin_load(p);
-	return WEFT_OK;
+	weft__plugin_load(p);
+	return 0;
 }
 
-static weft_status scan_dir(weft__plugin_set *set, const char *dir)
+static int scan_dir(void *arg, const char *dir)
 {
+	weft__plugin_set *set = arg;
 	struct dirent **ents;
-	weft_status st = WEFT_OK;
-	int n;
+	int n, rc = 0;
 
-	n = scandir(dir, &ents, is_plugin_file, by_name);
+	n = list_dir(set->kind, dir, &ents);
 	if (n < 0)
-		return WEFT_OK; /* missing or unreadable: skipped silently */
+		return 0; /* missing or unreadable: skipped silently */
 	for (int i = 0; i < n; i++) {
-		if (st == WEFT_OK)
-			st = scan_file(set, dir, ents[i]->d_name);
+		if (rc == 0)
+			rc = scan_file(set, dir, ents[i]->d_name);
 		free(ents[i]);
 	}
 	free(ents);
-	return st;
+	return rc;
 }
 
-weft_status weft__plugins_scan(weft_context *ctx, const char *plugin_path,
-			       weft__plugin_set **out)
+weft_status weft__plugins_scan_kind(weft_context *ctx,
+				    const weft__plugin_kind *kind,
+				    const char *user_path,
+				    weft__plugin_set **out)
 {
 	weft__plugin_set *set;
-	weft_status st = WEFT_OK;
-	const char *s;
 
 	*out = NULL;
 	set = calloc(1, sizeof *set);
-	if (!set || !(set->searched = search_path(plugin_path)))
-		goto free_set;
-	for (s = set->searched; *s && st == WEFT_OK; s += *s == ':') {
-		size_t n = strcspn(s, ":");
-		char *dir = strndup(s, n);
-
-		st = dir ? scan_dir(set, dir) : WEFT_E_NOMEM;
-		free(dir);
-		s += n;
+	if (!set)
+		goto nomem;
+	set->kind = kind;
+	if (!(set->searched = weft__plugin_search_path(kind, user_path)) ||
+	    each_dir(set->searched, scan_dir, set) != 0) {
+		weft__plugins_free(set);
+		goto nomem;
 	}
-	if (st != WEFT_OK)
-		goto free_set;
 	*out = set;
 	return WEFT_OK;
 
-free_set:
-	weft__plugins_free(set);
+nomem:
 	return weft__fail(ctx, WEFT_E_NOMEM,
-			  "out of memory while scanning for backend plugins");
+			  "out of memory while scanning for %s plugins",
+			  kind->noun);
 }
 
 void weft__plugins_free(weft__plugin_set *set)
@@ -478,274 +397,117 @@ void weft__plugins_free(weft__plugin_set *set)
 	free(set);
 }
 
-/* Why a first-party backend was not found: configure's verdict
- * "no (reason)" when it was not built, else where it was looked for. */
-static char *missing_reason(const char *name, const char *built,
-			    const char *searched)
-{
-	char buf[WEFT__MSG_MAX];
-	size_t n;
+/* ---- finding one plugin by name ------------------------------------------ */
 
-	if (strcmp(built, "yes") == 0) {
-		weft__fmt(buf, sizeof buf, "no weft-backend-%s.so in %s", name,
-			  searched);
-		return weft__strdup(buf);
-	}
-	if (strncmp(built, "no (", 4) == 0) {
-		built += 4;
-		n = strlen(built);
-		n -= n > 0 && built[n - 1] == ')';
-	} else {
-		n = strlen(built);
-	}
-	weft__fmt(buf, sizeof buf, "not built: %.*s", (int)n, built);
-	return weft__strdup(buf);
+struct find {
+	const weft__plugin_kind *kind;
+	const char *name;
+	char *path; /* the first file of that name */
+};
+
+static int find_in_dir(void *arg, const char *dir)
+{
+	struct find *f = arg;
+	size_t n = strlen(f->kind->prefix) + strlen(f->name) + 4;
+	char *file = malloc(n);
+
+	if (!file)
+		return -1;
+	snprintf(file, n, "%s%s" PLUGIN_SUFFIX, f->kind->prefix, f->name);
+	f->path = path_join(dir, file);
+	free(file);
+	if (!f->path)
+		return -1;
+	if (access(f->path, F_OK) == 0)
+		return 1;
+	free(f->path);
+	f->path = NULL;
+	return 0;
 }
 
-/* ---- selection ----------------------------------------------------------- */
-
-static int plugin_usable(const weft__plugin *p)
+weft_status weft__plugin_find(weft_context *ctx, const weft__plugin_kind *kind,
+			      const char *searched, const char *name,
+			      weft__plugin **out)
 {
-	return !p->shadowed && !p->stage;
-}
+	struct find f = { .kind = kind, .name = name };
+	weft__plugin *p;
+	int rc;
 
-/* "openmp (score 50), fake (score 10)", or "none". */
-static void describe_available(const weft__plugin_set *set, char *buf,
-			       size_t size)
-{
-	buf[0] = '\0';
-	for (size_t i = 0; i < set->n; i++) {
-		const weft__plugin *p = &set->items[i];
-		if (plugin_usable(p))
-			msg_add(buf, size, "%s%s (score %d)",
-				buf[0] ? ", " : "", p->name, p->probe.score);
+	*out = NULL;
+	rc = each_dir(searched, find_in_dir, &f);
+	if (rc < 0)
+		return weft__fail(ctx, WEFT_E_NOMEM,
+				  "out of memory looking for %s%s.so",
+				  kind->prefix, name);
+	if (rc == 0)
+		return WEFT_OK; /* none: *out stays NULL */
+	p = calloc(1, sizeof *p);
+	if (!p || !(p->name = weft__strdup(name))) {
+		free(p);
+		free(f.path);
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	}
-	if (!buf[0])
-		weft__fmt(buf, size, "none");
-}
-
-/* "PATH: STAGE: REASON; ..." for every plugin found and not shadowed. */
-static void describe_found(const weft__plugin_set *set, char *buf, size_t size)
-{
-	buf[0] = '\0';
-	for (size_t i = 0; i < set->n; i++) {
-		const weft__plugin *p = &set->items[i];
-		if (!p->shadowed)
-			msg_add(buf, size, "%s%s: %s: %s", buf[0] ? "; " : "",
-				p->path, p->stage ? p->stage : "available",
-				p->stage ? p->reason : p->probe.devices);
-	}
-	if (!buf[0])
-		weft__fmt(buf, size, "no weft-backend-NAME.so found");
-}
-
-/* The available plugin with the highest score, the first found on ties.
- * With none, WEFT_E_UNAVAILABLE when some plugin loaded and its probe said
- * no, WEFT_E_PLUGIN when none got that far. */
-static weft_status select_auto(weft_context *ctx, weft__plugin_set *set,
-			       weft__plugin **out)
-{
-	weft_status st = WEFT_E_PLUGIN;
-	char found[WEFT__MSG_MAX];
-	weft__plugin *best = NULL;
-
-	for (size_t i = 0; i < set->n; i++) {
-		weft__plugin *p = &set->items[i];
-		if (plugin_usable(p) &&
-		    (!best || p->probe.score > best->probe.score))
-			best = p;
-		if (!p->shadowed && p->stage && strcmp(p->stage, "probe") == 0)
-			st = WEFT_E_UNAVAILABLE;
-	}
-	if (best) {
-		*out = best;
-		return WEFT_OK;
-	}
-	describe_found(set, found, sizeof found);
-	return weft__fail(ctx, st,
-			  "no backend is available (backend = auto): "
-			  "%s; searched %s",
-			  found, set->searched);
-}
-
-/* Why a backend this project ships was not found; NULL for other names
- * (and when out of memory). The caller lists the directories searched. */
-static char *first_party_reason(const char *name, const char *searched)
-{
-	for (size_t k = 0; k < N_FIRST_PARTY; k++) {
-		if (strcmp(first_party[k].name, name) != 0)
-			continue;
-		if (strcmp(first_party[k].built, "yes") == 0)
-			return weft__strdup("built with this weft, but its "
-					    "plugin file was not found");
-		return missing_reason(name, first_party[k].built, searched);
-	}
-	return NULL;
-}
-
-/* No plugin has that name: say why when it is one of ours, else suggest
- * the closest name found. */
-static weft_status select_missing(weft_context *ctx, weft__plugin_set *set,
-				  const char *name)
-{
-	char avail[WEFT__MSG_MAX];
-	char *ours = first_party_reason(name, set->searched);
-	const char **names;
-	const char *hint = NULL;
-	size_t n = 0;
-
-	names = malloc((set->n + 1) * sizeof *names);
-	for (size_t i = 0; names && i < set->n; i++)
-		if (!set->items[i].shadowed)
-			names[n++] = set->items[i].name;
-	if (names && !ours)
-		hint = weft__closest(name, names, n);
-	describe_available(set, avail, sizeof avail);
-	weft__fail(ctx, WEFT_E_PLUGIN,
-		   "no backend named '%s'%s%s%s; %s%s%savailable: %s; "
-		   "searched %s",
-		   name, ours ? " (" : "", ours ? ours : "", ours ? ")" : "",
-		   hint ? "did you mean '" : "", hint ? hint : "",
-		   hint ? "'? " : "", avail, set->searched);
-	free(names);
-	free(ours);
-	return WEFT_E_PLUGIN;
-}
-
-/* An explicit name never falls back to another backend. */
-static weft_status select_named(weft_context *ctx, weft__plugin_set *set,
-				const char *name, weft__plugin **out)
-{
-	weft__plugin *p = set_find(set, name);
-	char avail[WEFT__MSG_MAX];
-
-	if (!p)
-		return select_missing(ctx, set, name);
-	if (p->stage) {
-		describe_available(set, avail, sizeof avail);
-		return weft__fail(ctx, plugin_status(p),
-				  "backend '%s' is not available: %s: %s: %s; "
-				  "available: %s",
-				  name, p->path, p->stage, p->reason, avail);
-	}
+	p->kind = kind;
+	p->path = f.path;
+	weft__plugin_load(p);
 	*out = p;
 	return WEFT_OK;
 }
 
-weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
-				 const char *name, weft__plugin **out)
-{
-	*out = NULL;
-	if (!set || !name || !name[0])
-		return weft__fail(ctx, WEFT_E_INVALID, "no backend name given");
-	if (strchr(name, '/'))
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "backend '%s' looks like a path; a backend "
-				  "is chosen by name (e.g. 'auto' or "
-				  "'openmp'); to load a plugin file, set "
-				  "[backend] plugin = PATH",
-				  name);
-	if (strcmp(name, "auto") == 0)
-		return select_auto(ctx, set, out);
-	return select_named(ctx, set, name, out);
-}
+/* ---- names of the plugins there are, for suggestions ----------------------
+ */
 
-/* ---- the public listing -------------------------------------------------- */
-
-struct weft_backend_list {
-	weft__plugin_set *set;
-	weft_backend_info *items;
-	size_t n;
-	char *missing[N_FIRST_PARTY]; /* reasons of the "missing" entries */
+struct names {
+	const weft__plugin_kind *kind;
+	weft__names *out;
 };
 
-static void info_from_plugin(weft_backend_info *info, const weft__plugin *p)
+static int names_in_dir(void *arg, const char *dir)
 {
-	info->name = p->name;
-	info->path = p->path;
-	info->stage = p->stage ? p->stage : "";
-	info->reason = p->stage || p->shadowed ? p->reason : "";
-	info->devices = p->probe.devices;
-	info->score = p->probe.score;
-	info->shadowed = p->shadowed;
-	if (p->shadowed || (p->stage && strcmp(p->stage, "probe") == 0))
-		info->state = "unavailable";
-	else
-		info->state = p->stage ? "failed" : "available";
-}
+	struct names *nm = arg;
+	struct dirent **ents;
+	int n, rc = 0;
 
-static int list_add_missing(weft_backend_list *l, size_t k)
-{
-	weft_backend_info *info = &l->items[l->n];
+	n = list_dir(nm->kind, dir, &ents);
+	for (int i = 0; i < n; i++) {
+		const char *file = ents[i]->d_name;
+		size_t len = weft__plugin_name_len(nm->kind, file);
+		weft__names *o = nm->out;
 
-	l->missing[k] = missing_reason(first_party[k].name,
-				       first_party[k].built, l->set->searched);
-	if (!l->missing[k])
-		return -1;
-	*info = (weft_backend_info){
-		.name = first_party[k].name,
-		.path = "",
-		.state = "missing",
-		.stage = "",
-		.reason = l->missing[k],
-		.devices = "",
-	};
-	l->n++;
-	return 0;
-}
-
-weft_status weft_backends_scan(weft_context *ctx, const char *plugin_path,
-			       weft_backend_list **out)
-{
-	weft_backend_list *l;
-	weft_status st;
-
-	*out = NULL;
-	l = calloc(1, sizeof *l);
-	if (!l)
-		goto nomem;
-	st = weft__plugins_scan(ctx, plugin_path, &l->set);
-	if (st != WEFT_OK) {
-		weft_backend_list_free(l);
-		return st;
+		if (rc == 0 && o->n < WEFT__NAMES_MAX) {
+			o->name[o->n] =
+				strndup(file + strlen(nm->kind->prefix), len);
+			rc = o->name[o->n] ? 0 : -1;
+			o->n += rc == 0;
+		}
+		free(ents[i]);
 	}
-	l->items = calloc(l->set->n + N_FIRST_PARTY, sizeof *l->items);
-	if (!l->items)
-		goto free_list;
-	for (size_t i = 0; i < l->set->n; i++)
-		info_from_plugin(&l->items[l->n++], &l->set->items[i]);
-	for (size_t k = 0; k < N_FIRST_PARTY; k++)
-		if (!set_find(l->set, first_party[k].name) &&
-		    list_add_missing(l, k) != 0)
-			goto free_list;
-	*out = l;
-	return WEFT_OK;
-
-free_list:
-	weft_backend_list_free(l);
-nomem:
-	return weft__fail(ctx, WEFT_E_NOMEM,
-			  "out of memory while listing backends");
+	if (n >= 0)
+		free(ents);
+	return rc;
 }
 
-size_t weft_backend_list_count(const weft_backend_list *l)
+void weft__plugin_names(const weft__plugin_kind *kind, const char *searched,
+			weft__names *out)
 {
-	return l ? l->n : 0;
+	struct names nm = { kind, out };
+
+	out->n = 0;
+	each_dir(searched, names_in_dir, &nm);
 }
 
-const weft_backend_info *weft_backend_list_at(const weft_backend_list *l,
-					      size_t i)
+void weft__names_free(weft__names *names)
 {
-	return l && i < l->n ? &l->items[i] : NULL;
+	for (size_t i = 0; i < names->n; i++)
+		free(names->name[i]);
+	names->n = 0;
 }
 
-void weft_backend_list_free(weft_backend_list *l)
+void weft__names_join(const weft__names *names, char *buf, size_t size)
 {
-	if (!l)
-		return;
-	for (size_t k = 0; k < N_FIRST_PARTY; k++)
-		free(l->missing[k]);
-	free(l->items);
-	weft__plugins_free(l->set);
-	free(l);
+	buf[0] = '\0';
+	for (size_t i = 0; i < names->n; i++)
+		weft__msg_add(buf, size, "%s%s", i ? ", " : "", names->name[i]);
+	if (!buf[0])
+		weft__fmt(buf, size, "none");
 }

@@ -11,10 +11,17 @@ core_libweft_internal_la_SOURCES = \
 	core/internal.h \
 	core/util.c \
 	core/context.c \
+	core/cfg.h \
 	core/config.c \
+	core/config_file.c \
+	core/config_model.c \
+	core/config_ref.c \
 	core/loader.c \
+	core/backends.c \
+	core/models.c \
 	core/sim.h \
 	core/sim.c \
+	core/run.c \
 	core/pipeline.c \
 	core/model_api.c \
 	core/model_rows.c \

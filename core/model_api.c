@@ -237,22 +237,223 @@ weft_status weft_model_download_async(weft_model_ctx *mc, void *dst,
 	return WEFT_OK;
 }
 
-weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
-				uint32_t n)
+/* [a-z0-9_]+, for the names applications look lists and views up by. */
+static int weft__is_name(const char *s)
 {
-	weft_sim *sim = mc->sim;
-	weft_launch *copy;
+	return s && *s &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
+}
 
-	if (weft__mc_main(mc, "weft_model_set_step"))
-		return WEFT_E_INVALID;
-	copy = malloc((size_t)n * sizeof *copy);
-	if (!copy && n)
+/* Launch i of list `list` against its kernel's signature: a kernel of the
+ * program, as many buffers as it declares, none NULL. */
+static weft_status weft__check_launch(weft_model_ctx *mc, const char *list,
+				      const weft_launch *l, uint32_t i)
+{
+	const weft_model *m = mc->sim->model;
+	const weft_kernel_sig *sig;
+
+	if (l->kernel >= m->program->n_kernels)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list '%s', launch %u: kernel "
+				       "%u does not exist (the program has "
+				       "%u)",
+				       list, i, l->kernel,
+				       m->program->n_kernels);
+	sig = &m->sigs[l->kernel];
+	if (l->n_bufs != sig->n_bufs)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list '%s', launch %u (%s): "
+				       "binds %u buffers, the kernel declares "
+				       "%u",
+				       list, i, sig->kernel, l->n_bufs,
+				       sig->n_bufs);
+	for (uint32_t k = 0; k < sig->n_bufs; k++)
+		if (!l->bufs[k])
+			return weft_model_fail(mc, WEFT_E_INVALID,
+					       "launch list '%s', launch %u "
+					       "(%s): buffer '%s' (slot %u) is "
+					       "not bound",
+					       list, i, sig->kernel,
+					       sig->bufs[k], k);
+	return WEFT_OK;
+}
+
+/* Check and copy n launches into list (its old launches freed). */
+static weft_status weft__set_list(weft_model_ctx *mc, weft__sim_list *list,
+				  const weft_launch *l, uint32_t n)
+{
+	weft_launch *copy;
+	weft_status st;
+
+	if (n && !l)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list '%s': %u launches, no "
+				       "array",
+				       list->name, n);
+	for (uint32_t i = 0; i < n; i++)
+		if ((st = weft__check_launch(mc, list->name, &l[i], i)))
+			return st;
+	copy = malloc((size_t)n * sizeof *copy + 1);
+	if (!copy)
 		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	if (n)
 		memcpy(copy, l, (size_t)n * sizeof *copy);
-	free(sim->launches);
-	sim->launches = copy;
-	sim->n_launches = n;
+	free(list->l);
+	list->l = copy;
+	list->n = n;
+	return WEFT_OK;
+}
+
+weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
+				uint32_t n)
+{
+	if (weft__mc_main(mc, "weft_model_set_step"))
+		return WEFT_E_INVALID;
+	return weft__set_list(mc, WEFT__SIM_STEP(mc->sim), l, n);
+}
+
+weft_status weft_model_add_list(weft_model_ctx *mc, const char *name,
+				const weft_launch *l, uint32_t n)
+{
+	weft_sim *sim = mc->sim;
+	weft__sim_list *grown;
+	long index;
+	weft_status st;
+
+	if (weft__mc_main(mc, "weft_model_add_list"))
+		return WEFT_E_INVALID;
+	if (!weft__is_name(name))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list name '%s' is not a name "
+				       "(a-z, 0-9 and '_')",
+				       name ? name : "(NULL)");
+	if ((index = weft__sim_list_find(sim, name)) >= 0)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list '%s' is declared twice%s",
+				       name,
+				       index == 0 ? " ('step' is the step's "
+						    "own list)"
+						  : "");
+	grown = realloc(sim->lists, (sim->n_lists + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->lists = grown;
+	grown[sim->n_lists] = (weft__sim_list){ weft__strdup(name), NULL, 0 };
+	if (!grown[sim->n_lists].name)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	st = weft__set_list(mc, &grown[sim->n_lists], l, n);
+	if (st) {
+		free(grown[sim->n_lists].name);
+		return st;
+	}
+	sim->n_lists++;
+	return WEFT_OK;
+}
+
+/* The view's element count, in *elems; 0 when a dimension is negative or
+ * the product overflows. */
+static int weft__array_elems(uint32_t ndim, const int64_t *shape,
+			     uint64_t *elems)
+{
+	*elems = 1;
+	for (uint32_t d = 0; d < ndim; d++) {
+		if (shape[d] < 0 ||
+		    (shape[d] && *elems > UINT64_MAX / (uint64_t)shape[d]))
+			return 0;
+		*elems *= (uint64_t)shape[d];
+	}
+	return 1;
+}
+
+static int weft__dtype_known(uint32_t t)
+{
+	switch (t) {
+	case WEFT_DTYPE_I8:
+	case WEFT_DTYPE_I16:
+	case WEFT_DTYPE_I32:
+	case WEFT_DTYPE_I64:
+	case WEFT_DTYPE_U8:
+	case WEFT_DTYPE_U16:
+	case WEFT_DTYPE_U32:
+	case WEFT_DTYPE_U64:
+	case WEFT_DTYPE_F32:
+	case WEFT_DTYPE_F64: return 1;
+	}
+	return 0;
+}
+
+/* The view lies in the buffer, with a known type and a sane shape. */
+static weft_status weft__check_array(weft_model_ctx *mc, const char *name,
+				     const weft__sim_buf *b, size_t offset,
+				     weft_dtype dtype, uint32_t ndim,
+				     const int64_t *shape)
+{
+	uint64_t elems;
+
+	if (!b)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "view '%s': the buffer was not "
+				       "allocated with weft_model_alloc",
+				       name);
+	if (!weft__dtype_known((uint32_t)dtype) || ndim == 0 ||
+	    ndim > WEFT_ARRAY_MAX_DIMS || !shape ||
+	    !weft__array_elems(ndim, shape, &elems))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "view '%s' of '%s': %s", name, b->name,
+				       !weft__dtype_known((uint32_t)dtype)
+					       ? "unknown dtype"
+					       : "needs 1 to 4 dimensions, "
+						 "none negative");
+	if (offset > b->bytes ||
+	    elems > (b->bytes - offset) / WEFT_DTYPE_BYTES(dtype) ||
+	    offset % WEFT_DTYPE_BYTES(dtype))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "view '%s': %llu elements of %u bytes "
+				       "at offset %zu do not lie, aligned, in "
+				       "'%s' (%zu bytes)",
+				       name, (unsigned long long)elems,
+				       WEFT_DTYPE_BYTES(dtype), offset, b->name,
+				       b->bytes);
+	return WEFT_OK;
+}
+
+weft_status weft_model_array(weft_model_ctx *mc, const char *name,
+			     weft_buf *buf, size_t offset, weft_dtype dtype,
+			     uint32_t ndim, const int64_t *shape)
+{
+	weft_sim *sim = mc->sim;
+	weft__sim_buf *b = weft__sim_buf_find(sim, buf);
+	weft__sim_array *grown, *a;
+	weft_status st;
+
+	if (weft__mc_main(mc, "weft_model_array"))
+		return WEFT_E_INVALID;
+	if (!weft__is_name(name))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "view name '%s' is not a name (a-z, "
+				       "0-9 and '_')",
+				       name ? name : "(NULL)");
+	for (size_t i = 0; i < sim->n_arrays; i++)
+		if (strcmp(sim->arrays[i].name, name) == 0)
+			return weft_model_fail(mc, WEFT_E_INVALID,
+					       "view '%s' is declared twice",
+					       name);
+	if ((st = weft__check_array(mc, name, b, offset, dtype, ndim, shape)))
+		return st;
+	grown = realloc(sim->arrays, (sim->n_arrays + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->arrays = grown;
+	a = &grown[sim->n_arrays];
+	memset(a, 0, sizeof *a);
+	if (!(a->name = weft__strdup(name)))
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	a->b = b;
+	a->offset = offset;
+	a->dtype = (uint32_t)dtype;
+	a->ndim = ndim;
+	memcpy(a->shape, shape, ndim * sizeof *shape);
+	sim->n_arrays++;
 	return WEFT_OK;
 }
 

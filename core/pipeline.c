@@ -175,21 +175,14 @@ fail:
 weft_status weft__pipe_start(weft_sim *sim)
 {
 	const weft_model *m = sim->model;
-	const weft_backend *vt = sim->vt;
 	weft__pipe *p = &sim->pipe;
-	int two =
-		m->struct_size >= offsetof(weft_model, emit) + sizeof m->emit &&
-		m->collect && m->emit;
 
-	if (!two && !m->output)
-		return weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
-				       "the model has neither output() nor "
-				       "collect() and emit()");
-	if (!two)
+	/* A model without collect() and emit() has no outputs between
+	 * steps (the loader made sure it has both or neither). */
+	if (!m->collect || !m->emit)
 		return WEFT_OK;
 	p->on = 1;
-	p->fences = vt->struct_size >= WEFT_BACKEND_V1_1_SIZE && vt->fence &&
-		    vt->wait;
+	p->fences = sim->has_fences;
 	return weft__writer_start(sim);
 }
 

@@ -37,8 +37,12 @@ static weft_status weft__sim_pick_backend(weft_sim *sim)
 			st = weft__plugins_select(sim->ctx, sim->plugins, name,
 						  &sim->plugin);
 	}
-	if (st == WEFT_OK)
-		sim->vt = sim->plugin->vt;
+	if (st == WEFT_OK) {
+		sim->vt = WEFT__BACKEND(sim->plugin);
+		sim->has_fences =
+			sim->vt->struct_size >= WEFT_BACKEND_V1_1_SIZE &&
+			sim->vt->fence && sim->vt->wait;
+	}
 	return st;
 }
 
@@ -112,7 +116,7 @@ static weft_status weft__sim_open_device(weft_sim *sim)
 
 static weft_status weft__sim_load_program(weft_sim *sim)
 {
-	weft_program_desc pd = sim->model->program;
+	weft_program_desc pd = *sim->model->program;
 	weft_error err = { { 0 } };
 	weft_status st;
 
@@ -128,13 +132,27 @@ static weft_status weft__sim_load_program(weft_sim *sim)
 
 /* ---- open, step, finish, close -------------------------------------- */
 
+/* lists[0], "step": set by the model's setup (weft_model_set_step). */
+static weft_status weft__sim_lists_init(weft_sim *sim)
+{
+	sim->lists = calloc(1, sizeof *sim->lists);
+	if (!sim->lists || !(sim->lists[0].name = weft__strdup("step")))
+		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
+	sim->n_lists = 1;
+	return WEFT_OK;
+}
+
 static weft_status weft__sim_setup(weft_sim *sim)
 {
 	weft_status st;
 
 	if (!sim->model)
-		sim->model = weft__model_find(
-			weft__config_str(sim->cfg, "simulation", "model"));
+		sim->model = weft__config_model(sim->cfg);
+	if (!sim->model)
+		return weft__fail(sim->ctx, WEFT_E_INTERNAL,
+				  "the configuration's model was not found");
+	if ((st = weft__sim_lists_init(sim)))
+		return st;
 	sim->steps_total =
 		(uint64_t)weft__config_int(sim->cfg, "simulation", "steps");
 	sim->every = (uint64_t)weft__config_int(sim->cfg, "output", "every");
@@ -146,7 +164,7 @@ static weft_status weft__sim_setup(weft_sim *sim)
 	    (st = weft__outputs_prepare(sim->ctx, sim->outdir)))
 		return st;
 	st = sim->model->setup(&sim->mc, &sim->mstate);
-	if (st == WEFT_OK && sim->n_launches == 0)
+	if (st == WEFT_OK && WEFT__SIM_STEP(sim)->n == 0)
 		st = weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
 				     "setup declared no step launches");
 	if (st == WEFT_OK)
@@ -190,8 +208,9 @@ weft_status weft__sim_open_model(weft_context *ctx, const weft_config *cfg,
 static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 {
 	weft_error err = { { 0 } };
-	weft_status st = sim->vt->step(sim->dev, sim->prog, sim->launches,
-				       sim->n_launches, n, &err);
+	const weft__sim_list *step = WEFT__SIM_STEP(sim);
+	weft_status st =
+		sim->vt->step(sim->dev, sim->prog, step->l, step->n, n, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "step %llu: %s",
 				  (unsigned long long)sim->steps_done + 1,
@@ -199,12 +218,11 @@ static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 	return WEFT_OK;
 }
 
-/* Outputs after a chunk: output(), or collect() and the pipeline. */
+/* Outputs after a chunk: collect() and the pipeline, when the model has
+ * outputs between steps. */
 static weft_status weft__sim_output(weft_sim *sim)
 {
-	if (sim->pipe.on)
-		return weft__pipe_chunk(sim);
-	return sim->model->output(&sim->mc, sim->mstate, sim->steps_done);
+	return sim->pipe.on ? weft__pipe_chunk(sim) : WEFT_OK;
 }
 
 /* Enqueue in chunks that end on multiples of [output] every, so outputs
@@ -295,10 +313,19 @@ void weft_sim_close(weft_sim *sim)
 		free(sim->summary[i].value);
 	}
 	free(sim->summary);
-	for (size_t i = 0; i < sim->n_bufs; i++)
-		free(sim->bufs[i].name);
+	for (size_t i = 0; i < sim->n_bufs; i++) {
+		free(sim->bufs[i]->name);
+		free(sim->bufs[i]);
+	}
 	free(sim->bufs);
-	free(sim->launches);
+	for (uint32_t i = 0; i < sim->n_lists; i++) {
+		free(sim->lists[i].name);
+		free(sim->lists[i].l);
+	}
+	free(sim->lists);
+	for (size_t i = 0; i < sim->n_arrays; i++)
+		free(sim->arrays[i].name);
+	free(sim->arrays);
 	free(sim->cache_dir);
 	free(sim);
 }
@@ -385,68 +412,100 @@ const char *weft_sim_output_at(const weft_sim *sim, size_t i)
 weft_status weft__sim_buf_add(weft_sim *sim, const char *name, weft_buf *buf,
 			      size_t bytes)
 {
-	weft__sim_buf *grown;
-	char *copy = weft__strdup(name ? name : "");
+	weft__sim_buf **grown, *b = calloc(1, sizeof *b);
 
-	grown = copy ? realloc(sim->bufs, (sim->n_bufs + 1) * sizeof *grown)
-		     : NULL;
+	if (b)
+		b->name = weft__strdup(name ? name : "");
+	grown = b && b->name
+			? realloc(sim->bufs, (sim->n_bufs + 1) * sizeof *grown)
+			: NULL;
 	if (!grown) {
-		free(copy);
+		if (b)
+			free(b->name);
+		free(b);
 		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
 	}
 	sim->bufs = grown;
-	grown[sim->n_bufs++] = (weft__sim_buf){
-		.name = copy,
-		.buf = buf,
-		.bytes = bytes,
-	};
+	b->buf = buf;
+	b->bytes = bytes;
+	grown[sim->n_bufs++] = b;
 	return WEFT_OK;
 }
 
 weft__sim_buf *weft__sim_buf_find(weft_sim *sim, weft_buf *buf)
 {
 	for (size_t i = 0; buf && i < sim->n_bufs; i++)
-		if (sim->bufs[i].buf == buf)
-			return &sim->bufs[i];
+		if (sim->bufs[i]->buf == buf)
+			return sim->bufs[i];
 	return NULL;
 }
 
-/* Keeps the allocation order of the others. */
+/* Keeps the allocation order of the others. Views of the buffer go with
+ * it. */
 void weft__sim_buf_drop(weft_sim *sim, weft_buf *buf)
 {
 	weft__sim_buf *b = weft__sim_buf_find(sim, buf);
-	size_t i;
+	size_t i, j = 0;
 
 	if (!b)
 		return;
-	i = (size_t)(b - sim->bufs);
-	free(b->name);
-	memmove(b, b + 1, (sim->n_bufs - i - 1) * sizeof *b);
+	for (i = 0; i < sim->n_arrays; i++) {
+		if (sim->arrays[i].b == b)
+			free(sim->arrays[i].name);
+		else
+			sim->arrays[j++] = sim->arrays[i];
+	}
+	sim->n_arrays = j;
+	for (i = 0; sim->bufs[i] != b; i++)
+		;
+	memmove(&sim->bufs[i], &sim->bufs[i + 1],
+		(sim->n_bufs - i - 1) * sizeof *sim->bufs);
 	sim->n_bufs--;
+	free(b->name);
+	free(b);
 }
 
-void weft__digest_free(weft__digest *d)
+/* ---- state digests ----------------------------------------------------------
+ */
+
+struct weft_digest {
+	weft_digest_buf *bufs; /* in allocation order; names and data owned */
+	size_t n;
+};
+
+void weft_digest_free(weft_digest *d)
 {
 	if (!d)
 		return;
 	for (size_t i = 0; i < d->n; i++) {
-		free(d->bufs[i].name);
-		free(d->bufs[i].data);
+		free((char *)d->bufs[i].name);
+		free((unsigned char *)d->bufs[i].data);
 	}
 	free(d->bufs);
 	free(d);
 }
 
+size_t weft_digest_count(const weft_digest *d)
+{
+	return d ? d->n : 0;
+}
+
+const weft_digest_buf *weft_digest_at(const weft_digest *d, size_t i)
+{
+	return d && i < d->n ? &d->bufs[i] : NULL;
+}
+
 /* Download one model buffer into d (blocking) and hash it. */
 static weft_status weft__sim_digest_one(weft_sim *sim, const weft__sim_buf *b,
-					weft__digest_buf *d)
+					weft_digest_buf *d)
 {
 	weft_error err = { { 0 } };
+	unsigned char *data = malloc(b->bytes ? b->bytes : 1);
 	weft_status st;
 
 	d->name = weft__strdup(b->name);
-	d->data = malloc(b->bytes ? b->bytes : 1);
-	if (!d->name || !d->data)
+	d->data = data;
+	if (!d->name || !data)
 		return weft__fail(sim->ctx, WEFT_E_NOMEM,
 				  "digest of buffer '%s': cannot allocate %zu "
 				  "bytes of host memory",
@@ -454,37 +513,39 @@ static weft_status weft__sim_digest_one(weft_sim *sim, const weft__sim_buf *b,
 	d->bytes = b->bytes;
 	d->is_f32 = b->is_f32;
 	d->abs_tol = b->abs_tol;
-	st = sim->vt->read(sim->dev, d->data, b->buf, 0, b->bytes, 0, &err);
+	st = sim->vt->read(sim->dev, data, b->buf, 0, b->bytes, 0, &err);
 	if (st)
 		return weft__fail(sim->ctx, st,
 				  "digest of buffer '%s' (%zu bytes): %s",
 				  b->name, b->bytes, err.msg);
-	d->hash = XXH3_64bits(d->data, b->bytes);
+	d->hash = XXH3_64bits(data, b->bytes);
 	return WEFT_OK;
 }
 
-weft_status weft__sim_digest(weft_sim *sim, weft__digest **out)
+weft_status weft_sim_digest(weft_sim *sim, weft_digest **out)
 {
 	weft_error err = { { 0 } };
-	weft__digest *d;
+	weft_digest *d;
 	weft_status st;
 
+	if (!sim || !out)
+		return WEFT_E_INVALID;
 	*out = NULL;
 	st = sim->vt->sync(sim->dev, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "digest: sync: %s", err.msg);
 	d = calloc(1, sizeof *d);
-	if (d && sim->n_bufs)
-		d->bufs = calloc(sim->n_bufs, sizeof *d->bufs);
-	if (!d || (sim->n_bufs && !d->bufs)) {
-		weft__digest_free(d);
+	if (d)
+		d->bufs = calloc(sim->n_bufs + 1, sizeof *d->bufs);
+	if (!d || !d->bufs) {
+		free(d);
 		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < sim->n_bufs; i++) {
 		d->n++;
-		st = weft__sim_digest_one(sim, &sim->bufs[i], &d->bufs[i]);
+		st = weft__sim_digest_one(sim, sim->bufs[i], &d->bufs[i]);
 		if (st) {
-			weft__digest_free(d);
+			weft_digest_free(d);
 			return st;
 		}
 	}

@@ -61,15 +61,33 @@ typedef struct weft__pipe {
 	weft__writer w;
 } weft__pipe;
 
-/* A buffer the model allocated with weft_model_alloc, recorded for state
- * digests. */
-typedef struct weft__sim_buf {
+/* A buffer the model allocated with weft_model_alloc: what applications
+ * see as a weft_sim_buffer (weft_sim_buffer_*, run.c), and what state
+ * digests read. Allocated one by one so that handles stay valid. */
+typedef struct weft_sim_buffer {
 	char *name; /* the `what` the model gave */
 	weft_buf *buf;
 	size_t bytes;
 	int is_f32;	/* weft_model_buffer_tolerance() was called */
 	double abs_tol; /* for f32 buffers */
 } weft__sim_buf;
+
+/* A launch list the model declared: "step" (index 0, set_step) and those
+ * of weft_model_add_list(). */
+typedef struct weft__sim_list {
+	char *name;
+	weft_launch *l;
+	uint32_t n;
+} weft__sim_list;
+
+/* A typed view the model declared (weft_model_array). */
+typedef struct weft__sim_array {
+	char *name;
+	weft__sim_buf *b;
+	size_t offset;
+	uint32_t dtype, ndim;
+	int64_t shape[WEFT_ARRAY_MAX_DIMS];
+} weft__sim_array;
 
 typedef struct weft__summary_line {
 	char *key;
@@ -88,8 +106,12 @@ struct weft_sim {
 	const weft_model *model;
 	void *mstate;
 	weft_model_ctx mc;
-	weft_launch *launches;
-	uint32_t n_launches;
+	weft__sim_list *lists; /* lists[0] is "step", the step's own */
+	uint32_t n_lists;
+	weft__sim_array *arrays;
+	size_t n_arrays;
+	int has_fences;	     /* the backend has fence() and wait() */
+	uint64_t last_fence; /* the last token weft_sim_fence() gave */
 	uint64_t steps_total, steps_done, every;
 	const char *outdir;
 	char *cache_dir;	 /* resolved default cache directory, owned */
@@ -97,7 +119,7 @@ struct weft_sim {
 	weft__outputs committed; /* renamed into place */
 	weft__summary_line *summary;
 	size_t n_summary;
-	weft__sim_buf *bufs; /* live model buffers, in allocation order */
+	weft__sim_buf **bufs; /* live model buffers, in allocation order */
 	size_t n_bufs;
 	weft__pipe pipe;
 };
@@ -113,6 +135,10 @@ weft_status weft__sim_open_model(weft_context *ctx, const weft_config *cfg,
  * backend does not have it. Messages start with `what`. Never waits. */
 weft_status weft__sim_native(weft_sim *sim, weft_buf *buf, const char *what,
 			     weft_native *out);
+/* The index of the launch list of that name, or -1 (no message). */
+long weft__sim_list_find(const weft_sim *sim, const char *name);
+/* The step's launches: lists[0]. */
+#define WEFT__SIM_STEP(sim) (&(sim)->lists[0])
 
 /* ---- the output pipeline (pipeline.c) ---------------------------------- */
 
@@ -137,28 +163,6 @@ void weft__pipe_stop(weft_sim *sim);
  * error; a plot the model declared wrongly, or a script that cannot be
  * written, is one. */
 weft_status weft__sim_plot(weft_sim *sim);
-
-/* ---- state digests (sim.c), for the conformance suite ----------------- */
-
-/* One model buffer as downloaded: its bytes and their XXH3-64 hash. */
-typedef struct weft__digest_buf {
-	char *name;
-	size_t bytes;
-	int is_f32; /* compare as f32 elements within abs_tol */
-	double abs_tol;
-	uint64_t hash;	     /* XXH3_64bits of data */
-	unsigned char *data; /* the buffer's bytes, owned */
-} weft__digest_buf;
-
-typedef struct weft__digest {
-	weft__digest_buf *bufs; /* in allocation order */
-	size_t n;
-} weft__digest;
-
-/* Wait for the device, then download every live model buffer (blocking)
- * and hash it. */
-weft_status weft__sim_digest(weft_sim *sim, weft__digest **out);
-void weft__digest_free(weft__digest *d);
 
 /* Record a new model buffer; drop the record of a freed one. */
 weft_status weft__sim_buf_add(weft_sim *sim, const char *name, weft_buf *buf,

@@ -50,6 +50,18 @@ void weft__fmt(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+void weft__msg_add(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
 char *weft__strdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -1,9 +1,10 @@
-# models/: one directory per model, compiled into libweft. Each model's
-# kernels (NAME.wk) are compiled here as C for host backends and embedded as
-# text, after the dialect's shared header, for run-time compilers.
-EXTRA_DIST += models/embed.sh
-EMBED = $(SHELL) $(top_srcdir)/models/embed.sh
-core_libweft_internal_la_SOURCES += models/models.c
+# models/: one directory per model plugin, built like a third party's
+# (docs/writing-a-model.md): only the installed headers (-I include), the
+# kernels through weft-wk, libweft for the model API, and the plugin
+# installed as $(pkglibdir)/weft-model-NAME.so.
+WEFT_MODEL_CPPFLAGS = -I$(top_srcdir)/include -D_GNU_SOURCE \
+	-DWEFT_MODEL_VERSION='"$(PACKAGE_VERSION)"'
+WEFT_MODEL_LDFLAGS = -module -avoid-version -shared -no-undefined
 
 include models/seir/local.mk
 include models/cartpole/local.mk

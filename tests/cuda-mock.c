@@ -51,8 +51,7 @@
 #include <weft/kernel_host.h>
 #include <weft/kernel.h>
 
-#include "seir_shared.h"
-#include "seir.wk"
+#include "seir_kernels.h"
 
 /* ---- test kernels (as in tests/test-openmp.c) ------------------------------
  */
@@ -84,18 +83,27 @@ static const struct {
 	{ "add_one", add_one },
 	{ "bump_count", bump_count },
 	{ "tick", tick },
-	{ "seir_vaccinate", seir_vaccinate },
-	{ "seir_progress", seir_progress },
-	{ "seir_transmit", seir_transmit },
-	{ "seir_count", seir_count },
-	{ "seir_scan_sums", seir_scan_sums },
-	{ "seir_scan_top", seir_scan_top },
-	{ "seir_scan_offs", seir_scan_offs },
-	{ "seir_scatter", seir_scatter },
-	{ "seir_copy", seir_copy },
-	{ "seir_apply", seir_apply },
-	{ "seir_tally", seir_tally },
 };
+
+/* A kernel of the tests' or of SEIR's program (seir_kernels.c, compiled
+ * into the mock): its host build runs in place of the device's. */
+static int registry_find(const char *name, const char **found,
+			 weft_host_kernel_fn *fn)
+{
+	for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+		if (strcmp(registry[i].name, name) == 0) {
+			*found = registry[i].name;
+			*fn = registry[i].fn;
+			return 1;
+		}
+	for (uint32_t i = 0; i < seir_program.n_kernels; i++)
+		if (strcmp(seir_program.kernels[i].name, name) == 0) {
+			*found = seir_program.kernels[i].name;
+			*fn = seir_program.kernels[i].host_fn;
+			return 1;
+		}
+	return 0;
+}
 
 /* ---- the mock's state ------------------------------------------------------
  */
@@ -722,15 +730,16 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *lib, const void *code,
 cudaError_t cudaLibraryGetKernel(cudaKernel_t *k, cudaLibrary_t lib,
 				 const char *name)
 {
-	for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
-		if (strcmp(registry[i].name, name) == 0) {
-			*k = xcalloc(1, sizeof **k);
-			(*k)->name = registry[i].name;
-			(*k)->fn = registry[i].fn;
-			(*k)->lib = lib;
-			return cudaSuccess;
-		}
-	return ret(cudaErrorSymbolNotFound);
+	const char *found;
+	weft_host_kernel_fn fn;
+
+	if (!registry_find(name, &found, &fn))
+		return ret(cudaErrorSymbolNotFound);
+	*k = xcalloc(1, sizeof **k);
+	(*k)->name = found;
+	(*k)->fn = fn;
+	(*k)->lib = lib;
+	return cudaSuccess;
 }
 
 cudaError_t cudaLibraryUnload(cudaLibrary_t lib)

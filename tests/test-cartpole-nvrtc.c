@@ -14,7 +14,7 @@
 #include "priv.h"
 #include "tap.h"
 
-extern const char weft__cartpole_source[];
+#include "cartpole_kernels.h"
 
 static int has(const void *bin, size_t n, const char *s)
 {
@@ -28,8 +28,8 @@ static void compile_for(const struct weft__cuda_nvrtc *nv, int major, int minor)
 		"cartpole_reset", "cartpole_reduce", "cartpole_total",
 	};
 	char *text =
-		weft__cuda_program_text("cartpole", weft__cartpole_source,
-					strlen(weft__cartpole_source), NULL);
+		weft__cuda_program_text("cartpole", cartpole_program.source,
+					cartpole_program.source_len, NULL);
 	weft_error err = { "" };
 	void *cubin = NULL;
 	size_t n = 0;

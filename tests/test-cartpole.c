@@ -15,14 +15,14 @@
  * Gymnasium in f64. One step from the same state agrees within STEP_TOL; a
  * whole episode from the same initial state within TRAJ_TOL.
  */
-#include "internal.h"
+#include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <weft/cartpole.h>
 
-#include "../models/cartpole/cartpole.h"
+#include "cartpole.h"
 #include "tap.h"
 
 #define STEP_TOL 2e-6

@@ -270,8 +270,10 @@ static const struct bad_file bad_files[] = {
 	    "[simulation]?" } },
 	{ "section2.ini",
 	  "[zzzzzzzzzz]\n",
-	  { "section2.ini:1: unknown section [zzzzzzzzzz]; sections are "
-	    "[simulation], [backend], [output], [seir]" } },
+	  { "section2.ini:1: unknown section [zzzzzzzzzz] (no model plugin "
+	    "weft-model-zzzzzzzzzz.so in ",
+	    "; sections are [simulation], [backend], [output], [model], "
+	    "[seir], [cartpole]" } },
 	{ "key.ini",
 	  "[simulation]\nstpes = 10\n",
 	  { "key.ini:2: unknown key 'stpes' in [simulation]; did you mean "
@@ -480,14 +482,15 @@ static void test_validate(void)
 {
 	weft_config *cfg;
 
-	expect_invalid("model.ini", "[simulation]\nsteps = 5\nmodel = sier\n",
-		       "model.ini:3: [simulation] model = sier: no such model; "
-		       "did you mean 'seir'?",
-		       NULL);
+	expect_invalid(
+		"model.ini", "[simulation]\nsteps = 5\nmodel = sier\n",
+		"model.ini:3: [simulation] model = sier: no model plugin "
+		"weft-model-sier.so in ",
+		"; did you mean 'seir'?");
 	expect_invalid("model2.ini", "[simulation]\nmodel = qqqqqqqq\n",
-		       "model2.ini:2: [simulation] model = qqqqqqqq: no such "
-		       "model; models are 'seir'",
-		       NULL);
+		       "model2.ini:2: [simulation] model = qqqqqqqq: no model "
+		       "plugin weft-model-qqqqqqqq.so in ",
+		       "; models there: seir, cartpole");
 	expect_invalid("path.ini", "[backend]\nname = ./weft-backend-foo.so\n",
 		       "path.ini:2: [backend] name = ./weft-backend-foo.so is "
 		       "not a backend name",

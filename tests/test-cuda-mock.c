@@ -1049,7 +1049,7 @@ int main(void)
 	if (weft_context_new(&ctx) != WEFT_OK ||
 	    weft__plugin_load_path(ctx, path, &p) != WEFT_OK)
 		tap_bail("%s", ctx ? weft_context_error(ctx) : "no context");
-	vt = p->vt;
+	vt = WEFT__BACKEND(p);
 	*(void **)&mock_waits = dlsym(p->dl, "weft_mock_waits");
 	*(void **)&mock_hold = dlsym(p->dl, "weft_mock_hold");
 	*(void **)&mock_settle = dlsym(p->dl, "weft_mock_settle");

@@ -24,9 +24,8 @@
 #include "priv.h"
 #include "tap.h"
 
-extern const char weft__seir_source[];
 /* core/internal.h: the model (for the names of its kernels). */
-const weft_model *weft__model_find(const char *name);
+#include "seir_kernels.h"
 
 static const char *plugin_path(char *buf, size_t size)
 {
@@ -166,7 +165,7 @@ static void test_seir(const struct weft__cuda_nvrtc *nv, int major, int minor)
 	weft_error err = { "" };
 	void *cubin = NULL;
 	size_t n = 0;
-	weft_status st = compile(nv, "seir", weft__seir_source, major, minor,
+	weft_status st = compile(nv, "seir", seir_program.source, major, minor,
 				 &cubin, &n, &err);
 
 	if (!tap_ok(st == WEFT_OK, "the SEIR source compiles for sm_%d%d",
@@ -174,7 +173,7 @@ static void test_seir(const struct weft__cuda_nvrtc *nv, int major, int minor)
 		tap_diag("%s", err.msg);
 	tap_ok(cubin && n > 4 && memcmp(cubin, "\177ELF", 4) == 0,
 	       "sm_%d%d: the result is a CUBIN (ELF)", major, minor);
-	const weft_program_desc *pd = &weft__model_find("seir")->program;
+	const weft_program_desc *pd = &seir_program;
 	int all = cubin != NULL;
 	for (uint32_t k = 0; k < pd->n_kernels; k++)
 		all = all && has(cubin, n, pd->kernels[k].name);

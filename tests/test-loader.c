@@ -123,10 +123,10 @@ static void check_stage(weft__plugin_set *set, const char *name,
 	snprintf(what, sizeof what, "%s: reason names the cause", name);
 	tap_contains(p->reason, reason, what);
 	if (strcmp(stage, "probe") == 0)
-		tap_ok(p->dl && p->vt && is_loaded(p->path),
+		tap_ok(p->dl && p->entry && is_loaded(p->path),
 		       "%s: refused by its probe, stays loaded", name);
 	else
-		tap_ok(!p->dl && !p->vt && !is_loaded(p->path),
+		tap_ok(!p->dl && !p->entry && !is_loaded(p->path),
 		       "%s: refused before its code ran, unloaded", name);
 }
 
@@ -153,12 +153,13 @@ static void check_good(weft__plugin_set *set)
 	weft__plugin *good = find(set, "fakegood");
 	weft__plugin *best = find(set, "fakebest");
 
-	tap_ok(good && !good->stage && good->vt && good->probe.available,
+	tap_ok(good && !good->stage && good->entry && good->probe.available,
 	       "fakegood loads and is available");
 	TAP_EQ_INT(good ? good->probe.score : -1, 10, "fakegood score");
 	tap_contains(good ? good->probe.devices : NULL, "1 fake device",
 		     "fakegood: the probe's devices are kept");
-	tap_ok(best && !best->stage && best->vt && best->vt->abi_minor == 7,
+	tap_ok(best && !best->stage && best->entry &&
+		       WEFT__BACKEND(best)->abi_minor == 7,
 	       "a plugin for a newer minor ABI (1.7) is accepted");
 	tap_ok(good && is_loaded(good->path), "fakegood stays loaded");
 }

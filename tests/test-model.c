@@ -211,10 +211,11 @@ static void test_param_errors(void)
 /* ---- the output pipeline ------------------------------------------------- */
 
 static const weft_model *seir;
+static weft_model_plugin *seir_plugin; /* loaded once, for the tests' models */
 
-/* SEIR with output() alone: collect() and emit() of slot 0, with a sync
- * (a 4-byte download) between them, on the main thread: the rows the
- * model wrote before it had collect() and emit(). */
+/* SEIR with a sync (a 4-byte download) after every collect(): every chunk
+ * complete before the next steps are enqueued, the way outputs were read
+ * before the pipeline overlapped them. */
 typedef struct legacy_state {
 	void *inner;
 	weft_buf *word;
@@ -233,18 +234,22 @@ static weft_status legacy_setup(weft_model_ctx *mc, void **out)
 	return weft_model_alloc(mc, "legacy word", 4, &l->word);
 }
 
-static weft_status legacy_output(weft_model_ctx *mc, void *state,
-				 uint64_t steps_done)
+static weft_status legacy_collect(weft_model_ctx *mc, void *state,
+				  uint64_t steps_done, unsigned slot)
 {
 	legacy_state *l = state;
 	uint32_t w;
-	weft_status st = seir->collect(mc, l->inner, steps_done, 0);
+	weft_status st = seir->collect(mc, l->inner, steps_done, slot);
 
 	if (st == WEFT_OK)
 		st = weft_model_download(mc, &w, l->word, 0, sizeof w);
-	if (st == WEFT_OK)
-		st = seir->emit(mc, l->inner, steps_done, 0);
 	return st;
+}
+
+static weft_status legacy_emit(weft_model_ctx *mc, void *state,
+			       uint64_t steps_done, unsigned slot)
+{
+	return seir->emit(mc, ((legacy_state *)state)->inner, steps_done, slot);
 }
 
 static weft_status legacy_finish(weft_model_ctx *mc, void *state)
@@ -296,16 +301,21 @@ static weft_model legacy_model, slow_model, failing_model, summary_model;
 
 static void make_models(void)
 {
-	seir = weft__model_find("seir");
-	if (!seir || !seir->collect || !seir->emit)
-		tap_bail("the registry has no seir with collect() and emit()");
+	static weft_context *ctx;
+
+	if (weft_context_new(&ctx) ||
+	    weft_model_plugin_open(ctx, "seir", NULL, &seir_plugin))
+		tap_bail("cannot load the seir model plugin: %s",
+			 weft_context_error(ctx));
+	seir = weft_model_plugin_table(seir_plugin);
+	if (!seir->collect || !seir->emit)
+		tap_bail("seir has no collect() and emit()");
 	legacy_model = *seir;
 	legacy_model.setup = legacy_setup;
-	legacy_model.output = legacy_output;
 	legacy_model.finish = legacy_finish;
 	legacy_model.teardown = legacy_teardown;
-	legacy_model.collect = NULL;
-	legacy_model.emit = NULL;
+	legacy_model.collect = legacy_collect;
+	legacy_model.emit = legacy_emit;
 	slow_model = failing_model = summary_model = *seir;
 	slow_model.emit = slow_emit;
 	failing_model.emit = failing_emit;
@@ -496,9 +506,9 @@ static void test_native(void)
 	     weft_config_set(ctx, cfg, "seir.population=random") == 0 &&
 	     weft_config_set(ctx, cfg, "seir.agents=500") == 0 &&
 	     weft_sim_open(ctx, cfg, &sim) == 0 && sim->n_bufs > 0;
-	ok = ok && weft__sim_native(sim, sim->bufs[0].buf, "test", &n) == 0;
+	ok = ok && weft__sim_native(sim, sim->bufs[0]->buf, "test", &n) == 0;
 	tap_ok(ok && n.kind == WEFT_NATIVE_HOST && n.handle &&
-		       n.bytes == sim->bufs[0].bytes,
+		       n.bytes == sim->bufs[0]->bytes,
 	       "native() of openmp: host memory of the buffer's %zu bytes (%s)",
 	       n.bytes, weft_context_error(ctx));
 	if (ok) {
@@ -506,7 +516,7 @@ static void test_native(void)
 		old = *vt;
 		old.struct_size = (uint32_t)WEFT_BACKEND_V1_1_SIZE;
 		sim->vt = &old;
-		tap_ok(weft__sim_native(sim, sim->bufs[0].buf, "test", &n) ==
+		tap_ok(weft__sim_native(sim, sim->bufs[0]->buf, "test", &n) ==
 			       WEFT_E_UNSUPPORTED,
 		       "a 1.1 vtable: WEFT_E_UNSUPPORTED");
 		tap_contains(weft_context_error(ctx),
@@ -517,7 +527,7 @@ static void test_native(void)
 			     "  ...and why");
 		old.struct_size = (uint32_t)sizeof old;
 		old.native = NULL;
-		tap_ok(weft__sim_native(sim, sim->bufs[0].buf, "test", &n) ==
+		tap_ok(weft__sim_native(sim, sim->bufs[0]->buf, "test", &n) ==
 				       WEFT_E_UNSUPPORTED &&
 			       strstr(weft_context_error(ctx),
 				      "native() is NULL"),

@@ -929,7 +929,7 @@ int main(void)
 	if (weft_context_new(&ctx) != WEFT_OK)
 		tap_bail("no context");
 	plugin = load_plugin(ctx);
-	vt = plugin->vt;
+	vt = WEFT__BACKEND(plugin);
 	kernel_h = read_kernel_h();
 	program_text = concat(kernel_h, kernels_text);
 	test_probe(plugin);

@@ -794,7 +794,7 @@ int main(void)
 	if (weft_context_new(&ctx) != WEFT_OK)
 		tap_bail("no context");
 	plugin = load_plugin(ctx);
-	vt = plugin->vt;
+	vt = WEFT__BACKEND(plugin);
 	test_entry(plugin);
 	test_probe();
 	test_open();

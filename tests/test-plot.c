@@ -389,6 +389,21 @@ static void test_model_mistakes(const weft_model *seir)
 	       "a descriptor too short to hold plot has none");
 }
 
+/* The model's table as its plugin has it (kept loaded while it runs). */
+static void test_model_mistakes_of(const char *name)
+{
+	weft_model_plugin *p = NULL;
+	weft_context *ctx = NULL;
+
+	if (weft_context_new(&ctx) ||
+	    weft_model_plugin_open(ctx, name, NULL, &p))
+		tap_bail("cannot load the %s model plugin: %s", name,
+			 weft_context_error(ctx));
+	test_model_mistakes(weft_model_plugin_table(p));
+	weft_model_plugin_close(p);
+	weft_context_free(ctx);
+}
+
 int main(void)
 {
 	const char *path = getenv("PATH");
@@ -417,7 +432,7 @@ int main(void)
 	setenv("PATH", saved, 1);
 	test_none();
 	test_bad_value();
-	test_model_mistakes(weft__model_find("seir"));
+	test_model_mistakes_of("seir");
 	free(csv);
 	free(saved);
 	return tap_done();

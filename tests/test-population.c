@@ -432,7 +432,7 @@ static void time_build(uint32_t n, int stored)
  * "contact rows" and "contacts" buffers; 0 when the model has none (it
  * has moved on to this module). */
 static int legacy_network(uint32_t n, uint32_t contacts, uint64_t seed,
-			  weft__digest **out, char *msg, size_t msg_size)
+			  weft_digest **out, char *msg, size_t msg_size)
 {
 	char set[700];
 	weft_context *ctx = NULL;
@@ -454,7 +454,7 @@ static int legacy_network(uint32_t n, uint32_t contacts, uint64_t seed,
 	weft_config_set(ctx, cfg, set);
 	/* Declared once the model reads this module's keys. */
 	weft_config_set(ctx, cfg, "seir.population=random");
-	ok = !weft_sim_open(ctx, cfg, &sim) && !weft__sim_digest(sim, out);
+	ok = !weft_sim_open(ctx, cfg, &sim) && !weft_sim_digest(sim, out);
 done:
 	snprintf(msg, msg_size, "%s", ctx ? weft_context_error(ctx) : "");
 	weft_sim_close(sim);
@@ -463,12 +463,11 @@ done:
 	return ok;
 }
 
-static const weft__digest_buf *digest_buf(const weft__digest *d,
-					  const char *name)
+static const weft_digest_buf *digest_buf(const weft_digest *d, const char *name)
 {
-	for (size_t i = 0; d && i < d->n; i++)
-		if (!strcmp(d->bufs[i].name, name))
-			return &d->bufs[i];
+	for (size_t i = 0; i < weft_digest_count(d); i++)
+		if (!strcmp(weft_digest_at(d, i)->name, name))
+			return weft_digest_at(d, i);
 	return NULL;
 }
 
@@ -476,8 +475,8 @@ static void compare_legacy(const seir_population *pop, uint32_t contacts,
 			   uint64_t seed)
 {
 	const seir_csr *c = &pop->layer[SEIR_L_COMMUNITY];
-	const weft__digest_buf *row, *col;
-	weft__digest *d;
+	const weft_digest_buf *row, *col;
+	weft_digest *d;
 	char msg[1024];
 
 	if (!legacy_network(pop->n_agents, contacts, seed, &d, msg,
@@ -499,7 +498,7 @@ static void compare_legacy(const seir_population *pop, uint32_t contacts,
 		       "population = random: the same CSR as the SEIR model's "
 		       "network (%llu edges)",
 		       (unsigned long long)c->n_edges);
-	weft__digest_free(d);
+	weft_digest_free(d);
 }
 
 static void test_random(void)
@@ -926,7 +925,7 @@ static weft_status read_params(weft_context *ctx, const weft_config *cfg,
 	memset(&mc, 0, sizeof mc);
 	sim.ctx = ctx;
 	sim.cfg = cfg;
-	sim.model = weft__model_find("seir");
+	sim.model = weft__config_model(cfg);
 	mc.sim = &sim;
 	return weft__seir_population_params(&mc, pp);
 }

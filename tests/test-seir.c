@@ -26,13 +26,13 @@
  *    epidemic; deaths follow death_prob;
  *  - bad parameters fail with FILE:LINE, the key, the value and why.
  */
-#include "internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <weft/weft.h>
 
-#include "sim.h"
 #include "tap.h"
 
 /* One day of daily.csv. */
@@ -45,7 +45,7 @@ typedef struct run {
 	row *rows;
 	int n_rows;
 	weft_status st;
-	char msg[WEFT__MSG_MAX];
+	char msg[2048];
 	uint64_t digest; /* the hashes of every device buffer, combined */
 } run;
 
@@ -77,12 +77,13 @@ static void parse_rows(run *r)
 /* Every device buffer of the model, hashed, combined into one word. */
 static weft_status state_digest(weft_sim *sim, run *r)
 {
-	weft__digest *d = NULL;
-	weft_status st = weft__sim_digest(sim, &d);
+	weft_digest *d = NULL;
+	weft_status st = weft_sim_digest(sim, &d);
 
-	for (size_t i = 0; !st && i < d->n; i++)
-		r->digest = r->digest * 1099511628211ull ^ d->bufs[i].hash;
-	weft__digest_free(d);
+	for (size_t i = 0; !st && i < weft_digest_count(d); i++)
+		r->digest = r->digest * 1099511628211ull ^
+			    weft_digest_at(d, i)->hash;
+	weft_digest_free(d);
 	return st;
 }
 

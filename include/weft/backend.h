@@ -126,10 +126,8 @@ typedef struct weft_launch {
 
 /* ---- transfers -------------------------------------------------------- */
 
-enum {
-	WEFT_XFER_ASYNC = 1u << 0 /* return before completion; see sync() and
-				   * wait() */
-};
+/* WEFT_XFER_ASYNC (weft/common.h): return before completion; see sync()
+ * and wait(). */
 
 /* ---- the vtable --------------------------------------------------------- */
 
@@ -239,6 +237,38 @@ typedef struct weft_backend {
  * at least this and it is non-NULL. */
 #define WEFT_BACKEND_V1_2_SIZE \
 	(offsetof(weft_backend, native) + sizeof(void (*)(void)))
+
+/* ---- loading a backend plugin, for harnesses -------------------------- */
+/*
+ * What a harness that drives a backend's table itself (the conformance
+ * suite, `weft conform`; a backend author's own tests) uses to load a
+ * plugin exactly as a run would: the same search, the same checks before
+ * any of its code runs, the same messages (path, stage, reason). Exported
+ * from libweft (an application uses weft/weft.h instead).
+ */
+typedef struct weft_context weft_context;
+typedef struct weft_backend_plugin weft_backend_plugin;
+
+/* Keep a plugin whose probe says it cannot run here (weft_backend_plugin_
+ * probe() says why) instead of failing with WEFT_E_UNAVAILABLE. */
+#define WEFT_PLUGIN_KEEP_UNAVAILABLE 1u
+
+/* spec is a path (it contains '/') of a weft-backend-NAME.so, or a name
+ * ("auto": the best available) looked up in plugin_path (':'-separated,
+ * may be NULL), $WEFT_PLUGIN_PATH and the installed plugin directory. */
+WEFT_EXPORT weft_status weft_backend_plugin_open(weft_context *ctx,
+						 const char *spec,
+						 const char *plugin_path,
+						 unsigned flags,
+						 weft_backend_plugin **out);
+/* Its checked table (valid until close), its file, and what its probe
+ * said. */
+WEFT_EXPORT const weft_backend *
+weft_backend_plugin_table(const weft_backend_plugin *p);
+WEFT_EXPORT const char *weft_backend_plugin_path(const weft_backend_plugin *p);
+WEFT_EXPORT const weft_probe *
+weft_backend_plugin_probe(const weft_backend_plugin *p);
+WEFT_EXPORT void weft_backend_plugin_close(weft_backend_plugin *p);
 
 #ifdef __cplusplus
 }

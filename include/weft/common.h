@@ -124,6 +124,32 @@ typedef struct weft_native {
  * this. */
 #define WEFT_NATIVE_V1_2_SIZE (offsetof(weft_native, bytes) + sizeof(size_t))
 
+/* Element types of typed views (weft_model_array, weft_sim_array), coded
+ * as DLPack codes them: (type code << 8) | bits, with DLPack's kDLInt 0,
+ * kDLUInt 1, kDLFloat 2. */
+typedef enum weft_dtype {
+	WEFT_DTYPE_I8 = (0 << 8) | 8,
+	WEFT_DTYPE_I16 = (0 << 8) | 16,
+	WEFT_DTYPE_I32 = (0 << 8) | 32,
+	WEFT_DTYPE_I64 = (0 << 8) | 64,
+	WEFT_DTYPE_U8 = (1 << 8) | 8,
+	WEFT_DTYPE_U16 = (1 << 8) | 16,
+	WEFT_DTYPE_U32 = (1 << 8) | 32,
+	WEFT_DTYPE_U64 = (1 << 8) | 64,
+	WEFT_DTYPE_F32 = (2 << 8) | 32,
+	WEFT_DTYPE_F64 = (2 << 8) | 64
+} weft_dtype;
+
+/* Bytes of one element of a dtype (bits / 8). */
+#define WEFT_DTYPE_BYTES(t) (((unsigned)(t)&0xffu) / 8u)
+
+/* Transfer flags (backend transfers, weft_sim_read/write). */
+enum {
+	WEFT_XFER_ASYNC = 1u << 0 /* return before completion; the memory
+				   * must stay untouched until a sync or the
+				   * wait on a fence issued after it */
+};
+
 /* Short name of a status code ("invalid argument", ...). Never NULL. */
 WEFT_EXPORT const char *weft_status_str(weft_status st);
 

@@ -1,13 +1,19 @@
 /*
  * weft/model.h - the model author's header.
  *
- * A model is one directory under models/ with:
+ * A model is a plugin, weft-model-NAME.so, built from one directory:
  *   NAME.wk   its kernels, in the portable dialect (weft/kernel.h), once;
- *   NAME.c    host code: parameters, population, the step's launch list,
- *             outputs, through the functions below and nothing else.
+ *             weft-wk turns it into NAME_kernels.c (the host builds, the
+ *             embedded source and the kernels' buffer signatures) and
+ *             NAME_kernels.h (a launch helper per kernel);
+ *   NAME.c    host code: parameters, state, the step's launch list,
+ *             outputs, through the functions below and nothing else, and
+ *             the entry (WEFT_MODEL_ENTRY).
  * A model never calls a backend API and a backend never sees model code:
  * the core hands the model's program (source text plus host-compiled
- * kernels) to whatever backend was chosen.
+ * kernels) to whatever backend was chosen. docs/writing-a-model.md walks
+ * from the installed template (share/weft/model-template) to a model that
+ * passes `weft conform`.
  */
 #ifndef WEFT_MODEL_H
 #define WEFT_MODEL_H
@@ -71,50 +77,76 @@ typedef struct weft_plot_desc {
 	uint32_t n_curves2;
 } weft_plot_desc;
 
+/* ---- kernel signatures ------------------------------------------------ */
+
+/* The buffers a kernel binds, by name, in slot order: what the kernel
+ * declares with WEFT_BUF(T, name) in its .wk file. weft-wk generates one
+ * per kernel (NAME_kernels.c) with the host builds and the embedded
+ * source, and a launch helper per kernel that binds buffers by those
+ * names (NAME_kernels.h). weft_model_set_step() and weft_model_add_list()
+ * check every launch against its kernel's signature: as many buffers as
+ * the kernel declares, none of them NULL. */
+typedef struct weft_kernel_sig {
+	const char *kernel;	 /* program->kernels[i].name */
+	const char *const *bufs; /* slot k is bufs[k] */
+	uint32_t n_bufs;	 /* at most WEFT_KERNEL_MAX_BUFS */
+} weft_kernel_sig;
+
 /* ---- the model descriptor -------------------------------------------- */
+
+/* A model is a shared object weft-model-NAME.so exporting one data symbol,
+ * WEFT_MODEL_ENTRY_SYMBOL, of type `const weft_model`: the loader reads
+ * its header and checks the whole table (ABI, size, name, functions, keys,
+ * kernels and signatures) before any of the model's code runs. */
+#define WEFT_MODEL_ABI_MAJOR	1
+#define WEFT_MODEL_ABI_MINOR	0
+#define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
+
+/* Export the entry of a model plugin; everything else in it is static (or
+ * hidden):  WEFT_MODEL_ENTRY = { .abi_major = WEFT_MODEL_ABI_MAJOR, ... }; */
+#define WEFT_MODEL_ENTRY                                             \
+	WEFT_EXPORT extern const struct weft_model weft_model_entry; \
+	const struct weft_model weft_model_entry
 
 typedef struct weft_model_ctx weft_model_ctx;
 
 typedef struct weft_model {
-	uint32_t abi_version; /* WEFT_MODEL_ABI */
-	uint32_t struct_size; /* sizeof(weft_model) */
-	const char *name;     /* also the INI section of its parameters */
+	/* Header, identical in every ABI version. */
+	uint32_t abi_major;   /* WEFT_MODEL_ABI_MAJOR it was built for */
+	uint32_t abi_minor;   /* WEFT_MODEL_ABI_MINOR it was built for */
+	uint32_t struct_size; /* sizeof(weft_model) it was built with */
+	const char *name;     /* NAME of weft-model-NAME.so, [a-z0-9_]+; also
+			       * the INI section of its parameters */
+	const char *version;  /* the model's own version string */
 	const char *summary;  /* one line for `weft models` */
-	const weft_key_desc *keys;
+
+	/* ABI 1.0. */
+	const weft_key_desc *keys; /* its section's keys, each with a help */
 	uint32_t n_keys;
-	weft_program_desc program;
+	/* Its kernels (host builds and source) and their signatures, one
+	 * per kernel: NAME_program and NAME_sigs, which weft-wk writes. */
+	const weft_program_desc *program;
+	const weft_kernel_sig *sigs;
 
 	/* Read parameters, build and upload the state, declare the step's
 	 * launches with weft_model_set_step(). *state is the model's own. */
 	weft_status (*setup)(weft_model_ctx *mc, void **state);
-	/* Called between chunks of steps (never inside step()), after
-	 * steps_done steps in all: read back and write what is due. NULL
-	 * when the model has collect() and emit() (below) instead. */
-	weft_status (*output)(weft_model_ctx *mc, void *state,
-			      uint64_t steps_done);
 	/* Called once after the last step: final outputs and summary. */
 	weft_status (*finish)(weft_model_ctx *mc, void *state);
+	/* Whenever *state was set, also after a failed setup. */
 	void (*teardown)(weft_model_ctx *mc, void *state);
 
-	/* Appended after the first layout (read only when struct_size covers
-	 * it): a small, fast configuration for the conformance suite
-	 * (`weft conform`), as newline-separated "section.key=value"
-	 * overrides, e.g. "seir.agents=5000\nsimulation.steps=40". NULL: the
-	 * model's defaults. */
-	const char *conform_sets;
-
-	/* Appended after conform_sets (read only when struct_size covers
-	 * them): output in two halves instead of output(), so that reading
-	 * results back overlaps the next steps and formatting them runs on
-	 * the core's writer thread. A model sets both or neither; with both,
-	 * output() is not called.
+	/* Outputs, in two halves, so that reading results back overlaps the
+	 * next steps and formatting them runs on the core's writer thread.
+	 * Both or neither (a model without outputs between steps).
 	 *
 	 * collect: on the main thread, right after the chunk of steps that
-	 * ends at steps_done was enqueued (the same points as output()).
-	 * Enqueues what is due and never waits: device-to-device copies into
-	 * the model's own snapshot buffers (weft_model_copy), then
-	 * asynchronous reads into host memory of slot `slot`
-	 * (weft_model_download_async). The core rotates through
+	 * ends at steps_done was enqueued (after every chunk that ends on a
+	 * multiple of [output] every, and after the last step). Enqueues
+	 * what is due and never waits: device-to-device copies into the
+	 * model's own snapshot buffers (weft_model_copy), then asynchronous
+	 * reads into host memory of slot `slot` (weft_model_download_async,
+	 * or weft_model_rows_*). The core rotates through
 	 * weft_model_output_slots() slots; host memory of a slot is the
 	 * model's until emit() of that slot has returned, and the core does
 	 * not hand the slot out again before.
@@ -131,14 +163,25 @@ typedef struct weft_model {
 	weft_status (*emit)(weft_model_ctx *mc, void *state,
 			    uint64_t steps_done, unsigned slot);
 
-	/* Appended after emit (read only when struct_size covers it): what
-	 * [output] plot draws once the run has finished, from one of the
-	 * CSV files the model writes. NULL: the model has no plot. */
+	/* A small, fast configuration for the conformance suite (`weft
+	 * conform`), as newline-separated "section.key=value" overrides,
+	 * e.g. "seir.agents=5000\nsimulation.steps=40". NULL: the model's
+	 * defaults. */
+	const char *conform_sets;
+	/* What [output] plot draws once the run has finished, from one of
+	 * the CSV files the model writes. NULL: the model has no plot. */
 	const weft_plot_desc *plot;
 } weft_model;
 
+/* The size of the first published layout: a model's struct_size is at
+ * least this. Fields appended later are read only when struct_size covers
+ * them. */
+#define WEFT_MODEL_V1_0_SIZE \
+	(offsetof(weft_model, plot) + sizeof(const weft_plot_desc *))
+
 /* ---- what a model may ask of the core ------------------------------- */
-/* Exported from libweft; today's models are compiled into it (models/). */
+/* Exported from libweft, which every model plugin links (pkg-config
+ * weft). */
 
 /* Record a failure message (prefixed with the model name) and return st. */
 WEFT_EXPORT weft_status weft_model_fail(weft_model_ctx *mc, weft_status st,
@@ -148,11 +191,13 @@ WEFT_EXPORT weft_status weft_model_fail(weft_model_ctx *mc, weft_status st,
 WEFT_EXPORT int64_t weft_model_int(const weft_model_ctx *mc, const char *key);
 WEFT_EXPORT double weft_model_real(const weft_model_ctx *mc, const char *key);
 WEFT_EXPORT int weft_model_bool(const weft_model_ctx *mc, const char *key);
-const char *weft_model_string(const weft_model_ctx *mc, const char *key);
+WEFT_EXPORT const char *weft_model_string(const weft_model_ctx *mc,
+					  const char *key);
 /* Where a key's value came from ("astoria.ini:12", "--set seir.beta",
  * "default"), for error messages about values that are valid alone but not
  * together. */
-const char *weft_model_where(const weft_model_ctx *mc, const char *key);
+WEFT_EXPORT const char *weft_model_where(const weft_model_ctx *mc,
+					 const char *key);
 
 WEFT_EXPORT uint64_t weft_model_seed(const weft_model_ctx *mc);
 WEFT_EXPORT uint64_t weft_model_steps(const weft_model_ctx *mc);
@@ -222,9 +267,28 @@ WEFT_EXPORT void weft_model_rows_slot(const weft_model_rows *rows,
 WEFT_EXPORT uint64_t weft_model_rows_read(const weft_model_rows *rows);
 WEFT_EXPORT void weft_model_rows_close(weft_model_ctx *mc,
 				       weft_model_rows *rows);
-/* The launches that make up one step; copied. */
+/* The launches that make up one step; copied. Each launch is checked
+ * against its kernel's signature (weft_kernel_sig). */
 WEFT_EXPORT weft_status weft_model_set_step(weft_model_ctx *mc,
 					    const weft_launch *l, uint32_t n);
+/* A launch list of its own name, besides the step's, for applications
+ * that drive the run themselves (weft_sim_list() and weft_sim_launch() in
+ * weft/weft.h): CartPole's "act" (a step with the actions in the action
+ * buffer) or "reset". Copied and checked like the step's; names are
+ * [a-z0-9_]+, unique, and "step" is the step's own list. Only in setup. */
+WEFT_EXPORT weft_status weft_model_add_list(weft_model_ctx *mc,
+					    const char *name,
+					    const weft_launch *l, uint32_t n);
+/* A typed view of part of a buffer, by name, for applications
+ * (weft_sim_array() in weft/weft.h: a binding hands it to numpy, PyTorch
+ * or JAX without a copy, as DLPack describes a tensor): elements of
+ * `dtype` from byte `offset` of buf, C order, shape[0..ndim). Names are
+ * [a-z0-9_]+ and unique; the view must lie inside the buffer. Only in
+ * setup. */
+WEFT_EXPORT weft_status weft_model_array(weft_model_ctx *mc, const char *name,
+					 weft_buf *buf, size_t offset,
+					 weft_dtype dtype, uint32_t ndim,
+					 const int64_t *shape);
 
 /* Output files: written to a temporary file under [output] directory and
  * renamed into place only when the whole run succeeds. */
@@ -240,6 +304,28 @@ WEFT_EXPORT weft_status weft_output_write(weft_output *o, const void *data,
 WEFT_EXPORT weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
 					   const char *fmt, ...)
 	WEFT_PRINTF(3, 4);
+
+/* ---- loading a model plugin, for harnesses ----------------------------- */
+/*
+ * What a harness that reads a model's table (the conformance suite's model
+ * checks) uses to load a model plugin as a run would: the same search, the
+ * same checks before any of its code runs, the same messages (path, stage,
+ * reason). spec is a path (it contains '/') of a weft-model-NAME.so, or a
+ * name looked up in model_path (':'-separated, may be NULL),
+ * $WEFT_MODEL_PATH and the installed plugin directory.
+ */
+typedef struct weft_context weft_context;
+typedef struct weft_model_plugin weft_model_plugin;
+
+WEFT_EXPORT weft_status weft_model_plugin_open(weft_context *ctx,
+					       const char *spec,
+					       const char *model_path,
+					       weft_model_plugin **out);
+/* Its checked table (valid until close) and its file. */
+WEFT_EXPORT const weft_model *
+weft_model_plugin_table(const weft_model_plugin *p);
+WEFT_EXPORT const char *weft_model_plugin_path(const weft_model_plugin *p);
+WEFT_EXPORT void weft_model_plugin_close(weft_model_plugin *p);
 
 #ifdef __cplusplus
 }

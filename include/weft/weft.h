@@ -6,6 +6,10 @@
  * Every action function returns a weft_status; on failure the context
  * keeps one message naming what failed and where, read with
  * weft_context_error(). The library never prints and never exits.
+ *
+ * Models and backends are plugins (weft-model-NAME.so,
+ * weft-backend-NAME.so) found at run time: `weft models` and `weft
+ * backends` list them.
  */
 #ifndef WEFT_WEFT_H
 #define WEFT_WEFT_H
@@ -30,6 +34,12 @@ WEFT_EXPORT weft_status weft_context_new(weft_context **out);
 WEFT_EXPORT void weft_context_free(weft_context *ctx);
 /* The message of the last failure on this context ("" if none). */
 WEFT_EXPORT const char *weft_context_error(const weft_context *ctx);
+/* Record a failure on the context and return st: for libraries built on
+ * libweft (the CartPole API, language bindings) that report their own
+ * errors where their callers read weft's. */
+WEFT_EXPORT weft_status weft_context_fail(weft_context *ctx, weft_status st,
+					  const char *fmt, ...)
+	WEFT_PRINTF(3, 4);
 
 /* ---- configuration -------------------------------------------------- */
 
@@ -41,8 +51,9 @@ WEFT_EXPORT weft_status weft_config_load(weft_context *ctx, const char *path,
 /* Override one key, "section.key=value", with the same checks. */
 WEFT_EXPORT weft_status weft_config_set(weft_context *ctx, weft_config *cfg,
 					const char *assignment);
-/* Check what single keys cannot: the model exists, the backend name is a
- * name. weft_sim_open() calls it; exposed for `weft check`. */
+/* Check what single keys cannot: the model's plugin is found and sound,
+ * the backend name is a name. weft_sim_open() calls it; exposed for `weft
+ * check`. */
 WEFT_EXPORT weft_status weft_config_validate(weft_context *ctx,
 					     const weft_config *cfg);
 /* The value of a key as text (the default when unset), NULL if undeclared. */
@@ -78,10 +89,29 @@ WEFT_EXPORT void weft_backend_list_free(weft_backend_list *l);
 
 /* ---- models --------------------------------------------------------- */
 
-WEFT_EXPORT size_t weft_model_count(void);
-/* Name and one-line summary of the i-th model. */
-WEFT_EXPORT weft_status weft_model_info(size_t i, const char **name,
-					const char **summary);
+typedef struct weft_model_list weft_model_list;
+
+typedef struct weft_model_info {
+	const char *name;
+	const char *path;    /* plugin file */
+	const char *state;   /* "available", "failed", or "shadowed" */
+	const char *stage;   /* failed stage: open, symbol, version, check */
+	const char *reason;  /* why it cannot be used, "" when available */
+	const char *summary; /* its one line, "" when it failed */
+	const char *version; /* its own version, "" when it failed */
+} weft_model_info;
+
+/* Find every model plugin, weft-model-NAME.so: model_path (':'-separated,
+ * may be NULL), then $WEFT_MODEL_PATH, then the installed plugin
+ * directory. Each is loaded and its table checked; none of its functions
+ * is called. */
+WEFT_EXPORT weft_status weft_models_scan(weft_context *ctx,
+					 const char *model_path,
+					 weft_model_list **out);
+WEFT_EXPORT size_t weft_model_list_count(const weft_model_list *l);
+WEFT_EXPORT const weft_model_info *weft_model_list_at(const weft_model_list *l,
+						      size_t i);
+WEFT_EXPORT void weft_model_list_free(weft_model_list *l);
 
 /* ---- running -------------------------------------------------------- */
 
@@ -113,39 +143,119 @@ WEFT_EXPORT const char *weft_sim_output_at(const weft_sim *sim, size_t i);
 /* Free everything; outputs not yet committed are removed. */
 WEFT_EXPORT void weft_sim_close(weft_sim *sim);
 
-/* ---- the conformance suite ----------------------------------------- */
+/* ---- state digests -------------------------------------------------- */
 
-/* What `weft conform` runs: every promise of the backend ABI, tested
- * through a plugin's vtable, and every model run on it and compared with
- * a reference backend by state digest. */
-typedef struct weft_conform_options {
-	uint32_t struct_size;	 /* sizeof(weft_conform_options) */
-	const char *plugin;	 /* a path (contains '/') or a backend name */
-	const char *plugin_path; /* more directories to search, or NULL */
-	const char *reference;	 /* backend (name or path) that models are
-				  * compared with; NULL: "openmp" */
-	const char *device;	 /* as [backend] device: index or name; NULL */
-	const char *platform;	 /* as [backend] platform; NULL */
-	const char *only;	 /* comma-separated group names; NULL: all */
-	unsigned timeout_s;	 /* per group; 0: 120 */
-	int isolate;		 /* 1: run each group in a fork()ed child, which
-				  * alone loads the plugin (a crash or a hang
-				  * becomes a failed test); 0: in this process */
-} weft_conform_options;
+/* Every model buffer of a run as it is now (after waiting for the
+ * device), with its XXH3-64 hash: what the conformance suite compares
+ * across backends, and what tells two runs apart byte for byte. */
+typedef struct weft_digest_buf {
+	const char *name; /* as the model named the buffer */
+	size_t bytes;
+	int is_f32;	/* compare as f32 elements within abs_tol */
+	double abs_tol; /* (weft_model_buffer_tolerance); 0 otherwise */
+	uint64_t hash;	/* XXH3-64 of data */
+	const unsigned char *data;
+} weft_digest_buf;
 
-/* Run the suite and print its results to tap as TAP (the plan last);
- * *n_failed counts the failed tests. A plugin that cannot be loaded is one
- * failed test ("load: ..."); one whose probe says it cannot run here is
- * skipped ("1..0 # SKIP ..."). Returns WEFT_OK whenever the suite ran,
- * WEFT_E_INVALID for bad options (an unknown group), another error when
- * the suite itself could not run (no temporary directory, no fork). */
-WEFT_EXPORT weft_status weft_conform_run(weft_context *ctx,
-					 const weft_conform_options *opt,
-					 FILE *tap, int *n_failed);
-/* The groups, in the order they run. */
-WEFT_EXPORT size_t weft_conform_group_count(void);
-WEFT_EXPORT weft_status weft_conform_group_info(size_t i, const char **name,
-						const char **summary);
+typedef struct weft_digest weft_digest;
+
+WEFT_EXPORT weft_status weft_sim_digest(weft_sim *sim, weft_digest **out);
+/* The buffers, in allocation order. */
+WEFT_EXPORT size_t weft_digest_count(const weft_digest *d);
+WEFT_EXPORT const weft_digest_buf *weft_digest_at(const weft_digest *d,
+						  size_t i);
+WEFT_EXPORT void weft_digest_free(weft_digest *d);
+
+/* ---- driving a run ------------------------------------------------- */
+/*
+ * For applications that step a model their own way (the CartPole API of
+ * weft/cartpole.h, the Python binding): the model's buffers, by the names
+ * it gave them; its launch lists, by name; transfers, fences and native
+ * handles through the run. Everything is issued on the device's one
+ * in-order queue, after whatever weft_sim_step() issued. Messages name the
+ * buffer, the bytes and the backend.
+ */
+typedef struct weft_sim_buffer weft_sim_buffer;
+
+typedef struct weft_buffer_info {
+	uint32_t struct_size; /* set by the caller: sizeof *out */
+	const char *name;     /* as the model named it ("state", "io") */
+	size_t bytes;
+	int is_f32;	/* f32 elements compared within abs_tol across
+			 * backends (weft_model_buffer_tolerance) */
+	double abs_tol; /* 0 for buffers that match byte for byte */
+} weft_buffer_info;
+
+/* The model's live buffers, in allocation order. A handle stays valid
+ * until the model frees the buffer (for most models: until close). */
+WEFT_EXPORT size_t weft_sim_buffer_count(const weft_sim *sim);
+WEFT_EXPORT weft_sim_buffer *weft_sim_buffer_at(weft_sim *sim, size_t i);
+/* NULL when the model has no buffer of that name. */
+WEFT_EXPORT weft_sim_buffer *weft_sim_buffer_find(weft_sim *sim,
+						  const char *name);
+WEFT_EXPORT weft_status weft_sim_buffer_info(const weft_sim_buffer *b,
+					     weft_buffer_info *out);
+
+/* Host to device and device to host, within the buffer. flags 0 blocks
+ * until done; WEFT_XFER_ASYNC returns at once, and the host memory must
+ * stay untouched until weft_sim_sync(), or weft_sim_wait() on a fence
+ * issued after the transfer. */
+WEFT_EXPORT weft_status weft_sim_write(weft_sim *sim, weft_sim_buffer *dst,
+				       size_t offset, const void *src,
+				       size_t bytes, unsigned flags);
+WEFT_EXPORT weft_status weft_sim_read(weft_sim *sim, void *dst,
+				      weft_sim_buffer *src, size_t offset,
+				      size_t bytes, unsigned flags);
+/* Where the buffer's bytes live (host pointer, CUDA device pointer,
+ * cl_mem; weft/common.h), to hand to another library without a copy.
+ * Never waits. WEFT_E_UNSUPPORTED when the backend does not expose native
+ * buffers (a plugin built for a backend ABI older than 1.2). */
+WEFT_EXPORT weft_status weft_sim_native(weft_sim *sim, weft_sim_buffer *b,
+					weft_native *out);
+
+/* A typed view the model declared (weft_model_array): its memory, byte
+ * offset, dtype, C-order shape and strides, as DLPack's DLTensor has
+ * them. */
+#define WEFT_ARRAY_MAX_DIMS 4
+typedef struct weft_array {
+	uint32_t struct_size; /* set by the caller: sizeof *out */
+	const char *name;
+	weft_sim_buffer *buffer; /* the buffer it views */
+	weft_native mem;	 /* that buffer's native memory */
+	size_t offset;		 /* bytes from the buffer's start */
+	size_t bytes;		 /* bytes of the view */
+	uint32_t dtype;		 /* a weft_dtype */
+	uint32_t ndim;
+	int64_t shape[WEFT_ARRAY_MAX_DIMS];
+	int64_t strides[WEFT_ARRAY_MAX_DIMS]; /* in elements */
+} weft_array;
+
+WEFT_EXPORT size_t weft_sim_array_count(const weft_sim *sim);
+/* The i-th (or the named) view; WEFT_E_INVALID naming the views there are
+ * when there is none, WEFT_E_UNSUPPORTED as for weft_sim_native(). */
+WEFT_EXPORT weft_status weft_sim_array_at(weft_sim *sim, size_t i,
+					  weft_array *out);
+WEFT_EXPORT weft_status weft_sim_array_find(weft_sim *sim, const char *name,
+					    weft_array *out);
+
+/* A launch list the model declared (weft_model_add_list), by name; "step"
+ * is the step's own list. */
+WEFT_EXPORT weft_status weft_sim_list(weft_sim *sim, const char *name,
+				      uint32_t *index);
+/* Enqueue n repetitions of that list; never waits. Unlike
+ * weft_sim_step(), it neither counts as steps of the run nor writes
+ * outputs. */
+WEFT_EXPORT weft_status weft_sim_launch(weft_sim *sim, uint32_t list,
+					uint64_t n);
+/* Mark the point after everything issued so far (its token in *token,
+ * increasing from 1); never waits. weft_sim_wait() returns once
+ * everything issued before that fence has completed, asynchronous reads
+ * included, without waiting for later work. A backend without fences
+ * (ABI 1.0) synchronises in weft_sim_wait() instead. */
+WEFT_EXPORT weft_status weft_sim_fence(weft_sim *sim, uint64_t *token);
+WEFT_EXPORT weft_status weft_sim_wait(weft_sim *sim, uint64_t token);
+/* Wait for everything issued. */
+WEFT_EXPORT weft_status weft_sim_sync(weft_sim *sim);
 
 #ifdef __cplusplus
 }

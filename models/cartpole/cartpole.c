@@ -1,13 +1,13 @@
 /*
- * models/cartpole/cartpole.c - the CartPole model's host side for
- * `weft run`: parameters, the initial state, the step's launch list (the
- * on-device policy, and the statistics reduction when due) and the
- * episode statistics CSV, written through the output pipeline (collect()
- * and emit(), core/pipeline.c). Everything that runs per environment per step
- * is in cartpole.wk; the C API of <weft/cartpole.h> is in cartpole_api.c.
+ * models/cartpole/cartpole.c - the CartPole model plugin
+ * (weft-model-cartpole.so): parameters, the initial state, the step's
+ * launch list for `weft run` (the on-device policy, and the statistics
+ * reduction when due), the launch lists and views the C API of
+ * <weft/cartpole.h> drives (cartpole_api.c, on libweft's public run API),
+ * and the episode statistics CSV, written through the output pipeline
+ * (collect() and emit()). Everything that runs per environment per step is
+ * in cartpole.wk.
  */
-#include "internal.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,16 +49,6 @@ static const weft_key_desc cartpole_keys[] = {
 size_t weft__cartpole_io_bytes(uint32_t n)
 {
 	return (size_t)CP_IO_FINAL_RETURN(n) + 4u * (size_t)n;
-}
-
-void weft__cartpole_launch(const cartpole_state *s, weft_launch *l,
-			   uint32_t kernel, uint32_t extent)
-{
-	memset(l, 0, sizeof *l);
-	l->kernel = kernel;
-	l->extent = extent;
-	l->n_bufs = CP_N_BUFS;
-	memcpy(l->bufs, s->bufs, sizeof s->bufs);
 }
 
 static void cartpole_read_params(weft_model_ctx *mc, cartpole_state *s)
@@ -183,6 +173,73 @@ free_host:
 	return st;
 }
 
+/* ---- launches -------------------------------------------------------------
+ */
+
+#define B(k) (s->bufs[CP_B_##k])
+
+static weft_launch cp_act(const cartpole_state *s)
+{
+	return cartpole_act_launch((cartpole_act_bufs){ .p = B(PARAMS),
+							.state = B(STATE),
+							.steps = B(STEPS),
+							.episode = B(EPISODE),
+							.acc = B(ACC),
+							.actions = B(ACTIONS),
+							.io = B(IO),
+							.ctl = B(CTL) },
+				   s->n_envs);
+}
+
+static weft_launch cp_policy_launch(const cartpole_state *s)
+{
+	return cartpole_policy_launch(
+		(cartpole_policy_bufs){ .p = B(PARAMS),
+					.state = B(STATE),
+					.steps = B(STEPS),
+					.episode = B(EPISODE),
+					.acc = B(ACC),
+					.io = B(IO),
+					.ctl = B(CTL) },
+		s->n_envs);
+}
+
+static weft_launch cp_pack(const cartpole_state *s)
+{
+	return cartpole_pack_launch((cartpole_pack_bufs){ .p = B(PARAMS),
+							  .state = B(STATE),
+							  .io = B(IO) },
+				    s->n_envs);
+}
+
+static weft_launch cp_reset(const cartpole_state *s)
+{
+	return cartpole_reset_launch(
+		(cartpole_reset_bufs){ .p = B(PARAMS),
+				       .state = B(STATE),
+				       .steps = B(STEPS),
+				       .episode = B(EPISODE),
+				       .io = B(IO) },
+		s->n_envs);
+}
+
+/* The statistics: per-environment counts into partial sums, then those
+ * into the control block and a row of the series. */
+static void cp_stats(const cartpole_state *s, weft_launch l[2])
+{
+	l[0] = cartpole_reduce_launch(
+		(cartpole_reduce_bufs){ .p = B(PARAMS),
+					.acc = B(ACC),
+					.partials = B(PARTIALS) },
+		s->params.n_partials);
+	l[1] = cartpole_total_launch(
+		(cartpole_total_bufs){ .p = B(PARAMS),
+				       .partials = B(PARTIALS),
+				       .series = B(SERIES),
+				       .ctl = B(CTL) },
+		1);
+}
+
 /* One step of `weft run`: the on-device policy, then the statistics
  * reduction, whose extents cartpole_policy's item 0 sets on the device
  * (0 except every `every` steps and at the last). */
@@ -190,14 +247,61 @@ static weft_status cartpole_set_step(weft_model_ctx *mc, cartpole_state *s)
 {
 	weft_launch l[3];
 
-	weft__cartpole_launch(s, &l[0], CP_K_POLICY, s->n_envs);
-	weft__cartpole_launch(s, &l[1], CP_K_REDUCE, s->params.n_partials);
-	l[1].extent_buf = s->bufs[CP_B_CTL];
+	l[0] = cp_policy_launch(s);
+	cp_stats(s, &l[1]);
+	l[1].extent_buf = B(CTL);
 	l[1].extent_offset = 4 * CP_CTL_REDUCE_N;
-	weft__cartpole_launch(s, &l[2], CP_K_TOTAL, 1);
-	l[2].extent_buf = s->bufs[CP_B_CTL];
+	l[2].extent_buf = B(CTL);
 	l[2].extent_offset = 4 * CP_CTL_TOTAL_N;
 	return weft_model_set_step(mc, l, 3);
+}
+
+/* What the C API (cartpole_api.c) drives: one launch each, and the
+ * statistics reduced at once. */
+static weft_status cartpole_add_lists(weft_model_ctx *mc, cartpole_state *s)
+{
+	weft_launch act = cp_act(s), policy = cp_policy_launch(s);
+	weft_launch pack = cp_pack(s), reset = cp_reset(s), stats[2];
+	weft_status st;
+
+	cp_stats(s, stats);
+	if ((st = weft_model_add_list(mc, "act", &act, 1)) ||
+	    (st = weft_model_add_list(mc, "policy", &policy, 1)) ||
+	    (st = weft_model_add_list(mc, "pack", &pack, 1)) ||
+	    (st = weft_model_add_list(mc, "reset", &reset, 1)))
+		return st;
+	return weft_model_add_list(mc, "stats", stats, 2);
+}
+
+/* The arrays of the packed result and the action buffer, as an
+ * application sees them (weft_sim_array_find; layouts in
+ * cartpole_shared.h). */
+static weft_status cartpole_add_views(weft_model_ctx *mc, cartpole_state *s)
+{
+	int64_t n = s->n_envs, obs[2] = { n, 4 }, flat[1] = { n };
+	int64_t packed[1] = { (int64_t)s->bytes[CP_B_IO] };
+	size_t un = s->n_envs;
+	weft_status st;
+
+	if ((st = weft_model_array(mc, "obs", B(IO), 0, WEFT_DTYPE_F32, 2,
+				   obs)) ||
+	    (st = weft_model_array(mc, "reward", B(IO), CP_IO_REWARD(un),
+				   WEFT_DTYPE_F32, 1, flat)) ||
+	    (st = weft_model_array(mc, "terminated", B(IO),
+				   CP_IO_TERMINATED(un), WEFT_DTYPE_U8, 1,
+				   flat)) ||
+	    (st = weft_model_array(mc, "truncated", B(IO), CP_IO_TRUNCATED(un),
+				   WEFT_DTYPE_U8, 1, flat)) ||
+	    (st = weft_model_array(mc, "final_obs", B(IO), CP_IO_FINAL(un),
+				   WEFT_DTYPE_F32, 2, obs)) ||
+	    (st = weft_model_array(mc, "final_return", B(IO),
+				   CP_IO_FINAL_RETURN(un), WEFT_DTYPE_F32, 1,
+				   flat)) ||
+	    (st = weft_model_array(mc, "packed", B(IO), 0, WEFT_DTYPE_U8, 1,
+				   packed)))
+		return st;
+	return weft_model_array(mc, "actions", B(ACTIONS), 0, WEFT_DTYPE_U8, 1,
+				flat);
 }
 
 static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
@@ -213,6 +317,8 @@ static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 	if ((st = cartpole_alloc_all(mc, s)) ||
 	    (st = cartpole_upload_all(mc, s)) ||
 	    (st = cartpole_set_step(mc, s)) ||
+	    (st = cartpole_add_lists(mc, s)) ||
+	    (st = cartpole_add_views(mc, s)) ||
 	    (st = weft_model_rows_open(mc, s->bufs[CP_B_SERIES], s->series,
 				       CP_ROW_WORDS * sizeof(uint32_t),
 				       CP_SNAP_ROWS, &s->rows)))
@@ -352,21 +458,18 @@ static const weft_plot_desc cartpole_plot = {
 	.n_curves = sizeof cartpole_curves / sizeof cartpole_curves[0],
 };
 
-const weft_model weft__model_cartpole = {
-	.abi_version = WEFT_MODEL_ABI,
+WEFT_MODEL_ENTRY = {
+	.abi_major = WEFT_MODEL_ABI_MAJOR,
+	.abi_minor = WEFT_MODEL_ABI_MINOR,
 	.struct_size = sizeof(weft_model),
 	.name = "cartpole",
+	.version = WEFT_MODEL_VERSION,
 	.summary = "CartPole-v1 (Gymnasium's dynamics) for many environments "
 		   "at once, reset on the device",
 	.keys = cartpole_keys,
 	.n_keys = sizeof cartpole_keys / sizeof cartpole_keys[0],
-	.program = {
-		.struct_size = sizeof(weft_program_desc),
-		.name = "cartpole",
-		.source = weft__cartpole_source,
-		.kernels = weft__cartpole_kernels,
-		.n_kernels = CP_N_KERNELS,
-	},
+	.program = &cartpole_program,
+	.sigs = cartpole_sigs,
 	.setup = cartpole_setup,
 	.finish = cartpole_finish,
 	.teardown = cartpole_teardown,

@@ -1,19 +1,32 @@
 /*
- * models/cartpole/cartpole.h - what the CartPole model's host files share
- * (the model, its host kernels and the C API of <weft/cartpole.h>).
+ * models/cartpole/cartpole.h - what the CartPole model's host files share:
+ * its state and buffers (the plugin, weft-model-cartpole.so, and the tests
+ * that link the model's code).
  */
 #ifndef WEFT_CARTPOLE_MODEL_H
 #define WEFT_CARTPOLE_MODEL_H
 
 #include <weft/kernel_host.h>
+#include <weft/kernel.h>
 #include <weft/model.h>
 
+#include "cartpole_kernels.h"
 #include "cartpole_shared.h"
 
-#define CP_N_KERNELS 6
-extern const weft_kernel_desc weft__cartpole_kernels[CP_N_KERNELS];
-extern const char weft__cartpole_source[];
-extern const weft_model weft__model_cartpole;
+/* The model's buffers, in allocation order (names in cartpole.c). */
+enum {
+	CP_B_PARAMS,
+	CP_B_STATE,   /* f32 x[n], x_dot[n], theta[n], theta_dot[n] */
+	CP_B_STEPS,   /* u32: steps into the current episode */
+	CP_B_EPISODE, /* u32: episodes begun, which keys the reset */
+	CP_B_ACC,     /* u32 per-environment statistics (CP_ACC_*) */
+	CP_B_ACTIONS, /* u8: 0 pushes left, anything else right */
+	CP_B_IO,      /* the packed result (CP_IO_*) */
+	CP_B_PARTIALS,
+	CP_B_SERIES,
+	CP_B_CTL,
+	CP_N_BUFS
+};
 
 typedef struct cartpole_state {
 	cartpole_params params;
@@ -36,11 +49,8 @@ typedef struct cartpole_state {
 /* Bytes of the packed result buffer for n environments. */
 size_t weft__cartpole_io_bytes(uint32_t n);
 /* The state episode `episode` of environment `env` starts from, computed
- * by the kernels' own function (cartpole_host.c). */
+ * by the kernels' own function (cp_reset_state, cartpole_shared.h). */
 void weft__cartpole_reset_obs(const cartpole_params *p, uint32_t env,
 			      uint32_t episode, float obs[4]);
-/* A launch of kernel k over extent items, binding every buffer. */
-void weft__cartpole_launch(const cartpole_state *s, weft_launch *l,
-			   uint32_t kernel, uint32_t extent);
 
 #endif

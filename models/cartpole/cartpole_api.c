@@ -1,24 +1,29 @@
 /*
- * models/cartpole/cartpole_api.c - the C API of <weft/cartpole.h>.
+ * models/cartpole/cartpole_api.c - the C API of <weft/cartpole.h>
+ * (libweft-cartpole), written on libweft's public run API alone
+ * (weft/weft.h, "driving a run").
  *
  * An environment set is a weft run of the cartpole model (weft_sim_open:
  * backend choice, device, program, the model's setup and buffers), driven
- * step by step. The run's own launch list is `weft run`'s; this file
- * builds its own lists over the same buffers and hands them to the
- * backend directly (core/sim.h), so that a host-action step is one
- * asynchronous write of the packed actions, one launch and one read of the
- * packed result, and n policy steps are one step(n) call with nothing
- * else. The packed result can also be handed out where it is (the
- * backend's native(), ABI 1.2), with fences to say when it is complete.
+ * step by step through the launch lists and views the model declares
+ * (cartpole.c): "act" steps every environment with the actions in the
+ * "actions" buffer, "policy" with the on-device policy, "pack" writes the
+ * observations into the packed result "io", "reset" begins new episodes,
+ * "stats" reduces the episode statistics into "control". A host-action
+ * step is one asynchronous write of the packed actions, one launch and one
+ * read of the packed result; n policy steps are one launch of n
+ * repetitions and nothing else. The packed result can also be handed out
+ * where it is (weft_sim_array_find), with fences to say when it is
+ * complete.
  */
-#include "internal.h"
-
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <weft/cartpole.h>
+#include <weft/kernel_host.h>
+#include <weft/kernel.h>
 
-#include "cartpole.h"
-#include "sim.h"
+#include "cartpole_shared.h"
 
 /* Action staging buffers: a step that leaves its result on the device does
  * not wait, so the actions it sent must stay untouched until they have
@@ -26,30 +31,25 @@
  * the next step uses the other buffer. */
 #define CP_API_RING 2
 
-enum {
-	CP_L_ACT,
-	CP_L_POLICY,
-	CP_L_PACK,
-	CP_L_RESET,
-	CP_L_REDUCE, /* followed by CP_L_TOTAL: one list */
-	CP_L_TOTAL,
-	CP_L_COUNT
+enum { CP_L_ACT, CP_L_POLICY, CP_L_PACK, CP_L_RESET, CP_L_STATS, CP_L_COUNT };
+
+static const char *const cp_list_names[CP_L_COUNT] = {
+	"act", "policy", "pack", "reset", "stats",
 };
 
 struct weft_cartpole {
 	weft_context *ctx;
 	weft_config *own_cfg; /* made by open() when given none */
 	weft_sim *sim;
-	cartpole_state *s;
+	weft_sim_buffer *io, *actions, *control;
+	uint32_t list[CP_L_COUNT]; /* indexes of the model's launch lists */
 	uint32_t n;
 	weft_cartpole_layout layout;
-	weft_launch l[CP_L_COUNT];
 	uint8_t *stage[CP_API_RING];
 	int pending[CP_API_RING];      /* stage k is in an unsynced write */
 	uint64_t covered[CP_API_RING]; /* the first fence after that write
 					* (0: none yet) */
 	int next_stage;
-	int fences;	     /* the backend has fence() and wait() */
 	uint64_t last_fence; /* the last fence issued (0: none) */
 	int io_current;	     /* the packed observations are the state's */
 	uint64_t env_steps;  /* steps x environments */
@@ -68,57 +68,48 @@ void weft_cartpole_layout_of(uint32_t n, weft_cartpole_layout *out)
 	out->final_obs = CP_IO_FINAL((size_t)n);
 	out->final_return = CP_IO_FINAL_RETURN((size_t)n);
 	out->step_bytes = 22 * (size_t)n;
-	out->total_bytes = weft__cartpole_io_bytes(n);
+	out->total_bytes = CP_IO_FINAL_RETURN((size_t)n) + 4 * (size_t)n;
 }
 
-/* ---- talking to the backend ---------------------------------------------- */
+/* ---- talking to the run -----------------------------------------------------
+ */
+
+/* Prefix the run's message with what the API was doing. */
+static weft_status cp_fail(weft_cartpole *env, weft_status st, const char *what)
+{
+	char msg[1024];
+
+	snprintf(msg, sizeof msg, "%s", weft_context_error(env->ctx));
+	return weft_context_fail(env->ctx, st, "cartpole: %s: %s", what, msg);
+}
 
 static weft_status cp_sync(weft_cartpole *env, const char *what)
 {
-	weft_sim *sim = env->sim;
-	weft_error err = { { 0 } };
-	weft_status st = sim->vt->sync(sim->dev, &err);
+	weft_status st = weft_sim_sync(env->sim);
 
 	memset(env->pending, 0, sizeof env->pending);
 	memset(env->covered, 0, sizeof env->covered);
-	if (st)
-		return weft__fail(env->ctx, st, "cartpole: %s: sync: %s", what,
-				  err.msg);
-	return WEFT_OK;
+	return st ? cp_fail(env, st, what) : WEFT_OK;
 }
 
-static weft_status cp_launch(weft_cartpole *env, int first, uint32_t n_launch,
-			     uint64_t n_steps, const char *what)
+static weft_status cp_launch(weft_cartpole *env, int list, uint64_t n_steps,
+			     const char *what)
 {
-	weft_sim *sim = env->sim;
-	weft_error err = { { 0 } };
-	weft_status st = sim->vt->step(sim->dev, sim->prog, &env->l[first],
-				       n_launch, n_steps, &err);
+	weft_status st = weft_sim_launch(env->sim, env->list[list], n_steps);
 
-	if (st)
-		return weft__fail(env->ctx, st, "cartpole: %s: %s", what,
-				  err.msg);
-	return WEFT_OK;
+	return st ? cp_fail(env, st, what) : WEFT_OK;
 }
 
 /* A fence after everything issued; the action writes in flight are
- * complete once it is waited for. Without fences in the backend, a number
- * that cp_wait() turns into a sync. */
+ * complete once it is waited for (a backend without fences synchronises
+ * in the wait, weft_sim_wait). */
 static weft_status cp_fence(weft_cartpole *env, uint64_t *token,
 			    const char *what)
 {
-	weft_sim *sim = env->sim;
-	weft_error err = { { 0 } };
-	weft_status st;
+	weft_status st = weft_sim_fence(env->sim, token);
 
-	if (!env->fences) {
-		*token = ++env->last_fence;
-		return WEFT_OK;
-	}
-	st = sim->vt->fence(sim->dev, token, &err);
 	if (st)
-		return weft__fail(env->ctx, st, "cartpole: %s: fence: %s", what,
-				  err.msg);
+		return cp_fail(env, st, what);
 	env->last_fence = *token;
 	for (int k = 0; k < CP_API_RING; k++)
 		if (env->pending[k] && !env->covered[k])
@@ -128,16 +119,10 @@ static weft_status cp_fence(weft_cartpole *env, uint64_t *token,
 
 static weft_status cp_wait(weft_cartpole *env, uint64_t token, const char *what)
 {
-	weft_sim *sim = env->sim;
-	weft_error err = { { 0 } };
-	weft_status st;
+	weft_status st = weft_sim_wait(env->sim, token);
 
-	if (!env->fences)
-		return cp_sync(env, what);
-	st = sim->vt->wait(sim->dev, token, &err);
 	if (st)
-		return weft__fail(env->ctx, st, "cartpole: %s: wait: %s", what,
-				  err.msg);
+		return cp_fail(env, st, what);
 	for (int k = 0; k < CP_API_RING; k++)
 		if (env->covered[k] && env->covered[k] <= token)
 			env->pending[k] = 0, env->covered[k] = 0;
@@ -148,16 +133,11 @@ static weft_status cp_wait(weft_cartpole *env, uint64_t token, const char *what)
 static weft_status cp_read_io(weft_cartpole *env, void *dst, size_t offset,
 			      size_t bytes, const char *what)
 {
-	weft_sim *sim = env->sim;
-	weft_error err = { { 0 } };
-	weft_status st = sim->vt->read(sim->dev, dst, env->s->bufs[CP_B_IO],
-				       offset, bytes, WEFT_XFER_ASYNC, &err);
+	weft_status st = weft_sim_read(env->sim, dst, env->io, offset, bytes,
+				       WEFT_XFER_ASYNC);
 
 	if (st)
-		return weft__fail(env->ctx, st,
-				  "cartpole: %s: reading %zu bytes of the "
-				  "packed result at offset %zu: %s",
-				  what, bytes, offset, err.msg);
+		return cp_fail(env, st, what);
 	return cp_sync(env, what);
 }
 
@@ -182,17 +162,31 @@ static weft_status cp_default_config(weft_context *ctx, weft_config **out)
 	return WEFT_OK;
 }
 
-static void cp_build_launches(weft_cartpole *env)
+/* The model's buffers and launch lists this API drives, by name. */
+static weft_status cp_find(weft_cartpole *env)
 {
-	const cartpole_state *s = env->s;
+	weft_buffer_info info = { .struct_size = sizeof info };
+	weft_status st;
 
-	weft__cartpole_launch(s, &env->l[CP_L_ACT], CP_K_ACT, s->n_envs);
-	weft__cartpole_launch(s, &env->l[CP_L_POLICY], CP_K_POLICY, s->n_envs);
-	weft__cartpole_launch(s, &env->l[CP_L_PACK], CP_K_PACK, s->n_envs);
-	weft__cartpole_launch(s, &env->l[CP_L_RESET], CP_K_RESET, s->n_envs);
-	weft__cartpole_launch(s, &env->l[CP_L_REDUCE], CP_K_REDUCE,
-			      s->params.n_partials);
-	weft__cartpole_launch(s, &env->l[CP_L_TOTAL], CP_K_TOTAL, 1);
+	env->io = weft_sim_buffer_find(env->sim, "io");
+	env->actions = weft_sim_buffer_find(env->sim, "actions");
+	env->control = weft_sim_buffer_find(env->sim, "control");
+	if (!env->io || !env->actions || !env->control)
+		return weft_context_fail(env->ctx, WEFT_E_MODEL,
+					 "weft_cartpole_open: the cartpole "
+					 "model (%s) has no buffer '%s': a "
+					 "model of another version?",
+					 weft_sim_model(env->sim),
+					 !env->io	 ? "io"
+					 : !env->actions ? "actions"
+							 : "control");
+	for (int k = 0; k < CP_L_COUNT; k++)
+		if ((st = weft_sim_list(env->sim, cp_list_names[k],
+					&env->list[k])))
+			return st;
+	weft_sim_buffer_info(env->actions, &info);
+	env->n = (uint32_t)info.bytes;
+	return WEFT_OK;
 }
 
 static weft_status cp_open_sim(weft_cartpole *env, const weft_config *cfg)
@@ -200,29 +194,25 @@ static weft_status cp_open_sim(weft_cartpole *env, const weft_config *cfg)
 	const char *model = weft_config_get(cfg, "simulation", "model");
 	weft_status st;
 
-	if (!model || strcmp(model, "cartpole") != 0)
-		return weft__fail(
-			env->ctx, WEFT_E_CONFIG,
-			"weft_cartpole_open: [simulation] model is "
-			"'%s' (%s); the CartPole API needs model = "
-			"cartpole",
-			model ? model : "",
-			weft__config_where(cfg, "simulation", "model"));
 	if ((st = weft_sim_open(env->ctx, cfg, &env->sim)))
 		return st;
-	env->s = env->sim->mstate;
-	env->n = env->s->n_envs;
+	if (strcmp(weft_sim_model(env->sim), "cartpole") != 0)
+		return weft_context_fail(
+			env->ctx, WEFT_E_CONFIG,
+			"weft_cartpole_open: [simulation] model is '%s'; the "
+			"CartPole API needs model = cartpole",
+			model ? model : "");
+	if ((st = cp_find(env)))
+		return st;
 	weft_cartpole_layout_of(env->n, &env->layout);
-	cp_build_launches(env);
 	for (int k = 0; k < CP_API_RING; k++)
 		if (!(env->stage[k] = malloc(env->n)))
-			return weft__fail(env->ctx, WEFT_E_NOMEM,
-					  "cartpole: cannot allocate %u bytes "
-					  "for the action staging buffer",
-					  env->n);
+			return weft_context_fail(env->ctx, WEFT_E_NOMEM,
+						 "cartpole: cannot allocate %u "
+						 "bytes for the action staging "
+						 "buffer",
+						 env->n);
 	env->io_current = 1; /* setup wrote the first observations */
-	env->fences = env->sim->vt->struct_size >= WEFT_BACKEND_V1_1_SIZE &&
-		      env->sim->vt->fence && env->sim->vt->wait;
 	return WEFT_OK;
 }
 
@@ -233,12 +223,12 @@ weft_status weft_cartpole_open(weft_context *ctx, const weft_config *cfg,
 	weft_status st;
 
 	if (!ctx || !out)
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "weft_cartpole_open: NULL argument");
+		return weft_context_fail(ctx, WEFT_E_INVALID,
+					 "weft_cartpole_open: NULL argument");
 	*out = NULL;
 	env = calloc(1, sizeof *env);
 	if (!env)
-		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+		return weft_context_fail(ctx, WEFT_E_NOMEM, "out of memory");
 	env->ctx = ctx;
 	if (!cfg && (st = cp_default_config(ctx, &env->own_cfg)))
 		goto close_env;
@@ -280,12 +270,13 @@ static weft_status cp_check_actions(weft_cartpole *env, const uint8_t *a)
 {
 	for (uint32_t i = 0; i < env->n; i++)
 		if (a[i] > 1)
-			return weft__fail(env->ctx, WEFT_E_INVALID,
-					  "weft_cartpole_step: action %u of "
-					  "environment %u is out of range "
-					  "(0: push left, 1: push right); "
-					  "nothing was sent",
-					  (unsigned)a[i], (unsigned)i);
+			return weft_context_fail(
+				env->ctx, WEFT_E_INVALID,
+				"weft_cartpole_step: action %u of "
+				"environment %u is out of range "
+				"(0: push left, 1: push right); "
+				"nothing was sent",
+				(unsigned)a[i], (unsigned)i);
 	return WEFT_OK;
 }
 
@@ -317,7 +308,7 @@ static weft_status cp_stage(weft_cartpole *env, const uint8_t *actions,
 static weft_status cp_act(weft_cartpole *env, void *result, size_t result_bytes,
 			  const char *what)
 {
-	weft_status st = cp_launch(env, CP_L_ACT, 1, 1, what);
+	weft_status st = cp_launch(env, CP_L_ACT, 1, what);
 
 	if (st)
 		return st;
@@ -330,8 +321,6 @@ static weft_status cp_act(weft_cartpole *env, void *result, size_t result_bytes,
 static weft_status cp_step_host(weft_cartpole *env, const uint8_t *actions,
 				void *result, size_t result_bytes)
 {
-	weft_sim *sim = env->sim;
-	weft_error err = { { 0 } };
 	const void *src;
 	uint64_t token;
 	weft_status st;
@@ -339,17 +328,15 @@ static weft_status cp_step_host(weft_cartpole *env, const uint8_t *actions,
 	if ((st = cp_check_actions(env, actions)) ||
 	    (st = cp_stage(env, actions, result != NULL, &src)))
 		return st;
-	st = sim->vt->write(sim->dev, env->s->bufs[CP_B_ACTIONS], 0, src,
-			    env->n, WEFT_XFER_ASYNC, &err);
+	st = weft_sim_write(env->sim, env->actions, 0, src, env->n,
+			    WEFT_XFER_ASYNC);
 	if (st)
-		return weft__fail(env->ctx, st,
-				  "cartpole: step: sending %u actions: %s",
-				  env->n, err.msg);
+		return cp_fail(env, st, "step: sending the actions");
 	if ((st = cp_act(env, result, result_bytes, "step")) || result)
 		return st;
 	/* The staged actions may be reused once this fence is waited for: a
 	 * later step waits for this one, not for everything. */
-	return env->fences ? cp_fence(env, &token, "step") : WEFT_OK;
+	return cp_fence(env, &token, "step");
 }
 
 /* result and result_bytes agree and fit the packed result. */
@@ -358,12 +345,12 @@ static weft_status cp_check_result(weft_cartpole *env, const char *fn,
 {
 	if (!result == !result_bytes && result_bytes <= env->layout.total_bytes)
 		return WEFT_OK;
-	return weft__fail(env->ctx, WEFT_E_INVALID, "%s: result_bytes %zu %s",
-			  fn, result_bytes,
-			  result_bytes > env->layout.total_bytes
-				  ? "exceeds the packed result"
-			  : result ? "with a result buffer"
-				   : "without a result buffer");
+	return weft_context_fail(env->ctx, WEFT_E_INVALID,
+				 "%s: result_bytes %zu %s", fn, result_bytes,
+				 result_bytes > env->layout.total_bytes
+					 ? "exceeds the packed result"
+				 : result ? "with a result buffer"
+					  : "without a result buffer");
 }
 
 weft_status weft_cartpole_step(weft_cartpole *env, const uint8_t *actions,
@@ -379,21 +366,23 @@ weft_status weft_cartpole_step(weft_cartpole *env, const uint8_t *actions,
 		return st;
 	if (actions) {
 		if (n_steps != 1)
-			return weft__fail(env->ctx, WEFT_E_INVALID,
-					  "weft_cartpole_step: %llu steps "
-					  "with host actions; one action "
-					  "buffer is one step",
-					  (unsigned long long)n_steps);
+			return weft_context_fail(
+				env->ctx, WEFT_E_INVALID,
+				"weft_cartpole_step: %llu steps "
+				"with host actions; one action "
+				"buffer is one step",
+				(unsigned long long)n_steps);
 		return cp_step_host(env, actions, result, result_bytes);
 	}
 	if (result)
-		return weft__fail(env->ctx, WEFT_E_INVALID,
-				  "weft_cartpole_step: the on-device policy "
-				  "leaves its results on the device; read "
-				  "them with weft_cartpole_observe");
+		return weft_context_fail(
+			env->ctx, WEFT_E_INVALID,
+			"weft_cartpole_step: the on-device policy "
+			"leaves its results on the device; read "
+			"them with weft_cartpole_observe");
 	if (n_steps == 0)
 		return WEFT_OK;
-	if ((st = cp_launch(env, CP_L_POLICY, 1, n_steps, "policy step")))
+	if ((st = cp_launch(env, CP_L_POLICY, n_steps, "policy step")))
 		return st;
 	env->env_steps += n_steps * env->n;
 	env->io_current = 0;
@@ -420,12 +409,12 @@ weft_status weft_cartpole_read(weft_cartpole *env, void *dst, size_t offset,
 		return WEFT_E_INVALID;
 	if (!dst || offset > env->layout.total_bytes ||
 	    bytes > env->layout.total_bytes - offset)
-		return weft__fail(env->ctx, WEFT_E_INVALID,
-				  "weft_cartpole_read: %s (%zu bytes at "
-				  "offset %zu; the packed result has %zu)",
-				  dst ? "outside the packed result"
-				      : "no destination",
-				  bytes, offset, env->layout.total_bytes);
+		return weft_context_fail(
+			env->ctx, WEFT_E_INVALID,
+			"weft_cartpole_read: %s (%zu bytes at "
+			"offset %zu; the packed result has %zu)",
+			dst ? "outside the packed result" : "no destination",
+			bytes, offset, env->layout.total_bytes);
 	return cp_read_io(env, dst, offset, bytes, "read");
 }
 
@@ -436,10 +425,10 @@ weft_status weft_cartpole_observe(weft_cartpole *env, float *obs)
 	if (!env)
 		return WEFT_E_INVALID;
 	if (!obs)
-		return weft__fail(env->ctx, WEFT_E_INVALID,
-				  "weft_cartpole_observe: no destination");
-	if (!env->io_current &&
-	    (st = cp_launch(env, CP_L_PACK, 1, 1, "observe")))
+		return weft_context_fail(
+			env->ctx, WEFT_E_INVALID,
+			"weft_cartpole_observe: no destination");
+	if (!env->io_current && (st = cp_launch(env, CP_L_PACK, 1, "observe")))
 		return st;
 	env->io_current = 1;
 	return cp_read_io(env, obs, 0, 16 * (size_t)env->n, "observe");
@@ -451,7 +440,7 @@ weft_status weft_cartpole_reset(weft_cartpole *env, float *obs)
 
 	if (!env)
 		return WEFT_E_INVALID;
-	if ((st = cp_launch(env, CP_L_RESET, 1, 1, "reset")))
+	if ((st = cp_launch(env, CP_L_RESET, 1, "reset")))
 		return st;
 	env->io_current = 1;
 	if (!obs)
@@ -520,7 +509,7 @@ weft_status weft_cartpole_device_array(weft_cartpole *env,
 	if (!env)
 		return WEFT_E_INVALID;
 	if (!out || out->struct_size < sizeof *out)
-		return weft__fail(
+		return weft_context_fail(
 			env->ctx, WEFT_E_INVALID,
 			"weft_cartpole_device_array: %s (struct_size must "
 			"be at least %zu)",
@@ -528,21 +517,17 @@ weft_status weft_cartpole_device_array(weft_cartpole *env,
 			sizeof *out);
 	memset(&a, 0, sizeof a);
 	if (!cp_array_shape(env, field, &a))
-		return weft__fail(
+		return weft_context_fail(
 			env->ctx, WEFT_E_INVALID,
 			"weft_cartpole_device_array: unknown field %d "
 			"(WEFT_CARTPOLE_OBS .. WEFT_CARTPOLE_ACTIONS)",
 			(int)field);
 	actions = field == WEFT_CARTPOLE_ACTIONS;
-	st = weft__sim_native(
-		env->sim, env->s->bufs[actions ? CP_B_ACTIONS : CP_B_IO],
-		actions ? "weft_cartpole_device_array: the action "
-			  "buffer"
-			: "weft_cartpole_device_array: the packed "
-			  "result buffer",
-		&a.mem);
+	a.mem.struct_size = sizeof a.mem;
+	st = weft_sim_native(env->sim, actions ? env->actions : env->io,
+			     &a.mem);
 	if (st)
-		return st;
+		return cp_fail(env, st, "weft_cartpole_device_array");
 	a.struct_size = out->struct_size;
 	memcpy(out, &a, sizeof a);
 	return WEFT_OK;
@@ -555,10 +540,11 @@ weft_status weft_cartpole_fence(weft_cartpole *env, uint64_t *token)
 	if (!env)
 		return WEFT_E_INVALID;
 	if (!token)
-		return weft__fail(env->ctx, WEFT_E_INVALID,
-				  "weft_cartpole_fence: no place for the "
-				  "token");
-	if (!env->io_current && (st = cp_launch(env, CP_L_PACK, 1, 1, "fence")))
+		return weft_context_fail(
+			env->ctx, WEFT_E_INVALID,
+			"weft_cartpole_fence: no place for the "
+			"token");
+	if (!env->io_current && (st = cp_launch(env, CP_L_PACK, 1, "fence")))
 		return st;
 	env->io_current = 1;
 	return cp_fence(env, token, "fence");
@@ -569,12 +555,13 @@ weft_status weft_cartpole_wait(weft_cartpole *env, uint64_t token)
 	if (!env)
 		return WEFT_E_INVALID;
 	if (token == 0 || token > env->last_fence)
-		return weft__fail(env->ctx, WEFT_E_INVALID,
-				  "weft_cartpole_wait: token %llu was not "
-				  "returned by weft_cartpole_fence (the last "
-				  "is %llu)",
-				  (unsigned long long)token,
-				  (unsigned long long)env->last_fence);
+		return weft_context_fail(
+			env->ctx, WEFT_E_INVALID,
+			"weft_cartpole_wait: token %llu was not "
+			"returned by weft_cartpole_fence (the last "
+			"is %llu)",
+			(unsigned long long)token,
+			(unsigned long long)env->last_fence);
 	return cp_wait(env, token, "wait");
 }
 
@@ -584,19 +571,14 @@ weft_status weft_cartpole_wait(weft_cartpole *env, uint64_t token)
  * and read the totals: one launch list, one small read. */
 static weft_status cp_reduce(weft_cartpole *env, uint32_t *ctl)
 {
-	weft_sim *sim = env->sim;
-	weft_error err = { { 0 } };
 	weft_status st;
 
-	if ((st = cp_launch(env, CP_L_REDUCE, 2, 1, "statistics")))
+	if ((st = cp_launch(env, CP_L_STATS, 1, "statistics")))
 		return st;
-	st = sim->vt->read(sim->dev, ctl, env->s->bufs[CP_B_CTL], 0,
-			   4 * CP_CTL_WORDS, WEFT_XFER_ASYNC, &err);
+	st = weft_sim_read(env->sim, ctl, env->control, 0, 4 * CP_CTL_WORDS,
+			   WEFT_XFER_ASYNC);
 	if (st)
-		return weft__fail(env->ctx, st,
-				  "cartpole: statistics: reading the totals: "
-				  "%s",
-				  err.msg);
+		return cp_fail(env, st, "statistics: reading the totals");
 	return cp_sync(env, "statistics");
 }
 
@@ -612,9 +594,10 @@ weft_status weft_cartpole_stats(weft_cartpole *env,
 	if (!env)
 		return WEFT_E_INVALID;
 	if (!out || out->struct_size < sizeof(uint32_t))
-		return weft__fail(env->ctx, WEFT_E_INVALID,
-				  "weft_cartpole_stats: no statistics struct, "
-				  "or its struct_size is not set");
+		return weft_context_fail(
+			env->ctx, WEFT_E_INVALID,
+			"weft_cartpole_stats: no statistics struct, "
+			"or its struct_size is not set");
 	if ((st = cp_reduce(env, ctl)))
 		return st;
 	ep = (uint64_t)ctl[CP_CTL_EP_HI] << 32 | ctl[CP_CTL_EP_LO];

@@ -46,7 +46,7 @@
 #define CP_POLICY_LINEAR 0u
 #define CP_POLICY_RANDOM 1u
 
-/* The parameter block (buffer 0 of every launch): 32-bit words only, so
+/* The parameter block (buffer p of every kernel): 32-bit words only, so
  * the layout is the same on every target. */
 typedef struct cartpole_params {
 	weft_u32 n_envs;
@@ -63,7 +63,7 @@ typedef struct cartpole_params {
 	weft_u32 reserved[2];
 } cartpole_params;
 
-/* The control block (buffer 9 of the step kernels): one word each. */
+/* The control block (ctl of the step kernels): one word each. */
 #define CP_CTL_STEP_LO	0 /* steps done since setup, 64 bits */
 #define CP_CTL_STEP_HI	1
 #define CP_CTL_REDUCE_N 2 /* device-side extent of cartpole_reduce */
@@ -76,7 +76,7 @@ typedef struct cartpole_params {
 #define CP_CTL_MAX	12 /* and the largest */
 #define CP_CTL_WORDS	16
 
-/* Per-environment statistics since the last reduction (buffer 4), one
+/* Per-environment statistics since the last reduction (acc), one
  * array of n_envs words each. */
 #define CP_ACC_COUNT  0
 #define CP_ACC_SUM_LO 1
@@ -94,7 +94,7 @@ typedef struct cartpole_params {
 #define CP_ROW_MAX     6
 #define CP_ROW_WORDS   8
 
-/* The packed result buffer (buffer 6) for n environments, in bytes:
+/* The packed result buffer (io) for n environments, in bytes:
  *   0         f32 obs[n][4]       x, x_dot, theta, theta_dot after the step
  *                                 (after the automatic reset where the
  *                                 episode ended)
@@ -111,25 +111,100 @@ typedef struct cartpole_params {
 #define CP_IO_FINAL(n)	      ((22u * (n) + 3u) & ~3u)
 #define CP_IO_FINAL_RETURN(n) (CP_IO_FINAL(n) + 16u * (n))
 
-/* Kernel indexes in weft__cartpole_kernels. */
-#define CP_K_ACT    0
-#define CP_K_POLICY 1
-#define CP_K_PACK   2
-#define CP_K_RESET  3
-#define CP_K_REDUCE 4
-#define CP_K_TOTAL  5
+/* ---- what the kernels and the host share of the dynamics ---------------- */
 
-/* Buffer slots of the launches (every kernel binds the same list). */
-#define CP_B_PARAMS   0
-#define CP_B_STATE    1 /* f32 x[n], x_dot[n], theta[n], theta_dot[n] */
-#define CP_B_STEPS    2 /* u32: steps into the current episode */
-#define CP_B_EPISODE  3 /* u32: episodes begun, which keys the reset */
-#define CP_B_ACC      4
-#define CP_B_ACTIONS  5 /* u8: 0 pushes left, 1 pushes right */
-#define CP_B_IO	      6
-#define CP_B_PARTIALS 7
-#define CP_B_SERIES   8
-#define CP_B_CTL      9
-#define CP_N_BUFS     10
+/* CartPole's state, in Gymnasium's order. */
+typedef struct cartpole_obs {
+	weft_f32 x, x_dot, theta, theta_dot;
+} cartpole_obs;
+
+/* sin t for |t| <= 0.25: Taylor to t^7; the next term is below 4e-12,
+ * a hundredth of an f32 ulp of the result. */
+WEFT_FN weft_f32 cp_sin(weft_f32 t)
+{
+	weft_f32 t2 = t * t;
+	weft_f32 p = -1.98412701e-4f;
+
+	p = p * t2 + 8.33333377e-3f;
+	p = p * t2 - 0.166666672f;
+	p = p * t2;
+	return t + t * p;
+}
+
+/* cos t for |t| <= 0.25: Taylor to t^6; the next term is below 4e-10. */
+WEFT_FN weft_f32 cp_cos(weft_f32 t)
+{
+	weft_f32 t2 = t * t;
+	weft_f32 p = -1.38888892e-3f;
+
+	p = p * t2 + 4.16666679e-2f;
+	p = p * t2 - 0.5f;
+	p = p * t2;
+	return 1.0f + p;
+}
+
+/* 1/d for d in [0.62, 0.67] (the denominator of the angular acceleration
+ * for |theta| <= 90 degrees): three Newton steps from 1/0.6222, whose
+ * relative error (< 0.08) squares at each step. */
+WEFT_FN weft_f32 cp_recip(weft_f32 d)
+{
+	weft_f32 r = 1.60720026f;
+
+	r = r * (2.0f - d * r);
+	r = r * (2.0f - d * r);
+	r = r * (2.0f - d * r);
+	return r;
+}
+
+/* One Euler step of CartPole-v1 (Gymnasium's CartPoleEnv.step), action 1
+ * pushing right. */
+WEFT_FN cartpole_obs cp_dynamics(cartpole_obs s, weft_u32 action)
+{
+	weft_f32 force = action ? CP_FORCE : -CP_FORCE;
+	weft_f32 c = cp_cos(s.theta);
+	weft_f32 sn = cp_sin(s.theta);
+	weft_f32 temp, den, thetaacc, xacc;
+	cartpole_obs n;
+
+	temp = (force + CP_POLEMASS_LENGTH * (s.theta_dot * s.theta_dot) * sn) *
+	       CP_INV_TOTAL_MASS;
+	den = CP_LENGTH *
+	      (CP_FOUR_THIRDS - CP_MASSPOLE * (c * c) * CP_INV_TOTAL_MASS);
+	thetaacc = (CP_GRAVITY * sn - c * temp) * cp_recip(den);
+	xacc = temp - CP_POLEMASS_LENGTH * thetaacc * c * CP_INV_TOTAL_MASS;
+	n.x = s.x + CP_TAU * s.x_dot;
+	n.x_dot = s.x_dot + CP_TAU * xacc;
+	n.theta = s.theta + CP_TAU * s.theta_dot;
+	n.theta_dot = s.theta_dot + CP_TAU * thetaacc;
+	return n;
+}
+
+WEFT_FN int cp_terminated(cartpole_obs s)
+{
+	return s.x < -CP_X_THRESHOLD || s.x > CP_X_THRESHOLD ||
+	       s.theta < -CP_THETA_THRESHOLD || s.theta > CP_THETA_THRESHOLD;
+}
+
+WEFT_FN weft_f32 cp_uniform(weft_u32 draw)
+{
+	return (weft_f32)((weft_i32)(draw >> 8) - CP_RESET_OFFSET) *
+	       CP_RESET_SCALE;
+}
+
+/* The state an episode starts from: four values uniform in [-0.05, 0.05),
+ * keyed by (seed; env, episode). */
+WEFT_FN cartpole_obs cp_reset_state(WEFT_GLOBAL const cartpole_params *p,
+				    weft_u32 env, weft_u32 episode)
+{
+	weft_rand4 r = weft_philox(p->seed_lo, p->seed_hi, env, episode, 0u,
+				   CP_PURPOSE_RESET);
+	cartpole_obs s;
+
+	s.x = cp_uniform(r.v[0]);
+	s.x_dot = cp_uniform(r.v[1]);
+	s.theta = cp_uniform(r.v[2]);
+	s.theta_dot = cp_uniform(r.v[3]);
+	return s;
+}
 
 #endif /* CARTPOLE_SHARED_H */

@@ -1,31 +1,51 @@
-# models/cartpole: CartPole-v1 for batched reinforcement learning, and its
-# C API (<weft/cartpole.h>).
-core_libweft_internal_la_SOURCES += \
-	models/cartpole/cartpole.h \
-	models/cartpole/cartpole.c \
-	models/cartpole/cartpole_api.c
-nodist_core_libweft_internal_la_SOURCES += models/cartpole/cartpole_source.c
-BUILT_SOURCES += models/cartpole/cartpole_source.c
-CLEANFILES += models/cartpole/cartpole_source.c
-EXTRA_DIST += models/cartpole/cartpole.wk models/cartpole/cartpole_shared.h
+# models/cartpole: CartPole-v1 for batched reinforcement learning, as the
+# plugin weft-model-cartpole.so, and its C API (<weft/cartpole.h>), the
+# library libweft-cartpole written on libweft's public run API.
+CARTPOLE_CPPFLAGS = $(WEFT_MODEL_CPPFLAGS) -I$(top_srcdir)/models/cartpole \
+	-I$(top_builddir)/models/cartpole
 
-# The host build of the kernels, in a convenience library of its own so
-# that it alone gets -ffp-contract=off: its f32 arithmetic must round
+# The kernels' host builds in a convenience library of their own so that
+# they alone get -ffp-contract=off: their f32 arithmetic must round
 # operation by operation as on every other target (no fused multiply-add,
-# whatever CFLAGS say).
-noinst_LTLIBRARIES += models/cartpole/libweft-cartpole-host.la
-models_cartpole_libweft_cartpole_host_la_SOURCES = \
-	models/cartpole/cartpole_host.c models/cartpole/cartpole.h
-models_cartpole_libweft_cartpole_host_la_CFLAGS = $(AM_CFLAGS) \
-	-ffp-contract=off
-core_libweft_internal_la_LIBADD += models/cartpole/libweft-cartpole-host.la
+# whatever CFLAGS say). The host's use of the dynamics (the reset state)
+# goes with them.
+noinst_LTLIBRARIES += models/cartpole/libcartpole.la
+models_cartpole_libcartpole_la_SOURCES = models/cartpole/cartpole.h \
+	models/cartpole/cartpole_shared.h models/cartpole/reset.c
+nodist_models_cartpole_libcartpole_la_SOURCES = \
+	models/cartpole/cartpole_kernels.c models/cartpole/cartpole_kernels.h
+models_cartpole_libcartpole_la_CPPFLAGS = $(CARTPOLE_CPPFLAGS)
+models_cartpole_libcartpole_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 
-models/cartpole/cartpole_source.c: $(top_srcdir)/include/weft/kernel.h $(top_srcdir)/models/cartpole/cartpole_shared.h $(top_srcdir)/models/cartpole/cartpole.wk $(top_srcdir)/models/embed.sh
-	$(AM_V_GEN)$(MKDIR_P) models/cartpole && $(EMBED) weft__cartpole_source $@ \
-		$(top_srcdir)/include/weft/kernel.h \
-		$(top_srcdir)/models/cartpole/cartpole_shared.h \
-		$(top_srcdir)/models/cartpole/cartpole.wk
+plugin_LTLIBRARIES += models/cartpole/weft-model-cartpole.la
+models_cartpole_weft_model_cartpole_la_SOURCES = models/cartpole/cartpole.c
+models_cartpole_weft_model_cartpole_la_CPPFLAGS = $(CARTPOLE_CPPFLAGS)
+models_cartpole_weft_model_cartpole_la_LDFLAGS = $(WEFT_MODEL_LDFLAGS)
+models_cartpole_weft_model_cartpole_la_LIBADD = \
+	models/cartpole/libcartpole.la core/libweft.la
 
-# The model's guide and the C example it shows (built by tests/cartpole.am).
-EXTRA_DIST += models/cartpole/cartpole.md
+# The C API: an application's library, on weft/weft.h alone.
+lib_LTLIBRARIES += models/cartpole/libweft-cartpole.la
+models_cartpole_libweft_cartpole_la_SOURCES = models/cartpole/cartpole_api.c
+models_cartpole_libweft_cartpole_la_CPPFLAGS = \
+	-I$(top_srcdir)/include -I$(top_srcdir)/models/cartpole/include \
+	-I$(top_srcdir)/models/cartpole
+models_cartpole_libweft_cartpole_la_LIBADD = core/libweft.la
+models_cartpole_libweft_cartpole_la_LDFLAGS = \
+	-version-info $(WEFT_LT_VERSION) -no-undefined
 weftinclude_HEADERS += models/cartpole/include/weft/cartpole.h
+
+BUILT_SOURCES += models/cartpole/cartpole_kernels.c \
+	models/cartpole/cartpole_kernels.h
+CLEANFILES += models/cartpole/cartpole_kernels.c \
+	models/cartpole/cartpole_kernels.h
+EXTRA_DIST += models/cartpole/cartpole.wk models/cartpole/cartpole.md
+
+models/cartpole/cartpole_kernels.h: models/cartpole/cartpole_kernels.c
+models/cartpole/cartpole_kernels.c: $(top_srcdir)/models/cartpole/cartpole.wk \
+		$(top_srcdir)/models/cartpole/cartpole_shared.h \
+		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
+	$(AM_V_GEN)$(MKDIR_P) models/cartpole && $(WEFT_WK_RUN) -n cartpole \
+		-o models/cartpole/cartpole_kernels.c \
+		-H models/cartpole/cartpole_kernels.h \
+		$(top_srcdir)/models/cartpole/cartpole.wk

@@ -4,7 +4,6 @@
  * conversions (course.h). Floating point is used here, on the host, once
  * per run; the kernels only compare integers against what this computes.
  */
-#include "config.h"
 
 #include <ctype.h>
 #include <locale.h>

@@ -10,7 +10,6 @@
  * those layers and days. Overlapping entries multiply. (Commas, not
  * semicolons: " ;" starts a comment in an INI value.)
  */
-#include "config.h"
 
 #include <ctype.h>
 #include <math.h>

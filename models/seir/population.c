@@ -10,8 +10,8 @@
  * thread count of the run that uses it. models/seir/populations.md describes
  * the construction and its defaults.
  */
-#include "internal.h"
 
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +76,11 @@ static weft_status pop_bin_check(const seir_pop_bins *b, uint32_t min,
 	uint32_t i = b->n;
 
 	if (b->lo[i] > b->hi[i])
-		weft__fmt(err, err_size, "'%.*s': %u is above %u", len, item,
-			  b->lo[i], b->hi[i]);
+		snprintf(err, err_size, "'%.*s': %u is above %u", len, item,
+			 b->lo[i], b->hi[i]);
 	else if (b->lo[i] < min || b->hi[i] > max)
-		weft__fmt(err, err_size, "'%.*s': values must lie in %u-%u",
-			  len, item, min, max);
+		snprintf(err, err_size, "'%.*s': values must lie in %u-%u", len,
+			 item, min, max);
 	else
 		return WEFT_OK;
 	return WEFT_E_CONFIG;
@@ -99,15 +99,15 @@ weft_status weft__seir_pop_bins_parse(const char *text, uint32_t min,
 		uint32_t i = out->n;
 		int len = (int)strcspn(item, ",");
 		if (i == SEIR_POP_MAX_BINS) {
-			weft__fmt(err, err_size, "more than %d bins",
-				  SEIR_POP_MAX_BINS);
+			snprintf(err, err_size, "more than %d bins",
+				 SEIR_POP_MAX_BINS);
 			return WEFT_E_CONFIG;
 		}
 		if (!pop_bin(&p, &out->lo[i], &out->hi[i], &out->w[i])) {
-			weft__fmt(err, err_size,
-				  "'%.*s' is not a bin LO-HI:WEIGHT or "
-				  "VALUE:WEIGHT",
-				  len, item);
+			snprintf(err, err_size,
+				 "'%.*s' is not a bin LO-HI:WEIGHT or "
+				 "VALUE:WEIGHT",
+				 len, item);
 			return WEFT_E_CONFIG;
 		}
 		if (pop_bin_check(out, min, max, len, item, err, err_size))
@@ -118,7 +118,7 @@ weft_status weft__seir_pop_bins_parse(const char *text, uint32_t min,
 	}
 	if (total > 0)
 		return WEFT_OK;
-	weft__fmt(err, err_size, "the weights sum to 0");
+	snprintf(err, err_size, "the weights sum to 0");
 	return WEFT_E_CONFIG;
 }
 
@@ -178,7 +178,7 @@ static weft_status pop_set_text(const char *key, const char *text,
 	else if (strcmp(key, "duplicate_edges") == 0)
 		pp->duplicate_error = strcmp(text, "error") == 0;
 	else if (dst)
-		weft__fmt(dst, SEIR_POP_PATH_MAX, "%s", text);
+		snprintf(dst, SEIR_POP_PATH_MAX, "%s", text);
 	else
 		return pop_set_bins(key, text, pp, err, err_size);
 	return WEFT_OK;
@@ -468,10 +468,10 @@ static weft_status pop_community(const seir_pop_params *pp,
 
 static weft_status pop_nomem(char *err, size_t err_size, uint64_t bytes)
 {
-	weft__fmt(err, err_size,
-		  "cannot allocate %llu bytes of host memory for the "
-		  "population",
-		  (unsigned long long)bytes);
+	snprintf(err, err_size,
+		 "cannot allocate %llu bytes of host memory for the "
+		 "population",
+		 (unsigned long long)bytes);
 	return WEFT_E_NOMEM;
 }
 
@@ -536,10 +536,10 @@ static weft_status pop_random(const seir_pop_params *pp, seir_population *pop,
 	weft_status st;
 
 	if (2 * ra.m >= UINT32_MAX) {
-		weft__fmt(err, err_size,
-			  "%llu contacts exceed the 2^32 - 1 a contact layer "
-			  "can index; lower agents or contacts",
-			  (unsigned long long)(2 * ra.m));
+		snprintf(err, err_size,
+			 "%llu contacts exceed the 2^32 - 1 a contact layer "
+			 "can index; lower agents or contacts",
+			 (unsigned long long)(2 * ra.m));
 		return WEFT_E_CONFIG;
 	}
 	pop->n_agents = pp->agents;

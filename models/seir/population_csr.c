@@ -9,8 +9,8 @@
  * emits the same edges in the same order in both passes, and each row is
  * sorted at the end, so the layer is a function of the edge set alone.
  */
-#include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,7 +161,7 @@ static weft_status pop_finish(uint32_t n, seir_csr *l, char *err,
 	}
 	tmp = malloc(((size_t)pop_max_row(n, l->row) + 1) * sizeof *tmp);
 	if (!tmp) {
-		weft__fmt(err, err_size, "cannot allocate a row of weights");
+		snprintf(err, err_size, "cannot allocate a row of weights");
 		return WEFT_E_NOMEM;
 	}
 	l->n_edges = pop_dedup_weighted(n, l->row, l->col, l->weight, tmp);
@@ -177,9 +177,9 @@ static weft_status pop_finish(uint32_t n, seir_csr *l, char *err,
 static weft_status pop_nomem(char *err, size_t err_size, const char *what,
 			     uint64_t bytes)
 {
-	weft__fmt(err, err_size,
-		  "cannot allocate %llu bytes of host memory for the %s layer",
-		  (unsigned long long)bytes, what);
+	snprintf(err, err_size,
+		 "cannot allocate %llu bytes of host memory for the %s layer",
+		 (unsigned long long)bytes, what);
 	return WEFT_E_NOMEM;
 }
 
@@ -241,11 +241,11 @@ static weft_status pop_passes(uint32_t n, seir_pop_gen_fn gen, const void *arg,
 	s->row = out->row;
 	pop_pass(n, gen, arg, s);
 	if (!pop_prefix(n, out->row, s->emitted)) {
-		weft__fmt(err, err_size,
-			  "the %s layer has more than the 2^32 - 1 contacts a "
-			  "contact layer can index; lower the agents or the "
-			  "contacts",
-			  what);
+		snprintf(err, err_size,
+			 "the %s layer has more than the 2^32 - 1 contacts a "
+			 "contact layer can index; lower the agents or the "
+			 "contacts",
+			 what);
 		return WEFT_E_CONFIG;
 	}
 	if ((st = pop_fill(n, gen, arg, weighted, what, out, s, err, err_size)))
@@ -429,11 +429,11 @@ weft_status weft__pop_groups_check(const seir_pop_groups *gr, const char *what,
 		pairs += pop_group_pairs(gr, g);
 	if (pairs <= SEIR_POP_MAX_PAIRS)
 		return WEFT_OK;
-	weft__fmt(err, err_size,
-		  "the %s layer would have about %llu contacts, more than "
-		  "the 2^32 - 1 a contact layer can index; lower the agents "
-		  "or the contacts",
-		  what, (unsigned long long)(2 * pairs));
+	snprintf(err, err_size,
+		 "the %s layer would have about %llu contacts, more than "
+		 "the 2^32 - 1 a contact layer can index; lower the agents "
+		 "or the contacts",
+		 what, (unsigned long long)(2 * pairs));
 	return WEFT_E_CONFIG;
 }
 

@@ -9,8 +9,8 @@
  * the edges file adds contacts to any layer. Every error names the file
  * and line ("people.csv:12: ..."); models/seir/populations.md lists them.
  */
-#include "internal.h"
 
+#include <stdio.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -71,17 +71,17 @@ static weft_status pop_read(pop_file *f, const char *path, const char *what,
 	memset(f, 0, sizeof *f);
 	f->path = path;
 	if (!fp) {
-		weft__fmt(err, err_size, "cannot open the %s '%s': %s", what,
-			  path, strerror(errno));
+		snprintf(err, err_size, "cannot open the %s '%s': %s", what,
+			 path, strerror(errno));
 		return WEFT_E_IO;
 	}
 	st = pop_slurp(fp, f);
 	fclose(fp);
 	if (st) {
-		weft__fmt(err, err_size, "cannot read the %s '%s': %s", what,
-			  path,
-			  st == WEFT_E_NOMEM ? "out of host memory"
-					     : "read error");
+		snprintf(err, err_size, "cannot read the %s '%s': %s", what,
+			 path,
+			 st == WEFT_E_NOMEM ? "out of host memory"
+					    : "read error");
 		return st;
 	}
 	if (f->len >= 3 && !memcmp(f->text, "\xef\xbb\xbf", 3))
@@ -154,7 +154,7 @@ static weft_status pop_fail(const pop_file *f, char *err, size_t err_size,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	weft__fmt(err, err_size, "%s:%u: %s", f->path, f->line, what);
+	snprintf(err, err_size, "%s:%u: %s", f->path, f->line, what);
 	return WEFT_E_CONFIG;
 }
 
@@ -376,8 +376,8 @@ static weft_status pop_agents_alloc(pop_agents *a, const pop_columns *c,
 		}
 	if (ok)
 		return WEFT_OK;
-	weft__fmt(err, err_size, "cannot allocate host memory for %llu agents",
-		  (unsigned long long)rows);
+	snprintf(err, err_size, "cannot allocate host memory for %llu agents",
+		 (unsigned long long)rows);
 	return WEFT_E_NOMEM;
 }
 
@@ -621,8 +621,8 @@ static weft_status pop_edges_alloc(pop_edges *e, uint64_t rows, char *err,
 	e->layer = malloc(rows);
 	if (e->a && e->b && e->line && e->w && e->layer)
 		return WEFT_OK;
-	weft__fmt(err, err_size, "cannot allocate host memory for %llu edges",
-		  (unsigned long long)rows);
+	snprintf(err, err_size, "cannot allocate host memory for %llu edges",
+		 (unsigned long long)rows);
 	return WEFT_E_NOMEM;
 }
 
@@ -653,10 +653,10 @@ static weft_status pop_no_duplicates(const pop_file *f, const pop_edges *e,
 	pop_file at = *f;
 
 	if (!p) {
-		weft__fmt(err, err_size,
-			  "cannot allocate host memory for "
-			  "checking %llu edges",
-			  (unsigned long long)e->n);
+		snprintf(err, err_size,
+			 "cannot allocate host memory for "
+			 "checking %llu edges",
+			 (unsigned long long)e->n);
 		return WEFT_E_NOMEM;
 	}
 	for (uint64_t i = 0; i < e->n; i++) {
@@ -752,8 +752,8 @@ static weft_status pop_csv_layer_build(const seir_pop_params *pp,
 	gr.purpose = SEIR_POP_P_EDGES + (uint32_t)layer;
 	if (gid &&
 	    (st = pop_groups_of(gid, pop->n_agents, &gr, &start, &member))) {
-		weft__fmt(err, err_size, "cannot allocate the %s groups",
-			  pop_layer_names[layer]);
+		snprintf(err, err_size, "cannot allocate the %s groups",
+			 pop_layer_names[layer]);
 		goto free_groups;
 	}
 	if (layer == SEIR_L_COMMUNITY) {
@@ -801,7 +801,7 @@ weft_status weft__seir_population_csv(const seir_pop_params *pp,
 	weft_status st;
 
 	if (!pp->agents_file[0]) {
-		weft__fmt(err, err_size, "population = csv needs agents_file");
+		snprintf(err, err_size, "population = csv needs agents_file");
 		return WEFT_E_CONFIG;
 	}
 	memset(&e, 0, sizeof e);

@@ -4,7 +4,6 @@
  * list), the daily CSV and the summary. Everything that runs per agent
  * per day is in seir.wk; models/seir/seir.md describes the model.
  */
-#include "internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -151,32 +150,23 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 	return WEFT_OK;
 }
 
-/* The buffers at the standard slots of seir_shared.h (SEIR_B_*). */
-static const enum seir_buf_id seir_slots[WEFT_KERNEL_MAX_BUFS] = {
-	SEIR_BUF_PARAMS, SEIR_BUF_STATE, SEIR_BUF_TIMER, SEIR_BUF_TALLY,
-	SEIR_BUF_AGEBIN, SEIR_BUF_LIST,	 SEIR_BUF_LIST2, SEIR_BUF_CLAIM,
-	SEIR_BUF_OFFS,	 SEIR_BUF_ROWS,	 SEIR_BUF_COLS,	 SEIR_BUF_WEIGHT,
-};
+/* ---- the day's launches
+ * ------------------------------------------------------ */
 
-/* A launch of kernel k over `extent` items, or, with a count word, over
- * min(extent, tally[count]) read on the device. Every slot is bound;
- * buffers a configuration lacks are replaced by the state buffer, which
- * those kernels never read. */
-static weft_launch seir_launch(const seir_state *s, uint32_t k, uint32_t extent,
-			       int count)
+/* Buffer id, or the state buffer when the configuration has none of that
+ * kind (no frontier, no weights): the kernels that would read it are then
+ * never launched, or never read it, and no backend sees NULL. */
+static weft_buf *seir_b(const seir_state *s, enum seir_buf_id id)
 {
-	weft_launch l = { .kernel = k,
-			  .n_bufs = WEFT_KERNEL_MAX_BUFS,
-			  .extent = extent };
+	return s->buf[id] ? s->buf[id] : s->buf[SEIR_BUF_STATE];
+}
 
-	for (int b = 0; b < WEFT_KERNEL_MAX_BUFS; b++) {
-		weft_buf *buf = s->buf[seir_slots[b]];
-		l.bufs[b] = buf ? buf : s->buf[SEIR_BUF_STATE];
-	}
-	if (k == SEIR_K_VACCINATE)
-		l.bufs[SEIR_B_ORDER] = s->buf[SEIR_BUF_ORDER];
-	if (k == SEIR_K_TALLY)
-		l.bufs[SEIR_B_SERIES] = s->buf[SEIR_BUF_SERIES];
+#define B(k) seir_b(s, SEIR_BUF_##k)
+
+/* Launch l over min(extent, tally[count]) items read on the device;
+ * count < 0: over extent. */
+static weft_launch seir_count_by(const seir_state *s, weft_launch l, int count)
+{
 	if (count >= 0) {
 		l.extent_buf = s->buf[SEIR_BUF_TALLY];
 		l.extent_offset = (uint32_t)count * 4;
@@ -184,38 +174,159 @@ static weft_launch seir_launch(const seir_state *s, uint32_t k, uint32_t extent,
 	return l;
 }
 
+static weft_launch seir_progress_l(const seir_state *s, uint32_t n, int count)
+{
+	return seir_count_by(
+		s,
+		seir_progress_launch((seir_progress_bufs){ .p = B(PARAMS),
+							   .state = B(STATE),
+							   .timer = B(TIMER),
+							   .tally = B(TALLY),
+							   .agebin = B(AGEBIN),
+							   .list = B(LIST) },
+				     n),
+		count);
+}
+
+static weft_launch seir_transmit_l(const seir_state *s, uint32_t n, int count)
+{
+	return seir_count_by(
+		s,
+		seir_transmit_launch(
+			(seir_transmit_bufs){ .p = B(PARAMS),
+					      .state = B(STATE),
+					      .timer = B(TIMER),
+					      .tally = B(TALLY),
+					      .agebin = B(AGEBIN),
+					      .list = B(LIST),
+					      .claim = B(CLAIM),
+					      .offs = B(OFFS),
+					      .rows = B(ROWS),
+					      .cols = B(COLS),
+					      .weights = B(WEIGHT) },
+			n),
+		count);
+}
+
+static weft_launch seir_tally_l(const seir_state *s)
+{
+	return seir_tally_launch((seir_tally_bufs){ .p = B(PARAMS),
+						    .tally = B(TALLY),
+						    .series = B(SERIES) },
+				 1);
+}
+
+/* Without the frontier: over every agent, and seir_apply exposes what
+ * was claimed. */
+static uint32_t seir_day_all(const seir_state *s, weft_launch *l)
+{
+	uint32_t n = s->n_agents, k = 0;
+
+	l[k++] = seir_progress_l(s, n, -1);
+	l[k++] = seir_transmit_l(s, n, -1);
+	l[k++] = seir_apply_launch((seir_apply_bufs){ .p = B(PARAMS),
+						      .state = B(STATE),
+						      .timer = B(TIMER),
+						      .tally = B(TALLY),
+						      .claim = B(CLAIM) },
+				   n);
+	l[k++] = seir_tally_l(s);
+	return k;
+}
+
+/* The prefix sum of the counts over the active list, by blocks. */
+static uint32_t seir_day_scan(const seir_state *s, weft_launch *l)
+{
+	uint32_t blocks = (s->n_agents + SEIR_SCAN_BLOCK - 1) / SEIR_SCAN_BLOCK;
+	seir_scan_sums_bufs sums = { .p = B(PARAMS),
+				     .tally = B(TALLY),
+				     .offs = B(OFFS) };
+	seir_scan_top_bufs top = { .p = B(PARAMS),
+				   .tally = B(TALLY),
+				   .offs = B(OFFS) };
+	seir_scan_offs_bufs offs = { .p = B(PARAMS),
+				     .tally = B(TALLY),
+				     .offs = B(OFFS) };
+
+	l[0] = seir_count_by(s, seir_scan_sums_launch(sums, blocks),
+			     SEIR_T_NBLK);
+	l[1] = seir_scan_top_launch(top, 1);
+	l[2] = seir_count_by(s, seir_scan_offs_launch(offs, blocks),
+			     SEIR_T_NBLK);
+	return 3;
+}
+
+/* With the frontier: over the active list, whose length the device keeps
+ * in the tally. */
+static uint32_t seir_day_frontier(const seir_state *s, weft_launch *l)
+{
+	uint32_t n = s->n_agents, k = 0;
+
+	l[k++] = seir_progress_l(s, n, SEIR_T_COUNT);
+	l[k++] = seir_transmit_l(s, n, SEIR_T_COUNT);
+	l[k++] = seir_count_by(
+		s,
+		seir_count_launch((seir_count_bufs){ .p = B(PARAMS),
+						     .state = B(STATE),
+						     .timer = B(TIMER),
+						     .tally = B(TALLY),
+						     .agebin = B(AGEBIN),
+						     .list = B(LIST),
+						     .claim = B(CLAIM),
+						     .offs = B(OFFS),
+						     .rows = B(ROWS),
+						     .cols = B(COLS),
+						     .weights = B(WEIGHT) },
+				  n),
+		SEIR_T_COUNT);
+	k += seir_day_scan(s, &l[k]);
+	l[k++] = seir_count_by(
+		s,
+		seir_scatter_launch((seir_scatter_bufs){ .p = B(PARAMS),
+							 .state = B(STATE),
+							 .timer = B(TIMER),
+							 .tally = B(TALLY),
+							 .agebin = B(AGEBIN),
+							 .list = B(LIST),
+							 .list2 = B(LIST2),
+							 .claim = B(CLAIM),
+							 .offs = B(OFFS),
+							 .rows = B(ROWS),
+							 .cols = B(COLS),
+							 .weights = B(WEIGHT) },
+				    n),
+		SEIR_T_COUNT);
+	l[k++] = seir_count_by(
+		s,
+		seir_copy_launch(
+			(seir_copy_bufs){ .list = B(LIST), .list2 = B(LIST2) },
+			n),
+		SEIR_T_NEXT);
+	l[k++] = seir_tally_l(s);
+	return k;
+}
+
 /* One day (seir.wk): with the frontier, work over the active list whose
  * size the device keeps in the tally; without, over every agent. */
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
-	uint32_t n = s->n_agents;
-	uint32_t blocks = (n + SEIR_SCAN_BLOCK - 1) / SEIR_SCAN_BLOCK;
+	uint32_t n = s->n_agents, k = 0;
 	weft_launch l[10];
-	uint32_t k = 0;
 
 	/* More doses a day than agents vaccinate everyone on day one. */
 	if (s->params.vac_doses)
-		l[k++] = seir_launch(
-			s, SEIR_K_VACCINATE,
-			s->params.vac_doses < n ? s->params.vac_doses : n, -1);
-	if (!s->params.frontier) {
-		l[k++] = seir_launch(s, SEIR_K_PROGRESS, n, -1);
-		l[k++] = seir_launch(s, SEIR_K_TRANSMIT, n, -1);
-		l[k++] = seir_launch(s, SEIR_K_APPLY, n, -1);
-		l[k++] = seir_launch(s, SEIR_K_TALLY, 1, -1);
-		return weft_model_set_step(mc, l, k);
-	}
-	l[k++] = seir_launch(s, SEIR_K_PROGRESS, n, SEIR_T_COUNT);
-	l[k++] = seir_launch(s, SEIR_K_TRANSMIT, n, SEIR_T_COUNT);
-	l[k++] = seir_launch(s, SEIR_K_COUNT, n, SEIR_T_COUNT);
-	l[k++] = seir_launch(s, SEIR_K_SCAN_SUMS, blocks, SEIR_T_NBLK);
-	l[k++] = seir_launch(s, SEIR_K_SCAN_TOP, 1, -1);
-	l[k++] = seir_launch(s, SEIR_K_SCAN_OFFS, blocks, SEIR_T_NBLK);
-	l[k++] = seir_launch(s, SEIR_K_SCATTER, n, SEIR_T_COUNT);
-	l[k++] = seir_launch(s, SEIR_K_COPY, n, SEIR_T_NEXT);
-	l[k++] = seir_launch(s, SEIR_K_TALLY, 1, -1);
+		l[k++] = seir_vaccinate_launch(
+			(seir_vaccinate_bufs){ .p = B(PARAMS),
+					       .state = B(STATE),
+					       .tally = B(TALLY),
+					       .order = B(ORDER) },
+			s->params.vac_doses < n ? s->params.vac_doses : n);
+	k += s->params.frontier ? seir_day_frontier(s, &l[k])
+				: seir_day_all(s, &l[k]);
 	return weft_model_set_step(mc, l, k);
 }
+
+#undef B
 
 /* Everything after the population is built: sizes, buffers, uploads,
  * launches. */
@@ -445,21 +556,18 @@ static const weft_plot_desc seir_plot = {
 	.n_curves2 = sizeof seir_curves2 / sizeof seir_curves2[0],
 };
 
-const weft_model weft__model_seir = {
-	.abi_version = WEFT_MODEL_ABI,
+WEFT_MODEL_ENTRY = {
+	.abi_major = WEFT_MODEL_ABI_MAJOR,
+	.abi_minor = WEFT_MODEL_ABI_MINOR,
 	.struct_size = sizeof(weft_model),
 	.name = "seir",
+	.version = WEFT_MODEL_VERSION,
 	.summary = "SEIR epidemic (Covasim-like course, layered contacts, "
 		   "interventions, vaccination) over the active set",
 	.keys = seir_keys,
 	.n_keys = sizeof seir_keys / sizeof seir_keys[0],
-	.program = {
-		.struct_size = sizeof(weft_program_desc),
-		.name = "seir",
-		.source = weft__seir_source,
-		.kernels = weft__seir_kernels,
-		.n_kernels = SEIR_N_KERNELS,
-	},
+	.program = &seir_program,
+	.sigs = seir_sigs,
 	.setup = seir_setup,
 	.finish = seir_finish,
 	.teardown = seir_teardown,

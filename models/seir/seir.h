@@ -9,11 +9,8 @@
 
 #include "course.h"
 #include "population.h"
+#include "seir_kernels.h"
 #include "seir_shared.h"
-
-#define SEIR_N_KERNELS 11
-extern const weft_kernel_desc weft__seir_kernels[SEIR_N_KERNELS];
-extern const char weft__seir_source[];
 
 /* Device buffers, in allocation order (the conformance suite compares
  * them in that order). */

@@ -9,8 +9,8 @@
  * Host-side draws are Philox keyed by the run's seed with purposes of
  * their own (counter word 3), distinct from the kernels'.
  */
-#include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <weft/kernel_host.h>

@@ -4,7 +4,6 @@
  * parameter block (integer thresholds and fixed-point factors) and the
  * beta table. Every error names the key's file and line.
  */
-#include "internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -137,38 +137,6 @@ typedef struct seir_params {
 #define SEIR_R_VAC     9
 #define SEIR_ROW_WORDS 10
 
-/* Buffer slots of the launches (seir.c binds them; unused slots get a
- * real buffer so that no backend sees NULL). */
-#define SEIR_B_PARAMS 0 /* seir_params, then the beta table */
-#define SEIR_B_STATE  1 /* u8 per agent */
-#define SEIR_B_TIMER  2 /* u16 per agent: days left in E, IA, IS, ISD */
-#define SEIR_B_TALLY  3
-#define SEIR_B_AGEBIN 4	 /* u8 per agent */
-#define SEIR_B_LIST   5	 /* active list (u32 agents), today */
-#define SEIR_B_LIST2  6	 /* active list, tomorrow */
-#define SEIR_B_CLAIM  7	 /* u32 per agent: who exposes it today */
-#define SEIR_B_OFFS   8	 /* u32 per list entry, then the block sums */
-#define SEIR_B_ROWS   9	 /* CSR rows of the stored layers */
-#define SEIR_B_COLS   10 /* CSR columns of all stored layers */
-#define SEIR_B_WEIGHT 11 /* u16 per edge (x1000), when weighted */
-/* The vaccination kernel binds the order at slot 4, the tally kernel
- * the series at slot 4. */
-#define SEIR_B_ORDER  4
-#define SEIR_B_SERIES 4
-
-/* Kernel indexes in weft__seir_kernels. */
-#define SEIR_K_VACCINATE 0
-#define SEIR_K_PROGRESS	 1
-#define SEIR_K_TRANSMIT	 2
-#define SEIR_K_COUNT	 3
-#define SEIR_K_SCAN_SUMS 4
-#define SEIR_K_SCAN_TOP	 5
-#define SEIR_K_SCAN_OFFS 6
-#define SEIR_K_SCATTER	 7
-#define SEIR_K_COPY	 8
-#define SEIR_K_APPLY	 9
-#define SEIR_K_TALLY	 10
-
 /* A chance decided by a draw: p = threshold / 2^32, and the largest
  * threshold means certain (so that p = 1 never misses). */
 WEFT_FN int seir_chance(weft_u32 draw, weft_u32 thr)
