@@ -2,3 +2,12 @@
 bin_PROGRAMS += cli/weft
 cli_weft_SOURCES = cli/weft.c
 cli_weft_LDADD = core/libweft.la
+
+# weft-wk, the kernel tool (docs/kernel-tool.md): a model's NAME.wk to
+# NAME_kernels.c and NAME_kernels.h. Plain libc, no libweft; it falls
+# back to the installed weft/kernel.h when no -I directory has one.
+bin_PROGRAMS += cli/weft-wk
+cli_weft_wk_SOURCES = cli/weft-wk.h cli/weft-wk.c cli/weft-wk-scan.c \
+	cli/weft-wk-emit.c
+cli_weft_wk_CPPFLAGS = $(AM_CPPFLAGS) -DWEFT_WK_INCLUDEDIR='"$(includedir)"'
+EXTRA_DIST += docs/kernel-tool.md

@@ -71,6 +71,21 @@ typedef struct weft_plot_desc {
 	uint32_t n_curves2;
 } weft_plot_desc;
 
+/* ---- kernel signatures ------------------------------------------------ */
+
+/* The buffers a kernel binds, by name, in slot order: what the kernel
+ * declares with WEFT_BUF(T, name) in its .wk file. weft-wk generates one
+ * per kernel (NAME_kernels.c) with the host builds and the embedded
+ * source, and a launch helper per kernel that binds buffers by those
+ * names (NAME_kernels.h). weft_model_set_step() and weft_model_add_list()
+ * check every launch against its kernel's signature: as many buffers as
+ * the kernel declares, none of them NULL. */
+typedef struct weft_kernel_sig {
+	const char *kernel;	 /* program.kernels[i].name */
+	const char *const *bufs; /* slot k is bufs[k] */
+	uint32_t n_bufs;	 /* at most WEFT_KERNEL_MAX_BUFS */
+} weft_kernel_sig;
+
 /* ---- the model descriptor -------------------------------------------- */
 
 typedef struct weft_model_ctx weft_model_ctx;
