@@ -38,3 +38,4 @@ include tests/conform.am
 include tests/opencl.am
 include tests/cartpole.am
 include tests/plot.am
+include tests/wk.am
