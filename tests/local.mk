@@ -38,4 +38,5 @@ include tests/conform.am
 include tests/opencl.am
 include tests/cartpole.am
 include tests/plot.am
+include tests/run.am
 include tests/wk.am
