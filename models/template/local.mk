@@ -60,3 +60,7 @@ installcheck-model-template:
 		$(MAKE) -C "$$tmp" -f Makefile.example exports PKG_CONFIG="$$pc"; \
 	fi
 .PHONY: installcheck-model-template
+
+# The model author's guide, which walks from this template to a model of
+# one's own.
+EXTRA_DIST += docs/writing-a-model.md
