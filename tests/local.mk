@@ -34,6 +34,7 @@ include tests/population.am
 include tests/cuda.am
 include tests/cli.am
 include tests/template.am
+include tests/model-template.am
 include tests/conform.am
 include tests/opencl.am
 include tests/cartpole.am
