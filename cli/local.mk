@@ -13,7 +13,6 @@ bin_PROGRAMS += cli/weft-wk
 cli_weft_wk_SOURCES = cli/weft-wk.h cli/weft-wk.c cli/weft-wk-scan.c \
 	cli/weft-wk-emit.c
 cli_weft_wk_CPPFLAGS = $(AM_CPPFLAGS) -DWEFT_WK_INCLUDEDIR='"$(includedir)"'
-EXTRA_DIST += docs/kernel-tool.md
 
 # How the tree's own kernels go through it (conform/, models/).
 WEFT_WK = $(top_builddir)/cli/weft-wk$(EXEEXT)

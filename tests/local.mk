@@ -7,7 +7,7 @@ EXTRA_DIST += build-aux/tap-driver.sh
 # (weft's binary cache, the OpenCL driver's) stay in the build tree.
 AM_TESTS_ENVIRONMENT = \
 	WEFT_PLUGIN_PATH='$(abs_top_builddir)/plugins/openmp/.libs'; export WEFT_PLUGIN_PATH; \
-	WEFT_MODEL_PATH='$(abs_top_builddir)/models/seir/.libs:$(abs_top_builddir)/models/cartpole/.libs'; export WEFT_MODEL_PATH; \
+	WEFT_MODEL_PATH='$(abs_top_builddir)/models/seir/.libs:$(abs_top_builddir)/models/cartpole/.libs:$(abs_top_builddir)/models/template/.libs'; export WEFT_MODEL_PATH; \
 	LD_LIBRARY_PATH='$(abs_top_builddir)/core/.libs:$(abs_top_builddir)/models/cartpole/.libs'$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; export LD_LIBRARY_PATH; \
 	WEFT_TEST_PLUGINS='$(abs_top_builddir)/tests/plugins/.libs'; export WEFT_TEST_PLUGINS; \
 	WEFT_SRCDIR='$(abs_top_srcdir)'; export WEFT_SRCDIR; \
@@ -19,10 +19,12 @@ tests_libtap_la_SOURCES = tests/tap.h tests/tap.c
 
 # What every test program links: the TAP helper and the whole library,
 # internals included. Programs that load model plugins also export the
-# library's API from the program (WEFT_TEST_EXPORT), so that the plugins,
-# which link libweft.so, use this copy of it and not a second one.
+# library's API from the program (WEFT_TEST_EXPORT), the whole of it, so
+# that the plugins, which link libweft.so, use this copy of it for every
+# call and never a second one.
 WEFT_TEST_LIBS = tests/libtap.la core/libweft-internal.la $(INIH_LIBS)
-WEFT_TEST_EXPORT = -export-dynamic
+WEFT_TEST_EXPORT = -export-dynamic \
+	-Wl,--whole-archive,$(top_builddir)/core/.libs/libweft-internal.a,--no-whole-archive
 
 include tests/rng.am
 include tests/config.am

@@ -483,9 +483,9 @@ static void test_validate(void)
 	weft_config *cfg;
 
 	expect_invalid(
-		"model.ini", "[simulation]\nsteps = 5\nmodel = sier\n",
-		"model.ini:3: [simulation] model = sier: no model plugin "
-		"weft-model-sier.so in ",
+		"model.ini", "[simulation]\nsteps = 5\nmodel = seirr\n",
+		"model.ini:3: [simulation] model = seirr: no model plugin "
+		"weft-model-seirr.so in ",
 		"; did you mean 'seir'?");
 	expect_invalid("model2.ini", "[simulation]\nmodel = qqqqqqqq\n",
 		       "model2.ini:2: [simulation] model = qqqqqqqq: no model "

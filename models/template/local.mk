@@ -63,4 +63,3 @@ installcheck-model-template:
 
 # The model author's guide, which walks from this template to a model of
 # one's own.
-EXTRA_DIST += docs/writing-a-model.md
