@@ -23,7 +23,6 @@
 #include "config.h"
 
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,9 @@
 
 #define STR_(x) #x
 #define STR(x)	STR_(x)
+/* Numbers pasted into the text. */
+#define MAX_BUFS STR(WEFT_KERNEL_MAX_BUFS)
+#define BLOCK	 STR(WEFT__CUDA_BLOCK)
 
 /* The dialect for CUDA C++ (NVRTC, -default-device, C++17). */
 static const char prelude[] =
@@ -66,100 +68,35 @@ static const char prelude[] =
 	"{ return atomicCAS(p, expect, desired); }\n"
 	/* The one kernel parameter: struct weft__cuda_args in priv.h. */
 	"struct weft__cuda_args {\n"
-	"  void *b[" STR(
-		WEFT_KERNEL_MAX_BUFS) "];\n"
-				      "  const weft_u32 *xbuf;\n"
-				      "  weft_u32 xoff, xcap, xdyn, pad;\n"
-				      "};\n"
-				      "#define WEFT_KERNEL(name) \\\n"
-				      "  static __device__ __forceinline__ "
-				      "void name##__item( \\\n"
-				      "    const weft__cuda_args &weft__a, "
-				      "weft_u32 weft__gid, \\\n"
-				      "    weft_u32 weft__extent); \\\n"
-				      "  extern \"C\" __global__ void \\\n"
-				      "  __launch_bounds__(" STR(
-					      WEFT__CUDA_BLOCK) ") \\\n"
-								"  name(const "
-								"weft__cuda_"
-								"args weft__a) "
-								"\\\n"
-								"  { \\\n"
-								"    weft_u32 "
-								"weft__n = "
-								"weft__a.xcap; "
-								"\\\n"
-								"    if "
-								"(weft__a.xdyn)"
-								" { \\\n"
-								"      "
-								"weft_u32 "
-								"weft__c = "
-								"weft__a.xbuf["
-								"weft__a.xoff];"
-								" \\\n"
-								"      if "
-								"(weft__c < "
-								"weft__n) "
-								"weft__n = "
-								"weft__c; \\\n"
-								"    } \\\n"
-								"    for "
-								"(weft_u64 "
-								"weft__g = "
-								"(weft_u64)"
-								"blockIdx.x * "
-								"blockDim.x + "
-								"\\\n"
-								"              "
-								"              "
-								"threadIdx.x; "
-								"\\\n"
-								"         "
-								"weft__g < "
-								"weft__n; \\\n"
-								"         "
-								"weft__g += "
-								"(weft_u64)"
-								"gridDim.x * "
-								"blockDim.x) "
-								"\\\n"
-								"      "
-								"name##__item("
-								"weft__a, "
-								"(weft_u32)"
-								"weft__g, "
-								"weft__n); \\\n"
-								"  } \\\n"
-								"  static "
-								"__device__ "
-								"__forceinline_"
-								"_ void "
-								"name##__item( "
-								"\\\n"
-								"    const "
-								"weft__cuda_"
-								"args "
-								"&weft__a, "
-								"weft_u32 "
-								"weft__gid, "
-								"\\\n"
-								"    weft_u32 "
-								"weft__extent)"
-								"\n"
-								"#define "
-								"WEFT_BUF(T, "
-								"name, k) T "
-								"*name = (T "
-								"*)weft__a.b[k]"
-								"\n"
-								"#define "
-								"WEFT_GID "
-								"(weft__gid)\n"
-								"#define "
-								"WEFT_EXTENT "
-								"(weft__extent)"
-								"\n";
+	"  void *b[" MAX_BUFS "];\n"
+	"  const weft_u32 *xbuf;\n"
+	"  weft_u32 xoff, xcap, xdyn, pad;\n"
+	"};\n"
+	"#define WEFT_KERNEL(name) \\\n"
+	"  static __device__ __forceinline__ void name##__item( \\\n"
+	"    const weft__cuda_args &weft__a, weft_u32 weft__gid, \\\n"
+	"    weft_u32 weft__extent); \\\n"
+	"  extern \"C\" __global__ void \\\n"
+	"  __launch_bounds__(" BLOCK ") \\\n"
+	"  name(const weft__cuda_args weft__a) \\\n"
+	"  { \\\n"
+	"    weft_u32 weft__n = weft__a.xcap; \\\n"
+	"    if (weft__a.xdyn) { \\\n"
+	"      weft_u32 weft__c = weft__a.xbuf[weft__a.xoff]; \\\n"
+	"      if (weft__c < weft__n) weft__n = weft__c; \\\n"
+	"    } \\\n"
+	"    for (weft_u64 weft__g = (weft_u64)blockIdx.x * blockDim.x + \\\n"
+	"                            threadIdx.x; \\\n"
+	"         weft__g < weft__n; \\\n"
+	"         weft__g += (weft_u64)gridDim.x * blockDim.x) \\\n"
+	"      name##__item(weft__a, (weft_u32)weft__g, weft__n); \\\n"
+	"  } \\\n"
+	"  static __device__ __forceinline__ void name##__item( \\\n"
+	"    const weft__cuda_args &weft__a, weft_u32 weft__gid, \\\n"
+	"    weft_u32 weft__extent)\n"
+	"#define WEFT_BUF(T, name, k) T *name = (T *)weft__a.b[k]\n"
+	"#define WEFT_GID (weft__gid)\n"
+	"#define WEFT_EXTENT (weft__extent)\n";
 
 int weft__cuda_options(int cc_major, int cc_minor, char arch[32],
 		       const char *opts[WEFT__CUDA_MAX_OPTS])
@@ -218,25 +155,7 @@ char *weft__cuda_program_text(const char *name, const char *source, size_t len,
 	return text;
 }
 
-/* Here rather than in plugin.c because this file makes no runtime call
- * (the tests link it alone). */
-weft_status weft__cuda_fail(weft_error *err, weft_status st, const char *fmt,
-			    ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err)
-		return st;
-	n = snprintf(err->msg, sizeof err->msg, "cuda: ");
-	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
-	va_end(ap);
-	return st;
-}
-
-/* ---- loading NVRTC
- * ------------------------------------------------------------ */
+/* ---- loading NVRTC ------------------------------------------------------- */
 
 /* POSIX guarantees that dlsym()'s void * converts to a function pointer. */
 #define BIND(field, type, name)                 \
@@ -330,8 +249,7 @@ void weft__cuda_nvrtc_close(struct weft__cuda_nvrtc *nv)
 	memset(nv, 0, sizeof *nv);
 }
 
-/* ---- compiling
- * ------------------------------------------------------------------ */
+/* ---- compiling ----------------------------------------------------------- */
 
 /* Append to out what fits of the log: lines naming an error first, in
  * order, then the others; "; " between lines. */

@@ -1,6 +1,7 @@
 # plugins/cuda: the CUDA backend. Same file names as every backend (see
 # plugins/openmp/local.mk), plus compile.c (the CUDA prelude and NVRTC) and
-# cache.c (compiled kernels on disk).
+# cache.c (compiled kernels on disk). What the backends share is
+# plugins/common.
 #
 # The plugin's files are C, compiled by nvcc (which runs $(CC) as its host
 # compiler with the toolkit's include directories) through libtool, so the
@@ -17,7 +18,9 @@ cuda_plugin_sources = \
 	plugins/cuda/launch.c \
 	plugins/cuda/compile.c \
 	plugins/cuda/cache.c
-cuda_plugin_headers = plugins/cuda/priv.h plugins/common/check.h \
+cuda_plugin_headers = plugins/cuda/priv.h \
+	plugins/common/check.h plugins/common/error.h plugins/common/pool.h \
+	plugins/common/program.h plugins/common/stats.h \
 	include/weft/backend.h include/weft/common.h
 EXTRA_DIST += plugins/cuda/nvcc-cc.sh $(cuda_plugin_sources)
 if BUILD_CUDA
@@ -31,9 +34,9 @@ cuda_plugin_objects = \
 	plugins/cuda/nvcc-cache.lo
 plugins_cuda_weft_backend_cuda_la_SOURCES = plugins/cuda/priv.h
 plugins_cuda_weft_backend_cuda_la_LIBADD = $(cuda_plugin_objects) \
-	plugins/common/libweft-plugin-check.la $(CUDA_LIBS)
+	plugins/common/libweft-plugin-common.la $(CUDA_LIBS)
 plugins_cuda_weft_backend_cuda_la_DEPENDENCIES = $(cuda_plugin_objects) \
-	plugins/common/libweft-plugin-check.la
+	plugins/common/libweft-plugin-common.la
 plugins_cuda_weft_backend_cuda_la_LDFLAGS = -module -avoid-version -shared \
 	-export-symbols-regex '^weft_backend_entry$$' -Wl,-z,nodelete
 MOSTLYCLEANFILES = plugins/cuda/nvcc-*.lo plugins/cuda/nvcc-*.o

@@ -1,7 +1,8 @@
 /*
  * plugins/cuda/plugin.c - the CUDA backend's entry point: probe,
  * open/close, sync, fences, the counters, and the helpers every file uses
- * (error messages, the current device, ordering between the two streams).
+ * (CUDA error messages, the current device, ordering between the two
+ * streams).
  *
  * The plugin links the CUDA runtime statically and never links libcuda:
  * on a machine without the NVIDIA driver it loads, and its probe says
@@ -17,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "priv.h"
 
@@ -51,23 +51,19 @@ weft_status weft__cuda_check(const weft_device *dev, cudaError_t e,
 {
 	weft_status st;
 	va_list ap;
-	size_t n;
 
 	if (e == cudaSuccess)
 		return WEFT_OK;
 	/* Errors that are not sticky stay as the "last error" otherwise. */
 	(void)cudaGetLastError();
 	st = e == cudaErrorMemoryAllocation ? WEFT_E_NOMEM : WEFT_E_DEVICE;
-	if (!err)
-		return st;
-	n = (size_t)snprintf(err->msg, sizeof err->msg, "cuda: ");
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
+	weft__verrf("cuda", err, st, fmt, ap);
 	va_end(ap);
-	n = strlen(err->msg);
-	snprintf(err->msg + n, sizeof err->msg - n, " on %s: %s: %s%s",
-		 dev ? dev->where : "the CUDA runtime", cudaGetErrorName(e),
-		 cudaGetErrorString(e), weft__cuda_sticky_hint(e));
+	weft__err_append(err, " on %s: %s: %s%s",
+			 dev ? dev->where : "the CUDA runtime",
+			 cudaGetErrorName(e), cudaGetErrorString(e),
+			 weft__cuda_sticky_hint(e));
 	return st;
 }
 
@@ -174,8 +170,7 @@ weft_status weft__cuda_drain(weft_device *dev, weft_error *err)
 	return st;
 }
 
-/* ---- probe ----------------------------------------------------------------
- */
+/* ---- probe --------------------------------------------------------------- */
 
 /* Why CUDA cannot run, from cudaGetDeviceCount's error. */
 static void unavailable_reason(cudaError_t e, char *out, size_t size)
@@ -241,7 +236,6 @@ static int list_devices(int n, char *out, size_t size)
 static weft_status cuda_probe(weft_probe *out)
 {
 	weft_probe p;
-	uint32_t size;
 	int n = 0;
 	cudaError_t e;
 
@@ -259,26 +253,15 @@ static weft_status cuda_probe(weft_probe *out)
 		p.available = 1;
 		p.score = 900;
 	}
-	size = out->struct_size < sizeof p ? out->struct_size : sizeof p;
-	p.struct_size = out->struct_size;
-	memcpy(out, &p, size);
+	weft__probe_copy(out, &p);
 	return WEFT_OK;
 }
 
-/* ---- open / close ----------------------------------------------------------
- */
+/* ---- open / close -------------------------------------------------------- */
 
+/* What only this backend refuses; weft__chk_open() checked the rest. */
 static weft_status check_config(const weft_device_config *cfg, weft_error *err)
 {
-	if (!cfg)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "open: no device configuration");
-	if (cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "open: device configuration has "
-				       "struct_size %u, expected at least %zu",
-				       (unsigned)cfg->struct_size,
-				       (size_t)WEFT_DEVICE_CONFIG_V1_0_SIZE);
 	if (cfg->device < -1)
 		return weft__cuda_fail(err, WEFT_E_INVALID,
 				       "device %d does not exist", cfg->device);
@@ -437,12 +420,8 @@ static weft_status cuda_open(const weft_device_config *cfg, weft_device **out,
 	weft_device *dev;
 	weft_status st;
 
-	if (!out)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "open: no place for the device");
-	*out = NULL;
-	st = check_config(cfg, err);
-	if (st != WEFT_OK)
+	if ((st = weft__chk_open(&weft__cuda_chk, cfg, out, err)) ||
+	    (st = check_config(cfg, err)))
 		return st;
 	dev = calloc(1, sizeof *dev);
 	if (!dev)
@@ -450,6 +429,7 @@ static weft_status cuda_open(const weft_device_config *cfg, weft_device **out,
 				       "open: out of host memory");
 	dev->st.struct_size = sizeof dev->st;
 	dev->use_graphs = !(graphs && strcmp(graphs, "0") == 0);
+	weft__cuda_memory_init(dev);
 	if ((st = pick_device(cfg, &dev->ordinal, err)) ||
 	    (st = read_device(dev, err)) || (st = weft__cuda_enter(dev, err)) ||
 	    (st = create_queues(dev, err)) ||
@@ -477,12 +457,11 @@ static void cuda_close(weft_device *dev)
 	free(dev);
 }
 
-/* ---- sync / stats
- * ------------------------------------------------------------ */
+/* ---- sync / stats -------------------------------------------------------- */
 
 static weft_status cuda_sync(weft_device *dev, weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
 	if (!dev)
@@ -495,12 +474,11 @@ static weft_status cuda_sync(weft_device *dev, weft_error *err)
 		 * blocks are recycled, the callers' memory is left alone. */
 		weft__cuda_stage_complete(dev, st == WEFT_OK);
 	}
-	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__cuda_now_ns() - t0;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
 }
 
-/* ---- fences ----------------------------------------------------------------
- */
+/* ---- fences -------------------------------------------------------------- */
 
 /* Record the fence's event at the tail of each stream (created at its
  * first use). */
@@ -534,9 +512,8 @@ static weft_status cuda_fence(weft_device *dev, uint64_t *token,
 	struct weft__cuda_fence *f;
 	weft_status st;
 
-	if (!dev || !token)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "fence: no %s",
-				       dev ? "place for the token" : "device");
+	if ((st = weft__chk_fence(&weft__cuda_chk, dev, token, err)))
+		return st;
 	f = &dev->fences[(dev->last_fence + 1) % WEFT__CUDA_FENCES];
 	if ((st = weft__cuda_enter(dev, err)) ||
 	    (st = record_fence(dev, f, err)))
@@ -573,31 +550,23 @@ static weft_status wait_fence(weft_device *dev, uint64_t token, weft_error *err)
 
 static weft_status cuda_wait(weft_device *dev, uint64_t token, weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
-	weft_status st;
+	uint64_t t0 = weft__clock_ns();
+	weft_status st = weft__chk_wait(&weft__cuda_chk, dev, token,
+					dev ? dev->last_fence : 0, err);
 
-	if (!dev)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "wait: no device");
-	if (token == 0 || token > dev->last_fence)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "wait: token %llu was not returned by "
-				       "fence() (the last fence is %llu)",
-				       (unsigned long long)token,
-				       (unsigned long long)dev->last_fence);
+	if (st != WEFT_OK)
+		return st;
 	dev->st.fence_waits++;
 	st = weft__cuda_enter(dev, err);
 	if (st == WEFT_OK)
 		st = wait_fence(dev, token, err);
-	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__cuda_now_ns() - t0;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
 }
 
 static weft_status cuda_stats(weft_device *dev, weft_stats *out)
 {
-	if (!dev || !out)
-		return WEFT_E_INVALID;
-	weft__stats_copy(out, &dev->st);
-	return WEFT_OK;
+	return weft__stats_copy(out, dev ? &dev->st : NULL);
 }
 
 WEFT__CHK_OPS(weft__cuda_chk, "cuda");

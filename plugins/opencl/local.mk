@@ -4,6 +4,8 @@
 # (allocation and pool), transfer.c, launch.c (programs and step), priv.h;
 # and, for a run-time compiling backend, device.c (platforms and devices),
 # prelude.c (the dialect in OpenCL C) and cache.c (compiled binaries).
+# What the backends share (argument checks, messages, counters, the pool,
+# program names) is plugins/common.
 if BUILD_OPENCL
 plugin_LTLIBRARIES += plugins/opencl/weft-backend-opencl.la
 plugins_opencl_weft_backend_opencl_la_SOURCES = \
@@ -15,7 +17,8 @@ plugins_opencl_weft_backend_opencl_la_SOURCES = \
 	plugins/opencl/prelude.c \
 	plugins/opencl/cache.c \
 	plugins/opencl/launch.c
-plugins_opencl_weft_backend_opencl_la_LIBADD = plugins/common/libweft-plugin-check.la $(OPENCL_LIBS) $(XXHASH_LIBS)
+plugins_opencl_weft_backend_opencl_la_LIBADD = \
+	plugins/common/libweft-plugin-common.la $(OPENCL_LIBS) $(XXHASH_LIBS)
 # -z nodelete: OpenCL drivers keep threads running after their devices are
 # released, so the plugin (and the ICD loader with it) stays mapped after
 # dlclose().
