@@ -134,8 +134,9 @@ static weft_status find_kernels(weft_device *dev, weft_program *prog,
 	return WEFT_OK;
 }
 
-static void key_of(const weft_device *dev, const char *text, size_t text_len,
-		   weft__cuda_key *key)
+/* 0 when the key was computed. */
+static int key_of(const weft_device *dev, const char *text, size_t text_len,
+		  weft__cuda_key *key)
 {
 	const char *opts[WEFT__CUDA_MAX_OPTS];
 	char arch[32];
@@ -153,7 +154,7 @@ static void key_of(const weft_device *dev, const char *text, size_t text_len,
 		.driver_version = dev->driver_version,
 	};
 
-	weft__cuda_cache_key(&in, key);
+	return weft__cuda_cache_key(&in, key);
 }
 
 /* From the cache: 1 when a cached CUBIN loaded, 0 when there is none (or
@@ -171,6 +172,8 @@ static int load_cached(weft_device *dev, weft_program *prog,
 	return ok;
 }
 
+/* Compile with NVRTC and load; store the CUBIN under key (NULL: no
+ * cache). */
 static weft_status compile_and_load(weft_device *dev, weft_program *prog,
 				    const char *text, const weft__cuda_key *key,
 				    weft_error *err)
@@ -183,7 +186,7 @@ static weft_status compile_and_load(weft_device *dev, weft_program *prog,
 
 	if (st == WEFT_OK)
 		st = library_load(dev, prog, cubin, err);
-	if (st == WEFT_OK && dev->cache_dir)
+	if (st == WEFT_OK && key)
 		(void)weft__cuda_cache_store(dev->cache_dir, key, cubin, size);
 	free(cubin);
 	return st;
@@ -198,6 +201,7 @@ static weft_status build(weft_device *dev, weft_program *prog,
 	char *text = weft__cuda_program_text(desc->name, desc->source, len,
 					     &text_len);
 	weft__cuda_key key;
+	int keyed;
 	weft_status st;
 
 	if (!text)
@@ -207,11 +211,13 @@ static weft_status build(weft_device *dev, weft_program *prog,
 				       desc->name, len);
 	st = weft__cuda_nvrtc_open(&dev->nvrtc, err);
 	if (st == WEFT_OK) {
-		key_of(dev, text, text_len, &key);
-		if (dev->cache_dir && load_cached(dev, prog, &key)) {
+		keyed = dev->cache_dir &&
+			key_of(dev, text, text_len, &key) == 0;
+		if (keyed && load_cached(dev, prog, &key)) {
 			dev->st.cache_hits++;
 		} else {
-			st = compile_and_load(dev, prog, text, &key, err);
+			st = compile_and_load(dev, prog, text,
+					      keyed ? &key : NULL, err);
 			dev->st.cache_misses++;
 		}
 	}

@@ -1,6 +1,6 @@
 # plugins/cuda: the CUDA backend. Same file names as every backend (see
 # plugins/openmp/local.mk), plus compile.c (the CUDA prelude and NVRTC) and
-# cache.c (compiled kernels on disk). What the backends share is
+# cache.c (what goes into a cached CUBIN's key). What the backends share is
 # plugins/common.
 #
 # The plugin's files are C, compiled by nvcc (which runs $(CC) as its host
@@ -18,7 +18,7 @@ cuda_plugin_sources = \
 	plugins/cuda/launch.c \
 	plugins/cuda/compile.c \
 	plugins/cuda/cache.c
-cuda_plugin_headers = plugins/cuda/priv.h \
+cuda_plugin_headers = plugins/cuda/priv.h plugins/common/cache.h \
 	plugins/common/check.h plugins/common/error.h plugins/common/pool.h \
 	plugins/common/program.h plugins/common/stats.h \
 	include/weft/backend.h include/weft/common.h

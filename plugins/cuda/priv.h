@@ -10,7 +10,8 @@
  * CUDA prelude of the dialect, cached on disk (cache.c) and loaded with
  * the runtime's library management (cudaLibraryLoadData).
  * What the first-party backends share (argument checks, messages,
- * counters, the memory pool, program names) is plugins/common.
+ * counters, the memory pool, program names, the disk cache) is
+ * plugins/common.
  *
  * One in-order queue over two streams: kernels and device-to-device
  * copies run on a compute stream, transfers to and from the host on a copy
@@ -39,6 +40,7 @@
 #include <stdint.h>
 #include <weft/backend.h>
 
+#include "../common/cache.h"
 #include "../common/check.h"
 #include "../common/error.h"
 #include "../common/pool.h"
@@ -318,9 +320,9 @@ weft_status weft__cuda_compile(const struct weft__cuda_nvrtc *nv,
 
 /* ---- cache.c: no CUDA runtime calls -------------------------------------- */
 
-typedef struct weft__cuda_key {
-	uint8_t b[16]; /* XXH3-128 digest, canonical (big-endian) form */
-} weft__cuda_key;
+/* Compiled CUBINs on disk, CACHE_DIR/cuda-KEY.cubin (plugins/common/cache.h;
+ * failures are never errors: a miss compiles). */
+typedef weft__cache_key weft__cuda_key;
 
 /* What a cached CUBIN depends on. */
 typedef struct weft__cuda_key_in {
@@ -334,7 +336,8 @@ typedef struct weft__cuda_key_in {
 	int driver_version;
 } weft__cuda_key_in;
 
-void weft__cuda_cache_key(const weft__cuda_key_in *in, weft__cuda_key *key);
+/* 0 when the key was computed. */
+int weft__cuda_cache_key(const weft__cuda_key_in *in, weft__cuda_key *key);
 /* The cached CUBIN for key in dir (malloc()ed), or NULL when there is
  * none or it is damaged (short, wrong header, wrong checksum). */
 void *weft__cuda_cache_load(const char *dir, const weft__cuda_key *key,

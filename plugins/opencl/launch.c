@@ -148,7 +148,7 @@ static weft_status build(weft_device *dev, const weft_program_desc *desc,
 	char line[256];
 	const char *texts[3];
 	size_t lens[3];
-	weft__ocl_key key;
+	weft__cache_key key;
 	int keyed = 0;
 	weft_status st;
 

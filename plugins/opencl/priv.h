@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <weft/backend.h>
 
+#include "../common/cache.h"
 #include "../common/check.h"
 #include "../common/error.h"
 #include "../common/pool.h"
@@ -205,20 +206,18 @@ extern const char weft__ocl_prelude[];
 /* Options given to clBuildProgram (part of the cache key). */
 extern const char weft__ocl_build_options[];
 
-/* cache.c: compiled programs on disk, keyed by everything that could
- * change the binary. Failures are never errors: a miss compiles. */
-typedef struct weft__ocl_key {
-	unsigned char b[16];
-} weft__ocl_key;
+/* cache.c: compiled programs on disk (plugins/common/cache.h), keyed by
+ * everything that could change the binary. Failures are never errors: a
+ * miss compiles. */
 /* 0 when the key was computed. */
 int weft__ocl_cache_key(const weft_device *dev, const char *const *texts,
 			const size_t *lens, unsigned n_texts,
-			weft__ocl_key *key);
+			weft__cache_key *key);
 /* A built program from the cache, or NULL (missing, unreadable, corrupt,
  * or refused by the driver). */
-cl_program weft__ocl_cache_load(weft_device *dev, const weft__ocl_key *key);
+cl_program weft__ocl_cache_load(weft_device *dev, const weft__cache_key *key);
 /* Store prog's binary; silently does nothing when it cannot. */
-void weft__ocl_cache_store(weft_device *dev, const weft__ocl_key *key,
+void weft__ocl_cache_store(weft_device *dev, const weft__cache_key *key,
 			   cl_program prog);
 
 /* launch.c */
