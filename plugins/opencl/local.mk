@@ -3,8 +3,8 @@
 # plugin.c (entry point, probe, open/close, sync, stats), memory.c
 # (allocation and pool), transfer.c, launch.c (programs and step), priv.h;
 # and, for a run-time compiling backend, device.c (platforms and devices),
-# prelude.c (the dialect in OpenCL C) and cache.c (what goes into a
-# cached binary's key, and how it is loaded).
+# prelude.c (the dialect in OpenCL C), compile.c (building a program) and
+# cache.c (what goes into a cached binary's key, and how it is loaded).
 # What the backends share (argument checks, messages, counters, the pool,
 # program names, the disk cache) is plugins/common.
 if BUILD_OPENCL
@@ -16,6 +16,7 @@ plugins_opencl_weft_backend_opencl_la_SOURCES = \
 	plugins/opencl/memory.c \
 	plugins/opencl/transfer.c \
 	plugins/opencl/prelude.c \
+	plugins/opencl/compile.c \
 	plugins/opencl/cache.c \
 	plugins/opencl/launch.c
 plugins_opencl_weft_backend_opencl_la_LIBADD = \

@@ -10,9 +10,10 @@
  *
  * Host memory for transfers goes through a staging area of pinned host
  * memory (a CL_MEM_ALLOC_HOST_PTR buffer mapped once for the device's
- * life), see transfer.c. Compiled programs are cached on disk (cache.c). What
- * the first-party backends share (argument checks, messages, counters, the
- * memory pool, program names, the disk cache) is plugins/common.
+ * life), see transfer.c. Programs are built at run time (compile.c) and
+ * cached on disk (cache.c). What the first-party backends share
+ * (argument checks, messages, counters, the memory pool, program names,
+ * the disk cache) is plugins/common.
  *
  * A device is used from one host thread at a time (cl_kernel arguments and
  * the counters are not locked). Functions shared between the backend's
@@ -205,6 +206,12 @@ weft_status weft__ocl_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 extern const char weft__ocl_prelude[];
 /* Options given to clBuildProgram (part of the cache key). */
 extern const char weft__ocl_build_options[];
+
+/* compile.c: the built program for desc (its portable source behind the
+ * prelude and a #line directive): from the cache when an entry matches,
+ * else compiled by the driver (and cached). Counts a cache hit or miss. */
+weft_status weft__ocl_build(weft_device *dev, const weft_program_desc *desc,
+			    cl_program *out, weft_error *err);
 
 /* cache.c: compiled programs on disk (plugins/common/cache.h), keyed by
  * everything that could change the binary. Failures are never errors: a
