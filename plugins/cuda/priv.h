@@ -7,8 +7,8 @@
  * and reports cudaErrorInsufficientDriver or cudaErrorNoDevice, which the
  * probe turns into its reason. Kernels are the model's portable source,
  * compiled at load_program() by NVRTC (dlopen()ed, compile.c) after the
- * CUDA prelude of the dialect, cached on disk (cache.c) and loaded with
- * the runtime's library management (cudaLibraryLoadData).
+ * CUDA prelude of the dialect (prelude.c), cached on disk (cache.c) and
+ * loaded with the runtime's library management (cudaLibraryLoadData).
  * What the first-party backends share (argument checks, messages,
  * counters, the memory pool, program names, the disk cache) is
  * plugins/common.
@@ -48,7 +48,7 @@
 #include "../common/stats.h"
 
 /* Threads per block of every launch; the prelude's __launch_bounds__ is
- * generated from it (compile.c). */
+ * generated from it (prelude.c). */
 #define WEFT__CUDA_BLOCK 256
 /* Most blocks per multiprocessor a launch gets; larger extents are covered
  * by the kernels' grid-stride loop. */
@@ -78,7 +78,7 @@ struct weft_buf {
 	uint64_t copy_read;  /* a device-to-host read from it */
 };
 
-/* The single kernel parameter, passed by value. The prelude (compile.c)
+/* The single kernel parameter, passed by value. The prelude (prelude.c)
  * declares the same layout in CUDA C++: 12 buffer pointers, then the
  * device-side extent: xcap items, or min(xcap, xbuf[xoff]) when xdyn. */
 struct weft__cuda_args {
@@ -244,6 +244,22 @@ void weft__cuda_seen(weft_device *dev, int s);
 /* Wait for both streams (not counted). */
 weft_status weft__cuda_drain(weft_device *dev, weft_error *err);
 
+/* ---- device.c ------------------------------------------------------------ */
+
+/* What probe() reports: every device, the usable ones (compute capability
+ * high enough), or why CUDA cannot run. */
+void weft__cuda_survey(int *available, int *score, char *reason,
+		       size_t reason_size, char *devices, size_t devices_size);
+/* The ordinal of the device cfg asks for (an index or, with ABI 1.1, a
+ * name); a message naming what was asked and what exists when there is
+ * none. */
+weft_status weft__cuda_select(const weft_device_config *cfg, int *ordinal,
+			      weft_error *err);
+/* Name, compute capability, multiprocessors and driver version of
+ * dev->ordinal, and dev->where for messages; refuses a device older than
+ * the kernels are built for. */
+weft_status weft__cuda_describe(weft_device *dev, weft_error *err);
+
 /* ---- memory.c ------------------------------------------------------------ */
 
 /* An empty pool for a device being opened. */
@@ -291,6 +307,12 @@ weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
 			    uint64_t n_steps, weft_error *err);
 /* Unload every program still loaded (close). */
 void weft__cuda_programs_release(weft_device *dev);
+
+/* ---- prelude.c ----------------------------------------------------------- */
+
+/* The CUDA C++ definition of the kernel dialect, and its length. */
+extern const char weft__cuda_prelude[];
+extern const size_t weft__cuda_prelude_len;
 
 /* ---- compile.c: no CUDA runtime calls (tests link it alone) -------------- */
 
