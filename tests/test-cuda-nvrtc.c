@@ -4,10 +4,11 @@
  * prelude compiled by NVRTC with the SEIR source and with a kernel using
  * every name of the dialect, compiler errors, and the on-disk cache.
  *
- * plugins/cuda/compile.c and cache.c are compiled into this test (they
- * make no CUDA runtime call). The NVRTC checks are skipped when libnvrtc
- * cannot be loaded; the probe checks accept both a machine without a GPU
- * ("no CUDA driver", "no CUDA device") and one with a GPU.
+ * plugins/cuda/prelude.c, compile.c and cache.c are compiled into this
+ * test with plugins/common (they make no CUDA runtime call). The NVRTC
+ * checks are skipped when libnvrtc cannot be loaded; the probe checks
+ * accept both a machine without a GPU ("no CUDA driver", "no CUDA
+ * device") and one with a GPU.
  */
 #include "config.h"
 

@@ -6,78 +6,110 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "check.h"
+#include "error.h"
+#include "pool.h"
+#include "program.h"
 
 weft_status weft__chk_fail(const weft__chk_ops *ops, weft_error *err,
 			   weft_status st, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (!err)
-		return st;
-	n = snprintf(err->msg, sizeof err->msg, "%s: ", ops->backend);
-	if (n < 0 || (size_t)n >= sizeof err->msg)
-		return st;
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+	st = weft__verrf(ops->backend, err, st, fmt, ap);
 	va_end(ap);
 	return st;
 }
 
-/* ---- transfers ----------------------------------------------------------- */
-
-weft_status weft__chk_flags(const weft__chk_ops *ops, const char *op,
-			    unsigned flags, weft_error *err)
+/* The common parts of a backend's buffers and programs. */
+static const struct weft__pool_buf *pb_of(const weft__chk_ops *ops,
+					  const weft_buf *b)
 {
-	if ((flags & ~(unsigned)WEFT_XFER_ASYNC) == 0)
-		return WEFT_OK;
-	return weft__chk_fail(ops, err, WEFT_E_INVALID,
-			      "%s: unknown transfer flags 0x%x", op,
-			      flags & ~(unsigned)WEFT_XFER_ASYNC);
+	return (const void *)((const char *)b + ops->buf_pb);
 }
 
-weft_status weft__chk_range(const weft__chk_ops *ops, const char *op,
-			    const char *role, const weft_buf *b, size_t offset,
-			    size_t bytes, weft_error *err)
+static const struct weft__prog *pg_of(const weft__chk_ops *ops,
+				      const weft_program *prog)
 {
-	size_t size;
-
-	if (!b)
-		return weft__chk_fail(ops, err, WEFT_E_INVALID,
-				      "%s: no %s buffer", op, role);
-	if (ops->freed(b))
-		return weft__chk_fail(ops, err, WEFT_E_INVALID,
-				      "%s: the %s buffer was freed", op, role);
-	size = ops->size(b);
-	if (offset <= size && bytes <= size - offset)
-		return WEFT_OK;
-	return weft__chk_fail(ops, err, WEFT_E_INVALID,
-			      "%s of %zu bytes at offset %zu is outside the %s "
-			      "buffer of %zu bytes",
-			      op, bytes, offset, role, size);
+	return (const void *)((const char *)prog + ops->prog_pg);
 }
 
-weft_status weft__chk_host(const weft__chk_ops *ops, const char *op,
-			   const char *role, const void *p, size_t bytes,
+/* "OP: no device", or "OP: no WHAT" for a missing place for an answer. */
+static weft_status no_arg(const weft__chk_ops *ops, const char *op,
+			  const void *dev, const char *what, weft_error *err)
+{
+	return weft__chk_fail(ops, err, WEFT_E_INVALID, "%s: no %s", op,
+			      dev ? what : "device");
+}
+
+/* ---- devices and fences -------------------------------------------------- */
+
+weft_status weft__chk_open(const weft__chk_ops *ops,
+			   const weft_device_config *cfg, weft_device **out,
 			   weft_error *err)
 {
-	if (p || bytes == 0)
-		return WEFT_OK;
-	return weft__chk_fail(ops, err, WEFT_E_INVALID,
-			      "%s of %zu bytes: the host %s pointer is NULL",
-			      op, bytes, role);
+	if (!out)
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "open: no place for the device");
+	*out = NULL;
+	if (!cfg)
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "open: no device configuration");
+	if (cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "open: device configuration has "
+				      "struct_size %u, expected at least %zu",
+				      (unsigned)cfg->struct_size,
+				      (size_t)WEFT_DEVICE_CONFIG_V1_0_SIZE);
+	return WEFT_OK;
 }
 
-weft_status weft__chk_native(const weft__chk_ops *ops, const weft_buf *b,
-			     const weft_native *out, weft_error *err)
+weft_status weft__chk_fence(const weft__chk_ops *ops, const void *dev,
+			    const uint64_t *token, weft_error *err)
 {
+	if (dev && token)
+		return WEFT_OK;
+	return no_arg(ops, "fence", dev, "place for the token", err);
+}
+
+weft_status weft__chk_wait(const weft__chk_ops *ops, const void *dev,
+			   uint64_t token, uint64_t last, weft_error *err)
+{
+	if (!dev)
+		return no_arg(ops, "wait", dev, "", err);
+	if (token != 0 && token <= last)
+		return WEFT_OK;
+	return weft__chk_fail(ops, err, WEFT_E_INVALID,
+			      "wait: token %llu was not returned by fence() "
+			      "(the last fence is %llu)",
+			      (unsigned long long)token,
+			      (unsigned long long)last);
+}
+
+/* ---- buffers ------------------------------------------------------------- */
+
+weft_status weft__chk_alloc(const weft__chk_ops *ops, const void *dev,
+			    weft_buf **out, weft_error *err)
+{
+	if (out)
+		*out = NULL;
+	if (dev && out)
+		return WEFT_OK;
+	return no_arg(ops, "alloc", dev, "place for the buffer", err);
+}
+
+weft_status weft__chk_native(const weft__chk_ops *ops, const void *dev,
+			     const weft_buf *b, const weft_native *out,
+			     weft_error *err)
+{
+	if (!dev)
+		return no_arg(ops, "native", dev, "", err);
 	if (!b)
 		return weft__chk_fail(ops, err, WEFT_E_INVALID,
 				      "native: no buffer");
-	if (ops->freed(b))
+	if (pb_of(ops, b)->pooled)
 		return weft__chk_fail(ops, err, WEFT_E_INVALID,
 				      "native: the buffer was freed");
 	if (!out)
@@ -90,6 +122,98 @@ weft_status weft__chk_native(const weft__chk_ops *ops, const weft_buf *b,
 			      "expected at least %zu",
 			      (unsigned)out->struct_size,
 			      (size_t)WEFT_NATIVE_V1_2_SIZE);
+}
+
+/* ---- transfers ----------------------------------------------------------- */
+
+static weft_status check_flags(const weft__chk_ops *ops, const char *op,
+			       unsigned flags, weft_error *err)
+{
+	if ((flags & ~(unsigned)WEFT_XFER_ASYNC) == 0)
+		return WEFT_OK;
+	return weft__chk_fail(ops, err, WEFT_E_INVALID,
+			      "%s: unknown transfer flags 0x%x", op,
+			      flags & ~(unsigned)WEFT_XFER_ASYNC);
+}
+
+/* [offset, offset + bytes) inside b, without overflowing; role names the
+ * buffer ("source", "destination"). */
+static weft_status check_range(const weft__chk_ops *ops, const char *op,
+			       const char *role, const weft_buf *b,
+			       size_t offset, size_t bytes, weft_error *err)
+{
+	size_t size;
+
+	if (!b)
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "%s: no %s buffer", op, role);
+	if (pb_of(ops, b)->pooled)
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "%s: the %s buffer was freed", op, role);
+	size = pb_of(ops, b)->size;
+	if (offset <= size && bytes <= size - offset)
+		return WEFT_OK;
+	return weft__chk_fail(ops, err, WEFT_E_INVALID,
+			      "%s of %zu bytes at offset %zu is outside the %s "
+			      "buffer of %zu bytes",
+			      op, bytes, offset, role, size);
+}
+
+static weft_status check_host(const weft__chk_ops *ops, const char *op,
+			      const char *role, const void *p, size_t bytes,
+			      weft_error *err)
+{
+	if (p || bytes == 0)
+		return WEFT_OK;
+	return weft__chk_fail(ops, err, WEFT_E_INVALID,
+			      "%s of %zu bytes: the host %s pointer is NULL",
+			      op, bytes, role);
+}
+
+weft_status weft__chk_write(const weft__chk_ops *ops, const void *dev,
+			    const weft_buf *dst, size_t offset, const void *src,
+			    size_t bytes, unsigned flags, weft_error *err)
+{
+	weft_status st;
+
+	if (!dev)
+		return no_arg(ops, "write", dev, "", err);
+	if ((st = check_flags(ops, "write", flags, err)) ||
+	    (st = check_range(ops, "write", "destination", dst, offset, bytes,
+			      err)))
+		return st;
+	return check_host(ops, "write", "source", src, bytes, err);
+}
+
+weft_status weft__chk_read(const weft__chk_ops *ops, const void *dev,
+			   const void *dst, const weft_buf *src, size_t offset,
+			   size_t bytes, unsigned flags, weft_error *err)
+{
+	weft_status st;
+
+	if (!dev)
+		return no_arg(ops, "read", dev, "", err);
+	if ((st = check_flags(ops, "read", flags, err)) ||
+	    (st = check_range(ops, "read", "source", src, offset, bytes, err)))
+		return st;
+	return check_host(ops, "read", "destination", dst, bytes, err);
+}
+
+weft_status weft__chk_copy(const weft__chk_ops *ops, const void *dev,
+			   const weft_buf *dst, size_t dst_offset,
+			   const weft_buf *src, size_t src_offset, size_t bytes,
+			   unsigned flags, weft_error *err)
+{
+	weft_status st;
+
+	if (!dev)
+		return no_arg(ops, "copy", dev, "", err);
+	if ((st = check_flags(ops, "copy", flags, err)) ||
+	    (st = check_range(ops, "copy", "source", src, src_offset, bytes,
+			      err)))
+		return st;
+	return check_range(ops, "copy", "destination", dst, dst_offset, bytes,
+			   err);
 }
 
 /* ---- programs ------------------------------------------------------------ */
@@ -119,9 +243,9 @@ static weft_status check_kernels(const weft__chk_ops *ops,
 	return WEFT_OK;
 }
 
-weft_status weft__chk_program(const weft__chk_ops *ops,
-			      const weft_program_desc *desc, int need_host,
-			      const char *need_source, weft_error *err)
+static weft_status check_program(const weft__chk_ops *ops,
+				 const weft_program_desc *desc, int need_host,
+				 const char *need_source, weft_error *err)
 {
 	if (!desc)
 		return weft__chk_fail(ops, err, WEFT_E_INVALID,
@@ -142,17 +266,29 @@ weft_status weft__chk_program(const weft__chk_ops *ops,
 	return check_kernels(ops, desc, need_host, err);
 }
 
+weft_status weft__chk_load(const weft__chk_ops *ops, const void *dev,
+			   const weft_program_desc *desc, weft_program **out,
+			   int need_host, const char *need_source,
+			   weft_error *err)
+{
+	if (!dev || !out)
+		return no_arg(ops, "load_program", dev, "place for the program",
+			      err);
+	*out = NULL;
+	return check_program(ops, desc, need_host, need_source, err);
+}
+
 /* ---- launch lists -------------------------------------------------------- */
 
 /* Buffer k of launch i (k < 0: its extent buffer) is bound and live. */
 static weft_status check_bound(const weft__chk_ops *ops,
-			       const weft_program *prog, uint32_t i,
+			       const struct weft__prog *pg, uint32_t i,
 			       const char *kname, int k, const weft_buf *b,
 			       weft_error *err)
 {
 	char role[32];
 
-	if (b && !ops->freed(b))
+	if (b && !pb_of(ops, b)->pooled)
 		return WEFT_OK;
 	if (k < 0)
 		snprintf(role, sizeof role, "the extent buffer");
@@ -160,22 +296,21 @@ static weft_status check_bound(const weft__chk_ops *ops,
 		snprintf(role, sizeof role, "buffer %d", k);
 	return weft__chk_fail(ops, err, WEFT_E_INVALID,
 			      "launch %u of program '%s' (kernel '%s'): %s %s",
-			      (unsigned)i, ops->program_name(prog), kname, role,
+			      (unsigned)i, pg->name, kname, role,
 			      b ? "was freed" : "is NULL");
 }
 
 static weft_status check_extent_buf(const weft__chk_ops *ops,
-				    const weft_program *prog, uint32_t i,
+				    const struct weft__prog *pg, uint32_t i,
 				    const char *kname, const weft_launch *l,
 				    weft_error *err)
 {
-	weft_status st =
-		check_bound(ops, prog, i, kname, -1, l->extent_buf, err);
+	weft_status st = check_bound(ops, pg, i, kname, -1, l->extent_buf, err);
 	size_t size;
 
 	if (st != WEFT_OK)
 		return st;
-	size = ops->size(l->extent_buf);
+	size = pb_of(ops, l->extent_buf)->size;
 	if (l->extent_offset % sizeof(uint32_t) == 0 &&
 	    size >= sizeof(uint32_t) &&
 	    l->extent_offset <= size - sizeof(uint32_t))
@@ -184,8 +319,7 @@ static weft_status check_extent_buf(const weft__chk_ops *ops,
 		ops, err, WEFT_E_INVALID,
 		"launch %u of program '%s' (kernel '%s'): extent offset %u %s "
 		"(the extent buffer has %zu bytes)",
-		(unsigned)i, ops->program_name(prog), kname,
-		(unsigned)l->extent_offset,
+		(unsigned)i, pg->name, kname, (unsigned)l->extent_offset,
 		l->extent_offset % sizeof(uint32_t)
 			? "is not a multiple of 4"
 			: "leaves no 4-byte count inside the buffer",
@@ -193,57 +327,48 @@ static weft_status check_extent_buf(const weft__chk_ops *ops,
 }
 
 static weft_status check_launch(const weft__chk_ops *ops,
-				const weft_program *prog, uint32_t i,
+				const struct weft__prog *pg, uint32_t i,
 				const weft_launch *l, weft_error *err)
 {
-	const char *pname = ops->program_name(prog), *kname;
-	uint32_t n_kernels = ops->n_kernels(prog);
+	const char *kname;
 
-	if (l->kernel >= n_kernels)
+	if (l->kernel >= pg->n_kernels)
 		return weft__chk_fail(
 			ops, err, WEFT_E_INVALID,
 			"launch %u of program '%s': kernel index %u is out of "
 			"range (the program has %u kernels)",
-			(unsigned)i, pname, (unsigned)l->kernel,
-			(unsigned)n_kernels);
-	kname = ops->kernel_name(prog, l->kernel);
+			(unsigned)i, pg->name, (unsigned)l->kernel,
+			(unsigned)pg->n_kernels);
+	kname = pg->kernel_names[l->kernel];
 	if (l->n_bufs > WEFT_KERNEL_MAX_BUFS)
 		return weft__chk_fail(
 			ops, err, WEFT_E_INVALID,
 			"launch %u of program '%s' (kernel '%s'): %u buffers "
 			"bound, at most %d allowed",
-			(unsigned)i, pname, kname, (unsigned)l->n_bufs,
+			(unsigned)i, pg->name, kname, (unsigned)l->n_bufs,
 			WEFT_KERNEL_MAX_BUFS);
 	for (uint32_t k = 0; k < l->n_bufs; k++)
-		if (check_bound(ops, prog, i, kname, (int)k, l->bufs[k], err))
+		if (check_bound(ops, pg, i, kname, (int)k, l->bufs[k], err))
 			return WEFT_E_INVALID;
 	if (l->extent_buf)
-		return check_extent_buf(ops, prog, i, kname, l, err);
+		return check_extent_buf(ops, pg, i, kname, l, err);
 	return WEFT_OK;
 }
 
-weft_status weft__chk_launches(const weft__chk_ops *ops,
-			       const weft_program *prog,
-			       const weft_launch *launches, uint32_t n,
-			       weft_error *err)
+weft_status weft__chk_step(const weft__chk_ops *ops, const void *dev,
+			   const weft_program *prog,
+			   const weft_launch *launches, uint32_t n,
+			   weft_error *err)
 {
+	if (!dev || !prog)
+		return no_arg(ops, "step", dev, "program", err);
 	if (!launches && n)
 		return weft__chk_fail(ops, err, WEFT_E_INVALID,
 				      "step: %u launches announced but the "
 				      "launch list is NULL",
 				      (unsigned)n);
 	for (uint32_t i = 0; i < n; i++)
-		if (check_launch(ops, prog, i, &launches[i], err) != WEFT_OK)
+		if (check_launch(ops, pg_of(ops, prog), i, &launches[i], err))
 			return WEFT_E_INVALID;
 	return WEFT_OK;
-}
-
-void weft__stats_copy(weft_stats *out, const weft_stats *st)
-{
-	size_t hdr = sizeof out->struct_size;
-	size_t size =
-		out->struct_size < sizeof *st ? out->struct_size : sizeof *st;
-
-	if (size > hdr)
-		memcpy((char *)out + hdr, (const char *)st + hdr, size - hdr);
 }

@@ -1,10 +1,11 @@
 /*
  * plugins/common/check.h - the argument checks of the backend ABI that
- * every first-party backend makes, written once: transfer flags, ranges
- * and host pointers, native() requests, program descriptors and launch
- * lists (and stats()'s bounded copy of the counters). Each check
- * returns WEFT_E_INVALID with a message "BACKEND: what is wrong" and
- * changes nothing.
+ * every first-party backend makes, written once: the device and the
+ * places for answers, device configurations, fence tokens, transfer
+ * flags, ranges and host pointers, native() requests, program
+ * descriptors and launch lists. Each check returns WEFT_E_INVALID with a
+ * message "BACKEND: what is wrong" and changes nothing (but *out, set to
+ * NULL where there is one).
  *
  * Linked into each plugin as a hidden convenience library; nothing here is
  * exported. The template backend (plugins/template) keeps its own copy on
@@ -17,87 +18,81 @@
 #include <stdint.h>
 #include <weft/backend.h>
 
-/* What the checks need to know of a backend's buffers and programs. */
+/* What the checks need to know of a backend: its name, and where the
+ * common parts of its buffers and programs are (pool.h, program.h). */
 typedef struct weft__chk_ops {
 	const char *backend; /* message prefix: "openmp" */
-	/* 1 when b was freed (is back in the pool); b is never NULL. */
-	int (*freed)(const weft_buf *b);
-	size_t (*size)(const weft_buf *b); /* bytes asked for at alloc */
-	const char *(*program_name)(const weft_program *prog);
-	uint32_t (*n_kernels)(const weft_program *prog);
-	const char *(*kernel_name)(const weft_program *prog, uint32_t k);
+	size_t buf_pb;	     /* offsetof(struct weft_buf, pb) */
+	size_t prog_pg;	     /* offsetof(struct weft_program, pg) */
 } weft__chk_ops;
 
-/* Define `const weft__chk_ops NAME` for a backend whose struct weft_buf
- * has `size` and `pooled`, and whose struct weft_program has `name`,
- * `n_kernels` and `kernels[k].name`, as every first-party backend's do.
- * Used once, in the backend's plugin.c (priv.h declares NAME). */
-#define WEFT__CHK_OPS(NAME, BACKEND)                                       \
-	static int NAME##_freed(const weft_buf *b)                         \
-	{                                                                  \
-		return b->pooled;                                          \
-	}                                                                  \
-	static size_t NAME##_size(const weft_buf *b)                       \
-	{                                                                  \
-		return b->size;                                            \
-	}                                                                  \
-	static const char *NAME##_pname(const weft_program *p)             \
-	{                                                                  \
-		return p->name;                                            \
-	}                                                                  \
-	static uint32_t NAME##_nk(const weft_program *p)                   \
-	{                                                                  \
-		return p->n_kernels;                                       \
-	}                                                                  \
-	static const char *NAME##_kname(const weft_program *p, uint32_t k) \
-	{                                                                  \
-		return p->kernels[k].name;                                 \
-	}                                                                  \
-	const weft__chk_ops NAME = {                                       \
-		BACKEND,      NAME##_freed, NAME##_size,                   \
-		NAME##_pname, NAME##_nk,    NAME##_kname                   \
-	}
+/* Define `const weft__chk_ops NAME` for the backend BACKEND, whose struct
+ * weft_buf holds a struct weft__pool_buf pb and whose struct weft_program
+ * holds a struct weft__prog pg, as every first-party backend's do. Used
+ * once, in the backend's plugin.c (priv.h declares NAME). */
+#define WEFT__CHK_OPS(NAME, BACKEND)                                         \
+	const weft__chk_ops NAME = { BACKEND, offsetof(struct weft_buf, pb), \
+				     offsetof(struct weft_program, pg) }
 
 /* Write "BACKEND: " and the message into err (which may be NULL). */
 weft_status weft__chk_fail(const weft__chk_ops *ops, weft_error *err,
 			   weft_status st, const char *fmt, ...)
 	WEFT_PRINTF(4, 5);
 
-/* A transfer: known flags; [offset, offset + bytes) inside b, without
- * overflowing; a host pointer unless bytes is 0. op is "write", "read" or
- * "copy"; role names the buffer or pointer ("source", "destination"). */
-weft_status weft__chk_flags(const weft__chk_ops *ops, const char *op,
-			    unsigned flags, weft_error *err);
-weft_status weft__chk_range(const weft__chk_ops *ops, const char *op,
-			    const char *role, const weft_buf *b, size_t offset,
-			    size_t bytes, weft_error *err);
-weft_status weft__chk_host(const weft__chk_ops *ops, const char *op,
-			   const char *role, const void *p, size_t bytes,
+/* open(): a place for the device (*out set to NULL), a configuration
+ * whose struct_size covers at least the 1.0 layout. */
+weft_status weft__chk_open(const weft__chk_ops *ops,
+			   const weft_device_config *cfg, weft_device **out,
 			   weft_error *err);
 
-/* stats(): copy a backend's counters st into out, as far as the caller's
- * out->struct_size reaches (and st's size), leaving out->struct_size as
- * it was. */
-void weft__stats_copy(weft_stats *out, const weft_stats *st);
+/* fence(): a device and a place for the token. wait(): a device, and a
+ * token that fence() returned (last: the device's last token, 0 for
+ * none). */
+weft_status weft__chk_fence(const weft__chk_ops *ops, const void *dev,
+			    const uint64_t *token, weft_error *err);
+weft_status weft__chk_wait(const weft__chk_ops *ops, const void *dev,
+			   uint64_t token, uint64_t last, weft_error *err);
 
-/* native(): a live buffer, and a weft_native whose struct_size covers at
- * least the 1.2 layout. */
-weft_status weft__chk_native(const weft__chk_ops *ops, const weft_buf *b,
-			     const weft_native *out, weft_error *err);
+/* alloc(): a device and a place for the buffer (*out set to NULL). */
+weft_status weft__chk_alloc(const weft__chk_ops *ops, const void *dev,
+			    weft_buf **out, weft_error *err);
 
-/* What load_program() needs of a descriptor: struct_size, a name, kernels
- * with names, and a host build of each (need_host) or the portable source
- * (need_source: the message says why, e.g. "compiled at run time"). */
-weft_status weft__chk_program(const weft__chk_ops *ops,
-			      const weft_program_desc *desc, int need_host,
-			      const char *need_source, weft_error *err);
+/* native(): a device, a live buffer, and a weft_native whose struct_size
+ * covers at least the 1.2 layout. */
+weft_status weft__chk_native(const weft__chk_ops *ops, const void *dev,
+			     const weft_buf *b, const weft_native *out,
+			     weft_error *err);
 
-/* The whole launch list of step(), before anything runs: kernel indexes,
- * at most WEFT_KERNEL_MAX_BUFS bound buffers, none NULL or freed, extent
- * offsets that are multiples of 4 and leave a count inside the buffer. */
-weft_status weft__chk_launches(const weft__chk_ops *ops,
-			       const weft_program *prog,
-			       const weft_launch *launches, uint32_t n,
-			       weft_error *err);
+/* Transfers, before anything is issued or counted: a device, known
+ * flags, [offset, offset + bytes) inside each buffer without
+ * overflowing, a host pointer unless bytes is 0. */
+weft_status weft__chk_write(const weft__chk_ops *ops, const void *dev,
+			    const weft_buf *dst, size_t offset, const void *src,
+			    size_t bytes, unsigned flags, weft_error *err);
+weft_status weft__chk_read(const weft__chk_ops *ops, const void *dev,
+			   const void *dst, const weft_buf *src, size_t offset,
+			   size_t bytes, unsigned flags, weft_error *err);
+weft_status weft__chk_copy(const weft__chk_ops *ops, const void *dev,
+			   const weft_buf *dst, size_t dst_offset,
+			   const weft_buf *src, size_t src_offset, size_t bytes,
+			   unsigned flags, weft_error *err);
+
+/* load_program(): a device, a place for the program (*out set to NULL),
+ * and a descriptor with struct_size, a name, kernels with names, and a
+ * host build of each (need_host) or the portable source (need_source:
+ * the message says why, e.g. "compiled at run time"). */
+weft_status weft__chk_load(const weft__chk_ops *ops, const void *dev,
+			   const weft_program_desc *desc, weft_program **out,
+			   int need_host, const char *need_source,
+			   weft_error *err);
+
+/* step(): a device, a program, and the whole launch list, before
+ * anything runs: kernel indexes, at most WEFT_KERNEL_MAX_BUFS bound
+ * buffers, none NULL or freed, extent offsets that are multiples of 4
+ * and leave a count inside the buffer. */
+weft_status weft__chk_step(const weft__chk_ops *ops, const void *dev,
+			   const weft_program *prog,
+			   const weft_launch *launches, uint32_t n,
+			   weft_error *err);
 
 #endif /* WEFT_PLUGIN_CHECK_H */

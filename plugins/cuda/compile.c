@@ -1,19 +1,8 @@
 /*
- * plugins/cuda/compile.c - the CUDA prelude of the kernel dialect, and
- * compiling a model's portable source with NVRTC.
- *
- * The prelude defines, for CUDA C++, every name kernel_host.h defines for
- * C (docs/design.md, "The portable kernel dialect"). A kernel
- *
- *     WEFT_KERNEL(name) { body }
- *
- * becomes an inlined per-item function holding the body and an
- * extern "C" __global__ entry point `name` that takes one parameter, a
- * struct weft__cuda_args passed by value (priv.h has the host side of the
- * layout). The entry computes the extent on the device (the capacity, or
- * min(capacity, count) with the count read from the extent buffer when
- * the launch runs), then runs a grid-stride loop over the work items, so
- * that any grid covers any extent.
+ * plugins/cuda/compile.c - compiling a model's portable source with NVRTC:
+ * the program text (the prelude of prelude.c, a #line directive naming
+ * the program, the model's source), NVRTC's options, loading NVRTC, and
+ * turning its log into one line of error.
  *
  * NVRTC is not linked: it is dlopen()ed when the first program is loaded,
  * so that the plugin loads (and probes) without it. This file makes no
@@ -23,143 +12,11 @@
 #include "config.h"
 
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "priv.h"
-
-#define STR_(x) #x
-#define STR(x)	STR_(x)
-
-/* The dialect for CUDA C++ (NVRTC, -default-device, C++17). */
-static const char prelude[] =
-	"/* weft's CUDA prelude (plugins/cuda/compile.c) */\n"
-	"typedef unsigned char weft_u8;\n"
-	"typedef unsigned short weft_u16;\n"
-	"typedef unsigned int weft_u32;\n"
-	"typedef int weft_i32;\n"
-	"typedef unsigned long long weft_u64;\n"
-	"typedef float weft_f32;\n"
-	"#define WEFT_TARGET_CUDA 1\n"
-	"#define WEFT_GLOBAL\n"
-	"#define WEFT_FN static __device__ __forceinline__ "
-	"__attribute__((unused))\n"
-	"#define WEFT_MULHI32(a, b) __umulhi((weft_u32)(a), (weft_u32)(b))\n"
-	/* Volatile accesses: never merged, hoisted or cached in L1, so a
-	 * word written by another work item is eventually seen (a relaxed
-	 * atomic load or store of a naturally aligned word). */
-	"template <typename T>\n"
-	"static __device__ __forceinline__ T weft__load_relaxed(const T *p)\n"
-	"{ return *(const volatile T *)p; }\n"
-	"template <typename T, typename V>\n"
-	"static __device__ __forceinline__ void weft__store_relaxed(T *p, V "
-	"v)\n"
-	"{ *(volatile T *)p = (T)v; }\n"
-	"#define WEFT_LOAD_RELAXED(p) weft__load_relaxed(p)\n"
-	"#define WEFT_STORE_RELAXED(p, v) weft__store_relaxed((p), (v))\n"
-	"WEFT_FN weft_u32 weft_atomic_add_u32(weft_u32 *p, weft_u32 v)\n"
-	"{ return atomicAdd(p, v); }\n"
-	"WEFT_FN weft_u32 weft_atomic_cas_u32(weft_u32 *p, weft_u32 expect,\n"
-	"                                     weft_u32 desired)\n"
-	"{ return atomicCAS(p, expect, desired); }\n"
-	/* The one kernel parameter: struct weft__cuda_args in priv.h. */
-	"struct weft__cuda_args {\n"
-	"  void *b[" STR(
-		WEFT_KERNEL_MAX_BUFS) "];\n"
-				      "  const weft_u32 *xbuf;\n"
-				      "  weft_u32 xoff, xcap, xdyn, pad;\n"
-				      "};\n"
-				      "#define WEFT_KERNEL(name) \\\n"
-				      "  static __device__ __forceinline__ "
-				      "void name##__item( \\\n"
-				      "    const weft__cuda_args &weft__a, "
-				      "weft_u32 weft__gid, \\\n"
-				      "    weft_u32 weft__extent); \\\n"
-				      "  extern \"C\" __global__ void \\\n"
-				      "  __launch_bounds__(" STR(
-					      WEFT__CUDA_BLOCK) ") \\\n"
-								"  name(const "
-								"weft__cuda_"
-								"args weft__a) "
-								"\\\n"
-								"  { \\\n"
-								"    weft_u32 "
-								"weft__n = "
-								"weft__a.xcap; "
-								"\\\n"
-								"    if "
-								"(weft__a.xdyn)"
-								" { \\\n"
-								"      "
-								"weft_u32 "
-								"weft__c = "
-								"weft__a.xbuf["
-								"weft__a.xoff];"
-								" \\\n"
-								"      if "
-								"(weft__c < "
-								"weft__n) "
-								"weft__n = "
-								"weft__c; \\\n"
-								"    } \\\n"
-								"    for "
-								"(weft_u64 "
-								"weft__g = "
-								"(weft_u64)"
-								"blockIdx.x * "
-								"blockDim.x + "
-								"\\\n"
-								"              "
-								"              "
-								"threadIdx.x; "
-								"\\\n"
-								"         "
-								"weft__g < "
-								"weft__n; \\\n"
-								"         "
-								"weft__g += "
-								"(weft_u64)"
-								"gridDim.x * "
-								"blockDim.x) "
-								"\\\n"
-								"      "
-								"name##__item("
-								"weft__a, "
-								"(weft_u32)"
-								"weft__g, "
-								"weft__n); \\\n"
-								"  } \\\n"
-								"  static "
-								"__device__ "
-								"__forceinline_"
-								"_ void "
-								"name##__item( "
-								"\\\n"
-								"    const "
-								"weft__cuda_"
-								"args "
-								"&weft__a, "
-								"weft_u32 "
-								"weft__gid, "
-								"\\\n"
-								"    weft_u32 "
-								"weft__extent)"
-								"\n"
-								"#define "
-								"WEFT_BUF(T, "
-								"name, k) T "
-								"*name = (T "
-								"*)weft__a.b[k]"
-								"\n"
-								"#define "
-								"WEFT_GID "
-								"(weft__gid)\n"
-								"#define "
-								"WEFT_EXTENT "
-								"(weft__extent)"
-								"\n";
 
 int weft__cuda_options(int cc_major, int cc_minor, char arch[32],
 		       const char *opts[WEFT__CUDA_MAX_OPTS])
@@ -198,7 +55,7 @@ char *weft__cuda_program_text(const char *name, const char *source, size_t len,
 			      size_t *text_len)
 {
 	char file[64], line[96];
-	size_t pre = sizeof prelude - 1, ln;
+	size_t pre = weft__cuda_prelude_len, ln;
 	char *text;
 
 	line_name(name, file, sizeof file);
@@ -208,7 +65,7 @@ char *weft__cuda_program_text(const char *name, const char *source, size_t len,
 	text = malloc(pre + ln + len + 2);
 	if (!text)
 		return NULL;
-	memcpy(text, prelude, pre);
+	memcpy(text, weft__cuda_prelude, pre);
 	memcpy(text + pre, line, ln);
 	memcpy(text + pre + ln, source, len);
 	text[pre + ln + len] = '\n';
@@ -218,25 +75,7 @@ char *weft__cuda_program_text(const char *name, const char *source, size_t len,
 	return text;
 }
 
-/* Here rather than in plugin.c because this file makes no runtime call
- * (the tests link it alone). */
-weft_status weft__cuda_fail(weft_error *err, weft_status st, const char *fmt,
-			    ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err)
-		return st;
-	n = snprintf(err->msg, sizeof err->msg, "cuda: ");
-	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
-	va_end(ap);
-	return st;
-}
-
-/* ---- loading NVRTC
- * ------------------------------------------------------------ */
+/* ---- loading NVRTC ------------------------------------------------------- */
 
 /* POSIX guarantees that dlsym()'s void * converts to a function pointer. */
 #define BIND(field, type, name)                 \
@@ -330,8 +169,7 @@ void weft__cuda_nvrtc_close(struct weft__cuda_nvrtc *nv)
 	memset(nv, 0, sizeof *nv);
 }
 
-/* ---- compiling
- * ------------------------------------------------------------------ */
+/* ---- compiling ----------------------------------------------------------- */
 
 /* Append to out what fits of the log: lines naming an error first, in
  * order, then the others; "; " between lines. */

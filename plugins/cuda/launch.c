@@ -38,7 +38,6 @@
  */
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,43 +56,15 @@ static void graph_reset(struct weft__cuda_graph *g)
 	memset(g, 0, sizeof *g);
 }
 
+#define PROG_OF(p) WEFT__PROG_OF(weft_program, p)
+
 /* The device is idle or the program's kernels never ran. */
 static void program_free(weft_program *prog)
 {
 	graph_reset(&prog->graph);
 	if (prog->lib)
 		(void)cudaLibraryUnload(prog->lib);
-	if (prog->kernels) {
-		for (uint32_t k = 0; k < prog->n_kernels; k++)
-			free(prog->kernels[k].name);
-		free(prog->kernels);
-	}
-	free(prog->name);
-	free(prog);
-}
-
-/* Copy what the descriptor says: it need not outlive load_program(). */
-static weft_program *program_copy(const weft_program_desc *desc)
-{
-	weft_program *prog = calloc(1, sizeof *prog);
-
-	if (!prog)
-		return NULL;
-	prog->name = strdup(desc->name);
-	prog->kernels = calloc(desc->n_kernels, sizeof *prog->kernels);
-	if (!prog->name || !prog->kernels)
-		goto free_program;
-	prog->n_kernels = desc->n_kernels;
-	for (uint32_t k = 0; k < desc->n_kernels; k++) {
-		prog->kernels[k].name = strdup(desc->kernels[k].name);
-		if (!prog->kernels[k].name)
-			goto free_program;
-	}
-	return prog;
-
-free_program:
-	program_free(prog);
-	return NULL;
+	weft__prog_free(&prog->pg);
 }
 
 /* Load a CUBIN; the driver keeps its own copy. */
@@ -104,7 +75,7 @@ static weft_status library_load(weft_device *dev, weft_program *prog,
 				cudaLibraryLoadData(&prog->lib, cubin, NULL,
 						    NULL, 0, NULL, NULL, 0),
 				err, "loading the compiled program '%s'",
-				prog->name);
+				prog->pg.name);
 }
 
 /* Load kernel k into the device's context now (cudaFuncGetAttributes
@@ -113,19 +84,20 @@ static weft_status library_load(weft_device *dev, weft_program *prog,
 static weft_status kernel_ready(weft_device *dev, const weft_program *prog,
 				uint32_t k, weft_error *err)
 {
-	const struct weft__cuda_kernel *kn = &prog->kernels[k];
+	const char *name = prog->pg.kernel_names[k];
 	struct cudaFuncAttributes attr;
 	weft_status st;
 
 	st = weft__cuda_check(
-		dev, cudaFuncGetAttributes(&attr, (const void *)kn->fn), err,
-		"loading kernel '%s' of program '%s'", kn->name, prog->name);
+		dev, cudaFuncGetAttributes(&attr, (const void *)prog->fns[k]),
+		err, "loading kernel '%s' of program '%s'", name,
+		prog->pg.name);
 	if (st == WEFT_OK && attr.maxThreadsPerBlock < WEFT__CUDA_BLOCK)
 		return weft__cuda_fail(err, WEFT_E_DEVICE,
 				       "kernel '%s' of program '%s' runs at "
 				       "most %d threads per block on %s, "
 				       "fewer than the %d weft launches",
-				       kn->name, prog->name,
+				       name, prog->pg.name,
 				       attr.maxThreadsPerBlock, dev->where,
 				       WEFT__CUDA_BLOCK);
 	return st;
@@ -136,10 +108,10 @@ static weft_status find_kernels(weft_device *dev, weft_program *prog,
 {
 	weft_status st;
 
-	for (uint32_t k = 0; k < prog->n_kernels; k++) {
-		const char *name = prog->kernels[k].name;
-		cudaError_t e = cudaLibraryGetKernel(&prog->kernels[k].fn,
-						     prog->lib, name);
+	for (uint32_t k = 0; k < prog->pg.n_kernels; k++) {
+		const char *name = prog->pg.kernel_names[k];
+		cudaError_t e =
+			cudaLibraryGetKernel(&prog->fns[k], prog->lib, name);
 
 		if (e == cudaErrorSymbolNotFound) {
 			(void)cudaGetLastError();
@@ -147,14 +119,14 @@ static weft_status find_kernels(weft_device *dev, weft_program *prog,
 					       "program '%s' has no kernel "
 					       "'%s' (no WEFT_KERNEL(%s) in "
 					       "its source)",
-					       prog->name, name, name);
+					       prog->pg.name, name, name);
 		}
 		if (e != cudaSuccess)
 			return weft__cuda_check(
 				dev, e, err,
 				"finding kernel '%s' of program "
 				"'%s'",
-				name, prog->name);
+				name, prog->pg.name);
 		st = kernel_ready(dev, prog, k, err);
 		if (st != WEFT_OK)
 			return st;
@@ -162,8 +134,9 @@ static weft_status find_kernels(weft_device *dev, weft_program *prog,
 	return WEFT_OK;
 }
 
-static void key_of(const weft_device *dev, const char *text, size_t text_len,
-		   weft__cuda_key *key)
+/* 0 when the key was computed. */
+static int key_of(const weft_device *dev, const char *text, size_t text_len,
+		  weft__cuda_key *key)
 {
 	const char *opts[WEFT__CUDA_MAX_OPTS];
 	char arch[32];
@@ -181,7 +154,7 @@ static void key_of(const weft_device *dev, const char *text, size_t text_len,
 		.driver_version = dev->driver_version,
 	};
 
-	weft__cuda_cache_key(&in, key);
+	return weft__cuda_cache_key(&in, key);
 }
 
 /* From the cache: 1 when a cached CUBIN loaded, 0 when there is none (or
@@ -199,19 +172,21 @@ static int load_cached(weft_device *dev, weft_program *prog,
 	return ok;
 }
 
+/* Compile with NVRTC and load; store the CUBIN under key (NULL: no
+ * cache). */
 static weft_status compile_and_load(weft_device *dev, weft_program *prog,
 				    const char *text, const weft__cuda_key *key,
 				    weft_error *err)
 {
 	void *cubin = NULL;
 	size_t size = 0;
-	weft_status st = weft__cuda_compile(&dev->nvrtc, prog->name, text,
+	weft_status st = weft__cuda_compile(&dev->nvrtc, prog->pg.name, text,
 					    dev->cc_major, dev->cc_minor,
 					    dev->where, &cubin, &size, err);
 
 	if (st == WEFT_OK)
 		st = library_load(dev, prog, cubin, err);
-	if (st == WEFT_OK && dev->cache_dir)
+	if (st == WEFT_OK && key)
 		(void)weft__cuda_cache_store(dev->cache_dir, key, cubin, size);
 	free(cubin);
 	return st;
@@ -226,6 +201,7 @@ static weft_status build(weft_device *dev, weft_program *prog,
 	char *text = weft__cuda_program_text(desc->name, desc->source, len,
 					     &text_len);
 	weft__cuda_key key;
+	int keyed;
 	weft_status st;
 
 	if (!text)
@@ -235,11 +211,13 @@ static weft_status build(weft_device *dev, weft_program *prog,
 				       desc->name, len);
 	st = weft__cuda_nvrtc_open(&dev->nvrtc, err);
 	if (st == WEFT_OK) {
-		key_of(dev, text, text_len, &key);
-		if (dev->cache_dir && load_cached(dev, prog, &key)) {
+		keyed = dev->cache_dir &&
+			key_of(dev, text, text_len, &key) == 0;
+		if (keyed && load_cached(dev, prog, &key)) {
 			dev->st.cache_hits++;
 		} else {
-			st = compile_and_load(dev, prog, text, &key, err);
+			st = compile_and_load(dev, prog, text,
+					      keyed ? &key : NULL, err);
 			dev->st.cache_misses++;
 		}
 	}
@@ -251,21 +229,16 @@ weft_status weft__cuda_load_program(weft_device *dev,
 				    const weft_program_desc *desc,
 				    weft_program **out, weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_program *prog;
 	weft_status st;
 
-	if (!dev || !out)
-		return weft__cuda_fail(
-			err, WEFT_E_INVALID, "load_program: no %s",
-			dev ? "place for the program" : "device");
-	*out = NULL;
-	if ((st = weft__chk_program(&weft__cuda_chk, desc, 0,
-				    "the CUDA backend compiles it at run time",
-				    err)) ||
+	if ((st = weft__chk_load(&weft__cuda_chk, dev, desc, out, 0,
+				 "the CUDA backend compiles it at run time",
+				 err)) ||
 	    (st = weft__cuda_enter(dev, err)))
 		return st;
-	prog = program_copy(desc);
+	prog = WEFT__PROG_NEW(weft_program, fns, desc);
 	if (!prog)
 		return weft__cuda_fail(err, WEFT_E_NOMEM,
 				       "%s: out of host memory loading program "
@@ -277,12 +250,9 @@ weft_status weft__cuda_load_program(weft_device *dev,
 		program_free(prog);
 		return st;
 	}
-	prog->next = dev->programs;
-	if (dev->programs)
-		dev->programs->prev = prog;
-	dev->programs = prog;
+	weft__prog_link(&dev->programs, &prog->pg);
 	*out = prog;
-	dev->st.time_ns[WEFT_PHASE_LOAD] += weft__cuda_now_ns() - t0;
+	dev->st.time_ns[WEFT_PHASE_LOAD] += weft__clock_ns() - t0;
 	return WEFT_OK;
 }
 
@@ -294,12 +264,7 @@ void weft__cuda_unload_program(weft_device *dev, weft_program *prog)
 		return;
 	if (weft__cuda_enter(dev, NULL) == WEFT_OK)
 		(void)weft__cuda_drain(dev, NULL);
-	if (prog->prev)
-		prog->prev->next = prog->next;
-	else
-		dev->programs = prog->next;
-	if (prog->next)
-		prog->next->prev = prog->prev;
+	weft__prog_unlink(&dev->programs, &prog->pg);
 	program_free(prog);
 }
 
@@ -307,9 +272,9 @@ void weft__cuda_unload_program(weft_device *dev, weft_program *prog)
 void weft__cuda_programs_release(weft_device *dev)
 {
 	while (dev->programs) {
-		weft_program *prog = dev->programs;
+		weft_program *prog = PROG_OF(dev->programs);
 
-		dev->programs = prog->next;
+		weft__prog_unlink(&dev->programs, &prog->pg);
 		program_free(prog);
 	}
 }
@@ -339,7 +304,7 @@ static struct weft__cuda_rec *resolve(const weft_device *dev,
 		const weft_launch *l = &launches[i];
 		struct weft__cuda_rec *r = &recs[i];
 
-		r->fn = prog->kernels[l->kernel].fn;
+		r->fn = prog->fns[l->kernel];
 		for (uint32_t k = 0; k < l->n_bufs; k++)
 			r->a.b[k] = l->bufs[k]->ptr;
 		r->a.xcap = l->extent;
@@ -390,7 +355,7 @@ static weft_status step_plain(weft_device *dev, weft_program *prog,
 	return weft__cuda_check(dev, e, err,
 				"launching step %llu of %llu of program '%s'",
 				(unsigned long long)*done + 1,
-				(unsigned long long)n_steps, prog->name);
+				(unsigned long long)n_steps, prog->pg.name);
 }
 
 /* Capture reps steps of recs from the compute stream and instantiate. */
@@ -424,7 +389,7 @@ static weft_status capture(weft_device *dev, const weft_program *prog,
 				"capturing %u step%s of program '%s' (%u "
 				"launches each) as a CUDA graph",
 				(unsigned)reps, reps == 1 ? "" : "s",
-				prog->name, (unsigned)n);
+				prog->pg.name, (unsigned)n);
 }
 
 /* The graphs for recs: kept when recs are what they were captured from,
@@ -451,7 +416,7 @@ static weft_status launch_graph(weft_device *dev, const weft_program *prog,
 		dev, cudaGraphLaunch(exec, dev->stream[WEFT__CUDA_COMPUTE]),
 		err, "launching the graph of step %llu of %llu of program '%s'",
 		(unsigned long long)*done + 1, (unsigned long long)n_steps,
-		prog->name);
+		prog->pg.name);
 
 	if (st == WEFT_OK) {
 		*done += steps;
@@ -534,14 +499,11 @@ weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
 			    const weft_launch *launches, uint32_t n_launches,
 			    uint64_t n_steps, weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns(), done = 0;
+	uint64_t t0 = weft__clock_ns(), done = 0;
 	weft_status st;
 
-	if (!dev || !prog)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "step: no %s",
-				       dev ? "program" : "device");
-	st = weft__chk_launches(&weft__cuda_chk, prog, launches, n_launches,
-				err);
+	st = weft__chk_step(&weft__cuda_chk, dev, prog, launches, n_launches,
+			    err);
 	if (st != WEFT_OK)
 		return st;
 	if (n_steps && n_launches) {
@@ -552,8 +514,6 @@ weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
 	} else {
 		done = n_steps;
 	}
-	dev->st.steps += done;
-	dev->st.launches += done * n_launches;
-	dev->st.time_ns[WEFT_PHASE_KERNEL] += weft__cuda_now_ns() - t0;
+	weft__stats_step(&dev->st, done, n_launches, t0);
 	return st;
 }

@@ -1,11 +1,11 @@
 /*
  * plugins/cuda/memory.c - device allocations, served from a pool.
  *
- * The size classes are the OpenMP backend's: a multiple of 64 bytes up to
- * 4 KiB, then four classes per power of two. A freed buffer keeps its
- * device block on its class's free list; the next allocation of that
- * class takes it back without calling cudaMalloc (which is slow and may
- * synchronise the device). free() never calls cudaFree: work still queued
+ * The pool, its size classes and the live-buffer list are
+ * plugins/common/pool.h: a freed buffer keeps its device block on its
+ * class's free list; the next allocation of that class takes it back
+ * without calling cudaMalloc (which is slow and may synchronise the
+ * device). free() never calls cudaFree: work still queued
  * may use the block, and whatever uses it next is queued after that work.
  * Pooled blocks go back to the device at close, and when an allocation
  * does not fit in the free device memory (after waiting for the streams,
@@ -19,71 +19,16 @@
 
 #include "priv.h"
 
-/* Index of the highest set bit; x > 0. */
-static unsigned floor_log2(size_t x)
+#define BUF_OF(p) WEFT__POOL_BUF_OF(weft_buf, p)
+
+/* The pool's destroy hook. The caller has waited for the streams. */
+static void buf_destroy(void *ctx, struct weft__pool_buf *pb)
 {
-	return 63u - (unsigned)__builtin_clzll((unsigned long long)x);
-}
+	weft_buf *b = BUF_OF(pb);
 
-/* The size class of a request; bytes <= SIZE_MAX / 2 (see check_size). */
-unsigned weft__cuda_class_of(size_t bytes)
-{
-	unsigned p;
-	size_t step, q;
-
-	if (bytes <= WEFT__CUDA_SMALL_MAX)
-		return bytes ? (unsigned)((bytes - 1) / WEFT__CUDA_ALIGN) : 0;
-	p = floor_log2(bytes - 1); /* 2^p < bytes <= 2^(p+1), p >= 12 */
-	step = (size_t)1 << (p - 2);
-	q = (bytes - ((size_t)1 << p) + step - 1) / step; /* 1..4 */
-	return WEFT__CUDA_SMALL_CLASSES + 4 * (p - 12) + (unsigned)q - 1;
-}
-
-/* The block size of a class: the inverse of weft__cuda_class_of(). */
-size_t weft__cuda_class_bytes(unsigned cls)
-{
-	unsigned j, p;
-
-	if (cls < WEFT__CUDA_SMALL_CLASSES)
-		return (size_t)(cls + 1) * WEFT__CUDA_ALIGN;
-	j = cls - WEFT__CUDA_SMALL_CLASSES;
-	p = 12 + j / 4;
-	return ((size_t)1 << p) + ((size_t)(j % 4 + 1) << (p - 2));
-}
-
-static int pool_empty(const weft_device *dev)
-{
-	for (unsigned c = 0; c < WEFT__CUDA_N_CLASSES; c++)
-		if (dev->pool[c])
-			return 0;
-	return 1;
-}
-
-/* Give every pooled block back to the device. The caller has waited for
- * the streams. */
-static void pool_drain(weft_device *dev)
-{
-	for (unsigned c = 0; c < WEFT__CUDA_N_CLASSES; c++) {
-		while (dev->pool[c]) {
-			weft_buf *b = dev->pool[c];
-
-			dev->pool[c] = b->next;
-			(void)cudaFree(b->ptr);
-			free(b);
-		}
-	}
-}
-
-static weft_buf *pool_take(weft_device *dev, unsigned cls)
-{
-	weft_buf *b = dev->pool[cls];
-
-	if (b) {
-		dev->pool[cls] = b->next;
-		b->pooled = 0;
-		b->next = NULL;
-	}
-	return b;
+	(void)ctx;
+	(void)cudaFree(b->ptr);
+	free(b);
 }
 
 static weft_status nomem(const weft_device *dev, size_t bytes, size_t avail,
@@ -115,32 +60,32 @@ static weft_status make_room(weft_device *dev, size_t bytes, size_t need,
 
 	if (st != WEFT_OK || need <= avail)
 		return st;
-	if (!pool_empty(dev)) {
+	if (!weft__pool_empty(&dev->pool)) {
 		if ((st = weft__cuda_drain(dev, err)))
 			return st;
-		pool_drain(dev);
+		weft__pool_drain(&dev->pool);
 		if ((st = free_memory(dev, &avail, err)))
 			return st;
 	}
 	return need <= avail ? WEFT_OK : nomem(dev, bytes, avail, err);
 }
 
-/* A device block of class cls for a request of bytes. */
-static weft_status block_alloc(weft_device *dev, size_t bytes, unsigned cls,
+/* A device block of need bytes for a request of bytes. */
+static weft_status block_alloc(weft_device *dev, size_t bytes, size_t need,
 			       void **ptr, weft_error *err)
 {
-	size_t need = weft__cuda_class_bytes(cls), avail = 0;
+	size_t avail = 0;
 	weft_status st = make_room(dev, bytes, need, err);
 	cudaError_t e;
 
 	if (st != WEFT_OK)
 		return st;
 	e = cudaMalloc(ptr, need);
-	if (e == cudaErrorMemoryAllocation && !pool_empty(dev)) {
+	if (e == cudaErrorMemoryAllocation && !weft__pool_empty(&dev->pool)) {
 		(void)cudaGetLastError();
 		if ((st = weft__cuda_drain(dev, err)))
 			return st;
-		pool_drain(dev);
+		weft__pool_drain(&dev->pool);
 		e = cudaMalloc(ptr, need);
 	}
 	if (e == cudaErrorMemoryAllocation) {
@@ -151,9 +96,11 @@ static weft_status block_alloc(weft_device *dev, size_t bytes, unsigned cls,
 	return weft__cuda_check(dev, e, err, "cudaMalloc of %zu bytes", need);
 }
 
-static weft_status buf_new(weft_device *dev, size_t bytes, unsigned cls,
-			   weft_buf **out, weft_error *err)
+/* The pool's create hook: a buffer with a new block from the device. */
+static weft_status buf_new(void *ctx, size_t bytes, size_t block,
+			   struct weft__pool_buf **out, weft_error *err)
 {
+	weft_device *dev = ctx;
 	weft_buf *b = calloc(1, sizeof *b);
 	weft_status st;
 
@@ -162,34 +109,14 @@ static weft_status buf_new(weft_device *dev, size_t bytes, unsigned cls,
 				       "%s: out of host memory for a buffer "
 				       "of %zu bytes",
 				       dev->where, bytes);
-	st = block_alloc(dev, bytes, cls, &b->ptr, err);
+	st = block_alloc(dev, bytes, block, &b->ptr, err);
 	if (st != WEFT_OK) {
 		free(b);
 		return st;
 	}
-	b->cls = cls;
-	*out = b;
+	b->pb.block = block;
+	*out = &b->pb;
 	return WEFT_OK;
-}
-
-static void live_push(weft_device *dev, weft_buf *b)
-{
-	b->prev = NULL;
-	b->next = dev->live;
-	if (dev->live)
-		dev->live->prev = b;
-	dev->live = b;
-}
-
-static void live_unlink(weft_device *dev, weft_buf *b)
-{
-	if (b->prev)
-		b->prev->next = b->next;
-	else
-		dev->live = b->next;
-	if (b->next)
-		b->next->prev = b->prev;
-	b->prev = b->next = NULL;
 }
 
 /* Requests no size class can hold: more than half the address space. */
@@ -197,79 +124,54 @@ static weft_status check_size(weft_device *dev, size_t bytes, weft_error *err)
 {
 	size_t avail;
 
-	if (bytes <= SIZE_MAX / 2)
+	if (bytes <= WEFT__POOL_MAX)
 		return WEFT_OK;
 	(void)free_memory(dev, &avail, NULL);
 	return nomem(dev, bytes, avail, err);
 }
 
+static const weft__pool_ops pool_ops = { buf_new, buf_destroy };
+
+void weft__cuda_memory_init(weft_device *dev)
+{
+	weft__pool_init(&dev->pool, &pool_ops, dev, &dev->st);
+}
+
 weft_status weft__cuda_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			     weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
+	struct weft__pool_buf *pb;
 	weft_status st;
-	weft_buf *b;
-	unsigned cls;
 
-	if (!dev || !out)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "alloc: no %s",
-				       dev ? "place for the buffer" : "device");
-	*out = NULL;
-	if ((st = weft__cuda_enter(dev, err)) ||
-	    (st = check_size(dev, bytes, err)))
+	if ((st = weft__chk_alloc(&weft__cuda_chk, dev, out, err)) ||
+	    (st = weft__cuda_enter(dev, err)) ||
+	    (st = check_size(dev, bytes, err)) ||
+	    (st = weft__pool_alloc(&dev->pool, bytes, &pb, err)))
 		return st;
-	cls = weft__cuda_class_of(bytes);
-	b = pool_take(dev, cls);
-	if (b) {
-		dev->st.pool_reuses++;
-	} else {
-		if ((st = buf_new(dev, bytes, cls, &b, err)))
-			return st;
-		dev->st.allocs++;
-	}
-	b->size = bytes;
-	live_push(dev, b);
-	dev->st.bytes_in_use += bytes;
-	if (dev->st.bytes_in_use > dev->st.bytes_peak)
-		dev->st.bytes_peak = dev->st.bytes_in_use;
-	*out = b;
-	dev->st.time_ns[WEFT_PHASE_ALLOC] += weft__cuda_now_ns() - t0;
+	*out = BUF_OF(pb);
 	return WEFT_OK;
 }
 
-/* A buffer freed twice is ignored the second time. */
+/* free() never calls cudaFree (see above). */
 void weft__cuda_free(weft_device *dev, weft_buf *buf)
 {
-	uint64_t t0 = weft__cuda_now_ns();
-
-	if (!dev || !buf || buf->pooled)
-		return;
-	live_unlink(dev, buf);
-	dev->st.bytes_in_use -= buf->size;
-	dev->st.frees++;
-	buf->pooled = 1;
-	buf->next = dev->pool[buf->cls];
-	dev->pool[buf->cls] = buf;
-	dev->st.time_ns[WEFT_PHASE_ALLOC] += weft__cuda_now_ns() - t0;
+	if (dev && buf)
+		weft__pool_free(&dev->pool, &buf->pb);
 }
 
 /* The buffer's device pointer, on the CUDA device numbered `ordinal`. */
 weft_status weft__cuda_native(weft_device *dev, weft_buf *buf, weft_native *out,
 			      weft_error *err)
 {
-	weft_status st;
+	weft_status st = weft__chk_native(&weft__cuda_chk, dev, buf, out, err);
 
-	if (!dev)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "native: no device");
-	st = weft__chk_native(&weft__cuda_chk, buf, out, err);
 	if (st != WEFT_OK)
 		return st;
 	out->kind = WEFT_NATIVE_CUDA;
 	out->device = dev->ordinal;
 	out->handle = buf->ptr;
 	out->offset = 0;
-	out->bytes = buf->size;
+	out->bytes = buf->pb.size;
 	return WEFT_OK;
 }
 
@@ -286,9 +188,9 @@ weft_status weft__cuda_scratch(weft_device *dev, size_t bytes, void **out,
 		*out = dev->scratch;
 		return WEFT_OK;
 	}
-	if (bytes > SIZE_MAX / 2)
+	if (bytes > WEFT__POOL_MAX)
 		return check_size(dev, bytes, err);
-	need = weft__cuda_class_bytes(weft__cuda_class_of(bytes));
+	need = weft__pool_class_bytes(weft__pool_class(bytes));
 	if (dev->scratch) {
 		if ((st = weft__cuda_drain(dev, err)))
 			return st;
@@ -296,8 +198,7 @@ weft_status weft__cuda_scratch(weft_device *dev, size_t bytes, void **out,
 		dev->scratch = NULL;
 		dev->scratch_size = 0;
 	}
-	if ((st = block_alloc(dev, bytes, weft__cuda_class_of(bytes),
-			      &dev->scratch, err))) {
+	if ((st = block_alloc(dev, bytes, need, &dev->scratch, err))) {
 		dev->scratch = NULL;
 		return st;
 	}
@@ -309,9 +210,7 @@ weft_status weft__cuda_scratch(weft_device *dev, size_t bytes, void **out,
 /* The streams are idle (close). */
 void weft__cuda_memory_release(weft_device *dev)
 {
-	while (dev->live)
-		weft__cuda_free(dev, dev->live);
-	pool_drain(dev);
+	weft__pool_close(&dev->pool);
 	if (dev->scratch)
 		(void)cudaFree(dev->scratch);
 	dev->scratch = NULL;

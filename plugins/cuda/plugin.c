@@ -1,7 +1,8 @@
 /*
  * plugins/cuda/plugin.c - the CUDA backend's entry point: probe,
  * open/close, sync, fences, the counters, and the helpers every file uses
- * (error messages, the current device, ordering between the two streams).
+ * (CUDA error messages, the current device, ordering between the two
+ * streams). Which device, and what it is, is device.c.
  *
  * The plugin links the CUDA runtime statically and never links libcuda:
  * on a machine without the NVIDIA driver it loads, and its probe says
@@ -14,17 +15,10 @@
 #include "config.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "priv.h"
-
-/* The oldest compute capability the kernels are built for, as major * 10
- * + minor: 7.0, or 7.5 with a CUDA 13 toolkit, whose NVRTC no longer
- * compiles for sm_70 and sm_72. */
-#define MIN_CC (CUDART_VERSION >= 13000 ? 75 : 70)
 
 /* A fault inside a kernel is reported by whichever call comes next, so
  * the operation named may not be the culprit. */
@@ -51,23 +45,19 @@ weft_status weft__cuda_check(const weft_device *dev, cudaError_t e,
 {
 	weft_status st;
 	va_list ap;
-	size_t n;
 
 	if (e == cudaSuccess)
 		return WEFT_OK;
 	/* Errors that are not sticky stay as the "last error" otherwise. */
 	(void)cudaGetLastError();
 	st = e == cudaErrorMemoryAllocation ? WEFT_E_NOMEM : WEFT_E_DEVICE;
-	if (!err)
-		return st;
-	n = (size_t)snprintf(err->msg, sizeof err->msg, "cuda: ");
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
+	weft__verrf("cuda", err, st, fmt, ap);
 	va_end(ap);
-	n = strlen(err->msg);
-	snprintf(err->msg + n, sizeof err->msg - n, " on %s: %s: %s%s",
-		 dev ? dev->where : "the CUDA runtime", cudaGetErrorName(e),
-		 cudaGetErrorString(e), weft__cuda_sticky_hint(e));
+	weft__err_append(err, " on %s: %s: %s%s",
+			 dev ? dev->where : "the CUDA runtime",
+			 cudaGetErrorName(e), cudaGetErrorString(e),
+			 weft__cuda_sticky_hint(e));
 	return st;
 }
 
@@ -174,111 +164,27 @@ weft_status weft__cuda_drain(weft_device *dev, weft_error *err)
 	return st;
 }
 
-/* ---- probe ----------------------------------------------------------------
- */
-
-/* Why CUDA cannot run, from cudaGetDeviceCount's error. */
-static void unavailable_reason(cudaError_t e, char *out, size_t size)
-{
-	if (e == cudaErrorInsufficientDriver)
-		snprintf(out, size,
-			 "no CUDA driver (libcuda.so.1 not found or too old: "
-			 "%s)",
-			 cudaGetErrorString(e));
-	else if (e == cudaErrorNoDevice || e == cudaSuccess)
-		snprintf(out, size, "no CUDA device");
-	else if (e == cudaErrorInitializationError)
-		snprintf(out, size,
-			 "the CUDA runtime cannot start: %s (as in a process "
-			 "fork()ed after its parent started CUDA: start CUDA "
-			 "after fork(), or exec())",
-			 cudaGetErrorString(e));
-	else
-		snprintf(out, size, "the CUDA runtime cannot start: %s: %s",
-			 cudaGetErrorName(e), cudaGetErrorString(e));
-	(void)cudaGetLastError();
-}
-
-/* "0: NAME (sm_90, 79 GiB)" into out; -1 when the device cannot be read. */
-static int describe_device(int i, char *out, size_t size, int *usable)
-{
-	struct cudaDeviceProp prop;
-
-	if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
-		(void)cudaGetLastError();
-		return -1;
-	}
-	*usable = prop.major * 10 + prop.minor >= MIN_CC;
-	snprintf(out, size, "%d: %s (sm_%d%d, %llu GiB%s)", i, prop.name,
-		 prop.major, prop.minor,
-		 (unsigned long long)(prop.totalGlobalMem >> 30),
-		 *usable ? "" : ", too old");
-	return 0;
-}
-
-/* Every device, "; "-separated, as much as fits; counts the usable ones. */
-static int list_devices(int n, char *out, size_t size)
-{
-	int usable_count = 0;
-	size_t len = 0;
-
-	out[0] = '\0';
-	for (int i = 0; i < n; i++) {
-		char one[300];
-		int usable = 0;
-
-		if (describe_device(i, one, sizeof one, &usable) != 0)
-			snprintf(one, sizeof one, "%d: (unreadable)", i);
-		usable_count += usable;
-		if (len < size)
-			len += (size_t)snprintf(out + len, size - len, "%s%s",
-						i ? "; " : "", one);
-	}
-	return usable_count;
-}
+/* ---- probe --------------------------------------------------------------- */
 
 /* cudaGetDeviceCount starts the driver (no context is created). */
 static weft_status cuda_probe(weft_probe *out)
 {
 	weft_probe p;
-	uint32_t size;
-	int n = 0;
-	cudaError_t e;
 
 	if (!out)
 		return WEFT_E_INVALID;
 	memset(&p, 0, sizeof p);
-	e = cudaGetDeviceCount(&n);
-	if (e != cudaSuccess || n <= 0) {
-		unavailable_reason(e, p.reason, sizeof p.reason);
-	} else if (list_devices(n, p.devices, sizeof p.devices) == 0) {
-		snprintf(p.reason, sizeof p.reason,
-			 "no CUDA device of compute capability %d.%d or newer",
-			 MIN_CC / 10, MIN_CC % 10);
-	} else {
-		p.available = 1;
-		p.score = 900;
-	}
-	size = out->struct_size < sizeof p ? out->struct_size : sizeof p;
-	p.struct_size = out->struct_size;
-	memcpy(out, &p, size);
+	weft__cuda_survey(&p.available, &p.score, p.reason, sizeof p.reason,
+			  p.devices, sizeof p.devices);
+	weft__probe_copy(out, &p);
 	return WEFT_OK;
 }
 
-/* ---- open / close ----------------------------------------------------------
- */
+/* ---- open / close -------------------------------------------------------- */
 
+/* What only this backend refuses; weft__chk_open() checked the rest. */
 static weft_status check_config(const weft_device_config *cfg, weft_error *err)
 {
-	if (!cfg)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "open: no device configuration");
-	if (cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "open: device configuration has "
-				       "struct_size %u, expected at least %zu",
-				       (unsigned)cfg->struct_size,
-				       (size_t)WEFT_DEVICE_CONFIG_V1_0_SIZE);
 	if (cfg->device < -1)
 		return weft__cuda_fail(err, WEFT_E_INVALID,
 				       "device %d does not exist", cfg->device);
@@ -294,84 +200,6 @@ static weft_status check_config(const weft_device_config *cfg, weft_error *err)
 				       "more, not %d",
 				       cfg->threads);
 	return WEFT_OK;
-}
-
-/* The first device whose name contains want, ignoring case. */
-static weft_status match_device(const char *want, int n, int *ordinal,
-				weft_error *err)
-{
-	char list[256];
-
-	for (int i = 0; i < n; i++) {
-		struct cudaDeviceProp prop;
-
-		if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
-			(void)cudaGetLastError();
-			continue;
-		}
-		if (strcasestr(prop.name, want)) {
-			*ordinal = i;
-			return WEFT_OK;
-		}
-	}
-	list_devices(n, list, sizeof list);
-	return weft__cuda_fail(err, WEFT_E_INVALID,
-			       "no device named like '%s' (devices: %s)", want,
-			       list);
-}
-
-/* Which device cfg asks for. */
-static weft_status pick_device(const weft_device_config *cfg, int *ordinal,
-			       weft_error *err)
-{
-	char reason[256];
-	int n = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-
-	if (e != cudaSuccess || n <= 0) {
-		unavailable_reason(e, reason, sizeof reason);
-		return weft__cuda_fail(err, WEFT_E_UNAVAILABLE, "%s", reason);
-	}
-	if (cfg->device == -1 &&
-	    cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_1_SIZE &&
-	    cfg->device_match)
-		return match_device(cfg->device_match, n, ordinal, err);
-	*ordinal = cfg->device == -1 ? 0 : cfg->device;
-	if (*ordinal >= n)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "device %d does not exist (%d CUDA "
-				       "device%s, numbered from 0)",
-				       *ordinal, n, n == 1 ? "" : "s");
-	return WEFT_OK;
-}
-
-/* Name, compute capability and size of the device; refuse old ones. */
-static weft_status read_device(weft_device *dev, weft_error *err)
-{
-	struct cudaDeviceProp prop;
-	weft_status st;
-
-	st = weft__cuda_check(
-		NULL, cudaGetDeviceProperties(&prop, dev->ordinal), err,
-		"reading the properties of device %d", dev->ordinal);
-	if (st != WEFT_OK)
-		return st;
-	snprintf(dev->name, sizeof dev->name, "%s", prop.name);
-	dev->cc_major = prop.major;
-	dev->cc_minor = prop.minor;
-	dev->sm_count =
-		prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
-	snprintf(dev->where, sizeof dev->where, "device %d (%s, sm_%d%d)",
-		 dev->ordinal, dev->name, dev->cc_major, dev->cc_minor);
-	if (dev->cc_major * 10 + dev->cc_minor < MIN_CC)
-		return weft__cuda_fail(err, WEFT_E_UNAVAILABLE,
-				       "device %d (%s) is sm_%d%d; weft's CUDA "
-				       "backend needs sm_%d or newer",
-				       dev->ordinal, dev->name, dev->cc_major,
-				       dev->cc_minor, MIN_CC);
-	return weft__cuda_check(NULL,
-				cudaDriverGetVersion(&dev->driver_version), err,
-				"reading the driver version");
 }
 
 /* Streams and events; the device is current. */
@@ -437,12 +265,8 @@ static weft_status cuda_open(const weft_device_config *cfg, weft_device **out,
 	weft_device *dev;
 	weft_status st;
 
-	if (!out)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "open: no place for the device");
-	*out = NULL;
-	st = check_config(cfg, err);
-	if (st != WEFT_OK)
+	if ((st = weft__chk_open(&weft__cuda_chk, cfg, out, err)) ||
+	    (st = check_config(cfg, err)))
 		return st;
 	dev = calloc(1, sizeof *dev);
 	if (!dev)
@@ -450,8 +274,10 @@ static weft_status cuda_open(const weft_device_config *cfg, weft_device **out,
 				       "open: out of host memory");
 	dev->st.struct_size = sizeof dev->st;
 	dev->use_graphs = !(graphs && strcmp(graphs, "0") == 0);
-	if ((st = pick_device(cfg, &dev->ordinal, err)) ||
-	    (st = read_device(dev, err)) || (st = weft__cuda_enter(dev, err)) ||
+	weft__cuda_memory_init(dev);
+	if ((st = weft__cuda_select(cfg, &dev->ordinal, err)) ||
+	    (st = weft__cuda_describe(dev, err)) ||
+	    (st = weft__cuda_enter(dev, err)) ||
 	    (st = create_queues(dev, err)) ||
 	    (st = copy_cache_dir(dev, cfg, err))) {
 		cuda_close(dev);
@@ -477,12 +303,11 @@ static void cuda_close(weft_device *dev)
 	free(dev);
 }
 
-/* ---- sync / stats
- * ------------------------------------------------------------ */
+/* ---- sync / stats -------------------------------------------------------- */
 
 static weft_status cuda_sync(weft_device *dev, weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
 	if (!dev)
@@ -495,12 +320,11 @@ static weft_status cuda_sync(weft_device *dev, weft_error *err)
 		 * blocks are recycled, the callers' memory is left alone. */
 		weft__cuda_stage_complete(dev, st == WEFT_OK);
 	}
-	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__cuda_now_ns() - t0;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
 }
 
-/* ---- fences ----------------------------------------------------------------
- */
+/* ---- fences -------------------------------------------------------------- */
 
 /* Record the fence's event at the tail of each stream (created at its
  * first use). */
@@ -534,9 +358,8 @@ static weft_status cuda_fence(weft_device *dev, uint64_t *token,
 	struct weft__cuda_fence *f;
 	weft_status st;
 
-	if (!dev || !token)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "fence: no %s",
-				       dev ? "place for the token" : "device");
+	if ((st = weft__chk_fence(&weft__cuda_chk, dev, token, err)))
+		return st;
 	f = &dev->fences[(dev->last_fence + 1) % WEFT__CUDA_FENCES];
 	if ((st = weft__cuda_enter(dev, err)) ||
 	    (st = record_fence(dev, f, err)))
@@ -573,31 +396,23 @@ static weft_status wait_fence(weft_device *dev, uint64_t token, weft_error *err)
 
 static weft_status cuda_wait(weft_device *dev, uint64_t token, weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
-	weft_status st;
+	uint64_t t0 = weft__clock_ns();
+	weft_status st = weft__chk_wait(&weft__cuda_chk, dev, token,
+					dev ? dev->last_fence : 0, err);
 
-	if (!dev)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "wait: no device");
-	if (token == 0 || token > dev->last_fence)
-		return weft__cuda_fail(err, WEFT_E_INVALID,
-				       "wait: token %llu was not returned by "
-				       "fence() (the last fence is %llu)",
-				       (unsigned long long)token,
-				       (unsigned long long)dev->last_fence);
+	if (st != WEFT_OK)
+		return st;
 	dev->st.fence_waits++;
 	st = weft__cuda_enter(dev, err);
 	if (st == WEFT_OK)
 		st = wait_fence(dev, token, err);
-	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__cuda_now_ns() - t0;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
 }
 
 static weft_status cuda_stats(weft_device *dev, weft_stats *out)
 {
-	if (!dev || !out)
-		return WEFT_E_INVALID;
-	weft__stats_copy(out, &dev->st);
-	return WEFT_OK;
+	return weft__stats_copy(out, dev ? &dev->st : NULL);
 }
 
 WEFT__CHK_OPS(weft__cuda_chk, "cuda");

@@ -7,8 +7,11 @@
  * and reports cudaErrorInsufficientDriver or cudaErrorNoDevice, which the
  * probe turns into its reason. Kernels are the model's portable source,
  * compiled at load_program() by NVRTC (dlopen()ed, compile.c) after the
- * CUDA prelude of the dialect, cached on disk (cache.c) and loaded with
- * the runtime's library management (cudaLibraryLoadData).
+ * CUDA prelude of the dialect (prelude.c), cached on disk (cache.c) and
+ * loaded with the runtime's library management (cudaLibraryLoadData).
+ * What the first-party backends share (argument checks, messages,
+ * counters, the memory pool, program names, the disk cache) is
+ * plugins/common.
  *
  * One in-order queue over two streams: kernels and device-to-device
  * copies run on a compute stream, transfers to and from the host on a copy
@@ -35,20 +38,17 @@
 #include <nvrtc.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 #include <weft/backend.h>
 
+#include "../common/cache.h"
 #include "../common/check.h"
-
-/* Pool size classes (memory.c), as in the OpenMP backend: multiples of 64
- * bytes up to 4 KiB, then four classes per power of two up to 2^63. */
-#define WEFT__CUDA_ALIGN	 64
-#define WEFT__CUDA_SMALL_MAX	 4096
-#define WEFT__CUDA_SMALL_CLASSES (WEFT__CUDA_SMALL_MAX / WEFT__CUDA_ALIGN)
-#define WEFT__CUDA_N_CLASSES	 (WEFT__CUDA_SMALL_CLASSES + 4 * (64 - 12))
+#include "../common/error.h"
+#include "../common/pool.h"
+#include "../common/program.h"
+#include "../common/stats.h"
 
 /* Threads per block of every launch; the prelude's __launch_bounds__ is
- * generated from it (compile.c). */
+ * generated from it (prelude.c). */
 #define WEFT__CUDA_BLOCK 256
 /* Most blocks per multiprocessor a launch gets; larger extents are covered
  * by the kernels' grid-stride loop. */
@@ -66,17 +66,11 @@
 /* The two streams: every operation goes to one of them. */
 enum { WEFT__CUDA_COMPUTE = 0, WEFT__CUDA_COPY = 1, WEFT__CUDA_STREAMS = 2 };
 
-/* A device allocation. While live it is on the device's live list; once
- * freed it waits on its class's free list for the next allocation of that
- * class (the device memory is given back only at close or when cudaMalloc
- * fails). */
+/* A device allocation: live or pooled (plugins/common/pool.h; the device
+ * memory is given back only at close or when cudaMalloc fails). */
 struct weft_buf {
-	void *ptr;	       /* device memory, 256-byte aligned */
-	size_t size;	       /* bytes the caller asked for */
-	unsigned cls;	       /* pool size class of ptr's block */
-	int pooled;	       /* 1 while on a free list */
-	struct weft_buf *prev; /* live list (unused while pooled) */
-	struct weft_buf *next; /* live list, or free list while pooled */
+	struct weft__pool_buf pb;
+	void *ptr; /* device memory, 256-byte aligned */
 	/* The last copy-stream operations on the block, by their number on
 	 * that stream (0: none); kept when the block is pooled and reused,
 	 * since queued work may still touch it. */
@@ -84,7 +78,7 @@ struct weft_buf {
 	uint64_t copy_read;  /* a device-to-host read from it */
 };
 
-/* The single kernel parameter, passed by value. The prelude (compile.c)
+/* The single kernel parameter, passed by value. The prelude (prelude.c)
  * declares the same layout in CUDA C++: 12 buffer pointers, then the
  * device-side extent: xcap items, or min(xcap, xbuf[xoff]) when xdyn. */
 struct weft__cuda_args {
@@ -121,18 +115,13 @@ struct weft__cuda_graph {
 			       * first needed */
 };
 
-struct weft__cuda_kernel {
-	char *name;
-	cudaKernel_t fn;
-};
-
+/* A loaded program: its names (plugins/common/program.h), the library
+ * its CUBIN was loaded as, a kernel handle per kernel, and its graphs. */
 struct weft_program {
-	char *name;
+	struct weft__prog pg;
 	cudaLibrary_t lib;
-	struct weft__cuda_kernel *kernels;
-	uint32_t n_kernels;
 	struct weft__cuda_graph graph;
-	struct weft_program *prev, *next; /* the device's program list */
+	cudaKernel_t fns[]; /* pg.n_kernels */
 };
 
 /* A pinned host block for one asynchronous transfer (transfer.c). */
@@ -210,15 +199,18 @@ struct weft_device {
 	int use_graphs;	     /* WEFT_CUDA_GRAPHS != "0" */
 	char *cache_dir;     /* NULL: no on-disk cache */
 	struct weft__cuda_nvrtc nvrtc;
-	struct weft_buf *live;
-	struct weft_buf *pool[WEFT__CUDA_N_CLASSES];
-	void *scratch; /* device memory for overlapping copies */
+	weft__pool pool; /* live buffers and freed blocks */
+	void *scratch;	 /* device memory for overlapping copies */
 	size_t scratch_size;
 	struct weft__cuda_stage *stage_free;		   /* idle blocks */
 	struct weft__cuda_stage *inflight, *inflight_tail; /* issue order */
-	struct weft_program *programs;
+	struct weft__prog *programs;
 	weft_stats st;
 };
+
+/* Write "cuda: ..." into err (which may be NULL); returns st. */
+#define weft__cuda_fail(err, st, ...) \
+	weft__errf("cuda", (err), (st), __VA_ARGS__)
 
 /* ---- plugin.c ------------------------------------------------------------ */
 
@@ -252,10 +244,26 @@ void weft__cuda_seen(weft_device *dev, int s);
 /* Wait for both streams (not counted). */
 weft_status weft__cuda_drain(weft_device *dev, weft_error *err);
 
+/* ---- device.c ------------------------------------------------------------ */
+
+/* What probe() reports: every device, the usable ones (compute capability
+ * high enough), or why CUDA cannot run. */
+void weft__cuda_survey(int *available, int *score, char *reason,
+		       size_t reason_size, char *devices, size_t devices_size);
+/* The ordinal of the device cfg asks for (an index or, with ABI 1.1, a
+ * name); a message naming what was asked and what exists when there is
+ * none. */
+weft_status weft__cuda_select(const weft_device_config *cfg, int *ordinal,
+			      weft_error *err);
+/* Name, compute capability, multiprocessors and driver version of
+ * dev->ordinal, and dev->where for messages; refuses a device older than
+ * the kernels are built for. */
+weft_status weft__cuda_describe(weft_device *dev, weft_error *err);
+
 /* ---- memory.c ------------------------------------------------------------ */
 
-unsigned weft__cuda_class_of(size_t bytes);
-size_t weft__cuda_class_bytes(unsigned cls);
+/* An empty pool for a device being opened. */
+void weft__cuda_memory_init(weft_device *dev);
 weft_status weft__cuda_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			     weft_error *err);
 void weft__cuda_free(weft_device *dev, weft_buf *buf);
@@ -300,11 +308,13 @@ weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
 /* Unload every program still loaded (close). */
 void weft__cuda_programs_release(weft_device *dev);
 
-/* ---- compile.c: no CUDA runtime calls (tests link it alone) -------------- */
+/* ---- prelude.c ----------------------------------------------------------- */
 
-/* Write "cuda: ..." into err (which may be NULL); returns st. */
-weft_status weft__cuda_fail(weft_error *err, weft_status st, const char *fmt,
-			    ...) WEFT_PRINTF(3, 4);
+/* The CUDA C++ definition of the kernel dialect, and its length. */
+extern const char weft__cuda_prelude[];
+extern const size_t weft__cuda_prelude_len;
+
+/* ---- compile.c: no CUDA runtime calls (tests link it alone) -------------- */
 
 /* Most NVRTC options weft__cuda_options() returns. */
 #define WEFT__CUDA_MAX_OPTS 8
@@ -332,9 +342,9 @@ weft_status weft__cuda_compile(const struct weft__cuda_nvrtc *nv,
 
 /* ---- cache.c: no CUDA runtime calls -------------------------------------- */
 
-typedef struct weft__cuda_key {
-	uint8_t b[16]; /* XXH3-128 digest, canonical (big-endian) form */
-} weft__cuda_key;
+/* Compiled CUBINs on disk, CACHE_DIR/cuda-KEY.cubin (plugins/common/cache.h;
+ * failures are never errors: a miss compiles). */
+typedef weft__cache_key weft__cuda_key;
 
 /* What a cached CUBIN depends on. */
 typedef struct weft__cuda_key_in {
@@ -348,7 +358,8 @@ typedef struct weft__cuda_key_in {
 	int driver_version;
 } weft__cuda_key_in;
 
-void weft__cuda_cache_key(const weft__cuda_key_in *in, weft__cuda_key *key);
+/* 0 when the key was computed. */
+int weft__cuda_cache_key(const weft__cuda_key_in *in, weft__cuda_key *key);
 /* The cached CUBIN for key in dir (malloc()ed), or NULL when there is
  * none or it is damaged (short, wrong header, wrong checksum). */
 void *weft__cuda_cache_load(const char *dir, const weft__cuda_key *key,
@@ -359,15 +370,6 @@ void *weft__cuda_cache_load(const char *dir, const weft__cuda_key *key,
  * run). */
 int weft__cuda_cache_store(const char *dir, const weft__cuda_key *key,
 			   const void *cubin, size_t size);
-
-/* Monotonic clock in nanoseconds, for the per-phase times. */
-static inline uint64_t weft__cuda_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* plugin.c: the shared argument checks (plugins/common/check.h). */
 extern const weft__chk_ops weft__cuda_chk;

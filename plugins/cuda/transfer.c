@@ -38,14 +38,6 @@
 
 #include "priv.h"
 
-static void account(weft_device *dev, enum weft_dir dir, size_t bytes,
-		    uint64_t t0)
-{
-	dev->st.xfer_count[dir]++;
-	dev->st.xfer_bytes[dir] += bytes;
-	dev->st.time_ns[WEFT_PHASE_TRANSFER] += weft__cuda_now_ns() - t0;
-}
-
 /* A blocking transfer was just issued on stream s: wait for it (and so
  * for everything it was ordered after), not for the other stream. */
 static weft_status wait_own(weft_device *dev, int s, const char *op,
@@ -119,7 +111,7 @@ static void stage_reclaim(weft_device *dev)
 static weft_status stage_new(weft_device *dev, size_t bytes,
 			     struct weft__cuda_stage **out, weft_error *err)
 {
-	size_t cap = weft__cuda_class_bytes(weft__cuda_class_of(bytes));
+	size_t cap = weft__pool_class_bytes(weft__pool_class(bytes));
 	struct weft__cuda_stage *b = calloc(1, sizeof *b);
 	weft_status st;
 
@@ -308,22 +300,18 @@ weft_status weft__cuda_write(weft_device *dev, weft_buf *dst, size_t offset,
 			     const void *src, size_t bytes, unsigned flags,
 			     weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
-	if (!dev)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "write: no device");
-	if ((st = weft__chk_flags(&weft__cuda_chk, "write", flags, err)) ||
-	    (st = weft__chk_range(&weft__cuda_chk, "write", "destination", dst,
-				  offset, bytes, err)) ||
-	    (st = weft__chk_host(&weft__cuda_chk, "write", "source", src, bytes,
-				 err)))
+	st = weft__chk_write(&weft__cuda_chk, dev, dst, offset, src, bytes,
+			     flags, err);
+	if (st != WEFT_OK)
 		return st;
 	if (bytes &&
 	    ((st = weft__cuda_enter(dev, err)) ||
 	     (st = issue_write(dev, dst, offset, src, bytes, flags, err))))
 		return st;
-	account(dev, WEFT_DIR_H2D, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_H2D, bytes, t0);
 	return WEFT_OK;
 }
 
@@ -384,22 +372,18 @@ weft_status weft__cuda_read(weft_device *dev, void *dst, weft_buf *src,
 			    size_t offset, size_t bytes, unsigned flags,
 			    weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
-	if (!dev)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "read: no device");
-	if ((st = weft__chk_flags(&weft__cuda_chk, "read", flags, err)) ||
-	    (st = weft__chk_range(&weft__cuda_chk, "read", "source", src,
-				  offset, bytes, err)) ||
-	    (st = weft__chk_host(&weft__cuda_chk, "read", "destination", dst,
-				 bytes, err)))
+	st = weft__chk_read(&weft__cuda_chk, dev, dst, src, offset, bytes,
+			    flags, err);
+	if (st != WEFT_OK)
 		return st;
 	if (bytes &&
 	    ((st = weft__cuda_enter(dev, err)) ||
 	     (st = issue_read(dev, dst, src, offset, bytes, flags, err))))
 		return st;
-	account(dev, WEFT_DIR_D2H, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_D2H, bytes, t0);
 	return WEFT_OK;
 }
 
@@ -441,17 +425,13 @@ weft_status weft__cuda_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 			    weft_buf *src, size_t src_offset, size_t bytes,
 			    unsigned flags, weft_error *err)
 {
-	uint64_t t0 = weft__cuda_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	void *scratch = NULL;
 	weft_status st;
 
-	if (!dev)
-		return weft__cuda_fail(err, WEFT_E_INVALID, "copy: no device");
-	if ((st = weft__chk_flags(&weft__cuda_chk, "copy", flags, err)) ||
-	    (st = weft__chk_range(&weft__cuda_chk, "copy", "source", src,
-				  src_offset, bytes, err)) ||
-	    (st = weft__chk_range(&weft__cuda_chk, "copy", "destination", dst,
-				  dst_offset, bytes, err)))
+	st = weft__chk_copy(&weft__cuda_chk, dev, dst, dst_offset, src,
+			    src_offset, bytes, flags, err);
+	if (st != WEFT_OK)
 		return st;
 	if (bytes && (st = weft__cuda_enter(dev, err)))
 		return st;
@@ -465,6 +445,6 @@ weft_status weft__cuda_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 	     (!(flags & WEFT_XFER_ASYNC) &&
 	      (st = wait_own(dev, WEFT__CUDA_COMPUTE, "copy", bytes, err)))))
 		return st;
-	account(dev, WEFT_DIR_D2D, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_D2D, bytes, t0);
 	return WEFT_OK;
 }

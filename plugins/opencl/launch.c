@@ -1,11 +1,12 @@
 /*
- * plugins/opencl/launch.c - programs and step(): building a model's
- * portable source as OpenCL C and enqueueing its kernels.
+ * plugins/opencl/launch.c - programs and step(): loading a model's
+ * program and enqueueing its kernels.
  *
- * load_program() builds one cl_program from the prelude (prelude.c), a
- * #line directive, and the model's source; it takes the binary from the
- * on-disk cache when one matches (cache.c) and compiles otherwise. Host
- * builds of kernels (host_fn) are not used: only kernel names are needed.
+ * load_program() builds one cl_program from the model's portable source
+ * (compile.c: behind the prelude, from the on-disk cache when an entry
+ * matches) and creates a cl_kernel for each kernel the descriptor names.
+ * Host builds of kernels (host_fn) are not used: only kernel names are
+ * needed.
  *
  * step() validates the whole launch list first, so that a bad list fails
  * without enqueueing anything, then enqueues n_steps repetitions of it on
@@ -19,8 +20,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "priv.h"
 
@@ -34,146 +33,16 @@
 
 /* ---- programs ------------------------------------------------------------ */
 
+#define PROG_OF(p) WEFT__PROG_OF(weft_program, p)
+
 static void program_free(weft_program *prog)
 {
-	if (prog->kernels) {
-		for (uint32_t k = 0; k < prog->n_kernels; k++) {
-			if (prog->kernels[k].k)
-				clReleaseKernel(prog->kernels[k].k);
-			free(prog->kernels[k].name);
-		}
-		free(prog->kernels);
-	}
+	for (uint32_t k = 0; k < prog->pg.n_kernels; k++)
+		if (prog->kernels[k].k)
+			clReleaseKernel(prog->kernels[k].k);
 	if (prog->prog)
 		clReleaseProgram(prog->prog);
-	free(prog->name);
-	free(prog);
-}
-
-/* `#line 1 "NAME"`, so that compiler messages give the program's name and
- * the lines of its own source. Characters that could end the string are
- * replaced. */
-static void line_directive(const char *name, char *out, size_t size)
-{
-	size_t n = (size_t)snprintf(out, size, "#line 1 \"");
-
-	for (; *name && n + 4 < size; name++)
-		out[n++] = (*name == '"' || *name == '\\' ||
-			    (unsigned char)*name < ' ')
-				   ? '_'
-				   : *name;
-	snprintf(out + n, size - n, "\"\n");
-}
-
-/* Lines worth showing from a build log: from the first that says
- * "error", without the source excerpts and carets, joined by " | ". */
-static void log_excerpt(const char *log, char *out, size_t size)
-{
-	const char *start = strstr(log, "error");
-	size_t n = 0;
-
-	out[0] = '\0';
-	if (!start)
-		start = log;
-	while (start > log && start[-1] != '\n')
-		start--;
-	for (const char *line = start; *line && n + 1 < size;) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		size_t lead = strspn(line, " \t^~");
-
-		if (lead < len && strstr(line, ": ") && len) {
-			n += (size_t)snprintf(out + n, size - n, "%s%.*s",
-					      n ? " | " : "", (int)len, line);
-			if (n >= size)
-				n = size - 1;
-		}
-		line = end ? end + 1 : line + len;
-	}
-	if (!out[0])
-		snprintf(out, size, "(the compiler left no log)");
-}
-
-static weft_status build_failed(weft_device *dev, cl_program p,
-				const char *name, cl_int rc, weft_error *err)
-{
-	char excerpt[WEFT_ERROR_MAX];
-	size_t len = 0;
-	char *log = NULL;
-
-	if (clGetProgramBuildInfo(p, dev->id, CL_PROGRAM_BUILD_LOG, 0, NULL,
-				  &len) == CL_SUCCESS &&
-	    len > 0)
-		log = malloc(len + 1);
-	if (log && clGetProgramBuildInfo(p, dev->id, CL_PROGRAM_BUILD_LOG, len,
-					 log, NULL) == CL_SUCCESS)
-		log[len] = '\0';
-	else if (log)
-		log[0] = '\0';
-	log_excerpt(log ? log : "", excerpt, sizeof excerpt);
-	free(log);
-	return weft__ocl_fail(
-		err,
-		rc == CL_BUILD_PROGRAM_FAILURE ? WEFT_E_INVALID : WEFT_E_DEVICE,
-		"program '%s' failed to build for device '%s' "
-		"(clBuildProgram: %s): %s",
-		name, dev->names.device, weft__ocl_err_name(rc), excerpt);
-}
-
-static weft_status compile(weft_device *dev, const char *name,
-			   const char *const *texts, const size_t *lens,
-			   unsigned n, cl_program *out, weft_error *err)
-{
-	cl_program p;
-	cl_int rc;
-
-	p = clCreateProgramWithSource(dev->ctx, n, (const char **)texts, lens,
-				      &rc);
-	if (!p)
-		return weft__ocl_cl_fail(dev, err, "clCreateProgramWithSource",
-					 rc, "program '%s'", name);
-	rc = clBuildProgram(p, 1, &dev->id, weft__ocl_build_options, NULL,
-			    NULL);
-	if (rc != CL_SUCCESS) {
-		weft_status st = build_failed(dev, p, name, rc, err);
-
-		clReleaseProgram(p);
-		return st;
-	}
-	*out = p;
-	return WEFT_OK;
-}
-
-/* The built program: from the cache when an entry matches, else compiled
- * (and cached). */
-static weft_status build(weft_device *dev, const weft_program_desc *desc,
-			 cl_program *out, weft_error *err)
-{
-	char line[256];
-	const char *texts[3];
-	size_t lens[3];
-	weft__ocl_key key;
-	int keyed = 0;
-	weft_status st;
-
-	line_directive(desc->name, line, sizeof line);
-	texts[0] = weft__ocl_prelude, lens[0] = strlen(weft__ocl_prelude);
-	texts[1] = line, lens[1] = strlen(line);
-	texts[2] = desc->source;
-	lens[2] = desc->source_len ? desc->source_len : strlen(desc->source);
-	if (dev->cache_dir)
-		keyed = weft__ocl_cache_key(dev, texts, lens, 3, &key) == 0;
-	if (keyed && (*out = weft__ocl_cache_load(dev, &key))) {
-		dev->st.cache_hits++;
-		return WEFT_OK;
-	}
-	st = compile(dev, desc->name, texts, lens, 3, out, err);
-	if (st != WEFT_OK)
-		return st;
-	dev->st.cache_misses++;
-	if (keyed)
-		weft__ocl_cache_store(dev, &key, *out);
-	return WEFT_OK;
+	weft__prog_free(&prog->pg);
 }
 
 /* "program 'P' has no kernel 'K' (it defines: a;b)" */
@@ -185,33 +54,27 @@ static weft_status no_kernel(weft_device *dev, const weft_program *prog,
 	if (rc != CL_INVALID_KERNEL_NAME)
 		return weft__ocl_cl_fail(dev, err, "clCreateKernel", rc,
 					 "kernel '%s' of program '%s'", name,
-					 prog->name);
+					 prog->pg.name);
 	if (clGetProgramInfo(prog->prog, CL_PROGRAM_KERNEL_NAMES, sizeof names,
 			     names, NULL) != CL_SUCCESS)
 		snprintf(names, sizeof names, "?");
 	return weft__ocl_fail(err, WEFT_E_INVALID,
 			      "program '%s' has no kernel '%s' on device '%s' "
 			      "(it defines: %s)",
-			      prog->name, name, dev->names.device, names);
+			      prog->pg.name, name, dev->names.device, names);
 }
 
 static weft_status create_kernels(weft_device *dev, weft_program *prog,
-				  const weft_program_desc *desc,
 				  weft_error *err)
 {
-	for (uint32_t k = 0; k < desc->n_kernels; k++) {
+	for (uint32_t k = 0; k < prog->pg.n_kernels; k++) {
 		struct weft__ocl_kernel *kn = &prog->kernels[k];
+		const char *name = prog->pg.kernel_names[k];
 		cl_int rc;
 
-		kn->name = strdup(desc->kernels[k].name);
-		if (!kn->name)
-			return weft__ocl_fail(err, WEFT_E_NOMEM,
-					      "program '%s': out of host "
-					      "memory",
-					      prog->name);
-		kn->k = clCreateKernel(prog->prog, kn->name, &rc);
+		kn->k = clCreateKernel(prog->prog, name, &rc);
 		if (!kn->k)
-			return no_kernel(dev, prog, kn->name, rc, err);
+			return no_kernel(dev, prog, name, rc, err);
 		kn->set_for = -1;
 	}
 	return WEFT_OK;
@@ -220,57 +83,43 @@ static weft_status create_kernels(weft_device *dev, weft_program *prog,
 static weft_status program_new(weft_device *dev, const weft_program_desc *desc,
 			       weft_program **out, weft_error *err)
 {
-	weft_program *prog = calloc(1, sizeof *prog);
+	weft_program *prog = WEFT__PROG_NEW(weft_program, kernels, desc);
 	weft_status st;
 
-	if (!prog || !(prog->name = strdup(desc->name)) ||
-	    !(prog->kernels = calloc(desc->n_kernels, sizeof *prog->kernels))) {
-		st = weft__ocl_fail(err, WEFT_E_NOMEM,
-				    "device '%s': out of host memory loading "
-				    "program '%s'",
-				    dev->names.device, desc->name);
-		goto free_program;
-	}
-	prog->n_kernels = desc->n_kernels;
-	st = build(dev, desc, &prog->prog, err);
+	if (!prog)
+		return weft__ocl_fail(err, WEFT_E_NOMEM,
+				      "device '%s': out of host memory loading "
+				      "program '%s'",
+				      dev->names.device, desc->name);
+	st = weft__ocl_build(dev, desc, &prog->prog, err);
 	if (st == WEFT_OK)
-		st = create_kernels(dev, prog, desc, err);
-	if (st != WEFT_OK)
-		goto free_program;
+		st = create_kernels(dev, prog, err);
+	if (st != WEFT_OK) {
+		program_free(prog);
+		return st;
+	}
 	*out = prog;
 	return WEFT_OK;
-
-free_program:
-	if (prog)
-		program_free(prog);
-	return st;
 }
 
 weft_status weft__ocl_load_program(weft_device *dev,
 				   const weft_program_desc *desc,
 				   weft_program **out, weft_error *err)
 {
-	uint64_t t0 = weft__ocl_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_program *prog = NULL;
 	weft_status st;
 
-	if (!dev || !out)
-		return weft__ocl_fail(err, WEFT_E_INVALID,
-				      "load_program: no %s",
-				      dev ? "place for the program" : "device");
-	*out = NULL;
-	st = weft__chk_program(
-		&weft__ocl_chk, desc, 0,
-		"the OpenCL backend compiles the portable source", err);
-	if (st == WEFT_OK)
-		st = program_new(dev, desc, &prog, err);
-	dev->st.time_ns[WEFT_PHASE_LOAD] += weft__ocl_now_ns() - t0;
+	st = weft__chk_load(&weft__ocl_chk, dev, desc, out, 0,
+			    "the OpenCL backend compiles the portable source",
+			    err);
 	if (st != WEFT_OK)
 		return st;
-	prog->next = dev->programs;
-	if (dev->programs)
-		dev->programs->prev = prog;
-	dev->programs = prog;
+	st = program_new(dev, desc, &prog, err);
+	dev->st.time_ns[WEFT_PHASE_LOAD] += weft__clock_ns() - t0;
+	if (st != WEFT_OK)
+		return st;
+	weft__prog_link(&dev->programs, &prog->pg);
 	*out = prog;
 	return WEFT_OK;
 }
@@ -279,19 +128,14 @@ void weft__ocl_unload_program(weft_device *dev, weft_program *prog)
 {
 	if (!dev || !prog)
 		return;
-	if (prog->prev)
-		prog->prev->next = prog->next;
-	else
-		dev->programs = prog->next;
-	if (prog->next)
-		prog->next->prev = prog->prev;
+	weft__prog_unlink(&dev->programs, &prog->pg);
 	program_free(prog);
 }
 
 void weft__ocl_programs_release(weft_device *dev)
 {
 	while (dev->programs)
-		weft__ocl_unload_program(dev, dev->programs);
+		weft__ocl_unload_program(dev, PROG_OF(dev->programs));
 }
 
 /* ---- enqueueing -----------------------------------------------------------
@@ -337,6 +181,7 @@ static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
 				  weft_error *err)
 {
 	struct weft__ocl_kernel *kn = &prog->kernels[l->kernel];
+	const char *kname = prog->pg.kernel_names[l->kernel];
 	size_t gsize;
 	cl_int rc;
 
@@ -346,8 +191,8 @@ static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
 			return weft__ocl_cl_fail(dev, err, "clSetKernelArg", rc,
 						 "launch %u of program '%s' "
 						 "(kernel '%s')",
-						 (unsigned)i, prog->name,
-						 kn->name);
+						 (unsigned)i, prog->pg.name,
+						 kname);
 		kn->set_for = i;
 	}
 	if (l->extent == 0)
@@ -359,7 +204,7 @@ static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
 		return weft__ocl_cl_fail(dev, err, "clEnqueueNDRangeKernel", rc,
 					 "launch %u of program '%s' (kernel "
 					 "'%s', %zu work items)",
-					 (unsigned)i, prog->name, kn->name,
+					 (unsigned)i, prog->pg.name, kname,
 					 gsize);
 	return WEFT_OK;
 }
@@ -368,16 +213,15 @@ weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
 			   const weft_launch *launches, uint32_t n_launches,
 			   uint64_t n_steps, weft_error *err)
 {
-	uint64_t t0 = weft__ocl_now_ns();
-	weft_status st = WEFT_OK;
+	uint64_t t0 = weft__clock_ns();
+	weft_status st;
 	cl_int rc;
 
-	if (!dev || !prog)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "step: no %s",
-				      dev ? "program" : "device");
-	if (weft__chk_launches(&weft__ocl_chk, prog, launches, n_launches, err))
-		return WEFT_E_INVALID;
-	for (uint32_t k = 0; k < prog->n_kernels; k++)
+	st = weft__chk_step(&weft__ocl_chk, dev, prog, launches, n_launches,
+			    err);
+	if (st != WEFT_OK)
+		return st;
+	for (uint32_t k = 0; k < prog->pg.n_kernels; k++)
 		prog->kernels[k].set_for = -1;
 	for (uint64_t s = 0; s < n_steps && st == WEFT_OK; s++)
 		for (uint32_t i = 0; i < n_launches && st == WEFT_OK; i++)
@@ -388,8 +232,6 @@ weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
 		st = weft__ocl_cl_fail(dev, err, "clFlush", rc, "after step");
 	if (st != WEFT_OK)
 		return st;
-	dev->st.steps += n_steps;
-	dev->st.launches += n_steps * n_launches;
-	dev->st.time_ns[WEFT_PHASE_KERNEL] += weft__ocl_now_ns() - t0;
+	weft__stats_step(&dev->st, n_steps, n_launches, t0);
 	return WEFT_OK;
 }

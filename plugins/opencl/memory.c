@@ -3,12 +3,11 @@
  *
  * Each allocation is one cl_mem (clCreateBuffer, read-write), whose
  * address OpenCL aligns to CL_DEVICE_MEM_BASE_ADDR_ALIGN (at least 512
- * bits, checked at open). A request is rounded up to a size class, as in
- * the OpenMP backend: a multiple of 64 bytes up to 4 KiB, then four
- * classes per power of two. A freed buffer keeps its cl_mem and waits on
- * its class's free list; the next allocation of that class takes it back
- * without calling clCreateBuffer (counted as a pool reuse). A request of 0
- * bytes gets a 64-byte block: a valid, distinct handle.
+ * bits, checked at open). The pool, its size classes and the live-buffer
+ * list are plugins/common/pool.h: a freed buffer keeps its cl_mem and
+ * waits on its class's free list; the next allocation of that class takes
+ * it back without calling clCreateBuffer (counted as a pool reuse). A
+ * request of 0 bytes gets a 64-byte block: a valid, distinct handle.
  *
  * Limits are checked before asking the driver, so that the message can
  * say what was asked and what the device has: a request above
@@ -26,75 +25,17 @@
 
 #include "priv.h"
 
-/* Index of the highest set bit; x > 0. */
-static unsigned floor_log2(size_t x)
+#define BUF_OF(p) WEFT__POOL_BUF_OF(weft_buf, p)
+
+/* The pool's destroy hook: the block back to the driver. */
+static void buf_destroy(void *ctx, struct weft__pool_buf *pb)
 {
-	return 63u - (unsigned)__builtin_clzll((unsigned long long)x);
-}
+	weft_device *dev = ctx;
+	weft_buf *b = BUF_OF(pb);
 
-/* The size class of a request; bytes <= SIZE_MAX / 2. */
-static unsigned class_of(size_t bytes)
-{
-	unsigned p;
-	size_t step, q;
-
-	if (bytes <= WEFT__OCL_SMALL_MAX)
-		return bytes ? (unsigned)((bytes - 1) / WEFT__OCL_GRAIN) : 0;
-	p = floor_log2(bytes - 1); /* 2^p < bytes <= 2^(p+1), p >= 12 */
-	step = (size_t)1 << (p - 2);
-	q = (bytes - ((size_t)1 << p) + step - 1) / step; /* 1..4 */
-	return WEFT__OCL_SMALL_CLASSES + 4 * (p - 12) + (unsigned)q - 1;
-}
-
-/* The block size of a class: the inverse of class_of(). */
-static size_t class_bytes(unsigned cls)
-{
-	unsigned j, p;
-
-	if (cls < WEFT__OCL_SMALL_CLASSES)
-		return (size_t)(cls + 1) * WEFT__OCL_GRAIN;
-	j = cls - WEFT__OCL_SMALL_CLASSES;
-	p = 12 + j / 4;
-	return ((size_t)1 << p) + ((size_t)(j % 4 + 1) << (p - 2));
-}
-
-static void block_release(weft_device *dev, weft_buf *b)
-{
 	clReleaseMemObject(b->mem);
-	dev->held -= b->block;
+	dev->held -= pb->block;
 	free(b);
-}
-
-/* Give every pooled block back to the driver. */
-static void pool_drain(weft_device *dev)
-{
-	for (unsigned c = 0; c < WEFT__OCL_N_CLASSES; c++) {
-		while (dev->pool[c]) {
-			weft_buf *b = dev->pool[c];
-
-			dev->pool[c] = b->next;
-			block_release(dev, b);
-		}
-	}
-}
-
-/* A pooled block of the class that holds at least bytes (blocks cut to the
- * device's limits may be smaller than their class). */
-static weft_buf *pool_take(weft_device *dev, unsigned cls, size_t bytes)
-{
-	weft_buf **at = &dev->pool[cls];
-
-	for (; *at; at = &(*at)->next) {
-		weft_buf *b = *at;
-
-		if (b->block < bytes)
-			continue;
-		*at = b->next;
-		b->pooled = 0;
-		b->next = NULL;
-		return b;
-	}
-	return NULL;
 }
 
 static weft_status too_large(const weft_device *dev, size_t bytes,
@@ -122,17 +63,16 @@ static weft_status no_room(const weft_device *dev, size_t bytes,
 
 /* The block for a request: its class's size, cut to what the device can
  * give (never below the request). */
-static weft_status block_size(weft_device *dev, size_t bytes, unsigned cls,
+static weft_status block_size(weft_device *dev, size_t bytes, size_t block,
 			      size_t *out, weft_error *err)
 {
-	size_t block = class_bytes(cls);
-
 	if ((uint64_t)bytes > dev->max_alloc)
 		return too_large(dev, bytes, err);
 	if ((uint64_t)block > dev->max_alloc)
 		block = (size_t)dev->max_alloc;
+	/* Pooled blocks may be what stands in the way. */
 	if (dev->held + block > dev->global_mem)
-		pool_drain(dev); /* pooled blocks may be in the way */
+		weft__pool_drain(&dev->pool);
 	if (dev->held + block > dev->global_mem)
 		block = bytes > WEFT__OCL_GRAIN ? bytes : WEFT__OCL_GRAIN;
 	if (dev->held + block > dev->global_mem)
@@ -141,10 +81,11 @@ static weft_status block_size(weft_device *dev, size_t bytes, unsigned cls,
 	return WEFT_OK;
 }
 
-/* A buffer with a new block from the driver. */
-static weft_status buf_new(weft_device *dev, size_t bytes, unsigned cls,
-			   weft_buf **out, weft_error *err)
+/* The pool's create hook: a buffer with a new block from the driver. */
+static weft_status buf_new(void *ctx, size_t bytes, size_t block,
+			   struct weft__pool_buf **out, weft_error *err)
 {
+	weft_device *dev = ctx;
 	weft_buf *b;
 	weft_status st;
 	cl_int rc;
@@ -155,15 +96,15 @@ static weft_status buf_new(weft_device *dev, size_t bytes, unsigned cls,
 				      "cannot allocate %zu bytes on device "
 				      "'%s': out of host memory",
 				      bytes, dev->names.device);
-	st = block_size(dev, bytes, cls, &b->block, err);
+	st = block_size(dev, bytes, block, &b->pb.block, err);
 	if (st != WEFT_OK)
 		goto free_buf;
-	b->mem = clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE, b->block, NULL,
+	b->mem = clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE, b->pb.block, NULL,
 				&rc);
 	if (!b->mem) {
-		pool_drain(dev); /* then try once more */
-		b->mem = clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE, b->block,
-					NULL, &rc);
+		weft__pool_drain(&dev->pool); /* then try once more */
+		b->mem = clCreateBuffer(dev->ctx, CL_MEM_READ_WRITE,
+					b->pb.block, NULL, &rc);
 	}
 	if (!b->mem) {
 		st = weft__ocl_cl_fail(dev, err, "clCreateBuffer", rc,
@@ -171,9 +112,8 @@ static weft_status buf_new(weft_device *dev, size_t bytes, unsigned cls,
 				       bytes, (unsigned long long)dev->held);
 		goto free_buf;
 	}
-	b->cls = cls;
-	dev->held += b->block;
-	*out = b;
+	dev->held += b->pb.block;
+	*out = &b->pb;
 	return WEFT_OK;
 
 free_buf:
@@ -181,84 +121,36 @@ free_buf:
 	return st;
 }
 
-static void live_push(weft_device *dev, weft_buf *b)
-{
-	b->prev = NULL;
-	b->next = dev->live;
-	if (dev->live)
-		dev->live->prev = b;
-	dev->live = b;
-}
+static const weft__pool_ops pool_ops = { buf_new, buf_destroy };
 
-static void live_unlink(weft_device *dev, weft_buf *b)
+void weft__ocl_memory_init(weft_device *dev)
 {
-	if (b->prev)
-		b->prev->next = b->next;
-	else
-		dev->live = b->next;
-	if (b->next)
-		b->next->prev = b->prev;
-	b->prev = b->next = NULL;
-}
-
-/* bytes_in_use counts the bytes callers asked for (the same on every
- * backend), not the size classes' rounding. */
-static void account_alloc(weft_device *dev, size_t bytes)
-{
-	dev->st.bytes_in_use += bytes;
-	if (dev->st.bytes_in_use > dev->st.bytes_peak)
-		dev->st.bytes_peak = dev->st.bytes_in_use;
+	weft__pool_init(&dev->pool, &pool_ops, dev, &dev->st);
 }
 
 weft_status weft__ocl_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			    weft_error *err)
 {
-	uint64_t t0 = weft__ocl_now_ns();
-	weft_status st;
-	weft_buf *b;
-	unsigned cls;
+	struct weft__pool_buf *pb;
+	weft_status st = weft__chk_alloc(&weft__ocl_chk, dev, out, err);
 
-	if (!dev || !out)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "alloc: no %s",
-				      dev ? "place for the buffer" : "device");
-	*out = NULL;
-	if ((uint64_t)bytes > dev->max_alloc || bytes > SIZE_MAX / 2)
+	if (st != WEFT_OK)
+		return st;
+	if ((uint64_t)bytes > dev->max_alloc || bytes > WEFT__POOL_MAX)
 		return too_large(dev, bytes, err);
-	cls = class_of(bytes);
-	b = pool_take(dev, cls, bytes);
-	if (b) {
-		dev->st.pool_reuses++;
-	} else {
-		st = buf_new(dev, bytes, cls, &b, err);
-		if (st != WEFT_OK)
-			return st;
-		dev->st.allocs++;
-	}
-	b->size = bytes;
-	live_push(dev, b);
-	account_alloc(dev, bytes);
-	*out = b;
-	dev->st.time_ns[WEFT_PHASE_ALLOC] += weft__ocl_now_ns() - t0;
+	st = weft__pool_alloc(&dev->pool, bytes, &pb, err);
+	if (st != WEFT_OK)
+		return st;
+	*out = BUF_OF(pb);
 	return WEFT_OK;
 }
 
-/* free() cannot report errors: a buffer freed twice is ignored the second
- * time rather than corrupting the pool. A pooled cl_mem may still be used
- * by enqueued commands; OpenCL keeps it alive for them, and the in-order
- * queue runs its next user after them. */
+/* A pooled cl_mem may still be used by enqueued commands; OpenCL keeps it
+ * alive for them, and the in-order queue runs its next user after them. */
 void weft__ocl_free(weft_device *dev, weft_buf *buf)
 {
-	uint64_t t0 = weft__ocl_now_ns();
-
-	if (!dev || !buf || buf->pooled)
-		return;
-	live_unlink(dev, buf);
-	dev->st.bytes_in_use -= buf->size;
-	dev->st.frees++;
-	buf->pooled = 1;
-	buf->next = dev->pool[buf->cls];
-	dev->pool[buf->cls] = buf;
-	dev->st.time_ns[WEFT_PHASE_ALLOC] += weft__ocl_now_ns() - t0;
+	if (dev && buf)
+		weft__pool_free(&dev->pool, &buf->pb);
 }
 
 /* The buffer's own cl_mem, created in the device's context; `device` is
@@ -266,24 +158,19 @@ void weft__ocl_free(weft_device *dev, weft_buf *buf)
 weft_status weft__ocl_native(weft_device *dev, weft_buf *buf, weft_native *out,
 			     weft_error *err)
 {
-	weft_status st;
+	weft_status st = weft__chk_native(&weft__ocl_chk, dev, buf, out, err);
 
-	if (!dev)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "native: no device");
-	st = weft__chk_native(&weft__ocl_chk, buf, out, err);
 	if (st != WEFT_OK)
 		return st;
 	out->kind = WEFT_NATIVE_OPENCL;
 	out->device = (int32_t)dev->index;
 	out->handle = (void *)buf->mem;
 	out->offset = 0;
-	out->bytes = buf->size;
+	out->bytes = buf->pb.size;
 	return WEFT_OK;
 }
 
 void weft__ocl_memory_release(weft_device *dev)
 {
-	while (dev->live)
-		weft__ocl_free(dev, dev->live);
-	pool_drain(dev);
+	weft__pool_close(&dev->pool);
 }

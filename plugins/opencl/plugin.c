@@ -14,26 +14,10 @@
 #include "config.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "priv.h"
-
-weft_status weft__ocl_fail(weft_error *err, weft_status st, const char *fmt,
-			   ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err)
-		return st;
-	n = snprintf(err->msg, sizeof err->msg, "opencl: ");
-	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
-	va_end(ap);
-	return st;
-}
 
 #define CL_ERR(x)     \
 	{             \
@@ -120,22 +104,16 @@ weft_status weft__ocl_cl_fail(const weft_device *dev, weft_error *err,
 {
 	weft_status st = WEFT_E_DEVICE;
 	va_list ap;
-	int n;
 
 	if (code == CL_OUT_OF_HOST_MEMORY ||
 	    code == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
 	    code == CL_OUT_OF_RESOURCES)
 		st = WEFT_E_NOMEM;
-	if (!err)
-		return st;
-	n = snprintf(err->msg, sizeof err->msg,
-		     "opencl: device '%s': %s failed: %s (%d): ",
-		     dev ? dev->names.device : "?", call,
-		     weft__ocl_err_name(code), (int)code);
-	if (n < 0 || (size_t)n >= sizeof err->msg)
-		return st;
+	weft__ocl_fail(err, st, "device '%s': %s failed: %s (%d): ",
+		       dev ? dev->names.device : "?", call,
+		       weft__ocl_err_name(code), (int)code);
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+	weft__err_vappend(err, fmt, ap);
 	va_end(ap);
 	return st;
 }
@@ -144,31 +122,13 @@ weft_status weft__ocl_cl_fail(const weft_device *dev, weft_error *err,
 static weft_status ocl_probe(weft_probe *out)
 {
 	weft_probe p;
-	uint32_t size;
 
 	if (!out)
 		return WEFT_E_INVALID;
 	memset(&p, 0, sizeof p);
 	weft__ocl_survey(&p.available, &p.score, p.reason, sizeof p.reason,
 			 p.devices, sizeof p.devices);
-	/* Fill only what the caller's (possibly older) layout holds. */
-	size = out->struct_size < sizeof p ? out->struct_size : sizeof p;
-	p.struct_size = out->struct_size;
-	memcpy(out, &p, size);
-	return WEFT_OK;
-}
-
-static weft_status check_config(const weft_device_config *cfg, weft_error *err)
-{
-	if (!cfg)
-		return weft__ocl_fail(err, WEFT_E_INVALID,
-				      "open: no device configuration");
-	if (cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
-		return weft__ocl_fail(err, WEFT_E_INVALID,
-				      "open: device configuration has "
-				      "struct_size %u, expected at least %zu",
-				      (unsigned)cfg->struct_size,
-				      (size_t)WEFT_DEVICE_CONFIG_V1_0_SIZE);
+	weft__probe_copy(out, &p);
 	return WEFT_OK;
 }
 
@@ -308,11 +268,7 @@ static weft_status ocl_open(const weft_device_config *cfg, weft_device **out,
 	weft_device *dev;
 	weft_status st;
 
-	if (!out)
-		return weft__ocl_fail(err, WEFT_E_INVALID,
-				      "open: no place for the device");
-	*out = NULL;
-	st = check_config(cfg, err);
+	st = weft__chk_open(&weft__ocl_chk, cfg, out, err);
 	if (st != WEFT_OK)
 		return st;
 	dev = calloc(1, sizeof *dev);
@@ -322,6 +278,7 @@ static weft_status ocl_open(const weft_device_config *cfg, weft_device **out,
 				      "host memory for the device",
 				      sizeof *dev);
 	dev->st.struct_size = sizeof dev->st;
+	weft__ocl_memory_init(dev);
 	st = open_device(dev, cfg, err);
 	if (st != WEFT_OK) {
 		ocl_close(dev);
@@ -344,14 +301,14 @@ weft_status weft__ocl_finish(weft_device *dev, const char *why, weft_error *err)
 
 static weft_status ocl_sync(weft_device *dev, weft_error *err)
 {
-	uint64_t t0 = weft__ocl_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
 	if (!dev)
 		return weft__ocl_fail(err, WEFT_E_INVALID, "sync: no device");
 	st = weft__ocl_finish(dev, "sync", err);
 	dev->st.syncs++;
-	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__ocl_now_ns() - t0;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
 }
 
@@ -366,9 +323,8 @@ static weft_status ocl_fence(weft_device *dev, uint64_t *token, weft_error *err)
 	cl_event ev = NULL;
 	cl_int rc;
 
-	if (!dev || !token)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "fence: no %s",
-				      dev ? "place for the token" : "device");
+	if (weft__chk_fence(&weft__ocl_chk, dev, token, err))
+		return WEFT_E_INVALID;
 	rc = clEnqueueMarkerWithWaitList(dev->queue, 0, NULL, &ev);
 	if (rc == CL_SUCCESS)
 		rc = clFlush(dev->queue);
@@ -413,29 +369,21 @@ static weft_status wait_fence(weft_device *dev, uint64_t token, weft_error *err)
 
 static weft_status ocl_wait(weft_device *dev, uint64_t token, weft_error *err)
 {
-	uint64_t t0 = weft__ocl_now_ns();
-	weft_status st;
+	uint64_t t0 = weft__clock_ns();
+	weft_status st = weft__chk_wait(&weft__ocl_chk, dev, token,
+					dev ? dev->last_fence : 0, err);
 
-	if (!dev)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "wait: no device");
-	if (token == 0 || token > dev->last_fence)
-		return weft__ocl_fail(err, WEFT_E_INVALID,
-				      "wait: token %llu was not returned by "
-				      "fence() (the last fence is %llu)",
-				      (unsigned long long)token,
-				      (unsigned long long)dev->last_fence);
+	if (st != WEFT_OK)
+		return st;
 	st = wait_fence(dev, token, err);
 	dev->st.fence_waits++;
-	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__ocl_now_ns() - t0;
+	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
 }
 
 static weft_status ocl_stats(weft_device *dev, weft_stats *out)
 {
-	if (!dev || !out)
-		return WEFT_E_INVALID;
-	weft__stats_copy(out, &dev->st);
-	return WEFT_OK;
+	return weft__stats_copy(out, dev ? &dev->st : NULL);
 }
 
 WEFT__CHK_OPS(weft__ocl_chk, "opencl");

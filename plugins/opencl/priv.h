@@ -10,7 +10,10 @@
  *
  * Host memory for transfers goes through a staging area of pinned host
  * memory (a CL_MEM_ALLOC_HOST_PTR buffer mapped once for the device's
- * life), see transfer.c. Compiled programs are cached on disk (cache.c).
+ * life), see transfer.c. Programs are built at run time (compile.c) and
+ * cached on disk (cache.c). What the first-party backends share
+ * (argument checks, messages, counters, the memory pool, program names,
+ * the disk cache) is plugins/common.
  *
  * A device is used from one host thread at a time (cl_kernel arguments and
  * the counters are not locked). Functions shared between the backend's
@@ -25,22 +28,20 @@
 #include <CL/cl.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 #include <weft/backend.h>
 
+#include "../common/cache.h"
 #include "../common/check.h"
+#include "../common/error.h"
+#include "../common/pool.h"
+#include "../common/program.h"
+#include "../common/stats.h"
 
-/* Smallest block handed to clCreateBuffer; also the pool's granularity
- * for small requests. Buffer alignment itself comes from OpenCL
- * (CL_DEVICE_MEM_BASE_ADDR_ALIGN, checked at open to be >= 512 bits). */
-#define WEFT__OCL_GRAIN		 64
+/* Smallest block handed to clCreateBuffer (the pool's granularity).
+ * Buffer alignment itself comes from OpenCL (CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+ * checked at open to be >= 512 bits). */
+#define WEFT__OCL_GRAIN		 WEFT__POOL_GRAIN
 #define WEFT__OCL_MIN_ALIGN_BITS 512
-
-/* Pool size classes (memory.c), as in the OpenMP backend: multiples of 64
- * bytes up to 4 KiB, then four classes per power of two. */
-#define WEFT__OCL_SMALL_MAX	4096
-#define WEFT__OCL_SMALL_CLASSES (WEFT__OCL_SMALL_MAX / WEFT__OCL_GRAIN)
-#define WEFT__OCL_N_CLASSES	(WEFT__OCL_SMALL_CLASSES + 4 * (64 - 12))
 
 /* Pinned staging area for transfers (transfer.c). */
 #define WEFT__OCL_STAGE_BYTES ((size_t)8 << 20)
@@ -52,33 +53,27 @@
 /* Names kept for messages and cache keys. */
 #define WEFT__OCL_NAME_MAX 160
 
-/* A device allocation: live (on the device's live list) or pooled (on its
- * class's free list, keeping its cl_mem for the next request). */
+/* A device allocation: live or pooled (plugins/common/pool.h), keeping
+ * its cl_mem (of pb.block bytes) while pooled for the next request. */
 struct weft_buf {
+	struct weft__pool_buf pb;
 	cl_mem mem;
-	size_t size;	       /* bytes the caller asked for */
-	size_t block;	       /* bytes of mem */
-	unsigned cls;	       /* pool size class */
-	int pooled;	       /* 1 while on a free list */
-	struct weft_buf *prev; /* live list (unused while pooled) */
-	struct weft_buf *next; /* live list, or free list while pooled */
 };
 
 /* A kernel of a loaded program. set_for is the launch whose arguments the
  * cl_kernel holds during a step() (-1: none yet), so that a launch list
  * repeated n times sets each kernel's arguments once. */
 struct weft__ocl_kernel {
-	char *name;
 	cl_kernel k;
 	int64_t set_for;
 };
 
+/* A loaded program: its names (plugins/common/program.h), the built
+ * cl_program and a cl_kernel per kernel. */
 struct weft_program {
-	char *name;
+	struct weft__prog pg;
 	cl_program prog;
-	struct weft__ocl_kernel *kernels;
-	uint32_t n_kernels;
-	struct weft_program *prev, *next; /* the device's program list */
+	struct weft__ocl_kernel kernels[]; /* pg.n_kernels */
 };
 
 /* An asynchronous transfer staged in the pinned area, holding part of it
@@ -141,15 +136,14 @@ struct weft_device {
 	uint64_t done_fence; /* every fence up to this one has completed */
 
 	char *cache_dir; /* NULL: no binary cache */
-	struct weft_buf *live;
-	struct weft_buf *pool[WEFT__OCL_N_CLASSES];
-	struct weft_program *programs;
+	weft__pool pool; /* live buffers and freed blocks */
+	struct weft__prog *programs;
 	weft_stats st;
 };
 
-/* plugin.c: write "opencl: ..." into err (which may be NULL); returns st. */
-weft_status weft__ocl_fail(weft_error *err, weft_status st, const char *fmt,
-			   ...) WEFT_PRINTF(3, 4);
+/* Write "opencl: ..." into err (which may be NULL); returns st. */
+#define weft__ocl_fail(err, st, ...) \
+	weft__errf("opencl", (err), (st), __VA_ARGS__)
 /* A failed OpenCL call: "opencl: device 'NAME': CALL failed: CL_X (-n):
  * what" with the status that fits the code (NOMEM for allocation errors,
  * DEVICE otherwise). */
@@ -179,6 +173,8 @@ void weft__ocl_platform_str(cl_platform_id p, cl_platform_info what, char *out,
 			    size_t size);
 
 /* memory.c */
+/* An empty pool for a device being opened. */
+void weft__ocl_memory_init(weft_device *dev);
 weft_status weft__ocl_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			    weft_error *err);
 void weft__ocl_free(weft_device *dev, weft_buf *buf);
@@ -211,20 +207,24 @@ extern const char weft__ocl_prelude[];
 /* Options given to clBuildProgram (part of the cache key). */
 extern const char weft__ocl_build_options[];
 
-/* cache.c: compiled programs on disk, keyed by everything that could
- * change the binary. Failures are never errors: a miss compiles. */
-typedef struct weft__ocl_key {
-	unsigned char b[16];
-} weft__ocl_key;
+/* compile.c: the built program for desc (its portable source behind the
+ * prelude and a #line directive): from the cache when an entry matches,
+ * else compiled by the driver (and cached). Counts a cache hit or miss. */
+weft_status weft__ocl_build(weft_device *dev, const weft_program_desc *desc,
+			    cl_program *out, weft_error *err);
+
+/* cache.c: compiled programs on disk (plugins/common/cache.h), keyed by
+ * everything that could change the binary. Failures are never errors: a
+ * miss compiles. */
 /* 0 when the key was computed. */
 int weft__ocl_cache_key(const weft_device *dev, const char *const *texts,
 			const size_t *lens, unsigned n_texts,
-			weft__ocl_key *key);
+			weft__cache_key *key);
 /* A built program from the cache, or NULL (missing, unreadable, corrupt,
  * or refused by the driver). */
-cl_program weft__ocl_cache_load(weft_device *dev, const weft__ocl_key *key);
+cl_program weft__ocl_cache_load(weft_device *dev, const weft__cache_key *key);
 /* Store prog's binary; silently does nothing when it cannot. */
-void weft__ocl_cache_store(weft_device *dev, const weft__ocl_key *key,
+void weft__ocl_cache_store(weft_device *dev, const weft__cache_key *key,
 			   cl_program prog);
 
 /* launch.c */
@@ -237,15 +237,6 @@ weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
 			   uint64_t n_steps, weft_error *err);
 /* Unload every program still loaded (close). */
 void weft__ocl_programs_release(weft_device *dev);
-
-/* Monotonic clock in nanoseconds, for the per-phase times. */
-static inline uint64_t weft__ocl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* plugin.c: the shared argument checks (plugins/common/check.h). */
 extern const weft__chk_ops weft__ocl_chk;

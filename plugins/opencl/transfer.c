@@ -236,7 +236,7 @@ static weft_status staged_write(weft_device *dev, weft_buf *dst, size_t offset,
 					       rc,
 					       "writing %zu bytes at offset "
 					       "%zu of a %zu-byte buffer",
-					       n, offset + done, dst->size);
+					       n, offset + done, dst->pb.size);
 		done += n;
 		i ^= 1;
 	}
@@ -259,7 +259,7 @@ static weft_status read_chunk(weft_device *dev, weft_buf *src, size_t offset,
 	return weft__ocl_cl_fail(dev, err, "clEnqueueReadBuffer", rc,
 				 "reading %zu bytes at offset %zu of a "
 				 "%zu-byte buffer",
-				 n, offset + at, src->size);
+				 n, offset + at, src->pb.size);
 }
 
 static weft_status staged_read(weft_device *dev, unsigned char *dst,
@@ -310,7 +310,7 @@ static weft_status async_write(weft_device *dev, weft_buf *dst, size_t offset,
 		return weft__ocl_cl_fail(dev, err, "clEnqueueWriteBuffer", rc,
 					 "writing %zu bytes at offset %zu of a "
 					 "%zu-byte buffer (async)",
-					 bytes, offset, dst->size);
+					 bytes, offset, dst->pb.size);
 	if (at != SIZE_MAX)
 		stage_push(dev, NULL, at, bytes);
 	return WEFT_OK;
@@ -331,7 +331,7 @@ static weft_status async_read_staged(weft_device *dev, void *dst, weft_buf *src,
 		return weft__ocl_cl_fail(dev, err, "clEnqueueReadBuffer", rc,
 					 "reading %zu bytes at offset %zu of a "
 					 "%zu-byte buffer (async)",
-					 bytes, offset, src->size);
+					 bytes, offset, src->pb.size);
 	stage_push(dev, dst, at, bytes);
 	return WEFT_OK;
 }
@@ -354,16 +354,8 @@ static weft_status async_read(weft_device *dev, void *dst, weft_buf *src,
 		return weft__ocl_cl_fail(dev, err, "clEnqueueReadBuffer", rc,
 					 "reading %zu bytes at offset %zu of a "
 					 "%zu-byte buffer (async)",
-					 bytes, offset, src->size);
+					 bytes, offset, src->pb.size);
 	return WEFT_OK;
-}
-
-static void account(weft_device *dev, enum weft_dir dir, size_t bytes,
-		    uint64_t t0)
-{
-	dev->st.xfer_count[dir]++;
-	dev->st.xfer_bytes[dir] += bytes;
-	dev->st.time_ns[WEFT_PHASE_TRANSFER] += weft__ocl_now_ns() - t0;
 }
 
 /* ---- the vtable's transfers -------------------------------------------- */
@@ -372,25 +364,18 @@ weft_status weft__ocl_write(weft_device *dev, weft_buf *dst, size_t offset,
 			    const void *src, size_t bytes, unsigned flags,
 			    weft_error *err)
 {
-	uint64_t t0 = weft__ocl_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
-	if (!dev)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "write: no device");
-	st = weft__chk_flags(&weft__ocl_chk, "write", flags, err);
-	if (st == WEFT_OK)
-		st = weft__chk_range(&weft__ocl_chk, "write", "destination",
-				     dst, offset, bytes, err);
-	if (st == WEFT_OK)
-		st = weft__chk_host(&weft__ocl_chk, "write", "source", src,
-				    bytes, err);
+	st = weft__chk_write(&weft__ocl_chk, dev, dst, offset, src, bytes,
+			     flags, err);
 	if (st == WEFT_OK && bytes)
 		st = flags & WEFT_XFER_ASYNC
 			     ? async_write(dev, dst, offset, src, bytes, err)
 			     : staged_write(dev, dst, offset, src, bytes, err);
 	if (st != WEFT_OK)
 		return st;
-	account(dev, WEFT_DIR_H2D, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_H2D, bytes, t0);
 	return WEFT_OK;
 }
 
@@ -398,25 +383,18 @@ weft_status weft__ocl_read(weft_device *dev, void *dst, weft_buf *src,
 			   size_t offset, size_t bytes, unsigned flags,
 			   weft_error *err)
 {
-	uint64_t t0 = weft__ocl_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
-	if (!dev)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "read: no device");
-	st = weft__chk_flags(&weft__ocl_chk, "read", flags, err);
-	if (st == WEFT_OK)
-		st = weft__chk_range(&weft__ocl_chk, "read", "source", src,
-				     offset, bytes, err);
-	if (st == WEFT_OK)
-		st = weft__chk_host(&weft__ocl_chk, "read", "destination", dst,
-				    bytes, err);
+	st = weft__chk_read(&weft__ocl_chk, dev, dst, src, offset, bytes, flags,
+			    err);
 	if (st == WEFT_OK && bytes)
 		st = flags & WEFT_XFER_ASYNC
 			     ? async_read(dev, dst, src, offset, bytes, err)
 			     : staged_read(dev, dst, src, offset, bytes, err);
 	if (st != WEFT_OK)
 		return st;
-	account(dev, WEFT_DIR_D2H, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_D2H, bytes, t0);
 	return WEFT_OK;
 }
 
@@ -485,23 +463,16 @@ weft_status weft__ocl_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 			   weft_buf *src, size_t src_offset, size_t bytes,
 			   unsigned flags, weft_error *err)
 {
-	uint64_t t0 = weft__ocl_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
-	if (!dev)
-		return weft__ocl_fail(err, WEFT_E_INVALID, "copy: no device");
-	st = weft__chk_flags(&weft__ocl_chk, "copy", flags, err);
-	if (st == WEFT_OK)
-		st = weft__chk_range(&weft__ocl_chk, "copy", "source", src,
-				     src_offset, bytes, err);
-	if (st == WEFT_OK)
-		st = weft__chk_range(&weft__ocl_chk, "copy", "destination", dst,
-				     dst_offset, bytes, err);
+	st = weft__chk_copy(&weft__ocl_chk, dev, dst, dst_offset, src,
+			    src_offset, bytes, flags, err);
 	if (st == WEFT_OK && bytes)
 		st = enqueue_copy(dev, dst, dst_offset, src, src_offset, bytes,
 				  flags, err);
 	if (st != WEFT_OK)
 		return st;
-	account(dev, WEFT_DIR_D2D, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_D2D, bytes, t0);
 	return WEFT_OK;
 }

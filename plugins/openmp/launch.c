@@ -17,8 +17,6 @@
 #include "config.h"
 
 #include <omp.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "priv.h"
@@ -26,56 +24,27 @@
 /* Least work items per thread for which a launch is split across threads. */
 #define MIN_ITEMS_PER_THREAD 1024u
 
-static void program_free(weft_program *prog)
-{
-	if (prog->kernels) {
-		for (uint32_t k = 0; k < prog->n_kernels; k++)
-			free(prog->kernels[k].name);
-		free(prog->kernels);
-	}
-	free(prog->name);
-	free(prog);
-}
+#define PROG_OF(p) WEFT__PROG_OF(weft_program, p)
 
 /* Copy what the descriptor says: it need not outlive load_program(). */
 static weft_program *program_copy(const weft_program_desc *desc)
 {
-	weft_program *prog = calloc(1, sizeof *prog);
+	weft_program *prog = WEFT__PROG_NEW(weft_program, fns, desc);
 
-	if (!prog)
-		return NULL;
-	prog->name = strdup(desc->name);
-	prog->kernels = calloc(desc->n_kernels, sizeof *prog->kernels);
-	if (!prog->name || !prog->kernels)
-		goto free_program;
-	prog->n_kernels = desc->n_kernels;
-	for (uint32_t k = 0; k < desc->n_kernels; k++) {
-		prog->kernels[k].fn = desc->kernels[k].host_fn;
-		prog->kernels[k].name = strdup(desc->kernels[k].name);
-		if (!prog->kernels[k].name)
-			goto free_program;
-	}
+	for (uint32_t k = 0; prog && k < desc->n_kernels; k++)
+		prog->fns[k] = desc->kernels[k].host_fn;
 	return prog;
-
-free_program:
-	program_free(prog);
-	return NULL;
 }
 
 weft_status weft__omp_load_program(weft_device *dev,
 				   const weft_program_desc *desc,
 				   weft_program **out, weft_error *err)
 {
-	uint64_t t0 = weft__omp_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_program *prog;
 	weft_status st;
 
-	if (!dev || !out)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "load_program: no %s",
-				      dev ? "place for the program" : "device");
-	*out = NULL;
-	st = weft__chk_program(&weft__omp_chk, desc, 1, NULL, err);
+	st = weft__chk_load(&weft__omp_chk, dev, desc, out, 1, NULL, err);
 	if (st != WEFT_OK)
 		return st;
 	prog = program_copy(desc);
@@ -84,12 +53,9 @@ weft_status weft__omp_load_program(weft_device *dev,
 				      "device 0: out of host memory loading "
 				      "program '%s' (%u kernels)",
 				      desc->name, (unsigned)desc->n_kernels);
-	prog->next = dev->programs;
-	if (dev->programs)
-		dev->programs->prev = prog;
-	dev->programs = prog;
+	weft__prog_link(&dev->programs, &prog->pg);
 	*out = prog;
-	dev->st.time_ns[WEFT_PHASE_LOAD] += weft__omp_now_ns() - t0;
+	dev->st.time_ns[WEFT_PHASE_LOAD] += weft__clock_ns() - t0;
 	return WEFT_OK;
 }
 
@@ -97,19 +63,14 @@ void weft__omp_unload_program(weft_device *dev, weft_program *prog)
 {
 	if (!dev || !prog)
 		return;
-	if (prog->prev)
-		prog->prev->next = prog->next;
-	else
-		dev->programs = prog->next;
-	if (prog->next)
-		prog->next->prev = prog->prev;
-	program_free(prog);
+	weft__prog_unlink(&dev->programs, &prog->pg);
+	weft__prog_free(&prog->pg);
 }
 
 void weft__omp_programs_release(weft_device *dev)
 {
 	while (dev->programs)
-		weft__omp_unload_program(dev, dev->programs);
+		weft__omp_unload_program(dev, PROG_OF(dev->programs));
 }
 
 /* Run fn over [0, ka->extent) in one contiguous chunk per thread. */
@@ -157,25 +118,23 @@ static void run_launch(const weft_device *dev, const weft_program *prog,
 	}
 	for (uint32_t k = 0; k < l->n_bufs; k++)
 		ka.buf[k] = l->bufs[k]->ptr;
-	run_kernel(dev, prog->kernels[l->kernel].fn, &ka);
+	run_kernel(dev, prog->fns[l->kernel], &ka);
 }
 
 weft_status weft__omp_step(weft_device *dev, weft_program *prog,
 			   const weft_launch *launches, uint32_t n_launches,
 			   uint64_t n_steps, weft_error *err)
 {
-	uint64_t t0 = weft__omp_now_ns();
+	uint64_t t0 = weft__clock_ns();
+	weft_status st;
 
-	if (!dev || !prog)
-		return weft__omp_fail(err, WEFT_E_INVALID, "step: no %s",
-				      dev ? "program" : "device");
-	if (weft__chk_launches(&weft__omp_chk, prog, launches, n_launches, err))
-		return WEFT_E_INVALID;
+	st = weft__chk_step(&weft__omp_chk, dev, prog, launches, n_launches,
+			    err);
+	if (st != WEFT_OK)
+		return st;
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
 			run_launch(dev, prog, &launches[i]);
-	dev->st.steps += n_steps;
-	dev->st.launches += n_steps * n_launches;
-	dev->st.time_ns[WEFT_PHASE_KERNEL] += weft__omp_now_ns() - t0;
+	weft__stats_step(&dev->st, n_steps, n_launches, t0);
 	return WEFT_OK;
 }

@@ -10,7 +10,7 @@ plugins_openmp_weft_backend_openmp_la_SOURCES = \
 	plugins/openmp/memory.c \
 	plugins/openmp/transfer.c \
 	plugins/openmp/launch.c
-plugins_openmp_weft_backend_openmp_la_LIBADD = plugins/common/libweft-plugin-check.la
+plugins_openmp_weft_backend_openmp_la_LIBADD = plugins/common/libweft-plugin-common.la
 plugins_openmp_weft_backend_openmp_la_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 # -z nodelete: libgomp's worker threads outlive any parallel region, so
 # the plugin (and libgomp with it) must stay mapped after dlclose().

@@ -14,7 +14,6 @@
 #include "config.h"
 
 #include <omp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,21 +21,6 @@
 #include <unistd.h>
 
 #include "priv.h"
-
-weft_status weft__omp_fail(weft_error *err, weft_status st, const char *fmt,
-			   ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err)
-		return st;
-	n = snprintf(err->msg, sizeof err->msg, "openmp: ");
-	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
-	va_end(ap);
-	return st;
-}
 
 /* Where the default thread count comes from, for the probe's description. */
 static const char *threads_source(void)
@@ -49,7 +33,6 @@ static const char *threads_source(void)
 static weft_status omp_probe(weft_probe *out)
 {
 	weft_probe p;
-	uint32_t size;
 	int n;
 
 	if (!out)
@@ -66,10 +49,7 @@ static weft_status omp_probe(weft_probe *out)
 		snprintf(p.reason, sizeof p.reason,
 			 "the OpenMP runtime offers no thread");
 	}
-	/* Fill only what the caller's (possibly older) layout holds. */
-	size = out->struct_size < sizeof p ? out->struct_size : sizeof p;
-	p.struct_size = out->struct_size;
-	memcpy(out, &p, size);
+	weft__probe_copy(out, &p);
 	return WEFT_OK;
 }
 
@@ -96,17 +76,9 @@ static int weft__omp_name_matches(const char *want)
 	return 0;
 }
 
+/* What only this backend refuses; weft__chk_open() checked the rest. */
 static weft_status check_config(const weft_device_config *cfg, weft_error *err)
 {
-	if (!cfg)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "open: no device configuration");
-	if (cfg->struct_size < WEFT_DEVICE_CONFIG_V1_0_SIZE)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "open: device configuration has "
-				      "struct_size %u, expected at least %zu",
-				      (unsigned)cfg->struct_size,
-				      sizeof(weft_device_config));
 	if (cfg->device != -1 && cfg->device != 0)
 		return weft__omp_fail(
 			err, WEFT_E_INVALID,
@@ -138,12 +110,8 @@ static weft_status omp_open(const weft_device_config *cfg, weft_device **out,
 	weft_device *dev;
 	weft_status st;
 
-	if (!out)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "open: no place for the device");
-	*out = NULL;
-	st = check_config(cfg, err);
-	if (st != WEFT_OK)
+	if ((st = weft__chk_open(&weft__omp_chk, cfg, out, err)) ||
+	    (st = check_config(cfg, err)))
 		return st;
 	dev = calloc(1, sizeof *dev);
 	if (!dev)
@@ -155,6 +123,7 @@ static weft_status omp_open(const weft_device_config *cfg, weft_device **out,
 	if (dev->threads < 1)
 		dev->threads = 1;
 	dev->host_bytes = host_memory_bytes();
+	weft__omp_memory_init(dev);
 	dev->st.struct_size = sizeof dev->st;
 	*out = dev;
 	return WEFT_OK;
@@ -186,9 +155,10 @@ static weft_status omp_sync(weft_device *dev, weft_error *err)
  * count fences, so that wait() can refuse one not issued yet. */
 static weft_status omp_fence(weft_device *dev, uint64_t *token, weft_error *err)
 {
-	if (!dev || !token)
-		return weft__omp_fail(err, WEFT_E_INVALID, "fence: no %s",
-				      dev ? "place for the token" : "device");
+	weft_status st = weft__chk_fence(&weft__omp_chk, dev, token, err);
+
+	if (st != WEFT_OK)
+		return st;
 	*token = ++dev->fences;
 	return WEFT_OK;
 }
@@ -197,24 +167,18 @@ static weft_status omp_fence(weft_device *dev, uint64_t *token, weft_error *err)
  * likewise not timed. */
 static weft_status omp_wait(weft_device *dev, uint64_t token, weft_error *err)
 {
-	if (!dev)
-		return weft__omp_fail(err, WEFT_E_INVALID, "wait: no device");
-	if (token == 0 || token > dev->fences)
-		return weft__omp_fail(err, WEFT_E_INVALID,
-				      "wait: token %llu was not returned by "
-				      "fence() (the last fence is %llu)",
-				      (unsigned long long)token,
-				      (unsigned long long)dev->fences);
+	weft_status st = weft__chk_wait(&weft__omp_chk, dev, token,
+					dev ? dev->fences : 0, err);
+
+	if (st != WEFT_OK)
+		return st;
 	dev->st.fence_waits++;
 	return WEFT_OK;
 }
 
 static weft_status omp_stats(weft_device *dev, weft_stats *out)
 {
-	if (!dev || !out)
-		return WEFT_E_INVALID;
-	weft__stats_copy(out, &dev->st);
-	return WEFT_OK;
+	return weft__stats_copy(out, dev ? &dev->st : NULL);
 }
 
 WEFT__CHK_OPS(weft__omp_chk, "openmp");

@@ -57,35 +57,20 @@ static void copy_bytes(const weft_device *dev, void *dst, const void *src,
 	}
 }
 
-static void account(weft_device *dev, enum weft_dir dir, size_t bytes,
-		    uint64_t t0)
-{
-	dev->st.xfer_count[dir]++;
-	dev->st.xfer_bytes[dir] += bytes;
-	dev->st.time_ns[WEFT_PHASE_TRANSFER] += weft__omp_now_ns() - t0;
-}
-
 weft_status weft__omp_write(weft_device *dev, weft_buf *dst, size_t offset,
 			    const void *src, size_t bytes, unsigned flags,
 			    weft_error *err)
 {
-	uint64_t t0 = weft__omp_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
-	if (!dev)
-		return weft__omp_fail(err, WEFT_E_INVALID, "write: no device");
-	st = weft__chk_flags(&weft__omp_chk, "write", flags, err);
-	if (st == WEFT_OK)
-		st = weft__chk_range(&weft__omp_chk, "write", "destination",
-				     dst, offset, bytes, err);
-	if (st == WEFT_OK)
-		st = weft__chk_host(&weft__omp_chk, "write", "source", src,
-				    bytes, err);
+	st = weft__chk_write(&weft__omp_chk, dev, dst, offset, src, bytes,
+			     flags, err);
 	if (st != WEFT_OK)
 		return st;
 	if (bytes)
 		copy_bytes(dev, (char *)dst->ptr + offset, src, bytes);
-	account(dev, WEFT_DIR_H2D, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_H2D, bytes, t0);
 	return WEFT_OK;
 }
 
@@ -93,23 +78,16 @@ weft_status weft__omp_read(weft_device *dev, void *dst, weft_buf *src,
 			   size_t offset, size_t bytes, unsigned flags,
 			   weft_error *err)
 {
-	uint64_t t0 = weft__omp_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
-	if (!dev)
-		return weft__omp_fail(err, WEFT_E_INVALID, "read: no device");
-	st = weft__chk_flags(&weft__omp_chk, "read", flags, err);
-	if (st == WEFT_OK)
-		st = weft__chk_range(&weft__omp_chk, "read", "source", src,
-				     offset, bytes, err);
-	if (st == WEFT_OK)
-		st = weft__chk_host(&weft__omp_chk, "read", "destination", dst,
-				    bytes, err);
+	st = weft__chk_read(&weft__omp_chk, dev, dst, src, offset, bytes, flags,
+			    err);
 	if (st != WEFT_OK)
 		return st;
 	if (bytes)
 		copy_bytes(dev, dst, (const char *)src->ptr + offset, bytes);
-	account(dev, WEFT_DIR_D2H, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_D2H, bytes, t0);
 	return WEFT_OK;
 }
 
@@ -117,23 +95,16 @@ weft_status weft__omp_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 			   weft_buf *src, size_t src_offset, size_t bytes,
 			   unsigned flags, weft_error *err)
 {
-	uint64_t t0 = weft__omp_now_ns();
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
-	if (!dev)
-		return weft__omp_fail(err, WEFT_E_INVALID, "copy: no device");
-	st = weft__chk_flags(&weft__omp_chk, "copy", flags, err);
-	if (st == WEFT_OK)
-		st = weft__chk_range(&weft__omp_chk, "copy", "source", src,
-				     src_offset, bytes, err);
-	if (st == WEFT_OK)
-		st = weft__chk_range(&weft__omp_chk, "copy", "destination", dst,
-				     dst_offset, bytes, err);
+	st = weft__chk_copy(&weft__omp_chk, dev, dst, dst_offset, src,
+			    src_offset, bytes, flags, err);
 	if (st != WEFT_OK)
 		return st;
 	if (bytes)
 		copy_bytes(dev, (char *)dst->ptr + dst_offset,
 			   (const char *)src->ptr + src_offset, bytes);
-	account(dev, WEFT_DIR_D2D, bytes, t0);
+	weft__stats_xfer(&dev->st, WEFT_DIR_D2D, bytes, t0);
 	return WEFT_OK;
 }

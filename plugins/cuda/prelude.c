@@ -1,0 +1,93 @@
+/*
+ * plugins/cuda/prelude.c - the CUDA C++ definition of weft's portable
+ * kernel dialect: every name weft/kernel_host.h defines for C
+ * (docs/design.md, "The portable kernel dialect"), for NVRTC with
+ * -default-device and C++17.
+ *
+ * A model's program is this prelude, a #line directive naming the program
+ * (so that compiler messages give lines of the model's own text), then the
+ * model's source (compile.c puts them together). A kernel
+ *
+ *     WEFT_KERNEL(name) { body }
+ *
+ * becomes an inlined per-item function holding the body and an
+ * extern "C" __global__ entry point `name` that takes one parameter, a
+ * struct weft__cuda_args passed by value (priv.h has the host side of the
+ * layout). The entry computes the extent on the device (the capacity, or
+ * min(capacity, count) with the count read from the extent buffer when
+ * the launch runs), then runs a grid-stride loop over the work items, so
+ * that any grid covers any extent.
+ */
+#include "config.h"
+
+#include "priv.h"
+
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+/* Numbers pasted into the text. */
+#define MAX_BUFS STR(WEFT_KERNEL_MAX_BUFS)
+#define BLOCK	 STR(WEFT__CUDA_BLOCK)
+
+const char weft__cuda_prelude[] =
+	"/* weft's CUDA prelude (plugins/cuda/prelude.c) */\n"
+	"typedef unsigned char weft_u8;\n"
+	"typedef unsigned short weft_u16;\n"
+	"typedef unsigned int weft_u32;\n"
+	"typedef int weft_i32;\n"
+	"typedef unsigned long long weft_u64;\n"
+	"typedef float weft_f32;\n"
+	"#define WEFT_TARGET_CUDA 1\n"
+	"#define WEFT_GLOBAL\n"
+	"#define WEFT_FN static __device__ __forceinline__ "
+	"__attribute__((unused))\n"
+	"#define WEFT_MULHI32(a, b) __umulhi((weft_u32)(a), (weft_u32)(b))\n"
+	/* Volatile accesses: never merged, hoisted or cached in L1, so a
+	 * word written by another work item is eventually seen (a relaxed
+	 * atomic load or store of a naturally aligned word). */
+	"template <typename T>\n"
+	"static __device__ __forceinline__ T weft__load_relaxed(const T *p)\n"
+	"{ return *(const volatile T *)p; }\n"
+	"template <typename T, typename V>\n"
+	"static __device__ __forceinline__ void weft__store_relaxed(T *p, V "
+	"v)\n"
+	"{ *(volatile T *)p = (T)v; }\n"
+	"#define WEFT_LOAD_RELAXED(p) weft__load_relaxed(p)\n"
+	"#define WEFT_STORE_RELAXED(p, v) weft__store_relaxed((p), (v))\n"
+	"WEFT_FN weft_u32 weft_atomic_add_u32(weft_u32 *p, weft_u32 v)\n"
+	"{ return atomicAdd(p, v); }\n"
+	"WEFT_FN weft_u32 weft_atomic_cas_u32(weft_u32 *p, weft_u32 expect,\n"
+	"                                     weft_u32 desired)\n"
+	"{ return atomicCAS(p, expect, desired); }\n"
+	/* The one kernel parameter: struct weft__cuda_args in priv.h. */
+	"struct weft__cuda_args {\n"
+	"  void *b[" MAX_BUFS "];\n"
+	"  const weft_u32 *xbuf;\n"
+	"  weft_u32 xoff, xcap, xdyn, pad;\n"
+	"};\n"
+	"#define WEFT_KERNEL(name) \\\n"
+	"  static __device__ __forceinline__ void name##__item( \\\n"
+	"    const weft__cuda_args &weft__a, weft_u32 weft__gid, \\\n"
+	"    weft_u32 weft__extent); \\\n"
+	"  extern \"C\" __global__ void \\\n"
+	"  __launch_bounds__(" BLOCK ") \\\n"
+	"  name(const weft__cuda_args weft__a) \\\n"
+	"  { \\\n"
+	"    weft_u32 weft__n = weft__a.xcap; \\\n"
+	"    if (weft__a.xdyn) { \\\n"
+	"      weft_u32 weft__c = weft__a.xbuf[weft__a.xoff]; \\\n"
+	"      if (weft__c < weft__n) weft__n = weft__c; \\\n"
+	"    } \\\n"
+	"    for (weft_u64 weft__g = (weft_u64)blockIdx.x * blockDim.x + \\\n"
+	"                            threadIdx.x; \\\n"
+	"         weft__g < weft__n; \\\n"
+	"         weft__g += (weft_u64)gridDim.x * blockDim.x) \\\n"
+	"      name##__item(weft__a, (weft_u32)weft__g, weft__n); \\\n"
+	"  } \\\n"
+	"  static __device__ __forceinline__ void name##__item( \\\n"
+	"    const weft__cuda_args &weft__a, weft_u32 weft__gid, \\\n"
+	"    weft_u32 weft__extent)\n"
+	"#define WEFT_BUF(T, name, k) T *name = (T *)weft__a.b[k]\n"
+	"#define WEFT_GID (weft__gid)\n"
+	"#define WEFT_EXTENT (weft__extent)\n";
+
+const size_t weft__cuda_prelude_len = sizeof weft__cuda_prelude - 1;
