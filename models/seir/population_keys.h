@@ -88,7 +88,7 @@
 #define SEIR_POP_K_SCHOOL_CONTACTS                                         \
 	SEIR_POP_KEY("school_contacts", WEFT_KEY_INT, "20", 0, 1000, NULL, \
 		     "mean contacts per agent within a school group "      \
-		     "(Covasim hybrid: 20); a group of at most "           \
+		     "(Covasim's hybrid: 20); a group of at most "           \
 		     "school_contacts + 1 agents is a clique")
 #define SEIR_POP_K_WORK_MIN                                              \
 	SEIR_POP_KEY("work_age_min", WEFT_KEY_INT, "22", 0, 120, NULL,   \
@@ -109,7 +109,7 @@
 #define SEIR_POP_K_WORK_CONTACTS                                         \
 	SEIR_POP_KEY("work_contacts", WEFT_KEY_INT, "16", 0, 1000, NULL, \
 		     "mean contacts per agent within a workplace "       \
-		     "(Covasim hybrid: 16); a workplace of at most "     \
+		     "(Covasim's hybrid: 16); a workplace of at most "     \
 		     "work_contacts + 1 agents is a clique")
 #define SEIR_POP_K_COMMUNITY                                                  \
 	SEIR_POP_KEY("community_contacts", WEFT_KEY_INT, "20", 0, 1000, NULL, \
@@ -127,19 +127,19 @@
 #define SEIR_POP_K_BETA_HOME                                           \
 	SEIR_POP_KEY("beta_home", WEFT_KEY_REAL, "3.0", 0, 1000, NULL, \
 		     "relative transmission weight of the home layer " \
-		     "(Covasim hybrid beta_layer h: 3.0)")
+		     "(Covasim's hybrid beta_layer h: 3.0)")
 #define SEIR_POP_K_BETA_SCHOOL                                           \
 	SEIR_POP_KEY("beta_school", WEFT_KEY_REAL, "0.6", 0, 1000, NULL, \
 		     "relative transmission weight of the school layer " \
-		     "(Covasim hybrid beta_layer s: 0.6)")
+		     "(Covasim's hybrid beta_layer s: 0.6)")
 #define SEIR_POP_K_BETA_WORK                                           \
 	SEIR_POP_KEY("beta_work", WEFT_KEY_REAL, "0.6", 0, 1000, NULL, \
 		     "relative transmission weight of the work layer " \
-		     "(Covasim hybrid beta_layer w: 0.6)")
+		     "(Covasim's hybrid beta_layer w: 0.6)")
 #define SEIR_POP_K_BETA_COMMUNITY                                           \
 	SEIR_POP_KEY("beta_community", WEFT_KEY_REAL, "0.3", 0, 1000, NULL, \
 		     "relative transmission weight of the community "       \
-		     "layer (Covasim hybrid beta_layer c: 0.3); "           \
+		     "layer (Covasim's hybrid beta_layer c: 0.3); "           \
 		     "population = random gives its single layer "          \
 		     "weight 1 whatever the beta_* keys say")
 #define SEIR_POP_K_AGENTS_FILE                                          \
