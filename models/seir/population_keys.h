@@ -88,7 +88,7 @@
 #define SEIR_POP_K_SCHOOL_CONTACTS                                         \
 	SEIR_POP_KEY("school_contacts", WEFT_KEY_INT, "20", 0, 1000, NULL, \
 		     "mean contacts per agent within a school group "      \
-		     "(Covasim's hybrid: 20); a group of at most "           \
+		     "(Covasim's hybrid: 20); a group of at most "         \
 		     "school_contacts + 1 agents is a clique")
 #define SEIR_POP_K_WORK_MIN                                              \
 	SEIR_POP_KEY("work_age_min", WEFT_KEY_INT, "22", 0, 120, NULL,   \
@@ -109,7 +109,7 @@
 #define SEIR_POP_K_WORK_CONTACTS                                         \
 	SEIR_POP_KEY("work_contacts", WEFT_KEY_INT, "16", 0, 1000, NULL, \
 		     "mean contacts per agent within a workplace "       \
-		     "(Covasim's hybrid: 16); a workplace of at most "     \
+		     "(Covasim's hybrid: 16); a workplace of at most "   \
 		     "work_contacts + 1 agents is a clique")
 #define SEIR_POP_K_COMMUNITY                                                  \
 	SEIR_POP_KEY("community_contacts", WEFT_KEY_INT, "20", 0, 1000, NULL, \
@@ -139,7 +139,7 @@
 #define SEIR_POP_K_BETA_COMMUNITY                                           \
 	SEIR_POP_KEY("beta_community", WEFT_KEY_REAL, "0.3", 0, 1000, NULL, \
 		     "relative transmission weight of the community "       \
-		     "layer (Covasim's hybrid beta_layer c: 0.3); "           \
+		     "layer (Covasim's hybrid beta_layer c: 0.3); "         \
 		     "population = random gives its single layer "          \
 		     "weight 1 whatever the beta_* keys say")
 #define SEIR_POP_K_AGENTS_FILE                                          \
