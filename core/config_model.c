@@ -156,6 +156,24 @@ static weft_status find_model(weft_context *ctx, const weft_config *cfg,
 	return st;
 }
 
+/* [simulation] model = output: a core section is no model's. A plugin of
+ * that name is still looked for, so that its path and why it was refused
+ * (stage check) are what the message says. */
+static weft_status core_section_model(weft_context *ctx, const weft_config *cfg,
+				      const char *where, const char *name)
+{
+	struct cfg_section *s = NULL;
+	weft_status st = find_model(ctx, cfg, where, name, 1, NULL, &s);
+
+	if (st != WEFT_OK && st != WEFT_E_CONFIG)
+		return st;
+	return weft__fail(ctx, WEFT_E_CONFIG,
+			  "%s: [simulation] model = %s names the core's "
+			  "section [%s], not a model (the core's sections are "
+			  "[simulation], [backend], [output] and [model])",
+			  where, name, name);
+}
+
 static weft_status model_section(weft_context *ctx, const weft_config *cfg,
 				 const char *where, const char *name,
 				 int selection, struct cfg_section **out)
@@ -164,6 +182,8 @@ static weft_status model_section(weft_context *ctx, const weft_config *cfg,
 	weft_status st;
 
 	*out = NULL;
+	if (selection && weft__is_core_section(name))
+		return core_section_model(ctx, cfg, where, name);
 	if (s && !s->pending) {
 		*out = s;
 		return WEFT_OK;
