@@ -39,3 +39,4 @@ include tests/opencl.am
 include tests/cartpole.am
 include tests/plot.am
 include tests/wk.am
+include tests/model-plugins.am
