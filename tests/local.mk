@@ -40,3 +40,4 @@ include tests/cartpole.am
 include tests/plot.am
 include tests/wk.am
 include tests/model-plugins.am
+include tests/golden.am
