@@ -358,6 +358,28 @@ static void print_model(const weft_model_info *m)
 		printf("           %s (version %s)\n", m->summary, m->version);
 }
 
+/* MODEL of `weft models MODEL` was not found: the loader's own message
+ * says where it looked and what is there ("did you mean 'seir'?"). */
+static int unknown_model(weft_context *ctx, const char *name, const char *path)
+{
+	weft_model_plugin *mp = NULL;
+
+	if (strchr(name, '/')) {
+		fprintf(stderr,
+			"weft: models takes a model name, not a path ('%s'); "
+			"'weft conform %s' checks a plugin file\n",
+			name, name);
+		return EXIT_FAILURE;
+	}
+	if (weft_model_plugin_open(ctx, name, path, &mp) != WEFT_OK)
+		return fail(ctx);
+	/* Installed since the listing was made. */
+	weft_model_plugin_close(mp);
+	fprintf(stderr,
+		"weft: no model plugin named '%s' (see 'weft models')\n", name);
+	return EXIT_FAILURE;
+}
+
 static int cmd_models(weft_context *ctx, int argc, char **argv)
 {
 	const char *path = NULL, *only = NULL;
@@ -382,13 +404,8 @@ static int cmd_models(weft_context *ctx, int argc, char **argv)
 		found = 1;
 	}
 	weft_model_list_free(l);
-	if (only && !found) {
-		fprintf(stderr,
-			"weft: no model plugin named '%s' (see 'weft "
-			"models')\n",
-			only);
-		return EXIT_FAILURE;
-	}
+	if (only && !found)
+		return unknown_model(ctx, only, path);
 	return EXIT_SUCCESS;
 }
 
@@ -433,13 +450,15 @@ static unsigned parse_timeout(const char *text)
 	return (unsigned)v;
 }
 
-/* A path whose file is weft-model-*.so: `weft conform` checks the model. */
+/* A file weft-model-*.so: `weft conform` checks the model. Given without
+ * a '/', the loader says to give it as a path (a model plugin is never
+ * opened from the current directory by its bare file name). */
 static int is_model_file(const char *path)
 {
 	const char *base = strrchr(path, '/');
 
 	base = base ? base + 1 : path;
-	return strchr(path, '/') && strncmp(base, "weft-model-", 11) == 0;
+	return strncmp(base, "weft-model-", 11) == 0;
 }
 
 static void parse_conform_opts(int argc, char **argv, weft_conform_options *o,

@@ -64,6 +64,14 @@ static weft_status own_model(weft_context *ctx, const weft_config *cfg,
 	*out = NULL;
 	if (!path[0])
 		return WEFT_OK;
+	if (!strchr(path, '/') && is_model_name(path))
+		return weft__fail(
+			ctx, WEFT_E_CONFIG,
+			"%s: [model] plugin = %s is a model name, not "
+			"a plugin file: set [simulation] model = %s "
+			"to look for weft-model-%s.so in the model "
+			"search path, or give the file's path",
+			where, path, path, path);
 	if (t->own_model_path && strcmp(t->own_model_path, path) == 0) {
 		*out = t->own_model;
 		return WEFT_OK;
@@ -96,26 +104,6 @@ static weft_status own_model(weft_context *ctx, const weft_config *cfg,
 	return WEFT_OK;
 }
 
-/* The names of the models in the search path, for a message: "; did you
- * mean 'seir'?" or "; models there: a, b". */
-static void models_hint(const char *searched, const char *name, char *buf,
-			size_t size)
-{
-	weft__names models;
-	char list[WEFT__MSG_MAX / 2];
-	const char *best;
-
-	weft__plugin_names(&weft__model_kind, searched, &models);
-	best = weft__closest(name, (const char *const *)models.name, models.n);
-	if (best) {
-		weft__fmt(buf, size, "; did you mean '%s'?", best);
-	} else {
-		weft__names_join(&models, list, sizeof list);
-		weft__fmt(buf, size, "; models there: %s", list);
-	}
-	weft__names_free(&models);
-}
-
 /* Find, load and check weft-model-NAME.so for section s (pending, or NULL
  * for a new one). `asker` says what needs it in messages; selection:
  * [simulation] model names it rather than a section header. */
@@ -133,7 +121,7 @@ static weft_status find_model(weft_context *ctx, const weft_config *cfg,
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	st = weft__plugin_find(ctx, &weft__model_kind, searched, name, &p);
 	if (st == WEFT_OK && !p && selection) {
-		models_hint(searched, name, hint, sizeof hint);
+		weft__models_hint(searched, name, hint, sizeof hint);
 		st = weft__fail(ctx, WEFT_E_CONFIG,
 				"%s: [simulation] model = %s: no model plugin "
 				"weft-model-%s.so in %s%s",
@@ -156,6 +144,24 @@ static weft_status find_model(weft_context *ctx, const weft_config *cfg,
 	return st;
 }
 
+/* [simulation] model = output: a core section is no model's. A plugin of
+ * that name is still looked for, so that its path and why it was refused
+ * (stage check) are what the message says. */
+static weft_status core_section_model(weft_context *ctx, const weft_config *cfg,
+				      const char *where, const char *name)
+{
+	struct cfg_section *s = NULL;
+	weft_status st = find_model(ctx, cfg, where, name, 1, NULL, &s);
+
+	if (st != WEFT_OK && st != WEFT_E_CONFIG)
+		return st;
+	return weft__fail(ctx, WEFT_E_CONFIG,
+			  "%s: [simulation] model = %s names the core's "
+			  "section [%s], not a model (the core's sections are "
+			  "[simulation], [backend], [output] and [model])",
+			  where, name, name);
+}
+
 static weft_status model_section(weft_context *ctx, const weft_config *cfg,
 				 const char *where, const char *name,
 				 int selection, struct cfg_section **out)
@@ -164,6 +170,8 @@ static weft_status model_section(weft_context *ctx, const weft_config *cfg,
 	weft_status st;
 
 	*out = NULL;
+	if (selection && weft__is_core_section(name))
+		return core_section_model(ctx, cfg, where, name);
 	if (s && !s->pending) {
 		*out = s;
 		return WEFT_OK;

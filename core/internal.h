@@ -192,5 +192,9 @@ weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
 /* 1 when name is one of the core's own sections, which no model may
  * take. */
 int weft__is_core_section(const char *name);
+/* What follows "no model plugin weft-model-NAME.so in DIRS": "; did you
+ * mean 'seir'?", or "; models there: a, b" (or "none"). */
+void weft__models_hint(const char *searched, const char *name, char *buf,
+		       size_t size);
 
 #endif /* WEFT_INTERNAL_H */

@@ -141,9 +141,11 @@ static int check_key(weft__plugin *p, const weft_model *m,
 			: !d->def		  ? "no default (NULL)"
 			: !d->help || !d->help[0] ? "no help text"
 						  : "no choices");
-	if (weft__config_check(&ctx, p->path, m->name, d, d->def) != WEFT_OK)
-		return weft__plugin_refuse(p, "check", "its default: %s",
-					   ctx.msg);
+	/* "its default: [NAME] KEY = TEXT: why" (the path is the
+	 * message's already). */
+	if (weft__config_check(&ctx, "its default", m->name, d, d->def) !=
+	    WEFT_OK)
+		return weft__plugin_refuse(p, "check", "%s", ctx.msg);
 	return 0;
 }
 
@@ -311,22 +313,56 @@ struct weft_model_plugin {
 	weft__plugin *p;
 };
 
-/* By name: the first weft-model-NAME.so in the search path. */
+void weft__models_hint(const char *searched, const char *name, char *buf,
+		       size_t size)
+{
+	weft__names models;
+	char list[WEFT__MSG_MAX / 2];
+	const char *best;
+
+	weft__plugin_names(&weft__model_kind, searched, &models);
+	best = weft__closest(name, (const char *const *)models.name, models.n);
+	if (best) {
+		weft__fmt(buf, size, "; did you mean '%s'?", best);
+	} else {
+		weft__names_join(&models, list, sizeof list);
+		weft__fmt(buf, size, "; models there: %s", list);
+	}
+	weft__names_free(&models);
+}
+
+/* By name: the first weft-model-NAME.so in the search path. A file name
+ * is not a model name: "weft-model-x.so" is not looked for as
+ * weft-model-weft-model-x.so.so, nor opened from the current directory. */
 static weft_status model_find_name(weft_context *ctx, const char *name,
 				   const char *model_path, weft__plugin **out)
 {
-	char *searched =
-		weft__plugin_search_path(&weft__model_kind, model_path);
+	char hint[WEFT__MSG_MAX / 2];
+	char *searched;
 	weft_status st;
+	size_t len = strlen(name);
+	int file = len > 3 && strcmp(name + len - 3, ".so") == 0;
 
+	if (!is_ident(name))
+		return weft__fail(ctx, WEFT_E_PLUGIN,
+				  "'%s' is not a model name (a-z, 0-9 and "
+				  "'_')%s%s",
+				  name,
+				  file ? "; give a plugin file as a path, such "
+					 "as ./"
+				       : "",
+				  file ? name : "");
+	searched = weft__plugin_search_path(&weft__model_kind, model_path);
 	if (!searched)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	st = weft__plugin_find(ctx, &weft__model_kind, searched, name, out);
-	if (st == WEFT_OK && !*out)
+	if (st == WEFT_OK && !*out) {
+		weft__models_hint(searched, name, hint, sizeof hint);
 		st = weft__fail(ctx, WEFT_E_PLUGIN,
-				"no model plugin weft-model-%s.so in %s", name,
-				searched);
-	else if (st == WEFT_OK && (*out)->stage) {
+				"no model plugin weft-model-%s.so in %s%s",
+				name, searched, hint);
+	}
+	if (st == WEFT_OK && (*out)->stage) {
 		st = weft__fail(ctx, WEFT_E_PLUGIN, "%s: %s: %s", (*out)->path,
 				(*out)->stage, (*out)->reason);
 		weft__plugin_free(*out);

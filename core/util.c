@@ -25,11 +25,19 @@ const char *weft_status_str(weft_status st)
 	return "unknown status";
 }
 
+/* Formatted into a copy first: callers may wrap the context's own message
+ * ("%s: [model] plugin = %s", where, weft_context_error(ctx)), and
+ * vsnprintf() from a buffer into itself is undefined (glibc overwrote the
+ * start of the message while still reading it). */
 weft_status weft__vfail(weft_context *ctx, weft_status st, const char *fmt,
 			va_list ap)
 {
-	if (ctx)
-		vsnprintf(ctx->msg, sizeof ctx->msg, fmt, ap);
+	char msg[WEFT__MSG_MAX];
+
+	if (ctx) {
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		memcpy(ctx->msg, msg, strlen(msg) + 1);
+	}
 	return st;
 }
 

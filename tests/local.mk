@@ -43,3 +43,5 @@ include tests/cartpole.am
 include tests/plot.am
 include tests/run.am
 include tests/wk.am
+include tests/model-plugins.am
+include tests/golden.am

@@ -1,0 +1,42 @@
+#!/bin/sh
+# tests/data/refresh.sh - how the reference outputs of tests/test-golden.sh
+# were made: by weft as it was before models became plugins (commit
+# 4040abb, "Layout: public headers in include/weft, ..."), built and
+# installed on its own:
+#
+#   git worktree add /tmp/ref 4040abb && cd /tmp/ref && ./autogen.sh &&
+#   mkdir _b && cd _b && ../configure --prefix=/tmp/ref/_i && make install
+#
+# then this script, from the top of the source tree:
+#
+#   tests/data/refresh.sh [/tmp/ref/_i/bin/weft]
+#
+# It runs examples/astoria.ini and examples/cartpole.ini on openmp (their
+# models compiled in, the installed backends; WEFT_PLUGIN_PATH and
+# WEFT_MODEL_PATH unset), with [output] plot = none, and keeps the CSV and
+# summary.txt of each:
+#
+#   astoria-daily.csv     astoria-summary.txt
+#   cartpole-episodes.csv cartpole-summary.txt
+#
+# summary.txt holds no timings (those are on the command's standard
+# output, which is not kept): no line of it varied between two runs each
+# on openmp and opencl, so it is kept whole. The files are small (under
+# 5 kB), so they are stored as they are, not as digests.
+set -eu
+weft=${1:-/tmp/ref/_i/bin/weft}
+data=$(dirname "$0")
+src=$data/../..
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-refresh-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+run() {
+	env -u WEFT_PLUGIN_PATH -u WEFT_MODEL_PATH "$weft" run --quiet \
+		"$src/examples/$1.ini" --set backend.name=openmp \
+		--set output.plot=none --set output.directory="$tmp/$1" > /dev/null
+	cp "$tmp/$1/$2" "$data/$1-$2"
+	cp "$tmp/$1/summary.txt" "$data/$1-summary.txt"
+}
+
+run astoria daily.csv
+run cartpole episodes.csv
