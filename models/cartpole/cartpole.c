@@ -44,6 +44,10 @@ static const weft_key_desc cartpole_keys[] = {
 	{ "bias", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL, "linear policy: bias" },
 	{ "max_episode_steps", WEFT_KEY_INT, "500", 1, 16777216, NULL,
 	  "an episode is truncated after this many steps (CartPole-v1: 500)" },
+	{ "precision", WEFT_KEY_ENUM, "f32", 0, 0, "f32|f64",
+	  "arithmetic of the state: f32 (fast; within 1 ulp of Gymnasium per "
+	  "step) or f64 (Gymnasium's float64 operations, bit for bit, computed "
+	  "in integer arithmetic on every backend; about 25 times slower)" },
 };
 
 size_t weft__cartpole_io_bytes(uint32_t n)
@@ -78,19 +82,24 @@ static void cartpole_read_params(weft_model_ctx *mc, cartpole_state *s)
 	p->w[2] = (float)weft_model_real(mc, "w_theta");
 	p->w[3] = (float)weft_model_real(mc, "w_theta_dot");
 	p->bias = (float)weft_model_real(mc, "bias");
+	p->precision = strcmp(weft_model_string(mc, "precision"), "f64") == 0
+			       ? CP_PRECISION_F64
+			       : CP_PRECISION_F32;
 }
 
 static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
 {
 	static const char *const names[CP_N_BUFS] = {
-		"params",  "state", "steps",	"episode", "stats",
-		"actions", "io",    "partials", "series",  "control",
+		"params",  "state",	"steps",    "episode",	"stats",
+		"actions", "io",	"partials", "series",	"control",
+		"keys",	   "constants", "mask",	    "state_in",
 	};
 	size_t n = s->n_envs;
+	size_t real = s->params.precision == CP_PRECISION_F64 ? 8 : 4;
 	weft_status st;
 
 	s->bytes[CP_B_PARAMS] = sizeof s->params;
-	s->bytes[CP_B_STATE] = 16 * n;
+	s->bytes[CP_B_STATE] = 4 * real * n;
 	s->bytes[CP_B_STEPS] = 4 * n;
 	s->bytes[CP_B_EPISODE] = 4 * n;
 	s->bytes[CP_B_ACC] = 4 * CP_ACC_ARRAYS * n;
@@ -99,12 +108,19 @@ static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
 	s->bytes[CP_B_PARTIALS] = 4 * CP_ROW_WORDS * s->params.n_partials;
 	s->bytes[CP_B_SERIES] = 4 * CP_ROW_WORDS * (size_t)s->n_rows;
 	s->bytes[CP_B_CTL] = 4 * CP_CTL_WORDS;
+	s->bytes[CP_B_KEYS] = 4 * CP_KEY_ARRAYS * n;
+	s->bytes[CP_B_CONSTS] = 8 * CP64_CONST_COUNT;
+	s->bytes[CP_B_MASK] = n;
+	s->bytes[CP_B_STATE_IN] = 4 * real * n;
 	for (int k = 0; k < CP_N_BUFS; k++)
 		if ((st = weft_model_alloc(mc, names[k], s->bytes[k],
 					   &s->bufs[k])))
 			return st;
-	st = weft_model_buffer_tolerance(mc, s->bufs[CP_B_STATE],
-					 CP_STATE_TOLERANCE);
+	/* f32 is meant to be bit-identical too; binary64 in integers is. */
+	st = s->params.precision == CP_PRECISION_F64
+		     ? WEFT_OK
+		     : weft_model_buffer_tolerance(mc, s->bufs[CP_B_STATE],
+						   CP_STATE_TOLERANCE);
 	if (st)
 		return st;
 	s->series = calloc(s->n_rows ? s->n_rows : 1,
@@ -117,10 +133,11 @@ static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
 	return WEFT_OK;
 }
 
-/* The state of episode 0 of every environment (SoA) and the packed
- * buffer showing it as the observation (AoS), everything else 0. */
-static void cartpole_initial(const cartpole_state *s, float *state,
-			     unsigned char *io)
+/* The state of episode 0 of every environment (SoA, in the state's
+ * precision) and the packed buffer showing it as the observation (AoS),
+ * and the reset keys every environment starts with. */
+static void cartpole_initial(const cartpole_state *s, void *state,
+			     unsigned char *io, uint32_t *keys)
 {
 	size_t n = s->n_envs;
 	float obs[4];
@@ -128,48 +145,69 @@ static void cartpole_initial(const cartpole_state *s, float *state,
 	for (uint32_t i = 0; i < s->n_envs; i++) {
 		weft__cartpole_reset_obs(&s->params, i, 0, obs);
 		for (int k = 0; k < 4; k++)
-			state[k * n + i] = obs[k];
+			if (s->params.precision == CP_PRECISION_F64)
+				((double *)state)[k * n + i] = obs[k];
+			else
+				((float *)state)[k * n + i] = obs[k];
 		memcpy(io + 16 * (size_t)i, obs, sizeof obs);
+		keys[CP_KEY_LO * n + i] = s->params.seed_lo;
+		keys[CP_KEY_HI * n + i] = s->params.seed_hi;
+		keys[CP_KEY_STREAM * n + i] = i;
+		keys[CP_KEY_PURPOSE * n + i] = CP_PURPOSE_RESET;
 	}
 }
 
-/* Parameters, initial state and packed buffer; zeros everywhere else. */
+/* precision = f64's constants: glibc's sin/cos table and the linear
+ * policy in double. */
+static void cartpole_consts(const cartpole_state *s, uint64_t *c)
+{
+	double w[5] = { s->params.w[0], s->params.w[1], s->params.w[2],
+			s->params.w[3], s->params.bias };
+
+	memcpy(c, weft__cartpole_trig_table, sizeof weft__cartpole_trig_table);
+	memcpy(c + CP64_CONST_POLICY, w, sizeof w);
+}
+
+/* Parameters, initial state, packed buffer, keys and constants; zeros
+ * everywhere else. */
 static weft_status cartpole_upload_all(weft_model_ctx *mc, cartpole_state *s)
 {
+	static const int own[] = { CP_B_STATE, CP_B_IO, CP_B_KEYS,
+				   CP_B_CONSTS };
+	void *made[CP_N_BUFS] = { 0 };
 	size_t zeros_bytes = 0;
-	unsigned char *zeros, *io;
-	float *state;
-	weft_status st = WEFT_E_NOMEM;
+	unsigned char *zeros;
+	weft_status st = WEFT_OK;
+	int ok;
 
 	for (int k = 0; k < CP_N_BUFS; k++)
 		if (s->bytes[k] > zeros_bytes)
 			zeros_bytes = s->bytes[k];
 	zeros = calloc(1, zeros_bytes);
-	io = calloc(1, s->bytes[CP_B_IO]);
-	state = malloc(s->bytes[CP_B_STATE]);
-	if (!zeros || !io || !state) {
-		weft_model_fail(mc, st,
-				"cannot allocate %zu bytes of host memory for "
-				"the initial state",
-				zeros_bytes + s->bytes[CP_B_IO] +
-					s->bytes[CP_B_STATE]);
+	ok = zeros != NULL;
+	for (size_t j = 0; j < sizeof own / sizeof own[0]; j++)
+		ok = (made[own[j]] = calloc(1, s->bytes[own[j]])) && ok;
+	if (!ok) {
+		st = weft_model_fail(mc, WEFT_E_NOMEM,
+				     "cannot allocate host memory for the "
+				     "initial state (%zu bytes for the largest "
+				     "buffer)",
+				     zeros_bytes);
 		goto free_host;
 	}
-	cartpole_initial(s, state, io);
-	for (int k = 0; k < CP_N_BUFS; k++) {
-		const void *src = k == CP_B_PARAMS  ? (const void *)&s->params
-				  : k == CP_B_STATE ? (const void *)state
-				  : k == CP_B_IO    ? (const void *)io
-						    : (const void *)zeros;
-		if ((st = weft_model_upload(mc, s->bufs[k], 0, src,
-					    s->bytes[k])))
-			goto free_host;
-	}
-	st = WEFT_OK;
+	cartpole_initial(s, made[CP_B_STATE], made[CP_B_IO], made[CP_B_KEYS]);
+	cartpole_consts(s, made[CP_B_CONSTS]);
+	for (int k = 0; k < CP_N_BUFS && !st; k++)
+		st = weft_model_upload(mc, s->bufs[k], 0,
+				       k == CP_B_PARAMS
+					       ? (const void *)&s->params
+				       : made[k] ? made[k]
+						 : zeros,
+				       s->bytes[k]);
 free_host:
 	free(zeros);
-	free(io);
-	free(state);
+	for (int k = 0; k < CP_N_BUFS; k++)
+		free(made[k]);
 	return st;
 }
 
@@ -187,7 +225,9 @@ static weft_launch cp_act(const cartpole_state *s)
 							.acc = B(ACC),
 							.actions = B(ACTIONS),
 							.io = B(IO),
-							.ctl = B(CTL) },
+							.ctl = B(CTL),
+							.keys = B(KEYS),
+							.consts = B(CONSTS) },
 				   s->n_envs);
 }
 
@@ -200,7 +240,9 @@ static weft_launch cp_policy_launch(const cartpole_state *s)
 					.episode = B(EPISODE),
 					.acc = B(ACC),
 					.io = B(IO),
-					.ctl = B(CTL) },
+					.ctl = B(CTL),
+					.keys = B(KEYS),
+					.consts = B(CONSTS) },
 		s->n_envs);
 }
 
@@ -219,7 +261,32 @@ static weft_launch cp_reset(const cartpole_state *s)
 				       .state = B(STATE),
 				       .steps = B(STEPS),
 				       .episode = B(EPISODE),
-				       .io = B(IO) },
+				       .io = B(IO),
+				       .keys = B(KEYS) },
+		s->n_envs);
+}
+
+static weft_launch cp_reset_some(const cartpole_state *s)
+{
+	return cartpole_reset_some_launch(
+		(cartpole_reset_some_bufs){ .p = B(PARAMS),
+					    .state = B(STATE),
+					    .steps = B(STEPS),
+					    .episode = B(EPISODE),
+					    .io = B(IO),
+					    .keys = B(KEYS),
+					    .mask = B(MASK) },
+		s->n_envs);
+}
+
+static weft_launch cp_set_state(const cartpole_state *s)
+{
+	return cartpole_set_state_launch(
+		(cartpole_set_state_bufs){ .p = B(PARAMS),
+					   .state = B(STATE),
+					   .io = B(IO),
+					   .state_in = B(STATE_IN),
+					   .mask = B(MASK) },
 		s->n_envs);
 }
 
@@ -262,13 +329,16 @@ static weft_status cartpole_add_lists(weft_model_ctx *mc, cartpole_state *s)
 {
 	weft_launch act = cp_act(s), policy = cp_policy_launch(s);
 	weft_launch pack = cp_pack(s), reset = cp_reset(s), stats[2];
+	weft_launch some = cp_reset_some(s), set = cp_set_state(s);
 	weft_status st;
 
 	cp_stats(s, stats);
 	if ((st = weft_model_add_list(mc, "act", &act, 1)) ||
 	    (st = weft_model_add_list(mc, "policy", &policy, 1)) ||
 	    (st = weft_model_add_list(mc, "pack", &pack, 1)) ||
-	    (st = weft_model_add_list(mc, "reset", &reset, 1)))
+	    (st = weft_model_add_list(mc, "reset", &reset, 1)) ||
+	    (st = weft_model_add_list(mc, "reset_some", &some, 1)) ||
+	    (st = weft_model_add_list(mc, "set_state", &set, 1)))
 		return st;
 	return weft_model_add_list(mc, "stats", stats, 2);
 }
@@ -405,6 +475,9 @@ static weft_status cartpole_finish(weft_model_ctx *mc, void *state)
 	uint64_t steps = weft_model_steps(mc);
 
 	weft_model_summary(mc, "environments", "%u", s->n_envs);
+	if (p->precision == CP_PRECISION_F64)
+		weft_model_summary(mc, "precision",
+				   "f64 (Gymnasium's float64 arithmetic)");
 	if (p->policy == CP_POLICY_RANDOM)
 		weft_model_summary(mc, "policy", "random");
 	else

@@ -16,7 +16,8 @@
 /* The model's buffers, in allocation order (names in cartpole.c). */
 enum {
 	CP_B_PARAMS,
-	CP_B_STATE,   /* f32 x[n], x_dot[n], theta[n], theta_dot[n] */
+	CP_B_STATE,   /* f32 x[n], x_dot[n], theta[n], theta_dot[n]; with
+		       * precision = f64 the same as binary64 bits (u64) */
 	CP_B_STEPS,   /* u32: steps into the current episode */
 	CP_B_EPISODE, /* u32: episodes begun, which keys the reset */
 	CP_B_ACC,     /* u32 per-environment statistics (CP_ACC_*) */
@@ -25,6 +26,10 @@ enum {
 	CP_B_PARTIALS,
 	CP_B_SERIES,
 	CP_B_CTL,
+	CP_B_KEYS,     /* u32 [4][n]: the reset keys (CP_KEY_*) */
+	CP_B_CONSTS,   /* u64: precision = f64's sin/cos table, policy */
+	CP_B_MASK,     /* u8 [n]: which envs reset_some and set_state touch */
+	CP_B_STATE_IN, /* f32 or u64 [n][4]: the states set_state sets */
 	CP_N_BUFS
 };
 
@@ -45,6 +50,9 @@ typedef struct cartpole_state {
 	uint64_t episodes, return_sum;
 	uint32_t max_return;
 } cartpole_state;
+
+/* glibc's table of sin(k/128) and cos(k/128) (cartpole_dyn64.h). */
+extern const uint64_t weft__cartpole_trig_table[4 * CP64_TABLE_ROWS];
 
 /* Bytes of the packed result buffer for n environments. */
 size_t weft__cartpole_io_bytes(uint32_t n);

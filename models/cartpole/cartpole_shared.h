@@ -21,6 +21,8 @@
 #pragma OPENCL FP_CONTRACT OFF
 #endif
 
+#include "cartpole_f64.h"
+
 /* CartPole-v1 as Gymnasium defines it (gymnasium/envs/classic_control/
  * cartpole.py), rounded to f32 by the compiler; the three quotients as
  * their nearest f32 values. */
@@ -42,6 +44,30 @@
 /* Purposes: the fourth counter word of a Philox draw. */
 #define CP_PURPOSE_RESET  1u /* (env, episode, 0): the four state values */
 #define CP_PURPOSE_ACTION 2u /* (env, episode, step): the random policy */
+#define CP_PURPOSE_SEEDED                             \
+	3u /* (0, episode, 0): the state values of an \
+	    * environment given a seed of its own */
+
+/* The reset keys (buffer `keys`, four arrays of n words): environment i
+ * draws episode e's state with weft_philox(lo[i], hi[i]; stream[i], e, 0,
+ * purpose[i]). At setup every environment has (seed; i, CP_PURPOSE_RESET),
+ * [simulation] seed split in two words; an environment reset with a seed
+ * s of its own (weft_cartpole_reset_ex) gets (s; 0, CP_PURPOSE_SEEDED) and
+ * starts again at episode 0, so that its episodes depend on s alone, not
+ * on its index. */
+#define CP_KEY_LO      0
+#define CP_KEY_HI      1
+#define CP_KEY_STREAM  2
+#define CP_KEY_PURPOSE 3
+#define CP_KEY_ARRAYS  4
+
+/* What cartpole_reset_some does for each environment (buffer `mask`). */
+#define CP_MASK_KEEP   0u /* nothing (its observation is packed) */
+#define CP_MASK_NEXT   1u /* a new episode, the next of its key */
+#define CP_MASK_SEEDED 2u /* episode 0 of the key just written */
+
+#define CP_PRECISION_F32 0u /* f32 state and arithmetic */
+#define CP_PRECISION_F64 1u /* binary64 in integers (cartpole_f64.h) */
 
 #define CP_POLICY_LINEAR 0u
 #define CP_POLICY_RANDOM 1u
@@ -60,7 +86,8 @@ typedef struct cartpole_params {
 	weft_u32 n_rows;     /* rows of the series */
 	weft_f32 w[4];	     /* linear policy: push right when */
 	weft_f32 bias;	     /* w . obs + bias > 0 */
-	weft_u32 reserved[2];
+	weft_u32 precision;  /* CP_PRECISION_* */
+	weft_u32 reserved;
 } cartpole_params;
 
 /* The control block (ctl of the step kernels): one word each. */
@@ -191,13 +218,19 @@ WEFT_FN weft_f32 cp_uniform(weft_u32 draw)
 	       CP_RESET_SCALE;
 }
 
-/* The state an episode starts from: four values uniform in [-0.05, 0.05),
- * keyed by (seed; env, episode). */
-WEFT_FN cartpole_obs cp_reset_state(WEFT_GLOBAL const cartpole_params *p,
-				    weft_u32 env, weft_u32 episode)
+/* The four draws of episode `episode` of environment i (CP_KEY_*). */
+WEFT_FN weft_rand4 cp_reset_draw(WEFT_GLOBAL const weft_u32 *keys, weft_u32 n,
+				 weft_u32 i, weft_u32 episode)
 {
-	weft_rand4 r = weft_philox(p->seed_lo, p->seed_hi, env, episode, 0u,
-				   CP_PURPOSE_RESET);
+	return weft_philox(keys[CP_KEY_LO * n + i], keys[CP_KEY_HI * n + i],
+			   keys[CP_KEY_STREAM * n + i], episode, 0u,
+			   keys[CP_KEY_PURPOSE * n + i]);
+}
+
+/* The state an episode starts from: four values uniform in [-0.05, 0.05),
+ * from the four draws r. */
+WEFT_FN cartpole_obs cp_reset_state(weft_rand4 r)
+{
 	cartpole_obs s;
 
 	s.x = cp_uniform(r.v[0]);
@@ -206,5 +239,7 @@ WEFT_FN cartpole_obs cp_reset_state(WEFT_GLOBAL const cartpole_params *p,
 	s.theta_dot = cp_uniform(r.v[3]);
 	return s;
 }
+
+#include "cartpole_dyn64.h"
 
 #endif /* CARTPOLE_SHARED_H */

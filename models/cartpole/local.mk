@@ -11,7 +11,8 @@ CARTPOLE_CPPFLAGS = $(WEFT_MODEL_CPPFLAGS) -I$(top_srcdir)/models/cartpole \
 # goes with them.
 noinst_LTLIBRARIES += models/cartpole/libcartpole.la
 models_cartpole_libcartpole_la_SOURCES = models/cartpole/cartpole.h \
-	models/cartpole/cartpole_shared.h models/cartpole/reset.c
+	models/cartpole/cartpole_shared.h models/cartpole/cartpole_f64.h \
+	models/cartpole/cartpole_dyn64.h models/cartpole/reset.c
 nodist_models_cartpole_libcartpole_la_SOURCES = \
 	models/cartpole/cartpole_kernels.c models/cartpole/cartpole_kernels.h
 models_cartpole_libcartpole_la_CPPFLAGS = $(CARTPOLE_CPPFLAGS)
@@ -44,6 +45,8 @@ EXTRA_DIST += models/cartpole/cartpole.wk models/cartpole/cartpole.md
 models/cartpole/cartpole_kernels.h: models/cartpole/cartpole_kernels.c
 models/cartpole/cartpole_kernels.c: $(top_srcdir)/models/cartpole/cartpole.wk \
 		$(top_srcdir)/models/cartpole/cartpole_shared.h \
+		$(top_srcdir)/models/cartpole/cartpole_f64.h \
+		$(top_srcdir)/models/cartpole/cartpole_dyn64.h \
 		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
 	$(AM_V_GEN)$(MKDIR_P) models/cartpole && $(WEFT_WK_RUN) -n cartpole \
 		-o models/cartpole/cartpole_kernels.c \
