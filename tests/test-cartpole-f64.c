@@ -7,7 +7,12 @@
  * kind (normal, subnormal, zero, infinite, close magnitudes that cancel,
  * results that overflow or underflow); and the sin and cos of the model
  * (cartpole_shared.h) against the C library's over CartPole's angles,
- * which Gymnasium calls through numpy.
+ * which Gymnasium calls through numpy. Then the C API with precision =
+ * f64 on each backend that runs here: whole episodes from states set
+ * with weft_cartpole_set_state, observation by observation against
+ * Gymnasium's CartPoleEnv.step written here in double (the bits numpy
+ * computes, this file being compiled without contraction); states read
+ * back exactly; seeds of their own per environment; refusals.
  *
  * Built with -ffp-contract=off, so the hardware reference rounds each
  * operation on its own.
@@ -18,6 +23,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <weft/cartpole.h>
 
 #include "cartpole.h"
 #include "tap.h"
@@ -229,6 +236,235 @@ static void check_reset(void)
 	       bad);
 }
 
+/* ---- the C API with precision = f64 ----------------------------------- */
+
+/* Gymnasium 1.x CartPoleEnv.step (cartpole.py), in its order. */
+static void gym_step(double *s, int action)
+{
+	double force = action == 1 ? 10.0 : -10.0;
+	double c = cos(s[2]), sn = sin(s[2]);
+	double temp = (force + 0.1 * 0.5 * (s[3] * s[3]) * sn) / (0.1 + 1.0);
+	double thetaacc = (9.8 * sn - c * temp) /
+			  (0.5 * (4.0 / 3.0 - 0.1 * (c * c) / (0.1 + 1.0)));
+	double xacc = temp - 0.1 * 0.5 * thetaacc * c / (0.1 + 1.0);
+
+	s[0] = s[0] + 0.02 * s[1];
+	s[1] = s[1] + 0.02 * xacc;
+	s[2] = s[2] + 0.02 * s[3];
+	s[3] = s[3] + 0.02 * thetaacc;
+}
+
+static int gym_terminated(const double *s)
+{
+	double thr = 12 * 2 * 3.141592653589793 / 360;
+
+	return s[0] < -2.4 || s[0] > 2.4 || s[2] < -thr || s[2] > thr;
+}
+
+typedef struct api {
+	weft_context *ctx;
+	weft_config *cfg;
+	weft_cartpole *env;
+	weft_cartpole_layout lay;
+	unsigned char *io;
+} api;
+
+static int api_open(api *a, const char *backend, const char *precision,
+		    uint32_t n)
+{
+	const char *dir = getenv("WEFT_BUILDDIR");
+	char set[5][700];
+
+	memset(a, 0, sizeof *a);
+	/* The plugin built in this tree ($WEFT_PLUGIN_PATH has openmp's). */
+	snprintf(set[4], sizeof set[4],
+		 "backend.plugin_path=%s/plugins/%s/.libs", dir ? dir : ".",
+		 backend);
+	snprintf(set[0], sizeof set[0], "backend.name=%s", backend);
+	snprintf(set[1], sizeof set[1], "cartpole.precision=%s", precision);
+	snprintf(set[2], sizeof set[2], "cartpole.envs=%u", n);
+	snprintf(set[3], sizeof set[3], "output.directory=%s", tap_tmpdir());
+	if (weft_context_new(&a->ctx) || weft_config_new(a->ctx, &a->cfg) ||
+	    weft_config_set(a->ctx, a->cfg, "simulation.model=cartpole") ||
+	    weft_config_set(a->ctx, a->cfg, "simulation.seed=11") ||
+	    weft_config_set(a->ctx, a->cfg, "output.csv=false"))
+		tap_bail("config: %s", weft_context_error(a->ctx));
+	for (int k = 0; k < 5; k++)
+		if (weft_config_set(a->ctx, a->cfg, set[k]))
+			tap_bail("config: %s", weft_context_error(a->ctx));
+	if (weft_cartpole_open(a->ctx, a->cfg, &a->env))
+		return 0;
+	weft_cartpole_layout_of(n, &a->lay);
+	a->io = malloc(a->lay.total_bytes);
+	if (!a->io)
+		tap_bail("out of memory");
+	return 1;
+}
+
+static void api_close(api *a)
+{
+	weft_cartpole_close(a->env);
+	weft_config_free(a->cfg);
+	weft_context_free(a->ctx);
+	free(a->io);
+}
+
+/* Does observation o (float bits of the packed buffer) equal s rounded? */
+static int obs_is(const unsigned char *o, const double *s)
+{
+	for (int k = 0; k < 4; k++) {
+		float f = (float)s[k], g;
+
+		memcpy(&g, o + 4 * k, 4);
+		if (fbits(f) != fbits(g))
+			return 0;
+	}
+	return 1;
+}
+
+#define EP_ENVS	 32
+#define EP_STEPS 1500
+
+/* EP_STEPS steps of EP_ENVS environments from states set here, actions
+ * from a fixed hash that keeps many poles up; the reference follows each
+ * environment and takes weft's state again after an automatic reset. */
+static void check_episodes(const char *backend)
+{
+	static double ref[EP_ENVS][4], back[EP_ENVS][4];
+	uint8_t act[EP_ENVS];
+	long bad = 0, ended = 0, exact_state = 1;
+	api a;
+
+	if (!api_open(&a, backend, "f64", EP_ENVS)) {
+		tap_skip(2, "%s: %s", backend, weft_context_error(a.ctx));
+		api_close(&a);
+		return;
+	}
+	for (int i = 0; i < EP_ENVS; i++)
+		for (int k = 0; k < 4; k++)
+			ref[i][k] =
+				((double)(rnd() >> 11) / 9007199254740992.0 -
+				 0.5) *
+				(k % 2 ? 0.4 : 0.1);
+	if (weft_cartpole_set_state(a.env, NULL, &ref[0][0], NULL) ||
+	    weft_cartpole_get_state(a.env, &back[0][0]))
+		tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+	exact_state = memcmp(ref, back, sizeof ref) == 0;
+	for (int t = 0; t < EP_STEPS; t++) {
+		for (int i = 0; i < EP_ENVS; i++) {
+			/* push the way the pole falls, now and then not */
+			act[i] = (ref[i][2] + 0.3 * ref[i][3] > 0) ^
+				 ((rnd() % 16) == 0);
+			gym_step(ref[i], act[i]);
+		}
+		if (weft_cartpole_step(a.env, act, 1, a.io, a.lay.total_bytes))
+			tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+		if (weft_cartpole_get_state(a.env, &back[0][0]))
+			tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+		for (int i = 0; i < EP_ENVS; i++) {
+			int term = a.io[a.lay.terminated + i];
+			int trunc = a.io[a.lay.truncated + i];
+
+			if (term != gym_terminated(ref[i]))
+				bad++;
+			if (term || trunc) {
+				ended++;
+				bad += !obs_is(a.io + a.lay.final_obs + 16 * i,
+					       ref[i]);
+				memcpy(ref[i], back[i], sizeof ref[i]);
+			} else {
+				bad += !obs_is(a.io + a.lay.obs + 16 * i,
+					       ref[i]) ||
+				       memcmp(ref[i], back[i], sizeof ref[i]);
+			}
+		}
+	}
+	tap_ok(exact_state,
+	       "%s: set_state then get_state gives the doubles "
+	       "back exactly",
+	       backend);
+	tap_ok(bad == 0 && ended > EP_ENVS,
+	       "%s: %d steps of %d environments (%ld episodes ended): "
+	       "states, observations and termination as Gymnasium's float64 "
+	       "step, bit for bit (%ld differ)",
+	       backend, EP_STEPS, EP_ENVS, ended, bad);
+	api_close(&a);
+}
+
+/* Seeds of their own: the same seed gives the same episodes whatever the
+ * environment's index; f32 and f64 start from the same states. */
+static void check_seeds(void)
+{
+	uint8_t which[8] = { 2, 0, 0, 0, 0, 2, 2, 1 };
+	uint64_t seeds[8] = { 42, 0, 0, 0, 0, 42, 43, 0 };
+	float o64[8][4], o32[8][4], again[8][4];
+	api a, b;
+
+	if (!api_open(&a, "openmp", "f64", 8) ||
+	    !api_open(&b, "openmp", "f32", 8))
+		tap_bail("open: %s", weft_context_error(a.ctx));
+	tap_ok(weft_cartpole_precision(a.env) == 64 &&
+		       weft_cartpole_precision(b.env) == 32,
+	       "weft_cartpole_precision says 64 and 32");
+	if (weft_cartpole_reset_some(a.env, which, seeds, &o64[0][0]) ||
+	    weft_cartpole_reset_some(b.env, which, seeds, &o32[0][0]))
+		tap_bail("reset_some: %s", weft_context_error(a.ctx));
+	tap_ok(memcmp(o64, o32, sizeof o64) == 0,
+	       "f64 and f32 environments start from the same states");
+	tap_ok(memcmp(o64[0], o64[5], 16) == 0 && memcmp(o64[0], o64[6], 16),
+	       "seed 42 gives the same state at index 0 and 5, seed 43 "
+	       "another");
+	which[6] = 1;
+	weft_cartpole_reset_some(a.env, which, seeds, NULL);
+	which[0] = which[5] = 1;
+	weft_cartpole_reset_some(a.env, which, seeds, &again[0][0]);
+	tap_ok(memcmp(again[0], again[5], 16) == 0 &&
+		       memcmp(again[0], o64[0], 16),
+	       "their next episodes agree too, and differ from the first");
+	which[3] = 3;
+	tap_ok(weft_cartpole_reset_some(a.env, which, seeds, NULL) ==
+			       WEFT_E_INVALID &&
+		       tap_contains(weft_context_error(a.ctx), "which[3] is 3",
+				    "message"),
+	       "a which[] value of 3 is refused, naming it");
+	which[3] = 2;
+	tap_ok(weft_cartpole_reset_some(a.env, which, NULL, NULL) ==
+		       WEFT_E_INVALID,
+	       "seeding without seeds is refused");
+	api_close(&a);
+	api_close(&b);
+}
+
+static void check_set_state_errors(void)
+{
+	double s[2][4] = { { 0, 0, 0.1, 0 }, { 0, 0, 0.3, 0 } };
+	double back[2][4];
+	uint8_t which[2] = { 1, 0 };
+	api a;
+
+	if (!api_open(&a, "openmp", "f32", 2))
+		tap_bail("open: %s", weft_context_error(a.ctx));
+	tap_ok(weft_cartpole_set_state(a.env, NULL, &s[0][0], NULL) ==
+			       WEFT_E_INVALID &&
+		       tap_contains(weft_context_error(a.ctx),
+				    "environment 1: state", "message"),
+	       "a terminated state (theta 0.3) is refused, naming its "
+	       "environment");
+	s[1][2] = NAN;
+	tap_ok(weft_cartpole_set_state(a.env, NULL, &s[0][0], NULL) ==
+			       WEFT_E_INVALID &&
+		       tap_contains(weft_context_error(a.ctx), "not finite",
+				    "message"),
+	       "a NaN is refused");
+	s[0][0] = 0.1;
+	tap_ok(weft_cartpole_set_state(a.env, which, &s[0][0], NULL) == 0 &&
+		       weft_cartpole_get_state(a.env, &back[0][0]) == 0 &&
+		       back[0][0] == (double)0.1f && back[0][2] == (double)0.1f,
+	       "with precision f32 the state set is rounded to floats, and "
+	       "environments left out of which[] are not checked");
+	api_close(&a);
+}
+
 int main(void)
 {
 	for (int op = 0; op < N_OPS; op++)
@@ -236,5 +472,9 @@ int main(void)
 	check_conversions();
 	check_trig(2000000);
 	check_reset();
+	check_episodes("openmp");
+	check_episodes("opencl");
+	check_seeds();
+	check_set_state_errors();
 	return tap_done();
 }

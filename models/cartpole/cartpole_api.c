@@ -16,6 +16,7 @@
  * where it is (weft_sim_array_find), with fences to say when it is
  * complete.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +32,19 @@
  * the next step uses the other buffer. */
 #define CP_API_RING 2
 
-enum { CP_L_ACT, CP_L_POLICY, CP_L_PACK, CP_L_RESET, CP_L_STATS, CP_L_COUNT };
+enum {
+	CP_L_ACT,
+	CP_L_POLICY,
+	CP_L_PACK,
+	CP_L_RESET,
+	CP_L_STATS,
+	CP_L_RESET_SOME,
+	CP_L_SET_STATE,
+	CP_L_COUNT
+};
 
 static const char *const cp_list_names[CP_L_COUNT] = {
-	"act", "policy", "pack", "reset", "stats",
+	"act", "policy", "pack", "reset", "stats", "reset_some", "set_state",
 };
 
 struct weft_cartpole {
@@ -42,6 +52,11 @@ struct weft_cartpole {
 	weft_config *own_cfg; /* made by open() when given none */
 	weft_sim *sim;
 	weft_sim_buffer *io, *actions, *control;
+	weft_sim_buffer *state, *keys, *mask, *state_in;
+	unsigned precision;	   /* 32 or 64 */
+	uint32_t *keys_host;	   /* the reset keys as the device has them */
+	uint8_t *mask_host;	   /* n bytes, for reset_some and set_state */
+	void *state_host;	   /* the state, 16n or 32n bytes */
 	uint32_t list[CP_L_COUNT]; /* indexes of the model's launch lists */
 	uint32_t n;
 	weft_cartpole_layout layout;
@@ -168,25 +183,51 @@ static weft_status cp_find(weft_cartpole *env)
 	weft_buffer_info info = { .struct_size = sizeof info };
 	weft_status st;
 
-	env->io = weft_sim_buffer_find(env->sim, "io");
-	env->actions = weft_sim_buffer_find(env->sim, "actions");
-	env->control = weft_sim_buffer_find(env->sim, "control");
-	if (!env->io || !env->actions || !env->control)
-		return weft_context_fail(env->ctx, WEFT_E_MODEL,
-					 "weft_cartpole_open: the cartpole "
-					 "model (%s) has no buffer '%s': a "
-					 "model of another version?",
-					 weft_sim_model(env->sim),
-					 !env->io	 ? "io"
-					 : !env->actions ? "actions"
-							 : "control");
+	static const char *const names[] = { "io",	"actions", "control",
+					     "state",	"keys",	   "mask",
+					     "state_in" };
+	weft_sim_buffer **at[] = { &env->io,	  &env->actions, &env->control,
+				   &env->state,	  &env->keys,	 &env->mask,
+				   &env->state_in };
+
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+		if (!(*at[k] = weft_sim_buffer_find(env->sim, names[k])))
+			return weft_context_fail(
+				env->ctx, WEFT_E_MODEL,
+				"weft_cartpole_open: the cartpole model (%s) "
+				"has no buffer '%s': a model of another "
+				"version?",
+				weft_sim_model(env->sim), names[k]);
 	for (int k = 0; k < CP_L_COUNT; k++)
 		if ((st = weft_sim_list(env->sim, cp_list_names[k],
 					&env->list[k])))
 			return st;
 	weft_sim_buffer_info(env->actions, &info);
 	env->n = (uint32_t)info.bytes;
+	weft_sim_buffer_info(env->state, &info);
+	env->precision = info.bytes == 32 * (size_t)env->n ? 64 : 32;
 	return WEFT_OK;
+}
+
+/* Host memory for the calls that set state and keys, and the keys the
+ * device starts with. */
+static weft_status cp_alloc_host(weft_cartpole *env)
+{
+	size_t n = env->n, keys = 4 * CP_KEY_ARRAYS * n;
+	weft_status st;
+
+	env->keys_host = malloc(keys);
+	env->mask_host = malloc(n ? n : 1);
+	env->state_host = calloc(n ? n : 1, (size_t)env->precision / 2);
+	if (!env->keys_host || !env->mask_host || !env->state_host)
+		return weft_context_fail(
+			env->ctx, WEFT_E_NOMEM,
+			"cartpole: cannot allocate %zu bytes "
+			"of host memory for the reset keys "
+			"and states",
+			keys + n + (size_t)env->precision / 2 * n);
+	st = weft_sim_read(env->sim, env->keys_host, env->keys, 0, keys, 0);
+	return st ? cp_fail(env, st, "open: reading the reset keys") : WEFT_OK;
 }
 
 static weft_status cp_open_sim(weft_cartpole *env, const weft_config *cfg)
@@ -202,7 +243,7 @@ static weft_status cp_open_sim(weft_cartpole *env, const weft_config *cfg)
 			"weft_cartpole_open: [simulation] model is '%s'; the "
 			"CartPole API needs model = cartpole",
 			model ? model : "");
-	if ((st = cp_find(env)))
+	if ((st = cp_find(env)) || (st = cp_alloc_host(env)))
 		return st;
 	weft_cartpole_layout_of(env->n, &env->layout);
 	for (int k = 0; k < CP_API_RING; k++)
@@ -250,6 +291,9 @@ void weft_cartpole_close(weft_cartpole *env)
 	weft_config_free(env->own_cfg);
 	for (int k = 0; k < CP_API_RING; k++)
 		free(env->stage[k]);
+	free(env->keys_host);
+	free(env->mask_host);
+	free(env->state_host);
 	free(env);
 }
 
@@ -446,6 +490,179 @@ weft_status weft_cartpole_reset(weft_cartpole *env, float *obs)
 	if (!obs)
 		return WEFT_OK;
 	return cp_read_io(env, obs, 0, 16 * (size_t)env->n, "reset");
+}
+
+/* ---- resets with seeds, and states set from the host --------------------- */
+
+/* A blocking write of the host copy into a model buffer. */
+static weft_status cp_put(weft_cartpole *env, weft_sim_buffer *b,
+			  const void *src, size_t bytes, const char *what)
+{
+	weft_status st = weft_sim_write(env->sim, b, 0, src, bytes, 0);
+
+	return st ? cp_fail(env, st, what) : WEFT_OK;
+}
+
+/* The mask of which[] (NULL: `all` everywhere), refused when a value is
+ * above `max`; counts how many are WEFT_CARTPOLE_SEED. */
+static weft_status cp_mask(weft_cartpole *env, const char *fn,
+			   const uint8_t *which, uint8_t all, uint8_t max,
+			   uint32_t *seeded)
+{
+	*seeded = 0;
+	for (uint32_t i = 0; i < env->n; i++) {
+		uint8_t w = which ? which[i] : all;
+
+		if (w > max)
+			return weft_context_fail(
+				env->ctx, WEFT_E_INVALID,
+				"%s: which[%u] is %u (0: keep, 1: %s); "
+				"nothing was sent",
+				fn, (unsigned)i, (unsigned)w,
+				max == WEFT_CARTPOLE_SEED
+					? "next episode, 2: first episode of "
+					  "seeds[i]"
+					: "set");
+		*seeded += w == WEFT_CARTPOLE_SEED;
+		env->mask_host[i] = w;
+	}
+	return WEFT_OK;
+}
+
+/* Launch list k over the mask (and keys) just sent, then the
+ * observations read back when asked for. */
+static weft_status cp_masked(weft_cartpole *env, int list, float *obs,
+			     const char *what)
+{
+	weft_status st;
+
+	if ((st = cp_put(env, env->mask, env->mask_host, env->n, what)) ||
+	    (st = cp_launch(env, list, 1, what)))
+		return st;
+	env->io_current = 1;
+	if (!obs)
+		return WEFT_OK;
+	return cp_read_io(env, obs, 0, 16 * (size_t)env->n, what);
+}
+
+weft_status weft_cartpole_reset_some(weft_cartpole *env, const uint8_t *which,
+				     const uint64_t *seeds, float *obs)
+{
+	const char *fn = "weft_cartpole_reset_some";
+	uint32_t seeded, n;
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if ((st = cp_mask(env, fn, which, WEFT_CARTPOLE_NEXT,
+			  WEFT_CARTPOLE_SEED, &seeded)))
+		return st;
+	if (seeded && !seeds)
+		return weft_context_fail(env->ctx, WEFT_E_INVALID,
+					 "%s: %u environments to seed and no "
+					 "seeds; nothing was sent",
+					 fn, (unsigned)seeded);
+	n = env->n;
+	for (uint32_t i = 0; i < n && seeded; i++) {
+		if (env->mask_host[i] != WEFT_CARTPOLE_SEED)
+			continue;
+		env->keys_host[CP_KEY_LO * n + i] = (uint32_t)seeds[i];
+		env->keys_host[CP_KEY_HI * n + i] = (uint32_t)(seeds[i] >> 32);
+		env->keys_host[CP_KEY_STREAM * n + i] = 0;
+		env->keys_host[CP_KEY_PURPOSE * n + i] = CP_PURPOSE_SEEDED;
+	}
+	if (seeded && (st = cp_put(env, env->keys, env->keys_host,
+				   4 * CP_KEY_ARRAYS * (size_t)n,
+				   "reset: sending the seeds")))
+		return st;
+	return cp_masked(env, CP_L_RESET_SOME, obs, "reset");
+}
+
+unsigned weft_cartpole_precision(const weft_cartpole *env)
+{
+	return env ? env->precision : 0;
+}
+
+weft_status weft_cartpole_get_state(weft_cartpole *env, double *state)
+{
+	size_t n;
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if (!state)
+		return weft_context_fail(env->ctx, WEFT_E_INVALID,
+					 "weft_cartpole_get_state: no "
+					 "destination");
+	n = env->n;
+	st = weft_sim_read(env->sim, env->state_host, env->state, 0,
+			   (size_t)env->precision / 2 * n, WEFT_XFER_ASYNC);
+	if (st || (st = cp_sync(env, "get_state")))
+		return st ? cp_fail(env, st, "get_state") : st;
+	/* The device keeps structure of arrays, [4][n]. */
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < 4; k++)
+			state[4 * i + k] =
+				env->precision == 64
+					? ((const double *)
+						   env->state_host)[k * n + i]
+					: ((const float *)
+						   env->state_host)[k * n + i];
+	return WEFT_OK;
+}
+
+/* Gymnasium's theta_threshold_radians, 12 * 2 * math.pi / 360. */
+#define CP_API_THETA_MAX 0.20943951023931953
+
+/* A state a step can start from: finite and not terminated. */
+static int cp_state_ok(const double *s)
+{
+	return isfinite(s[1]) && isfinite(s[3]) && fabs(s[0]) <= 2.4 &&
+	       fabs(s[2]) <= CP_API_THETA_MAX;
+}
+
+weft_status weft_cartpole_set_state(weft_cartpole *env, const uint8_t *which,
+				    const double *state, float *obs)
+{
+	const char *fn = "weft_cartpole_set_state";
+	uint32_t unused;
+	weft_status st;
+
+	if (!env)
+		return WEFT_E_INVALID;
+	if (!state)
+		return weft_context_fail(env->ctx, WEFT_E_INVALID,
+					 "%s: no states", fn);
+	if ((st = cp_mask(env, fn, which, 1, 1, &unused)))
+		return st;
+	for (uint32_t i = 0; i < env->n; i++) {
+		const double *s = state + 4 * (size_t)i;
+
+		if (!env->mask_host[i])
+			continue;
+		if (!cp_state_ok(s))
+			return weft_context_fail(
+				env->ctx, WEFT_E_INVALID,
+				"%s: environment %u: state (%g, %g, %g, %g) "
+				"is %s; nothing was sent",
+				fn, (unsigned)i, s[0], s[1], s[2], s[3],
+				!isfinite(s[0] + s[1] + s[2] + s[3])
+					? "not finite"
+					: "terminated (|x| > 2.4 or |theta| > "
+					  "12 degrees): it cannot be stepped");
+		for (int k = 0; k < 4; k++)
+			if (env->precision == 64)
+				((double *)env->state_host)[4 * i + k] = s[k];
+			else
+				((float *)env->state_host)[4 * i + k] =
+					(float)s[k];
+	}
+	/* set_state reads state_in as [n][4], only where the mask is set. */
+	if ((st = cp_put(env, env->state_in, env->state_host,
+			 (size_t)env->precision / 2 * env->n,
+			 "set_state: sending the states")))
+		return st;
+	return cp_masked(env, CP_L_SET_STATE, obs, "set_state");
 }
 
 /* ---- results on the device ---------------------------------------------- */

@@ -124,6 +124,50 @@ WEFT_EXPORT weft_status weft_cartpole_observe(weft_cartpole *env, float *obs);
  * observations with reward 0 and both flags clear. obs may be NULL. */
 WEFT_EXPORT weft_status weft_cartpole_reset(weft_cartpole *env, float *obs);
 
+/* What weft_cartpole_reset_some() does to environment i (which[i]). */
+typedef enum weft_cartpole_reset_kind {
+	WEFT_CARTPOLE_KEEP = 0, /* nothing: its episode goes on */
+	WEFT_CARTPOLE_NEXT = 1, /* a new episode, the next of its seed */
+	WEFT_CARTPOLE_SEED = 2	/* a new episode, the first of seeds[i] */
+} weft_cartpole_reset_kind;
+
+/* Reset some environments, as Gymnasium's reset(seed=, options=
+ * {"reset_mask": ...}) does: which[i] (NULL: WEFT_CARTPOLE_NEXT for all)
+ * says what happens to environment i. An environment given a seed of its
+ * own draws its episodes from that seed alone (the same seed gives the
+ * same episodes at any index, like a Gymnasium environment reset with
+ * seed=seeds[i]) and keeps it for its later episodes; seeds is read only
+ * where which[i] is WEFT_CARTPOLE_SEED and may be NULL otherwise. The
+ * episodes dropped are not counted in the statistics. Afterwards the
+ * packed buffer holds every environment's observation (the reset ones
+ * with reward 0 and both flags clear); obs (may be NULL) receives them,
+ * float[count][4]. A value of which[] other than 0, 1, 2 is refused
+ * before anything is sent. */
+WEFT_EXPORT weft_status weft_cartpole_reset_some(weft_cartpole *env,
+						 const uint8_t *which,
+						 const uint64_t *seeds,
+						 float *obs);
+
+/* The arithmetic of the state ([cartpole] precision): 32 or 64. */
+WEFT_EXPORT unsigned weft_cartpole_precision(const weft_cartpole *env);
+/* Every environment's state, double[count][4] (x, x_dot, theta,
+ * theta_dot): with precision f64 the binary64 state the next step starts
+ * from, with f32 the f32 state, exactly. Waits for the device. */
+WEFT_EXPORT weft_status weft_cartpole_get_state(weft_cartpole *env,
+						double *state);
+/* Set the state of the environments where which[i] is not 0 (which NULL:
+ * all) to state[i] (double[count][4]; rounded to f32 with precision f32),
+ * their steps into the episode unchanged, as assigning Gymnasium's
+ * env.unwrapped.state does. A state must be finite and not terminated
+ * (|x| <= 2.4, |theta| <= 12 degrees: the step's sin and cos are exact
+ * there); otherwise nothing is sent and the message names the first bad
+ * environment. Afterwards the packed buffer holds every observation, the
+ * set ones with reward 0 and no flags; obs (may be NULL) receives them. */
+WEFT_EXPORT weft_status weft_cartpole_set_state(weft_cartpole *env,
+						const uint8_t *which,
+						const double *state,
+						float *obs);
+
 /* ---- results on the device, without a host copy ------------------------ */
 
 /* The arrays of the packed result buffer, the buffer itself, and the
