@@ -1,0 +1,35 @@
+"""weft - simulations on interchangeable compute backends, from Python.
+
+    import weft
+    r = weft.run("examples/astoria.ini", overrides={"seir.agents": 5000})
+    r.summary["attack rate"]; r.tables["daily"].to_pandas()
+
+    from weft.envs import CartPoleVectorEnv
+    env = CartPoleVectorEnv(1024)          # a gymnasium.vector.VectorEnv
+    obs, info = env.reset(seed=0)
+
+weft.run, weft.check, weft.backends and weft.models wrap libweft's API
+(weft/weft.h) through the C extension weft._weft; failures raise the
+classes of weft.errors with the C library's message. docs/python.md is
+the guide.
+"""
+from . import _paths  # noqa: F401  (plugins of a build tree)
+from ._weft import version as _c_version
+from .errors import (WeftError, InvalidArgumentError, OutOfMemoryError,
+                     FileError, ConfigError, PluginError, BackendError,
+                     DeviceError, ModelError, UnsupportedError,
+                     InternalError)
+from .run import (run, check, backends, models, RunResult, Table,
+                  BackendInfo, ModelInfo)
+
+__version__ = "0.1.0"
+__all__ = ["run", "check", "backends", "models", "RunResult", "Table",
+           "BackendInfo", "ModelInfo", "library_version", "WeftError",
+           "InvalidArgumentError", "OutOfMemoryError", "FileError",
+           "ConfigError", "PluginError", "BackendError", "DeviceError",
+           "ModelError", "UnsupportedError", "InternalError"]
+
+
+def library_version():
+    """The version of the libweft this package runs on."""
+    return _c_version()
