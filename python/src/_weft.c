@@ -23,6 +23,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -57,6 +58,18 @@ typedef struct dl_managed {
 	void *manager_ctx;
 	void (*deleter)(struct dl_managed *self);
 } dl_managed;
+
+/* DLPack 1.0's versioned tensor, for consumers that ask for it
+ * (max_version >= (1, 0)): it says read-only, which the legacy one cannot,
+ * so numpy makes the action buffer writable and the results not. */
+#define DL_FLAG_READ_ONLY 1u
+typedef struct dl_managed_v1 {
+	uint32_t major, minor;
+	void *manager_ctx;
+	void (*deleter)(struct dl_managed_v1 *self);
+	uint64_t flags;
+	dl_tensor t;
+} dl_managed_v1;
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -1220,15 +1233,17 @@ static int da_device(DeviceArrayObject *d, int32_t *id)
 	return -1;
 }
 
+/* The tensor and what it points to, in one allocation: the legacy and
+ * the versioned struct (only one is handed out), shape and strides. */
 typedef struct {
 	dl_managed m;
+	dl_managed_v1 v;
 	int64_t shape[2], strides[2];
 	PyObject *owner;
 } da_managed;
 
-static void da_deleter(dl_managed *m)
+static void da_free(da_managed *x)
 {
-	da_managed *x = (da_managed *)m;
 	PyGILState_STATE g = PyGILState_Ensure();
 
 	Py_XDECREF(x->owner);
@@ -1236,15 +1251,63 @@ static void da_deleter(dl_managed *m)
 	PyMem_RawFree(x);
 }
 
+static void da_deleter(dl_managed *m)
+{
+	da_free((da_managed *)m);
+}
+
+static void da_deleter_v1(dl_managed_v1 *v)
+{
+	da_free((da_managed *)((char *)v - offsetof(da_managed, v)));
+}
+
 static void da_capsule_free(PyObject *cap)
 {
-	dl_managed *m;
+	if (PyCapsule_IsValid(cap, "dltensor")) {
+		dl_managed *m = PyCapsule_GetPointer(cap, "dltensor");
 
-	if (!PyCapsule_IsValid(cap, "dltensor"))
-		return; /* consumed: the consumer calls the deleter */
-	m = PyCapsule_GetPointer(cap, "dltensor");
-	if (m && m->deleter)
 		m->deleter(m);
+	} else if (PyCapsule_IsValid(cap, "dltensor_versioned")) {
+		dl_managed_v1 *v =
+			PyCapsule_GetPointer(cap, "dltensor_versioned");
+
+		v->deleter(v);
+	} /* else consumed: the consumer calls the deleter */
+}
+
+/* max_version is None or a (major, minor) tuple: 1 when >= (1, 0). */
+static int da_wants_v1(PyObject *maxv)
+{
+	long major;
+
+	if (maxv == Py_None || !PyTuple_Check(maxv) ||
+	    PyTuple_GET_SIZE(maxv) < 1)
+		return 0;
+	major = PyLong_AsLong(PyTuple_GET_ITEM(maxv, 0));
+	if (major == -1 && PyErr_Occurred()) {
+		PyErr_Clear();
+		return 0;
+	}
+	return major >= 1;
+}
+
+static void da_fill(DeviceArrayObject *d, da_managed *x, dl_tensor *t, int type,
+		    int32_t id)
+{
+	for (uint32_t k = 0; k < d->a.ndim && k < 2; k++) {
+		x->shape[k] = d->a.shape[k];
+		x->strides[k] = d->a.strides[k];
+	}
+	t->data = (char *)d->a.mem.handle + d->a.mem.offset;
+	t->byte_offset = d->a.offset;
+	t->device.device_type = type;
+	t->device.device_id = id;
+	t->ndim = (int32_t)d->a.ndim;
+	t->dtype.code = d->a.dtype == WEFT_CARTPOLE_F32 ? DL_FLOAT : DL_UINT;
+	t->dtype.bits = d->a.dtype == WEFT_CARTPOLE_F32 ? 32 : 8;
+	t->dtype.lanes = 1;
+	t->shape = x->shape;
+	t->strides = x->strides;
 }
 
 static PyObject *DeviceArray_dlpack(DeviceArrayObject *d, PyObject *args,
@@ -1273,27 +1336,26 @@ static PyObject *DeviceArray_dlpack(DeviceArrayObject *d, PyObject *args,
 	 * fence), so no stream needs to wait. */
 	if (!(x = PyMem_RawCalloc(1, sizeof *x)))
 		return PyErr_NoMemory();
-	for (uint32_t k = 0; k < d->a.ndim && k < 2; k++) {
-		x->shape[k] = d->a.shape[k];
-		x->strides[k] = d->a.strides[k];
-	}
-	x->m.t.data = (char *)d->a.mem.handle + d->a.mem.offset;
-	x->m.t.byte_offset = d->a.offset;
-	x->m.t.device.device_type = type;
-	x->m.t.device.device_id = id;
-	x->m.t.ndim = (int32_t)d->a.ndim;
-	x->m.t.dtype.code =
-		d->a.dtype == WEFT_CARTPOLE_F32 ? DL_FLOAT : DL_UINT;
-	x->m.t.dtype.bits = d->a.dtype == WEFT_CARTPOLE_F32 ? 32 : 8;
-	x->m.t.dtype.lanes = 1;
-	x->m.t.shape = x->shape;
-	x->m.t.strides = x->strides;
-	x->m.deleter = da_deleter;
 	x->owner = (PyObject *)d;
 	Py_INCREF(d);
+	if (da_wants_v1(maxv)) {
+		da_fill(d, x, &x->v.t, type, id);
+		x->v.major = 1;
+		x->v.minor = 0;
+		x->v.deleter = da_deleter_v1;
+		/* the results are for reading; the actions for writing */
+		x->v.flags = strcmp(d->name, "actions") ? DL_FLAG_READ_ONLY : 0;
+		cap = PyCapsule_New(&x->v, "dltensor_versioned",
+				    da_capsule_free);
+		if (!cap)
+			da_free(x);
+		return cap;
+	}
+	da_fill(d, x, &x->m.t, type, id);
+	x->m.deleter = da_deleter;
 	cap = PyCapsule_New(&x->m, "dltensor", da_capsule_free);
 	if (!cap)
-		da_deleter(&x->m);
+		da_free(x);
 	return cap;
 }
 

@@ -1,0 +1,117 @@
+"""weft.run, weft.check, weft.backends, weft.models and the exceptions."""
+import os
+
+import numpy as np
+import pytest
+
+import weft
+from conftest import need
+
+
+SMALL = {"seir.agents": 3000, "simulation.steps": 30, "output.plot": "none",
+         "backend.name": "openmp"}
+
+
+def test_listings():
+    names = {b.name: b for b in weft.backends()}
+    assert names["openmp"].state == "available"
+    assert names["openmp"].score > 0
+    assert {"cuda", "opencl", "openmp"} <= set(names)
+    models = {m.name: m for m in weft.models()}
+    assert models["seir"].state == "available"
+    assert models["cartpole"].summary
+    assert weft.library_version() == weft.__version__
+
+
+def test_run_seir(astoria, tmp_path):
+    r = weft.run(astoria, overrides=SMALL, output=tmp_path)
+    assert r.model == "seir" and r.backend == "openmp" and r.steps == 30
+    assert r.summary["agents"].startswith("3000")
+    assert set(r.outputs) >= {"daily.csv", "summary.txt"}
+    daily = r.tables["daily"]
+    assert isinstance(daily, weft.Table)
+    assert daily.dtype.names[:3] == ("day", "S", "E")
+    assert len(daily) == 31 and daily["day"][-1] == 30
+    assert np.issubdtype(daily["S"].dtype, np.integer)
+    assert (daily["S"] + daily["E"] + daily["I_asym"] + daily["I_sym"] +
+            daily["R"] + daily["D"] == 3000).all()
+    # zero synchronisations inside step(n): one at the end
+    assert r.counters["syncs"] == 1 and r.counters["steps"] == 30
+    with open(r.outputs["daily.csv"]) as f:
+        assert f.read().count("\n") == 32
+
+
+def test_run_to_pandas(astoria, tmp_path):
+    need("pandas", "Table.to_pandas")
+    r = weft.run(astoria, overrides=SMALL, output=tmp_path)
+    df = r.tables["daily"].to_pandas()
+    assert list(df.columns[:2]) == ["day", "S"] and len(df) == 31
+
+
+def test_same_seed_same_run(astoria, tmp_path):
+    a = weft.run(astoria, overrides=SMALL, output=tmp_path / "a")
+    b = weft.run(astoria, overrides=dict(SMALL, **{"backend.threads": 1}),
+                 output=tmp_path / "b")
+    c = weft.run(astoria, overrides=SMALL, seed=5, output=tmp_path / "c")
+    assert (a.tables["daily"] == b.tables["daily"]).all()
+    assert not (a.tables["daily"] == c.tables["daily"]).all()
+
+
+def test_overrides_forms(astoria, tmp_path):
+    sets = ["%s=%s" % kv for kv in SMALL.items()]
+    r = weft.run(astoria, overrides=sets, output=tmp_path)
+    assert r.steps == 30
+    with pytest.raises(TypeError, match="not one string"):
+        weft.run(astoria, overrides="seir.agents=5")
+    with pytest.raises(TypeError, match="section.key"):
+        weft.run(astoria, overrides={"agents": 5})
+
+
+def test_check(astoria, tmp_path):
+    weft.check(astoria)
+    bad = tmp_path / "bad.ini"
+    bad.write_text("[simulation]\nmodel = seir\nstepz = 3\n")
+    with pytest.raises(weft.ConfigError) as e:
+        weft.check(str(bad))
+    assert "bad.ini:3" in str(e.value) and "steps" in str(e.value)
+    assert e.value.status == -4
+    with pytest.raises(weft.ConfigError, match="agents"):
+        weft.check(astoria, overrides={"seir.agents": -1})
+
+
+def test_errors_carry_the_c_message(astoria, tmp_path):
+    with pytest.raises(weft.WeftError) as e:
+        weft.run(astoria, backend="nosuch", output=tmp_path)
+    assert isinstance(e.value, (weft.PluginError, weft.BackendError))
+    assert "nosuch" in str(e.value) and "openmp" in str(e.value)
+    with pytest.raises(weft.ConfigError, match="no such file|cannot"):
+        weft.run(str(tmp_path / "missing.ini"))
+    with pytest.raises(weft.ConfigError) as e:
+        weft.run(astoria, overrides=dict(SMALL, **{"seir.agents": 10,
+                                                    "seir.initial_infected":
+                                                    20}), output=tmp_path)
+    assert "initial_infected" in str(e.value)
+
+
+def test_exception_families():
+    assert issubclass(weft.InvalidArgumentError, ValueError)
+    assert issubclass(weft.OutOfMemoryError, MemoryError)
+    assert issubclass(weft.FileError, OSError)
+    for cls in (weft.ConfigError, weft.PluginError, weft.BackendError,
+                weft.DeviceError, weft.ModelError, weft.UnsupportedError,
+                weft.InternalError, weft.FileError):
+        assert issubclass(cls, weft.WeftError)
+    assert len({c.status for c in weft.WeftError.__subclasses__()}) == 10
+    assert str(weft.FileError("disk full", -3)) == "disk full"
+
+
+def test_failed_run_replaces_nothing(astoria, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "daily.csv").write_text("earlier\n")
+    with pytest.raises(weft.ConfigError):
+        weft.run(astoria, overrides=dict(SMALL, **{"seir.agents": 10,
+                                                    "seir.initial_infected":
+                                                    20}), output=out)
+    assert (out / "daily.csv").read_text() == "earlier\n"
+    assert sorted(os.listdir(out)) == ["daily.csv"]

