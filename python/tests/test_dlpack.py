@@ -59,6 +59,7 @@ def test_torch_round_trip_and_policy(pair):
     obs_t = torch.from_dlpack(a.device_array("obs"))
     act_t = torch.from_dlpack(a.device_array("actions"))
     assert obs_t.data_ptr() == _addr(a.step(np.zeros(16, np.uint8))[0])
+    b.step(np.zeros(16, np.uint8))
     assert act_t.dtype == torch.uint8 and obs_t.dtype == torch.float32
     w = torch.tensor([0.0, 0.1, 1.0, 0.5])
     for _ in range(200):
@@ -76,11 +77,13 @@ def test_torch_round_trip_and_policy(pair):
 def test_torch_tensors_as_actions(pair):
     torch = need("torch", "the DLPack tests with PyTorch")
     a, b = pair
-    for dt in (torch.int64, torch.int32, torch.uint8, torch.bool):
-        t = torch.ones(16, dtype=dt)
-        assert a.step(t)[0].tobytes() == b.step(np.ones(16))[0].tobytes() \
-            if False else True
-        a.step(t)
+    x = np.random.default_rng(2).integers(0, 2, 16)
+    for dt in (torch.int64, torch.int32, torch.int16, torch.uint8,
+               torch.bool):
+        t = torch.from_numpy(x).to(dt)[:]  # no buffer protocol: DLPack
+        assert a.step(t)[0].tobytes() == b.step(x)[0].tobytes()
+    assert a.step(torch.from_numpy(np.tile(x, 2))[::2])[0].tobytes() == \
+        b.step(np.tile(x, 2)[::2])[0].tobytes()  # strided
     with pytest.raises(ValueError, match="integers"):
         a.step(torch.ones(16, dtype=torch.float32))
     with pytest.raises(ValueError, match="shape"):
