@@ -45,7 +45,7 @@ static const weft_key_desc cartpole_keys[] = {
 	{ "max_episode_steps", WEFT_KEY_INT, "500", 1, 16777216, NULL,
 	  "an episode is truncated after this many steps (CartPole-v1: 500)" },
 	{ "precision", WEFT_KEY_ENUM, "f32", 0, 0, "f32|f64",
-	  "arithmetic of the state: f32 (fast; within 1 ulp of Gymnasium per "
+	  "arithmetic of the state: f32 (fast; within 2e-6 of Gymnasium per "
 	  "step) or f64 (Gymnasium's float64 operations, bit for bit, computed "
 	  "in integer arithmetic on every backend; about 25 times slower)" },
 };
