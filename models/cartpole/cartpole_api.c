@@ -597,8 +597,10 @@ weft_status weft_cartpole_get_state(weft_cartpole *env, double *state)
 	n = env->n;
 	st = weft_sim_read(env->sim, env->state_host, env->state, 0,
 			   (size_t)env->precision / 2 * n, WEFT_XFER_ASYNC);
-	if (st || (st = cp_sync(env, "get_state")))
-		return st ? cp_fail(env, st, "get_state") : st;
+	if (st)
+		return cp_fail(env, st, "get_state");
+	if ((st = cp_sync(env, "get_state")))
+		return st;
 	/* The device keeps structure of arrays, [4][n]. */
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < 4; k++)

@@ -195,12 +195,50 @@ static PyObject *py_check(PyObject *self, PyObject *args)
 
 /* ---- listings ---------------------------------------------------------- */
 
+/* A list of the n items item(l, i) makes. */
+static PyObject *to_list(const void *l, size_t n,
+			 PyObject *(*item)(const void *l, size_t i))
+{
+	PyObject *out = PyList_New(0);
+
+	for (size_t i = 0; out && i < n; i++) {
+		PyObject *d = item(l, i);
+
+		if (!d || PyList_Append(out, d))
+			Py_CLEAR(out);
+		Py_XDECREF(d);
+	}
+	return out;
+}
+
+static PyObject *backend_item(const void *l, size_t i)
+{
+	const weft_backend_info *b = weft_backend_list_at(l, i);
+
+	return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:O}", "name",
+			     b->name, "path", b->path, "state", b->state,
+			     "stage", b->stage ? b->stage : "", "reason",
+			     b->reason, "devices", b->devices ? b->devices : "",
+			     "score", b->score, "shadowed",
+			     b->shadowed ? Py_True : Py_False);
+}
+
+static PyObject *model_item(const void *l, size_t i)
+{
+	const weft_model_info *m = weft_model_list_at(l, i);
+
+	return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "name", m->name,
+			     "path", m->path, "state", m->state, "stage",
+			     m->stage ? m->stage : "", "reason", m->reason,
+			     "summary", m->summary, "version", m->version);
+}
+
 static PyObject *py_backends(PyObject *self, PyObject *args)
 {
 	const char *path = NULL;
 	weft_backend_list *l = NULL;
 	weft_context *ctx;
-	PyObject *out = NULL;
+	PyObject *out;
 	weft_status st;
 
 	(void)self;
@@ -209,32 +247,12 @@ static PyObject *py_backends(PyObject *self, PyObject *args)
 	if (weft_context_new(&ctx))
 		return PyErr_NoMemory();
 	Py_BEGIN_ALLOW_THREADS st = weft_backends_scan(ctx, path, &l);
-	Py_END_ALLOW_THREADS if (st) goto fail;
-	if (!(out = PyList_New(0)))
-		goto free_list;
-	for (size_t i = 0; i < weft_backend_list_count(l); i++) {
-		const weft_backend_info *b = weft_backend_list_at(l, i);
-		PyObject *d = Py_BuildValue(
-			"{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:O}", "name", b->name,
-			"path", b->path, "state", b->state, "stage",
-			b->stage ? b->stage : "", "reason", b->reason,
-			"devices", b->devices ? b->devices : "", "score",
-			b->score, "shadowed", b->shadowed ? Py_True : Py_False);
-
-		if (!d || PyList_Append(out, d)) {
-			Py_XDECREF(d);
-			Py_CLEAR(out);
-			break;
-		}
-		Py_DECREF(d);
-	}
-free_list:
+	Py_END_ALLOW_THREADS out =
+		st ? raise_ctx(ctx, st)
+		   : to_list(l, weft_backend_list_count(l), backend_item);
 	weft_backend_list_free(l);
 	weft_context_free(ctx);
 	return out;
-fail:
-	raise_ctx(ctx, st);
-	goto free_list;
 }
 
 static PyObject *py_models(PyObject *self, PyObject *args)
@@ -242,7 +260,7 @@ static PyObject *py_models(PyObject *self, PyObject *args)
 	const char *path = NULL;
 	weft_model_list *l = NULL;
 	weft_context *ctx;
-	PyObject *out = NULL;
+	PyObject *out;
 	weft_status st;
 
 	(void)self;
@@ -251,31 +269,12 @@ static PyObject *py_models(PyObject *self, PyObject *args)
 	if (weft_context_new(&ctx))
 		return PyErr_NoMemory();
 	Py_BEGIN_ALLOW_THREADS st = weft_models_scan(ctx, path, &l);
-	Py_END_ALLOW_THREADS if (st) goto fail;
-	if (!(out = PyList_New(0)))
-		goto free_list;
-	for (size_t i = 0; i < weft_model_list_count(l); i++) {
-		const weft_model_info *m = weft_model_list_at(l, i);
-		PyObject *d = Py_BuildValue(
-			"{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "name", m->name,
-			"path", m->path, "state", m->state, "stage",
-			m->stage ? m->stage : "", "reason", m->reason,
-			"summary", m->summary, "version", m->version);
-
-		if (!d || PyList_Append(out, d)) {
-			Py_XDECREF(d);
-			Py_CLEAR(out);
-			break;
-		}
-		Py_DECREF(d);
-	}
-free_list:
+	Py_END_ALLOW_THREADS out =
+		st ? raise_ctx(ctx, st)
+		   : to_list(l, weft_model_list_count(l), model_item);
 	weft_model_list_free(l);
 	weft_context_free(ctx);
 	return out;
-fail:
-	raise_ctx(ctx, st);
-	goto free_list;
 }
 
 static PyObject *stats_dict(const weft_stats *s)
