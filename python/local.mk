@@ -1,0 +1,12 @@
+# python/: the Python package (docs/python.md), built by pip, not by make
+# (./quickstart python, or pip install ./python after make install); its
+# sources travel in the release tarball, with its tests and examples.
+EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
+	python/requirements-test.txt python/src/_weft.c \
+	python/weft/__init__.py python/weft/_paths.py python/weft/envs.py \
+	python/weft/errors.py python/weft/run.py \
+	python/tests/conftest.py python/tests/test_api.py \
+	python/tests/test_cartpole.py python/tests/test_dlpack.py \
+	python/tests/test_interrupt.py python/tests/test_optional.py \
+	examples/python/reinforce_cartpole.py \
+	examples/python/epidemic_ensemble.py bench/cartpole_python.py
