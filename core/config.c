@@ -21,6 +21,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "output.h"
+
 /* 2^53 - 1: the largest integer that the schema's double bounds hold. */
 #define INT53_MAX 9007199254740991.0
 
@@ -737,7 +739,12 @@ static weft_status validate_output(weft_context *ctx, const weft_config *cfg)
 				  "or plot = none",
 				  where, plot,
 				  weft__cfg_where_of(cfg, "output", "csv"));
-	return WEFT_OK;
+	/* What a run would find wrong with the directory itself. */
+	if (!weft__config_writes(cfg))
+		return WEFT_OK;
+	return weft__outputs_check(
+		ctx, weft__config_str(cfg, "output", "directory"),
+		weft__cfg_where_of(cfg, "output", "directory"));
 }
 
 weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
@@ -807,10 +814,16 @@ const char *weft__config_where(const weft_config *c, const char *section,
 	return v->where ? v->where : "default";
 }
 
+int weft__config_writes(const weft_config *c)
+{
+	return weft__config_bool(c, "output", "csv") ||
+	       weft__config_bool(c, "output", "summary");
+}
+
 const weft_model *weft__config_model(const weft_config *cfg)
 {
 	struct cfg_section *s;
-	weft_context ctx;
+	weft_context ctx = { .msg = "" };
 
 	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
 		return NULL;
@@ -820,7 +833,7 @@ const weft_model *weft__config_model(const weft_config *cfg)
 const char *weft__config_model_path(const weft_config *cfg)
 {
 	struct cfg_section *s;
-	weft_context ctx;
+	weft_context ctx = { .msg = "" };
 
 	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
 		return "";

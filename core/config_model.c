@@ -207,7 +207,7 @@ struct cfg_section *weft__cfg_model_lookup(const weft_config *cfg,
 					   const char *name)
 {
 	struct cfg_section *s = weft__cfg_find(cfg, name);
-	weft_context ctx;
+	weft_context ctx = { .msg = "" };
 
 	if (s)
 		return s->pending ? NULL : s;

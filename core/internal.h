@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <weft/backend.h>
 #include <weft/model.h>
@@ -18,6 +19,9 @@
 
 struct weft_context {
 	char msg[WEFT__MSG_MAX];
+	/* Set by weft_context_cancel(), from any thread or a signal
+	 * handler (lock-free: context.c asserts it). */
+	atomic_int cancelled;
 };
 
 /* ---- util.c ------------------------------------------------------------- */
@@ -33,6 +37,17 @@ void weft__fmt(char *buf, size_t size, const char *fmt, ...) WEFT_PRINTF(3, 4);
 void weft__msg_add(char *buf, size_t size, const char *fmt, ...)
 	WEFT_PRINTF(3, 4);
 char *weft__strdup(const char *s);
+/* text[0..len) with control characters and DEL written as \xNN, so
+ * that raw bytes of a value never reach a terminal; cut to fit. */
+void weft__escape(char *buf, size_t size, const char *text, size_t len);
+/* "FILE:LINE: [section] key = value", or "[section] key = value (the
+ * default)" when where is "default" or NULL: the start of a message about
+ * a key's value. */
+void weft__where_key(char *buf, size_t size, const char *where,
+		     const char *section, const char *key, const char *value);
+/* "dir/file", without doubling a trailing slash; NULL when out of
+ * memory. */
+char *weft__path_join(const char *dir, const char *file);
 /* a followed by b in new memory; NULL when out of memory. */
 char *weft__strcat(const char *a, const char *b);
 /* Edit distance, capped (returns cap when greater). */
@@ -42,6 +57,15 @@ size_t weft__edit_distance(const char *a, const char *b, size_t cap);
 const char *weft__closest(const char *word, const char *const *cands, size_t n);
 /* Monotonic clock in nanoseconds. */
 uint64_t weft__now_ns(void);
+
+/* ---- context.c ------------------------------------------------------------
+ */
+
+/* 1 when ctx (may be NULL) was cancelled. */
+int weft__cancelled(const weft_context *ctx);
+/* WEFT_E_CANCELLED, with "cancelled while WHAT" as the message. */
+weft_status weft__cancel_fail(weft_context *ctx, const char *fmt, ...)
+	WEFT_PRINTF(2, 3);
 
 /* ---- config.c ------------------------------------------------------------ */
 
@@ -57,6 +81,11 @@ const char *weft__config_str(const weft_config *c, const char *section,
 /* "file.ini:12", "--set section.key", or "default". */
 const char *weft__config_where(const weft_config *c, const char *section,
 			       const char *key);
+
+/* 1 when the configuration asks for output files ([output] csv or
+ * summary; a plot needs the CSV): only then is the output directory
+ * checked, locked and replaced by a run. */
+int weft__config_writes(const weft_config *c);
 
 /* The model the configuration selects, once weft_config_validate() has
  * found and checked it (NULL before), and its plugin file. */

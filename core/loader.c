@@ -45,19 +45,6 @@ size_t weft__plugin_name_len(const weft__plugin_kind *kind, const char *file)
 	return strspn(file + pre, PLUGIN_NAME_CHARS) == n ? n : 0;
 }
 
-/* "dir/file", without doubling a trailing slash; NULL when out of memory. */
-static char *path_join(const char *dir, const char *file)
-{
-	size_t dl = strlen(dir);
-	const char *sep = dl > 0 && dir[dl - 1] == '/' ? "" : "/";
-	size_t n = dl + strlen(sep) + strlen(file) + 1;
-	char *path = malloc(n);
-
-	if (path)
-		snprintf(path, n, "%s%s%s", dir, sep, file);
-	return path;
-}
-
 /* ---- loading one plugin -------------------------------------------------- */
 
 int weft__plugin_refuse(weft__plugin *p, const char *stage, const char *fmt,
@@ -152,7 +139,8 @@ static int plugin_init_path(weft__plugin *p, const char *path)
 	size_t n;
 
 	base = base ? base + 1 : path;
-	p->path = base == path ? path_join(".", path) : weft__strdup(path);
+	p->path =
+		base == path ? weft__path_join(".", path) : weft__strdup(path);
 	n = weft__plugin_name_len(p->kind, base);
 	p->name = n ? strndup(base + strlen(p->kind->prefix), n)
 		    : weft__strdup(base);
@@ -327,7 +315,7 @@ static int scan_file(weft__plugin_set *set, const char *dir, const char *file)
 		return -1;
 	p->name = strndup(file + strlen(kind->prefix),
 			  weft__plugin_name_len(kind, file));
-	p->path = path_join(dir, file);
+	p->path = weft__path_join(dir, file);
 	if (!p->name || !p->path)
 		return -1;
 	first = weft__plugins_find(set, p->name);
@@ -414,7 +402,7 @@ static int find_in_dir(void *arg, const char *dir)
 	if (!file)
 		return -1;
 	snprintf(file, n, "%s%s" PLUGIN_SUFFIX, f->kind->prefix, f->name);
-	f->path = path_join(dir, file);
+	f->path = weft__path_join(dir, file);
 	free(file);
 	if (!f->path)
 		return -1;

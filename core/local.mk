@@ -27,6 +27,7 @@ core_libweft_internal_la_SOURCES = \
 	core/model_rows.c \
 	core/output.h \
 	core/output.c \
+	core/outdir.c \
 	core/plot.c
 # -pthread: the output writer thread (core/pipeline.c).
 core_libweft_internal_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) -pthread

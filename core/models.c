@@ -125,7 +125,7 @@ static int check_functions(weft__plugin *p, const weft_model *m)
 static int check_key(weft__plugin *p, const weft_model *m,
 		     const weft_key_desc *d)
 {
-	weft_context ctx = { { 0 } };
+	weft_context ctx = { .msg = "" };
 
 	if (!is_ident(d->name))
 		return weft__plugin_refuse(p, "check",

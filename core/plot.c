@@ -312,8 +312,7 @@ static weft_status weft__plot_script(weft__plot *p)
 	weft_status st;
 
 	weft__fmt(name, sizeof name, "%s.gp", p->base);
-	if ((st = weft__output_open(p->sim->ctx, &p->sim->outputs,
-				    p->sim->outdir, name, &p->script)))
+	if ((st = weft__sim_output_open(p->sim, name, &p->script)))
 		return st;
 	weft__fmt(name, sizeof name, "%s.%s", p->base, p->format);
 	if ((st = weft__plot_script_head(p, name)) ||
@@ -467,8 +466,7 @@ static weft_status weft__plot_draw(weft__plot *p, const char *gnuplot,
 	weft_status st;
 
 	weft__fmt(name, sizeof name, "%s.%s", p->base, p->format);
-	if ((st = weft__output_open(p->sim->ctx, &p->sim->outputs,
-				    p->sim->outdir, name, &p->image)))
+	if ((st = weft__sim_output_open(p->sim, name, &p->image)))
 		return st;
 	argv[0] = (char *)"gnuplot";
 	argv[1] = (char *)"-c";

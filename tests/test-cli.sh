@@ -118,7 +118,8 @@ else
 	grep -q "plot .*not drawn: gnuplot not found on PATH" "$tmp/stdout"
 	ok $? "without gnuplot the summary says the plot was not drawn"
 fi
-test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "no temporary file left"
+test -z "$(ls -A "$tmp/out" | grep '^\.' | grep -vx '\.weft-outputs')$(ls -A "$tmp" | grep '^\.out\.weft-[no]')"
+ok $? "no temporary file left, in the output directory or beside it"
 "$weft" run "$base" --quiet --stats > "$tmp/stdout" 2>&1
 grep -q '0 syncs\|syncs' "$tmp/stdout"; ok $? "--stats prints the counters"
 grep -Eq '^  wall time +setup [0-9.]+ s, steps [0-9.]+ s, finish [0-9.]+ s$' "$tmp/stdout"
@@ -137,7 +138,8 @@ wait "$pid"
 rc=$?
 ok "$(test "$rc" -eq 130; echo $?)" "SIGINT ends the run with status 130 (got $rc)"
 grep -qx sentinel "$tmp/out/daily.csv"; ok $? "the interrupted run replaced no output"
-test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "and left no temporary file"
+test -z "$(ls -A "$tmp/out" | grep '^\.' | grep -vx '\.weft-outputs')$(ls -A "$tmp" | grep '^\.out\.weft-[no]')"
+ok $? "and left no temporary file"
 
 # ---- listings --------------------------------------------------------------
 "$weft" backends > "$tmp/stdout" 2>&1

@@ -926,7 +926,7 @@ static weft_status read_params(weft_context *ctx, const weft_config *cfg,
 	sim.ctx = ctx;
 	sim.cfg = cfg;
 	sim.model = weft__config_model(cfg);
-	mc.sim = &sim;
+	weft__mc_init(&mc, &sim, 0);
 	return weft__seir_population_params(&mc, pp);
 }
 
