@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <weft/backend.h>
 #include <weft/model.h>
 #include <weft/weft.h>
@@ -98,6 +99,36 @@ weft_status weft__config_check(weft_context *ctx, const char *where,
 			       const char *section, const weft_key_desc *d,
 			       const char *text);
 
+/* ---- elf.c ----------------------------------------------------------------
+ */
+
+/* 0 when path is an ELF shared object this process can load that exports
+ * symbol as data; otherwise -1, with the loader's stage ("open" or
+ * "symbol") in *stage and why in why. Runs none of the file's code. */
+int weft__elf_check(const char *path, const char *symbol, const char **stage,
+		    char *why, size_t why_size);
+
+/* ---- child.c ---------------------------------------------------------------
+ */
+
+/* How a child waited for by weft__child_wait() ended. */
+typedef enum weft__child_end {
+	WEFT__CHILD_DONE,      /* it exited or was killed: see *status */
+	WEFT__CHILD_TIMEOUT,   /* it ran past its time and was killed */
+	WEFT__CHILD_CANCELLED, /* ctx was cancelled; it was killed */
+} weft__child_end;
+
+/* Wait for child pid: read fd (a pipe whose write end only the child
+ * holds, so that it closes when the child ends, crashed or not) until its
+ * end, keeping what fits in out (NUL-terminated; out may be NULL), then
+ * reap it. The child is killed with SIGKILL once it has run timeout_s
+ * seconds, or as soon as ctx is cancelled. Closes fd. */
+weft__child_end weft__child_wait(const weft_context *ctx, pid_t pid, int fd,
+				 double timeout_s, char *out, size_t size,
+				 int *status);
+/* "SIGSEGV", or "signal N", for messages. */
+void weft__signal_name(int sig, char *buf, size_t size);
+
 /* ---- loader.c: plugin files of any kind ------------------------------------
  */
 
@@ -132,7 +163,9 @@ struct weft__plugin {
 	const char *stage; /* where it failed: "open", "symbol", "version",
 			    * "check", "probe"; NULL when usable */
 	char reason[WEFT__MSG_MAX];
-	weft_probe probe; /* backends */
+	weft_probe probe;  /* backends */
+	char summary[256]; /* models: the entry's, for listings */
+	char version[64];
 	int shadowed;
 };
 
@@ -145,6 +178,11 @@ typedef struct weft__plugin_set {
 	weft__plugin *items;
 	size_t n;
 	char *searched; /* the directories searched, in order, for messages */
+	/* While scanning: the caller's context, the children's time limit,
+	 * and a failure that stopped the scan (a cancellation). */
+	weft_context *ctx;
+	double timeout;
+	weft_status st;
 } weft__plugin_set;
 
 /* Length of NAME when file is exactly PREFIXNAME.so with NAME made of
@@ -153,8 +191,35 @@ size_t weft__plugin_name_len(const weft__plugin_kind *kind, const char *file);
 /* Record why p cannot be used (stage and reason); returns -1. */
 int weft__plugin_refuse(weft__plugin *p, const char *stage, const char *fmt,
 			...) WEFT_PRINTF(3, 4);
-/* Take p (kind, name and path set) through every stage. */
-void weft__plugin_load(weft__plugin *p);
+/* The stage under way, for weft__plugin_load_here()'s at. */
+enum weft__plugin_at {
+	WEFT__AT_OPEN = 1,
+	WEFT__AT_SYMBOL,
+	WEFT__AT_CHECK,
+	WEFT__AT_PROBE
+};
+
+/* Take p (kind, name and path set) through every stage in this process:
+ * open, symbol, the kind's checks and, with probe, the probe. at, when
+ * not NULL, is set to the stage under way (isolate.c's child). */
+void weft__plugin_load_here(weft__plugin *p, int probe, volatile int *at);
+
+/* ---- isolate.c ------------------------------------------------------------
+ */
+
+/* $WEFT_PROBE_TIMEOUT: the seconds a plugin's child may take (5 by
+ * default; 0: no child, everything in this process). */
+weft_status weft__probe_timeout(weft_context *ctx, double *out);
+/* Every stage of p, with its file read as ELF first and the rest in a
+ * child process (timeout 0: in this process): p records where it was
+ * refused, or its probe, and is not loaded here. Fails only when ctx was
+ * cancelled or the system refuses a process. */
+weft_status weft__plugin_inspect(weft_context *ctx, weft__plugin *p,
+				 double timeout);
+/* Load p, which weft__plugin_inspect() found usable (or refused only by
+ * its probe), into this process: open, symbol, checks and probe again
+ * (its answer here is the one kept; the kind's status when it fails). */
+weft_status weft__plugin_attach(weft__plugin *p);
 /* WEFT_E_UNAVAILABLE for a probe's no, WEFT_E_PLUGIN for the rest. */
 weft_status weft__plugin_status(const weft__plugin *p);
 /* Load one plugin given by path; on failure the message names the path,
@@ -210,8 +275,19 @@ weft_status weft__plugins_scan(weft_context *ctx, const char *plugin_path,
 /* Load, check and probe one backend plugin given by path. */
 weft_status weft__plugin_load_path(weft_context *ctx, const char *path,
 				   weft__plugin **out);
+/* The backend a run uses, by name: "auto" probes every plugin (each in
+ * a child) and loads the available one with the highest score; any other
+ * name loads only the first weft-backend-NAME.so of plugin_path,
+ * $WEFT_PLUGIN_PATH and the installed directory, which must be available:
+ * no fallback. What must be freed goes to *set (a scan) or *own (one
+ * plugin); *out is the one chosen. */
+weft_status weft__backend_choose(weft_context *ctx, const char *plugin_path,
+				 const char *name, int keep_unavailable,
+				 weft__plugin_set **set, weft__plugin **own,
+				 weft__plugin **out);
 /* "auto" picks the available plugin with the highest score; any other
- * name must match exactly and be available: no fallback. */
+ * name must match exactly and be available: no fallback. The one picked
+ * is loaded into this process. */
 weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
 				 const char *name, weft__plugin **out);
 

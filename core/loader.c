@@ -94,9 +94,28 @@ static int stage_symbol(weft__plugin *p)
 	return 0;
 }
 
-void weft__plugin_load(weft__plugin *p)
+/* Record the stage under way for a parent watching (isolate.c). */
+static void set_at(volatile int *at, int stage)
 {
-	if (stage_open(p) || stage_symbol(p) || p->kind->check(p)) {
+	if (at)
+		*at = stage;
+}
+
+void weft__plugin_load_here(weft__plugin *p, int probe, volatile int *at)
+{
+	int refused;
+
+	set_at(at, WEFT__AT_OPEN);
+	refused = stage_open(p);
+	if (!refused) {
+		set_at(at, WEFT__AT_SYMBOL);
+		refused = stage_symbol(p);
+	}
+	if (!refused) {
+		set_at(at, WEFT__AT_CHECK);
+		refused = p->kind->check(p);
+	}
+	if (refused) {
 		/* Refused before any plugin function ran: unload it. */
 		if (p->dl)
 			dlclose(p->dl);
@@ -104,7 +123,8 @@ void weft__plugin_load(weft__plugin *p)
 		p->entry = NULL;
 		return;
 	}
-	if (p->kind->probe)
+	set_at(at, WEFT__AT_PROBE);
+	if (probe && p->kind->probe)
 		p->kind->probe(p);
 }
 
@@ -129,6 +149,22 @@ void weft__plugin_free(weft__plugin *p)
 		return;
 	plugin_clear(p);
 	free(p);
+}
+
+/* Inspect p in a child, then load it here when it is usable (or, with
+ * keep_unavailable, refused only by its probe). */
+static weft_status plugin_inspect_attach(weft_context *ctx, weft__plugin *p,
+					 int keep_unavailable)
+{
+	double timeout;
+	weft_status st;
+
+	if ((st = weft__probe_timeout(ctx, &timeout)) ||
+	    (st = weft__plugin_inspect(ctx, p, timeout)))
+		return st;
+	if (!p->stage || (keep_unavailable && strcmp(p->stage, "probe") == 0))
+		weft__plugin_attach(p);
+	return WEFT_OK;
 }
 
 /* Name and path of a plugin given by path. A path without '/' gets "./"
@@ -174,8 +210,10 @@ weft_status weft__plugin_open_path(weft_context *ctx,
 		return weft__fail(ctx, WEFT_E_NOMEM,
 				  "out of memory loading plugin %s", path);
 	}
-	if (!p->stage)
-		weft__plugin_load(p);
+	if (!p->stage && (st = plugin_inspect_attach(ctx, p, keep_failed))) {
+		weft__plugin_free(p);
+		return st;
+	}
 	if (p->stage && !(keep_failed && p->entry)) {
 		st = weft__fail(ctx, weft__plugin_status(p), "%s: %s: %s",
 				p->path, p->stage, p->reason);
@@ -326,8 +364,9 @@ static int scan_file(weft__plugin_set *set, const char *dir, const char *file)
 			  first->path);
 		return 0;
 	}
-	weft__plugin_load(p);
-	return 0;
+	/* Looked at in a child: a scan loads nothing here. */
+	set->st = weft__plugin_inspect(set->ctx, p, set->timeout);
+	return set->st == WEFT_OK ? 0 : -1;
 }
 
 static int scan_dir(void *arg, const char *dir)
@@ -355,16 +394,27 @@ weft_status weft__plugins_scan_kind(weft_context *ctx,
 {
 	weft__plugin_set *set;
 
+	weft_status st;
+
 	*out = NULL;
 	set = calloc(1, sizeof *set);
 	if (!set)
 		goto nomem;
 	set->kind = kind;
+	set->ctx = ctx;
+	if ((st = weft__probe_timeout(ctx, &set->timeout))) {
+		weft__plugins_free(set);
+		return st;
+	}
 	if (!(set->searched = weft__plugin_search_path(kind, user_path)) ||
 	    each_dir(set->searched, scan_dir, set) != 0) {
+		st = set->st;
 		weft__plugins_free(set);
+		if (st != WEFT_OK)
+			return st;
 		goto nomem;
 	}
+	set->ctx = NULL;
 	*out = set;
 	return WEFT_OK;
 
@@ -419,6 +469,7 @@ weft_status weft__plugin_find(weft_context *ctx, const weft__plugin_kind *kind,
 {
 	struct find f = { .kind = kind, .name = name };
 	weft__plugin *p;
+	weft_status st;
 	int rc;
 
 	*out = NULL;
@@ -437,7 +488,10 @@ weft_status weft__plugin_find(weft_context *ctx, const weft__plugin_kind *kind,
 	}
 	p->kind = kind;
 	p->path = f.path;
-	weft__plugin_load(p);
+	if ((st = plugin_inspect_attach(ctx, p, 0))) {
+		weft__plugin_free(p);
+		return st;
+	}
 	*out = p;
 	return WEFT_OK;
 }

@@ -16,7 +16,10 @@ core_libweft_internal_la_SOURCES = \
 	core/config_file.c \
 	core/config_model.c \
 	core/config_ref.c \
+	core/elf.c \
+	core/child.c \
 	core/loader.c \
+	core/isolate.c \
 	core/backends.c \
 	core/models.c \
 	core/sim.h \

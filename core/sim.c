@@ -29,13 +29,10 @@ static weft_status weft__sim_pick_backend(weft_sim *sim)
 		st = weft__plugin_load_path(sim->ctx, path, &sim->own_plugin);
 		sim->plugin = sim->own_plugin;
 	} else {
-		st = weft__plugins_scan(
+		st = weft__backend_choose(
 			sim->ctx,
 			weft__config_str(sim->cfg, "backend", "plugin_path"),
-			&sim->plugins);
-		if (st == WEFT_OK)
-			st = weft__plugins_select(sim->ctx, sim->plugins, name,
-						  &sim->plugin);
+			name, 0, &sim->plugins, &sim->own_plugin, &sim->plugin);
 	}
 	if (st == WEFT_OK) {
 		sim->vt = WEFT__BACKEND(sim->plugin);

@@ -10,6 +10,7 @@ AM_TESTS_ENVIRONMENT = \
 	WEFT_MODEL_PATH='$(abs_top_builddir)/models/seir/.libs:$(abs_top_builddir)/models/cartpole/.libs:$(abs_top_builddir)/models/template/.libs'; export WEFT_MODEL_PATH; \
 	LD_LIBRARY_PATH='$(abs_top_builddir)/core/.libs:$(abs_top_builddir)/models/cartpole/.libs'$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; export LD_LIBRARY_PATH; \
 	WEFT_TEST_PLUGINS='$(abs_top_builddir)/tests/plugins/.libs'; export WEFT_TEST_PLUGINS; \
+	WEFT_TEST_ISOLATE='$(abs_top_builddir)/tests/isolate/.libs'; export WEFT_TEST_ISOLATE; \
 	WEFT_SRCDIR='$(abs_top_srcdir)'; export WEFT_SRCDIR; \
 	WEFT_BUILDDIR='$(abs_top_builddir)'; export WEFT_BUILDDIR; \
 	XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; export XDG_CACHE_HOME;

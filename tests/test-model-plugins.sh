@@ -165,7 +165,7 @@ okd $? "intact: weft conform PATH passes (exit $rc)" "$tmp/conform.tap"
 # ---- refused at load: stage and reason ---------------------------------------
 
 refused abi2 version "built for model ABI 2."
-refused nosymbol symbol "weft_model_entry (a model exports its table with WEFT_MODEL_ENTRY)"
+refused nosymbol symbol "weft_model_entry is not exported (a model exports its table with WEFT_MODEL_ENTRY)"
 refused small version "entry struct is 24 bytes, model ABI 1.0 needs at least"
 refused misnamed version "entry is named 'othername', but the file is named for 'misnamed'"
 refused noname version "entry has no name (NULL), expected 'noname'"
