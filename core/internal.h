@@ -129,6 +129,14 @@ weft__child_end weft__child_wait(const weft_context *ctx, pid_t pid, int fd,
 /* "SIGSEGV", or "signal N", for messages. */
 void weft__signal_name(int sig, char *buf, size_t size);
 
+/* ---- model_api.c ------------------------------------------------------------
+ */
+
+/* The model's check() (model ABI 1.1, optional) on cfg: validates its
+ * parameters without a run. */
+weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
+			      const weft_model *model);
+
 /* ---- loader.c: plugin files of any kind ------------------------------------
  */
 

@@ -25,10 +25,6 @@ struct weft_model_ctx {
 
 /* A model context for sim's main thread (writer = 0) or its writer. */
 void weft__mc_init(weft_model_ctx *mc, weft_sim *sim, int writer);
-/* The model's check() (model ABI 1.1, optional) on cfg: validates its
- * parameters without a run. */
-weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
-			      const weft_model *model);
 
 /* Slots the output pipeline rotates through: the chunk being collected,
  * the one waited for and handed over, and the one being emitted. */

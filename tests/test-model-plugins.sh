@@ -267,14 +267,26 @@ WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/bare.ini" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: $tmp/bare.ini:2: [model] plugin = intact is a model name, not a plugin file: set [simulation] model = intact" ""
 okd $? "[model] plugin = NAME says to set [simulation] model = NAME (exit $rc)" "$tmp/err"
+# Relative paths in an INI file are taken from the file's directory, those
+# of --set from the current one.
+mkdir -p "$tmp/rel" "$tmp/elsewhere"
+ln -s "$dir/weft-model-intact.so" "$tmp/rel/weft-model-intact.so"
 printf '[simulation]\nsteps = 2\n[model]\nplugin = weft-model-intact.so\n[output]\ndirectory = %s\nplot = none\n' \
-	"$tmp/out-rel" > "$tmp/rel.ini"
-(cd "$dir" && WEFT_MODEL_PATH="" "$weft" run --quiet "$tmp/rel.ini") > "$tmp/out" 2>&1
-okd $? "[model] plugin = weft-model-intact.so is a path: the file in the current directory" "$tmp/out"
-(cd "$tmp" && WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/rel.ini") > "$tmp/out" 2> "$tmp/err"
+	"$tmp/out-rel" > "$tmp/rel/rel.ini"
+(cd "$tmp/elsewhere" && WEFT_MODEL_PATH="" "$weft" run --quiet "$tmp/rel/rel.ini") > "$tmp/out" 2>&1
+okd $? "[model] plugin = weft-model-intact.so is the file beside the INI file, wherever weft runs" "$tmp/out"
+cp "$tmp/rel/rel.ini" "$tmp/rel2.ini"
+(cd "$tmp/rel" && WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/rel2.ini") > "$tmp/out" 2> "$tmp/err"
 rc=$?
-[ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: $tmp/rel.ini:4: [model] plugin = ./weft-model-intact.so: open: " ""
-okd $? "... not looked for in the search path when the current directory has none (exit $rc)" "$tmp/err"
+[ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: $tmp/rel2.ini:4: [model] plugin = $tmp/weft-model-intact.so: open: " ""
+okd $? "... never the current directory's, nor one of the search path (exit $rc)" "$tmp/err"
+printf '[simulation]\nmodel = intact\nsteps = 2\n[model]\nplugin_path = .\n[output]\ndirectory = %s\nplot = none\n' \
+	"$tmp/out-rel" > "$tmp/rel/path.ini"
+(cd "$tmp/elsewhere" && WEFT_MODEL_PATH="" "$weft" check "$tmp/rel/path.ini") > "$tmp/out" 2>&1
+okd $? "[model] plugin_path = . is the INI file's directory" "$tmp/out"
+printf '[simulation]\nsteps = 2\n' > "$tmp/plain.ini"
+(cd "$tmp/rel" && WEFT_MODEL_PATH="" "$weft" check "$tmp/plain.ini" --set model.plugin=weft-model-intact.so) > "$tmp/out" 2>&1
+okd $? "--set model.plugin=FILE is taken from the current directory" "$tmp/out"
 
 # ---- the command -------------------------------------------------------------
 

@@ -68,7 +68,10 @@ WEFT_EXPORT weft_status weft_config_new(weft_context *ctx, weft_config **out);
 /* Parse and validate an INI file. */
 WEFT_EXPORT weft_status weft_config_load(weft_context *ctx, const char *path,
 					 weft_config **out);
-/* Override one key, "section.key=value", with the same checks. */
+/* Override one key, "section.key=value", with the same checks (a relative
+ * path in a value is taken from the current directory). An assignment
+ * that is not of that form is WEFT_E_INVALID (a bad argument: the weft
+ * command's usage error), a bad key or value WEFT_E_CONFIG. */
 WEFT_EXPORT weft_status weft_config_set(weft_context *ctx, weft_config *cfg,
 					const char *assignment);
 /* Check what single keys cannot: the model's plugin is found and sound,
