@@ -237,8 +237,10 @@ static void show_progress(const weft_sim *sim, double t0)
 	fflush(stderr);
 }
 
-/* Step in chunks of at least a twentieth of a second, so that the
- * progress line moves and an interrupt is seen between chunks. */
+/* Step in chunks of about a twentieth of a second (doubled below 25 ms,
+ * halved above 100 ms, as the cost of a step changes), so that the progress
+ * line moves and a signal is seen between chunks: with a backend that
+ * steps on the host, libweft checks for cancellation between calls. */
 static weft_status step_all(weft_sim *sim, int progress, double t0)
 {
 	uint64_t chunk = 1;
@@ -250,8 +252,11 @@ static weft_status step_all(weft_sim *sim, int progress, double t0)
 			return st;
 		if (progress)
 			show_progress(sim, t0);
-		if (now_s() - t < 0.05 && chunk < (1u << 30))
+		t = now_s() - t;
+		if (t < 0.025 && chunk < (1u << 30))
 			chunk *= 2;
+		else if (t > 0.1 && chunk > 1)
+			chunk /= 2;
 	}
 	if (progress)
 		fprintf(stderr, "\r\033[K");

@@ -239,12 +239,6 @@ static char *read_line(char *str, int num, void *stream)
 
 	if (ld->st != WEFT_OK)
 		return NULL; /* stop inih at the first error */
-	if (weft__cancelled(ld->ctx)) {
-		ld->st = weft__cancel_fail(ld->ctx, "reading %s (line %d)",
-					   ld->path, ld->line + 1);
-		ld->fail_line = ld->line + 1;
-		return NULL;
-	}
 	if (!ld->buf && !(ld->buf = malloc((size_t)num))) {
 		ld->st = weft__fail(ld->ctx, WEFT_E_NOMEM, "%s: out of memory",
 				    ld->path);
@@ -258,7 +252,11 @@ static char *read_line(char *str, int num, void *stream)
 		return NULL;
 	}
 	ld->line++;
-	if (text > max)
+	/* Between lines (reading one may have waited, on a pipe). */
+	if (weft__cancelled(ld->ctx))
+		ld->st = weft__cancel_fail(ld->ctx, "reading %s (line %d)",
+					   ld->path, ld->line);
+	else if (text > max)
 		ld->st = weft__fail(ld->ctx, WEFT_E_CONFIG,
 				    "%s:%d: line too long (%zu characters; "
 				    "lines may have at most %zu)",

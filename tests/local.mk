@@ -30,12 +30,15 @@ WEFT_TEST_EXPORT = -export-dynamic \
 include tests/rng.am
 include tests/config.am
 include tests/loader.am
+include tests/isolation.am
 include tests/openmp.am
 include tests/model.am
 include tests/seir.am
 include tests/population.am
 include tests/cuda.am
 include tests/cli.am
+include tests/commit.am
+include tests/signals.am
 include tests/template.am
 include tests/model-template.am
 include tests/conform.am
