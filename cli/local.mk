@@ -5,6 +5,9 @@ cli_weft_SOURCES = cli/weft.c
 cli_weft_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir) \
 	-I$(top_srcdir)/conform
 cli_weft_LDADD = conform/libweft-conform.la core/libweft.la
+# -pthread: the thread that takes signals (run, check).
+cli_weft_CFLAGS = $(AM_CFLAGS) -pthread
+cli_weft_LDFLAGS = -pthread
 
 # weft-wk, the kernel tool (docs/kernel-tool.md): a model's NAME.wk to
 # NAME_kernels.c and NAME_kernels.h. Plain libc, no libweft; it falls

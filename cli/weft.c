@@ -4,12 +4,24 @@
  * this file parses arguments, shows progress and prints results.
  *
  * Exit status: 0 success, 1 the work failed (message on stderr), 2 bad
- * command line, 128 + N when stopped by signal N before its outputs were
- * committed (130 for SIGINT; no output file replaced or half-written).
+ * command line, 128 + N when stopped by signal N (SIGINT, SIGTERM, SIGHUP)
+ * before its outputs were committed (130 for SIGINT; no output file
+ * replaced or half-written).
+ *
+ * Signals (run and check): SIGINT, SIGTERM and SIGHUP are blocked in every
+ * thread and taken by a thread of their own (sigwait), so no plugin that
+ * installs handlers can take them away. The first cancels the work
+ * (weft_context_cancel: libweft stops at its next check, commits nothing);
+ * a second one ends the process at once, by that signal. SIGQUIT is taken
+ * the same way and ends the process at once with its default action (a
+ * core dump), whatever handler a backend's runtime installed.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +34,9 @@
 
 #define EXIT_USAGE 2
 
-static volatile sig_atomic_t interrupted; /* the signal's number */
+/* The signal that cancelled the work (0: none), set by the signal
+ * thread. */
+static atomic_int interrupted;
 
 static const char usage_text[] =
 	"usage: weft run CONFIG [--set SECTION.KEY=VALUE]... "
@@ -82,8 +96,20 @@ static void die_usage(const char *fmt, const char *arg)
 	exit(EXIT_USAGE);
 }
 
+/* A failure: its message, and the exit status. Work ended by a signal
+ * exits with 128 + its number. */
 static int fail(weft_context *ctx)
 {
+	int sig = atomic_load(&interrupted);
+
+	if (sig && weft_context_cancelled(ctx)) {
+		fprintf(stderr, "\nweft: interrupted by %s: %s\n",
+			sig == SIGINT	? "SIGINT"
+			: sig == SIGHUP ? "SIGHUP"
+					: "SIGTERM",
+			weft_context_error(ctx));
+		return 128 + sig;
+	}
 	fprintf(stderr, "weft: %s\n", weft_context_error(ctx));
 	return EXIT_FAILURE;
 }
@@ -95,9 +121,56 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void on_signal(int sig)
+/* ---- signals ---------------------------------------------------------- */
+
+static sigset_t caught; /* SIGINT, SIGTERM, SIGHUP, SIGQUIT */
+
+/* End the process by sig's default action (termination, or SIGQUIT's
+ * core dump), from the signal thread. */
+static void die_by(int sig)
 {
-	interrupted = sig;
+	sigset_t one;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void *signal_thread(void *arg)
+{
+	weft_context *ctx = arg;
+	int sig;
+
+	for (;;) {
+		if (sigwait(&caught, &sig) != 0)
+			continue;
+		if (sig == SIGQUIT || atomic_load(&interrupted))
+			die_by(sig); /* SIGQUIT, or a second signal */
+		atomic_store(&interrupted, sig);
+		weft_context_cancel(ctx);
+	}
+	return NULL;
+}
+
+/* Before any other thread exists (backends', the output writer), so that
+ * all inherit the mask. */
+static void catch_signals(weft_context *ctx)
+{
+	pthread_t th;
+
+	sigemptyset(&caught);
+	sigaddset(&caught, SIGINT);
+	sigaddset(&caught, SIGTERM);
+	sigaddset(&caught, SIGHUP);
+	sigaddset(&caught, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &caught, NULL);
+	if (pthread_create(&th, NULL, signal_thread, ctx) == 0)
+		pthread_detach(th);
+	else
+		pthread_sigmask(SIG_UNBLOCK, &caught, NULL);
 }
 
 /* ---- run and check -------------------------------------------------- */
@@ -134,14 +207,21 @@ static void parse_run_opts(int argc, char **argv, run_opts *o, int is_run)
 		die_usage("%s needs a CONFIG file", argv[1]);
 }
 
+/* 0, or the command's exit status. */
 static int load_config(weft_context *ctx, const run_opts *o, weft_config **cfg)
 {
+	weft_status st;
+
 	if (weft_config_load(ctx, o->config, cfg))
-		return -1;
-	for (int i = 0; i < o->n_sets; i++)
-		if (weft_config_set(ctx, *cfg, o->sets[i]))
-			return -1;
-	return weft_config_validate(ctx, *cfg) ? -1 : 0;
+		return fail(ctx);
+	for (int i = 0; i < o->n_sets; i++) {
+		st = weft_config_set(ctx, *cfg, o->sets[i]);
+		if (st == WEFT_E_INVALID)
+			die_usage("%s", weft_context_error(ctx));
+		if (st)
+			return fail(ctx);
+	}
+	return weft_config_validate(ctx, *cfg) ? fail(ctx) : 0;
 }
 
 static void show_progress(const weft_sim *sim, double t0)
@@ -157,8 +237,10 @@ static void show_progress(const weft_sim *sim, double t0)
 	fflush(stderr);
 }
 
-/* Step in chunks of at least a twentieth of a second, so that the
- * progress line moves and an interrupt is seen between chunks. */
+/* Step in chunks of about a twentieth of a second (doubled below 25 ms,
+ * halved above 100 ms, as the cost of a step changes), so that the progress
+ * line moves and a signal is seen between chunks: with a backend that
+ * steps on the host, libweft checks for cancellation between calls. */
 static weft_status step_all(weft_sim *sim, int progress, double t0)
 {
 	uint64_t chunk = 1;
@@ -166,14 +248,15 @@ static weft_status step_all(weft_sim *sim, int progress, double t0)
 
 	while (weft_sim_steps_done(sim) < weft_sim_steps_total(sim)) {
 		double t = now_s();
-		if (interrupted)
-			return WEFT_E_IO;
 		if ((st = weft_sim_step(sim, chunk)))
 			return st;
 		if (progress)
 			show_progress(sim, t0);
-		if (now_s() - t < 0.05 && chunk < (1u << 30))
+		t = now_s() - t;
+		if (t < 0.025 && chunk < (1u << 30))
 			chunk *= 2;
+		else if (t > 0.1 && chunk > 1)
+			chunk /= 2;
 	}
 	if (progress)
 		fprintf(stderr, "\r\033[K");
@@ -245,24 +328,6 @@ static void print_stats(weft_sim *sim)
 		       (double)s.time_ns[p] / 1e6);
 }
 
-/* Once outputs start being renamed into place, finish the job: a signal
- * arriving now is handled (by its default action) afterwards. */
-static weft_status finish_uninterrupted(weft_sim *sim)
-{
-	sigset_t block, old;
-	weft_status st;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	st = weft_sim_finish(sim);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return st;
-}
-
 static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 {
 	int progress = !o->quiet && isatty(STDERR_FILENO);
@@ -270,22 +335,22 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 	weft_sim *sim = NULL;
 	weft_status st = weft_sim_open(ctx, cfg, &sim);
 	run_times times;
+	int rc;
 
 	t1 = now_s();
 	if (st == WEFT_OK)
 		st = step_all(sim, progress, t1);
 	t2 = now_s();
-	if (interrupted) {
-		fprintf(stderr,
-			"\nweft: interrupted; no output was replaced\n");
-		weft_sim_close(sim);
-		return 128 + interrupted;
-	}
+	/* A signal stops the run at libweft's next check, up to the commit
+	 * of the outputs, which then completes. */
 	if (st == WEFT_OK)
-		st = finish_uninterrupted(sim);
+		st = weft_sim_finish(sim);
 	if (st) {
+		if (progress)
+			fprintf(stderr, "\r\033[K");
+		rc = fail(ctx);
 		weft_sim_close(sim);
-		return fail(ctx);
+		return rc;
 	}
 	times = (run_times){ t1 - t0, t2 - t1, now_s() - t2 };
 	print_summary(sim, &times);
@@ -302,11 +367,10 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 	int rc;
 
 	parse_run_opts(argc, argv, &o, is_run);
-	if (load_config(ctx, &o, &cfg) != 0)
-		rc = fail(ctx);
-	else if (!is_run)
-		rc = (printf("%s: ok\n", o.config), EXIT_SUCCESS);
-	else
+	rc = load_config(ctx, &o, &cfg);
+	if (rc == 0 && !is_run)
+		printf("%s: ok\n", o.config);
+	else if (rc == 0)
 		rc = run_sim(ctx, cfg, &o);
 	weft_config_free(cfg);
 	free(o.sets);
@@ -524,9 +588,8 @@ static int cmd_conform(weft_context *ctx, int argc, char **argv)
 				printf("%-14s %s\n", name, summary);
 		return EXIT_SUCCESS;
 	}
-	/* The children that run the groups die with the command. */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	/* The children that run the groups die with the command (signals
+	 * keep their default actions). */
 	st = weft_conform_run(ctx, &o, stdout, &failed);
 	if (st == WEFT_E_INVALID) {
 		fprintf(stderr, "weft: %s (see 'weft --help')\n",
@@ -536,6 +599,20 @@ static int cmd_conform(weft_context *ctx, int argc, char **argv)
 	if (st)
 		return fail(ctx);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Everything printed reached standard output (a full disk, a closed
+ * pipe, /dev/full are failures, not a silent success). */
+static int check_stdout(int rc)
+{
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+
+	if (!bad)
+		return rc;
+	fprintf(stderr, "weft: cannot write standard output: %s%s\n",
+		strerror(errno),
+		rc == EXIT_SUCCESS ? " (the work itself succeeded)" : "");
+	return rc == EXIT_SUCCESS ? EXIT_FAILURE : rc;
 }
 
 static int dispatch(weft_context *ctx, int argc, char **argv)
@@ -580,13 +657,16 @@ int main(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	if (weft_context_new(&ctx) != WEFT_OK) {
 		fprintf(stderr, "weft: out of memory\n");
 		return EXIT_FAILURE;
 	}
+	/* The commands that take long; the others end by a signal's
+	 * default action (conform's children die with it). */
+	if (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "check") == 0)
+		catch_signals(ctx);
 	rc = dispatch(ctx, argc, argv);
+	rc = check_stdout(rc);
 	weft_context_free(ctx);
 	return rc;
 }

@@ -216,6 +216,19 @@ static void describe_found(const weft__plugin_set *set, char *buf, size_t size)
 		weft__fmt(buf, size, "no weft-backend-NAME.so found");
 }
 
+/* Load the plugin chosen (scans load none) into this process. */
+static weft_status plugin_take(weft_context *ctx, weft__plugin *p,
+			       weft__plugin **out)
+{
+	weft_status st = weft__plugin_attach(p);
+
+	if (st != WEFT_OK)
+		return weft__fail(ctx, st, "%s: %s: %s", p->path, p->stage,
+				  p->reason);
+	*out = p;
+	return WEFT_OK;
+}
+
 /* The available plugin with the highest score, the first found on ties.
  * With none, WEFT_E_UNAVAILABLE when some plugin loaded and its probe said
  * no, WEFT_E_PLUGIN when none got that far. */
@@ -234,10 +247,8 @@ static weft_status select_auto(weft_context *ctx, weft__plugin_set *set,
 		if (!p->shadowed && p->stage && strcmp(p->stage, "probe") == 0)
 			st = WEFT_E_UNAVAILABLE;
 	}
-	if (best) {
-		*out = best;
-		return WEFT_OK;
-	}
+	if (best)
+		return plugin_take(ctx, best, out);
 	describe_found(set, found, sizeof found);
 	return weft__fail(ctx, st,
 			  "no backend is available (backend = auto): "
@@ -305,15 +316,17 @@ static weft_status select_named(weft_context *ctx, weft__plugin_set *set,
 				  "available: %s",
 				  name, p->path, p->stage, p->reason, avail);
 	}
-	*out = p;
-	return WEFT_OK;
+	return plugin_take(ctx, p, out);
 }
 
-weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
-				 const char *name, weft__plugin **out)
+/* A name, not a path ("./weft-backend-x.so") nor a file name
+ * ("weft-backend-x.so", which is never opened from the current
+ * directory). */
+static weft_status check_name(weft_context *ctx, const char *name)
 {
-	*out = NULL;
-	if (!set || !name || !name[0])
+	size_t len = name ? strlen(name) : 0;
+
+	if (!len)
 		return weft__fail(ctx, WEFT_E_INVALID, "no backend name given");
 	if (strchr(name, '/'))
 		return weft__fail(ctx, WEFT_E_INVALID,
@@ -322,9 +335,79 @@ weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
 				  "'openmp'); to load a plugin file, set "
 				  "[backend] plugin = PATH",
 				  name);
+	if (len > 3 && strcmp(name + len - 3, ".so") == 0)
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "'%s' is a file name, not a backend name; "
+				  "give a plugin file as a path, such as ./%s",
+				  name, name);
+	return WEFT_OK;
+}
+
+weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
+				 const char *name, weft__plugin **out)
+{
+	weft_status st;
+
+	*out = NULL;
+	if (!set)
+		return weft__fail(ctx, WEFT_E_INVALID, "no backend set given");
+	if ((st = check_name(ctx, name)))
+		return st;
 	if (strcmp(name, "auto") == 0)
 		return select_auto(ctx, set, out);
 	return select_named(ctx, set, name, out);
+}
+
+/* A named backend: only the first weft-backend-NAME.so of the search path
+ * is looked at and loaded. When it is missing or unusable, every plugin
+ * is probed (in children) for the message: what is available, and the
+ * closest name. keep_unavailable: a plugin refused by its probe is loaded
+ * anyway (for harnesses that report why). */
+static weft_status choose_named(weft_context *ctx, const char *plugin_path,
+				const char *name, int keep_unavailable,
+				weft__plugin_set **set, weft__plugin **own,
+				weft__plugin **out)
+{
+	char *searched =
+		weft__plugin_search_path(&weft__backend_kind, plugin_path);
+	weft__plugin *p = NULL;
+	weft_status st;
+
+	if (!searched)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	st = weft__plugin_find(ctx, &weft__backend_kind, searched, name, &p);
+	free(searched);
+	if (st == WEFT_OK && p &&
+	    (!p->stage || (keep_unavailable && p->entry))) {
+		*own = *out = p;
+		return WEFT_OK;
+	}
+	weft__plugin_free(p);
+	if (st == WEFT_OK)
+		st = weft__plugins_scan(ctx, plugin_path, set);
+	/* Usually fails, saying why; usable now if the file changed. */
+	return st == WEFT_OK ? select_named(ctx, *set, name, out) : st;
+}
+
+weft_status weft__backend_choose(weft_context *ctx, const char *plugin_path,
+				 const char *name, int keep_unavailable,
+				 weft__plugin_set **set, weft__plugin **own,
+				 weft__plugin **out)
+{
+	weft_status st;
+
+	*set = NULL;
+	*own = NULL;
+	*out = NULL;
+	if ((st = check_name(ctx, name)))
+		return st;
+	if (strcmp(name, "auto") != 0) {
+		return choose_named(ctx, plugin_path, name, keep_unavailable,
+				    set, own, out);
+	}
+	if ((st = weft__plugins_scan(ctx, plugin_path, set)))
+		return st;
+	return select_auto(ctx, *set, out);
 }
 
 /* ---- the public listing -------------------------------------------------- */
@@ -436,24 +519,14 @@ struct weft_backend_plugin {
 	weft__plugin *p;       /* the one */
 };
 
-/* By name: scan, then select; a probe's no is kept when asked. */
+/* By name, as a run chooses; a probe's no is kept when asked. */
 static weft_status plugin_open_name(weft_context *ctx, weft_backend_plugin *bp,
 				    const char *spec, const char *plugin_path,
 				    unsigned flags)
 {
-	weft_status st = weft__plugins_scan(ctx, plugin_path, &bp->set);
-
-	if (st == WEFT_OK)
-		st = weft__plugins_select(ctx, bp->set, spec, &bp->p);
-	if (st == WEFT_E_UNAVAILABLE &&
-	    (flags & WEFT_PLUGIN_KEEP_UNAVAILABLE)) {
-		weft__plugin *q = weft__plugins_find(bp->set, spec);
-		if (q && q->entry) {
-			bp->p = q;
-			st = WEFT_OK;
-		}
-	}
-	return st;
+	return weft__backend_choose(ctx, plugin_path, spec,
+				    (flags & WEFT_PLUGIN_KEEP_UNAVAILABLE) != 0,
+				    &bp->set, &bp->own, &bp->p);
 }
 
 weft_status weft_backend_plugin_open(weft_context *ctx, const char *spec,

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "output.h"
+
 /* 2^53 - 1: the largest integer that the schema's double bounds hold. */
 #define INT53_MAX 9007199254740991.0
 
@@ -46,7 +48,8 @@ static const weft_key_desc backend_keys[] = {
 	  "to another: if it cannot run, the run fails and says why" },
 	{ "plugin", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "path of a backend plugin file to load instead of searching by name; "
-	  "leave name at auto when you set it" },
+	  "leave name at auto when you set it. A relative path is taken from "
+	  "the INI file's directory (from the current directory with --set)" },
 	{ "device", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "device on the backend: an index (0, 1, ...) or a case-insensitive "
 	  "substring of the device's name (as `weft backends` lists it); "
@@ -61,26 +64,36 @@ static const weft_key_desc backend_keys[] = {
 	{ "cache_dir", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "directory where backends that compile kernels at run time keep "
 	  "compiled programs; empty takes $XDG_CACHE_HOME/weft (or "
-	  "~/.cache/weft), off disables the cache" },
+	  "~/.cache/weft), off disables the cache. A relative path is taken "
+	  "from the current directory" },
 	{ "plugin_path", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "':'-separated directories searched for weft-backend-NAME.so before "
-	  "$WEFT_PLUGIN_PATH and the installed plugin directory" },
+	  "$WEFT_PLUGIN_PATH and the installed plugin directory. Relative "
+	  "ones are taken from the INI file's directory (plugin_path = . is "
+	  "that directory; from the current directory with --set)" },
 };
 
 static const weft_key_desc model_keys[] = {
 	{ "plugin", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "path of a model plugin file (weft-model-NAME.so) to load instead "
 	  "of searching by name; [simulation] model is then NAME, or left "
-	  "unset" },
+	  "unset. A relative path is taken from the INI file's directory "
+	  "(from the current directory with --set)" },
 	{ "plugin_path", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "':'-separated directories searched for weft-model-NAME.so before "
-	  "$WEFT_MODEL_PATH and the installed plugin directory" },
+	  "$WEFT_MODEL_PATH and the installed plugin directory. Relative ones "
+	  "are taken from the INI file's directory (plugin_path = . is that "
+	  "directory; from the current directory with --set)" },
 };
 
 static const weft_key_desc output_keys[] = {
 	{ "directory", WEFT_KEY_STRING, "weft-out", 0, 0, NULL,
-	  "directory the results are written to; files appear there only "
-	  "once the run has completed" },
+	  "directory the results are written to, relative to the current "
+	  "directory (where the run is started, not the INI file's). A run "
+	  "replaces it as a whole, in one step, once it has completed: it "
+	  "holds the files of one run, and files put there by hand are "
+	  "carried over (subdirectories are refused). A second run into it "
+	  "is refused while one is running" },
 	{ "every", WEFT_KEY_INT, "1", 1, 1000000000, NULL,
 	  "results are read back from the device every this many steps; also "
 	  "the row stride of per-step CSV files" },
@@ -611,10 +624,30 @@ static weft_status malformed(weft_context *ctx, const weft_config *cfg,
 	if (home)
 		weft__fmt(hint, sizeof hint, "; did you mean %s.%s?",
 			  home->name, bare_key);
-	return weft__fail(ctx, WEFT_E_CONFIG,
+	return weft__fail(ctx, WEFT_E_INVALID,
 			  "--set '%s': expected section.key=value (for "
 			  "example simulation.steps=200)%s",
 			  assignment, hint);
+}
+
+/* Control characters (and DEL) have no place in a configuration: their
+ * first one, with what precedes it escaped. */
+static weft_status text_only(weft_context *ctx, const char *where,
+			     const char *text)
+{
+	char shown[WEFT__MSG_MAX / 4];
+	size_t n = 0;
+
+	while (text[n] && (unsigned char)text[n] >= 0x20 &&
+	       (unsigned char)text[n] != 0x7f)
+		n++;
+	if (!text[n])
+		return WEFT_OK;
+	weft__escape(shown, sizeof shown, text, n);
+	return weft__fail(ctx, WEFT_E_CONFIG,
+			  "%s: a control character (\\x%02x) at column %zu: "
+			  "'%s': a configuration holds text only",
+			  where, (unsigned char)text[n], n + 1, shown);
 }
 
 static weft_status set_value(weft_context *ctx, weft_config *cfg,
@@ -626,7 +659,12 @@ static weft_status set_value(weft_context *ctx, weft_config *cfg,
 	weft_status st;
 	long k;
 
+	if ((st = text_only(ctx, "--set", section)) ||
+	    (st = text_only(ctx, "--set", key)))
+		return st;
 	weft__fmt(where, sizeof where, "--set %s.%s", section, key);
+	if ((st = text_only(ctx, where, value)))
+		return st;
 	if (!s && (st = weft__cfg_model_section(ctx, cfg, where, section, &s)))
 		return st;
 	if ((k = weft__cfg_find_key(s, key)) < 0)
@@ -737,7 +775,12 @@ static weft_status validate_output(weft_context *ctx, const weft_config *cfg)
 				  "or plot = none",
 				  where, plot,
 				  weft__cfg_where_of(cfg, "output", "csv"));
-	return WEFT_OK;
+	/* What a run would find wrong with the directory itself. */
+	if (!weft__config_writes(cfg))
+		return WEFT_OK;
+	return weft__outputs_check(
+		ctx, weft__config_str(cfg, "output", "directory"),
+		weft__cfg_where_of(cfg, "output", "directory"));
 }
 
 weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
@@ -748,11 +791,16 @@ weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
 	if (!cfg)
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_config_validate: cfg is NULL");
+	if (weft__cancelled(ctx))
+		return weft__cancel_fail(ctx, "validating the configuration");
 	st = validate_backend(ctx, cfg);
 	if (st == WEFT_OK)
 		st = validate_output(ctx, cfg);
 	if (st == WEFT_OK)
 		st = weft__cfg_selected_model(ctx, cfg, &model);
+	/* What the model checks before its setup, as a run would. */
+	if (st == WEFT_OK)
+		st = weft__model_check(ctx, cfg, WEFT__MODEL(model->plugin));
 	return st;
 }
 
@@ -807,10 +855,16 @@ const char *weft__config_where(const weft_config *c, const char *section,
 	return v->where ? v->where : "default";
 }
 
+int weft__config_writes(const weft_config *c)
+{
+	return weft__config_bool(c, "output", "csv") ||
+	       weft__config_bool(c, "output", "summary");
+}
+
 const weft_model *weft__config_model(const weft_config *cfg)
 {
 	struct cfg_section *s;
-	weft_context ctx;
+	weft_context ctx = { .msg = "" };
 
 	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
 		return NULL;
@@ -820,7 +874,7 @@ const weft_model *weft__config_model(const weft_config *cfg)
 const char *weft__config_model_path(const weft_config *cfg)
 {
 	struct cfg_section *s;
-	weft_context ctx;
+	weft_context ctx = { .msg = "" };
 
 	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
 		return "";

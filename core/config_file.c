@@ -28,11 +28,10 @@ struct load {
 	weft_config *cfg;
 	const char *path;
 	FILE *f;
-	char *buf; /* getline()'s buffer */
-	size_t cap;
-	int line;		 /* physical lines read */
-	int fail_line;		 /* line of the first error */
-	weft_status st;		 /* WEFT_OK until the first error */
+	char *buf;	/* the line read, as much as inih's buffer takes */
+	int line;	/* physical lines read */
+	int fail_line;	/* line of the first error */
+	weft_status st; /* WEFT_OK until the first error */
 	struct cfg_section *sec; /* section of the last header, or NULL */
 	const char *prev; /* name of the last key set since that header */
 	int prev_line;
@@ -168,34 +167,96 @@ static weft_status scan_line(struct load *ld)
 	return WEFT_OK;
 }
 
+/* A byte a configuration may not hold: a control character other than a
+ * tab (and the end of line), or DEL. */
+static int is_control(int c)
+{
+	return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
+}
+
+/* "FILE:LINE: ... at column C: 'TEXT'", TEXT the line up to the byte
+ * and escaped, so that raw bytes never reach a terminal. */
+static weft_status bad_byte(struct load *ld, size_t kept, size_t col, int c)
+{
+	char shown[WEFT__MSG_MAX / 4];
+
+	weft__escape(shown, sizeof shown, ld->buf, kept);
+	return weft__fail(ld->ctx, WEFT_E_CONFIG,
+			  "%s:%d: %s (\\x%02x) at column %zu: '%s': a "
+			  "configuration holds text only",
+			  ld->path, ld->line + 1,
+			  c == 0 ? "a NUL byte" : "a control character", c, col,
+			  shown);
+}
+
+/* The next physical line into ld->buf (room bytes: what fits of it, and
+ * a NUL), *text its length without the end of line (bytes past the room
+ * are counted, not kept). 1 for a line, 0 at the end of the file, -1 on a
+ * read error, a control character or a cancellation (ld->st says which).
+ * Memory stays bounded whatever the line's length. */
+static int next_line(struct load *ld, size_t room, size_t *text)
+{
+	size_t n = 0;
+	int c = EOF;
+
+	while ((c = getc(ld->f)) != EOF && c != '\n') {
+		int next = c == '\r' ? getc(ld->f) : EOF;
+		if (c == '\r' && next == '\n') {
+			c = next; /* CRLF */
+			break;
+		}
+		if (c == '\r' || is_control(c)) {
+			ld->st =
+				bad_byte(ld, n < room ? n : room - 1, n + 1, c);
+			return -1;
+		}
+		if (n + 1 < room)
+			ld->buf[n] = (char)c;
+		if (++n % 65536 == 0 && weft__cancelled(ld->ctx)) {
+			ld->st = weft__cancel_fail(ld->ctx, "reading %s",
+						   ld->path);
+			return -1;
+		}
+	}
+	if (c == EOF && ferror(ld->f)) {
+		ld->st =
+			weft__fail(ld->ctx, WEFT_E_CONFIG, "cannot read %s: %s",
+				   ld->path, strerror(errno));
+		return -1;
+	}
+	ld->buf[n < room ? n : room - 1] = '\0';
+	*text = n;
+	return n > 0 || c == '\n';
+}
+
 /* inih's reader: one physical line per call. */
 static char *read_line(char *str, int num, void *stream)
 {
 	struct load *ld = stream;
 	size_t max = num > 3 ? (size_t)num - 3 : 0; /* room for \r\n\0 */
 	size_t text;
-	ssize_t len;
+	int got;
 
 	if (ld->st != WEFT_OK)
 		return NULL; /* stop inih at the first error */
+	if (!ld->buf && !(ld->buf = malloc((size_t)num))) {
+		ld->st = weft__fail(ld->ctx, WEFT_E_NOMEM, "%s: out of memory",
+				    ld->path);
+		return NULL;
+	}
 	errno = 0;
-	len = getline(&ld->buf, &ld->cap, ld->f);
-	if (len < 0) {
-		if (ferror(ld->f)) {
+	got = next_line(ld, (size_t)num, &text);
+	if (got <= 0) {
+		if (got < 0)
 			ld->fail_line = ld->line + 1;
-			ld->st = weft__fail(ld->ctx, WEFT_E_CONFIG,
-					    "cannot read %s: %s", ld->path,
-					    strerror(errno));
-		}
 		return NULL;
 	}
 	ld->line++;
-	text = (size_t)len;
-	if (text && ld->buf[text - 1] == '\n')
-		text--;
-	if (text && ld->buf[text - 1] == '\r')
-		text--;
-	if (text > max)
+	/* Between lines (reading one may have waited, on a pipe). */
+	if (weft__cancelled(ld->ctx))
+		ld->st = weft__cancel_fail(ld->ctx, "reading %s (line %d)",
+					   ld->path, ld->line);
+	else if (text > max)
 		ld->st = weft__fail(ld->ctx, WEFT_E_CONFIG,
 				    "%s:%d: line too long (%zu characters; "
 				    "lines may have at most %zu)",
@@ -206,16 +267,80 @@ static char *read_line(char *str, int num, void *stream)
 		ld->fail_line = ld->line;
 		return NULL;
 	}
-	memcpy(str, ld->buf, (size_t)len + 1);
+	memcpy(str, ld->buf, text);
+	str[text] = '\n';
+	str[text + 1] = '\0';
 	return str;
+}
+
+/* ---- paths relative to the file ------------------------------------------ */
+
+/* Keys that name inputs (plugin files and directories to search): their
+ * relative paths are taken from the INI file's directory, so that a
+ * configuration and its plugins can move together. Outputs ([output]
+ * directory, [backend] cache_dir) go where the run is started. */
+static int is_path_key(const struct cfg_section *s, const char *key)
+{
+	return !s->plugin &&
+	       (strcmp(s->name, "backend") == 0 ||
+		strcmp(s->name, "model") == 0) &&
+	       (strcmp(key, "plugin") == 0 || strcmp(key, "plugin_path") == 0);
+}
+
+/* One path (of len bytes) from dir: as it is when absolute or empty; dir
+ * for "."; else dir/path. Appended to out (of size bytes). */
+static void add_path(char *out, size_t size, const char *dir, const char *path,
+		     size_t len)
+{
+	while (len > 2 && path[0] == '.' && path[1] == '/') {
+		path += 2; /* "./x.so" is "x.so" */
+		len -= 2;
+	}
+	if (!len || path[0] == '/')
+		weft__msg_add(out, size, "%.*s", (int)len, path);
+	else if (len == 1 && path[0] == '.')
+		weft__msg_add(out, size, "%s", dir);
+	else
+		weft__msg_add(out, size, "%s/%.*s", dir, (int)len, path);
+}
+
+/* value of key as read from file: relative paths taken from the file's
+ * directory (each of a ':'-separated list), into out. A [model] plugin
+ * that is a bare model name stays as it is (validation says what to
+ * write instead). */
+static void resolve_paths(const char *file, const struct cfg_section *s,
+			  const char *key, const char *value, char *out,
+			  size_t size)
+{
+	const char *slash = strrchr(file, '/');
+	char dir[WEFT__MSG_MAX];
+	int list = strcmp(key, "plugin_path") == 0;
+
+	weft__fmt(out, size, "%s", value);
+	if (!slash || !is_path_key(s, key) ||
+	    (!list && !strchr(value, '/') &&
+	     strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+		     strlen(value)))
+		return;
+	weft__fmt(dir, sizeof dir, "%.*s",
+		  slash == file ? 1 : (int)(slash - file), file);
+	out[0] = '\0';
+	for (const char *p = value;; p++) {
+		size_t n = list ? strcspn(p, ":") : strlen(p);
+		add_path(out, size, dir, p, n);
+		p += n;
+		if (!*p)
+			break;
+		weft__msg_add(out, size, ":");
+	}
 }
 
 weft_status weft__cfg_load_key(weft_context *ctx, const weft_config *cfg,
 			       const char *path, int line,
 			       struct cfg_section *s, const char *key,
-			       const char *value)
+			       const char *raw)
 {
-	char where[WHERE_MAX];
+	char where[WHERE_MAX], value[WEFT__MSG_MAX];
 	weft_status st;
 	long k;
 
@@ -227,6 +352,7 @@ weft_status weft__cfg_load_key(weft_context *ctx, const weft_config *cfg,
 				  "%s: [%s] %s is set twice (first at %s:%d); "
 				  "remove one",
 				  where, s->name, key, path, s->vals[k].line);
+	resolve_paths(path, s, key, raw, value, sizeof value);
 	st = weft__config_check(ctx, where, s->name, &s->keys[k], value);
 	if (st == WEFT_OK)
 		st = weft__cfg_store(ctx, s, (size_t)k, value, where);

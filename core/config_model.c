@@ -104,6 +104,15 @@ static weft_status own_model(weft_context *ctx, const weft_config *cfg,
 	return WEFT_OK;
 }
 
+/* What a message about [simulation] model starts with: "FILE:LINE:
+ * [simulation] model = NAME", or "[simulation] model = seir (the
+ * default)". */
+static void selection_key(char *buf, size_t size, const char *where,
+			  const char *name)
+{
+	weft__where_key(buf, size, where, "simulation", "model", name);
+}
+
 /* Find, load and check weft-model-NAME.so for section s (pending, or NULL
  * for a new one). `asker` says what needs it in messages; selection:
  * [simulation] model names it rather than a section header. */
@@ -113,29 +122,30 @@ static weft_status find_model(weft_context *ctx, const weft_config *cfg,
 			      struct cfg_section **out)
 {
 	char *searched = weft__cfg_model_search_path(cfg);
-	char hint[WEFT__MSG_MAX / 2], why[WEFT__MSG_MAX];
+	char hint[WEFT__MSG_MAX / 2], why[WEFT__MSG_MAX], key[WHERE_MAX];
 	weft__plugin *p = NULL;
 	weft_status st;
 
 	if (!searched)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	st = weft__plugin_find(ctx, &weft__model_kind, searched, name, &p);
+	if (selection)
+		selection_key(key, sizeof key, where, name);
+	else
+		weft__fmt(key, sizeof key, "%s: [%s]", where, name);
 	if (st == WEFT_OK && !p && selection) {
 		weft__models_hint(searched, name, hint, sizeof hint);
 		st = weft__fail(ctx, WEFT_E_CONFIG,
-				"%s: [simulation] model = %s: no model plugin "
-				"weft-model-%s.so in %s%s",
-				where, name, name, searched, hint);
+				"%s: no model plugin weft-model-%s.so in %s%s",
+				key, name, searched, hint);
 	} else if (st == WEFT_OK && !p) {
 		weft__fmt(why, sizeof why,
 			  " (no model plugin weft-model-%s.so in %s)", name,
 			  searched);
 		st = weft__cfg_unknown_section(ctx, cfg, where, name, why);
 	} else if (st == WEFT_OK && p->stage) {
-		st = weft__fail(
-			ctx, WEFT_E_PLUGIN, "%s: %s%s%s: %s: %s: %s", where,
-			selection ? "[simulation] model = " : "[", name,
-			selection ? "" : "]", p->path, p->stage, p->reason);
+		st = weft__fail(ctx, WEFT_E_PLUGIN, "%s: %s: %s: %s", key,
+				p->path, p->stage, p->reason);
 		weft__plugin_free(p);
 	} else if (st == WEFT_OK) {
 		st = adopt(ctx, cfg, s, p, out);
@@ -152,14 +162,16 @@ static weft_status core_section_model(weft_context *ctx, const weft_config *cfg,
 {
 	struct cfg_section *s = NULL;
 	weft_status st = find_model(ctx, cfg, where, name, 1, NULL, &s);
+	char key[WHERE_MAX];
 
 	if (st != WEFT_OK && st != WEFT_E_CONFIG)
 		return st;
+	selection_key(key, sizeof key, where, name);
 	return weft__fail(ctx, WEFT_E_CONFIG,
-			  "%s: [simulation] model = %s names the core's "
-			  "section [%s], not a model (the core's sections are "
-			  "[simulation], [backend], [output] and [model])",
-			  where, name, name);
+			  "%s names the core's section [%s], not a model (the "
+			  "core's sections are [simulation], [backend], "
+			  "[output] and [model])",
+			  key, name);
 }
 
 static weft_status model_section(weft_context *ctx, const weft_config *cfg,
@@ -182,15 +194,18 @@ static weft_status model_section(weft_context *ctx, const weft_config *cfg,
 		*out = own;
 		return WEFT_OK;
 	}
-	if (!is_model_name(name) && selection)
+	if (!is_model_name(name) && selection) {
+		char key[WHERE_MAX];
+		selection_key(key, sizeof key, where, name);
 		return weft__fail(ctx, WEFT_E_CONFIG,
-				  "%s: [simulation] model = %s is not a model "
-				  "name (a-z, 0-9 and '_')%s",
-				  where, name,
+				  "%s is not a model name (a-z, 0-9 and "
+				  "'_')%s",
+				  key,
 				  strchr(name, '/') ? "; to load a model "
 						      "plugin file, set "
 						      "[model] plugin = PATH"
 						    : "");
+	}
 	if (!is_model_name(name))
 		return weft__cfg_unknown_section(ctx, cfg, where, name, NULL);
 	return find_model(ctx, cfg, where, name, selection, s, out);
@@ -207,7 +222,7 @@ struct cfg_section *weft__cfg_model_lookup(const weft_config *cfg,
 					   const char *name)
 {
 	struct cfg_section *s = weft__cfg_find(cfg, name);
-	weft_context ctx;
+	weft_context ctx = { .msg = "" };
 
 	if (s)
 		return s->pending ? NULL : s;

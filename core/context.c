@@ -1,9 +1,13 @@
 /*
- * core/context.c - the context: the home of the last error message.
+ * core/context.c - the context: the home of the last error message, and
+ * the cancellation flag that long operations check.
  */
 #include "internal.h"
 
 #include <stdlib.h>
+
+/* weft_context_cancel() must be async-signal-safe. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int is not lock-free");
 
 weft_status weft_context_new(weft_context **out)
 {
@@ -32,4 +36,40 @@ weft_status weft_context_fail(weft_context *ctx, weft_status st,
 	weft__vfail(ctx, st, fmt, ap);
 	va_end(ap);
 	return st;
+}
+
+void weft_context_cancel(weft_context *ctx)
+{
+	/* Lock-free atomic store: async-signal-safe. */
+	if (ctx)
+		atomic_store(&ctx->cancelled, 1);
+}
+
+int weft_context_cancelled(const weft_context *ctx)
+{
+	return weft__cancelled(ctx);
+}
+
+void weft_context_reset_cancel(weft_context *ctx)
+{
+	if (ctx)
+		atomic_store(&ctx->cancelled, 0);
+}
+
+int weft__cancelled(const weft_context *ctx)
+{
+	/* A const object may still be read atomically: the flag is the one
+	 * member other threads write. */
+	return ctx && atomic_load((atomic_int *)&ctx->cancelled) != 0;
+}
+
+weft_status weft__cancel_fail(weft_context *ctx, const char *fmt, ...)
+{
+	char what[WEFT__MSG_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	return weft__fail(ctx, WEFT_E_CANCELLED, "cancelled while %s", what);
 }

@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <weft/backend.h>
 #include <weft/model.h>
 #include <weft/weft.h>
@@ -18,6 +20,9 @@
 
 struct weft_context {
 	char msg[WEFT__MSG_MAX];
+	/* Set by weft_context_cancel(), from any thread or a signal
+	 * handler (lock-free: context.c asserts it). */
+	atomic_int cancelled;
 };
 
 /* ---- util.c ------------------------------------------------------------- */
@@ -33,6 +38,17 @@ void weft__fmt(char *buf, size_t size, const char *fmt, ...) WEFT_PRINTF(3, 4);
 void weft__msg_add(char *buf, size_t size, const char *fmt, ...)
 	WEFT_PRINTF(3, 4);
 char *weft__strdup(const char *s);
+/* text[0..len) with control characters and DEL written as \xNN, so
+ * that raw bytes of a value never reach a terminal; cut to fit. */
+void weft__escape(char *buf, size_t size, const char *text, size_t len);
+/* "FILE:LINE: [section] key = value", or "[section] key = value (the
+ * default)" when where is "default" or NULL: the start of a message about
+ * a key's value. */
+void weft__where_key(char *buf, size_t size, const char *where,
+		     const char *section, const char *key, const char *value);
+/* "dir/file", without doubling a trailing slash; NULL when out of
+ * memory. */
+char *weft__path_join(const char *dir, const char *file);
 /* a followed by b in new memory; NULL when out of memory. */
 char *weft__strcat(const char *a, const char *b);
 /* Edit distance, capped (returns cap when greater). */
@@ -42,6 +58,15 @@ size_t weft__edit_distance(const char *a, const char *b, size_t cap);
 const char *weft__closest(const char *word, const char *const *cands, size_t n);
 /* Monotonic clock in nanoseconds. */
 uint64_t weft__now_ns(void);
+
+/* ---- context.c ------------------------------------------------------------
+ */
+
+/* 1 when ctx (may be NULL) was cancelled. */
+int weft__cancelled(const weft_context *ctx);
+/* WEFT_E_CANCELLED, with "cancelled while WHAT" as the message. */
+weft_status weft__cancel_fail(weft_context *ctx, const char *fmt, ...)
+	WEFT_PRINTF(2, 3);
 
 /* ---- config.c ------------------------------------------------------------ */
 
@@ -58,6 +83,11 @@ const char *weft__config_str(const weft_config *c, const char *section,
 const char *weft__config_where(const weft_config *c, const char *section,
 			       const char *key);
 
+/* 1 when the configuration asks for output files ([output] csv or
+ * summary; a plot needs the CSV): only then is the output directory
+ * checked, locked and replaced by a run. */
+int weft__config_writes(const weft_config *c);
+
 /* The model the configuration selects, once weft_config_validate() has
  * found and checked it (NULL before), and its plugin file. */
 const weft_model *weft__config_model(const weft_config *c);
@@ -68,6 +98,44 @@ const char *weft__config_model_path(const weft_config *c);
 weft_status weft__config_check(weft_context *ctx, const char *where,
 			       const char *section, const weft_key_desc *d,
 			       const char *text);
+
+/* ---- elf.c ----------------------------------------------------------------
+ */
+
+/* 0 when path is an ELF shared object this process can load that exports
+ * symbol as data; otherwise -1, with the loader's stage ("open" or
+ * "symbol") in *stage and why in why. Runs none of the file's code. */
+int weft__elf_check(const char *path, const char *symbol, const char **stage,
+		    char *why, size_t why_size);
+
+/* ---- child.c ---------------------------------------------------------------
+ */
+
+/* How a child waited for by weft__child_wait() ended. */
+typedef enum weft__child_end {
+	WEFT__CHILD_DONE,      /* it exited or was killed: see *status */
+	WEFT__CHILD_TIMEOUT,   /* it ran past its time and was killed */
+	WEFT__CHILD_CANCELLED, /* ctx was cancelled; it was killed */
+} weft__child_end;
+
+/* Wait for child pid: read fd (a pipe whose write end only the child
+ * holds, so that it closes when the child ends, crashed or not) until its
+ * end, keeping what fits in out (NUL-terminated; out may be NULL), then
+ * reap it. The child is killed with SIGKILL once it has run timeout_s
+ * seconds, or as soon as ctx is cancelled. Closes fd. */
+weft__child_end weft__child_wait(const weft_context *ctx, pid_t pid, int fd,
+				 double timeout_s, char *out, size_t size,
+				 int *status);
+/* "SIGSEGV", or "signal N", for messages. */
+void weft__signal_name(int sig, char *buf, size_t size);
+
+/* ---- model_api.c ------------------------------------------------------------
+ */
+
+/* The model's check() (model ABI 1.1, optional) on cfg: validates its
+ * parameters without a run. */
+weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
+			      const weft_model *model);
 
 /* ---- loader.c: plugin files of any kind ------------------------------------
  */
@@ -103,7 +171,9 @@ struct weft__plugin {
 	const char *stage; /* where it failed: "open", "symbol", "version",
 			    * "check", "probe"; NULL when usable */
 	char reason[WEFT__MSG_MAX];
-	weft_probe probe; /* backends */
+	weft_probe probe;  /* backends */
+	char summary[256]; /* models: the entry's, for listings */
+	char version[64];
 	int shadowed;
 };
 
@@ -116,6 +186,11 @@ typedef struct weft__plugin_set {
 	weft__plugin *items;
 	size_t n;
 	char *searched; /* the directories searched, in order, for messages */
+	/* While scanning: the caller's context, the children's time limit,
+	 * and a failure that stopped the scan (a cancellation). */
+	weft_context *ctx;
+	double timeout;
+	weft_status st;
 } weft__plugin_set;
 
 /* Length of NAME when file is exactly PREFIXNAME.so with NAME made of
@@ -124,8 +199,35 @@ size_t weft__plugin_name_len(const weft__plugin_kind *kind, const char *file);
 /* Record why p cannot be used (stage and reason); returns -1. */
 int weft__plugin_refuse(weft__plugin *p, const char *stage, const char *fmt,
 			...) WEFT_PRINTF(3, 4);
-/* Take p (kind, name and path set) through every stage. */
-void weft__plugin_load(weft__plugin *p);
+/* The stage under way, for weft__plugin_load_here()'s at. */
+enum weft__plugin_at {
+	WEFT__AT_OPEN = 1,
+	WEFT__AT_SYMBOL,
+	WEFT__AT_CHECK,
+	WEFT__AT_PROBE
+};
+
+/* Take p (kind, name and path set) through every stage in this process:
+ * open, symbol, the kind's checks and, with probe, the probe. at, when
+ * not NULL, is set to the stage under way (isolate.c's child). */
+void weft__plugin_load_here(weft__plugin *p, int probe, volatile int *at);
+
+/* ---- isolate.c ------------------------------------------------------------
+ */
+
+/* $WEFT_PROBE_TIMEOUT: the seconds a plugin's child may take (5 by
+ * default; 0: no child, everything in this process). */
+weft_status weft__probe_timeout(weft_context *ctx, double *out);
+/* Every stage of p, with its file read as ELF first and the rest in a
+ * child process (timeout 0: in this process): p records where it was
+ * refused, or its probe, and is not loaded here. Fails only when ctx was
+ * cancelled or the system refuses a process. */
+weft_status weft__plugin_inspect(weft_context *ctx, weft__plugin *p,
+				 double timeout);
+/* Load p, which weft__plugin_inspect() found usable (or refused only by
+ * its probe), into this process: open, symbol, checks and probe again
+ * (its answer here is the one kept; the kind's status when it fails). */
+weft_status weft__plugin_attach(weft__plugin *p);
 /* WEFT_E_UNAVAILABLE for a probe's no, WEFT_E_PLUGIN for the rest. */
 weft_status weft__plugin_status(const weft__plugin *p);
 /* Load one plugin given by path; on failure the message names the path,
@@ -181,8 +283,19 @@ weft_status weft__plugins_scan(weft_context *ctx, const char *plugin_path,
 /* Load, check and probe one backend plugin given by path. */
 weft_status weft__plugin_load_path(weft_context *ctx, const char *path,
 				   weft__plugin **out);
+/* The backend a run uses, by name: "auto" probes every plugin (each in
+ * a child) and loads the available one with the highest score; any other
+ * name loads only the first weft-backend-NAME.so of plugin_path,
+ * $WEFT_PLUGIN_PATH and the installed directory, which must be available:
+ * no fallback. What must be freed goes to *set (a scan) or *own (one
+ * plugin); *out is the one chosen. */
+weft_status weft__backend_choose(weft_context *ctx, const char *plugin_path,
+				 const char *name, int keep_unavailable,
+				 weft__plugin_set **set, weft__plugin **own,
+				 weft__plugin **out);
 /* "auto" picks the available plugin with the highest score; any other
- * name must match exactly and be available: no fallback. */
+ * name must match exactly and be available: no fallback. The one picked
+ * is loaded into this process. */
 weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
 				 const char *name, weft__plugin **out);
 

@@ -45,19 +45,6 @@ size_t weft__plugin_name_len(const weft__plugin_kind *kind, const char *file)
 	return strspn(file + pre, PLUGIN_NAME_CHARS) == n ? n : 0;
 }
 
-/* "dir/file", without doubling a trailing slash; NULL when out of memory. */
-static char *path_join(const char *dir, const char *file)
-{
-	size_t dl = strlen(dir);
-	const char *sep = dl > 0 && dir[dl - 1] == '/' ? "" : "/";
-	size_t n = dl + strlen(sep) + strlen(file) + 1;
-	char *path = malloc(n);
-
-	if (path)
-		snprintf(path, n, "%s%s%s", dir, sep, file);
-	return path;
-}
-
 /* ---- loading one plugin -------------------------------------------------- */
 
 int weft__plugin_refuse(weft__plugin *p, const char *stage, const char *fmt,
@@ -107,9 +94,28 @@ static int stage_symbol(weft__plugin *p)
 	return 0;
 }
 
-void weft__plugin_load(weft__plugin *p)
+/* Record the stage under way for a parent watching (isolate.c). */
+static void set_at(volatile int *at, int stage)
 {
-	if (stage_open(p) || stage_symbol(p) || p->kind->check(p)) {
+	if (at)
+		*at = stage;
+}
+
+void weft__plugin_load_here(weft__plugin *p, int probe, volatile int *at)
+{
+	int refused;
+
+	set_at(at, WEFT__AT_OPEN);
+	refused = stage_open(p);
+	if (!refused) {
+		set_at(at, WEFT__AT_SYMBOL);
+		refused = stage_symbol(p);
+	}
+	if (!refused) {
+		set_at(at, WEFT__AT_CHECK);
+		refused = p->kind->check(p);
+	}
+	if (refused) {
 		/* Refused before any plugin function ran: unload it. */
 		if (p->dl)
 			dlclose(p->dl);
@@ -117,7 +123,8 @@ void weft__plugin_load(weft__plugin *p)
 		p->entry = NULL;
 		return;
 	}
-	if (p->kind->probe)
+	set_at(at, WEFT__AT_PROBE);
+	if (probe && p->kind->probe)
 		p->kind->probe(p);
 }
 
@@ -144,6 +151,22 @@ void weft__plugin_free(weft__plugin *p)
 	free(p);
 }
 
+/* Inspect p in a child, then load it here when it is usable (or, with
+ * keep_unavailable, refused only by its probe). */
+static weft_status plugin_inspect_attach(weft_context *ctx, weft__plugin *p,
+					 int keep_unavailable)
+{
+	double timeout;
+	weft_status st;
+
+	if ((st = weft__probe_timeout(ctx, &timeout)) ||
+	    (st = weft__plugin_inspect(ctx, p, timeout)))
+		return st;
+	if (!p->stage || (keep_unavailable && strcmp(p->stage, "probe") == 0))
+		weft__plugin_attach(p);
+	return WEFT_OK;
+}
+
 /* Name and path of a plugin given by path. A path without '/' gets "./"
  * so that dlopen() opens that file and does not search the library path. */
 static int plugin_init_path(weft__plugin *p, const char *path)
@@ -152,7 +175,8 @@ static int plugin_init_path(weft__plugin *p, const char *path)
 	size_t n;
 
 	base = base ? base + 1 : path;
-	p->path = base == path ? path_join(".", path) : weft__strdup(path);
+	p->path =
+		base == path ? weft__path_join(".", path) : weft__strdup(path);
 	n = weft__plugin_name_len(p->kind, base);
 	p->name = n ? strndup(base + strlen(p->kind->prefix), n)
 		    : weft__strdup(base);
@@ -186,8 +210,10 @@ weft_status weft__plugin_open_path(weft_context *ctx,
 		return weft__fail(ctx, WEFT_E_NOMEM,
 				  "out of memory loading plugin %s", path);
 	}
-	if (!p->stage)
-		weft__plugin_load(p);
+	if (!p->stage && (st = plugin_inspect_attach(ctx, p, keep_failed))) {
+		weft__plugin_free(p);
+		return st;
+	}
 	if (p->stage && !(keep_failed && p->entry)) {
 		st = weft__fail(ctx, weft__plugin_status(p), "%s: %s: %s",
 				p->path, p->stage, p->reason);
@@ -327,7 +353,7 @@ static int scan_file(weft__plugin_set *set, const char *dir, const char *file)
 		return -1;
 	p->name = strndup(file + strlen(kind->prefix),
 			  weft__plugin_name_len(kind, file));
-	p->path = path_join(dir, file);
+	p->path = weft__path_join(dir, file);
 	if (!p->name || !p->path)
 		return -1;
 	first = weft__plugins_find(set, p->name);
@@ -338,8 +364,9 @@ static int scan_file(weft__plugin_set *set, const char *dir, const char *file)
 			  first->path);
 		return 0;
 	}
-	weft__plugin_load(p);
-	return 0;
+	/* Looked at in a child: a scan loads nothing here. */
+	set->st = weft__plugin_inspect(set->ctx, p, set->timeout);
+	return set->st == WEFT_OK ? 0 : -1;
 }
 
 static int scan_dir(void *arg, const char *dir)
@@ -367,16 +394,27 @@ weft_status weft__plugins_scan_kind(weft_context *ctx,
 {
 	weft__plugin_set *set;
 
+	weft_status st;
+
 	*out = NULL;
 	set = calloc(1, sizeof *set);
 	if (!set)
 		goto nomem;
 	set->kind = kind;
+	set->ctx = ctx;
+	if ((st = weft__probe_timeout(ctx, &set->timeout))) {
+		weft__plugins_free(set);
+		return st;
+	}
 	if (!(set->searched = weft__plugin_search_path(kind, user_path)) ||
 	    each_dir(set->searched, scan_dir, set) != 0) {
+		st = set->st;
 		weft__plugins_free(set);
+		if (st != WEFT_OK)
+			return st;
 		goto nomem;
 	}
+	set->ctx = NULL;
 	*out = set;
 	return WEFT_OK;
 
@@ -414,7 +452,7 @@ static int find_in_dir(void *arg, const char *dir)
 	if (!file)
 		return -1;
 	snprintf(file, n, "%s%s" PLUGIN_SUFFIX, f->kind->prefix, f->name);
-	f->path = path_join(dir, file);
+	f->path = weft__path_join(dir, file);
 	free(file);
 	if (!f->path)
 		return -1;
@@ -431,6 +469,7 @@ weft_status weft__plugin_find(weft_context *ctx, const weft__plugin_kind *kind,
 {
 	struct find f = { .kind = kind, .name = name };
 	weft__plugin *p;
+	weft_status st;
 	int rc;
 
 	*out = NULL;
@@ -449,7 +488,10 @@ weft_status weft__plugin_find(weft_context *ctx, const weft__plugin_kind *kind,
 	}
 	p->kind = kind;
 	p->path = f.path;
-	weft__plugin_load(p);
+	if ((st = plugin_inspect_attach(ctx, p, 0))) {
+		weft__plugin_free(p);
+		return st;
+	}
 	*out = p;
 	return WEFT_OK;
 }

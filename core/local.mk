@@ -16,7 +16,10 @@ core_libweft_internal_la_SOURCES = \
 	core/config_file.c \
 	core/config_model.c \
 	core/config_ref.c \
+	core/elf.c \
+	core/child.c \
 	core/loader.c \
+	core/isolate.c \
 	core/backends.c \
 	core/models.c \
 	core/sim.h \
@@ -27,6 +30,7 @@ core_libweft_internal_la_SOURCES = \
 	core/model_rows.c \
 	core/output.h \
 	core/output.c \
+	core/outdir.c \
 	core/plot.c
 # -pthread: the output writer thread (core/pipeline.c).
 core_libweft_internal_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) -pthread

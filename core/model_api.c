@@ -15,6 +15,30 @@
 
 #include "sim.h"
 
+void weft__mc_init(weft_model_ctx *mc, weft_sim *sim, int writer)
+{
+	mc->sim = sim;
+	mc->writer = writer;
+	mc->cfg = sim->cfg;
+	mc->model = sim->model;
+	mc->ctx = writer ? &sim->pipe.w.ctx : sim->ctx;
+}
+
+weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
+			      const weft_model *model)
+{
+	weft_model_ctx mc = { .cfg = cfg, .model = model, .ctx = ctx };
+
+	if (model->struct_size < WEFT_MODEL_V1_1_SIZE || !model->check)
+		return WEFT_OK;
+	if (weft__cancelled(ctx))
+		return weft__cancel_fail(ctx,
+					 "checking the parameters of "
+					 "model %s",
+					 model->name);
+	return model->check(&mc);
+}
+
 weft_status weft_model_fail(weft_model_ctx *mc, weft_status st, const char *fmt,
 			    ...)
 {
@@ -24,13 +48,27 @@ weft_status weft_model_fail(weft_model_ctx *mc, weft_status st, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return weft__fail(mc->writer ? &mc->sim->pipe.w.ctx : mc->sim->ctx, st,
-			  "model %s: %s", mc->sim->model->name, msg);
+	return weft__fail(mc->ctx, st, "model %s: %s", mc->model->name, msg);
 }
 
-/* Calls that reach the backend or change the run are not for emit(). */
+int weft_model_cancelled(const weft_model_ctx *mc)
+{
+	if (!mc)
+		return 0;
+	/* The writer's context only keeps its messages: the run's is the
+	 * one weft_context_cancel() was given. */
+	return weft__cancelled(mc->sim ? mc->sim->ctx : mc->ctx);
+}
+
+/* Calls that reach the backend or change the run: not for emit(), and
+ * not for check(), which has no run. */
 static weft_status weft__mc_main(weft_model_ctx *mc, const char *what)
 {
+	if (!mc->sim)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "%s called from check(), which may only "
+				       "read parameters",
+				       what);
 	if (!mc->writer)
 		return WEFT_OK;
 	return weft_model_fail(mc, WEFT_E_INVALID,
@@ -41,42 +79,42 @@ static weft_status weft__mc_main(weft_model_ctx *mc, const char *what)
 
 int64_t weft_model_int(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_int(mc->sim->cfg, mc->sim->model->name, key);
+	return weft__config_int(mc->cfg, mc->model->name, key);
 }
 
 double weft_model_real(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_real(mc->sim->cfg, mc->sim->model->name, key);
+	return weft__config_real(mc->cfg, mc->model->name, key);
 }
 
 int weft_model_bool(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_bool(mc->sim->cfg, mc->sim->model->name, key);
+	return weft__config_bool(mc->cfg, mc->model->name, key);
 }
 
 const char *weft_model_string(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_str(mc->sim->cfg, mc->sim->model->name, key);
+	return weft__config_str(mc->cfg, mc->model->name, key);
 }
 
 const char *weft_model_where(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_where(mc->sim->cfg, mc->sim->model->name, key);
+	return weft__config_where(mc->cfg, mc->model->name, key);
 }
 
 uint64_t weft_model_seed(const weft_model_ctx *mc)
 {
-	return (uint64_t)weft__config_int(mc->sim->cfg, "simulation", "seed");
+	return (uint64_t)weft__config_int(mc->cfg, "simulation", "seed");
 }
 
 uint64_t weft_model_steps(const weft_model_ctx *mc)
 {
-	return mc->sim->steps_total;
+	return (uint64_t)weft__config_int(mc->cfg, "simulation", "steps");
 }
 
 uint64_t weft_model_output_every(const weft_model_ctx *mc)
 {
-	return mc->sim->every;
+	return (uint64_t)weft__config_int(mc->cfg, "output", "every");
 }
 
 unsigned weft_model_output_slots(const weft_model_ctx *mc)
@@ -87,7 +125,7 @@ unsigned weft_model_output_slots(const weft_model_ctx *mc)
 
 int weft_model_want_csv(const weft_model_ctx *mc)
 {
-	return weft__config_bool(mc->sim->cfg, "output", "csv");
+	return weft__config_bool(mc->cfg, "output", "csv");
 }
 
 weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
@@ -125,8 +163,11 @@ void weft_model_free(weft_model_ctx *mc, weft_buf *buf)
 weft_status weft_model_buffer_tolerance(weft_model_ctx *mc, weft_buf *buf,
 					double abs_tol)
 {
-	weft__sim_buf *b = weft__sim_buf_find(mc->sim, buf);
+	weft__sim_buf *b;
 
+	if (weft__mc_main(mc, "weft_model_buffer_tolerance"))
+		return WEFT_E_INVALID;
+	b = weft__sim_buf_find(mc->sim, buf);
 	if (!b)
 		return weft_model_fail(mc, WEFT_E_INVALID,
 				       "buffer tolerance: the buffer was not "
@@ -422,12 +463,13 @@ weft_status weft_model_array(weft_model_ctx *mc, const char *name,
 			     uint32_t ndim, const int64_t *shape)
 {
 	weft_sim *sim = mc->sim;
-	weft__sim_buf *b = weft__sim_buf_find(sim, buf);
 	weft__sim_array *grown, *a;
+	weft__sim_buf *b;
 	weft_status st;
 
 	if (weft__mc_main(mc, "weft_model_array"))
 		return WEFT_E_INVALID;
+	b = weft__sim_buf_find(sim, buf);
 	if (!weft__is_name(name))
 		return weft_model_fail(mc, WEFT_E_INVALID,
 				       "view name '%s' is not a name (a-z, "
@@ -464,8 +506,7 @@ weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
 
 	if (weft__mc_main(mc, "weft_model_output_open"))
 		return WEFT_E_INVALID;
-	return weft__output_open(sim->ctx, &sim->outputs, sim->outdir, filename,
-				 out);
+	return weft__sim_output_open(sim, filename, out);
 }
 
 weft_status weft_model_summary(weft_model_ctx *mc, const char *key,

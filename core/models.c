@@ -95,6 +95,9 @@ static int check_names(weft__plugin *p, const weft_model *m)
 	if (!m->summary || !m->version)
 		return weft__plugin_refuse(p, "check", "entry has no %s (NULL)",
 					   !m->summary ? "summary" : "version");
+	/* For listings, which load nothing (the check runs in a child). */
+	weft__fmt(p->summary, sizeof p->summary, "%s", m->summary);
+	weft__fmt(p->version, sizeof p->version, "%s", m->version);
 	return 0;
 }
 
@@ -125,7 +128,7 @@ static int check_functions(weft__plugin *p, const weft_model *m)
 static int check_key(weft__plugin *p, const weft_model *m,
 		     const weft_key_desc *d)
 {
-	weft_context ctx = { { 0 } };
+	weft_context ctx = { .msg = "" };
 
 	if (!is_ident(d->name))
 		return weft__plugin_refuse(p, "check",
@@ -246,14 +249,14 @@ struct weft_model_list {
 
 static void info_from_plugin(weft_model_info *info, const weft__plugin *p)
 {
-	const weft_model *m = p->stage ? NULL : WEFT__MODEL(p);
+	int ok = !p->stage && !p->shadowed;
 
 	info->name = p->name;
 	info->path = p->path;
 	info->stage = p->stage ? p->stage : "";
 	info->reason = p->stage || p->shadowed ? p->reason : "";
-	info->summary = m ? m->summary : "";
-	info->version = m ? m->version : "";
+	info->summary = ok ? p->summary : "";
+	info->version = ok ? p->version : "";
 	info->state = p->shadowed ? "shadowed"
 		      : p->stage  ? "failed"
 				  : "available";

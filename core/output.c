@@ -1,25 +1,27 @@
 /*
- * core/output.c - output files that are complete or absent.
+ * core/output.c - the files of a run's output set.
  *
- * Each output is written to a hidden temporary file in the output
- * directory and renamed into place when the run commits: an interrupted or
- * failed run leaves every earlier file as it was and no partial new one.
+ * Each output is written under its own name into the run's new set, a
+ * directory beside the output directory (outdir.c), which replaces the
+ * output directory as a whole once the run has completed: an interrupted
+ * or failed run leaves every earlier file as it was and no new one.
  */
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output.h"
 
 struct weft_output {
 	weft_context *ctx; /* where write errors go (but see below) */
-	char *path;	   /* final name */
-	char *tmp;	   /* where it is written until commit */
+	char *name;	   /* NAME */
+	char *path;	   /* final name, DIR/NAME */
+	char *tmp;	   /* where it is written until commit, TMP/NAME */
 	FILE *f;
 	weft_output *next;
 };
@@ -39,113 +41,82 @@ static weft_context *weft__output_ctx(const weft_output *o)
 	return weft__thread_ctx ? weft__thread_ctx : o->ctx;
 }
 
-static mode_t weft__umask(void)
-{
-	mode_t m = umask(022);
-	umask(m);
-	return m;
-}
-
-/* mkdir -p: create dir and its missing parents. */
-static weft_status weft__mkdirs(weft_context *ctx, const char *dir)
-{
-	char *p = weft__strdup(dir);
-	struct stat sb;
-	weft_status st = WEFT_OK;
-
-	if (!p)
-		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
-	for (char *s = p + 1;; s++) {
-		char c = *s;
-		if (c != '/' && c != '\0')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-			st = weft__fail(ctx, WEFT_E_IO,
-					"cannot create output directory %s: %s",
-					p, strerror(errno));
-			break;
-		}
-		*s = c;
-		if (c == '\0')
-			break;
-	}
-	free(p);
-	if (st == WEFT_OK && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
-		st = weft__fail(ctx, WEFT_E_IO,
-				"output directory %s exists and is not a "
-				"directory",
-				dir);
-	return st;
-}
-
-weft_status weft__outputs_prepare(weft_context *ctx, const char *dir)
-{
-	weft_status st = weft__mkdirs(ctx, dir);
-	if (st)
-		return st;
-	if (access(dir, W_OK | X_OK) != 0)
-		return weft__fail(ctx, WEFT_E_IO,
-				  "output directory %s is not writable: %s",
-				  dir, strerror(errno));
-	return WEFT_OK;
-}
-
 static void weft__output_free(weft_output *o)
 {
 	if (o->f)
 		fclose(o->f);
-	if (o->tmp)
-		unlink(o->tmp);
+	free(o->name);
 	free(o->tmp);
 	free(o->path);
 	free(o);
 }
 
-weft_status weft__output_open(weft_context *ctx, weft__outputs *set,
-			      const char *dir, const char *name,
-			      weft_output **out)
+/* A plain file name: not empty, no '/', not hidden (the set's own hidden
+ * names are the manifest's), no control character. */
+static int weft__output_name_ok(const char *name)
 {
-	weft_output *o;
-	int fd;
-	size_t n = strlen(dir) + strlen(name) + 32;
+	if (!name[0] || name[0] == '.' || strchr(name, '/'))
+		return 0;
+	for (const char *c = name; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return 0;
+	return 1;
+}
 
-	if (!name[0] || strchr(name, '/') || name[0] == '.')
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "output name '%s' must be a plain file name",
-				  name);
-	o = calloc(1, sizeof *o);
-	if (!o || !(o->path = malloc(n)) || !(o->tmp = malloc(n)))
-		goto fail_nomem;
-	o->ctx = ctx;
-	snprintf(o->path, n, "%s/%s", dir, name);
-	snprintf(o->tmp, n, "%s/.%s.XXXXXX", dir, name);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		weft__fail(ctx, WEFT_E_IO, "cannot create %s: %s", o->tmp,
-			   strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		weft__output_free(o);
-		return WEFT_E_IO;
-	}
-	/* mkstemp makes the file private; give it the mode any new file
-	 * would have. */
-	fchmod(fd, 0666 & ~weft__umask());
+/* The file itself: created new (an output opened twice is a mistake),
+ * with the mode any new file gets (0666 less the umask). */
+static weft_status weft__output_create(weft_context *ctx, weft_output *o)
+{
+	int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return weft__fail(ctx, WEFT_E_IO, "cannot create %s: %s%s",
+				  o->tmp, strerror(errno),
+				  errno == EEXIST ? " (an output opened twice)"
+						  : "");
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		close(fd);
-		goto fail_nomem;
+		unlink(o->tmp);
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory opening %s",
+				  o->tmp);
 	}
-	o->next = set->head;
-	set->head = o;
+	return WEFT_OK;
+}
+
+weft_status weft__output_open(weft_context *ctx, weft__outputs *set,
+			      const char *name, weft_output **out)
+{
+	weft_output *o;
+	weft_status st;
+
+	if (!weft__output_name_ok(name))
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "output name '%s' must be a plain file name "
+				  "(no '/', not starting with '.')",
+				  name);
+	if (!set->tmp)
+		return weft__fail(ctx, WEFT_E_INTERNAL,
+				  "output %s opened outside a run", name);
+	o = calloc(1, sizeof *o);
+	if (!o || !(o->name = weft__strdup(name)) ||
+	    !(o->path = weft__path_join(set->dir, name)) ||
+	    !(o->tmp = weft__path_join(set->tmp, name))) {
+		if (o)
+			weft__output_free(o);
+		return weft__fail(ctx, WEFT_E_NOMEM,
+				  "out of memory opening %s/%s", set->dir,
+				  name);
+	}
+	o->ctx = ctx;
+	if ((st = weft__output_create(ctx, o))) {
+		weft__output_free(o);
+		return st;
+	}
+	*set->tail = o;
+	set->tail = &o->next;
 	*out = o;
 	return WEFT_OK;
-fail_nomem:
-	if (o)
-		weft__output_free(o);
-	return weft__fail(ctx, WEFT_E_NOMEM, "out of memory opening %s/%s", dir,
-			  name);
 }
 
 weft_status weft_output_write(weft_output *o, const void *data, size_t bytes)
@@ -172,11 +143,12 @@ weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 	return WEFT_OK;
 }
 
-/* Flush to disk and close; the file stays under its temporary name. */
-static weft_status weft__output_close(weft_output *o)
+weft_status weft__output_close(weft_output *o)
 {
 	int err = 0;
 
+	if (!o->f)
+		return WEFT_OK;
 	if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)
 		err = errno;
 	if (fclose(o->f) != 0 && !err)
@@ -188,42 +160,24 @@ static weft_status weft__output_close(weft_output *o)
 	return WEFT_OK;
 }
 
-/* Close every file first, rename only when all closed cleanly: a full disk
- * discovered on the last file leaves no new file in place. */
-weft_status weft__outputs_commit(weft__outputs *set, weft__outputs *done)
-{
-	weft_status st;
-
-	for (weft_output *o = set->head; o; o = o->next)
-		if ((st = weft__output_close(o)))
-			return st;
-	while (set->head) {
-		weft_output *o = set->head;
-		if (rename(o->tmp, o->path) != 0)
-			return weft__fail(o->ctx, WEFT_E_IO,
-					  "cannot rename %s to %s: %s", o->tmp,
-					  o->path, strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		set->head = o->next;
-		o->next = done->head;
-		done->head = o;
-	}
-	return WEFT_OK;
-}
-
-void weft__outputs_discard(weft__outputs *set)
+void weft__outputs_free_files(weft__outputs *set)
 {
 	while (set->head) {
 		weft_output *o = set->head;
 		set->head = o->next;
 		weft__output_free(o);
 	}
+	set->tail = &set->head;
 }
 
 const char *weft__output_path(const weft_output *o)
 {
 	return o->path;
+}
+
+const char *weft__output_name(const weft_output *o)
+{
+	return o->name;
 }
 
 weft_output *weft__output_next(const weft_output *o)
@@ -233,14 +187,9 @@ weft_output *weft__output_next(const weft_output *o)
 
 weft_output *weft__outputs_find(const weft__outputs *set, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (weft_output *o = set->head; o; o = o->next) {
-		size_t len = strlen(o->path);
-		if (len > n && o->path[len - n - 1] == '/' &&
-		    strcmp(o->path + len - n, name) == 0)
+	for (weft_output *o = set->head; o; o = o->next)
+		if (strcmp(o->name, name) == 0)
 			return o;
-	}
 	return NULL;
 }
 
@@ -261,10 +210,13 @@ const char *weft__output_tmp(const weft_output *o)
 void weft__outputs_drop(weft__outputs *set, weft_output *o)
 {
 	for (weft_output **p = &set->head; *p; p = &(*p)->next) {
-		if (*p == o) {
-			*p = o->next;
-			weft__output_free(o);
-			return;
-		}
+		if (*p != o)
+			continue;
+		*p = o->next;
+		if (set->tail == &o->next)
+			set->tail = p;
+		unlink(o->tmp);
+		weft__output_free(o);
+		return;
 	}
 }

@@ -147,8 +147,7 @@ static weft_status weft__writer_start(weft_sim *sim)
 	sigset_t all, old;
 	int rc;
 
-	w->mc.sim = sim;
-	w->mc.writer = 1;
+	weft__mc_init(&w->mc, sim, 1);
 	if ((rc = pthread_mutex_init(&w->mu, NULL)) != 0)
 		goto fail;
 	if ((rc = pthread_cond_init(&w->cv, NULL)) != 0) {

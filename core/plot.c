@@ -312,8 +312,7 @@ static weft_status weft__plot_script(weft__plot *p)
 	weft_status st;
 
 	weft__fmt(name, sizeof name, "%s.gp", p->base);
-	if ((st = weft__output_open(p->sim->ctx, &p->sim->outputs,
-				    p->sim->outdir, name, &p->script)))
+	if ((st = weft__sim_output_open(p->sim, name, &p->script)))
 		return st;
 	weft__fmt(name, sizeof name, "%s.%s", p->base, p->format);
 	if ((st = weft__plot_script_head(p, name)) ||
@@ -364,9 +363,10 @@ static weft_status weft__plot_find(weft_context *ctx, const char *name,
 }
 
 /* Start prog with argv: standard input from /dev/null, standard output
- * and error into out_fd, no signal blocked (weft_sim_finish may run with
- * SIGINT blocked) and the default action for those a caller may have set
- * to be ignored. Returns 0 or an errno value. */
+ * and error into out_fd (a pipe's write end, which only the child keeps),
+ * no signal blocked (the caller's thread may block some) and the default
+ * action for those a caller may have set to be ignored. Returns 0 or an
+ * errno value. */
 static int weft__plot_spawn(const char *prog, char *const argv[], int out_fd,
 			    pid_t *pid)
 {
@@ -403,57 +403,89 @@ destroy_actions:
 
 /* gnuplot's messages on one line: blank lines and the lines that only
  * point at a column (spaces and '^') are left out. */
-static void weft__plot_messages(FILE *f, char *out, size_t size)
+static void weft__plot_messages(const char *text, char *out, size_t size)
 {
-	char line[512];
 	size_t n = 0;
 
 	out[0] = '\0';
-	rewind(f);
-	while (n + 1 < size && fgets(line, sizeof line, f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (line[strspn(line, " \t^")] == '\0')
-			continue;
-		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? " / " : "",
-				      line + strspn(line, " \t"));
+	for (const char *line = text; *line && n + 1 < size;) {
+		size_t len = strcspn(line, "\r\n");
+		size_t lead = strspn(line, " \t");
+		if (strspn(line, " \t^") < len)
+			n += (size_t)snprintf(out + n, size - n, "%s%.*s",
+					      n ? " / " : "", (int)(len - lead),
+					      line + lead);
+		line += len;
+		line += strspn(line, "\r\n");
 	}
 }
 
-/* Run gnuplot and wait for it: 0 when it exited with status 0, else -1
- * with why it did not draw in why. */
-static int weft__plot_gnuplot(const char *gnuplot, char *const argv[],
-			      char *why, size_t size)
+/* $WEFT_GNUPLOT_TIMEOUT: the seconds gnuplot may take (60 by default). */
+static double weft__plot_timeout(void)
 {
-	char msgs[320];
-	FILE *err = tmpfile();
-	int rc, status;
+	const char *text = getenv("WEFT_GNUPLOT_TIMEOUT");
+	char *end;
+	double v = text && text[0] ? strtod(text, &end) : 0.0;
+
+	return text && text[0] && !*end && v > 0.0 && v <= 86400.0 ? v : 60.0;
+}
+
+/* Why the child gnuplot drew nothing, into why (unchanged when it exited
+ * with status 0). */
+static void weft__plot_why(const char *gnuplot, weft__child_end end, int status,
+			   double timeout, const char *msgs, char *why,
+			   size_t size)
+{
+	char sig[32];
+
+	if (end == WEFT__CHILD_TIMEOUT)
+		weft__fmt(why, size,
+			  "%s did not finish in %g s and was killed "
+			  "(WEFT_GNUPLOT_TIMEOUT)",
+			  gnuplot, timeout);
+	else if (WIFSIGNALED(status)) {
+		weft__signal_name(WTERMSIG(status), sig, sizeof sig);
+		weft__fmt(why, size, "%s was killed by signal %d (%s)%s%s",
+			  gnuplot, WTERMSIG(status), sig, msgs[0] ? ": " : "",
+			  msgs);
+	} else if (WEXITSTATUS(status) != 0)
+		weft__fmt(why, size, "%s exited with status %d%s%s", gnuplot,
+			  WEXITSTATUS(status), msgs[0] ? ": " : "", msgs);
+}
+
+/* Run gnuplot and wait for it, up to its time limit: 0 when it exited
+ * with status 0, -1 with why it did not draw in why, WEFT_E_CANCELLED
+ * (gnuplot killed) when the run was cancelled meanwhile. */
+static int weft__plot_gnuplot(weft_sim *sim, const char *gnuplot,
+			      char *const argv[], char *why, size_t size)
+{
+	char text[2048], msgs[320];
+	double timeout = weft__plot_timeout();
+	weft__child_end end;
+	int fds[2], rc, status;
 	pid_t pid;
 
-	if (!err) {
+	if (pipe2(fds, O_CLOEXEC) != 0) {
 		weft__fmt(why, size,
-			  "cannot create a file for gnuplot's "
-			  "messages: %s",
+			  "cannot make a pipe for gnuplot's messages: %s",
 			  strerror(errno));
 		return -1;
 	}
-	rc = weft__plot_spawn(gnuplot, argv, fileno(err), &pid);
-	while (rc == 0 && waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			rc = errno;
-	weft__plot_messages(err, msgs, sizeof msgs);
-	fclose(err);
-	if (rc)
+	rc = weft__plot_spawn(gnuplot, argv, fds[1], &pid);
+	close(fds[1]);
+	if (rc) {
+		close(fds[0]);
 		weft__fmt(why, size, "cannot run %s: %s", gnuplot,
 			  strerror(rc));
-	else if (WIFSIGNALED(status))
-		weft__fmt(why, size, "%s was killed by signal %d%s%s", gnuplot,
-			  WTERMSIG(status), msgs[0] ? ": " : "", msgs);
-	else if (WEXITSTATUS(status) != 0)
-		weft__fmt(why, size, "%s exited with status %d%s%s", gnuplot,
-			  WEXITSTATUS(status), msgs[0] ? ": " : "", msgs);
-	else
-		return 0;
-	return -1;
+		return -1;
+	}
+	end = weft__child_wait(sim->ctx, pid, fds[0], timeout, text,
+			       sizeof text, &status);
+	if (end == WEFT__CHILD_CANCELLED)
+		return WEFT_E_CANCELLED;
+	weft__plot_messages(text, msgs, sizeof msgs);
+	weft__plot_why(gnuplot, end, status, timeout, msgs, why, size);
+	return why[0] ? -1 : 0;
 }
 
 /* Open the image, run gnuplot -c SCRIPT DATA IMAGE on the temporary
@@ -465,10 +497,10 @@ static weft_status weft__plot_draw(weft__plot *p, const char *gnuplot,
 	char *argv[6];
 	struct stat sb;
 	weft_status st;
+	int rc;
 
 	weft__fmt(name, sizeof name, "%s.%s", p->base, p->format);
-	if ((st = weft__output_open(p->sim->ctx, &p->sim->outputs,
-				    p->sim->outdir, name, &p->image)))
+	if ((st = weft__sim_output_open(p->sim, name, &p->image)))
 		return st;
 	argv[0] = (char *)"gnuplot";
 	argv[1] = (char *)"-c";
@@ -476,8 +508,12 @@ static weft_status weft__plot_draw(weft__plot *p, const char *gnuplot,
 	argv[3] = (char *)weft__output_tmp(p->csv);
 	argv[4] = (char *)weft__output_tmp(p->image);
 	argv[5] = NULL;
-	if (weft__plot_gnuplot(gnuplot, argv, why, size) == 0 &&
-	    (stat(argv[4], &sb) != 0 || sb.st_size == 0))
+	rc = weft__plot_gnuplot(p->sim, gnuplot, argv, why, size);
+	if (rc == WEFT_E_CANCELLED)
+		return weft__cancel_fail(p->sim->ctx,
+					 "drawing the plot (gnuplot was "
+					 "killed)");
+	if (rc == 0 && (stat(argv[4], &sb) != 0 || sb.st_size == 0))
 		weft__fmt(why, size,
 			  "%s exited with status 0 but wrote no "
 			  "image",

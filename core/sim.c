@@ -29,13 +29,10 @@ static weft_status weft__sim_pick_backend(weft_sim *sim)
 		st = weft__plugin_load_path(sim->ctx, path, &sim->own_plugin);
 		sim->plugin = sim->own_plugin;
 	} else {
-		st = weft__plugins_scan(
+		st = weft__backend_choose(
 			sim->ctx,
 			weft__config_str(sim->cfg, "backend", "plugin_path"),
-			&sim->plugins);
-		if (st == WEFT_OK)
-			st = weft__plugins_select(sim->ctx, sim->plugins, name,
-						  &sim->plugin);
+			name, 0, &sim->plugins, &sim->own_plugin, &sim->plugin);
 	}
 	if (st == WEFT_OK) {
 		sim->vt = WEFT__BACKEND(sim->plugin);
@@ -130,7 +127,40 @@ static weft_status weft__sim_load_program(weft_sim *sim)
 	return WEFT_OK;
 }
 
+/* ---- outputs --------------------------------------------------------- */
+
+/* The output directory: checked, locked, and the new set made. */
+static weft_status weft__sim_outputs_prepare(weft_sim *sim)
+{
+	return weft__outputs_prepare(
+		sim->ctx, &sim->outputs, sim->outdir,
+		weft__config_where(sim->cfg, "output", "directory"));
+}
+
+/* A run whose configuration writes nothing ([output] csv and summary
+ * false: the CartPole API's) prepares the output directory only if its
+ * model opens a file nonetheless, and otherwise never touches it. */
+weft_status weft__sim_output_open(weft_sim *sim, const char *name,
+				  weft_output **out)
+{
+	weft_status st;
+
+	if (!sim->outputs.tmp && (st = weft__sim_outputs_prepare(sim)))
+		return st;
+	return weft__output_open(sim->ctx, &sim->outputs, name, out);
+}
+
 /* ---- open, step, finish, close -------------------------------------- */
+
+/* WEFT_E_CANCELLED, saying what the run was doing, once its context was
+ * cancelled; WEFT_OK otherwise. */
+static weft_status weft__sim_go_on(weft_sim *sim, const char *doing)
+{
+	if (!weft__cancelled(sim->ctx))
+		return WEFT_OK;
+	return weft__cancel_fail(sim->ctx, "%s (model %s)", doing,
+				 sim->model->name);
+}
 
 /* lists[0], "step": set by the model's setup (weft_model_set_step). */
 static weft_status weft__sim_lists_init(weft_sim *sim)
@@ -157,16 +187,28 @@ static weft_status weft__sim_setup(weft_sim *sim)
 		(uint64_t)weft__config_int(sim->cfg, "simulation", "steps");
 	sim->every = (uint64_t)weft__config_int(sim->cfg, "output", "every");
 	sim->outdir = weft__config_str(sim->cfg, "output", "directory");
-	sim->mc.sim = sim;
-	if ((st = weft__sim_pick_backend(sim)) ||
+	weft__mc_init(&sim->mc, sim, 0);
+	/* The output directory before any work that takes time, so that a
+	 * second run into it is refused at once; after the backend's probe,
+	 * whose child must not inherit the directory's lock. */
+	if ((st = weft__sim_go_on(sim, "loading the backend")) ||
+	    (st = weft__sim_pick_backend(sim)) ||
+	    (st = weft__sim_go_on(sim, "preparing the output directory")) ||
+	    (weft__config_writes(sim->cfg) &&
+	     (st = weft__sim_outputs_prepare(sim))) ||
+	    (st = weft__sim_go_on(sim, "opening the device")) ||
 	    (st = weft__sim_open_device(sim)) ||
+	    (st = weft__sim_go_on(sim, "loading the kernels")) ||
 	    (st = weft__sim_load_program(sim)) ||
-	    (st = weft__outputs_prepare(sim->ctx, sim->outdir)))
+	    (st = weft__model_check(sim->ctx, sim->cfg, sim->model)) ||
+	    (st = weft__sim_go_on(sim, "setting the model up")))
 		return st;
 	st = sim->model->setup(&sim->mc, &sim->mstate);
 	if (st == WEFT_OK && WEFT__SIM_STEP(sim)->n == 0)
 		st = weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
 				     "setup declared no step launches");
+	if (st == WEFT_OK)
+		st = weft__sim_go_on(sim, "setting the model up");
 	if (st == WEFT_OK)
 		st = weft__pipe_start(sim);
 	return st;
@@ -237,6 +279,11 @@ weft_status weft_sim_step(weft_sim *sim, uint64_t n)
 		n = sim->steps_total - sim->steps_done;
 	while (n > 0) {
 		uint64_t chunk = sim->every - sim->steps_done % sim->every;
+		if (weft__cancelled(sim->ctx))
+			return weft__cancel_fail(
+				sim->ctx, "stepping (%llu of %llu steps done)",
+				(unsigned long long)sim->steps_done,
+				(unsigned long long)sim->steps_total);
 		if (chunk > n)
 			chunk = n;
 		if ((st = weft__sim_enqueue(sim, chunk)))
@@ -261,6 +308,18 @@ uint64_t weft_sim_steps_total(const weft_sim *sim)
 	return sim ? sim->steps_total : 0;
 }
 
+/* What cleaning up the output directory left behind, as a summary line. */
+static weft_status weft__sim_note(weft_sim *sim)
+{
+	weft_status st = WEFT_OK;
+
+	if (sim->outputs.note[0])
+		st = weft_model_summary(&sim->mc, "leftovers", "%s",
+					sim->outputs.note);
+	sim->outputs.note[0] = '\0';
+	return st;
+}
+
 static weft_status weft__sim_write_summary(weft_sim *sim)
 {
 	weft_output *o;
@@ -268,8 +327,7 @@ static weft_status weft__sim_write_summary(weft_sim *sim)
 
 	if (!weft__config_bool(sim->cfg, "output", "summary"))
 		return WEFT_OK;
-	st = weft__output_open(sim->ctx, &sim->outputs, sim->outdir,
-			       "summary.txt", &o);
+	st = weft__sim_output_open(sim, "summary.txt", &o);
 	for (size_t i = 0; st == WEFT_OK && i < sim->n_summary; i++)
 		st = weft_output_printf(o, "%s: %s\n", sim->summary[i].key,
 					sim->summary[i].value);
@@ -285,12 +343,19 @@ weft_status weft_sim_finish(weft_sim *sim)
 	if (sim->steps_done < sim->steps_total &&
 	    (st = weft_sim_step(sim, sim->steps_total - sim->steps_done)))
 		return st;
-	/* Every output emitted and the writer joined before finish(). */
+	/* Every output emitted and the writer joined before finish(). Up
+	 * to the commit, a cancellation leaves the outputs as they were. */
 	if ((st = weft__pipe_drain(sim)) ||
+	    (st = weft__sim_go_on(sim, "finishing")) ||
 	    (st = sim->model->finish(&sim->mc, sim->mstate)) ||
-	    (st = weft__sim_plot(sim)) || (st = weft__sim_write_summary(sim)))
+	    (st = weft__sim_go_on(sim, "finishing")) ||
+	    (st = weft__sim_plot(sim)) || (st = weft__sim_note(sim)) ||
+	    (st = weft__sim_write_summary(sim)) ||
+	    (st = weft__sim_go_on(sim, "finishing")) ||
+	    (sim->outputs.tmp &&
+	     (st = weft__outputs_commit(sim->ctx, &sim->outputs))))
 		return st;
-	return weft__outputs_commit(&sim->outputs, &sim->committed);
+	return weft__sim_note(sim);
 }
 
 void weft_sim_close(weft_sim *sim)
@@ -301,7 +366,6 @@ void weft_sim_close(weft_sim *sim)
 	if (sim->model && sim->mstate)
 		sim->model->teardown(&sim->mc, sim->mstate);
 	weft__outputs_discard(&sim->outputs);
-	weft__outputs_discard(&sim->committed);
 	if (sim->prog)
 		sim->vt->unload_program(sim->dev, sim->prog);
 	if (sim->dev)
@@ -391,9 +455,9 @@ weft_status weft_sim_summary_at(const weft_sim *sim, size_t i, const char **key,
 size_t weft_sim_output_count(const weft_sim *sim)
 {
 	size_t n = 0;
-	if (!sim)
+	if (!sim || !sim->outputs.committed)
 		return 0;
-	for (const weft_output *o = sim->committed.head; o;
+	for (const weft_output *o = sim->outputs.head; o;
 	     o = weft__output_next(o))
 		n++;
 	return n;
@@ -401,7 +465,8 @@ size_t weft_sim_output_count(const weft_sim *sim)
 
 const char *weft_sim_output_at(const weft_sim *sim, size_t i)
 {
-	const weft_output *o = sim ? sim->committed.head : NULL;
+	const weft_output *o =
+		sim && sim->outputs.committed ? sim->outputs.head : NULL;
 	for (; o && i > 0; i--)
 		o = weft__output_next(o);
 	return o ? weft__output_path(o) : NULL;

@@ -13,11 +13,18 @@
 
 /* What a model's callbacks get. The writer thread's (for emit()) has
  * writer set: failures go to the writer's context, and calls that would
- * reach the backend are refused. */
+ * reach the backend are refused. check() gets one without a run (sim is
+ * NULL): it may read parameters and fail, nothing else. */
 struct weft_model_ctx {
-	weft_sim *sim;
-	int writer;
+	weft_sim *sim;		/* NULL in check() */
+	int writer;		/* emit(), on the writer thread */
+	const weft_config *cfg; /* the parameters */
+	const weft_model *model;
+	weft_context *ctx; /* where failures go */
 };
+
+/* A model context for sim's main thread (writer = 0) or its writer. */
+void weft__mc_init(weft_model_ctx *mc, weft_sim *sim, int writer);
 
 /* Slots the output pipeline rotates through: the chunk being collected,
  * the one waited for and handed over, and the one being emitted. */
@@ -114,9 +121,8 @@ struct weft_sim {
 	uint64_t last_fence; /* the last token weft_sim_fence() gave */
 	uint64_t steps_total, steps_done, every;
 	const char *outdir;
-	char *cache_dir;	 /* resolved default cache directory, owned */
-	weft__outputs outputs;	 /* open, not yet committed */
-	weft__outputs committed; /* renamed into place */
+	char *cache_dir;       /* resolved default cache directory, owned */
+	weft__outputs outputs; /* the new set, until and after its commit */
 	weft__summary_line *summary;
 	size_t n_summary;
 	weft__sim_buf **bufs; /* live model buffers, in allocation order */
@@ -154,6 +160,11 @@ weft_status weft__pipe_drain(weft_sim *sim);
 /* Closing: stop the writer (emitting nothing more) and join it; wait for
  * the device when reads into the model's memory may be under way. */
 void weft__pipe_stop(weft_sim *sim);
+
+/* A new output file of the run; the output directory is prepared first
+ * if the configuration wrote nothing until now (weft__config_writes). */
+weft_status weft__sim_output_open(weft_sim *sim, const char *name,
+				  weft_output **out);
 
 /* ---- plots (plot.c) ------------------------------------------------------ */
 

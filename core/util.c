@@ -21,6 +21,7 @@ const char *weft_status_str(weft_status st)
 	case WEFT_E_MODEL: return "model error";
 	case WEFT_E_UNSUPPORTED: return "not supported";
 	case WEFT_E_INTERNAL: return "internal error";
+	case WEFT_E_CANCELLED: return "cancelled";
 	}
 	return "unknown status";
 }
@@ -77,6 +78,48 @@ char *weft__strdup(const char *s)
 	if (d)
 		memcpy(d, s, n);
 	return d;
+}
+
+void weft__escape(char *buf, size_t size, const char *text, size_t len)
+{
+	size_t n = 0;
+
+	if (!size)
+		return;
+	for (size_t i = 0; i < len && n + 5 < size; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c < 0x20 || c == 0x7f)
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+		else
+			buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+}
+
+void weft__where_key(char *buf, size_t size, const char *where,
+		     const char *section, const char *key, const char *value)
+{
+	char shown[WEFT__MSG_MAX / 4];
+
+	weft__escape(shown, sizeof shown, value, strlen(value));
+	if (!where || strcmp(where, "default") == 0)
+		weft__fmt(buf, size, "[%s] %s = %s (the default)", section, key,
+			  shown);
+	else
+		weft__fmt(buf, size, "%s: [%s] %s = %s", where, section, key,
+			  shown);
+}
+
+char *weft__path_join(const char *dir, const char *file)
+{
+	size_t dl = strlen(dir);
+	const char *sep = dl > 0 && dir[dl - 1] == '/' ? "" : "/";
+	size_t n = dl + strlen(sep) + strlen(file) + 1;
+	char *path = malloc(n);
+
+	if (path)
+		snprintf(path, n, "%s%s%s", dir, sep, file);
+	return path;
 }
 
 char *weft__strcat(const char *a, const char *b)

@@ -10,6 +10,7 @@ AM_TESTS_ENVIRONMENT = \
 	WEFT_MODEL_PATH='$(abs_top_builddir)/models/seir/.libs:$(abs_top_builddir)/models/cartpole/.libs:$(abs_top_builddir)/models/template/.libs'; export WEFT_MODEL_PATH; \
 	LD_LIBRARY_PATH='$(abs_top_builddir)/core/.libs:$(abs_top_builddir)/models/cartpole/.libs'$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; export LD_LIBRARY_PATH; \
 	WEFT_TEST_PLUGINS='$(abs_top_builddir)/tests/plugins/.libs'; export WEFT_TEST_PLUGINS; \
+	WEFT_TEST_ISOLATE='$(abs_top_builddir)/tests/isolate/.libs'; export WEFT_TEST_ISOLATE; \
 	WEFT_SRCDIR='$(abs_top_srcdir)'; export WEFT_SRCDIR; \
 	WEFT_BUILDDIR='$(abs_top_builddir)'; export WEFT_BUILDDIR; \
 	XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; export XDG_CACHE_HOME;
@@ -29,12 +30,15 @@ WEFT_TEST_EXPORT = -export-dynamic \
 include tests/rng.am
 include tests/config.am
 include tests/loader.am
+include tests/isolation.am
 include tests/openmp.am
 include tests/model.am
 include tests/seir.am
 include tests/population.am
 include tests/cuda.am
 include tests/cli.am
+include tests/commit.am
+include tests/signals.am
 include tests/template.am
 include tests/model-template.am
 include tests/conform.am

@@ -130,7 +130,8 @@ static void cp_open(cp_env *e, uint32_t envs, const char *const *sets)
 	    weft_config_set(e->ctx, e->cfg, "simulation.model=cartpole") ||
 	    weft_config_set(e->ctx, e->cfg, "simulation.seed=7") ||
 	    weft_config_set(e->ctx, e->cfg, "backend.name=openmp") ||
-	    weft_config_set(e->ctx, e->cfg, "output.csv=false"))
+	    weft_config_set(e->ctx, e->cfg, "output.csv=false") ||
+	    weft_config_set(e->ctx, e->cfg, "output.summary=false"))
 		tap_bail("config: %s", weft_context_error(e->ctx));
 	snprintf(set, sizeof set, "cartpole.envs=%u", envs);
 	if (weft_config_set(e->ctx, e->cfg, set))

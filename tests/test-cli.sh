@@ -79,8 +79,67 @@ expect_error "backend typo suggests" "openmp" run "$(variant 's/^name = auto/nam
 expect_error "explicit cuda does not fall back" "cuda" run "$(variant 's/^name = auto/name = cuda/')"
 expect_error "initial_infected > agents names both" "initial_infected" run "$(variant 's/^agents = 2000/agents = 5\ninitial_infected = 6/')"
 
+# `weft check` validates what `weft run` would refuse, short of running:
+# the model's check() (expect_check: check and run fail alike).
+expect_check() {
+	name=$1 want=$2; shift 2
+	expect_error "check: $name" "$want" check "$@"
+	expect_error "run: $name" "$want" run "$@"
+}
+expect_check "interventions that do not parse" "[seir] interventions = bogus" "$base" --set seir.interventions=bogus
+expect_check "a duration that does not parse" "[seir] latent_duration = soon" "$base" --set seir.latent_duration=soon
+expect_check "population = csv without agents_file" "population = csv needs agents_file" "$base" --set seir.population=csv
+expect_check "steps beyond the model's limit" "more days than the series can hold" "$base" --set simulation.steps=500000000
+expect_check "initial_infected > agents" "initial_infected = 3000 exceeds agents = 2000" "$base" --set seir.initial_infected=3000
+
+# NUL bytes and control characters: errors naming line and column, the
+# line shown escaped (inih used to cut the value at a NUL byte).
+printf '[simulation]\nmodel = seir\nsteps = 2\0000\n' > "$tmp/nul.ini"
+expect_error "a NUL byte names its line and column" "nul.ini:3: a NUL byte (\\x00) at column 10: 'steps = 2'" check "$tmp/nul.ini"
+printf '[simulation]\nmodel = se\033[31mir\n' > "$tmp/esc.ini"
+expect_error "a control character, escaped" "esc.ini:2: a control character (\\x1b) at column 11" check "$tmp/esc.ini"
+if grep -q "$(printf '\033')" "$tmp/stderr"; then ok 1 "no raw control character reaches the terminal"; else ok 0 "no raw control character reaches the terminal"; fi
+expect_error "/dev/zero is refused at once" "/dev/zero:1: a NUL byte" check /dev/zero
+
+# A model selected by default reads well in messages.
+printf '[output]\ncsv = false\n' > "$tmp/default.ini"
+WEFT_MODEL_PATH="$tmp/nomodels" "$weft" check "$tmp/default.ini" > /dev/null 2> "$tmp/stderr"
+grep -qF "weft: [simulation] model = seir (the default): no model plugin weft-model-seir.so in $tmp/nomodels" "$tmp/stderr"
+ok $? "a model selected by default: '[simulation] model = seir (the default): ...'"
+
+# Relative plugin paths of an INI file are taken from its directory.
+mkdir -p "$tmp/kit" "$tmp/cwd"
+ln -s "$WEFT_BUILDDIR/plugins/openmp/.libs/weft-backend-openmp.so" "$tmp/kit/weft-backend-openmp.so"
+sed -e 's/^name = auto/name = openmp\nplugin_path = ./' -e "s|^directory = .*|directory = $tmp/kitout|" "$base" > "$tmp/kit/kit.ini"
+(cd "$tmp/cwd" && WEFT_PLUGIN_PATH= "$weft" run --quiet "$tmp/kit/kit.ini") > "$tmp/stdout" 2> "$tmp/stderr"
+ok $? "[backend] plugin_path = . is the INI file's directory, wherever weft runs"
+(cd "$tmp/cwd" && WEFT_PLUGIN_PATH= "$weft" run --quiet "$tmp/kit/kit.ini" --set backend.plugin_path=.) > /dev/null 2> "$tmp/stderr"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "no backend named 'openmp'.*; searched \.:" "$tmp/stderr"
+ok $? "--set backend.plugin_path=. is the current directory (exit $rc)"
+
+# Standard output that cannot be written is a failure (the outputs are
+# committed all the same).
+"$weft" run "$base" --quiet --set "output.directory=$tmp/fullout" > /dev/full 2> "$tmp/stderr"
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] && grep -q "^weft: cannot write standard output: No space left on device" "$tmp/stderr"
+ok $? "weft run > /dev/full exits 1 with one line (got $rc)"
+"$weft" backends > /dev/full 2> /dev/null
+ok "$(test $? -eq 1; echo $?)" "weft backends > /dev/full exits 1"
+"$weft" check "$base" > /dev/full 2> /dev/null
+ok "$(test $? -eq 1; echo $?)" "weft check > /dev/full exits 1"
+"$weft" config-reference > /dev/full 2> /dev/null
+ok "$(test $? -eq 1; echo $?)" "weft config-reference > /dev/full exits 1"
+
 # ---- bad overrides and command lines ------------------------------------
 expect_error "--set without =" "--set" run "$base" --set simulation.steps
+"$weft" check "$base" --set simulation.steps > /dev/null 2>&1
+ok "$(test $? -eq 2; echo $?)" "--set without '=' is a usage error: exit 2"
+"$weft" check "$base" --set steps=3 > /dev/null 2>&1
+ok "$(test $? -eq 2; echo $?)" "--set without a section is a usage error: exit 2"
+"$weft" conform weft-backend-openmp.so > "$tmp/stdout" 2>&1
+grep -qF "'weft-backend-openmp.so' is a file name, not a backend name; give a plugin file as a path, such as ./weft-backend-openmp.so" "$tmp/stdout"
+ok $? "weft conform weft-backend-NAME.so without a '/' says to give it as a path"
 expect_error "--set unknown key suggests" "seed" run "$base" --set simulation.sed=3
 expect_error "--set out of range" "steps" run "$base" --set simulation.steps=-4
 expect_error "--set unknown section" "backend" run "$base" --set backnd.name=openmp
@@ -118,7 +177,8 @@ else
 	grep -q "plot .*not drawn: gnuplot not found on PATH" "$tmp/stdout"
 	ok $? "without gnuplot the summary says the plot was not drawn"
 fi
-test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "no temporary file left"
+test -z "$(ls -A "$tmp/out" | grep '^\.' | grep -vx '\.weft-outputs')$(ls -A "$tmp" | grep '^\.out\.weft-[no]')"
+ok $? "no temporary file left, in the output directory or beside it"
 "$weft" run "$base" --quiet --stats > "$tmp/stdout" 2>&1
 grep -q '0 syncs\|syncs' "$tmp/stdout"; ok $? "--stats prints the counters"
 grep -Eq '^  wall time +setup [0-9.]+ s, steps [0-9.]+ s, finish [0-9.]+ s$' "$tmp/stdout"
@@ -137,7 +197,8 @@ wait "$pid"
 rc=$?
 ok "$(test "$rc" -eq 130; echo $?)" "SIGINT ends the run with status 130 (got $rc)"
 grep -qx sentinel "$tmp/out/daily.csv"; ok $? "the interrupted run replaced no output"
-test -z "$(ls -A "$tmp/out" | grep '^\.')"; ok $? "and left no temporary file"
+test -z "$(ls -A "$tmp/out" | grep '^\.' | grep -vx '\.weft-outputs')$(ls -A "$tmp" | grep '^\.out\.weft-[no]')"
+ok $? "and left no temporary file"
 
 # ---- listings --------------------------------------------------------------
 "$weft" backends > "$tmp/stdout" 2>&1

@@ -379,6 +379,62 @@ static void test_long_lines(void)
 	free(text);
 }
 
+/* A file of len bytes (NUL bytes included) loaded as NAME. */
+static weft_status load_bytes(const char *name, const char *bytes, size_t len,
+			      weft_config **out)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", tap_tmpdir(), name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(bytes, 1, len, f) != len || fclose(f) != 0)
+		tap_bail("cannot write %s", path);
+	return weft_config_load(ctx, path, out);
+}
+
+/* NUL bytes and control characters: errors that show the line escaped
+ * (inih would stop at a NUL and silently read a value cut short). */
+static void test_control_bytes(void)
+{
+	static const char nul[] = "[simulation]\nsteps = 1\0002\n";
+	static const char esc[] = "[simulation]\nmodel = se\033[31mir\n";
+	static const char cr[] = "[simulation]\nsteps = 1\r2\n";
+	static const char crlf[] = "[simulation]\r\nsteps = 12\r\n";
+	weft_config *cfg = (weft_config *)&ctx;
+
+	tap_ok(load_bytes("nul.ini", nul, sizeof nul - 1, &cfg) ==
+			       WEFT_E_CONFIG &&
+		       !cfg,
+	       "a NUL byte in a value is refused");
+	tap_contains(err(),
+		     "nul.ini:2: a NUL byte (\\x00) at column 10: 'steps = 1': "
+		     "a configuration holds text only",
+		     "NUL: its line and column, the line escaped");
+	tap_ok(load_bytes("esc.ini", esc, sizeof esc - 1, &cfg) ==
+		       WEFT_E_CONFIG,
+	       "an escape character in a value is refused");
+	tap_contains(err(),
+		     "esc.ini:2: a control character (\\x1b) at column 11: "
+		     "'model = se'",
+		     "control character: line, column, no raw byte");
+	tap_ok(load_bytes("cr.ini", cr, sizeof cr - 1, &cfg) == WEFT_E_CONFIG,
+	       "a carriage return inside a line is refused");
+	tap_contains(err(),
+		     "cr.ini:2: a control character (\\x0d) at column 10",
+		     "carriage return: its column");
+	tap_ok(load_bytes("crlf.ini", crlf, sizeof crlf - 1, &cfg) == WEFT_OK &&
+		       weft__config_int(cfg, "simulation", "steps") == 12,
+	       "CRLF line ends are read as line ends");
+	weft_config_free(cfg);
+	cfg = (weft_config *)&ctx;
+	tap_ok(weft_config_load(ctx, "/dev/zero", &cfg) == WEFT_E_CONFIG &&
+		       !cfg,
+	       "/dev/zero as a configuration is refused at once");
+	tap_contains(err(), "/dev/zero:1: a NUL byte (\\x00) at column 1",
+		     "/dev/zero: a NUL byte on line 1");
+}
+
 static void test_unreadable(void)
 {
 	weft_config *cfg = (weft_config *)&ctx;
@@ -401,24 +457,40 @@ static void test_unreadable(void)
 struct bad_set {
 	const char *assignment;
 	const char *want;
+	weft_status st;
 };
 
+/* Not section.key=value: a bad argument (the command's usage error). */
 static const struct bad_set bad_sets[] = {
-	{ "simulation.steps", "--set 'simulation.steps': expected "
-			      "section.key=value" },
-	{ "steps=10", "--set 'steps=10': expected section.key=value (for "
-		      "example simulation.steps=200); did you mean "
-		      "simulation.steps?" },
-	{ "simulaton.steps=10", "--set simulaton.steps: unknown section "
-				"[simulaton]; did you mean [simulation]?" },
+	{ "simulation.steps",
+	  "--set 'simulation.steps': expected "
+	  "section.key=value",
+	  WEFT_E_INVALID },
+	{ "steps=10",
+	  "--set 'steps=10': expected section.key=value (for "
+	  "example simulation.steps=200); did you mean "
+	  "simulation.steps?",
+	  WEFT_E_INVALID },
+	{ "simulation.model=se\x1b[31mir",
+	  "--set simulation.model: a control character (\\x1b) at column "
+	  "3: 'se': a configuration holds text only",
+	  WEFT_E_CONFIG },
+	{ "simulaton.steps=10",
+	  "--set simulaton.steps: unknown section "
+	  "[simulaton]; did you mean [simulation]?",
+	  WEFT_E_CONFIG },
 	{ "seir.agnets=10",
 	  "--set seir.agnets: unknown key 'agnets' in [seir]; "
-	  "did you mean 'agents'?" },
+	  "did you mean 'agents'?",
+	  WEFT_E_CONFIG },
 	{ "simulation.steps=ten",
 	  "--set simulation.steps: [simulation] steps = "
-	  "ten: expected an integer" },
-	{ "seir.beta=2", "--set seir.beta: [seir] beta = 2: out of range" },
-	{ "output.csv=", "--set output.csv: [output] csv has an empty value" },
+	  "ten: expected an integer",
+	  WEFT_E_CONFIG },
+	{ "seir.beta=2", "--set seir.beta: [seir] beta = 2: out of range",
+	  WEFT_E_CONFIG },
+	{ "output.csv=", "--set output.csv: [output] csv has an empty value",
+	  WEFT_E_CONFIG },
 };
 
 static void test_set(void)
@@ -448,10 +520,11 @@ static void test_set(void)
 			      "a=b") == 0,
 	       "only the first '=' splits");
 	for (size_t i = 0; i < sizeof bad_sets / sizeof bad_sets[0]; i++) {
+		weft_status want = bad_sets[i].st;
 		tap_ok(weft_config_set(ctx, cfg, bad_sets[i].assignment) ==
-			       WEFT_E_CONFIG,
-		       "--set %s fails", bad_sets[i].assignment);
-		tap_contains(err(), bad_sets[i].want, bad_sets[i].assignment);
+			       want,
+		       "--set #%zu fails (%s)", i, weft_status_str(want));
+		tap_contains(err(), bad_sets[i].want, bad_sets[i].want);
 	}
 	TAP_EQ_INT(weft__config_int(cfg, "simulation", "steps"), 300,
 		   "a failed --set leaves the value alone");
@@ -499,11 +572,9 @@ static void test_validate(void)
 		       "upper.ini:2: [backend] name = CUDA is not a backend "
 		       "name",
 		       NULL);
-	expect_invalid("both.ini",
-		       "[backend]\nname = cuda\n\nplugin = ./x.so\n",
-		       "both.ini:4: [backend] plugin = ./x.so conflicts with "
-		       "[backend] name = cuda (",
-		       "both.ini:2)");
+	expect_invalid(
+		"both.ini", "[backend]\nname = cuda\n\nplugin = ./x.so\n",
+		"/x.so conflicts with [backend] name = cuda (", "both.ini:2)");
 	expect_invalid("outdir.ini", "[output]\ndirectory =\n",
 		       "outdir.ini:2: [output] directory is empty", NULL);
 
@@ -520,9 +591,50 @@ static void test_validate(void)
 		       weft_config_validate(ctx, cfg) == WEFT_E_CONFIG,
 	       "--set backend.name next to a plugin does not validate");
 	tap_contains(err(),
-		     "plugin.ini:2: [backend] plugin = ./x.so conflicts "
-		     "with [backend] name = openmp (--set backend.name)",
+		     "/x.so conflicts with [backend] name = openmp (--set "
+		     "backend.name)",
 		     "the conflict names both origins");
+	weft_config_free(cfg);
+}
+
+/* Relative plugin paths in a file are taken from its directory; those of
+ * --set, and every other key's, are left as they are (the current
+ * directory). */
+static void test_relative_paths(void)
+{
+	weft_config *cfg;
+	char want[2048];
+	const char *t = tap_tmpdir();
+
+	if (load_text("rel.ini",
+		      "[backend]\nplugin = ./x.so\nplugin_path = "
+		      "a:/abs::.\ncache_dir = c\n[model]\nplugin_path = .\n"
+		      "[output]\ndirectory = out\n",
+		      &cfg))
+		tap_bail("rel.ini: %s", err());
+	snprintf(want, sizeof want, "%s/x.so", t);
+	tap_ok(strcmp(weft_config_get(cfg, "backend", "plugin"), want) == 0,
+	       "[backend] plugin = ./x.so is the file beside the INI file "
+	       "(%s)",
+	       weft_config_get(cfg, "backend", "plugin"));
+	snprintf(want, sizeof want, "%s/a:/abs::%s", t, t);
+	tap_ok(strcmp(weft_config_get(cfg, "backend", "plugin_path"), want) ==
+		       0,
+	       "plugin_path: each relative directory from the INI file's, "
+	       "'.' its own, absolute ones kept (%s)",
+	       weft_config_get(cfg, "backend", "plugin_path"));
+	tap_ok(strcmp(weft_config_get(cfg, "model", "plugin_path"), t) == 0,
+	       "[model] plugin_path = . is the INI file's directory");
+	tap_ok(strcmp(weft_config_get(cfg, "output", "directory"), "out") ==
+			       0 &&
+		       strcmp(weft_config_get(cfg, "backend", "cache_dir"),
+			      "c") == 0,
+	       "outputs ([output] directory, cache_dir) stay relative to the "
+	       "current directory");
+	tap_ok(weft_config_set(ctx, cfg, "backend.plugin=./y.so") == WEFT_OK &&
+		       strcmp(weft_config_get(cfg, "backend", "plugin"),
+			      "./y.so") == 0,
+	       "--set backend.plugin stays relative to the current directory");
 	weft_config_free(cfg);
 }
 
@@ -601,6 +713,8 @@ int main(void)
 	test_line_endings();
 	test_bad_files();
 	test_long_lines();
+	test_control_bytes();
+	test_relative_paths();
 	test_unreadable();
 	test_set();
 	test_validate();

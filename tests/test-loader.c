@@ -1,20 +1,29 @@
 /*
  * tests/test-loader.c - the plugin loader: discovery order and shadowing,
  * each load stage with its message, selection ("auto", explicit names, no
- * fallback, typo hints, names that are paths) and the public listing.
+ * fallback, typo hints, names that are paths), the public listing, and
+ * isolation: files refused before any of their code runs (ELF checks),
+ * probes in a child process that may crash or hang, named backends that
+ * load one plugin, and constructors that run in this process only for the
+ * plugin used.
  *
  * Plugins come from $WEFT_TEST_PLUGINS (the fake plugins of
- * tests/plugins/fake.c) and from temporary directories of symlinks to
- * them; $WEFT_PLUGIN_PATH is set or unset here so that the real OpenMP
- * plugin never takes part.
+ * tests/plugins/fake.c), $WEFT_TEST_ISOLATE (those that crash or hang) and
+ * from temporary directories of symlinks to them; $WEFT_PLUGIN_PATH is set
+ * or unset here so that the real OpenMP plugin never takes part. Probe and
+ * constructor logs ("NAME PID" lines) tell which code ran, and where.
  */
 #include "internal.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -122,12 +131,8 @@ static void check_stage(weft__plugin_set *set, const char *name,
 	tap_diag("%s: %s: %s", p->path, p->stage, p->reason);
 	snprintf(what, sizeof what, "%s: reason names the cause", name);
 	tap_contains(p->reason, reason, what);
-	if (strcmp(stage, "probe") == 0)
-		tap_ok(p->dl && p->entry && is_loaded(p->path),
-		       "%s: refused by its probe, stays loaded", name);
-	else
-		tap_ok(!p->dl && !p->entry && !is_loaded(p->path),
-		       "%s: refused before its code ran, unloaded", name);
+	tap_ok(!p->dl && !p->entry && !is_loaded(p->path),
+	       "%s: refused (in a child), never loaded in this process", name);
 }
 
 static void check_stages(weft__plugin_set *set)
@@ -138,7 +143,10 @@ static void check_stages(weft__plugin_set *set)
 		 "entry struct is 24 bytes, ABI 1.0 needs at least %zu",
 		 (size_t)WEFT_BACKEND_V1_0_SIZE);
 	check_stage(set, "garbage", "open", "invalid ELF header");
-	check_stage(set, "nosymbol", "symbol", WEFT_BACKEND_ENTRY_SYMBOL);
+	check_stage(set, "nosymbol", "symbol",
+		    WEFT_BACKEND_ENTRY_SYMBOL " is not exported (a backend "
+					      "exports its table with "
+					      "WEFT_BACKEND_ENTRY)");
 	check_stage(set, "abi2", "version",
 		    "built for backend ABI 2.0, this weft expects 1.x");
 	check_stage(set, "small", "version", small);
@@ -153,34 +161,89 @@ static void check_good(weft__plugin_set *set)
 	weft__plugin *good = find(set, "fakegood");
 	weft__plugin *best = find(set, "fakebest");
 
-	tap_ok(good && !good->stage && good->entry && good->probe.available,
-	       "fakegood loads and is available");
+	tap_ok(good && !good->stage && good->probe.available,
+	       "fakegood is available");
 	TAP_EQ_INT(good ? good->probe.score : -1, 10, "fakegood score");
 	tap_contains(good ? good->probe.devices : NULL, "1 fake device",
 		     "fakegood: the probe's devices are kept");
-	tap_ok(best && !best->stage && best->entry &&
-		       WEFT__BACKEND(best)->abi_minor == 7,
+	tap_ok(best && !best->stage,
 	       "a plugin for a newer minor ABI (1.7) is accepted");
-	tap_ok(good && is_loaded(good->path), "fakegood stays loaded");
+	tap_ok(good && !good->dl && !is_loaded(good->path) && best &&
+		       !is_loaded(best->path),
+	       "a scan loads no plugin into this process");
 }
 
-/* Only plugins that passed every check may have run any code. */
-static void check_probe_log(const char *log)
+/* How many "NAME PID" lines of a log name name, and how many of those
+ * were written by this process. */
+static int log_count(const char *log, const char *name, int *here)
 {
 	char *text = tap_read_file(log, NULL);
-	char line[64];
-	int ran = 0;
+	char want[128];
+	int n = 0;
 
-	tap_contains(text, "fakegood\n", "fakegood's probe ran");
-	tap_contains(text, "unavail\n", "unavail's probe ran");
-	for (size_t i = 0; i < N_BROKEN; i++) {
-		snprintf(line, sizeof line, "%s\n", broken[i]);
-		ran |= text && strstr(text, line) != NULL;
+	*here = 0;
+	snprintf(want, sizeof want, "%s ", name);
+	for (char *l = text; l && *l;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		if (strncmp(l, want, strlen(want)) != 0)
+			continue;
+		n++;
+		*here += atol(l + strlen(want)) == (long)getpid();
 	}
-	if (!tap_ok(!ran, "no function of a plugin refused at open, symbol "
-			  "or version was called"))
-		tap_diag("probe log: %s", text ? text : "(none)");
 	free(text);
+	return n;
+}
+
+/* Lines of a log. */
+static int log_lines(const char *log)
+{
+	char *text = tap_read_file(log, NULL);
+	int n = 0;
+
+	for (char *c = text; c && *c; c++)
+		n += *c == '\n';
+	free(text);
+	return n;
+}
+
+/* Only plugins that passed every check may have run any code, and that
+ * in a child. */
+static void check_probe_log(const char *log)
+{
+	int here, ran = 0, here_good, here_unavail;
+
+	tap_ok(log_count(log, "fakegood", &here_good) == 1 && !here_good,
+	       "fakegood's probe ran once, in a child process");
+	tap_ok(log_count(log, "unavail", &here_unavail) == 1 && !here_unavail,
+	       "unavail's probe ran once, in a child process");
+	for (size_t i = 0; i < N_BROKEN; i++)
+		ran += log_count(log, broken[i], &here);
+	tap_ok(!ran, "no function of a plugin refused at open, symbol or "
+		     "version was called");
+}
+
+/* Constructors: a file refused as ELF never ran any; the others ran only
+ * in children. */
+static void check_ctor_log(const char *log)
+{
+	int here, n, in_parent = 0;
+
+	tap_ok(log_count(log, "nosymbol", &here) == 0,
+	       "the constructor of a file without an exported entry never "
+	       "ran (refused before dlopen)");
+	n = log_count(log, "abi2", &here);
+	tap_ok(n == 1 && !here,
+	       "the constructor of a plugin refused at version ran in a child "
+	       "only");
+	for (size_t i = 0; i < N_BROKEN; i++) {
+		log_count(log, broken[i], &here);
+		in_parent += here;
+	}
+	log_count(log, "fakegood", &here);
+	in_parent += here;
+	log_count(log, "unavail", &here);
+	tap_ok(!in_parent && !here,
+	       "a scan runs no plugin's constructor in this process");
 }
 
 /* ---- discovery ----------------------------------------------------------- */
@@ -257,6 +320,8 @@ static void check_select_named(weft__plugin_set *set)
 	st = weft__plugins_select(&ctx, set, "fakegood", &p);
 	tap_ok(st == WEFT_OK && p == find(set, "fakegood"),
 	       "an explicit name picks that plugin, even with a lower score");
+	tap_ok(p && p->entry && is_loaded(p->path),
+	       "the plugin picked is loaded into this process");
 
 	st = weft__plugins_select(&ctx, set, "unavail", &p);
 	TAP_EQ_INT(st, WEFT_E_UNAVAILABLE, "explicit unavailable: status");
@@ -305,6 +370,14 @@ static void check_select_errors(weft__plugin_set *set)
 	tap_ok(st != WEFT_OK && !p, "a name with '/' is refused");
 	tap_contains(ctx.msg, "[backend] plugin = PATH",
 		     "a name with '/' is never a path: says how to give one");
+
+	st = weft__plugins_select(&ctx, set, "weft-backend-fakegood.so", &p);
+	tap_ok(st != WEFT_OK && !p, "a file name without '/' is refused");
+	tap_contains(ctx.msg,
+		     "'weft-backend-fakegood.so' is a file name, not a backend "
+		     "name; give a plugin file as a path, such as "
+		     "./weft-backend-fakegood.so",
+		     "a file name is never looked up: says to give a path");
 }
 
 /* ---- scans over temporary directories ------------------------------------ */
@@ -459,8 +532,8 @@ static void check_load_path(void)
 	snprintf(path, sizeof path, "%s/weft-backend-fakegood.so", plugins);
 	st = weft__plugin_load_path(&ctx, path, &p);
 	tap_ok(st == WEFT_OK && p && strcmp(p->name, "fakegood") == 0 &&
-		       p->probe.available && p->probe.score == 10,
-	       "load_path of a good plugin loads and probes it");
+		       p->probe.available && p->probe.score == 10 && p->entry,
+	       "load_path of a good plugin probes it and loads it");
 	weft__plugin_free(p);
 
 	/* A bare file name is a file in the current directory, not a
@@ -555,9 +628,215 @@ static void check_public(void)
 	weft_backend_list_free(l);
 }
 
+/* ---- isolation ----------------------------------------------------------- */
+
+static double seconds_since(uint64_t t0)
+{
+	return (double)(weft__now_ns() - t0) / 1e9;
+}
+
+/* Probes that crash or hang, a constructor that crashes: each a reason,
+ * and this process goes on. */
+static void check_isolation(const char *isolate)
+{
+	weft__plugin_set *set;
+	weft__plugin *p = NULL, *own = NULL;
+	weft_model_list *ml = NULL;
+	const weft_model_info *mi;
+	char path[1300];
+	uint64_t t0 = weft__now_ns();
+	weft_status st;
+
+	setenv("WEFT_PROBE_TIMEOUT", "1", 1);
+	set = scan(isolate);
+	check_stage(set, "crashprobe", "probe", "probe crashed with SIGSEGV");
+	check_stage(set, "hangprobe", "probe", "probe did not answer in 1 s");
+	check_stage(set, "crashctor", "open",
+		    "loading it crashed with SIGSEGV (in a constructor");
+	tap_ok(seconds_since(t0) < 4.0,
+	       "a hung probe costs its time limit, no more (%.2f s)",
+	       seconds_since(t0));
+	weft__plugins_free(set);
+
+	snprintf(path, sizeof path, "%s:%s", isolate, plugins);
+	st = weft__backend_choose(&ctx, path, "auto", 0, &set, &own, &p);
+	tap_ok(st == WEFT_OK && p && strcmp(p->name, "fakebest") == 0,
+	       "auto passes over probes that crash or hang (got %s)",
+	       p ? p->name : ctx.msg);
+	weft__plugins_free(set);
+
+	st = weft_models_scan(&ctx, isolate, &ml);
+	mi = st == WEFT_OK ? weft_model_list_at(ml, 0) : NULL;
+	tap_ok(mi && strcmp(mi->name, "crashctor") == 0 &&
+		       strcmp(mi->state, "failed") == 0 &&
+		       strcmp(mi->stage, "open") == 0 &&
+		       strstr(mi->reason, "crashed with SIGSEGV"),
+	       "a model plugin whose constructor crashes is listed as failed, "
+	       "open: crashed");
+	tap_ok(weft_model_list_count(ml) > 1,
+	       "and the models after it are listed");
+	weft_model_list_free(ml);
+}
+
+static void *cancel_later(void *arg)
+{
+	struct timespec ts = { 0, 200000000 };
+
+	nanosleep(&ts, NULL);
+	weft_context_cancel(arg);
+	return NULL;
+}
+
+/* A cancellation ends the wait for a hung probe at once. */
+static void check_cancel(const char *isolate)
+{
+	weft_context *c = NULL;
+	weft__plugin_set *set = NULL;
+	pthread_t th;
+	uint64_t t0;
+	weft_status st;
+
+	setenv("WEFT_PROBE_TIMEOUT", "30", 1);
+	if (weft_context_new(&c) || pthread_create(&th, NULL, cancel_later, c))
+		tap_bail("cannot start the cancelling thread");
+	t0 = weft__now_ns();
+	st = weft__plugins_scan(c, isolate, &set);
+	pthread_join(th, NULL);
+	TAP_EQ_INT(st, WEFT_E_CANCELLED, "a cancelled scan: status");
+	tap_ok(seconds_since(t0) < 2.0 && !set,
+	       "a cancelled scan returns at once (%.2f s), probes killed",
+	       seconds_since(t0));
+	tap_contains(weft_context_error(c), "cancelled while loading ",
+		     "a cancelled scan says what it was doing");
+	weft_context_free(c);
+	unsetenv("WEFT_PROBE_TIMEOUT");
+}
+
+/* A backend named explicitly: only its file is looked at and loaded. */
+static void check_named_only(const char *plog, const char *clog)
+{
+	weft__plugin_set *set = NULL;
+	weft__plugin *p = NULL, *own = NULL;
+	int here, n;
+	weft_status st;
+
+	tap_write_file(plog, "");
+	tap_write_file(clog, "");
+	st = weft__backend_choose(&ctx, plugins, "fakegood", 0, &set, &own, &p);
+	tap_ok(st == WEFT_OK && p == own && !set && p->entry,
+	       "a named backend is loaded alone, without a scan");
+	n = log_count(plog, "fakegood", &here);
+	tap_ok(n == 2 && here == 1 && log_lines(plog) == 2,
+	       "no other plugin's probe ran; its own in a child, then here");
+	n = log_count(clog, "fakegood", &here);
+	tap_ok(n == 2 && here == 1 && log_lines(clog) == 2,
+	       "no other plugin's constructor ran; its own in a child, then "
+	       "here");
+	weft__plugin_free(own);
+
+	st = weft__backend_choose(&ctx, plugins, "unavail", 0, &set, &own, &p);
+	tap_ok(st == WEFT_E_UNAVAILABLE && !p &&
+		       strstr(ctx.msg, "probe: no fake device") &&
+		       strstr(ctx.msg, "available: "),
+	       "a named backend that cannot run: why, and what is available");
+	weft__plugins_free(set);
+}
+
+/* An ELF header taken from this program, with one field changed, as
+ * weft-backend-NAME.so in dir. */
+static void write_elf(const char *dir, const char *name, int field)
+{
+	ElfW(Ehdr) eh;
+	char path[1024];
+	FILE *f = fopen("/proc/self/exe", "rb");
+
+	if (!f || fread(&eh, sizeof eh, 1, f) != 1)
+		tap_bail("cannot read this program's ELF header");
+	fclose(f);
+	eh.e_type = ET_DYN;
+	eh.e_shnum = 0;
+	if (field == 1)
+		eh.e_ident[EI_CLASS] = eh.e_ident[EI_CLASS] == ELFCLASS64
+					       ? ELFCLASS32
+					       : ELFCLASS64;
+	else if (field == 2)
+		eh.e_type = ET_REL;
+	else if (field == 3)
+		eh.e_machine = 0x7777;
+	snprintf(path, sizeof path, "%s/weft-backend-%s.so", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(&eh, sizeof eh, 1, f) != 1 || fclose(f) != 0)
+		tap_bail("cannot write %s", path);
+}
+
+static void check_elf_one(const char *dir, const char *name, const char *stage,
+			  const char *reason)
+{
+	char path[1024], want[1200];
+	weft__plugin *p = NULL;
+
+	snprintf(path, sizeof path, "%s/weft-backend-%s.so", dir, name);
+	snprintf(want, sizeof want, "%s: %s: %s", path, stage, reason);
+	weft__plugin_load_path(&ctx, path, &p);
+	tap_ok(!p && strstr(ctx.msg, want), "ELF: %s: refused: %s", name,
+	       reason);
+	if (p || !strstr(ctx.msg, want))
+		tap_diag("got: %s", ctx.msg);
+}
+
+static void check_elf(void)
+{
+	char dir[600];
+
+	snprintf(dir, sizeof dir, "%s/elf", tmp);
+	make_dir(dir);
+	write_elf(dir, "class", 1);
+	write_elf(dir, "rel", 2);
+	write_elf(dir, "machine", 3);
+	write_elf(dir, "nosections", 0);
+	check_elf_one(dir, "class", "open",
+		      sizeof(void *) == 8
+			      ? "it is a 32-bit ELF object; this weft is 64-bit"
+			      : "it is a 64-bit ELF object; this weft is "
+				"32-bit");
+	check_elf_one(dir, "rel", "open",
+		      "it is an ELF object file (.o), not a shared object");
+	check_elf_one(dir, "machine", "open",
+		      "it is built for another machine (ELF machine 30583)");
+	check_elf_one(dir, "nosections", "symbol",
+		      "it has no section headers to find its dynamic symbols");
+}
+
+/* WEFT_PROBE_TIMEOUT=0 probes in this process; a bad value is an error. */
+static void check_timeout_env(const char *plog)
+{
+	weft__plugin_set *set = NULL;
+	weft__plugin *p = NULL;
+	char path[1024];
+	int here;
+	weft_status st;
+
+	tap_write_file(plog, "");
+	setenv("WEFT_PROBE_TIMEOUT", "0", 1);
+	snprintf(path, sizeof path, "%s/weft-backend-fakegood.so", plugins);
+	st = weft__plugin_load_path(&ctx, path, &p);
+	tap_ok(st == WEFT_OK && log_count(plog, "fakegood", &here) == 1 &&
+		       here == 1,
+	       "WEFT_PROBE_TIMEOUT=0: the probe runs in this process");
+	weft__plugin_free(p);
+	setenv("WEFT_PROBE_TIMEOUT", "soon", 1);
+	st = weft__plugins_scan(&ctx, plugins, &set);
+	tap_ok(st == WEFT_E_CONFIG && !set &&
+		       strstr(ctx.msg, "WEFT_PROBE_TIMEOUT = 'soon': expected "
+				       "the seconds"),
+	       "a WEFT_PROBE_TIMEOUT that is not a number is refused, named");
+	unsetenv("WEFT_PROBE_TIMEOUT");
+}
+
 int main(void)
 {
-	char path[2048], log[600], missing[600];
+	char path[2048], log[600], clog[600], missing[600];
+	const char *isolate = getenv("WEFT_TEST_ISOLATE");
 	weft__plugin_set *set;
 
 	plugins = getenv("WEFT_TEST_PLUGINS");
@@ -570,7 +849,9 @@ int main(void)
 	write_garbage();
 
 	fmt(log, sizeof log, "%s/%s", tmp, "probe.log");
+	fmt(clog, sizeof clog, "%s/%s", tmp, "ctor.log");
 	setenv("WEFT_FAKE_PROBE_LOG", log, 1);
+	setenv("WEFT_FAKE_CTOR_LOG", clog, 1);
 	fmt(missing, sizeof missing, "%s/%s", tmp, "no-such-dir");
 	snprintf(path, sizeof path, "%s:%s:%s", missing, plugins, garbage_dir);
 	set = scan(path);
@@ -578,13 +859,24 @@ int main(void)
 	check_stages(set);
 	check_good(set);
 	check_probe_log(log);
+	check_ctor_log(clog);
 	check_select_auto(set);
 	check_select_named(set);
 	check_select_errors(set);
 	snprintf(path, sizeof path, "%s/weft-backend-fakegood.so", plugins);
 	weft__plugins_free(set);
 	tap_ok(!is_loaded(path), "freeing the set unloads its plugins");
+	check_named_only(log, clog);
+	check_timeout_env(log);
 	unsetenv("WEFT_FAKE_PROBE_LOG");
+	unsetenv("WEFT_FAKE_CTOR_LOG");
+	check_elf();
+	if (isolate) {
+		check_isolation(isolate);
+		check_cancel(isolate);
+	} else {
+		tap_skip(16, "WEFT_TEST_ISOLATE is not set");
+	}
 
 	check_nothing_available();
 	check_shadowing();

@@ -164,8 +164,8 @@ okd $? "intact: weft conform PATH passes (exit $rc)" "$tmp/conform.tap"
 
 # ---- refused at load: stage and reason ---------------------------------------
 
-refused abi2 version "built for model ABI 2.0, this weft expects 1.x"
-refused nosymbol symbol "weft_model_entry (a model exports its table with WEFT_MODEL_ENTRY)"
+refused abi2 version "built for model ABI 2."
+refused nosymbol symbol "weft_model_entry is not exported (a model exports its table with WEFT_MODEL_ENTRY)"
 refused small version "entry struct is 24 bytes, model ABI 1.0 needs at least"
 refused misnamed version "entry is named 'othername', but the file is named for 'misnamed'"
 refused noname version "entry has no name (NULL), expected 'noname'"
@@ -203,7 +203,7 @@ okd $? "setupfail: weft conform PATH fails its runs with the model's message (ex
 
 # ---- no fallback past a broken plugin ----------------------------------------
 
-# A seir built for ABI 2.0 ahead of the real one: `simulation.model = seir`
+# A seir built for ABI 2 ahead of the real one: `simulation.model = seir`
 # fails with its path and stage; the real seir is listed as shadowed.
 rm -f "$WEFT_BM_SETUP_LOG"
 bad="$shadow/weft-model-seir.so"
@@ -212,13 +212,13 @@ printf '[simulation]\nmodel = seir\nsteps = 2\n[output]\ndirectory = %s\nplot = 
 WEFT_MODEL_PATH="$shadow:$seir" "$weft" run --quiet "$tmp/shadow.ini" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && no_outputs "$tmp/out-shadow" &&
-	one_line "$tmp/err" "weft: $tmp/shadow.ini:2: [simulation] model = seir: $bad: version: " "built for model ABI 2.0"
+	one_line "$tmp/err" "weft: $tmp/shadow.ini:2: [simulation] model = seir: $bad: version: " "built for model ABI 2."
 okd $? "a broken seir ahead of the real one fails the run with its path and stage (exit $rc)" "$tmp/err"
 WEFT_MODEL_PATH="$shadow:$seir" "$weft" check "$WEFT_SRCDIR/examples/astoria.ini" > "$tmp/out" 2> "$tmp/err"
 rc=$?
-[ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: $WEFT_SRCDIR/examples/astoria.ini:" ": $bad: version: built for model ABI 2.0"
+[ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: $WEFT_SRCDIR/examples/astoria.ini:" ": $bad: version: built for model ABI 2."
 okd $? "... and examples/astoria.ini's [seir] section too (exit $rc)" "$tmp/err"
-listed "$shadow:$seir" seir "$bad" failed version "built for model ABI 2.0" &&
+listed "$shadow:$seir" seir "$bad" failed version "built for model ABI 2." &&
 	listed "$shadow:$seir" seir "$seir/weft-model-seir.so" shadowed &&
 	grep -qxF "           shadowed by $bad" "$tmp/models.out"
 okd $? "weft models lists the broken seir as failed and the real one as shadowed by it" "$tmp/models.out"
@@ -249,7 +249,7 @@ rc=$?
 okd $? "--set of a key of a model not found says where it was looked for (exit $rc)" "$tmp/err"
 WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/n-intact.ini" --set abi2.add=2 > "$tmp/out" 2> "$tmp/err"
 rc=$?
-[ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: --set abi2.add: [abi2]: $dir/weft-model-abi2.so: version: " "built for model ABI 2.0"
+[ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: --set abi2.add: [abi2]: $dir/weft-model-abi2.so: version: " "built for model ABI 2."
 okd $? "--set of a key of a refused model names its file and stage (exit $rc)" "$tmp/err"
 
 # [simulation] model naming a core section: refused, not run (it crashed).
@@ -267,14 +267,26 @@ WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/bare.ini" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: $tmp/bare.ini:2: [model] plugin = intact is a model name, not a plugin file: set [simulation] model = intact" ""
 okd $? "[model] plugin = NAME says to set [simulation] model = NAME (exit $rc)" "$tmp/err"
+# Relative paths in an INI file are taken from the file's directory, those
+# of --set from the current one.
+mkdir -p "$tmp/rel" "$tmp/elsewhere"
+ln -s "$dir/weft-model-intact.so" "$tmp/rel/weft-model-intact.so"
 printf '[simulation]\nsteps = 2\n[model]\nplugin = weft-model-intact.so\n[output]\ndirectory = %s\nplot = none\n' \
-	"$tmp/out-rel" > "$tmp/rel.ini"
-(cd "$dir" && WEFT_MODEL_PATH="" "$weft" run --quiet "$tmp/rel.ini") > "$tmp/out" 2>&1
-okd $? "[model] plugin = weft-model-intact.so is a path: the file in the current directory" "$tmp/out"
-(cd "$tmp" && WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/rel.ini") > "$tmp/out" 2> "$tmp/err"
+	"$tmp/out-rel" > "$tmp/rel/rel.ini"
+(cd "$tmp/elsewhere" && WEFT_MODEL_PATH="" "$weft" run --quiet "$tmp/rel/rel.ini") > "$tmp/out" 2>&1
+okd $? "[model] plugin = weft-model-intact.so is the file beside the INI file, wherever weft runs" "$tmp/out"
+cp "$tmp/rel/rel.ini" "$tmp/rel2.ini"
+(cd "$tmp/rel" && WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/rel2.ini") > "$tmp/out" 2> "$tmp/err"
 rc=$?
-[ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: $tmp/rel.ini:4: [model] plugin = ./weft-model-intact.so: open: " ""
-okd $? "... not looked for in the search path when the current directory has none (exit $rc)" "$tmp/err"
+[ "$rc" -eq 1 ] && one_line "$tmp/err" "weft: $tmp/rel2.ini:4: [model] plugin = $tmp/weft-model-intact.so: open: " ""
+okd $? "... never the current directory's, nor one of the search path (exit $rc)" "$tmp/err"
+printf '[simulation]\nmodel = intact\nsteps = 2\n[model]\nplugin_path = .\n[output]\ndirectory = %s\nplot = none\n' \
+	"$tmp/out-rel" > "$tmp/rel/path.ini"
+(cd "$tmp/elsewhere" && WEFT_MODEL_PATH="" "$weft" check "$tmp/rel/path.ini") > "$tmp/out" 2>&1
+okd $? "[model] plugin_path = . is the INI file's directory" "$tmp/out"
+printf '[simulation]\nsteps = 2\n' > "$tmp/plain.ini"
+(cd "$tmp/rel" && WEFT_MODEL_PATH="" "$weft" check "$tmp/plain.ini" --set model.plugin=weft-model-intact.so) > "$tmp/out" 2>&1
+okd $? "--set model.plugin=FILE is taken from the current directory" "$tmp/out"
 
 # ---- the command -------------------------------------------------------------
 
@@ -290,7 +302,7 @@ okd $? "weft models PATH says it takes a name (exit $rc)" "$tmp/err"
 WEFT_MODEL_PATH="$dir" "$weft" models abi2 > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] && grep -q "^abi2 *failed *$dir/weft-model-abi2.so$" "$tmp/out" &&
-	grep -q '^ *version: built for model ABI 2.0' "$tmp/out"
+	grep -q '^ *version: built for model ABI 2\.' "$tmp/out"
 okd $? "weft models NAME shows only that one, with its stage (exit $rc)" "$tmp/out" "$tmp/err"
 (cd "$dir" && WEFT_MODEL_PATH="$dir" "$weft" conform weft-model-intact.so) > "$tmp/conform.tap" 2>&1
 rc=$?

@@ -91,23 +91,36 @@ static int exists_in(const run *r, const char *name)
 	return access(path, F_OK) == 0;
 }
 
-/* No hidden temporary file left in the run's directory. */
+/* Hidden files of dir other than allowed (NULL: none), each a diag. */
+static int hidden_in(const char *dir, const char *allowed)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 &&
+		    strcmp(e->d_name, "..") != 0 &&
+		    !(allowed && strstr(e->d_name, allowed))) {
+			tap_diag("left: %s/%s", dir, e->d_name);
+			n++;
+		}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* No temporary file left in the run's directory (its manifest,
+ * .weft-outputs, is the set's), and no set beside it. */
 static int no_temporaries(const run *r)
 {
-	DIR *d = opendir(r->dir);
-	struct dirent *e;
-	int clean = 1;
+	char parent[700];
 
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 &&
-		    strcmp(e->d_name, "..") != 0) {
-			tap_diag("left: %s", e->d_name);
-			clean = 0;
-		}
-	closedir(d);
-	return clean;
+	snprintf(parent, sizeof parent, "%s", r->dir);
+	*strrchr(parent, '/') = '\0';
+	return access(r->dir, F_OK) == 0 &&
+	       !hidden_in(r->dir, ".weft-outputs") &&
+	       !hidden_in(parent, ".weft-lock");
 }
 
 static uint32_t be32(const unsigned char *p)

@@ -920,14 +920,17 @@ static weft_status read_params(weft_context *ctx, const weft_config *cfg,
 {
 	weft_sim sim;
 	weft_model_ctx mc;
+	weft_status st;
 
 	memset(&sim, 0, sizeof sim);
 	memset(&mc, 0, sizeof mc);
 	sim.ctx = ctx;
 	sim.cfg = cfg;
 	sim.model = weft__config_model(cfg);
-	mc.sim = &sim;
-	return weft__seir_population_params(&mc, pp);
+	weft__mc_init(&mc, &sim, 0);
+	st = weft__seir_population_params(&mc, pp);
+	pp->mc = NULL; /* no run: compared with the defaults' */
+	return st;
 }
 
 static weft_config *load_ini(weft_context *ctx, const char *text, char *path,

@@ -35,7 +35,8 @@ typedef enum weft_status {
 	WEFT_E_DEVICE = -7,	 /* device or driver failure */
 	WEFT_E_MODEL = -8,	 /* model setup or data error */
 	WEFT_E_UNSUPPORTED = -9, /* operation not offered by this backend */
-	WEFT_E_INTERNAL = -10	 /* a broken invariant: a bug in weft */
+	WEFT_E_INTERNAL = -10,	 /* a broken invariant: a bug in weft */
+	WEFT_E_CANCELLED = -11	 /* stopped by weft_context_cancel() */
 } weft_status;
 
 /* Fixed-size message buffer handed to plugin and model code, so that no

@@ -99,7 +99,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	0
+#define WEFT_MODEL_ABI_MINOR	1
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or
@@ -171,6 +171,17 @@ typedef struct weft_model {
 	/* What [output] plot draws once the run has finished, from one of
 	 * the CSV files the model writes. NULL: the model has no plot. */
 	const weft_plot_desc *plot;
+
+	/* ABI 1.1 (read only when struct_size covers it; optional). */
+	/* Validate the parameters, every check that needs no run: values
+	 * that are valid alone but not together, the syntax of structured
+	 * strings, limits that follow from the parameters. Called by
+	 * weft_config_validate() (so `weft check` sees what a run would
+	 * refuse) and by the run before setup(). Reads parameters and calls
+	 * weft_model_fail() only: no memory on a device, no outputs, no
+	 * files read (mc has no run). setup() calls the same functions to
+	 * read what it checked, so the checks are written once. */
+	weft_status (*check)(weft_model_ctx *mc);
 } weft_model;
 
 /* The size of the first published layout: a model's struct_size is at
@@ -178,6 +189,9 @@ typedef struct weft_model {
  * them. */
 #define WEFT_MODEL_V1_0_SIZE \
 	(offsetof(weft_model, plot) + sizeof(const weft_plot_desc *))
+/* The 1.1 layout, which appended check(). */
+#define WEFT_MODEL_V1_1_SIZE \
+	(offsetof(weft_model, check) + sizeof(weft_status(*)(weft_model_ctx *)))
 
 /* ---- what a model may ask of the core ------------------------------- */
 /* Exported from libweft, which every model plugin links (pkg-config
@@ -198,6 +212,14 @@ WEFT_EXPORT const char *weft_model_string(const weft_model_ctx *mc,
  * together. */
 WEFT_EXPORT const char *weft_model_where(const weft_model_ctx *mc,
 					 const char *key);
+
+/* 1 when the run was cancelled (weft_context_cancel(), the weft
+ * command's SIGINT or SIGTERM). A model's long loops in setup() (building
+ * a population from millions of agents, reading large files) ask it, say
+ * once per ten thousand agents or rows, and return
+ * weft_model_fail(mc, WEFT_E_CANCELLED, "...") at once, so that the run
+ * ends promptly. Async-signal-safe flag read; 0 for NULL. */
+WEFT_EXPORT int weft_model_cancelled(const weft_model_ctx *mc);
 
 WEFT_EXPORT uint64_t weft_model_seed(const weft_model_ctx *mc);
 WEFT_EXPORT uint64_t weft_model_steps(const weft_model_ctx *mc);

@@ -41,6 +41,26 @@ WEFT_EXPORT weft_status weft_context_fail(weft_context *ctx, weft_status st,
 					  const char *fmt, ...)
 	WEFT_PRINTF(3, 4);
 
+/* Cancellation. weft_context_cancel() asks every operation running on
+ * ctx to stop: reading a configuration (between lines), `weft check`'s
+ * validation, loading and probing plugins, a model's setup (its long loops
+ * ask weft_model_cancelled()), the steps (between chunks), the output
+ * pipeline's waits, the plot (gnuplot is killed) and the finish up to the
+ * commit of the outputs. The operation returns WEFT_E_CANCELLED with a
+ * message saying what it was doing; a run then commits nothing, as for any
+ * failure. Once the outputs' commit has begun it completes (it takes a few
+ * renames).
+ *
+ * It only sets an atomic flag: it is async-signal-safe and thread-safe, so
+ * a signal handler (the weft command's SIGINT, a binding's Ctrl-C) or
+ * another thread may call it while ctx is in use. The flag stays set, and
+ * every later operation on ctx fails at its first check, until
+ * weft_context_reset_cancel(). NULL is ignored. */
+WEFT_EXPORT void weft_context_cancel(weft_context *ctx);
+/* 1 when weft_context_cancel() was called since the last reset. */
+WEFT_EXPORT int weft_context_cancelled(const weft_context *ctx);
+WEFT_EXPORT void weft_context_reset_cancel(weft_context *ctx);
+
 /* ---- configuration -------------------------------------------------- */
 
 /* A configuration holding only defaults. */
@@ -48,7 +68,10 @@ WEFT_EXPORT weft_status weft_config_new(weft_context *ctx, weft_config **out);
 /* Parse and validate an INI file. */
 WEFT_EXPORT weft_status weft_config_load(weft_context *ctx, const char *path,
 					 weft_config **out);
-/* Override one key, "section.key=value", with the same checks. */
+/* Override one key, "section.key=value", with the same checks (a relative
+ * path in a value is taken from the current directory). An assignment
+ * that is not of that form is WEFT_E_INVALID (a bad argument: the weft
+ * command's usage error), a bad key or value WEFT_E_CONFIG. */
 WEFT_EXPORT weft_status weft_config_set(weft_context *ctx, weft_config *cfg,
 					const char *assignment);
 /* Check what single keys cannot: the model's plugin is found and sound,

@@ -284,6 +284,7 @@ weft_status weft__seir_population_params(weft_model_ctx *mc,
 	char err[512];
 
 	memset(pp, 0, sizeof *pp);
+	pp->mc = mc;
 	for (size_t i = 0; i < POP_N_KEYS; i++) {
 		const weft_key_desc *d = &pop_keys[i];
 		const char *text = weft_model_string(mc, d->name);
@@ -387,9 +388,9 @@ static weft_status pop_groups_layer(const seir_pop_params *pp,
 	gr->purpose = SEIR_POP_P_EDGES + (uint32_t)layer;
 	if ((st = weft__pop_groups_check(gr, names[layer], err, err_size)))
 		return st;
-	return weft__pop_layer_build(pop->n_agents, weft__pop_gen_groups, gr, 0,
-				     names[layer], &pop->layer[layer], err,
-				     err_size);
+	return weft__pop_layer_build(pp->mc, pop->n_agents,
+				     weft__pop_gen_groups, gr, 0, names[layer],
+				     &pop->layer[layer], err, err_size);
 }
 
 static weft_status pop_home(const seir_pop_params *pp, seir_population *pop,
@@ -523,6 +524,8 @@ static void pop_gen_random(const void *arg, seir_pop_sink *s)
 					      SEIR_POP_P_RANDOM);
 		uint32_t a = weft__pop_below(r.v[0], ra->n);
 		uint32_t b = weft__pop_below(r.v[1], ra->n);
+		if (e % 65536 == 0 && weft__pop_full(s))
+			return; /* cancelled */
 		if (a != b)
 			weft__pop_emit(s, a, b, 1000);
 	}
@@ -561,8 +564,8 @@ static weft_status pop_random(const seir_pop_params *pp, seir_population *pop,
 					     &pop->layer[SEIR_L_COMMUNITY], err,
 					     err_size);
 	}
-	return weft__pop_layer_build(pop->n_agents, pop_gen_random, &ra, 0,
-				     "random", &pop->layer[SEIR_L_COMMUNITY],
+	return weft__pop_layer_build(pp->mc, pop->n_agents, pop_gen_random, &ra,
+				     0, "random", &pop->layer[SEIR_L_COMMUNITY],
 				     err, err_size);
 }
 

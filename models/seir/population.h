@@ -96,6 +96,8 @@ typedef struct seir_pop_params {
 	char agents_file[SEIR_POP_PATH_MAX]; /* csv: resolved paths */
 	char edges_file[SEIR_POP_PATH_MAX];  /* "" when none */
 	int duplicate_error; /* duplicate_edges = error (else merge) */
+	/* The run, whose cancellation the builders check (NULL: none). */
+	const weft_model_ctx *mc;
 } seir_pop_params;
 
 /* Read every key of SEIR_POPULATION_KEYS from the model's section; file

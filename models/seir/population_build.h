@@ -75,10 +75,18 @@ typedef struct seir_pop_sink {
 	uint16_t *weight; /* NULL when the layer is unweighted */
 	uint64_t *bucket; /* (row << 32 | neighbour), CAP per bucket */
 	uint32_t *bucket_len;
+	/* The run, asked whether it was cancelled whenever a bucket is
+	 * written out: stop is then set, and generators stop at their next
+	 * weft__pop_full(). NULL: never cancelled. */
+	const weft_model_ctx *mc;
+	int stop;
 } seir_pop_sink;
 
 /* Write out bucket b (population_csr.c). */
 void weft__pop_flush(seir_pop_sink *s, uint32_t b);
+/* 1 once the run was cancelled (and stop set): for generators that write
+ * no buckets (weighted layers), every 65536 edges. */
+int weft__pop_cancelled(seir_pop_sink *s);
 
 static inline void weft__pop_push(seir_pop_sink *s, uint32_t i, uint32_t j)
 {
@@ -122,7 +130,7 @@ static inline void weft__pop_emit(seir_pop_sink *s, uint32_t a, uint32_t b,
 
 static inline int weft__pop_full(const seir_pop_sink *s)
 {
-	return !s->fill && s->emitted > SEIR_POP_MAX_PAIRS;
+	return s->stop || (!s->fill && s->emitted > SEIR_POP_MAX_PAIRS);
 }
 
 typedef void (*seir_pop_gen_fn)(const void *arg, seir_pop_sink *s);
@@ -130,11 +138,12 @@ typedef void (*seir_pop_gen_fn)(const void *arg, seir_pop_sink *s);
 /* Build one layer over n agents from a generator run twice: count, prefix
  * sums, fill, then sort each row and drop repeated pairs (keeping the
  * largest weight). weighted: keep weights (dropped again when all are
- * 1000). what names the layer in messages. */
-weft_status weft__pop_layer_build(uint32_t n, seir_pop_gen_fn gen,
-				  const void *arg, int weighted,
-				  const char *what, seir_csr *out, char *err,
-				  size_t err_size);
+ * 1000). what names the layer in messages. WEFT_E_CANCELLED when mc's
+ * run is cancelled meanwhile. */
+weft_status weft__pop_layer_build(const weft_model_ctx *mc, uint32_t n,
+				  seir_pop_gen_fn gen, const void *arg,
+				  int weighted, const char *what, seir_csr *out,
+				  char *err, size_t err_size);
 /* An empty layer: row all 0, one col entry allocated. */
 weft_status weft__pop_layer_empty(uint32_t n, seir_csr *out, char *err,
 				  size_t err_size);

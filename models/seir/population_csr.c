@@ -183,6 +183,13 @@ static weft_status pop_nomem(char *err, size_t err_size, const char *what,
 	return WEFT_E_NOMEM;
 }
 
+int weft__pop_cancelled(seir_pop_sink *s)
+{
+	if (!s->stop && weft_model_cancelled(s->mc))
+		s->stop = 1;
+	return s->stop;
+}
+
 void weft__pop_flush(seir_pop_sink *s, uint32_t b)
 {
 	const uint64_t *e = s->bucket + (size_t)b * SEIR_POP_BUCKET_CAP;
@@ -195,6 +202,13 @@ void weft__pop_flush(seir_pop_sink *s, uint32_t b)
 		for (uint32_t k = 0; k < len; k++)
 			s->col[s->cursor[e[k] >> 32]++] = (uint32_t)e[k];
 	s->bucket_len[b] = 0;
+	weft__pop_cancelled(s);
+}
+
+static weft_status pop_cancelled(char *err, size_t err_size, const char *what)
+{
+	snprintf(err, err_size, "cancelled while building the %s layer", what);
+	return WEFT_E_CANCELLED;
 }
 
 /* One pass of the generator, then what its buckets still hold. */
@@ -240,6 +254,8 @@ static weft_status pop_passes(uint32_t n, seir_pop_gen_fn gen, const void *arg,
 
 	s->row = out->row;
 	pop_pass(n, gen, arg, s);
+	if (s->stop)
+		return pop_cancelled(err, err_size, what);
 	if (!pop_prefix(n, out->row, s->emitted)) {
 		snprintf(err, err_size,
 			 "the %s layer has more than the 2^32 - 1 contacts a "
@@ -250,16 +266,18 @@ static weft_status pop_passes(uint32_t n, seir_pop_gen_fn gen, const void *arg,
 	}
 	if ((st = pop_fill(n, gen, arg, weighted, what, out, s, err, err_size)))
 		return st;
+	if (s->stop)
+		return pop_cancelled(err, err_size, what);
 	return pop_finish(n, out, err, err_size);
 }
 
-weft_status weft__pop_layer_build(uint32_t n, seir_pop_gen_fn gen,
-				  const void *arg, int weighted,
-				  const char *what, seir_csr *out, char *err,
-				  size_t err_size)
+weft_status weft__pop_layer_build(const weft_model_ctx *mc, uint32_t n,
+				  seir_pop_gen_fn gen, const void *arg,
+				  int weighted, const char *what, seir_csr *out,
+				  char *err, size_t err_size)
 {
 	size_t buckets = ((size_t)n >> SEIR_POP_BUCKET_SHIFT) + 1;
-	seir_pop_sink s = { 0 };
+	seir_pop_sink s = { .mc = mc };
 	weft_status st = WEFT_E_NOMEM;
 
 	memset(out, 0, sizeof *out);

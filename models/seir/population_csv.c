@@ -729,7 +729,9 @@ static void pop_gen_csv(const void *arg, seir_pop_sink *s)
 	if (cl->gr)
 		weft__pop_gen_groups(cl->gr, s);
 	for (uint64_t i = 0; i < cl->e->n; i++)
-		if (cl->e->layer[i] == cl->layer)
+		if (i % 65536 == 0 && weft__pop_cancelled(s))
+			return;
+		else if (cl->e->layer[i] == cl->layer)
 			weft__pop_emit(s, cl->e->a[i], cl->e->b[i],
 				       cl->e->w[i]);
 }
@@ -764,7 +766,7 @@ static weft_status pop_csv_layer_build(const seir_pop_params *pp,
 	if (cl.gr && (st = weft__pop_groups_check(cl.gr, pop_layer_names[layer],
 						  err, err_size)))
 		goto free_groups;
-	st = weft__pop_layer_build(pop->n_agents, pop_gen_csv, &cl,
+	st = weft__pop_layer_build(pp->mc, pop->n_agents, pop_gen_csv, &cl,
 				   e->weighted[layer], pop_layer_names[layer],
 				   &pop->layer[layer], err, err_size);
 free_groups:

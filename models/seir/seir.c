@@ -328,6 +328,16 @@ static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 
 #undef B
 
+/* WEFT_E_CANCELLED once the run was cancelled (weft_model_cancelled):
+ * setup stops between its long steps. */
+static weft_status seir_go_on(weft_model_ctx *mc, const char *doing)
+{
+	if (!weft_model_cancelled(mc))
+		return WEFT_OK;
+	return weft_model_fail(mc, WEFT_E_CANCELLED, "cancelled while %s",
+			       doing);
+}
+
 /* Everything after the population is built: sizes, buffers, uploads,
  * launches. */
 static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
@@ -338,8 +348,11 @@ static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
 	s->n_agents = pop->n_agents;
 	if ((st = weft__seir_count_seeds(mc, s)) ||
 	    (st = weft__seir_make_beta(mc, s, pop)) ||
+	    (st = seir_go_on(mc, "allocating the state")) ||
 	    (st = seir_alloc_all(mc, s)) ||
+	    (st = seir_go_on(mc, "uploading the population")) ||
 	    (st = weft__seir_upload_population(mc, s, pop)) ||
+	    (st = seir_go_on(mc, "uploading the state")) ||
 	    (st = weft__seir_upload_state(mc, s, pop)) ||
 	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_PARAMS], 0, &s->params,
 				    sizeof s->params)) ||
@@ -361,6 +374,27 @@ static weft_status seir_snap_setup(weft_model_ctx *mc, seir_state *s)
 		SEIR_ROW_WORDS * sizeof(uint32_t),
 		(every < s->params.n_days ? every : s->params.n_days) + 1,
 		&s->rows);
+}
+
+/* The checks setup() makes before it builds anything (model ABI 1.1),
+ * so that `weft check` sees them: every [seir] key read by the functions
+ * setup() reads them with, into a state of its own, and the initial
+ * infections against the agents when their number is known without
+ * building the population (not for population = csv). */
+static weft_status seir_check(weft_model_ctx *mc)
+{
+	seir_pop_params pp;
+	seir_state s;
+	weft_status st;
+
+	memset(&s, 0, sizeof s);
+	if ((st = weft__seir_read_params(mc, &s)) ||
+	    (st = weft__seir_population_params(mc, &pp)))
+		return st;
+	if (pp.kind == SEIR_POP_CSV)
+		return WEFT_OK;
+	s.n_agents = pp.agents;
+	return weft__seir_count_seeds(mc, &s);
 }
 
 static weft_status seir_setup(weft_model_ctx *mc, void **out)
@@ -571,6 +605,7 @@ WEFT_MODEL_ENTRY = {
 	.setup = seir_setup,
 	.finish = seir_finish,
 	.teardown = seir_teardown,
+	.check = seir_check,
 	/* `weft conform`: small enough for a few seconds on a CPU OpenCL,
 	 * with every path on: interventions, isolation, vaccination by
 	 * age, deaths, individual transmissibility. */

@@ -298,6 +298,12 @@ static weft_status init_order(weft_model_ctx *mc, seir_state *s,
 		uint32_t t = perm[i - 1];
 		perm[i - 1] = perm[j];
 		perm[j] = t;
+		if (i % 65536 == 0 && weft_model_cancelled(mc)) {
+			st = weft_model_fail(mc, WEFT_E_CANCELLED,
+					     "cancelled while drawing the "
+					     "vaccination order");
+			goto free_arrays;
+		}
 	}
 	if (s->vac_oldest) {
 		for (uint32_t i = 0; i < n; i++)

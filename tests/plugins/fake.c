@@ -12,16 +12,25 @@
  *   FAKE_UNAVAILABLE its probe says no, with a reason
  *   FAKE_NO_STATS    the stats function is left NULL
  *   FAKE_HIDE_ENTRY  the entry is not exported (no symbol to find)
+ *   FAKE_PROBE_CRASH its probe dereferences NULL (SIGSEGV)
+ *   FAKE_PROBE_HANG  its probe never returns
+ *   FAKE_CTOR_CRASH  its constructor dereferences NULL, while loading
+ *   FAKE_MODEL_ENTRY it exports weft_model_entry (a stand-in table, for a
+ *                    model plugin whose constructor crashes) instead
  *
- * Every probe appends FAKE_ID and a newline to the file named by
- * $WEFT_FAKE_PROBE_LOG, so the tests can tell which plugins' code ran.
- * None of the other functions is expected to run in the loader's tests.
+ * Every probe appends "FAKE_ID PID" to the file named by
+ * $WEFT_FAKE_PROBE_LOG, and every constructor (run by dlopen()) to
+ * $WEFT_FAKE_CTOR_LOG, so the tests can tell which plugins' code ran, and
+ * in which process. None of the other functions is expected to run in the
+ * loader's tests.
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <weft/backend.h>
 
 #ifndef FAKE_NAME
@@ -46,20 +55,50 @@
 #define FAKE_UNAVAILABLE 0
 #endif
 
-static void fake_log_probe(void)
+#ifndef FAKE_PROBE_CRASH
+#define FAKE_PROBE_CRASH 0
+#endif
+#ifndef FAKE_PROBE_HANG
+#define FAKE_PROBE_HANG 0
+#endif
+#ifndef FAKE_CTOR_CRASH
+#define FAKE_CTOR_CRASH 0
+#endif
+
+/* "FAKE_ID PID" appended to the file named by $var. */
+static void fake_log(const char *var)
 {
-	const char *log = getenv("WEFT_FAKE_PROBE_LOG");
+	const char *log = getenv(var);
 	FILE *f;
 
 	if (!log || !(f = fopen(log, "a")))
 		return;
-	fputs(FAKE_ID "\n", f);
+	fprintf(f, "%s %ld\n", FAKE_ID, (long)getpid());
 	fclose(f);
+}
+
+/* A real fault, as a broken plugin would make. */
+static void fake_crash(void)
+{
+	volatile int *nowhere = NULL;
+
+	*nowhere = 1;
+}
+
+__attribute__((constructor)) static void fake_constructor(void)
+{
+	fake_log("WEFT_FAKE_CTOR_LOG");
+	if (FAKE_CTOR_CRASH)
+		fake_crash();
 }
 
 static weft_status fake_probe(weft_probe *out)
 {
-	fake_log_probe();
+	fake_log("WEFT_FAKE_PROBE_LOG");
+	if (FAKE_PROBE_CRASH)
+		fake_crash();
+	while (FAKE_PROBE_HANG)
+		pause();
 	out->available = !FAKE_UNAVAILABLE;
 	out->score = FAKE_SCORE;
 	snprintf(out->devices, sizeof out->devices, "1 fake device");
@@ -163,7 +202,12 @@ static weft_status fake_stats(weft_device *dev, weft_stats *out)
 }
 
 /* The entry: exported unless this copy tests a plugin that forgot to. */
-#ifdef FAKE_HIDE_ENTRY
+#ifdef FAKE_MODEL_ENTRY
+/* A model plugin's entry symbol, to be looked for in the file; the
+ * constructor crashes before anything reads it. */
+WEFT_EXPORT extern const weft_backend weft_model_entry;
+const weft_backend weft_model_entry = {
+#elif defined(FAKE_HIDE_ENTRY)
 extern const weft_backend weft_backend_entry;
 const weft_backend weft_backend_entry = {
 #else
