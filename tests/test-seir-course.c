@@ -256,19 +256,26 @@ static void test_rel_trans(void)
 	for (int i = 0; i < SEIR_REL_CLASSES; i++) {
 		mean += c[i] / SEIR_REL_CLASSES;
 		var += c[i] * c[i] / SEIR_REL_CLASSES;
-		rising &= i == 0 || c[i] > c[i - 1];
+		rising &= i == 0 || c[i] >= c[i - 1];
 	}
 	var -= mean * mean;
 	tap_ok(fabs(mean - 1.0) < 1e-9 && rising,
-	       "k = 0.45: 16 rising classes of mean 1 (%.12f), %.3f to %.3f",
-	       mean, c[0], c[SEIR_REL_CLASSES - 1]);
-	/* Binning loses the spread within classes: the classes' variance
-	 * is below the gamma's 1/k, but most of it. */
-	tap_ok(var < 1.0 / 0.45 && var > 0.6 / 0.45,
-	       "  ...their variance %.3f is most of the gamma's %.3f", var,
-	       1.0 / 0.45);
+	       "k = 0.45: %d non-decreasing classes of mean 1 (%.12f), %.3f "
+	       "to %.3f",
+	       SEIR_REL_CLASSES, mean, c[0], c[SEIR_REL_CLASSES - 1]);
+	/* Covasim's NB(mean 100, dispersion k) x 0.01 has variance 0.01 +
+	 * 1/k (2.2322 for 0.45); binning loses the spread within classes,
+	 * little of it with 256. */
+	tap_ok(var < 0.01 + 1.0 / 0.45 && var > 0.98 * (0.01 + 1.0 / 0.45),
+	       "  ...their variance %.4f is within 2%% of the negative "
+	       "binomial's %.4f",
+	       var, 0.01 + 1.0 / 0.45);
+	/* P(0) = (k / (100 + k))^k: 8.77 % of agents never transmit. */
+	tap_ok(c[21] == 0.0 && c[22] > 0.0,
+	       "  ...the 22 lowest classes (8.6 %%) are 0, as P(0) = 8.77 %%");
 	weft__seir_rel_trans(0.0, c);
-	tap_ok(c[0] == 1.0 && c[15] == 1.0, "k = 0: every class is 1");
+	tap_ok(c[0] == 1.0 && c[SEIR_REL_CLASSES - 1] == 1.0,
+	       "k = 0: every class is 1");
 }
 
 static void iv_fails(const char *text, const char *want)
@@ -342,18 +349,17 @@ static void test_interventions(void)
 
 /* Covasim's compute_viral_load() for one agent infectious for dur days, on
  * its day e (t - date_infectious), in double precision as Covasim computes
- * it; *early says which level. */
+ * it; *early says which level. The cap shortens the early part, but the
+ * levels are divided by 1 + frac_time (ratio - 1) whatever the cap:
+ * "load = (load_ratio * early + load * ~early) / (load + frac_time *
+ * (load_ratio - load))" (covasim/utils.py, 3.1.9). */
 static double covasim_load(double frac, double ratio, double cap, int dur,
 			   int e, int *early)
 {
-	double trans_day = frac * dur, f = frac;
+	double trans_point = frac * dur > cap ? cap / dur : frac;
 
-	if (trans_day > cap) {
-		f = cap / dur;
-		trans_day = cap;
-	}
-	*early = e < trans_day;
-	return (*early ? ratio : 1.0) / (1.0 + f * (ratio - 1.0));
+	*early = (double)e / dur < trans_point;
+	return (*early ? ratio : 1.0) / (1.0 + frac * (ratio - 1.0));
 }
 
 /* Every duration 1 to SEIR_DUR_MAX, every day of it: the kernels' level
@@ -413,10 +419,13 @@ static void test_viral_load(void)
 	       "the early part ends at 0.3 x duration exactly, and after 4 "
 	       "days for long periods");
 	tap_ok(seir_viral_q16(&p, 10, 0) == 100824u &&
-		       seir_viral_q16(&p, 10, 9) == 50412u,
-	       "a 10-day period: 2/1.3 and 1/1.3 in Q16 (%u, %u)",
+		       seir_viral_q16(&p, 10, 9) == 50412u &&
+		       seir_viral_q16(&p, 40, 0) == 100824u,
+	       "a 10-day period: 2/1.3 and 1/1.3 in Q16 (%u, %u), and a "
+	       "40-day one too (capped: %u)",
 	       (unsigned)seir_viral_q16(&p, 10, 0),
-	       (unsigned)seir_viral_q16(&p, 10, 9));
+	       (unsigned)seir_viral_q16(&p, 10, 9),
+	       (unsigned)seir_viral_q16(&p, 40, 0));
 }
 
 int main(void)

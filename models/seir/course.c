@@ -364,7 +364,8 @@ void weft__seir_rel_trans(double k, double out[SEIR_REL_CLASSES])
 	/* NB(r = k, p = k / (100 + k)): P(0) = p^r, P(x + 1) = P(x) (x + r)
 	 * (1 - p) / (x + 1). Walk the values in order, sharing each one's
 	 * mass out among the classes its quantiles cover. */
-	double p = k / (100.0 + k), px, x = 0.0, mass = 0.0, sum[SEIR_REL_CLASSES] = { 0.0 };
+	double p = k / (100.0 + k), px, x = 0.0, mass = 0.0,
+	       sum[SEIR_REL_CLASSES] = { 0.0 };
 	double total = 0.0, w = 1.0 / SEIR_REL_CLASSES;
 	int c = 0;
 
@@ -404,7 +405,8 @@ void weft__seir_skip_tables(uint32_t lvl_q28[SEIR_LEVELS],
 {
 	for (int k = 0; k < SEIR_LEVELS; k++) {
 		double q = floor(ldexp(1.0, 28) * pow(2.0, -k / 16.0) + 0.5);
-		double l = k == 0 ? 0.0 : -log1p(-q / ldexp(1.0, 28)) / log(2.0);
+		double l =
+			k == 0 ? 0.0 : -log1p(-q / ldexp(1.0, 28)) / log(2.0);
 		uint64_t lq = (uint64_t)floor(ldexp(l, 48) + 0.5);
 		lvl_q28[k] = (uint32_t)q;
 		lvl_log[k][0] = (uint32_t)lq;
@@ -412,7 +414,8 @@ void weft__seir_skip_tables(uint32_t lvl_q28[SEIR_LEVELS],
 	}
 	for (int i = 0; i <= SEIR_LOG_STEPS; i++)
 		log2_q30[i] = (uint32_t)floor(
-			ldexp(log2(1.0 + (double)i / SEIR_LOG_STEPS), 30) + 0.5);
+			ldexp(log2(1.0 + (double)i / SEIR_LOG_STEPS), 30) +
+			0.5);
 }
 
 /* ---- fixed point ------------------------------------------------------- */

@@ -19,8 +19,7 @@ static const weft_key_desc seir_keys[] = {
 	  "probability that a symptomatic agent infects one susceptible "
 	  "contact of weight 1 in one day, before layer weights, "
 	  "interventions and individual factors" },
-	{ "latent_duration", WEFT_KEY_STRING, "lognormal(4.5, 1.5)", 0, 0,
-	  NULL,
+	{ "latent_duration", WEFT_KEY_STRING, "lognormal(4.5, 1.5)", 0, 0, NULL,
 	  "days exposed before becoming infectious: fixed(DAYS), "
 	  "geometric(MEAN), gamma(MEAN, SD) or lognormal(MEAN, SD) (of the "
 	  "variable, not its log), rounded to whole days, or a sum of such "
@@ -34,8 +33,8 @@ static const weft_key_desc seir_keys[] = {
 	  "days a symptomatic agent with mild symptoms is infectious before "
 	  "recovering (Covasim inf2sym + mild2rec)" },
 	{ "severe_duration", WEFT_KEY_STRING,
-	  "lognormal(1.1, 0.9) + lognormal(6.6, 4.9) + lognormal(18.1, 6.3)",
-	  0, 0, NULL,
+	  "lognormal(1.1, 0.9) + lognormal(6.6, 4.9) + lognormal(18.1, 6.3)", 0,
+	  0, NULL,
 	  "days a severe case who recovers is infectious (Covasim inf2sym + "
 	  "sym2sev + sev2rec)" },
 	{ "critical_duration", WEFT_KEY_STRING,
@@ -230,8 +229,7 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .timer = B(TIMER),
 							   .tally = B(TALLY),
 							   .agebin = B(AGEBIN),
-							   .list = B(LIST),
-							   .bits = B(BITS) },
+							   .list = B(LIST) },
 				     n),
 		count);
 	l[1] = seir_count_by(

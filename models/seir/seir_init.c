@@ -94,8 +94,7 @@ static weft_status init_slots(weft_model_ctx *mc, seir_state *s,
 		s->edges_total += c->n_edges;
 		s->params.weighted |= c->weight != NULL;
 		for (uint64_t e = 0; c->weight && e < c->n_edges; e++)
-			if (c->weight[e] > s->params.w_max[l] ||
-			    e == 0)
+			if (c->weight[e] > s->params.w_max[l] || e == 0)
 				s->params.w_max[l] = c->weight[e];
 	}
 	s->params.n_slots = s->n_slots;
@@ -148,7 +147,8 @@ static uint32_t init_cols(const seir_state *s, const seir_population *pop,
 			const seir_csr *c = &pop->layer[l];
 			if (s->params.layer_slot[l] == SEIR_NONE)
 				continue;
-			for (uint32_t e = c->row[a]; e < c->row[a + 1]; e++, k++) {
+			for (uint32_t e = c->row[a]; e < c->row[a + 1];
+			     e++, k++) {
 				col[k] = c->col[e];
 				if (w)
 					w[k] = c->weight ? c->weight[e] : 1000;

@@ -41,8 +41,8 @@ static weft_status params_durations(weft_model_ctx *mc, seir_params *p)
 		double prob[SEIR_DUR_MAX];
 		uint32_t cum[SEIR_DUR_MAX];
 
-		if (weft__seir_dur_parse(weft_model_string(mc, dur_keys[k]),
-					 &d, why, sizeof why))
+		if (weft__seir_dur_parse(weft_model_string(mc, dur_keys[k]), &d,
+					 why, sizeof why))
 			return params_bad(mc, dur_keys[k], why);
 		weft__seir_dur_probs(&d, prob);
 		weft__seir_dist_table(prob, cum);

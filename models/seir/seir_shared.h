@@ -55,9 +55,9 @@
 /* Skip sampling (seir_skip): candidate rates q_k = lvl_q28[k] / 2^28,
  * about 2^(-k/16) for k = 0..SEIR_LEVELS - 1 (q_0 = 1); the log2 table
  * has SEIR_LOG_STEPS + 1 entries of log2(1 + i / SEIR_LOG_STEPS). */
-#define SEIR_LEVELS	449
-#define SEIR_LOG_BITS	10
-#define SEIR_LOG_STEPS	1024
+#define SEIR_LEVELS    449
+#define SEIR_LOG_BITS  10
+#define SEIR_LOG_STEPS 1024
 
 /* Purposes: the fourth counter word, so that draws for different
  * decisions never coincide. Transmission over a stored layer L uses
@@ -108,7 +108,7 @@ typedef struct seir_params {
 	weft_u32 vl_ratio_q16; /* early load over late load */
 	/* seir_viral_level_q16() by duration: [0] early, [1] late. */
 	weft_u32 vl_q16[2][SEIR_DUR_MAX + 1];
-	weft_u32 symp_thr[SEIR_AGE_BINS];   /* chance of symptoms */
+	weft_u32 symp_thr[SEIR_AGE_BINS]; /* chance of symptoms */
 	/* Outcomes of a symptomatic agent, one draw against nested
 	 * thresholds: below death_thr dies (after critical), below crit_thr
 	 * critical, below sev_thr severe, else mild. */
