@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 venv=${1:-$top/_bench/venv}
 spec=${COVASIM_SPEC:-covasim>=3.1,<3.2}
 if [ -x "$venv/bin/python" ] &&
-	"$venv/bin/python" -c 'import covasim, sys; sys.exit(not covasim.__version__.startswith("3.1."))' 2>/dev/null; then
+	"$venv/bin/python" -c 'import covasim, sys; sys.exit(not covasim.__version__.startswith("3.1."))' > /dev/null 2>&1; then
 	echo "$venv/bin/python"
 	exit 0
 fi
