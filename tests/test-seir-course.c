@@ -428,6 +428,55 @@ static void test_viral_load(void)
 	       (unsigned)seir_viral_q16(&p, 40, 0));
 }
 
+/* ---- skip sampling and summed durations -------------------------------- */
+
+/* Gaps between candidates at the level of chance q, and the acceptance of
+ * a candidate of chance q, over 1,000,000 draws: means within 4 standard
+ * errors of the geometric's (1 - q_k) / q_k and of q / q_k. */
+static void skip_case(double q)
+{
+	static seir_params p;
+	uint32_t pc = (uint32_t)(q * 268435456.0), k;
+	double qk, sum = 0.0, acc = 0.0, n = 1000000.0, gm, gsd, asd;
+
+	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30);
+	k = seir_level(&p, pc);
+	qk = p.lvl_q28[k] / 268435456.0;
+	for (uint32_t i = 0; i < (uint32_t)n; i++) {
+		weft_rand4 r = weft_philox(7, 0, 1, i, 0, 99);
+		sum += (double)seir_gap(&p, k, r.v[0]);
+		acc += seir_accepts(&p, k, pc, r.v[1]);
+	}
+	gm = (1 - qk) / qk;
+	gsd = sqrt(1 - qk) / qk / sqrt(n);
+	asd = sqrt(pc / 268435456.0 / qk * (1 - pc / 268435456.0 / qk) / n);
+	tap_ok(qk >= q && qk < q * 1.045 && fabs(sum / n - gm) < 4 * gsd &&
+		       fabs(acc / n - pc / 268435456.0 / qk) < 4 * asd + 1e-9,
+	       "skip sampling at chance %g: level rate %.5f, mean gap %.3f "
+	       "(geometric %.3f), acceptance %.5f (%.5f)",
+	       q, qk, sum / n, gm, acc / n, pc / 268435456.0 / qk);
+}
+
+static void test_skip(void)
+{
+	seir_dur d;
+	double p[SEIR_DUR_MAX], mean = 0.0;
+	char why[256];
+
+	skip_case(0.3);
+	skip_case(0.016);
+	skip_case(0.002);
+	tap_ok(!weft__seir_dur_parse("lognormal(1.1, 0.9) + lognormal(8, 2)",
+				     &d, why, sizeof why) &&
+		       d.n == 2,
+	       "a sum of two stages parses");
+	weft__seir_dur_probs(&d, p);
+	for (int i = 0; i < SEIR_DUR_MAX; i++)
+		mean += (i + 1) * p[i];
+	tap_ok(fabs(mean - 9.1) < 0.1,
+	       "  ...its mean %.3f is within 0.1 day of 1.1 + 8", mean);
+}
+
 int main(void)
 {
 	test_distributions();
@@ -437,5 +486,6 @@ int main(void)
 	test_rel_trans();
 	test_interventions();
 	test_viral_load();
+	test_skip();
 	return tap_done();
 }
