@@ -356,9 +356,14 @@ static void test_interventions(void)
 static double covasim_load(double frac, double ratio, double cap, int dur,
 			   int e, int *early)
 {
-	double trans_point = frac * dur > cap ? cap / dur : frac;
+	/* Covasim's default precision is 32 bits: its dates, durations
+	 * and viral_dist are floats, and numba computes (t - start) / total
+	 * in double (an integer minus a float), compared with the float
+	 * turning point. */
+	float f = (float)frac, c = (float)cap, d = (float)dur;
+	float trans_point = f * d > c ? c / d : f;
 
-	*early = (double)e / dur < trans_point;
+	*early = (double)e / dur < (double)trans_point;
 	return (*early ? ratio : 1.0) / (1.0 + frac * (ratio - 1.0));
 }
 
@@ -374,8 +379,9 @@ static void viral_load_case(double frac, double ratio, double cap)
 	memset(&p, 0, sizeof p);
 	p.vl_on = 1;
 	p.vl_frac_pm = (uint32_t)lround(frac * 1000);
-	p.vl_cap_pm = (uint32_t)lround(cap * 1000);
 	p.vl_ratio_q16 = weft__seir_q16(ratio);
+	for (uint32_t d = 0; d <= SEIR_DUR_MAX; d++)
+		p.vl_early[d] = weft__seir_viral_early(frac, cap, d);
 	for (int dur = 1; dur <= SEIR_DUR_MAX; dur++)
 		for (int e = 0; e < dur; e++) {
 			int early;
@@ -409,15 +415,19 @@ static void test_viral_load(void)
 	viral_load_case(0.25, 1.0, 4.0); /* ratio 1: all 1 */
 	memset(&p, 0, sizeof p);
 	p.vl_frac_pm = 300;
-	p.vl_cap_pm = 4000;
 	p.vl_ratio_q16 = weft__seir_q16(2.0);
-	/* 0.3 * 10 = 3 days exactly: day 2 is early, day 3 is not, as in
-	 * Covasim's e < trans_day; past 13 days the cap of 4 days holds. */
-	tap_ok(seir_viral_q16(&p, 10, 2) > seir_viral_q16(&p, 10, 3) &&
-		       seir_viral_q16(&p, 20, 3) > seir_viral_q16(&p, 20, 4) &&
-		       seir_viral_q16(&p, 20, 4) == seir_viral_q16(&p, 20, 19),
-	       "the early part ends at 0.3 x duration exactly, and after 4 "
-	       "days for long periods");
+	for (uint32_t d = 0; d <= SEIR_DUR_MAX; d++)
+		p.vl_early[d] = weft__seir_viral_early(0.3, 4.0, d);
+	/* Covasim with 32-bit floats: 3 / 10 is below 0.3f, so a 10-day
+	 * period has 4 early days; 9 days have 3 (2.7); 16 days have 4 (4 /
+	 * 16 is exact) but 14 days 5 (4 / 14 is below (float)(4 / 14)). */
+	tap_ok(p.vl_early[10] == 4 && p.vl_early[9] == 3 &&
+		       p.vl_early[16] == 4 && p.vl_early[14] == 5 &&
+		       seir_viral_q16(&p, 20, 4) > seir_viral_q16(&p, 20, 5) &&
+		       seir_viral_q16(&p, 20, 5) == seir_viral_q16(&p, 20, 19),
+	       "the early days as Covasim's float32 arithmetic counts them "
+	       "(9: %u, 10: %u, 14: %u, 16: %u days)",
+	       p.vl_early[9], p.vl_early[10], p.vl_early[14], p.vl_early[16]);
 	tap_ok(seir_viral_q16(&p, 10, 0) == 100824u &&
 		       seir_viral_q16(&p, 10, 9) == 50412u &&
 		       seir_viral_q16(&p, 40, 0) == 100824u,

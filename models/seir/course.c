@@ -399,6 +399,17 @@ void weft__seir_rel_trans(double k, double out[SEIR_REL_CLASSES])
 		out[c] = sum[c] / (w * total);
 }
 
+uint32_t weft__seir_viral_early(double frac, double cap, uint32_t dur)
+{
+	float f = (float)frac, c = (float)cap, d = (float)dur;
+	float point = f * d > c ? c / d : f;
+	uint32_t e = 0;
+
+	while (e < dur && (double)e / dur < (double)point)
+		e++;
+	return e;
+}
+
 void weft__seir_skip_tables(uint32_t lvl_q28[SEIR_LEVELS],
 			    uint32_t lvl_log[SEIR_LEVELS][2],
 			    uint32_t log2_q30[SEIR_LOG_STEPS + 1])

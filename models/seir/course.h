@@ -78,6 +78,15 @@ int weft__seir_parse_by_age(const char *text, double lo, double hi,
  * k = 0: every class is 1. */
 void weft__seir_rel_trans(double k, double out[SEIR_REL_CLASSES]);
 
+/* The early days of Covasim's viral load for an infectious period of dur
+ * days, counted as Covasim 3.1 counts them with its default 32-bit
+ * precision: day e is early when e / dur (in double precision) is below
+ * the turning point rounded to float, frac or, when frac x dur exceeds
+ * cap, cap / dur (both in float). The rounding makes some periods one
+ * early day longer than frac x dur or cap say (10 days: 4 early days, not
+ * 3; 14 days: 5, not 4). */
+uint32_t weft__seir_viral_early(double frac, double cap, uint32_t dur);
+
 /* The tables of skip sampling (seir_shared.h, seir_gap): the candidate
  * rates, their -log2(1 - q) in Q48, and log2 on SEIR_LOG_STEPS steps in
  * Q30. */

@@ -95,11 +95,12 @@ static weft_status params_course(weft_model_ctx *mc, seir_params *p)
 	p->vl_on = (weft_u32)weft_model_bool(mc, "viral_load");
 	p->vl_frac_pm = (weft_u32)lround(
 		1000.0 * weft_model_real(mc, "viral_load_frac"));
-	p->vl_cap_pm = (weft_u32)lround(1000.0 *
-					weft_model_real(mc, "viral_load_cap"));
 	p->vl_ratio_q16 =
 		weft__seir_q16(weft_model_real(mc, "viral_load_ratio"));
 	for (weft_u32 d = 0; d <= SEIR_DUR_MAX; d++) {
+		p->vl_early[d] = weft__seir_viral_early(
+			weft_model_real(mc, "viral_load_frac"),
+			weft_model_real(mc, "viral_load_cap"), d);
 		p->vl_q16[0][d] = seir_viral_level_q16(p, d, 1);
 		p->vl_q16[1][d] = seir_viral_level_q16(p, d, 0);
 	}

@@ -104,10 +104,11 @@ typedef struct seir_params {
 	/* Covasim's viral load (seir_viral_q16): on when vl_on is 1. */
 	weft_u32 vl_on;
 	weft_u32 vl_frac_pm;   /* early part of the infectious period, 1/1000 */
-	weft_u32 vl_cap_pm;    /* at most this many days, in 1/1000 days */
 	weft_u32 vl_ratio_q16; /* early load over late load */
 	/* seir_viral_level_q16() by duration: [0] early, [1] late. */
 	weft_u32 vl_q16[2][SEIR_DUR_MAX + 1];
+	/* Early days of a period by its duration (weft__seir_viral_early). */
+	weft_u32 vl_early[SEIR_DUR_MAX + 1];
 	weft_u32 symp_thr[SEIR_AGE_BINS]; /* chance of symptoms */
 	/* Outcomes of a symptomatic agent, one draw against nested
 	 * thresholds: below death_thr dies (after critical), below crit_thr
@@ -171,25 +172,18 @@ WEFT_FN int seir_chance(weft_u32 draw, weft_u32 thr)
 
 /* Covasim's viral load (compute_viral_load): an agent infectious for dur
  * days transmits vl_ratio times as much in the early part of that period
- * (its first trans / 1000 days, trans = min(vl_frac_pm * dur, vl_cap_pm))
- * as in the rest; both levels are divided by 1 + frac (ratio - 1), frac
- * being vl_frac_pm / 1000 whether or not the cap shortens the early part,
- * as Covasim divides them. Integer arithmetic: the same bits on every
- * backend. The host tabulates the two levels by duration (vl_q16); a
- * kernel only tells early from late. */
-WEFT_FN weft_u32 seir_viral_trans(const WEFT_GLOBAL seir_params *p,
-				  weft_u32 dur)
-{
-	weft_u32 trans = p->vl_frac_pm * dur;
-
-	return trans < p->vl_cap_pm ? trans : p->vl_cap_pm;
-}
+ * (its first vl_early[dur] days: the host counts them as Covasim decides
+ * them, weft__seir_viral_early) as in the rest; both levels are divided
+ * by 1 + frac (ratio - 1), frac being vl_frac_pm / 1000 whether or not
+ * the cap shortens the early part, as Covasim divides them. Integer
+ * arithmetic: the same bits on every backend. The host tabulates the two
+ * levels by duration (vl_q16); a kernel only tells early from late. */
 
 /* Whether day e of the period (0: its first day) is in the early part. */
 WEFT_FN int seir_viral_early(const WEFT_GLOBAL seir_params *p, weft_u32 dur,
 			     weft_u32 e)
 {
-	return e * 1000u < seir_viral_trans(p, dur);
+	return e < p->vl_early[dur];
 }
 
 /* The early (early != 0) or late level for a period of dur days, Q16. */
