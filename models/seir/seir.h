@@ -20,6 +20,7 @@ enum seir_buf_id {
 	SEIR_BUF_TIMER,	 /* u16 per agent */
 	SEIR_BUF_TALLY,
 	SEIR_BUF_AGEBIN, /* u8 per agent */
+	SEIR_BUF_RELCLS, /* u8 per agent (transmissibility classes) */
 	SEIR_BUF_BITS,	 /* the active set: a bit per agent */
 	SEIR_BUF_LIST,	 /* u32 per agent (frontier) */
 	SEIR_BUF_OFFS,	 /* u32 per block of the bitmap (frontier) */

@@ -78,6 +78,36 @@ static weft_status init_agebins(weft_model_ctx *mc, seir_state *s,
 	return st;
 }
 
+/* Each agent's transmissibility class, the top 8 bits of Philox(seed; 0,
+ * agent, 0, REL_TRANS), when individual transmissibility is on. */
+static weft_status init_relcls(weft_model_ctx *mc, seir_state *s)
+{
+	uint32_t n = s->n_agents;
+	uint8_t *cls;
+	weft_status st;
+
+	if (!s->params.rel_trans)
+		return WEFT_OK;
+	cls = malloc(n ? n : 1);
+	if (!cls)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate %u bytes of host "
+				       "memory for transmissibility classes",
+				       n);
+	for (uint32_t i = 0; i < n; i++)
+		cls[i] = (uint8_t)(weft_philox(s->params.seed_lo,
+					       s->params.seed_hi, 0u, i, 0u,
+					       SEIR_PURPOSE_REL_TRANS)
+					   .v[0] >>
+				   SEIR_REL_SHIFT);
+	st = weft__seir_alloc(mc, s, SEIR_BUF_RELCLS,
+			      "transmissibility classes", n);
+	if (!st)
+		st = weft_model_upload(mc, s->buf[SEIR_BUF_RELCLS], 0, cls, n);
+	free(cls);
+	return st;
+}
+
 /* Which layers are stored (their slots among an agent's rows), and
  * each one's largest weight. */
 static weft_status init_slots(weft_model_ctx *mc, seir_state *s,
@@ -237,7 +267,8 @@ weft_status weft__seir_upload_population(weft_model_ctx *mc, seir_state *s,
 	s->n_agents = pop->n_agents;
 	s->params.n_agents = pop->n_agents;
 	s->params.community_daily = pop->community_daily;
-	if ((st = init_agebins(mc, s, pop)) || (st = init_layers(mc, s, pop)))
+	if ((st = init_agebins(mc, s, pop)) || (st = init_relcls(mc, s)) ||
+	    (st = init_layers(mc, s, pop)))
 		return st;
 	return WEFT_OK;
 }

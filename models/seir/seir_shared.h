@@ -148,7 +148,8 @@ typedef struct seir_params {
 #define SEIR_T_NEW_D	 14 /* ISD -> D */
 #define SEIR_T_NEW_VAC	 15
 #define SEIR_T_COUNT	 16 /* active list entries (seir_list_top) */
-#define SEIR_TALLY_WORDS 17
+#define SEIR_T_CAND	 17 /* candidates walked so far (skip sampling) */
+#define SEIR_TALLY_WORDS 18
 
 /* A row of the series (the CSV's columns after the day). */
 #define SEIR_R_S       0
@@ -161,7 +162,8 @@ typedef struct seir_params {
 #define SEIR_R_NEW_D   7
 #define SEIR_R_CUM     8
 #define SEIR_R_VAC     9
-#define SEIR_ROW_WORDS 10
+#define SEIR_R_CAND    10 /* candidates walked so far (not in the CSV) */
+#define SEIR_ROW_WORDS 11
 
 /* A chance decided by a draw: p = threshold / 2^32, and the largest
  * threshold means certain (so that p = 1 never misses). */
@@ -257,22 +259,6 @@ WEFT_FN weft_u64 seir_chance_q28(weft_u32 base, weft_u32 f_trans,
  * 2e-7 of the geometric one). Work is proportional to the candidates, not
  * to the contacts. */
 
-/* The level of a candidate rate pc (Q28, 0 < pc <= 2^28): the largest k
- * whose rate is at least pc (lvl_q28 decreases from 2^28). */
-WEFT_FN weft_u32 seir_level(const WEFT_GLOBAL seir_params *p, weft_u32 pc)
-{
-	weft_u32 lo = 0, hi = SEIR_LEVELS - 1u;
-
-	while (lo < hi) {
-		weft_u32 mid = (lo + hi + 1u) / 2u;
-		if (p->lvl_q28[mid] >= pc)
-			lo = mid;
-		else
-			hi = mid - 1u;
-	}
-	return lo;
-}
-
 /* floor(log2(x)) for 1 <= x < 2^32. */
 WEFT_FN weft_u32 seir_ilog2(weft_u32 x)
 {
@@ -295,6 +281,29 @@ WEFT_FN weft_u32 seir_ilog2(weft_u32 x)
 		x >>= 2;
 	}
 	return e + (x >> 1);
+}
+
+/* The level of a candidate rate pc (Q28, 0 < pc <= 2^28): the largest k
+ * whose rate is at least pc (lvl_q28 decreases from 2^28, and lvl_q28[16
+ * i] is 2^(28 - i) exactly, so for pc in [2^e, 2^(e+1)) k lies between
+ * 16 (27 - e) and 16 (29 - e): a binary search over 33 levels). */
+WEFT_FN weft_u32 seir_level(const WEFT_GLOBAL seir_params *p, weft_u32 pc)
+{
+	weft_u32 e = seir_ilog2(pc);
+	weft_u32 lo = e >= 27u ? 0u : 16u * (27u - e);
+	weft_u32 hi = 16u * (29u - (e > 28u ? 28u : e));
+
+	if (hi > SEIR_LEVELS - 1u)
+		hi = SEIR_LEVELS - 1u;
+
+	while (lo < hi) {
+		weft_u32 mid = (lo + hi + 1u) / 2u;
+		if (p->lvl_q28[mid] >= pc)
+			lo = mid;
+		else
+			hi = mid - 1u;
+	}
+	return lo;
 }
 
 /* -log2((draw + 1) / 2^32), Q48: from 0 (draw 2^32 - 1) to 32. */
