@@ -446,26 +446,6 @@ static void seir_summary_memory(weft_model_ctx *mc, const seir_state *s)
 		s->edges_total ? (double)edges / s->edges_total : 0.0, fixed);
 }
 
-/* Skip sampling's work: candidates walked, per infectious agent-day and
- * per transmission (a running count modulo 2^32). */
-static void seir_summary_work(weft_model_ctx *mc, const seir_state *s,
-			      uint64_t days)
-{
-	const uint32_t *last = s->series + days * SEIR_ROW_WORDS;
-	uint64_t inf_days = 0, trans = last[SEIR_R_CUM] - s->series[SEIR_R_CUM];
-
-	for (uint64_t d = 1; d <= days; d++)
-		inf_days += s->series[d * SEIR_ROW_WORDS + SEIR_R_IA] +
-			    s->series[d * SEIR_ROW_WORDS + SEIR_R_IS];
-	weft_model_summary(mc, "candidates walked",
-			   "%u (%.3f per infectious agent-day, %.3f per "
-			   "transmission)",
-			   last[SEIR_R_CAND],
-			   inf_days ? (double)last[SEIR_R_CAND] / inf_days
-				    : 0.0,
-			   trans ? (double)last[SEIR_R_CAND] / trans : 0.0);
-}
-
 static weft_status seir_finish(weft_model_ctx *mc, void *state)
 {
 	seir_state *s = state;
@@ -498,7 +478,6 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 			   last[SEIR_R_D],
 			   100.0 * last[SEIR_R_D] / (n ? n : 1));
 	weft_model_summary(mc, "vaccinated", "%u", last[SEIR_R_VAC]);
-	seir_summary_work(mc, s, days);
 	seir_summary_memory(mc, s);
 	return WEFT_OK;
 }

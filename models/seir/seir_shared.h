@@ -67,9 +67,10 @@
 #define SEIR_PURPOSE_LATENT    9u  /* (day, agent): latent period */
 #define SEIR_PURPOSE_ONSET     10u /* (day, agent): course at onset */
 #define SEIR_PURPOSE_REL_TRANS 11u /* (0, agent): transmissibility class */
-/* Transmission draws are keyed (day, infector, candidate c): .v[0] the
- * skip to candidate c, .v[1] its acceptance, .v[2] a daily community
- * contact's partner. */
+/* Transmission draws (seir.wk, seir_walk_layer): (day, infector, 0,
+ * TRANSMIT) gives each layer the skip to its first candidate; candidate
+ * c (from 1) draws (day, infector, c, TRANSMIT + layer or COMMUNITY):
+ * .v[0] its acceptance, .v[1] the next skip, .v[2] a daily partner. */
 
 /* "None": a layer that is not stored. */
 #define SEIR_NONE 0xFFFFFFFFu
@@ -148,8 +149,7 @@ typedef struct seir_params {
 #define SEIR_T_NEW_D	 14 /* ISD -> D */
 #define SEIR_T_NEW_VAC	 15
 #define SEIR_T_COUNT	 16 /* active list entries (seir_list_top) */
-#define SEIR_T_CAND	 17 /* candidates walked so far (skip sampling) */
-#define SEIR_TALLY_WORDS 18
+#define SEIR_TALLY_WORDS 17
 
 /* A row of the series (the CSV's columns after the day). */
 #define SEIR_R_S       0
@@ -162,8 +162,7 @@ typedef struct seir_params {
 #define SEIR_R_NEW_D   7
 #define SEIR_R_CUM     8
 #define SEIR_R_VAC     9
-#define SEIR_R_CAND    10 /* candidates walked so far (not in the CSV) */
-#define SEIR_ROW_WORDS 11
+#define SEIR_ROW_WORDS 10
 
 /* A chance decided by a draw: p = threshold / 2^32, and the largest
  * threshold means certain (so that p = 1 never misses). */
