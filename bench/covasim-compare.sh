@@ -22,8 +22,10 @@
 # for the last outputs and their writing; no plot). Medians over the
 # seeds; person-days/s = agents x 120 / time; attack rates are medians
 # too; bytes are weft's device memory per agent and per stored contact
-# (its summary). The load average (1 minute) before and after each row is
-# printed with it: run it on an otherwise idle machine.
+# (its summary). Before each row the script waits (up to IDLE_WAIT
+# seconds, default 900) for the 1-minute load average to fall below
+# IDLE_LOAD (default 1.2): on a shared machine other jobs come and go. The
+# load average before and after each row is printed with it.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/_build}
@@ -37,6 +39,15 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/weft-cv-XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
 load() { cut -d' ' -f1 /proc/loadavg; }
+# wait_idle: until the load average is below IDLE_LOAD, or IDLE_WAIT s.
+wait_idle() {
+	w=0
+	while [ "$w" -lt "${IDLE_WAIT:-900}" ] &&
+		awk -v l="$(load)" -v m="${IDLE_LOAD:-1.2}" 'BEGIN { exit !(l >= m) }'; do
+		sleep 10
+		w=$((w + 10))
+	done
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # weft_once BUILD TREE N POP T SEED: "steps_s attack% bytes_agent bytes_contact"
@@ -68,6 +79,7 @@ echo "| agents | population | Covasim run (s) | Covasim attack | weft threads | 
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for n in $sizes; do
 	for pop in $pops; do
+		wait_idle
 		l0=$(load)
 		"$py" "$top/bench/covasim_run.py" "$pop" "$n" "$days" "1-$seeds" 2>/dev/null |
 			grep "^$pop " > "$out/cv"

@@ -55,57 +55,50 @@ static weft_status init_fill(weft_model_ctx *mc, weft_buf *buf, size_t bytes,
 	return st;
 }
 
-static weft_status init_agebins(weft_model_ctx *mc, seir_state *s,
-				const seir_population *pop)
+/* A device buffer of one byte per agent, byte i being fill(s, pop, i). */
+static weft_status init_bytes(
+	weft_model_ctx *mc, seir_state *s, const seir_population *pop,
+	enum seir_buf_id id, const char *what,
+	uint8_t (*fill)(const seir_state *, const seir_population *, uint32_t))
 {
 	uint32_t n = s->n_agents;
-	uint8_t *bin = malloc(n ? n : 1);
+	uint8_t *b = malloc(n ? n : 1);
 	weft_status st;
 
-	if (!bin)
+	if (!b)
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate %u bytes of host "
-				       "memory for age bins",
-				       n);
+				       "memory for %s",
+				       n, what);
 	for (uint32_t i = 0; i < n; i++)
-		bin[i] = (uint8_t)(pop->age[i] / 10 < SEIR_AGE_BINS - 1
-					   ? pop->age[i] / 10
-					   : SEIR_AGE_BINS - 1);
-	st = weft__seir_alloc(mc, s, SEIR_BUF_AGEBIN, "age bins", n);
+		b[i] = fill(s, pop, i);
+	st = weft__seir_alloc(mc, s, id, what, n);
 	if (!st)
-		st = weft_model_upload(mc, s->buf[SEIR_BUF_AGEBIN], 0, bin, n);
-	free(bin);
+		st = weft_model_upload(mc, s->buf[id], 0, b, n);
+	free(b);
 	return st;
 }
 
-/* Each agent's transmissibility class, the top 8 bits of Philox(seed; 0,
- * agent, 0, REL_TRANS), when individual transmissibility is on. */
-static weft_status init_relcls(weft_model_ctx *mc, seir_state *s)
+/* Age bins of ten years, the last from 90 on. */
+static uint8_t init_agebin(const seir_state *s, const seir_population *pop,
+			   uint32_t i)
 {
-	uint32_t n = s->n_agents;
-	uint8_t *cls;
-	weft_status st;
+	(void)s;
+	return (uint8_t)(pop->age[i] / 10 < SEIR_AGE_BINS - 1
+				 ? pop->age[i] / 10
+				 : SEIR_AGE_BINS - 1);
+}
 
-	if (!s->params.rel_trans)
-		return WEFT_OK;
-	cls = malloc(n ? n : 1);
-	if (!cls)
-		return weft_model_fail(mc, WEFT_E_NOMEM,
-				       "cannot allocate %u bytes of host "
-				       "memory for transmissibility classes",
-				       n);
-	for (uint32_t i = 0; i < n; i++)
-		cls[i] = (uint8_t)(weft_philox(s->params.seed_lo,
-					       s->params.seed_hi, 0u, i, 0u,
-					       SEIR_PURPOSE_REL_TRANS)
-					   .v[0] >>
-				   SEIR_REL_SHIFT);
-	st = weft__seir_alloc(mc, s, SEIR_BUF_RELCLS,
-			      "transmissibility classes", n);
-	if (!st)
-		st = weft_model_upload(mc, s->buf[SEIR_BUF_RELCLS], 0, cls, n);
-	free(cls);
-	return st;
+/* The transmissibility class: the top 8 bits of Philox(seed; 0, agent,
+ * 0, REL_TRANS). */
+static uint8_t init_relcls(const seir_state *s, const seir_population *pop,
+			   uint32_t i)
+{
+	(void)pop;
+	return (uint8_t)(weft_philox(s->params.seed_lo, s->params.seed_hi, 0u,
+				     i, 0u, SEIR_PURPOSE_REL_TRANS)
+				 .v[0] >>
+			 SEIR_REL_SHIFT);
 }
 
 /* Which layers are stored (their slots among an agent's rows), and
@@ -267,7 +260,11 @@ weft_status weft__seir_upload_population(weft_model_ctx *mc, seir_state *s,
 	s->n_agents = pop->n_agents;
 	s->params.n_agents = pop->n_agents;
 	s->params.community_daily = pop->community_daily;
-	if ((st = init_agebins(mc, s, pop)) || (st = init_relcls(mc, s)) ||
+	if ((st = init_bytes(mc, s, pop, SEIR_BUF_AGEBIN, "age bins",
+			     init_agebin)) ||
+	    (s->params.rel_trans &&
+	     (st = init_bytes(mc, s, pop, SEIR_BUF_RELCLS,
+			      "transmissibility classes", init_relcls))) ||
 	    (st = init_layers(mc, s, pop)))
 		return st;
 	return WEFT_OK;

@@ -258,28 +258,19 @@ WEFT_FN weft_u64 seir_chance_q28(weft_u32 base, weft_u32 f_trans,
  * 2e-7 of the geometric one). Work is proportional to the candidates, not
  * to the contacts. */
 
-/* floor(log2(x)) for 1 <= x < 2^32. */
+/* floor(log2(x)) for 1 <= x < 2^32: the highest bit set, found in five
+ * halvings. */
 WEFT_FN weft_u32 seir_ilog2(weft_u32 x)
 {
-	weft_u32 e = 0;
+	weft_u32 e = 0, sh;
 
-	if (x >> 16) {
-		e += 16u;
-		x >>= 16;
+	for (sh = 16u; sh != 0u; sh >>= 1) {
+		if (x >> sh) {
+			e += sh;
+			x >>= sh;
+		}
 	}
-	if (x >> 8) {
-		e += 8u;
-		x >>= 8;
-	}
-	if (x >> 4) {
-		e += 4u;
-		x >>= 4;
-	}
-	if (x >> 2) {
-		e += 2u;
-		x >>= 2;
-	}
-	return e + (x >> 1);
+	return e;
 }
 
 /* The level of a candidate rate pc (Q28, 0 < pc <= 2^28): the largest k
