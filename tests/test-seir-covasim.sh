@@ -9,7 +9,9 @@
 # cumulative infections and cumulative deaths, and inside the band of each
 # final outcome: attack rate, peak prevalence, its day and deaths
 # (bench/covasim-validate.sh makes the same comparison with 20 seeds, at 1
-# million agents too).
+# million agents too). The same runs on opencl, when it is built and can
+# run here, give the same daily.csv byte for byte, so the validation holds
+# there too.
 set -u
 weft="$WEFT_BUILDDIR/cli/weft"
 bands="$WEFT_SRCDIR/tests/data/covasim-bands.csv"
@@ -28,15 +30,20 @@ ok() {
 	fi
 }
 
+# run POP SEED BACKEND: one run, its outputs in $tmp/BACKEND-POP-SEED.
+run() {
+	"$weft" run --quiet "$WEFT_SRCDIR/examples/covasim-$1.ini" \
+		--set "seir.agents=$n_agents" --set simulation.steps=120 \
+		--set "simulation.seed=$2" --set "backend.name=$3" \
+		--set output.plot=none --set "output.directory=$tmp/$3-$1-$2" \
+		> "$tmp/run.out" 2>&1 || { cat "$tmp/run.out" >&2; return 1; }
+}
+
 # weft's seeds of POP as rows seed,day,new,infectious,cumulative,deaths.
 runs() {
 	for s in $(seq "$seeds"); do
-		out="$tmp/$1-$s"
-		"$weft" run --quiet "$WEFT_SRCDIR/examples/covasim-$1.ini" \
-			--set "seir.agents=$n_agents" --set simulation.steps=120 \
-			--set "simulation.seed=$s" --set backend.name=openmp \
-			--set output.plot=none --set "output.directory=$out" \
-			> "$tmp/run.out" 2>&1 || { cat "$tmp/run.out" >&2; return 1; }
+		out="$tmp/openmp-$1-$s"
+		run "$1" "$s" openmp || return 1
 		awk -F, -v s="$s" 'NR > 1 { print s "," $1 "," $8 "," $4 + $5 "," $10 "," $7 }' \
 			"$out/daily.csv"
 	done
@@ -78,6 +85,15 @@ compare() {
 	}' "$bands" "$tmp/$1.csv"
 }
 
+# same_on BACKEND POP: its runs give openmp's daily.csv, seed by seed.
+same_on() {
+	for s in $(seq "$seeds"); do
+		run "$2" "$s" "$1" && cmp -s "$tmp/openmp-$2-$s/daily.csv" \
+			"$tmp/$1-$2-$s/daily.csv" || return 1
+	done
+}
+
+opencl=$WEFT_BUILDDIR/plugins/opencl/.libs
 for pop in random hybrid; do
 	if ! runs "$pop" > "$tmp/$pop.csv"; then
 		ok 1 "$pop: weft runs examples/covasim-$pop.ini"
@@ -89,6 +105,16 @@ for pop in random hybrid; do
 		[ "$verdict" = inside ]
 		ok $? "$pop, $n_agents agents, $seeds seeds: $what: $detail (Covasim's 5-95 %)"
 	done < "$tmp/$pop.cmp"
+	if [ -f "$opencl/weft-backend-opencl.so" ] &&
+		WEFT_PLUGIN_PATH=$opencl "$weft" backends 2>/dev/null |
+		grep -q "^opencl  *available "; then
+		(WEFT_PLUGIN_PATH=$opencl && export WEFT_PLUGIN_PATH &&
+			same_on opencl "$pop")
+		ok $? "$pop: opencl gives openmp's daily.csv for the $seeds seeds"
+	else
+		n=$((n + 1))
+		echo "ok $n - $pop: opencl gives openmp's daily.csv # SKIP opencl cannot run here"
+	fi
 done
 echo "1..$n"
 [ "$failed" -eq 0 ]
