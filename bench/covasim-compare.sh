@@ -23,9 +23,10 @@
 # seeds; person-days/s = agents x 120 / time; attack rates are medians
 # too; bytes are weft's device memory per agent and per stored contact
 # (its summary). Before each row the script waits (up to IDLE_WAIT
-# seconds, default 900) for the 1-minute load average to fall below
-# IDLE_LOAD (default 1.2): on a shared machine other jobs come and go. The
-# load average before and after each row is printed with it.
+# seconds, default 900) until the CPUs were busy less than IDLE_BUSY
+# percent (default 10) over 5 seconds (/proc/stat): on a shared machine
+# other jobs come and go. Each row notes that busy share and the load
+# average before it, and the load average after it.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/_build}
@@ -39,13 +40,20 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/weft-cv-XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
 load() { cut -d' ' -f1 /proc/loadavg; }
-# wait_idle: until the load average is below IDLE_LOAD, or IDLE_WAIT s.
+# busy: percent of CPU time not idle over the next 5 seconds.
+busy() {
+	a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+	sleep 5
+	b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+	echo "$a $b" | awk '{ u = $3 - $1; i = $4 - $2; printf "%.0f", u + i ? 100 * u / (u + i) : 0 }'
+}
+# wait_idle: until busy is under IDLE_BUSY, or IDLE_WAIT s; sets $idle.
 wait_idle() {
 	w=0
-	while [ "$w" -lt "${IDLE_WAIT:-900}" ] &&
-		awk -v l="$(load)" -v m="${IDLE_LOAD:-1.2}" 'BEGIN { exit !(l >= m) }'; do
-		sleep 10
-		w=$((w + 10))
+	idle=$(busy)
+	while [ "$w" -lt "${IDLE_WAIT:-900}" ] && [ "$idle" -ge "${IDLE_BUSY:-10}" ]; do
+		w=$((w + 5))
+		idle=$(busy)
 	done
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -75,7 +83,7 @@ weft_median() {
 
 echo "Covasim $("$py" -c 'import covasim; print(covasim.__version__)' 2>/dev/null | tail -1); $(WEFT_MODEL_PATH=$build/models/seir/.libs "$build/cli/weft" --version | head -1); $days days; seeds 1-$seeds, medians; $(date -u '+%Y-%m-%d %H:%M UTC'); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
 echo
-echo "| agents | population | Covasim run (s) | Covasim attack | weft threads | weft steps (s) | weft attack | bytes/agent | bytes/contact | Covasim person-days/s | weft person-days/s | ratio | ratio before | load |"
+echo "| agents | population | Covasim run (s) | Covasim attack | weft threads | weft steps (s) | weft attack | bytes/agent | bytes/contact | Covasim person-days/s | weft person-days/s | ratio | ratio before | busy before, load |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for n in $sizes; do
 	for pop in $pops; do
@@ -91,11 +99,11 @@ for n in $sizes; do
 		fi
 		for t in $threads; do
 			res=$(weft_median "$build" "$top" "$n" "$pop" "$t")
-			echo "$n $pop $cv_run $cv_attack $t $res $days $before $l0 $(load)" | awk '{
+			echo "$n $pop $cv_run $cv_attack $t $res $days $before $l0 $(load) $idle" | awk '{
 				cv = $1 * $10 / $3; wf = $1 * $10 / $6;
 				rb = $11 == "-" || $5 != 1 ? "-" : sprintf("%.1fx", $1 * $10 / $11 / cv);
-				printf "| %d | %s | %.2f | %.2f %% | %d | %.3f | %s %% | %s | %s | %.3g | %.3g | %.1fx | %s | %s-%s |\n",
-				       $1, $2, $3, $4, $5, $6, $7, $8, $9, cv, wf, wf / cv, rb, $12, $13 }'
+				printf "| %d | %s | %.2f | %.2f %% | %d | %.3f | %s %% | %s | %s | %.3g | %.3g | %.1fx | %s | %s %%, %s-%s |\n",
+				       $1, $2, $3, $4, $5, $6, $7, $8, $9, cv, wf, wf / cv, rb, $14, $12, $13 }'
 		done
 	done
 done
