@@ -1,26 +1,35 @@
 #!/usr/bin/env python3
-"""bench/covasim_run.py - time one Covasim 3.x simulation, for comparison
-with weft's SEIR model on the same population size and days.
+"""bench/covasim_run.py - run Covasim 3.1 simulations the way weft's
+Covasim presets run (examples/covasim-random.ini, covasim-hybrid.ini), for
+timing and for the validation of weft's epidemic against Covasim's.
 
-    covasim_run.py POP_TYPE POP_SIZE DAYS SEED
+    covasim_run.py POP_TYPE POP_SIZE DAYS SEEDS [SERIES_CSV]
 
-Prints one line: pop_type pop_size days init_s run_s attack_rate, where
-run_s is sim.run() alone (population building is in init_s), the same
-split weft's "steps" time makes. Rescaling is off (rescale=False), so every
-agent is simulated, as in weft, and waning immunity is off
-(use_waning=False; Covasim 3 turns it on by default), so a recovered agent
-is not infected again, as in weft's SEIR model. The attack rate is the
-share of agents ever infected (seeds included).
+SEEDS is one seed or a range FIRST-LAST. For each seed one line is
+printed: pop_type pop_size days seed init_s run_s attack_rate peak_day
+peak_prevalence deaths, where run_s is sim.run() alone (the population is
+built in init_s: the same split as weft's "steps" time) and the attack
+rate is the share of agents ever infected, the 20 seeds included. With
+SERIES_CSV every day of every seed is appended to that file as
+pop,agents,seed,day,new_infections,infectious,cumulative,deaths (agents
+in each state at the end of the day, as weft's daily.csv counts them).
+
+Covasim runs as the presets assume: every agent simulated
+(rescale=False), no waning immunity (use_waning=False: a recovered agent
+is not infected again, as in weft), 20 initial infections, its defaults
+otherwise. Numba's functions run on one thread (Covasim's default
+numba_parallel = none; NUMBA_NUM_THREADS=1 is set as well).
 """
+import os
 import sys
 import time
 
-import covasim as cv
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import covasim as cv  # noqa: E402
 
 
-def main():
-    pop_type, pop_size, days, seed = sys.argv[1], int(sys.argv[2]), \
-        int(sys.argv[3]), int(sys.argv[4])
+def run_one(pop_type, pop_size, days, seed):
     pars = dict(pop_type=pop_type, pop_size=pop_size, n_days=days,
                 pop_infected=20, rand_seed=seed, rescale=False,
                 use_waning=False, verbose=0)
@@ -30,9 +39,34 @@ def main():
     t1 = time.perf_counter()
     sim.run()
     t2 = time.perf_counter()
-    attack = sim.results['cum_infections'][-1] / pop_size
-    print(f"{pop_type} {pop_size} {days} {t1 - t0:.3f} {t2 - t1:.3f} "
-          f"{attack:.4f}")
+    return sim, t1 - t0, t2 - t1
+
+
+def series_rows(sim, pop_type, pop_size, seed):
+    r = sim.results
+    for d in range(len(r['t'])):
+        yield (f"{pop_type},{pop_size},{seed},{d},"
+               f"{int(r['new_infections'][d])},{int(r['n_infectious'][d])},"
+               f"{int(r['cum_infections'][d])},{int(r['cum_deaths'][d])}\n")
+
+
+def main():
+    pop_type, pop_size, days = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    first, _, last = sys.argv[4].partition("-")
+    seeds = range(int(first), int(last or first) + 1)
+    out = sys.argv[5] if len(sys.argv) > 5 else None
+    for seed in seeds:
+        sim, init_s, run_s = run_one(pop_type, pop_size, days, seed)
+        r = sim.results
+        inf = r['n_infectious'][:]
+        peak = int(inf.argmax())
+        print(f"{pop_type} {pop_size} {days} {seed} {init_s:.3f} {run_s:.3f} "
+              f"{r['cum_infections'][-1] / pop_size:.4f} {peak} "
+              f"{inf[peak] / pop_size:.4f} {int(r['cum_deaths'][-1])}",
+              flush=True)
+        if out:
+            with open(out, "a", encoding="ascii") as f:
+                f.writelines(series_rows(sim, pop_type, pop_size, seed))
 
 
 if __name__ == "__main__":

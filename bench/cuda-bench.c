@@ -20,13 +20,14 @@
  * transmit: SEIR's transmission kernel alone (models/seir/seir.wk) on a
  * random network of AGENTS agents with CONTACTS (10) sorted contacts
  * each, over every agent (no frontier), 1% of agents infectious and beta
- * 0.05: infectious agents draw for each contact and claim the ones they
- * infect, but the claims are never applied, so the state never changes
- * and every step is the same work. STEPS (20) steps timed with sync().
- * Reported: time per launch, and bytes per second for two byte counts:
- * "unique" (each array read once: every state, the infectious agents'
- * rows and columns, their contacts' state, age bin and claim) and
- * "issued" (every load the kernel issues).
+ * 0.05: infectious agents walk the candidates among their contacts (skip
+ * sampling) and expose the ones they infect, about 0.5% of the agents a
+ * step, so later steps find slightly fewer susceptible candidates. STEPS
+ * (20) steps timed with sync(). Reported: time per launch, and bytes per
+ * second for two byte counts: "unique" (each array read once: every
+ * state, the infectious agents' rows and timers, the candidates' columns,
+ * state and age bin) and "issued" (every load the kernel issues, the
+ * same here).
  */
 #include "config.h"
 
@@ -275,8 +276,7 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	const weft_program_desc d = seir_program;
 	size_t edges = (size_t)agents * contacts;
 	/* Every agent processed (no frontier), one stored layer (the
-	 * community's), one row of beta table; claims are made but never
-	 * applied, so every step is the same work. */
+	 * community's), one row of beta table. */
 	struct {
 		seir_params p;
 		uint32_t beta[SEIR_BETA_COLS];
@@ -284,28 +284,36 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 			.seed_lo = 1,
 			.n_days = 1,
 			.layer_slot = { SEIR_NONE, SEIR_NONE, SEIR_NONE, 0 },
+			.n_slots = 1,
+			.w_max = { 1000, 1000, 1000, 1000 },
+			.sus_max = SEIR_Q16_ONE,
 			.asym_q16 = SEIR_Q16_ONE },
 		 .beta = { [SEIR_COMMUNITY] = 13421773 } }; /* 0.05, Q28 */
 	uint32_t *row = xmalloc(((size_t)agents + 1) * 4);
 	uint32_t *col = xmalloc(edges * 4), tally[SEIR_TALLY_WORDS] = { 0 };
 	uint8_t *state = xmalloc(agents), *zero = xmalloc(agents);
 	uint16_t *timer = xmalloc((size_t)agents * 2);
-	uint32_t *claim = xmalloc((size_t)agents * 4);
+	size_t words = ((size_t)agents + 31) / 32;
+	uint32_t *bits = xmalloc(words * 4);
 	weft_device *dev = open_dev();
 	weft_program *prog = NULL;
 	seir_transmit_bufs b;
 	weft_launch l;
 	double t, unique, issued, infectious = agents / 100.0;
+	double cand = infectious * contacts * 0.05;
 
+	weft__seir_skip_tables(pb.p.lvl_q28, pb.p.lvl_log, pb.p.log2_q30);
 	for (int b = 0; b < SEIR_AGE_BINS; b++)
 		pb.p.sus_q16[b] = SEIR_Q16_ONE;
 	tally[SEIR_T_DAY] = 1;
 	random_csr(agents, contacts, row, col);
 	memset(zero, 0, agents);
-	memset(claim, 0xff, (size_t)agents * 4);
+	memset(bits, 0, words * 4);
 	for (uint32_t i = 0; i < agents; i++) {
 		state[i] = i % 100 == 0 ? SEIR_IS : SEIR_S;
 		timer[i] = 5;
+		if (i % 100 == 0)
+			bits[i / 32] |= 1u << (i % 32);
 	}
 	if (vt->load_program(dev, &d, &prog, &err) != WEFT_OK)
 		die("load_program");
@@ -314,7 +322,7 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	b.timer = alloc(dev, (size_t)agents * 2);
 	b.tally = alloc(dev, sizeof tally);
 	b.agebin = alloc(dev, agents);
-	b.claim = alloc(dev, (size_t)agents * 4);
+	b.bits = alloc(dev, words * 4);
 	b.rows = alloc(dev, ((size_t)agents + 1) * 4);
 	b.cols = alloc(dev, edges * 4);
 	put(dev, b.p, &pb, sizeof pb);
@@ -322,12 +330,12 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	put(dev, b.timer, timer, (size_t)agents * 2);
 	put(dev, b.tally, tally, sizeof tally);
 	put(dev, b.agebin, zero, agents);
-	put(dev, b.claim, claim, (size_t)agents * 4);
+	put(dev, b.bits, bits, words * 4);
 	put(dev, b.rows, row, ((size_t)agents + 1) * 4);
 	put(dev, b.cols, col, edges * 4);
 	/* The buffers this configuration does not read (no frontier, no
 	 * weights): any live buffer. */
-	b.list = b.offs = b.weights = b.state;
+	b.list = b.weights = b.relcls = b.state;
 	l = seir_transmit_launch(b, agents);
 	step(dev, prog, &l, 1, 1);
 	sync_dev(dev);
@@ -335,30 +343,26 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	step(dev, prog, &l, 1, steps);
 	sync_dev(dev);
 	t = (now_s() - t) / (double)steps;
-	get(dev, claim, b.claim, (size_t)agents * 4);
-	uint32_t claimed = 0;
-	for (uint32_t i = 0; i < agents; i++)
-		claimed += claim[i] != SEIR_NONE;
-	/* unique: every state once, the infectious agents' rows and
-	 * columns, and their contacts' state, age bin and claim once */
-	unique = agents + infectious * (8.0 + 4.0 * contacts) +
-		 infectious * contacts * 6.0;
-	/* issued: state[i] by all; per infectious agent its row, and per
-	 * contact col[e], state[j], and for the susceptible agebin[j] and
-	 * claim[j] */
-	issued = agents + infectious * (8.0 + 10.0 * contacts);
+	get(dev, bits, b.bits, words * 4);
+	uint32_t exposed = 0;
+	for (size_t w = 0; w < words; w++)
+		exposed += (uint32_t)__builtin_popcount(bits[w]);
+	exposed -= (uint32_t)((agents + 99) / 100);
+	/* unique = issued: every state once; per infectious agent its row
+	 * and timer; per candidate (about 5% of the contacts) its column,
+	 * state and age bin */
+	unique = issued = agents + infectious * 10.0 + cand * 6.0;
 	printf("transmit agents=%u contacts=%u steps=%llu ms_per_launch=%.4f "
-	       "unique_gbps=%.1f issued_gbps=%.1f claimed=%u\n",
+	       "unique_gbps=%.1f issued_gbps=%.1f exposed=%u\n",
 	       agents, contacts, (unsigned long long)steps, t * 1e3,
-	       unique / t / 1e9, issued / t / 1e9, claimed);
+	       unique / t / 1e9, issued / t / 1e9, exposed);
 	weft_buf *owned[] = { b.p,	b.state, b.timer, b.tally,
-			      b.agebin, b.claim, b.rows,  b.cols };
+			      b.agebin, b.bits,	 b.rows,  b.cols };
 	for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++)
 		vt->free(dev, owned[k]);
 	vt->unload_program(dev, prog);
 	vt->close(dev);
-	free(row), free(col), free(state), free(zero), free(timer);
-	free(claim);
+	free(row), free(col), free(state), free(zero), free(timer), free(bits);
 }
 
 static unsigned long long arg(int argc, char **argv, int i,

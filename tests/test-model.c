@@ -182,7 +182,7 @@ static void test_every_and_counters(void)
 		       !strstr(csv, "\n55,"),
 	       "rows are days 56 and 60, not 55");
 	TAP_EQ_INT(s.steps, 60, "the backend counted 60 steps");
-	TAP_EQ_INT(s.launches, 540, "nine launches per step (the frontier)");
+	TAP_EQ_INT(s.launches, 360, "six launches per step (the frontier)");
 	/* One snapshot (copy, async read) and one fence wait per output
 	 * chunk; one sync at the end; none inside step(n). */
 	TAP_EQ_INT(s.fence_waits, 9,

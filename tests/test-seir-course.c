@@ -256,19 +256,26 @@ static void test_rel_trans(void)
 	for (int i = 0; i < SEIR_REL_CLASSES; i++) {
 		mean += c[i] / SEIR_REL_CLASSES;
 		var += c[i] * c[i] / SEIR_REL_CLASSES;
-		rising &= i == 0 || c[i] > c[i - 1];
+		rising &= i == 0 || c[i] >= c[i - 1];
 	}
 	var -= mean * mean;
 	tap_ok(fabs(mean - 1.0) < 1e-9 && rising,
-	       "k = 0.45: 16 rising classes of mean 1 (%.12f), %.3f to %.3f",
-	       mean, c[0], c[SEIR_REL_CLASSES - 1]);
-	/* Binning loses the spread within classes: the classes' variance
-	 * is below the gamma's 1/k, but most of it. */
-	tap_ok(var < 1.0 / 0.45 && var > 0.6 / 0.45,
-	       "  ...their variance %.3f is most of the gamma's %.3f", var,
-	       1.0 / 0.45);
+	       "k = 0.45: %d non-decreasing classes of mean 1 (%.12f), %.3f "
+	       "to %.3f",
+	       SEIR_REL_CLASSES, mean, c[0], c[SEIR_REL_CLASSES - 1]);
+	/* Covasim's NB(mean 100, dispersion k) x 0.01 has variance 0.01 +
+	 * 1/k (2.2322 for 0.45); binning loses the spread within classes,
+	 * little of it with 256. */
+	tap_ok(var < 0.01 + 1.0 / 0.45 && var > 0.98 * (0.01 + 1.0 / 0.45),
+	       "  ...their variance %.4f is within 2%% of the negative "
+	       "binomial's %.4f",
+	       var, 0.01 + 1.0 / 0.45);
+	/* P(0) = (k / (100 + k))^k: 8.77 % of agents never transmit. */
+	tap_ok(c[21] == 0.0 && c[22] > 0.0,
+	       "  ...the 22 lowest classes (8.6 %%) are 0, as P(0) = 8.77 %%");
 	weft__seir_rel_trans(0.0, c);
-	tap_ok(c[0] == 1.0 && c[15] == 1.0, "k = 0: every class is 1");
+	tap_ok(c[0] == 1.0 && c[SEIR_REL_CLASSES - 1] == 1.0,
+	       "k = 0: every class is 1");
 }
 
 static void iv_fails(const char *text, const char *want)
@@ -342,18 +349,22 @@ static void test_interventions(void)
 
 /* Covasim's compute_viral_load() for one agent infectious for dur days, on
  * its day e (t - date_infectious), in double precision as Covasim computes
- * it; *early says which level. */
+ * it; *early says which level. The cap shortens the early part, but the
+ * levels are divided by 1 + frac_time (ratio - 1) whatever the cap:
+ * "load = (load_ratio * early + load * ~early) / (load + frac_time *
+ * (load_ratio - load))" (covasim/utils.py, 3.1.9). */
 static double covasim_load(double frac, double ratio, double cap, int dur,
 			   int e, int *early)
 {
-	double trans_day = frac * dur, f = frac;
+	/* Covasim's default precision is 32 bits: its dates, durations
+	 * and viral_dist are floats, and numba computes (t - start) / total
+	 * in double (an integer minus a float), compared with the float
+	 * turning point. */
+	float f = (float)frac, c = (float)cap, d = (float)dur;
+	float trans_point = f * d > c ? c / d : f;
 
-	if (trans_day > cap) {
-		f = cap / dur;
-		trans_day = cap;
-	}
-	*early = e < trans_day;
-	return (*early ? ratio : 1.0) / (1.0 + f * (ratio - 1.0));
+	*early = (double)e / dur < (double)trans_point;
+	return (*early ? ratio : 1.0) / (1.0 + frac * (ratio - 1.0));
 }
 
 /* Every duration 1 to SEIR_DUR_MAX, every day of it: the kernels' level
@@ -368,8 +379,9 @@ static void viral_load_case(double frac, double ratio, double cap)
 	memset(&p, 0, sizeof p);
 	p.vl_on = 1;
 	p.vl_frac_pm = (uint32_t)lround(frac * 1000);
-	p.vl_cap_pm = (uint32_t)lround(cap * 1000);
 	p.vl_ratio_q16 = weft__seir_q16(ratio);
+	for (uint32_t d = 0; d <= SEIR_DUR_MAX; d++)
+		p.vl_early[d] = weft__seir_viral_early(frac, cap, d);
 	for (int dur = 1; dur <= SEIR_DUR_MAX; dur++)
 		for (int e = 0; e < dur; e++) {
 			int early;
@@ -403,20 +415,76 @@ static void test_viral_load(void)
 	viral_load_case(0.25, 1.0, 4.0); /* ratio 1: all 1 */
 	memset(&p, 0, sizeof p);
 	p.vl_frac_pm = 300;
-	p.vl_cap_pm = 4000;
 	p.vl_ratio_q16 = weft__seir_q16(2.0);
-	/* 0.3 * 10 = 3 days exactly: day 2 is early, day 3 is not, as in
-	 * Covasim's e < trans_day; past 13 days the cap of 4 days holds. */
-	tap_ok(seir_viral_q16(&p, 10, 2) > seir_viral_q16(&p, 10, 3) &&
-		       seir_viral_q16(&p, 20, 3) > seir_viral_q16(&p, 20, 4) &&
-		       seir_viral_q16(&p, 20, 4) == seir_viral_q16(&p, 20, 19),
-	       "the early part ends at 0.3 x duration exactly, and after 4 "
-	       "days for long periods");
+	for (uint32_t d = 0; d <= SEIR_DUR_MAX; d++)
+		p.vl_early[d] = weft__seir_viral_early(0.3, 4.0, d);
+	/* Covasim with 32-bit floats: 3 / 10 is below 0.3f, so a 10-day
+	 * period has 4 early days; 9 days have 3 (2.7); 16 days have 4 (4 /
+	 * 16 is exact) but 14 days 5 (4 / 14 is below (float)(4 / 14)). */
+	tap_ok(p.vl_early[10] == 4 && p.vl_early[9] == 3 &&
+		       p.vl_early[16] == 4 && p.vl_early[14] == 5 &&
+		       seir_viral_q16(&p, 20, 4) > seir_viral_q16(&p, 20, 5) &&
+		       seir_viral_q16(&p, 20, 5) == seir_viral_q16(&p, 20, 19),
+	       "the early days as Covasim's float32 arithmetic counts them "
+	       "(9: %u, 10: %u, 14: %u, 16: %u days)",
+	       p.vl_early[9], p.vl_early[10], p.vl_early[14], p.vl_early[16]);
 	tap_ok(seir_viral_q16(&p, 10, 0) == 100824u &&
-		       seir_viral_q16(&p, 10, 9) == 50412u,
-	       "a 10-day period: 2/1.3 and 1/1.3 in Q16 (%u, %u)",
+		       seir_viral_q16(&p, 10, 9) == 50412u &&
+		       seir_viral_q16(&p, 40, 0) == 100824u,
+	       "a 10-day period: 2/1.3 and 1/1.3 in Q16 (%u, %u), and a "
+	       "40-day one too (capped: %u)",
 	       (unsigned)seir_viral_q16(&p, 10, 0),
-	       (unsigned)seir_viral_q16(&p, 10, 9));
+	       (unsigned)seir_viral_q16(&p, 10, 9),
+	       (unsigned)seir_viral_q16(&p, 40, 0));
+}
+
+/* ---- skip sampling and summed durations -------------------------------- */
+
+/* Gaps between candidates at the level of chance q, and the acceptance of
+ * a candidate of chance q, over 1,000,000 draws: means within 4 standard
+ * errors of the geometric's (1 - q_k) / q_k and of q / q_k. */
+static void skip_case(double q)
+{
+	static seir_params p;
+	uint32_t pc = (uint32_t)(q * 268435456.0), k;
+	double qk, sum = 0.0, acc = 0.0, n = 1000000.0, gm, gsd, asd;
+
+	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30);
+	k = seir_level(&p, pc);
+	qk = p.lvl_q28[k] / 268435456.0;
+	for (uint32_t i = 0; i < (uint32_t)n; i++) {
+		weft_rand4 r = weft_philox(7, 0, 1, i, 0, 99);
+		sum += (double)seir_gap(&p, k, r.v[0]);
+		acc += seir_accepts(&p, k, pc, r.v[1]);
+	}
+	gm = (1 - qk) / qk;
+	gsd = sqrt(1 - qk) / qk / sqrt(n);
+	asd = sqrt(pc / 268435456.0 / qk * (1 - pc / 268435456.0 / qk) / n);
+	tap_ok(qk >= q && qk < q * 1.045 && fabs(sum / n - gm) < 4 * gsd &&
+		       fabs(acc / n - pc / 268435456.0 / qk) < 4 * asd + 1e-9,
+	       "skip sampling at chance %g: level rate %.5f, mean gap %.3f "
+	       "(geometric %.3f), acceptance %.5f (%.5f)",
+	       q, qk, sum / n, gm, acc / n, pc / 268435456.0 / qk);
+}
+
+static void test_skip(void)
+{
+	seir_dur d;
+	double p[SEIR_DUR_MAX], mean = 0.0;
+	char why[256];
+
+	skip_case(0.3);
+	skip_case(0.016);
+	skip_case(0.002);
+	tap_ok(!weft__seir_dur_parse("lognormal(1.1, 0.9) + lognormal(8, 2)",
+				     &d, why, sizeof why) &&
+		       d.n == 2,
+	       "a sum of two stages parses");
+	weft__seir_dur_probs(&d, p);
+	for (int i = 0; i < SEIR_DUR_MAX; i++)
+		mean += (i + 1) * p[i];
+	tap_ok(fabs(mean - 9.1) < 0.1,
+	       "  ...its mean %.3f is within 0.1 day of 1.1 + 8", mean);
 }
 
 int main(void)
@@ -428,5 +496,6 @@ int main(void)
 	test_rel_trans();
 	test_interventions();
 	test_viral_load();
+	test_skip();
 	return tap_done();
 }

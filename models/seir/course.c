@@ -118,6 +118,42 @@ void weft__seir_dist_probs(const seir_dist *d, double p[SEIR_DUR_MAX])
 	p[SEIR_DUR_MAX - 1] = below < 1.0 ? 1.0 - below : 0.0;
 }
 
+/* A term on 0..SEIR_DUR_MAX days: a continuous one rounded to the
+ * nearest day (0 allowed), the tail from SEIR_DUR_MAX - 0.5 on lumped in
+ * the last. */
+static void course_term_probs(const seir_dist *d, double q[SEIR_DUR_MAX + 1])
+{
+	double below = 0.0;
+	int cont = d->kind == SEIR_DIST_GAMMA || d->kind == SEIR_DIST_LOGNORMAL;
+
+	for (int day = 0; day < SEIR_DUR_MAX; day++) {
+		double f = weft__seir_dist_cdf(d, cont ? day + 0.5 : day);
+		q[day] = f > below ? f - below : 0.0;
+		below = f > below ? f : below;
+	}
+	q[SEIR_DUR_MAX] = below < 1.0 ? 1.0 - below : 0.0;
+}
+
+void weft__seir_dur_probs(const seir_dur *d, double p[SEIR_DUR_MAX])
+{
+	double sum[SEIR_DUR_MAX + 1] = { 1.0 }, q[SEIR_DUR_MAX + 1];
+
+	for (int t = 0; t < d->n; t++) {
+		double next[SEIR_DUR_MAX + 1] = { 0.0 };
+		course_term_probs(&d->term[t], q);
+		for (int i = 0; i <= SEIR_DUR_MAX; i++)
+			for (int j = 0; j <= SEIR_DUR_MAX; j++) {
+				int k = i + j < SEIR_DUR_MAX ? i + j
+							     : SEIR_DUR_MAX;
+				next[k] += sum[i] * q[j];
+			}
+		memcpy(sum, next, sizeof sum);
+	}
+	for (int day = 1; day <= SEIR_DUR_MAX; day++)
+		p[day - 1] = sum[day];
+	p[0] += sum[0];
+}
+
 void weft__seir_dist_table(const double p[SEIR_DUR_MAX],
 			   uint32_t cum[SEIR_DUR_MAX])
 {
@@ -249,6 +285,30 @@ int weft__seir_dist_parse(const char *text, seir_dist *d, char *why,
 	return -1;
 }
 
+int weft__seir_dur_parse(const char *text, seir_dur *d, char *why,
+			 size_t why_size)
+{
+	char term[128];
+	const char *s = text;
+
+	d->n = 0;
+	for (;;) {
+		size_t len = strcspn(s, "+");
+		if (d->n == SEIR_DUR_TERMS) {
+			snprintf(why, why_size, "more than %d terms",
+				 SEIR_DUR_TERMS);
+			return -1;
+		}
+		snprintf(term, sizeof term, "%.*s", (int)len, s);
+		if (weft__seir_dist_parse(term, &d->term[d->n], why, why_size))
+			return -1;
+		d->n++;
+		if (s[len] == '\0')
+			return 0;
+		s += len + 1;
+	}
+}
+
 /* ---- per-age values ---------------------------------------------------- */
 
 int weft__seir_parse_by_age(const char *text, double lo, double hi,
@@ -299,42 +359,74 @@ int weft__seir_parse_by_age(const char *text, double lo, double hi,
 
 /* ---- transmissibility classes ------------------------------------------ */
 
-/* x with P(k, k x) = q: the q-quantile of gamma(shape k, mean 1). */
-static double course_gamma_quantile(double k, double q)
-{
-	double lo = 0.0, hi = 1.0;
-
-	while (course_gamma_p(k, k * hi) < q)
-		hi *= 2.0;
-	for (int i = 0; i < 200; i++) {
-		double mid = (lo + hi) / 2.0;
-		if (course_gamma_p(k, k * mid) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2.0;
-}
-
 void weft__seir_rel_trans(double k, double out[SEIR_REL_CLASSES])
 {
-	/* E[X; X < x] = P(k + 1, k x) for gamma(shape k, mean 1). */
-	double below = 0.0;
+	/* NB(r = k, p = k / (100 + k)): P(0) = p^r, P(x + 1) = P(x) (x + r)
+	 * (1 - p) / (x + 1). Walk the values in order, sharing each one's
+	 * mass out among the classes its quantiles cover. */
+	double p = k / (100.0 + k), px, x = 0.0, mass = 0.0,
+	       sum[SEIR_REL_CLASSES] = { 0.0 };
+	double total = 0.0, w = 1.0 / SEIR_REL_CLASSES;
+	int c = 0;
 
-	for (int c = 0; c < SEIR_REL_CLASSES; c++) {
-		double upto = 1.0;
-		if (k <= 0.0) {
+	if (k <= 0.0) {
+		for (c = 0; c < SEIR_REL_CLASSES; c++)
 			out[c] = 1.0;
-			continue;
-		}
-		if (c + 1 < SEIR_REL_CLASSES)
-			upto = course_gamma_p(
-				k + 1.0,
-				k * course_gamma_quantile(
-					    k, (c + 1.0) / SEIR_REL_CLASSES));
-		out[c] = (upto - below) * SEIR_REL_CLASSES;
-		below = upto;
+		return;
 	}
+	px = exp(k * log(p));
+	while (c < SEIR_REL_CLASSES && x < 1e7) {
+		double left = px;
+		while (left > 0.0 && c < SEIR_REL_CLASSES) {
+			double take = mass + left > w ? w - mass : left;
+			sum[c] += take * x * 0.01;
+			mass += take;
+			left -= take;
+			if (mass >= w * (1.0 - 1e-12)) {
+				c++;
+				mass = 0.0;
+			}
+		}
+		px *= (x + k) * (1.0 - p) / (x + 1.0);
+		x += 1.0;
+		if (px < 1e-300 && x > 100.0)
+			break;
+	}
+	for (c = 0; c < SEIR_REL_CLASSES; c++)
+		total += sum[c];
+	/* The classes' mean is E[X] = 1 but for the tail's rounding. */
+	for (c = 0; c < SEIR_REL_CLASSES; c++)
+		out[c] = sum[c] / (w * total);
+}
+
+uint32_t weft__seir_viral_early(double frac, double cap, uint32_t dur)
+{
+	float f = (float)frac, c = (float)cap, d = (float)dur;
+	float point = f * d > c ? c / d : f;
+	uint32_t e = 0;
+
+	while (e < dur && (double)e / dur < (double)point)
+		e++;
+	return e;
+}
+
+void weft__seir_skip_tables(uint32_t lvl_q28[SEIR_LEVELS],
+			    uint32_t lvl_log[SEIR_LEVELS][2],
+			    uint32_t log2_q30[SEIR_LOG_STEPS + 1])
+{
+	for (int k = 0; k < SEIR_LEVELS; k++) {
+		double q = floor(ldexp(1.0, 28) * pow(2.0, -k / 16.0) + 0.5);
+		double l =
+			k == 0 ? 0.0 : -log1p(-q / ldexp(1.0, 28)) / log(2.0);
+		uint64_t lq = (uint64_t)floor(ldexp(l, 48) + 0.5);
+		lvl_q28[k] = (uint32_t)q;
+		lvl_log[k][0] = (uint32_t)lq;
+		lvl_log[k][1] = (uint32_t)(lq >> 32);
+	}
+	for (int i = 0; i <= SEIR_LOG_STEPS; i++)
+		log2_q30[i] = (uint32_t)floor(
+			ldexp(log2(1.0 + (double)i / SEIR_LOG_STEPS), 30) +
+			0.5);
 }
 
 /* ---- fixed point ------------------------------------------------------- */

@@ -41,6 +41,24 @@ double weft__seir_dist_cdf(const seir_dist *d, double x);
  * the tail from SEIR_DUR_MAX - 0.5 on gives SEIR_DUR_MAX (likewise the
  * geometric tail). The p sum to 1. */
 void weft__seir_dist_probs(const seir_dist *d, double p[SEIR_DUR_MAX]);
+/* A duration that is a sum of independent terms, each rounded to whole
+ * days on its own (0 allowed), the sum then taken to 1..SEIR_DUR_MAX:
+ * "lognormal(1.1, 0.9) + lognormal(8, 2)" is Covasim's inf2sym +
+ * mild2rec. One term is a plain duration (weft__seir_dist_probs). */
+#define SEIR_DUR_TERMS 4
+typedef struct seir_dur {
+	int n;
+	seir_dist term[SEIR_DUR_TERMS];
+} seir_dur;
+
+/* Parse "TERM + TERM + ...": 0, or -1 with the reason in why. */
+int weft__seir_dur_parse(const char *text, seir_dur *d, char *why,
+			 size_t why_size);
+/* p[d - 1] = probability of d days, d = 1..SEIR_DUR_MAX: the terms'
+ * distributions on 0..SEIR_DUR_MAX days convolved, 0 days counted as 1
+ * and sums beyond SEIR_DUR_MAX as SEIR_DUR_MAX. */
+void weft__seir_dur_probs(const seir_dur *d, double p[SEIR_DUR_MAX]);
+
 /* Cumulative thresholds for seir_duration(): cum[d - 1] = round(2^32 x
  * P(duration <= d)), the last one 2^32 - 1. */
 void weft__seir_dist_table(const double p[SEIR_DUR_MAX],
@@ -53,11 +71,28 @@ void weft__seir_dist_table(const double p[SEIR_DUR_MAX],
 int weft__seir_parse_by_age(const char *text, double lo, double hi,
 			    double out[SEIR_AGE_BINS], char *why,
 			    size_t why_size);
-/* The SEIR_REL_CLASSES equally likely classes of a gamma distribution of
- * mean 1 and shape k (Covasim's beta_dist, negative binomial with
- * dispersion k): class c is the mean of the distribution between its
- * quantiles c/16 and (c+1)/16. k = 0: every class is 1. */
+/* The SEIR_REL_CLASSES equally likely classes of Covasim's beta_dist: a
+ * negative binomial of mean 100 and dispersion k, times 0.01 (mean 1):
+ * class c is the mean of the distribution between its quantiles c/256
+ * and (c+1)/256, the classes scaled so that they average exactly 1.
+ * k = 0: every class is 1. */
 void weft__seir_rel_trans(double k, double out[SEIR_REL_CLASSES]);
+
+/* The early days of Covasim's viral load for an infectious period of dur
+ * days, counted as Covasim 3.1 counts them with its default 32-bit
+ * precision: day e is early when e / dur (in double precision) is below
+ * the turning point rounded to float, frac or, when frac x dur exceeds
+ * cap, cap / dur (both in float). The rounding makes some periods one
+ * early day longer than frac x dur or cap say (10 days: 4 early days, not
+ * 3; 14 days: 5, not 4). */
+uint32_t weft__seir_viral_early(double frac, double cap, uint32_t dur);
+
+/* The tables of skip sampling (seir_shared.h, seir_gap): the candidate
+ * rates, their -log2(1 - q) in Q48, and log2 on SEIR_LOG_STEPS steps in
+ * Q30. */
+void weft__seir_skip_tables(uint32_t lvl_q28[SEIR_LEVELS],
+			    uint32_t lvl_log[SEIR_LEVELS][2],
+			    uint32_t log2_q30[SEIR_LOG_STEPS + 1]);
 
 /* ---- interventions and the beta table ----------------------------------- */
 

@@ -134,8 +134,10 @@ static weft_status pop_set_bins(const char *key, const char *text,
 	if (strcmp(key, "household_sizes") == 0)
 		return weft__seir_pop_bins_parse(
 			text, 1, 100, &pp->household_sizes, err, err_size);
-	return weft__seir_pop_bins_parse(text, 1, 1000000, &pp->workplace_sizes,
-					 err, err_size);
+	pp->work_one_group = strcmp(text, "all") == 0;
+	return weft__seir_pop_bins_parse(pp->work_one_group ? "1:1" : text, 1,
+					 1000000, &pp->workplace_sizes, err,
+					 err_size);
 }
 
 /* The field of an INT key, NULL for the others. */
@@ -412,10 +414,13 @@ static weft_status pop_school(const seir_pop_params *pp, seir_population *pop,
 	seir_pop_groups gr = { 0 };
 	uint32_t count = pop_by_age(pop->age, pop->n_agents, pp->school_age_min,
 				    pp->school_age_max, sc->member);
-	uint32_t g =
-		(uint32_t)((count + pp->school_size / 2) / pp->school_size);
+	/* school_size 0: one school of everyone, as Covasim's hybrid. */
+	uint32_t g = pp->school_size
+			     ? (uint32_t)((count + pp->school_size / 2) /
+					  pp->school_size)
+			     : 1;
 
-	if (g == 0)
+	if (g == 0 || count == 0)
 		g = count ? 1 : 0;
 	for (uint32_t j = 0; j <= g; j++)
 		sc->start[j] = (uint32_t)((uint64_t)j * count / (g ? g : 1));
@@ -440,6 +445,10 @@ static weft_status pop_work(const seir_pop_params *pp, seir_population *pop,
 	pop_shuffle(pp->seed, sc->member, count);
 	gr.n_groups = pop_cut(&pp->workplace_sizes, pp->seed,
 			      SEIR_POP_P_WORKPLACE, count, sc->start);
+	if (pp->work_one_group) { /* one workplace, as Covasim's hybrid */
+		sc->start[1] = count;
+		gr.n_groups = count ? 1 : 0;
+	}
 	gr.start = sc->start;
 	gr.member = sc->member;
 	gr.contacts = pp->work_contacts;
@@ -507,44 +516,16 @@ free_scratch:
 
 /* ---- the random graph --------------------------------------------------- */
 
-typedef struct pop_random_arg {
-	uint64_t seed, m;
-	uint32_t n;
-} pop_random_arg;
-
-/* The e-th of m undirected edges, dropped when it is a self-loop: the
- * draw scheme of the first SEIR model, unchanged. */
-static void pop_gen_random(const void *arg, seir_pop_sink *s)
-{
-	const pop_random_arg *ra = arg;
-
-	for (uint64_t e = 0; e < ra->m; e++) {
-		weft_rand4 r = weft__pop_draw(ra->seed, (uint32_t)e,
-					      (uint32_t)(e >> 32), 0,
-					      SEIR_POP_P_RANDOM);
-		uint32_t a = weft__pop_below(r.v[0], ra->n);
-		uint32_t b = weft__pop_below(r.v[1], ra->n);
-		if (e % 65536 == 0 && weft__pop_full(s))
-			return; /* cancelled */
-		if (a != b)
-			weft__pop_emit(s, a, b, 1000);
-	}
-}
-
+/* One group of everyone with mean degree `contacts`: Covasim's random
+ * layer (make_random_contacts), drawn daily on the device instead with
+ * community_daily. */
 static weft_status pop_random(const seir_pop_params *pp, seir_population *pop,
 			      char *err, size_t err_size)
 {
-	pop_random_arg ra = { pp->seed, (uint64_t)pp->agents * pp->contacts / 2,
-			      pp->agents };
+	uint32_t start[2] = { 0, pp->agents };
+	seir_pop_groups gr = { 0 };
 	weft_status st;
 
-	if (2 * ra.m >= UINT32_MAX) {
-		snprintf(err, err_size,
-			 "%llu contacts exceed the 2^32 - 1 a contact layer "
-			 "can index; lower agents or contacts",
-			 (unsigned long long)(2 * ra.m));
-		return WEFT_E_CONFIG;
-	}
 	pop->n_agents = pp->agents;
 	pop->age = malloc(pp->agents ? pp->agents : 1);
 	if (!pop->age)
@@ -564,7 +545,15 @@ static weft_status pop_random(const seir_pop_params *pp, seir_population *pop,
 					     &pop->layer[SEIR_L_COMMUNITY], err,
 					     err_size);
 	}
-	return weft__pop_layer_build(pp->mc, pop->n_agents, pop_gen_random, &ra,
+	gr.n_groups = 1;
+	gr.start = start;
+	gr.contacts = pp->contacts;
+	gr.seed = pp->seed;
+	gr.purpose = SEIR_POP_P_RANDOM;
+	if ((st = weft__pop_groups_check(&gr, "random", err, err_size)))
+		return st;
+	return weft__pop_layer_build(pp->mc, pop->n_agents,
+				     weft__pop_gen_groups, &gr,
 				     0, "random", &pop->layer[SEIR_L_COMMUNITY],
 				     err, err_size);
 }

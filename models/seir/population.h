@@ -85,8 +85,9 @@ typedef struct seir_pop_params {
 			    * seed when population_seed is 0 */
 	uint32_t contacts; /* random: mean degree (pairs drawn n*c/2) */
 	seir_pop_bins household_sizes, ages, workplace_sizes;
+	int work_one_group; /* workplace_sizes = all: one workplace */
 	uint32_t school_age_min, school_age_max; /* inclusive, years */
-	uint32_t school_size;			 /* agents per school group */
+	uint32_t school_size;	  /* agents per school group; 0: one group */
 	uint32_t school_contacts; /* mean degree within a school group */
 	uint32_t work_age_min, work_age_max; /* inclusive, years */
 	uint32_t work_contacts;	     /* mean degree within a workplace */

@@ -15,8 +15,7 @@
 #include "population.h"
 
 /* Purposes of the population's draws (counter word 3), apart from the
- * kernels' (seir_shared.h). 101 is the random graph's since the first
- * SEIR model, kept so that population = random draws the same network. */
+ * kernels' (seir_shared.h). */
 #define SEIR_POP_P_RANDOM    101u
 #define SEIR_POP_P_HOUSEHOLD 201u /* size of household h */
 #define SEIR_POP_P_AGE	     202u /* age of agent i */
@@ -155,7 +154,8 @@ void weft__pop_layer_free(seir_csr *l);
  * (member NULL: the agents start[g]..start[g+1]-1 themselves). A group of
  * k agents is a clique when clique is set or k - 1 <= contacts; else each
  * member gets contacts contacts on average, at random within the group
- * (draws keyed by seed, group and purpose). */
+ * (draws keyed by seed, group and purpose; in large groups as Covasim's
+ * make_random_contacts draws them). */
 typedef struct seir_pop_groups {
 	uint32_t n_groups;
 	const uint32_t *start;
@@ -176,9 +176,10 @@ void weft__pop_gen_groups(const void *groups, seir_pop_sink *s);
  * with other edges). */
 void weft__pop_group_edges(const seir_pop_groups *gr, uint32_t g,
 			   seir_pop_sink *s);
-/* Draws (pop_sparse's) that give d distinct pairs on average in a group
- * of k where contacts / (k - 1) < 1/2, in integer arithmetic so that
- * every host computes the same count. */
+
+/* Draws that give d distinct pairs on average in a group of k where
+ * contacts / (k - 1) < 1/2, in integer arithmetic so that every host
+ * computes the same count. */
 uint64_t weft__pop_draws_for(uint64_t d, uint32_t contacts, uint32_t k);
 
 /* ---- csv ----------------------------------------------------------------- */

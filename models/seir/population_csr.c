@@ -10,6 +10,7 @@
  * sorted at the end, so the layer is a function of the edge set alone.
  */
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +346,43 @@ uint64_t weft__pop_draws_for(uint64_t d, uint32_t contacts, uint32_t k)
 	return (d * fx + fy / 2) / fy;
 }
 
+/* Cumulative thresholds of Poisson(mean): the count k is the first
+ * whose cum[k] exceeds a 32-bit draw; the table ends where the tail is
+ * below 2^-32 (the last entry 2^32). Returns the entries. */
+#define POP_POISSON_MAX 1600
+static uint32_t pop_poisson_table(double mean, uint64_t *cum)
+{
+	double sum = 0.0, lm = log(mean);
+	uint32_t k;
+
+	for (k = 0; k + 1 < POP_POISSON_MAX; k++) {
+		sum += exp(-mean + k * lm - lgamma(k + 1.0));
+		cum[k] = (uint64_t)floor(sum * 4294967296.0 + 0.5);
+		if (cum[k] >= 4294967296ull || (k > mean && 1.0 - sum < 1e-12))
+			break;
+	}
+	cum[k] = 4294967296ull;
+	return k + 1;
+}
+
+/* Covasim's count of partners a member draws (make_random_contacts):
+ * round(P / 2) for a Poisson P, halves rounded to even as numpy does. */
+static uint32_t pop_partners(const uint64_t *cum, uint32_t len, uint32_t draw)
+{
+	uint32_t lo = 0, hi = len - 1;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (draw < cum[mid])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo % 2 == 0)
+		return lo / 2;
+	return (lo / 2) % 2 == 0 ? lo / 2 : lo / 2 + 1;
+}
+
 static uint32_t pop_member(const seir_pop_groups *gr, uint32_t g, uint32_t i)
 {
 	uint32_t at = gr->start[g] + i;
@@ -381,28 +419,37 @@ static void pop_bernoulli(const seir_pop_groups *gr, uint32_t g, uint32_t k,
 		}
 }
 
-/* Sparse groups: as many draws as give k * contacts / 2 distinct pairs on
- * average (repeats are merged by the builder). The draws are shared out
- * evenly among the members in order, each pairing its member with another
- * one drawn uniformly: a pair is as likely as with two uniform ends, and
- * one end of every write is sequential, which halves the cache misses of
- * large groups (the community). Four draws per Philox call. */
+/* Sparse groups, as Covasim's make_random_contacts draws them: each
+ * member in turn draws round(P / 2) partners (P Poisson) uniformly among
+ * the other members, half of its contacts drawn by itself and half by
+ * others. A pair drawn twice is one contact (the builder merges
+ * repeats), so P's mean is contacts raised by as much as gives contacts
+ * distinct partners on average (weft__pop_draws_for): by about contacts
+ * / (2 k), 1e-5 in a group of a million (Covasim keeps both draws
+ * instead). Member a draws Philox(seed; g, a, c, purpose): lane 0 of c
+ * = 0 its count, the other lanes of c = 0, 1, ... its partners. One end
+ * of every write is sequential, which halves the cache misses of large
+ * groups. */
 static void pop_sparse(const seir_pop_groups *gr, uint32_t g, uint32_t k,
 		       seir_pop_sink *s)
 {
-	uint64_t d = ((uint64_t)k * gr->contacts + 1) / 2;
-	uint64_t m = weft__pop_draws_for(d, gr->contacts, k);
-	uint64_t q = m / k, rem = m % k, t = 0;
-	weft_rand4 r = { { 0 } };
+	uint64_t cum[POP_POISSON_MAX], d = (uint64_t)k * gr->contacts;
+	uint32_t len = pop_poisson_table(
+		(double)gr->contacts *
+			(double)weft__pop_draws_for(d, gr->contacts, k) /
+			(double)d,
+		cum);
 
 	for (uint32_t a = 0; a < k; a++) {
 		uint32_t ma = pop_member(gr, g, a);
-		for (uint64_t end = t + q + (a < rem); t < end; t++) {
+		weft_rand4 r = weft__pop_draw(gr->seed, g, a, 0, gr->purpose);
+		uint32_t m = pop_partners(cum, len, r.v[0]);
+
+		for (uint32_t t = 1; t <= m; t++) {
 			uint32_t b;
 			if (t % 4 == 0)
-				r = weft__pop_draw(
-					gr->seed, g, (uint32_t)(t / 4),
-					(uint32_t)(t / 4 >> 32), gr->purpose);
+				r = weft__pop_draw(gr->seed, g, a, t / 4,
+						   gr->purpose);
 			b = weft__pop_below(r.v[t % 4], k - 1);
 			b += b >= a;
 			weft__pop_emit(s, ma, pop_member(gr, g, b), 1000);

@@ -54,8 +54,9 @@
 #define SEIR_POP_K_CONTACTS                                           \
 	SEIR_POP_KEY("contacts", WEFT_KEY_INT, "10", 0, 1000, NULL,   \
 		     "population = random: mean contacts per agent; " \
-		     "agents x contacts / 2 pairs are drawn, "        \
-		     "self-loops and repeated pairs dropped")
+		     "each agent draws round(P / 2) partners, P "     \
+		     "Poisson of mean contacts (Covasim's random "    \
+		     "layer), repeated pairs merged")
 #define SEIR_POP_K_AGES                                                    \
 	SEIR_POP_KEY("ages", WEFT_KEY_STRING, SEIR_POP_DEFAULT_AGES, 0, 0, \
 		     NULL,                                                 \
@@ -80,11 +81,12 @@
 		     "oldest age (years) in the school layer (Covasim: " \
 		     "under 22)")
 #define SEIR_POP_K_SCHOOL_SIZE                                             \
-	SEIR_POP_KEY("school_size", WEFT_KEY_INT, "100", 1, 1000000, NULL, \
+	SEIR_POP_KEY("school_size", WEFT_KEY_INT, "100", 0, 1000000, NULL, \
 		     "agents per school group (synthetic): the "           \
 		     "school-age agents, sorted by age, are cut into "     \
 		     "groups of about this size (one grade of a "          \
-		     "school)")
+		     "school); 0: one group of them all (Covasim's "       \
+		     "hybrid)")
 #define SEIR_POP_K_SCHOOL_CONTACTS                                         \
 	SEIR_POP_KEY("school_contacts", WEFT_KEY_INT, "20", 0, 1000, NULL, \
 		     "mean contacts per agent within a school group "      \
@@ -103,9 +105,10 @@
 		     SEIR_POP_DEFAULT_WORKPLACES, 0, 0, NULL,         \
 		     "workplace size distribution (synthetic): "      \
 		     "LO-HI:WEIGHT bins of sizes in agents "          \
-		     "(1-1000000), weights relative, per workplace; " \
-		     "everyone of working age works; default: US "    \
-		     "County Business Patterns")
+		     "(1-1000000), weights relative, per workplace, " \
+		     "or all: one workplace of everyone (Covasim's "  \
+		     "hybrid); everyone of working age works; "       \
+		     "default: US County Business Patterns")
 #define SEIR_POP_K_WORK_CONTACTS                                         \
 	SEIR_POP_KEY("work_contacts", WEFT_KEY_INT, "16", 0, 1000, NULL, \
 		     "mean contacts per agent within a workplace "       \

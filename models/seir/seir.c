@@ -19,17 +19,34 @@ static const weft_key_desc seir_keys[] = {
 	  "probability that a symptomatic agent infects one susceptible "
 	  "contact of weight 1 in one day, before layer weights, "
 	  "interventions and individual factors" },
-	{ "latent_duration", WEFT_KEY_STRING, "lognormal(4.6, 4.8)", 0, 0, NULL,
+	{ "latent_duration", WEFT_KEY_STRING, "lognormal(4.5, 1.5)", 0, 0, NULL,
 	  "days exposed before becoming infectious: fixed(DAYS), "
-	  "geometric(MEAN), gamma(MEAN, SD) or lognormal(MEAN, SD), rounded "
-	  "to whole days from 1 to 120 (Covasim exp2inf)" },
+	  "geometric(MEAN), gamma(MEAN, SD) or lognormal(MEAN, SD) (of the "
+	  "variable, not its log), rounded to whole days, or a sum of such "
+	  "terms joined by + (each rounded, as Covasim's stages are), taken "
+	  "to 1 to 120 days (Covasim exp2inf)" },
 	{ "asym_duration", WEFT_KEY_STRING, "lognormal(8, 2)", 0, 0, NULL,
 	  "days an asymptomatic agent is infectious before recovering "
 	  "(Covasim asym2rec)" },
-	{ "sym_duration", WEFT_KEY_STRING, "lognormal(9, 2.2)", 0, 0, NULL,
-	  "days a symptomatic agent who recovers is infectious (Covasim "
-	  "inf2sym + mild2rec)" },
-	{ "death_duration", WEFT_KEY_STRING, "lognormal(16.8, 9.1)", 0, 0, NULL,
+	{ "sym_duration", WEFT_KEY_STRING,
+	  "lognormal(1.1, 0.9) + lognormal(8, 2)", 0, 0, NULL,
+	  "days a symptomatic agent with mild symptoms is infectious before "
+	  "recovering (Covasim inf2sym + mild2rec)" },
+	{ "severe_duration", WEFT_KEY_STRING,
+	  "lognormal(1.1, 0.9) + lognormal(6.6, 4.9) + lognormal(18.1, 6.3)", 0,
+	  0, NULL,
+	  "days a severe case who recovers is infectious (Covasim inf2sym + "
+	  "sym2sev + sev2rec)" },
+	{ "critical_duration", WEFT_KEY_STRING,
+	  "lognormal(1.1, 0.9) + lognormal(6.6, 4.9) + lognormal(1.5, 2) + "
+	  "lognormal(18.1, 6.3)",
+	  0, 0, NULL,
+	  "days a critical case who recovers is infectious (Covasim inf2sym "
+	  "+ sym2sev + sev2crit + crit2rec)" },
+	{ "death_duration", WEFT_KEY_STRING,
+	  "lognormal(1.1, 0.9) + lognormal(6.6, 4.9) + lognormal(1.5, 2) + "
+	  "lognormal(10.7, 4.8)",
+	  0, 0, NULL,
 	  "days from infectiousness to death for a symptomatic agent who dies "
 	  "(Covasim inf2sym + sym2sev + sev2crit + crit2die)" },
 	{ "symp_prob", WEFT_KEY_STRING,
@@ -37,12 +54,26 @@ static const weft_key_desc seir_keys[] = {
 	  NULL,
 	  "probability of symptoms, one value or ten by age (0-9, ..., 90+; "
 	  "Covasim symp_probs)" },
-	{ "death_prob", WEFT_KEY_STRING,
-	  "0.00004, 0.0000364, 0.000167, 0.000492, 0.0014, 0.00353, 0.00958, "
-	  "0.0287, 0.0921, 0.18",
+	{ "severe_prob", WEFT_KEY_STRING,
+	  "0.001, 0.003, 0.012, 0.032, 0.049, 0.102, 0.166, 0.243, 0.273, "
+	  "0.273",
 	  0, 0, NULL,
-	  "probability that a symptomatic agent dies, one value or ten by "
-	  "age (Covasim death_probs / symp_probs)" },
+	  "probability that a symptomatic agent has severe symptoms, one "
+	  "value or ten by age (Covasim severe_probs / symp_probs); at "
+	  "least critical_prob" },
+	{ "critical_prob", WEFT_KEY_STRING,
+	  "0.00006, 0.000145455, 0.0006, 0.0016, 0.00308571, 0.01244, "
+	  "0.0454875, 0.104976, 0.193556, 0.193556",
+	  0, 0, NULL,
+	  "probability that a symptomatic agent becomes critical, one value "
+	  "or ten by age (Covasim crit_probs / symp_probs); at least "
+	  "death_prob" },
+	{ "death_prob", WEFT_KEY_STRING,
+	  "0.00004, 0.0000363636, 0.000166667, 0.000492308, 0.0014, "
+	  "0.00353333, 0.009575, 0.0286941, 0.0921333, 0.179889",
+	  0, 0, NULL,
+	  "probability that a symptomatic agent dies (after being critical), "
+	  "one value or ten by age (Covasim death_probs / symp_probs)" },
 	{ "deaths", WEFT_KEY_BOOL, "true", 0, 0, NULL,
 	  "whether anyone dies (false: death_prob is ignored)" },
 	{ "susceptibility", WEFT_KEY_STRING,
@@ -54,9 +85,9 @@ static const weft_key_desc seir_keys[] = {
 	  "transmissibility of asymptomatic agents relative to symptomatic "
 	  "ones (Covasim asymp_factor)" },
 	{ "rel_trans_dispersion", WEFT_KEY_REAL, "0", 0, 1000, NULL,
-	  "dispersion k of individual transmissibility (gamma of mean 1 and "
-	  "shape k, in 16 classes; Covasim beta_dist uses 0.45); 0: every "
-	  "agent transmits alike" },
+	  "dispersion k of individual transmissibility (Covasim's beta_dist: "
+	  "a negative binomial of mean 100 and dispersion k, times 0.01, in "
+	  "256 classes; Covasim uses 0.45); 0: every agent transmits alike" },
 	{ "viral_load", WEFT_KEY_BOOL, "false", 0, 0, NULL,
 	  "Covasim's viral load: agents transmit more early in their "
 	  "infectious period (viral_load_ratio times, for viral_load_frac of "
@@ -107,12 +138,24 @@ weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
 	return weft_model_alloc(mc, what, bytes, &s->buf[id]);
 }
 
+/* Words of the active set's bitmap, and the blocks that rebuild the
+ * list from it. */
+static size_t seir_words(const seir_state *s)
+{
+	return ((size_t)s->n_agents + 31) / 32;
+}
+
+static uint32_t seir_blocks(const seir_state *s)
+{
+	return (uint32_t)((seir_words(s) + SEIR_LIST_BLOCK - 1) /
+			  SEIR_LIST_BLOCK);
+}
+
 /* Buffers of the agents' state and the day's work; the population's are
  * allocated by weft__seir_upload_population(). */
 static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 {
 	size_t n = s->n_agents;
-	size_t blocks = (n + SEIR_SCAN_BLOCK - 1) / SEIR_SCAN_BLOCK;
 	size_t rows = (size_t)s->params.n_days + 1;
 	weft_status st;
 
@@ -124,15 +167,14 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TIMER, "timer", n * 2)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TALLY, "tally",
 				   SEIR_TALLY_WORDS * 4)) ||
-	    (st = weft__seir_alloc(mc, s, SEIR_BUF_CLAIM, "claims", n * 4)))
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_BITS, "active set",
+				   seir_words(s) * 4)))
 		return st;
 	if (s->params.frontier &&
 	    ((st = weft__seir_alloc(mc, s, SEIR_BUF_LIST, "active list",
 				    n * 4)) ||
-	     (st = weft__seir_alloc(mc, s, SEIR_BUF_LIST2, "next active list",
-				    n * 4)) ||
 	     (st = weft__seir_alloc(mc, s, SEIR_BUF_OFFS, "list offsets",
-				    (n + blocks) * 4))))
+				    (size_t)seir_blocks(s) * 4))))
 		return st;
 	if (s->params.vac_doses &&
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_ORDER, "vaccination order",
@@ -174,9 +216,13 @@ static weft_launch seir_count_by(const seir_state *s, weft_launch l, int count)
 	return l;
 }
 
-static weft_launch seir_progress_l(const seir_state *s, uint32_t n, int count)
+/* Progress and transmission over the active list (count: SEIR_T_COUNT)
+ * or over every agent (count < 0). */
+static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 {
-	return seir_count_by(
+	uint32_t n = s->n_agents;
+
+	l[0] = seir_count_by(
 		s,
 		seir_progress_launch((seir_progress_bufs){ .p = B(PARAMS),
 							   .state = B(STATE),
@@ -186,11 +232,7 @@ static weft_launch seir_progress_l(const seir_state *s, uint32_t n, int count)
 							   .list = B(LIST) },
 				     n),
 		count);
-}
-
-static weft_launch seir_transmit_l(const seir_state *s, uint32_t n, int count)
-{
-	return seir_count_by(
+	l[1] = seir_count_by(
 		s,
 		seir_transmit_launch(
 			(seir_transmit_bufs){ .p = B(PARAMS),
@@ -198,112 +240,37 @@ static weft_launch seir_transmit_l(const seir_state *s, uint32_t n, int count)
 					      .timer = B(TIMER),
 					      .tally = B(TALLY),
 					      .agebin = B(AGEBIN),
+					      .relcls = B(RELCLS),
 					      .list = B(LIST),
-					      .claim = B(CLAIM),
-					      .offs = B(OFFS),
+					      .bits = B(BITS),
 					      .rows = B(ROWS),
 					      .cols = B(COLS),
 					      .weights = B(WEIGHT) },
 			n),
 		count);
+	return 2;
 }
 
-static weft_launch seir_tally_l(const seir_state *s)
+/* Tomorrow's active list from the bitmap: counts by block, offsets (and
+ * the list's length), the agents in order. */
+static uint32_t seir_day_list(const seir_state *s, weft_launch *l)
 {
-	return seir_tally_launch((seir_tally_bufs){ .p = B(PARAMS),
-						    .tally = B(TALLY),
-						    .series = B(SERIES) },
-				 1);
-}
+	uint32_t nb = seir_blocks(s);
 
-/* Without the frontier: over every agent, and seir_apply exposes what
- * was claimed. */
-static uint32_t seir_day_all(const seir_state *s, weft_launch *l)
-{
-	uint32_t n = s->n_agents, k = 0;
-
-	l[k++] = seir_progress_l(s, n, -1);
-	l[k++] = seir_transmit_l(s, n, -1);
-	l[k++] = seir_apply_launch((seir_apply_bufs){ .p = B(PARAMS),
-						      .state = B(STATE),
-						      .timer = B(TIMER),
-						      .tally = B(TALLY),
-						      .claim = B(CLAIM) },
-				   n);
-	l[k++] = seir_tally_l(s);
-	return k;
-}
-
-/* The prefix sum of the counts over the active list, by blocks. */
-static uint32_t seir_day_scan(const seir_state *s, weft_launch *l)
-{
-	uint32_t blocks = (s->n_agents + SEIR_SCAN_BLOCK - 1) / SEIR_SCAN_BLOCK;
-	seir_scan_sums_bufs sums = { .p = B(PARAMS),
-				     .tally = B(TALLY),
-				     .offs = B(OFFS) };
-	seir_scan_top_bufs top = { .p = B(PARAMS),
-				   .tally = B(TALLY),
-				   .offs = B(OFFS) };
-	seir_scan_offs_bufs offs = { .p = B(PARAMS),
-				     .tally = B(TALLY),
-				     .offs = B(OFFS) };
-
-	l[0] = seir_count_by(s, seir_scan_sums_launch(sums, blocks),
-			     SEIR_T_NBLK);
-	l[1] = seir_scan_top_launch(top, 1);
-	l[2] = seir_count_by(s, seir_scan_offs_launch(offs, blocks),
-			     SEIR_T_NBLK);
+	l[0] = seir_list_sums_launch((seir_list_sums_bufs){ .p = B(PARAMS),
+							    .bits = B(BITS),
+							    .offs = B(OFFS) },
+				     nb);
+	l[1] = seir_list_top_launch((seir_list_top_bufs){ .p = B(PARAMS),
+							  .tally = B(TALLY),
+							  .offs = B(OFFS) },
+				    1);
+	l[2] = seir_list_fill_launch((seir_list_fill_bufs){ .p = B(PARAMS),
+							    .bits = B(BITS),
+							    .offs = B(OFFS),
+							    .list = B(LIST) },
+				     nb);
 	return 3;
-}
-
-/* With the frontier: over the active list, whose length the device keeps
- * in the tally. */
-static uint32_t seir_day_frontier(const seir_state *s, weft_launch *l)
-{
-	uint32_t n = s->n_agents, k = 0;
-
-	l[k++] = seir_progress_l(s, n, SEIR_T_COUNT);
-	l[k++] = seir_transmit_l(s, n, SEIR_T_COUNT);
-	l[k++] = seir_count_by(
-		s,
-		seir_count_launch((seir_count_bufs){ .p = B(PARAMS),
-						     .state = B(STATE),
-						     .timer = B(TIMER),
-						     .tally = B(TALLY),
-						     .agebin = B(AGEBIN),
-						     .list = B(LIST),
-						     .claim = B(CLAIM),
-						     .offs = B(OFFS),
-						     .rows = B(ROWS),
-						     .cols = B(COLS),
-						     .weights = B(WEIGHT) },
-				  n),
-		SEIR_T_COUNT);
-	k += seir_day_scan(s, &l[k]);
-	l[k++] = seir_count_by(
-		s,
-		seir_scatter_launch((seir_scatter_bufs){ .p = B(PARAMS),
-							 .state = B(STATE),
-							 .timer = B(TIMER),
-							 .tally = B(TALLY),
-							 .agebin = B(AGEBIN),
-							 .list = B(LIST),
-							 .list2 = B(LIST2),
-							 .claim = B(CLAIM),
-							 .offs = B(OFFS),
-							 .rows = B(ROWS),
-							 .cols = B(COLS),
-							 .weights = B(WEIGHT) },
-				    n),
-		SEIR_T_COUNT);
-	l[k++] = seir_count_by(
-		s,
-		seir_copy_launch(
-			(seir_copy_bufs){ .list = B(LIST), .list2 = B(LIST2) },
-			n),
-		SEIR_T_NEXT);
-	l[k++] = seir_tally_l(s);
-	return k;
 }
 
 /* One day (seir.wk): with the frontier, work over the active list whose
@@ -311,7 +278,7 @@ static uint32_t seir_day_frontier(const seir_state *s, weft_launch *l)
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
 	uint32_t n = s->n_agents, k = 0;
-	weft_launch l[10];
+	weft_launch l[8];
 
 	/* More doses a day than agents vaccinate everyone on day one. */
 	if (s->params.vac_doses)
@@ -321,8 +288,13 @@ static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 					       .tally = B(TALLY),
 					       .order = B(ORDER) },
 			s->params.vac_doses < n ? s->params.vac_doses : n);
-	k += s->params.frontier ? seir_day_frontier(s, &l[k])
-				: seir_day_all(s, &l[k]);
+	k += seir_day_core(s, &l[k], s->params.frontier ? SEIR_T_COUNT : -1);
+	if (s->params.frontier)
+		k += seir_day_list(s, &l[k]);
+	l[k++] = seir_tally_launch((seir_tally_bufs){ .p = B(PARAMS),
+						      .tally = B(TALLY),
+						      .series = B(SERIES) },
+				   1);
 	return weft_model_set_step(mc, l, k);
 }
 

@@ -20,12 +20,12 @@ enum seir_buf_id {
 	SEIR_BUF_TIMER,	 /* u16 per agent */
 	SEIR_BUF_TALLY,
 	SEIR_BUF_AGEBIN, /* u8 per agent */
-	SEIR_BUF_CLAIM,	 /* u32 per agent */
+	SEIR_BUF_RELCLS, /* u8 per agent (transmissibility classes) */
+	SEIR_BUF_BITS,	 /* the active set: a bit per agent */
 	SEIR_BUF_LIST,	 /* u32 per agent (frontier) */
-	SEIR_BUF_LIST2,	 /* u32 per agent (frontier) */
-	SEIR_BUF_OFFS,	 /* u32 per agent + block sums (frontier) */
+	SEIR_BUF_OFFS,	 /* u32 per block of the bitmap (frontier) */
 	SEIR_BUF_ORDER,	 /* u32 per agent (vaccination) */
-	SEIR_BUF_ROWS,	 /* u32 per agent + 1, per stored layer */
+	SEIR_BUF_ROWS,	 /* u32 per agent and stored layer, + 1 */
 	SEIR_BUF_COLS,	 /* u32 per stored edge */
 	SEIR_BUF_WEIGHT, /* u16 per stored edge (weighted layers) */
 	SEIR_BUF_SERIES, /* a row per day */

@@ -55,44 +55,72 @@ static weft_status init_fill(weft_model_ctx *mc, weft_buf *buf, size_t bytes,
 	return st;
 }
 
-static weft_status init_agebins(weft_model_ctx *mc, seir_state *s,
-				const seir_population *pop)
+/* A device buffer of one byte per agent, byte i being fill(s, pop, i). */
+static weft_status init_bytes(
+	weft_model_ctx *mc, seir_state *s, const seir_population *pop,
+	enum seir_buf_id id, const char *what,
+	uint8_t (*fill)(const seir_state *, const seir_population *, uint32_t))
 {
 	uint32_t n = s->n_agents;
-	uint8_t *bin = malloc(n ? n : 1);
+	uint8_t *b = malloc(n ? n : 1);
 	weft_status st;
 
-	if (!bin)
+	if (!b)
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate %u bytes of host "
-				       "memory for age bins",
-				       n);
+				       "memory for %s",
+				       n, what);
 	for (uint32_t i = 0; i < n; i++)
-		bin[i] = (uint8_t)(pop->age[i] / 10 < SEIR_AGE_BINS - 1
-					   ? pop->age[i] / 10
-					   : SEIR_AGE_BINS - 1);
-	st = weft__seir_alloc(mc, s, SEIR_BUF_AGEBIN, "age bins", n);
+		b[i] = fill(s, pop, i);
+	st = weft__seir_alloc(mc, s, id, what, n);
 	if (!st)
-		st = weft_model_upload(mc, s->buf[SEIR_BUF_AGEBIN], 0, bin, n);
-	free(bin);
+		st = weft_model_upload(mc, s->buf[id], 0, b, n);
+	free(b);
 	return st;
 }
 
-/* Which layers are stored, and where each starts in the columns. */
+/* Age bins of ten years, the last from 90 on. */
+static uint8_t init_agebin(const seir_state *s, const seir_population *pop,
+			   uint32_t i)
+{
+	(void)s;
+	return (uint8_t)(pop->age[i] / 10 < SEIR_AGE_BINS - 1
+				 ? pop->age[i] / 10
+				 : SEIR_AGE_BINS - 1);
+}
+
+/* The transmissibility class: the top 8 bits of Philox(seed; 0, agent,
+ * 0, REL_TRANS). */
+static uint8_t init_relcls(const seir_state *s, const seir_population *pop,
+			   uint32_t i)
+{
+	(void)pop;
+	return (uint8_t)(weft_philox(s->params.seed_lo, s->params.seed_hi, 0u,
+				     i, 0u, SEIR_PURPOSE_REL_TRANS)
+				 .v[0] >>
+			 SEIR_REL_SHIFT);
+}
+
+/* Which layers are stored (their slots among an agent's rows), and
+ * each one's largest weight. */
 static weft_status init_slots(weft_model_ctx *mc, seir_state *s,
-			      const seir_population *pop, uint64_t base[])
+			      const seir_population *pop)
 {
 	for (int l = 0; l < SEIR_MAX_LAYERS; l++) {
 		const seir_csr *c = &pop->layer[l];
 		s->params.layer_slot[l] = SEIR_NONE;
+		s->params.w_max[l] = 1000;
 		s->n_edges[l] = c->row ? c->n_edges : 0;
 		if (s->n_edges[l] == 0)
 			continue;
 		s->params.layer_slot[l] = s->n_slots++;
-		base[l] = s->edges_total;
 		s->edges_total += c->n_edges;
 		s->params.weighted |= c->weight != NULL;
+		for (uint64_t e = 0; c->weight && e < c->n_edges; e++)
+			if (c->weight[e] > s->params.w_max[l] || e == 0)
+				s->params.w_max[l] = c->weight[e];
 	}
+	s->params.n_slots = s->n_slots;
 	if (s->edges_total >= UINT32_MAX)
 		return weft_model_fail(mc, WEFT_E_MODEL,
 				       "%llu stored contacts exceed the 2^32 "
@@ -101,65 +129,127 @@ static weft_status init_slots(weft_model_ctx *mc, seir_state *s,
 	return WEFT_OK;
 }
 
-/* One stored layer: rows (offset into the shared columns), columns and
- * weights (1000 where the layer has none). */
-static weft_status init_layer(weft_model_ctx *mc, seir_state *s,
-			      const seir_csr *c, uint32_t slot, uint64_t base,
-			      uint32_t *tmp)
+/* The stored layers interleaved by agent: agent a's rows (one per stored
+ * layer, in layer order) lie together, and so do its contacts, so that
+ * an infector's walk reads one place of the rows and one run of
+ * columns. Rows first, for every agent. */
+static void init_rows(const seir_state *s, const seir_population *pop,
+		      uint32_t *rows)
 {
-	size_t rb = ((size_t)s->n_agents + 1) * sizeof *tmp;
-	weft_status st;
+	uint32_t n = s->n_agents, at = 0, k = 0;
 
-	for (uint32_t i = 0; i <= s->n_agents; i++)
-		tmp[i] = c->row[i] + (uint32_t)base;
-	st = weft_model_upload(mc, s->buf[SEIR_BUF_ROWS], slot * rb, tmp, rb);
-	if (!st)
-		st = weft_model_upload(mc, s->buf[SEIR_BUF_COLS], base * 4,
-				       c->col, c->n_edges * 4);
-	if (st || !s->params.weighted)
-		return st;
-	if (c->weight)
-		return weft_model_upload(mc, s->buf[SEIR_BUF_WEIGHT], base * 2,
-					 c->weight, c->n_edges * 2);
-	for (uint64_t e = 0; e < c->n_edges && !st; e += rb / 2) {
-		uint64_t m = c->n_edges - e < rb / 2 ? c->n_edges - e : rb / 2;
-		for (uint64_t k = 0; k < m; k++)
-			((uint16_t *)tmp)[k] = 1000;
-		st = weft_model_upload(mc, s->buf[SEIR_BUF_WEIGHT],
-				       (base + e) * 2, tmp, m * 2);
+	for (uint32_t a = 0; a < n; a++)
+		for (int l = 0; l < SEIR_MAX_LAYERS; l++) {
+			const seir_csr *c = &pop->layer[l];
+			if (s->params.layer_slot[l] == SEIR_NONE)
+				continue;
+			rows[k++] = at;
+			at += c->row[a + 1] - c->row[a];
+		}
+	rows[k] = at;
+}
+
+/* Columns and weights (1000 where a layer has none) of the agents from
+ * a on, as many as fit in cap entries (at least one agent's); returns
+ * the next agent. */
+static uint32_t init_cols(const seir_state *s, const seir_population *pop,
+			  uint32_t a, size_t cap, uint32_t *col, uint16_t *w,
+			  size_t *len)
+{
+	size_t k = 0;
+
+	for (; a < s->n_agents; a++) {
+		size_t need = 0;
+		for (int l = 0; l < SEIR_MAX_LAYERS; l++)
+			if (s->params.layer_slot[l] != SEIR_NONE)
+				need += pop->layer[l].row[a + 1] -
+					pop->layer[l].row[a];
+		if (k && k + need > cap)
+			break;
+		for (int l = 0; l < SEIR_MAX_LAYERS; l++) {
+			const seir_csr *c = &pop->layer[l];
+			if (s->params.layer_slot[l] == SEIR_NONE)
+				continue;
+			for (uint32_t e = c->row[a]; e < c->row[a + 1];
+			     e++, k++) {
+				col[k] = c->col[e];
+				if (w)
+					w[k] = c->weight ? c->weight[e] : 1000;
+			}
+		}
 	}
+	*len = k;
+	return a;
+}
+
+/* Upload the columns (and weights) in chunks of about 4 Mi entries. */
+static weft_status init_upload_cols(weft_model_ctx *mc, seir_state *s,
+				    const seir_population *pop)
+{
+	size_t cap = (size_t)1 << 22, most = cap, len, at = 0;
+	uint32_t *col = NULL;
+	uint16_t *w = NULL;
+	weft_status st = WEFT_OK;
+
+	for (uint32_t a = 0; a < s->n_agents; a++) {
+		size_t need = 0;
+		for (int l = 0; l < SEIR_MAX_LAYERS; l++)
+			need += pop->layer[l].row ? pop->layer[l].row[a + 1] -
+							    pop->layer[l].row[a]
+						  : 0;
+		most = need > most ? need : most;
+	}
+	col = malloc(most * sizeof *col);
+	w = s->params.weighted ? malloc(most * sizeof *w) : NULL;
+	if (!col || (s->params.weighted && !w)) {
+		st = weft_model_fail(mc, WEFT_E_NOMEM,
+				     "cannot allocate %zu bytes of host "
+				     "memory for contacts",
+				     most * 6);
+		goto free_chunks;
+	}
+	for (uint32_t a = 0; a < s->n_agents && !st; at += len) {
+		a = init_cols(s, pop, a, cap, col, w, &len);
+		st = weft_model_upload(mc, s->buf[SEIR_BUF_COLS], at * 4, col,
+				       len * 4);
+		if (!st && w)
+			st = weft_model_upload(mc, s->buf[SEIR_BUF_WEIGHT],
+					       at * 2, w, len * 2);
+	}
+free_chunks:
+	free(w);
+	free(col);
 	return st;
 }
 
 static weft_status init_layers(weft_model_ctx *mc, seir_state *s,
 			       const seir_population *pop)
 {
-	uint64_t base[SEIR_MAX_LAYERS] = { 0 };
-	size_t n1 = (size_t)s->n_agents + 1;
-	uint32_t *tmp;
+	size_t nr;
+	uint32_t *rows;
 	weft_status st;
 
-	if ((st = init_slots(mc, s, pop, base)) ||
-	    (st = weft__seir_alloc(mc, s, SEIR_BUF_ROWS, "contact rows",
-				   s->n_slots * n1 * 4)) ||
+	if ((st = init_slots(mc, s, pop)))
+		return st;
+	nr = (size_t)s->n_agents * s->n_slots + 1;
+	if ((st = weft__seir_alloc(mc, s, SEIR_BUF_ROWS, "contact rows",
+				   nr * 4)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_COLS, "contacts",
 				   s->edges_total * 4)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_WEIGHT, "contact weights",
 				   s->params.weighted ? s->edges_total * 2
 						      : 0)))
 		return st;
-	tmp = malloc(n1 * sizeof *tmp);
-	if (!tmp)
+	rows = malloc(nr * sizeof *rows);
+	if (!rows)
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate %zu bytes of host "
 				       "memory for contact rows",
-				       n1 * 4);
-	for (int l = 0; l < SEIR_MAX_LAYERS && !st; l++)
-		if (s->params.layer_slot[l] != SEIR_NONE)
-			st = init_layer(mc, s, &pop->layer[l],
-					s->params.layer_slot[l], base[l], tmp);
-	free(tmp);
-	return st;
+				       nr * 4);
+	init_rows(s, pop, rows);
+	st = weft_model_upload(mc, s->buf[SEIR_BUF_ROWS], 0, rows, nr * 4);
+	free(rows);
+	return st ? st : init_upload_cols(mc, s, pop);
 }
 
 weft_status weft__seir_upload_population(weft_model_ctx *mc, seir_state *s,
@@ -170,7 +260,12 @@ weft_status weft__seir_upload_population(weft_model_ctx *mc, seir_state *s,
 	s->n_agents = pop->n_agents;
 	s->params.n_agents = pop->n_agents;
 	s->params.community_daily = pop->community_daily;
-	if ((st = init_agebins(mc, s, pop)) || (st = init_layers(mc, s, pop)))
+	if ((st = init_bytes(mc, s, pop, SEIR_BUF_AGEBIN, "age bins",
+			     init_agebin)) ||
+	    (s->params.rel_trans &&
+	     (st = init_bytes(mc, s, pop, SEIR_BUF_RELCLS,
+			      "transmissibility classes", init_relcls))) ||
+	    (st = init_layers(mc, s, pop)))
 		return st;
 	return WEFT_OK;
 }
@@ -198,9 +293,10 @@ static void init_pick(const seir_params *p, uint32_t n, uint32_t count,
 }
 
 /* Seeds are exposed on day 0, their latent periods drawn from (0, agent)
- * as seir_expose() draws them; the active list holds them in order. */
+ * as seir_try() draws them; the active set and list hold them, in
+ * order. */
 static void init_seeds(const seir_params *p, uint32_t n, uint8_t *state,
-		       uint16_t *timer, uint32_t *list)
+		       uint16_t *timer, uint32_t *list, uint32_t *bits)
 {
 	uint32_t k = 0;
 
@@ -208,6 +304,7 @@ static void init_seeds(const seir_params *p, uint32_t n, uint8_t *state,
 		if (!state[i])
 			continue;
 		state[i] = SEIR_E;
+		bits[i / 32] |= 1u << (i % 32);
 		timer[i] = (uint16_t)seir_duration(
 			p->dur[SEIR_DUR_LATENT],
 			weft_philox(p->seed_lo, p->seed_hi, 0u, i, 0u,
@@ -229,7 +326,6 @@ static weft_status init_tally(weft_model_ctx *mc, seir_state *s)
 	t[SEIR_T_E] = s->n_seeds;
 	t[SEIR_T_CUM] = s->n_seeds;
 	t[SEIR_T_COUNT] = s->n_seeds;
-	t[SEIR_T_NBLK] = (s->n_seeds + SEIR_SCAN_BLOCK - 1) / SEIR_SCAN_BLOCK;
 	row0[SEIR_R_S] = t[SEIR_T_S];
 	row0[SEIR_R_E] = s->n_seeds;
 	row0[SEIR_R_CUM] = s->n_seeds;
@@ -246,9 +342,10 @@ static weft_status init_agents(weft_model_ctx *mc, seir_state *s)
 	uint8_t *state = calloc(n ? n : 1, 1);
 	uint16_t *timer = calloc(n ? n : 1, sizeof *timer);
 	uint32_t *list = calloc(n ? n : 1, sizeof *list);
+	uint32_t *bits = calloc(n / 32 + 1, sizeof *bits);
 	weft_status st = WEFT_E_NOMEM;
 
-	if (!state || !timer || !list) {
+	if (!state || !timer || !list || !bits) {
 		weft_model_fail(mc, st,
 				"cannot allocate %zu bytes of host memory for "
 				"the initial state",
@@ -256,15 +353,18 @@ static weft_status init_agents(weft_model_ctx *mc, seir_state *s)
 		goto free_arrays;
 	}
 	init_pick(&s->params, n, s->n_seeds, state);
-	init_seeds(&s->params, n, state, timer, list);
+	init_seeds(&s->params, n, state, timer, list, bits);
 	if ((st = weft_model_upload(mc, s->buf[SEIR_BUF_STATE], 0, state, n)) ||
 	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_TIMER], 0, timer,
-				    (size_t)n * 2)))
+				    (size_t)n * 2)) ||
+	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_BITS], 0, bits,
+				    s->bytes[SEIR_BUF_BITS])))
 		goto free_arrays;
 	if (s->buf[SEIR_BUF_LIST])
 		st = weft_model_upload(mc, s->buf[SEIR_BUF_LIST], 0, list,
 				       (size_t)n * 4);
 free_arrays:
+	free(bits);
 	free(list);
 	free(timer);
 	free(state);
@@ -327,16 +427,13 @@ free_arrays:
 weft_status weft__seir_upload_state(weft_model_ctx *mc, seir_state *s,
 				    const seir_population *pop)
 {
-	size_t n = s->n_agents;
 	weft_status st;
 
-	if ((st = init_agents(mc, s)) || (st = init_tally(mc, s)) ||
-	    (st = init_fill(mc, s->buf[SEIR_BUF_CLAIM], n * 4, 0xFF)))
+	if ((st = init_agents(mc, s)) || (st = init_tally(mc, s)))
 		return st;
-	if (s->buf[SEIR_BUF_LIST2] &&
-	    ((st = init_fill(mc, s->buf[SEIR_BUF_LIST2], n * 4, 0)) ||
-	     (st = init_fill(mc, s->buf[SEIR_BUF_OFFS], s->bytes[SEIR_BUF_OFFS],
-			     0))))
+	if (s->buf[SEIR_BUF_OFFS] &&
+	    (st = init_fill(mc, s->buf[SEIR_BUF_OFFS], s->bytes[SEIR_BUF_OFFS],
+			    0)))
 		return st;
 	if (s->buf[SEIR_BUF_ORDER])
 		return init_order(mc, s, pop);

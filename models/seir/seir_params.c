@@ -28,7 +28,8 @@ static int params_set(weft_model_ctx *mc, const char *key)
 
 /* The four duration keys, in the order of the SEIR_DUR_* tables. */
 static const char *const dur_keys[SEIR_N_DURS] = {
-	"latent_duration", "asym_duration", "sym_duration", "death_duration"
+	"latent_duration", "asym_duration",	"sym_duration",
+	"severe_duration", "critical_duration", "death_duration"
 };
 
 static weft_status params_durations(weft_model_ctx *mc, seir_params *p)
@@ -36,14 +37,14 @@ static weft_status params_durations(weft_model_ctx *mc, seir_params *p)
 	char why[256];
 
 	for (int k = 0; k < SEIR_N_DURS; k++) {
-		seir_dist d;
+		seir_dur d;
 		double prob[SEIR_DUR_MAX];
 		uint32_t cum[SEIR_DUR_MAX];
 
-		if (weft__seir_dist_parse(weft_model_string(mc, dur_keys[k]),
-					  &d, why, sizeof why))
+		if (weft__seir_dur_parse(weft_model_string(mc, dur_keys[k]), &d,
+					 why, sizeof why))
 			return params_bad(mc, dur_keys[k], why);
-		weft__seir_dist_probs(&d, prob);
+		weft__seir_dur_probs(&d, prob);
 		weft__seir_dist_table(prob, cum);
 		memcpy(p->dur[k], cum, sizeof cum);
 	}
@@ -73,20 +74,33 @@ static weft_status params_course(weft_model_ctx *mc, seir_params *p)
 
 	if ((st = params_durations(mc, p)) ||
 	    (st = params_by_age(mc, "symp_prob", 1.0, 1, p->symp_thr)) ||
+	    (st = params_by_age(mc, "severe_prob", 1.0, 1, p->sev_thr)) ||
+	    (st = params_by_age(mc, "critical_prob", 1.0, 1, p->crit_thr)) ||
 	    (st = params_by_age(mc, "death_prob", 1.0, 1, p->death_thr)) ||
 	    (st = params_by_age(mc, "susceptibility", 10.0, 0, p->sus_q16)))
 		return st;
 	if (!weft_model_bool(mc, "deaths"))
 		memset(p->death_thr, 0, sizeof p->death_thr);
+	/* Dying passes through critical, critical through severe. */
+	for (int b = 0; b < SEIR_AGE_BINS; b++) {
+		if (p->crit_thr[b] < p->death_thr[b])
+			p->crit_thr[b] = p->death_thr[b];
+		if (p->sev_thr[b] < p->crit_thr[b])
+			p->sev_thr[b] = p->crit_thr[b];
+		if (p->sus_q16[b] > p->sus_max)
+			p->sus_max = p->sus_q16[b];
+	}
+	weft__seir_skip_tables(p->lvl_q28, p->lvl_log, p->log2_q30);
 	p->asym_q16 = weft__seir_q16(weft_model_real(mc, "asym_factor"));
 	p->vl_on = (weft_u32)weft_model_bool(mc, "viral_load");
 	p->vl_frac_pm = (weft_u32)lround(
 		1000.0 * weft_model_real(mc, "viral_load_frac"));
-	p->vl_cap_pm = (weft_u32)lround(1000.0 *
-					weft_model_real(mc, "viral_load_cap"));
 	p->vl_ratio_q16 =
 		weft__seir_q16(weft_model_real(mc, "viral_load_ratio"));
 	for (weft_u32 d = 0; d <= SEIR_DUR_MAX; d++) {
+		p->vl_early[d] = weft__seir_viral_early(
+			weft_model_real(mc, "viral_load_frac"),
+			weft_model_real(mc, "viral_load_cap"), d);
 		p->vl_q16[0][d] = seir_viral_level_q16(p, d, 1);
 		p->vl_q16[1][d] = seir_viral_level_q16(p, d, 0);
 	}

@@ -26,16 +26,20 @@
 
 /* Age bins of ten years: 0-9, ..., 80-89, 90 and over. */
 #define SEIR_AGE_BINS 10
-/* Classes of per-agent relative transmissibility (equally likely). */
-#define SEIR_REL_CLASSES 16
+/* Classes of per-agent relative transmissibility (equally likely): an
+ * agent's class is the top 8 bits of a draw. */
+#define SEIR_REL_CLASSES 256
+#define SEIR_REL_SHIFT	 24
 /* Durations are 1 to SEIR_DUR_MAX days. */
 #define SEIR_DUR_MAX 120
 /* Duration tables, in the order of the params block. */
-#define SEIR_DUR_LATENT 0
-#define SEIR_DUR_ASYM	1
-#define SEIR_DUR_SYM	2
-#define SEIR_DUR_DEATH	3
-#define SEIR_N_DURS	4
+#define SEIR_DUR_LATENT	  0
+#define SEIR_DUR_ASYM	  1
+#define SEIR_DUR_SYM	  2 /* symptomatic, mild: recovers */
+#define SEIR_DUR_SEVERE	  3 /* severe, recovers */
+#define SEIR_DUR_CRITICAL 4 /* critical, recovers */
+#define SEIR_DUR_DEATH	  5 /* critical, dies */
+#define SEIR_N_DURS	  6
 
 /* Layers (population.h numbers them the same): home, school, work,
  * community. The beta table has SEIR_BETA_COLS words per day: the four
@@ -46,6 +50,14 @@
 /* Fixed-point formats: a factor of 1 is 1 << 16 (Q16); beta table
  * entries are probabilities times 2^28 (Q28, so values up to 16 fit). */
 #define SEIR_Q16_ONE 65536u
+#define SEIR_Q28_ONE 268435456u
+
+/* Skip sampling (seir_skip): candidate rates q_k = lvl_q28[k] / 2^28,
+ * about 2^(-k/16) for k = 0..SEIR_LEVELS - 1 (q_0 = 1); the log2 table
+ * has SEIR_LOG_STEPS + 1 entries of log2(1 + i / SEIR_LOG_STEPS). */
+#define SEIR_LEVELS    449
+#define SEIR_LOG_BITS  10
+#define SEIR_LOG_STEPS 1024
 
 /* Purposes: the fourth counter word, so that draws for different
  * decisions never coincide. Transmission over a stored layer L uses
@@ -55,13 +67,16 @@
 #define SEIR_PURPOSE_LATENT    9u  /* (day, agent): latent period */
 #define SEIR_PURPOSE_ONSET     10u /* (day, agent): course at onset */
 #define SEIR_PURPOSE_REL_TRANS 11u /* (0, agent): transmissibility class */
+/* Transmission draws (seir.wk, seir_walk_layer): (day, infector, 0,
+ * TRANSMIT) gives each layer the skip to its first candidate; candidate
+ * c (from 1) draws (day, infector, c, TRANSMIT + layer or COMMUNITY):
+ * .v[0] its acceptance, .v[1] the next skip, .v[2] a daily partner. */
 
-/* "None" in the claim array; a claim marked by the count pass has the
- * high bit set. Positions and agents are below 2^31. */
-#define SEIR_NONE	0xFFFFFFFFu
-#define SEIR_CLAIM_MARK 0x80000000u
-/* Work items of the scan kernels each own a block of the active list. */
-#define SEIR_SCAN_BLOCK 256u
+/* "None": a layer that is not stored. */
+#define SEIR_NONE 0xFFFFFFFFu
+/* The active set is a bitmap (bit a of word a / 32); each work item of
+ * the kernels that rebuild the active list owns SEIR_LIST_BLOCK words. */
+#define SEIR_LIST_BLOCK 64u
 
 /* The parameter block (buffer 0 of every launch): 32-bit words only, so
  * the layout is the same on every target. The beta table follows it in
@@ -73,8 +88,11 @@ typedef struct seir_params {
 	weft_u32 n_days;	  /* rows in the series after row 0 */
 	weft_u32 frontier;	  /* 1: work over the active list */
 	weft_u32 community_daily; /* contacts drawn per infectious day */
-	weft_u32 layer_slot[SEIR_LAYERS]; /* row block of a stored layer, or
-					   * SEIR_NONE */
+	weft_u32 layer_slot[SEIR_LAYERS]; /* a stored layer's place among an
+					   * agent's rows, or SEIR_NONE */
+	weft_u32 n_slots;		  /* stored layers: rows per agent */
+	weft_u32 w_max[SEIR_LAYERS];	  /* a layer's largest weight, x1000 */
+	weft_u32 sus_max;		  /* the largest of sus_q16 */
 	weft_u32 weighted;  /* 1: the weight buffer holds x1000 weights */
 	weft_u32 beta_last; /* last row of the beta table (later days use
 			     * it) */
@@ -87,17 +105,29 @@ typedef struct seir_params {
 	/* Covasim's viral load (seir_viral_q16): on when vl_on is 1. */
 	weft_u32 vl_on;
 	weft_u32 vl_frac_pm;   /* early part of the infectious period, 1/1000 */
-	weft_u32 vl_cap_pm;    /* at most this many days, in 1/1000 days */
 	weft_u32 vl_ratio_q16; /* early load over late load */
 	/* seir_viral_level_q16() by duration: [0] early, [1] late. */
 	weft_u32 vl_q16[2][SEIR_DUR_MAX + 1];
-	weft_u32 symp_thr[SEIR_AGE_BINS];   /* chance of symptoms */
-	weft_u32 death_thr[SEIR_AGE_BINS];  /* chance of death if symptomatic */
+	/* Early days of a period by its duration (weft__seir_viral_early). */
+	weft_u32 vl_early[SEIR_DUR_MAX + 1];
+	weft_u32 symp_thr[SEIR_AGE_BINS]; /* chance of symptoms */
+	/* Outcomes of a symptomatic agent, one draw against nested
+	 * thresholds: below death_thr dies (after critical), below crit_thr
+	 * critical, below sev_thr severe, else mild. */
+	weft_u32 death_thr[SEIR_AGE_BINS];
+	weft_u32 crit_thr[SEIR_AGE_BINS];
+	weft_u32 sev_thr[SEIR_AGE_BINS];
 	weft_u32 sus_q16[SEIR_AGE_BINS];    /* relative susceptibility */
 	weft_u32 rel_q16[SEIR_REL_CLASSES]; /* transmissibility classes */
 	/* Cumulative thresholds: a duration is the first day d whose
 	 * dur[k][d - 1] exceeds the draw (seir_duration). */
 	weft_u32 dur[SEIR_N_DURS][SEIR_DUR_MAX];
+	/* Skip sampling: candidate rates (Q28, decreasing), their
+	 * -log2(1 - q) (Q48, low word then high word), and log2(1 + i /
+	 * SEIR_LOG_STEPS) (Q30). */
+	weft_u32 lvl_q28[SEIR_LEVELS];
+	weft_u32 lvl_log[SEIR_LEVELS][2];
+	weft_u32 log2_q30[SEIR_LOG_STEPS + 1];
 } seir_params;
 
 /* The tally (buffer 3): the day being simulated, running totals, today's
@@ -118,11 +148,8 @@ typedef struct seir_params {
 #define SEIR_T_REC_S	 13 /* IS -> R */
 #define SEIR_T_NEW_D	 14 /* ISD -> D */
 #define SEIR_T_NEW_VAC	 15
-#define SEIR_T_COUNT	 16 /* active list entries today */
-#define SEIR_T_NBLK	 17 /* scan blocks over them */
-#define SEIR_T_NEXT	 18 /* entries tomorrow (written by the scan) */
-#define SEIR_T_NEXT_NBLK 19
-#define SEIR_TALLY_WORDS 20
+#define SEIR_T_COUNT	 16 /* active list entries (seir_list_top) */
+#define SEIR_TALLY_WORDS 17
 
 /* A row of the series (the CSV's columns after the day). */
 #define SEIR_R_S       0
@@ -146,39 +173,32 @@ WEFT_FN int seir_chance(weft_u32 draw, weft_u32 thr)
 
 /* Covasim's viral load (compute_viral_load): an agent infectious for dur
  * days transmits vl_ratio times as much in the early part of that period
- * (its first trans / 1000 days, trans = min(vl_frac_pm * dur, vl_cap_pm))
- * as in the rest, both levels divided by 1 + (trans / 1000 dur) (ratio -
- * 1) so that the period's mean stays 1. Integer arithmetic: the same bits
- * on every backend. The host tabulates the two levels by duration
- * (vl_q16); a kernel only tells early from late. */
-WEFT_FN weft_u32 seir_viral_trans(const WEFT_GLOBAL seir_params *p,
-				  weft_u32 dur)
-{
-	weft_u32 trans = p->vl_frac_pm * dur;
-
-	return trans < p->vl_cap_pm ? trans : p->vl_cap_pm;
-}
+ * (its first vl_early[dur] days: the host counts them as Covasim decides
+ * them, weft__seir_viral_early) as in the rest; both levels are divided
+ * by 1 + frac (ratio - 1), frac being vl_frac_pm / 1000 whether or not
+ * the cap shortens the early part, as Covasim divides them. Integer
+ * arithmetic: the same bits on every backend. The host tabulates the two
+ * levels by duration (vl_q16); a kernel only tells early from late. */
 
 /* Whether day e of the period (0: its first day) is in the early part. */
 WEFT_FN int seir_viral_early(const WEFT_GLOBAL seir_params *p, weft_u32 dur,
 			     weft_u32 e)
 {
-	return e * 1000u < seir_viral_trans(p, dur);
+	return e < p->vl_early[dur];
 }
 
 /* The early (early != 0) or late level for a period of dur days, Q16. */
 WEFT_FN weft_u32 seir_viral_level_q16(const WEFT_GLOBAL seir_params *p,
 				      weft_u32 dur, int early)
 {
-	weft_u64 d_pm = (weft_u64)dur * 1000u;
-	weft_u64 trans = seir_viral_trans(p, dur);
 	weft_u64 num = early ? p->vl_ratio_q16 : SEIR_Q16_ONE;
 
 	if (dur == 0u)
 		return SEIR_Q16_ONE;
-	return (weft_u32)(num * d_pm * SEIR_Q16_ONE /
-			  (d_pm * SEIR_Q16_ONE +
-			   trans * (p->vl_ratio_q16 - SEIR_Q16_ONE)));
+	return (weft_u32)(num * 1000u * SEIR_Q16_ONE /
+			  (1000u * (weft_u64)SEIR_Q16_ONE +
+			   (weft_u64)p->vl_frac_pm *
+				   (p->vl_ratio_q16 - SEIR_Q16_ONE)));
 }
 
 /* The factor on day e of a period of dur days, Q16. */
@@ -208,21 +228,112 @@ WEFT_FN weft_u32 seir_duration(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
 	return lo + 1u;
 }
 
-/* Whether one contact transmits: base (Q28, from the beta table) times
- * the infector's factor (Q16) times the contact's susceptibility (Q16)
- * times the edge weight (x1000), against a 32-bit draw. Integer
- * arithmetic only, so every target decides the same; with the factors'
- * ranges (beta table < 16, each factor < 2^23 in Q16, weights < 65536)
- * no intermediate exceeds 2^59. */
-WEFT_FN int seir_transmits(weft_u32 draw, weft_u32 base, weft_u32 f_trans,
-			   weft_u32 f_sus, weft_u32 weight)
+/* The chance (Q28, a probability times 2^28; 2^28 and above: certain)
+ * that one contact transmits: base (Q28, from the beta table) times the
+ * infector's factor (Q16) times the contact's susceptibility (Q16) times
+ * the edge weight (x1000). Integer arithmetic only, so every target
+ * decides the same; with the factors' ranges (beta table < 16, each
+ * factor < 2^23 in Q16, weights < 65536) no intermediate exceeds 2^59.
+ * Monotone in every factor, so the largest factors bound it. */
+WEFT_FN weft_u64 seir_chance_q28(weft_u32 base, weft_u32 f_trans,
+				 weft_u32 f_sus, weft_u32 weight)
 {
 	weft_u64 thr = ((weft_u64)base * f_trans) >> 16;
 
 	thr = (thr * f_sus) >> 16;
 	if (weight != 1000u)
 		thr = thr * weight / 1000u;
-	return (weft_u64)draw < (thr << 4);
+	return thr;
+}
+
+/* ---- skip sampling ----------------------------------------------------
+ * An infector walks the contacts of a layer as candidates: each place is
+ * a candidate with the rate q = lvl_q28[k] / 2^28 of a level k at least
+ * the layer's largest chance today, and a candidate whose own chance is
+ * c transmits with probability c / q (seir_accepts). The places between
+ * two candidates are skipped unseen: a geometric number of them,
+ * floor(-log2(u) / -log2(1 - q)) for a uniform u (seir_gap), in integer
+ * arithmetic (a table of log2 on 1024 steps, linearly interpolated:
+ * within 2e-7 of the exact log2, so each skip's distribution is within
+ * 2e-7 of the geometric one). Work is proportional to the candidates, not
+ * to the contacts. */
+
+/* floor(log2(x)) for 1 <= x < 2^32: the highest bit set, found in five
+ * halvings. */
+WEFT_FN weft_u32 seir_ilog2(weft_u32 x)
+{
+	weft_u32 e = 0, sh;
+
+	for (sh = 16u; sh != 0u; sh >>= 1) {
+		if (x >> sh) {
+			e += sh;
+			x >>= sh;
+		}
+	}
+	return e;
+}
+
+/* The level of a candidate rate pc (Q28, 0 < pc <= 2^28): the largest k
+ * whose rate is at least pc (lvl_q28 decreases from 2^28, and lvl_q28[16
+ * i] is 2^(28 - i) exactly, so for pc in [2^e, 2^(e+1)) k lies between
+ * 16 (27 - e) and 16 (29 - e): a binary search over 33 levels). */
+WEFT_FN weft_u32 seir_level(const WEFT_GLOBAL seir_params *p, weft_u32 pc)
+{
+	weft_u32 e = seir_ilog2(pc);
+	weft_u32 lo = e >= 27u ? 0u : 16u * (27u - e);
+	weft_u32 hi = 16u * (29u - (e > 28u ? 28u : e));
+
+	if (hi > SEIR_LEVELS - 1u)
+		hi = SEIR_LEVELS - 1u;
+
+	while (lo < hi) {
+		weft_u32 mid = (lo + hi + 1u) / 2u;
+		if (p->lvl_q28[mid] >= pc)
+			lo = mid;
+		else
+			hi = mid - 1u;
+	}
+	return lo;
+}
+
+/* -log2((draw + 1) / 2^32), Q48: from 0 (draw 2^32 - 1) to 32. */
+WEFT_FN weft_u64 seir_neglog2_q48(const WEFT_GLOBAL seir_params *p,
+				  weft_u32 draw)
+{
+	weft_u32 x = draw + 1u, e, t, i, f;
+	weft_u64 lm;
+
+	if (x == 0u) /* draw + 1 = 2^32 */
+		return 0u;
+	e = seir_ilog2(x);
+	/* The mantissa's fraction, Q32, then the table between its top
+	 * SEIR_LOG_BITS bits and the next step. */
+	t = e == 0u ? 0u : x << (32u - e);
+	i = t >> (32u - SEIR_LOG_BITS);
+	f = t & ((1u << (32u - SEIR_LOG_BITS)) - 1u);
+	lm = p->log2_q30[i] +
+	     (((weft_u64)(p->log2_q30[i + 1u] - p->log2_q30[i]) * f) >>
+	      (32u - SEIR_LOG_BITS));
+	return ((((weft_u64)32u - e) << 30) - lm) << 18;
+}
+
+/* The places skipped before the next candidate at level k (k > 0). */
+WEFT_FN weft_u64 seir_gap(const WEFT_GLOBAL seir_params *p, weft_u32 k,
+			  weft_u32 draw)
+{
+	weft_u64 lk = p->lvl_log[k][0] | (weft_u64)p->lvl_log[k][1] << 32;
+
+	return seir_neglog2_q48(p, draw) / lk;
+}
+
+/* Whether a candidate of chance c (Q28) transmits at level k: with
+ * probability c / q_k (c is at most q_k, or is certain when k = 0). */
+WEFT_FN int seir_accepts(const WEFT_GLOBAL seir_params *p, weft_u32 k,
+			 weft_u64 c, weft_u32 draw)
+{
+	if (c >= SEIR_Q28_ONE)
+		return 1;
+	return (weft_u64)draw * p->lvl_q28[k] < c << 32;
 }
 
 #endif /* SEIR_SHARED_H */

@@ -1,8 +1,17 @@
 #!/bin/sh
 # tests/data/refresh.sh - how the reference outputs of tests/test-golden.sh
-# were made: by weft as it was before models became plugins (commit
-# 4040abb, "Layout: public headers in include/weft, ..."), built and
-# installed on its own:
+# were made. cartpole-*: by weft as it was before models became plugins
+# (commit 4040abb, "Layout: public headers in include/weft, ..."). astoria-*:
+# remade when SEIR became Covasim's epidemic (issue 16: skip sampling,
+# Covasim's course and contact draws change Astoria's epidemic on purpose),
+# by the same run from a build tree, with the build's plugins:
+#
+#   WEFT_PLUGIN_PATH=$B/plugins/openmp/.libs WEFT_MODEL_PATH=$B/models/seir/.libs \
+#     $B/cli/weft run --quiet examples/astoria.ini --set backend.name=openmp \
+#     --set output.plot=none --set output.directory=DIR
+#
+# and DIR's daily.csv and summary.txt copied to astoria-*. The first
+# references were made by weft 4040abb built and installed on its own:
 #
 #   git worktree add /tmp/ref 4040abb && cd /tmp/ref && ./autogen.sh &&
 #   mkdir _b && cd _b && ../configure --prefix=/tmp/ref/_i && make install

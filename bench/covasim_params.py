@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""bench/covasim_params.py - check that weft's Covasim presets and the SEIR
+defaults documented as Covasim's hold the installed Covasim's values.
+
+    covasim_params.py [TOP]
+
+TOP is the source tree (default: this script's parent). Reads, from the
+installed Covasim (3.1.x): make_pars() (durations, beta, asymp_factor,
+beta_dist, viral_dist, pop_infected, iso_factor), reset_layer_pars() for
+pop_type random and hybrid (contacts, beta_layer, dynam_layer),
+get_prognoses() (symptomatic, severe, critical and death probabilities,
+susceptibility, transmissibility by age), default_age_data and the ages
+of make_hybrid_contacts(), and compares them with
+examples/covasim-random.ini, examples/covasim-hybrid.ini and the [seir]
+defaults of docs/config.md (generated from the model's keys). Prints one
+line per value that differs and exits 1 if any does; otherwise prints how
+many values agree. Run it after upgrading Covasim or editing a preset.
+"""
+import configparser
+import inspect
+import math
+import os
+import re
+import sys
+
+import numpy as np
+import covasim as cv
+from covasim import defaults as cvd, parameters as cvpar, population as cvpop
+
+REL = 1e-5
+drift = []
+checked = 0
+
+
+def close(a, b, rel=REL):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+def check(where, got, want, rel=REL):
+    """Numbers or lists of numbers; strings compared as written."""
+    global checked
+    checked += 1
+    if isinstance(want, str):
+        ok = str(got).strip().lower() == want
+    else:
+        g, w = np.atleast_1d(np.asarray(got, float)), np.atleast_1d(np.asarray(want, float))
+        ok = g.shape == w.shape and all(close(x, y, rel) for x, y in zip(g, w))
+    if not ok:
+        drift.append(f"{where}: weft has {got}, Covasim {want}")
+
+
+def nums(text):
+    return [float(x) for x in text.split(",")]
+
+
+def per_age(text):
+    v = nums(text)
+    return v * 10 if len(v) == 1 else v
+
+
+def duration(text):
+    """'lognormal(1.1, 0.9) + lognormal(8, 2)' -> [(1.1, 0.9), (8.0, 2.0)]"""
+    terms = []
+    for t in text.split("+"):
+        m = re.fullmatch(r"\s*lognormal\(\s*([^,]+),\s*([^)]+)\)\s*", t)
+        if not m:
+            return None
+        terms.append((float(m.group(1)), float(m.group(2))))
+    return terms
+
+
+def covasim_course():
+    """What each of weft's duration and probability keys stands for."""
+    pars = cv.make_pars()
+    d = {k: (v['par1'], v['par2']) for k, v in pars['dur'].items()
+         if v['dist'] == 'lognormal_int'}
+    assert len(d) == len(pars['dur']), "a duration is no longer lognormal_int"
+    prog = cvpar.get_prognoses()  # relative (conditional) probabilities
+    sev = prog['severe_probs']
+    crit = sev * prog['crit_probs']
+    death = crit * prog['death_probs']
+    assert list(prog['age_cutoffs']) == list(range(0, 100, 10))
+    assert np.all(prog['trans_ORs'] == 1) and np.all(prog['comorbidities'] == 1)
+    bd = pars['beta_dist']
+    assert bd['dist'] == 'neg_binomial' and bd['par1'] == 1.0 and bd['step'] == 0.01
+    vd = pars['viral_dist']
+    return {
+        'latent_duration': [d['exp2inf']],
+        'asym_duration': [d['asym2rec']],
+        'sym_duration': [d['inf2sym'], d['mild2rec']],
+        'severe_duration': [d['inf2sym'], d['sym2sev'], d['sev2rec']],
+        'critical_duration': [d['inf2sym'], d['sym2sev'], d['sev2crit'], d['crit2rec']],
+        'death_duration': [d['inf2sym'], d['sym2sev'], d['sev2crit'], d['crit2die']],
+        'symp_prob': list(prog['symp_probs']),
+        'severe_prob': list(sev),
+        'critical_prob': list(crit),
+        'death_prob': list(death),
+        'susceptibility': list(prog['sus_ORs']),
+        'beta': pars['beta'],
+        'asym_factor': pars['asymp_factor'],
+        'rel_trans_dispersion': bd['par2'],
+        'viral_load_frac': vd['frac_time'],
+        'viral_load_ratio': vd['load_ratio'],
+        'viral_load_cap': vd['high_cap'],
+        'initial_infected': pars['pop_infected'],
+    }
+
+
+def layers(pop_type):
+    pars = {'pop_type': pop_type}
+    cvpar.reset_layer_pars(pars)
+    return pars
+
+
+def hybrid_ages():
+    src = inspect.getsource(cvpop.make_hybrid_contacts)
+    s = re.search(r"school_ages = \[(\d+), (\d+)\]", src)
+    w = re.search(r"work_ages\s*= \[(\d+), (\d+)\]", src)
+    return (int(s.group(1)), int(s.group(2)) - 1), (int(w.group(1)), int(w.group(2)) - 1)
+
+
+def age_cells(bins, integer):
+    """Mass of each (decade of prognoses, school age, work age) cell; bins
+    (lo, hi, weight), ages uniform in lo..hi (integer years) or in
+    [lo, hi + 1) (Covasim's floats): the same cells either way when the
+    bins' edges are whole years."""
+    (s0, s1), (w0, w1) = hybrid_ages()
+    cells = {}
+    total = sum(b[2] for b in bins)
+    for lo, hi, w in bins:
+        for age in range(int(lo), int(hi) + 1):
+            key = (min(age // 10, 9), s0 <= age <= s1, w0 <= age <= w1)
+            cells[key] = cells.get(key, 0.0) + w / total / (hi - lo + 1)
+    return cells
+
+
+def check_ages(where, text):
+    ours = [(int(a), int(b), float(w)) for a, b, w in
+            re.findall(r"(\d+)-(\d+):([0-9.]+)", text)]
+    theirs = [(lo, hi, w) for lo, hi, w in cvd.default_age_data]
+    a, b = age_cells(ours, True), age_cells(theirs, False)
+    for key in sorted(set(a) | set(b)):
+        check(f"{where} ages, decade {key[0]}, school {key[1]}, work {key[2]}",
+              a.get(key, 0.0), b.get(key, 0.0), 1e-4)
+
+
+def check_course(where, keys, want, skip=()):
+    for key, w in want.items():
+        if key in skip:
+            continue
+        if key not in keys:
+            drift.append(f"{where}: {key} is not set")
+            continue
+        text = keys[key]
+        if key.endswith('_duration'):
+            got = duration(text)
+            check(f"{where} {key}", np.ravel(got) if got else text,
+                  np.ravel(w))
+        elif isinstance(w, list):
+            check(f"{where} {key}", per_age(text), w)
+        else:
+            check(f"{where} {key}", float(text), w)
+
+
+def read_ini(path):
+    cp = configparser.ConfigParser(inline_comment_prefixes=(" ;",))
+    cp.read(path, encoding="utf-8")
+    return dict(cp["seir"])
+
+
+def check_preset(top, pop_type, course):
+    where = f"examples/covasim-{pop_type}.ini"
+    keys = read_ini(os.path.join(top, where))
+    lp = layers(pop_type)
+    check_course(where, keys, course)
+    check(f"{where} viral_load", keys.get('viral_load'), 'true')
+    check(f"{where} community_daily (dynam_layer 0: static layers)",
+          keys.get('community_daily', 'false'), 'false')
+    assert not any(lp['dynam_layer'].values())
+    check_ages(where, keys['ages'])
+    if pop_type == 'random':
+        check(f"{where} population", keys['population'], 'random')
+        check(f"{where} contacts", float(keys['contacts']), lp['contacts']['a'])
+        check(f"{where} beta_community", float(keys['beta_community']),
+              lp['beta_layer']['a'])
+        return
+    (s0, s1), (w0, w1) = hybrid_ages()
+    h = lp['contacts']['h']  # Poisson cluster size
+    sizes = dict((int(k), float(v)) for k, v in
+                 re.findall(r"(\d+):([0-9.e-]+)", keys['household_sizes']))
+    want = {k: math.exp(-h) * h ** k / math.factorial(k) for k in sizes}
+    check(f"{where} household_sizes (Poisson({h}) from 1)",
+          [sizes[k] / sum(sizes.values()) for k in sorted(sizes)],
+          [want[k] / sum(want.values()) for k in sorted(want)], 1e-6)
+    tail = 1 - sum(math.exp(-h) * h ** k / math.factorial(k)
+                   for k in range(0, max(sizes) + 1))
+    check(f"{where} household_sizes: Poisson's tail beyond {max(sizes)} "
+          "below 1e-6", float(tail < 1e-6), 1.0)
+    check(f"{where} population", keys['population'], 'synthetic')
+    check(f"{where} school ages", [int(keys['school_age_min']), int(keys['school_age_max'])], [s0, s1])
+    check(f"{where} work ages", [int(keys['work_age_min']), int(keys['work_age_max'])], [w0, w1])
+    check(f"{where} school_size (one school)", keys['school_size'], '0')
+    check(f"{where} workplace_sizes (one workplace)", keys['workplace_sizes'], 'all')
+    for key, layer in (('school_contacts', 's'), ('work_contacts', 'w'),
+                       ('community_contacts', 'c')):
+        check(f"{where} {key}", float(keys[key]), lp['contacts'][layer])
+    for key, layer in (('beta_home', 'h'), ('beta_school', 's'),
+                       ('beta_work', 'w'), ('beta_community', 'c')):
+        check(f"{where} {key}", float(keys[key]), lp['beta_layer'][layer])
+
+
+def config_defaults(top):
+    """The [seir] defaults of docs/config.md: `key` | type | `default`."""
+    text = open(os.path.join(top, "docs/config.md"), encoding="utf-8").read()
+    section = text.split("### [seir]", 1)[1].split("\n## ", 1)[0]
+    return dict(re.findall(r"^\| `([a-z_0-9]+)` \| [^|]+ \| `([^`]*)`", section, re.M))
+
+
+def check_defaults(top, course):
+    where = "docs/config.md [seir] default"
+    keys = config_defaults(top)
+    # Documented as Covasim's: the course (but initial_infected, beta,
+    # rel_trans_dispersion, whose defaults are weft's own), the hybrid
+    # layers and iso_factor of the random population.
+    check_course(where, keys, course,
+                 skip=('initial_infected', 'beta', 'rel_trans_dispersion'))
+    lp = layers('hybrid')
+    (s0, s1), (w0, w1) = hybrid_ages()
+    for key, want in (('school_contacts', lp['contacts']['s']),
+                      ('work_contacts', lp['contacts']['w']),
+                      ('community_contacts', lp['contacts']['c']),
+                      ('beta_home', lp['beta_layer']['h']),
+                      ('beta_school', lp['beta_layer']['s']),
+                      ('beta_work', lp['beta_layer']['w']),
+                      ('beta_community', lp['beta_layer']['c']),
+                      ('school_age_min', s0), ('school_age_max', s1),
+                      ('work_age_min', w0), ('work_age_max', w1),
+                      ('isolation_factor', layers('random')['iso_factor']['a'])):
+        check(f"{where} {key}", float(keys[key]), want)
+
+
+def main():
+    top = sys.argv[1] if len(sys.argv) > 1 else \
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    course = covasim_course()
+    check_preset(top, 'random', course)
+    check_preset(top, 'hybrid', course)
+    check_defaults(top, course)
+    for line in drift:
+        print("drift:", line)
+    print(f"Covasim {cv.__version__}: {checked - len(drift)} of {checked} "
+          f"values agree with weft's presets and defaults")
+    return 1 if drift else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
