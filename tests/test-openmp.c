@@ -2,7 +2,8 @@
  * tests/test-openmp.c - the OpenMP backend through its vtable: transfers
  * (round trips, ordering, bounds), the memory pool and its limits, programs
  * and step() (device-side extents, no syncs inside step, thread counts),
- * argument checking and the counters.
+ * argument checking, the team a parallel region gets on a busy machine
+ * and the counters.
  *
  * The plugin is the built file $WEFT_PLUGIN_PATH/weft-backend-openmp.so,
  * loaded (and at the end unloaded) by the core's loader; the kernels are
@@ -10,10 +11,14 @@
  */
 #include "internal.h"
 
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <weft/kernel_host.h>
 #include <weft/kernel.h>
@@ -721,7 +726,7 @@ static void test_thread_split(weft_device *d1, weft_program *p1,
 	tap_ok(tiled, "  ...covering every item");
 	calls = chunks_of(d2, p2, 1000, &tiled);
 	is(calls, 1, "threads=2, small extent: run inline");
-	if (getenv("OMP_DYNAMIC") || getenv("OMP_THREAD_LIMIT")) {
+	if (getenv("OMP_THREAD_LIMIT")) {
 		tap_skip(2, "the OpenMP environment may limit threads");
 		return;
 	}
@@ -764,6 +769,91 @@ static void test_thread_results(weft_device *d1, weft_program *p1,
 	free(a), free(b);
 }
 
+/* ---- the team on a shared machine ------------------------------------------
+ */
+
+/* Keep every CPU but one busy: children spinning until killed (or for
+ * 30 s at most, should this test die first). */
+static int busy_start(pid_t *pids, int most)
+{
+	cpu_set_t set;
+	int cpus = 1, n = 0;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		cpus = CPU_COUNT(&set);
+	for (; n < cpus - 1 && n < most; n++) {
+		pids[n] = fork();
+		if (pids[n] == 0) {
+			alarm(30);
+			for (volatile unsigned long x = 0;; x++)
+				;
+		}
+		if (pids[n] < 0)
+			break;
+	}
+	return n;
+}
+
+static void busy_stop(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+}
+
+/* Launches of 100000 items (chunk_log) until one runs on a single thread,
+ * for 3 s at most; returns the threads of the last one. */
+static uint32_t team_under_load(weft_device *dev, weft_program *prog)
+{
+	uint64_t until = weft__now_ns() + 3000000000u;
+	uint32_t calls;
+	int tiled;
+
+	do
+		calls = chunks_of(dev, prog, 100000, &tiled);
+	while (calls > 1 && weft__now_ns() < until);
+	return calls;
+}
+
+/* With every CPU but one kept busy by other processes, a device of 2
+ * threads runs its launches on 1 (within a few tenths of a second); with
+ * OMP_DYNAMIC=false in the environment when it was opened, on 2. */
+static void test_team(void)
+{
+	weft_device *adapt, *fixed;
+	weft_program *pa, *pf;
+	pid_t pids[64];
+	int n;
+
+	if (getenv("OMP_THREAD_LIMIT")) {
+		tap_skip(2, "the OpenMP environment may limit threads");
+		return;
+	}
+	fixed = open_dev(0, 2); /* OMP_DYNAMIC=false, set by main() */
+	unsetenv("OMP_DYNAMIC");
+	adapt = open_dev(0, 2);
+	setenv("OMP_DYNAMIC", "false", 1);
+	pa = load_test_program(adapt);
+	pf = load_test_program(fixed);
+	n = busy_start(pids, 64);
+	if (n == 0) {
+		tap_skip(2, "one CPU: nothing to share");
+	} else {
+		int tiled;
+
+		is(team_under_load(adapt, pa), 1,
+		   "2 threads, every other CPU busy: launches run on 1");
+		is(chunks_of(fixed, pf, 100000, &tiled), 2,
+		   "  ...but on 2 when opened with OMP_DYNAMIC=false");
+	}
+	busy_stop(pids, n);
+	vt->unload_program(adapt, pa);
+	vt->unload_program(fixed, pf);
+	vt->close(adapt);
+	vt->close(fixed);
+}
+
 /* ---- counters ------------------------------------------------------------ */
 
 static void test_stats(weft_device *dev)
@@ -791,6 +881,9 @@ int main(void)
 	weft_context *ctx;
 	weft__plugin *plugin;
 
+	/* The thread-count tests need the team fixed at the thread count
+	 * (test_team opens its adaptive device without this). */
+	setenv("OMP_DYNAMIC", "false", 1);
 	if (weft_context_new(&ctx) != WEFT_OK)
 		tap_bail("no context");
 	plugin = load_plugin(ctx);
@@ -816,6 +909,7 @@ int main(void)
 	test_invalid_launches(dev, prog);
 	test_thread_split(d1, p1, dev, prog);
 	test_thread_results(d1, p1, dev, prog);
+	test_team();
 	test_stats(dev);
 	/* Left loaded and allocated on purpose: close releases everything
 	 * (valgrind checks). */
