@@ -61,6 +61,14 @@ WEFT_KERNEL(mix)
 	weft_atomic_add_u32(&sum[0], r.v[1] & 0xff);
 }
 
+/* x[i + 1] = 1: one word past the extent (a kernel with a bug, for the
+ * sanitizer test). */
+WEFT_KERNEL(past_end)
+{
+	WEFT_BUF(weft_u32, x, 0);
+	x[WEFT_GID + 1] = 1;
+}
+
 /* Records how the backend split the launch: log[0] counts the calls, then
  * (begin, end) pairs. */
 static void chunk_log(const weft_kargs *ka, uint32_t begin, uint32_t end)
@@ -74,12 +82,12 @@ static void chunk_log(const weft_kargs *ka, uint32_t begin, uint32_t end)
 	}
 }
 
-enum { K_ADD_ONE, K_BUMP, K_ALIGN, K_MIX, K_CHUNKS };
+enum { K_ADD_ONE, K_BUMP, K_ALIGN, K_MIX, K_CHUNKS, K_PAST_END };
 
 static const weft_kernel_desc test_kernels[] = {
 	{ "add_one", add_one },	    { "bump_count", bump_count },
 	{ "align_of", align_of },   { "mix", mix },
-	{ "chunk_log", chunk_log },
+	{ "chunk_log", chunk_log }, { "past_end", past_end },
 };
 
 static const weft_program_desc test_program = {
@@ -854,6 +862,77 @@ static void test_team(void)
 	vt->close(fixed);
 }
 
+/* ---- sanitizer builds: guard regions
+ * ----------------------------------------- */
+
+/* AddressSanitizer's (sanitizer/asan_interface.h): NULL unless this is a
+ * sanitizer build (make check-sanitize). */
+int __asan_address_is_poisoned(void const volatile *addr) __attribute__((weak));
+
+static unsigned char *host_of(weft_device *dev, weft_buf *b)
+{
+	weft_native n = { .struct_size = sizeof n };
+
+	if (vt->native(dev, b, &n, &err) != WEFT_OK)
+		tap_bail("native: %s", err.msg);
+	return (unsigned char *)n.handle + n.offset;
+}
+
+/* A child runs past_end over a buffer of 1025 words: its last item writes
+ * the word after the buffer, inside the pool block (5120 bytes). */
+static int overrun_in_child(weft_device *dev, weft_program *prog)
+{
+	weft_buf *b = alloc_or_bail(dev, 1025 * 4);
+	weft_launch l = {
+		.kernel = K_PAST_END, .n_bufs = 1, .bufs = { b }, .extent = 1025
+	};
+	int status = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* ASan's report goes to stderr; TAP stays clean. */
+		vt->step(dev, prog, &l, 1, 1, &err);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		tap_bail("fork for the overrun test failed");
+	vt->free(dev, b);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The bytes of a pool block past the request, and freed blocks, are
+ * poisoned, so that AddressSanitizer reports a kernel writing there. */
+static void test_guard_regions(weft_device *dev, weft_program *prog)
+{
+	weft_buf *b;
+	unsigned char *p;
+
+	if (!__asan_address_is_poisoned) {
+		tap_skip(5, "not a sanitizer build (make check-sanitize)");
+		return;
+	}
+	b = alloc_or_bail(dev, 4100);
+	p = host_of(dev, b);
+	tap_ok(!__asan_address_is_poisoned(p) &&
+		       !__asan_address_is_poisoned(p + 4099),
+	       "a 4100-byte buffer's bytes are addressable");
+	tap_ok(__asan_address_is_poisoned(p + 4100) &&
+		       __asan_address_is_poisoned(p + 5119),
+	       "  ...the rest of its 5120-byte block is poisoned");
+	vt->free(dev, b);
+	tap_ok(__asan_address_is_poisoned(p), "  ...and all of it once freed");
+	b = alloc_or_bail(dev, 4200);
+	tap_ok(host_of(dev, b) == p && !__asan_address_is_poisoned(p + 4199) &&
+		       __asan_address_is_poisoned(p + 4200),
+	       "a request of the same class reuses it, poisoned past 4200");
+	vt->free(dev, b);
+	tap_ok(!overrun_in_child(dev, prog),
+	       "a kernel writing one word past its buffer is reported (the "
+	       "child stops)");
+}
+
 /* ---- counters ------------------------------------------------------------ */
 
 static void test_stats(weft_device *dev)
@@ -910,6 +989,7 @@ int main(void)
 	test_thread_split(d1, p1, dev, prog);
 	test_thread_results(d1, p1, dev, prog);
 	test_team();
+	test_guard_regions(dev, prog);
 	test_stats(dev);
 	/* Left loaded and allocated on purpose: close releases everything
 	 * (valgrind checks). */
