@@ -8,9 +8,13 @@
  *               that record why a test fails
  *   basics.c    groups entry, probe, open, invalid-args, oversize
  *   memory.c    groups alloc, align, transfer, async-order
- *   launch.c    groups guard, step, device-extent, counters
+ *   launch.c    groups guard (past the extent, and past the end of an
+ *               allocation into its neighbours), step, device-extent,
+ *               counters
  *   fence.c     group fence: fence() and wait(), when present
  *   native.c    group native: native(), when present
+ *   lifetime.c  groups lifetime (what may be released under queued work)
+ *               and ordering (what blocking transfers and waits promise)
  *   models.c    group models: every model, candidate against the
  *               reference, by state digest; and a model plugin run on
  *               every backend (weft_conform_model)
@@ -143,6 +147,14 @@ int weft__ct_sync(weft__ct *t);
 int weft__ct_step(weft__ct *t, const weft_launch *l, uint32_t n,
 		  uint64_t n_steps);
 int weft__ct_stats(weft__ct *t, weft_stats *s);
+/* The vtable has fence() and wait() (ABI 1.1, both non-NULL). */
+int weft__ct_has_fences(const weft__ct *t);
+int weft__ct_fence(weft__ct *t, uint64_t *token);
+int weft__ct_wait(weft__ct *t, uint64_t token);
+/* The vtable has native() (ABI 1.2, non-NULL); native() of b into *out
+ * (its struct_size set to the whole struct). */
+int weft__ct_has_native(const weft__ct *t);
+int weft__ct_native(weft__ct *t, weft_buf *b, weft_native *out);
 
 /* A launch of kernel over extent items, binding b0 (and b1 unless NULL). */
 weft_launch weft__ct_launch(uint32_t kernel, uint32_t extent, weft_buf *b0,
@@ -157,6 +169,18 @@ weft_buf *weft__ct_guarded(weft__ct *t, uint32_t n, uint32_t fill);
 int weft__ct_guards(weft__ct *t, weft_buf *b, uint32_t n, uint32_t *data);
 /* Guard word k (0 .. 2 * CF_GUARD - 1) of every guarded buffer. */
 uint32_t weft__ct_guard_word(uint32_t k);
+/* A guarded buffer of n words holding base + i in word i (blocking
+ * transfers). */
+weft_buf *weft__ct_counting(weft__ct *t, uint32_t n, uint32_t base);
+/* got[i] == base + mul * i for i < n (modulo 2^32), or the first word
+ * that differs is recorded as the reason, named by what. Returns 1 when
+ * all hold. */
+int weft__ct_words_affine(weft__ct *t, const uint32_t *got, uint32_t n,
+			  uint32_t base, uint32_t mul, const char *what);
+/* The guarded buffer b of n words (read blocking) keeps its guards and
+ * holds base + mul * i in word i. Returns 1 when it does. */
+int weft__ct_holds(weft__ct *t, weft_buf *b, uint32_t n, uint32_t base,
+		   uint32_t mul, const char *what);
 
 /* Counters that a refused call must not change differ between a and b:
  * records which (prefixed with what) and returns 1. */
@@ -184,6 +208,8 @@ void weft__ct_group_extent(weft__ct *t);
 void weft__ct_group_counters(weft__ct *t);
 void weft__ct_group_fence(weft__ct *t);
 void weft__ct_group_native(weft__ct *t);
+void weft__ct_group_lifetime(weft__ct *t);
+void weft__ct_group_ordering(weft__ct *t);
 void weft__ct_group_models(weft__ct *t);
 
 #endif /* WEFT_CONFORM_H */

@@ -41,62 +41,6 @@ static const char *const fence_tests[FT_N] = {
 		       "count no sync",
 };
 
-/* fence() and wait() as the harness calls the rest of the vtable: 0 on
- * success, else -1 with the backend's message as the reason. */
-static int ct_fence(weft__ct *t, uint64_t *token)
-{
-	weft_status st;
-
-	t->err.msg[0] = '\0';
-	*token = 0;
-	st = t->vt->fence(t->dev, token, &t->err);
-	return weft__ct_expect(t, st == WEFT_OK, "fence() returned %s: %s",
-			       weft_status_str(st),
-			       t->err.msg[0] ? t->err.msg : "(no message)")
-		       ? 0
-		       : -1;
-}
-
-static int ct_wait(weft__ct *t, uint64_t token)
-{
-	weft_status st;
-
-	t->err.msg[0] = '\0';
-	st = t->vt->wait(t->dev, token, &t->err);
-	return weft__ct_expect(t, st == WEFT_OK, "wait(%llu) returned %s: %s",
-			       (unsigned long long)token, weft_status_str(st),
-			       t->err.msg[0] ? t->err.msg : "(no message)")
-		       ? 0
-		       : -1;
-}
-
-/* Words CF_GUARD .. CF_GUARD + FN - 1 of got hold base + i. */
-static int words_are(weft__ct *t, const uint32_t *got, uint32_t base,
-		     const char *what)
-{
-	for (uint32_t i = 0; i < FN; i++)
-		if (!weft__ct_expect(t, got[CF_GUARD + i] == base + i,
-				     "%s: word %u is %u, want %u", what,
-				     (unsigned)i, (unsigned)got[CF_GUARD + i],
-				     (unsigned)(base + i)))
-			return 0;
-	return 1;
-}
-
-/* A guarded buffer holding base + i in word i. */
-static weft_buf *counting(weft__ct *t, uint32_t *h, uint32_t base)
-{
-	size_t bytes = (FN + 2 * CF_GUARD) * 4;
-	weft_buf *b = weft__ct_guarded(t, FN, 0);
-
-	if (b && !weft__ct_read(t, h, b, 0, bytes, 0)) {
-		for (uint32_t i = 0; i < FN; i++)
-			h[CF_GUARD + i] = base + i;
-		weft__ct_write(t, b, 0, h, bytes, 0);
-	}
-	return b;
-}
-
 static void fence_tokens(weft__ct *t)
 {
 	weft_buf *x = weft__ct_guarded(t, FN, 0);
@@ -106,8 +50,8 @@ static void fence_tokens(weft__ct *t)
 
 	weft__ct_begin(t, "%s", fence_tests[FT_TOKENS]);
 	if (x && !weft__ct_stats(t, &a) && !weft__ct_step(t, &l, 1, 1000) &&
-	    !ct_fence(t, &tok[0]) && !ct_fence(t, &tok[1]) &&
-	    !weft__ct_step(t, &l, 1, 1) && !ct_fence(t, &tok[2]) &&
+	    !weft__ct_fence(t, &tok[0]) && !weft__ct_fence(t, &tok[1]) &&
+	    !weft__ct_step(t, &l, 1, 1) && !weft__ct_fence(t, &tok[2]) &&
 	    !weft__ct_stats(t, &b)) {
 		weft__ct_expect(
 			t, tok[0] > 0 && tok[1] > tok[0] && tok[2] > tok[1],
@@ -129,11 +73,10 @@ static void fence_tokens(weft__ct *t)
 static void fence_reads(weft__ct *t)
 {
 	size_t bytes = (FN + 2 * CF_GUARD) * 4;
-	uint32_t *h = weft__ct_xmalloc(t, bytes);
 	uint32_t *r1 = weft__ct_xmalloc(t, bytes);
 	uint32_t *r2 = weft__ct_xmalloc(t, bytes);
-	weft_buf *x = r2 ? counting(t, h, 500) : NULL;
-	weft_buf *y = x ? counting(t, h, 9000) : NULL;
+	weft_buf *x = r2 ? weft__ct_counting(t, FN, 500) : NULL;
+	weft_buf *y = x ? weft__ct_counting(t, FN, 9000) : NULL;
 	weft_launch l = weft__ct_launch(CF_K_INC, FN, x, NULL);
 	uint64_t f = 0;
 
@@ -143,19 +86,20 @@ static void fence_reads(weft__ct *t)
 		memset(r2, 0xA5, bytes);
 		if (!weft__ct_read(t, r1, y, 0, bytes, WEFT_XFER_ASYNC) &&
 		    !weft__ct_read(t, r1, x, 0, bytes, WEFT_XFER_ASYNC) &&
-		    !ct_fence(t, &f) && !weft__ct_step(t, &l, 1, 1) &&
+		    !weft__ct_fence(t, &f) && !weft__ct_step(t, &l, 1, 1) &&
 		    !weft__ct_read(t, r2, x, 0, bytes, WEFT_XFER_ASYNC) &&
-		    !ct_wait(t, f))
-			words_are(t, r1, 500, "the read before the fence");
+		    !weft__ct_wait(t, f))
+			weft__ct_words_affine(t, r1 + CF_GUARD, FN, 500, 1,
+					      "the read before the fence");
 	}
 	weft__ct_end(t);
 	weft__ct_begin(t, "%s", fence_tests[FT_LATER]);
 	if (y && !t->why[0] && !weft__ct_sync(t))
-		words_are(t, r2, 501, "the read after the launch");
+		weft__ct_words_affine(t, r2 + CF_GUARD, FN, 501, 1,
+				      "the read after the launch");
 	weft__ct_end(t);
 	weft__ct_free(t, x);
 	weft__ct_free(t, y);
-	free(h);
 	free(r1);
 	free(r2);
 }
@@ -170,7 +114,7 @@ static void fence_tokens_known(weft__ct *t)
 	weft_status st;
 
 	weft__ct_begin(t, "%s", fence_tests[FT_UNKNOWN]);
-	if (!ct_fence(t, &f)) {
+	if (!weft__ct_fence(t, &f)) {
 		t->err.msg[0] = '\0';
 		st = t->vt->wait(t->dev, f + 1000, &t->err);
 		weft__ct_expect(t, st == WEFT_E_INVALID,
@@ -183,12 +127,14 @@ static void fence_tokens_known(weft__ct *t)
 	}
 	weft__ct_end(t);
 	weft__ct_begin(t, "%s", fence_tests[FT_AGAIN]);
-	if (!ct_fence(t, &g) && !ct_wait(t, g) && !ct_wait(t, g))
-		ct_wait(t, f);
+	if (!weft__ct_fence(t, &g) && !weft__ct_wait(t, g) &&
+	    !weft__ct_wait(t, g))
+		weft__ct_wait(t, f);
 	weft__ct_end(t);
 	weft__ct_begin(t, "%s", fence_tests[FT_COUNTED]);
-	if (!weft__ct_stats(t, &a) && !ct_fence(t, &f) && !ct_wait(t, f) &&
-	    !ct_wait(t, f) && !ct_fence(t, &g) && !ct_wait(t, g) &&
+	if (!weft__ct_stats(t, &a) && !weft__ct_fence(t, &f) &&
+	    !weft__ct_wait(t, f) && !weft__ct_wait(t, f) &&
+	    !weft__ct_fence(t, &g) && !weft__ct_wait(t, g) &&
 	    !weft__ct_stats(t, &b)) {
 		weft__ct_expect(t, DELTA(a, b, fence_waits) == 3,
 				"3 waits made, fence_waits grew by %llu",
@@ -203,8 +149,7 @@ void weft__ct_group_fence(weft__ct *t)
 {
 	const weft_backend *vt = t->vt;
 
-	if (vt->struct_size < WEFT_BACKEND_V1_1_SIZE || !vt->fence ||
-	    !vt->wait) {
+	if (!weft__ct_has_fences(t)) {
 		for (int i = 0; i < FT_N; i++) {
 			weft__ct_begin(t, "%s", fence_tests[i]);
 			weft__ct_skip(t,

@@ -367,6 +367,42 @@ int weft__ct_step(weft__ct *t, const weft_launch *l, uint32_t n,
 		      what);
 }
 
+int weft__ct_has_fences(const weft__ct *t)
+{
+	return t->vt->struct_size >= WEFT_BACKEND_V1_1_SIZE && t->vt->fence &&
+	       t->vt->wait;
+}
+
+int weft__ct_fence(weft__ct *t, uint64_t *token)
+{
+	t->err.msg[0] = '\0';
+	*token = 0;
+	return called(t, t->vt->fence(t->dev, token, &t->err), "fence()");
+}
+
+int weft__ct_wait(weft__ct *t, uint64_t token)
+{
+	char what[48];
+
+	t->err.msg[0] = '\0';
+	weft__ct_fmt(what, sizeof what, "wait(%llu)",
+		     (unsigned long long)token);
+	return called(t, t->vt->wait(t->dev, token, &t->err), what);
+}
+
+int weft__ct_has_native(const weft__ct *t)
+{
+	return t->vt->struct_size >= WEFT_BACKEND_V1_2_SIZE && t->vt->native;
+}
+
+int weft__ct_native(weft__ct *t, weft_buf *b, weft_native *out)
+{
+	memset(out, 0, sizeof *out);
+	out->struct_size = sizeof *out;
+	t->err.msg[0] = '\0';
+	return called(t, t->vt->native(t->dev, b, out, &t->err), "native()");
+}
+
 int weft__ct_stats(weft__ct *t, weft_stats *s)
 {
 	weft_status st;
@@ -459,6 +495,46 @@ int weft__ct_guards(weft__ct *t, weft_buf *b, uint32_t n, uint32_t *data)
 		memcpy(data, h + CF_GUARD, (size_t)n * 4);
 	free(h);
 	return bad < 0 ? 0 : -1;
+}
+
+weft_buf *weft__ct_counting(weft__ct *t, uint32_t n, uint32_t base)
+{
+	size_t bytes = ((size_t)n + 2 * CF_GUARD) * 4;
+	uint32_t *h = weft__ct_xmalloc(t, bytes);
+	weft_buf *b = h ? weft__ct_guarded(t, n, 0) : NULL;
+
+	if (b && !weft__ct_read(t, h, b, 0, bytes, 0)) {
+		for (uint32_t i = 0; i < n; i++)
+			h[CF_GUARD + i] = base + i;
+		weft__ct_write(t, b, 0, h, bytes, 0);
+	}
+	free(h);
+	return b;
+}
+
+int weft__ct_words_affine(weft__ct *t, const uint32_t *got, uint32_t n,
+			  uint32_t base, uint32_t mul, const char *what)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t want = base + mul * i;
+
+		if (got[i] != want)
+			return weft__ct_expect(
+				t, 0, "%s: word %u is %u, want %u", what,
+				(unsigned)i, (unsigned)got[i], (unsigned)want);
+	}
+	return 1;
+}
+
+int weft__ct_holds(weft__ct *t, weft_buf *b, uint32_t n, uint32_t base,
+		   uint32_t mul, const char *what)
+{
+	uint32_t *data = weft__ct_xmalloc(t, (size_t)n * 4);
+	int ok = data && !weft__ct_guards(t, b, n, data) &&
+		 weft__ct_words_affine(t, data, n, base, mul, what);
+
+	free(data);
+	return ok;
 }
 
 /* ---- counters ------------------------------------------------------------ */

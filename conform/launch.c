@@ -72,6 +72,169 @@ static void guard_fill(weft__ct *t, uint32_t cap, const uint32_t *count)
 	free(want);
 }
 
+/* ---- guard: the end of an allocation ---------------------------------- */
+
+/* Buffers filled to their last word: CF_GUARD words of guard, then the
+ * words a launch writes, and nothing after them. Their sizes cross the
+ * pool's size classes and leave every remainder modulo 64 bytes. */
+static const uint32_t end_words[] = { 1, 7, 33, 64, 100, 1000, 4097, 65537 };
+#define N_END (sizeof end_words / sizeof end_words[0])
+
+/* What word i of buffer k holds before the launches (guards included):
+ * different in every word of every buffer. */
+static uint32_t end_canary(size_t k, uint32_t i)
+{
+	return 0x5EC00000u ^ ((uint32_t)k << 26) ^ (i * 0x9E3779B1u);
+}
+
+/* What the launch over buffer k writes into its word CF_GUARD + i. */
+static uint32_t end_base(size_t k)
+{
+	return ((uint32_t)k + 1u) << 20;
+}
+
+static size_t end_bytes(size_t k)
+{
+	return ((size_t)CF_GUARD + end_words[k]) * 4;
+}
+
+/* Allocate the buffers one after the other (where a backend places them
+ * side by side, each is its neighbour's guard) and write their canaries;
+ * then one parameter word per buffer. */
+static int end_setup(weft__ct *t, weft_buf **b, weft_buf **p)
+{
+	uint32_t *h = weft__ct_xmalloc(t, end_bytes(N_END - 1));
+
+	for (size_t k = 0; h && k < N_END && !t->why[0]; k++)
+		b[k] = weft__ct_alloc(t, end_bytes(k));
+	for (size_t k = 0; h && k < N_END && !t->why[0]; k++) {
+		for (uint32_t i = 0; i < CF_GUARD + end_words[k]; i++)
+			h[i] = end_canary(k, i);
+		weft__ct_write(t, b[k], 0, h, end_bytes(k), 0);
+	}
+	for (size_t k = 0; h && k < N_END && !t->why[0]; k++) {
+		uint32_t base = end_base(k);
+
+		if ((p[k] = weft__ct_alloc(t, 4)))
+			weft__ct_write(t, p[k], 0, &base, 4, 0);
+	}
+	free(h);
+	return t->why[0] ? -1 : 0;
+}
+
+/* Buffer k after the launches: its guard, then base + i to its end. */
+static int end_check(weft__ct *t, weft_buf *b, size_t k, uint32_t *h)
+{
+	uint32_t n = end_words[k];
+
+	if (weft__ct_read(t, h, b, 0, end_bytes(k), 0))
+		return -1;
+	for (uint32_t i = 0; i < CF_GUARD; i++)
+		if (h[i] != end_canary(k, i))
+			return !weft__ct_expect(
+				t, 0,
+				"buffer %zu (%zu bytes): its word %u, before "
+				"the words its launch writes, is 0x%08x, not "
+				"its canary 0x%08x: a write past the end of "
+				"another allocation landed in it",
+				k, end_bytes(k), (unsigned)i, (unsigned)h[i],
+				(unsigned)end_canary(k, i));
+	return weft__ct_words_affine(t, h + CF_GUARD, n, end_base(k), 1,
+				     "a buffer filled to its end") -
+	       1;
+}
+
+/* Where native() says a buffer's bytes are: host and CUDA memory in one
+ * address space, OpenCL memory in its cl_mem (space). */
+struct end_range {
+	const void *space;
+	uintptr_t begin, end;
+};
+
+static int end_range_of(weft__ct *t, weft_buf *b, struct end_range *r)
+{
+	weft_native n;
+
+	if (weft__ct_native(t, b, &n))
+		return -1;
+	r->space = n.kind == WEFT_NATIVE_OPENCL ? n.handle : NULL;
+	r->begin = (r->space ? 0 : (uintptr_t)n.handle) + n.offset;
+	r->end = r->begin + n.bytes;
+	return 0;
+}
+
+/* The buffers' memory, as native() gives it, is disjoint. */
+static void guard_disjoint(weft__ct *t, weft_buf **b, weft_buf **p)
+{
+	struct end_range r[2 * N_END];
+	weft_buf *all[2 * N_END];
+
+	weft__ct_begin(t,
+		       "live buffers do not share memory: the ranges "
+		       "native() gives for those %zu buffers and their "
+		       "parameters are disjoint",
+		       N_END);
+	if (!weft__ct_has_native(t)) {
+		weft__ct_skip(t, "no native()");
+		return;
+	}
+	for (size_t k = 0; k < N_END; k++) {
+		all[k] = b[k];
+		all[N_END + k] = p[k];
+	}
+	for (size_t i = 0; i < 2 * N_END && !t->why[0]; i++)
+		if (weft__ct_expect(t, all[i] != NULL, "setup failed (above)"))
+			end_range_of(t, all[i], &r[i]);
+	for (size_t i = 0; i < 2 * N_END && !t->why[0]; i++)
+		for (size_t j = 0; j < i; j++)
+			weft__ct_expect(
+				t,
+				r[i].space != r[j].space ||
+					r[i].end <= r[j].begin ||
+					r[j].end <= r[i].begin,
+				"buffers %zu and %zu (of %zu and %zu "
+				"bytes) overlap by %zu bytes",
+				j, i, (size_t)(r[j].end - r[j].begin),
+				(size_t)(r[i].end - r[i].begin),
+				(size_t)((r[i].end < r[j].end ? r[i].end
+							      : r[j].end) -
+					 (r[i].begin > r[j].begin
+						  ? r[i].begin
+						  : r[j].begin)));
+	weft__ct_end(t);
+}
+
+/* Every buffer filled to its last word by one launch of a step: no write
+ * reaches another buffer. */
+static void guard_ends(weft__ct *t)
+{
+	weft_buf *b[N_END] = { NULL }, *p[N_END] = { NULL };
+	weft_launch l[N_END];
+	uint32_t *h = weft__ct_xmalloc(t, end_bytes(N_END - 1));
+
+	weft__ct_begin(t,
+		       "launches that fill %zu buffers (%zu to %zu bytes, "
+		       "allocated in a row) to their last word write "
+		       "nothing into the others",
+		       N_END, end_bytes(0), end_bytes(N_END - 1));
+	if (h && !end_setup(t, b, p)) {
+		for (size_t k = 0; k < N_END; k++) {
+			l[k] = weft__ct_launch(CF_K_FILL, end_words[k], p[k],
+					       b[k]);
+		}
+		if (!weft__ct_step(t, l, N_END, 1) && !weft__ct_sync(t))
+			for (size_t k = 0; k < N_END && !t->why[0]; k++)
+				end_check(t, b[k], k, h);
+	}
+	weft__ct_end(t);
+	guard_disjoint(t, b, p);
+	for (size_t k = 0; k < N_END; k++) {
+		weft__ct_free(t, b[k]);
+		weft__ct_free(t, p[k]);
+	}
+	free(h);
+}
+
 void weft__ct_group_guard(weft__ct *t)
 {
 	static const uint32_t extents[] = {
@@ -97,6 +260,7 @@ void weft__ct_group_guard(weft__ct *t)
 			  "clamped: 100 items, no guard word");
 	guard_fill(t, 100, &count);
 	weft__ct_end(t);
+	guard_ends(t);
 }
 
 /* ---- step ---------------------------------------------------------------- */

@@ -43,23 +43,6 @@ static const char *const native_tests[NT_N] = {
 		    "through it is what read() and a later launch see",
 };
 
-/* native() as the harness calls the rest of the vtable: 0 on success,
- * else -1 with the backend's message as the reason. */
-static int ct_native(weft__ct *t, weft_buf *b, weft_native *out)
-{
-	weft_status st;
-
-	memset(out, 0, sizeof *out);
-	out->struct_size = sizeof *out;
-	t->err.msg[0] = '\0';
-	st = t->vt->native(t->dev, b, out, &t->err);
-	return weft__ct_expect(t, st == WEFT_OK, "native() returned %s: %s",
-			       weft_status_str(st),
-			       t->err.msg[0] ? t->err.msg : "(no message)")
-		       ? 0
-		       : -1;
-}
-
 static const char *kind_name(uint32_t kind)
 {
 	switch (kind) {
@@ -106,7 +89,7 @@ static void native_fills(weft__ct *t)
 	weft__ct_begin(t, "%s", native_tests[NT_FILLS]);
 	for (int i = 0; i < NS; i++, got++) {
 		if (!(b[i] = weft__ct_alloc(t, sizes[i])) ||
-		    ct_native(t, b[i], &n[i]))
+		    weft__ct_native(t, b[i], &n[i]))
 			break;
 		check_answer(t, &n[i], sizes[i]);
 	}
@@ -117,7 +100,7 @@ static void native_fills(weft__ct *t)
 	weft__ct_begin(t, "%s", native_tests[NT_STABLE]);
 	weft__ct_expect(t, got == NS, "native() failed (see above)");
 	for (int i = 0; i < got && !t->why[0]; i++) {
-		if (ct_native(t, b[i], &again))
+		if (weft__ct_native(t, b[i], &again))
 			break;
 		weft__ct_expect(t, same_answer(&n[i], &again),
 				"%zu-byte buffer: the second answer differs "
@@ -145,8 +128,8 @@ static void native_counts(weft__ct *t)
 	weft_native n;
 
 	weft__ct_begin(t, "%s", native_tests[NT_COUNTS]);
-	if (x && !weft__ct_stats(t, &a) && !ct_native(t, x, &n) &&
-	    !ct_native(t, x, &n) && !weft__ct_stats(t, &b) &&
+	if (x && !weft__ct_stats(t, &a) && !weft__ct_native(t, x, &n) &&
+	    !weft__ct_native(t, x, &n) && !weft__ct_stats(t, &b) &&
 	    !weft__ct_counters_moved(t, &a, &b, "native()"))
 		weft__ct_expect(
 			t, a.syncs == b.syncs && a.fence_waits == b.fence_waits,
@@ -292,7 +275,7 @@ static void native_host(weft__ct *t)
 	weft_native n;
 
 	weft__ct_begin(t, "%s", native_tests[NT_HOST]);
-	if (!x || ct_native(t, x, &n)) {
+	if (!x || weft__ct_native(t, x, &n)) {
 		weft__ct_end(t);
 	} else if (n.kind != WEFT_NATIVE_HOST) {
 		weft__ct_skip(t,
@@ -313,7 +296,7 @@ void weft__ct_group_native(weft__ct *t)
 {
 	const weft_backend *vt = t->vt;
 
-	if (vt->struct_size < WEFT_BACKEND_V1_2_SIZE || !vt->native) {
+	if (!weft__ct_has_native(t)) {
 		for (int i = 0; i < NT_N; i++) {
 			weft__ct_begin(t, "%s", native_tests[i]);
 			weft__ct_skip(t,

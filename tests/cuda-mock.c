@@ -53,6 +53,10 @@
 
 #include "seir_kernels.h"
 
+/* The conformance suite's program (conform/cf_kernels.c, compiled into
+ * the mock), so that `weft conform` can run on the mock plugin. */
+extern const weft_program_desc cf_program;
+
 /* ---- test kernels (as in tests/test-openmp.c) ------------------------------
  */
 
@@ -85,8 +89,22 @@ static const struct {
 	{ "tick", tick },
 };
 
-/* A kernel of the tests' or of SEIR's program (seir_kernels.c, compiled
- * into the mock): its host build runs in place of the device's. */
+/* A kernel of program p named name. */
+static int program_find(const weft_program_desc *p, const char *name,
+			const char **found, weft_host_kernel_fn *fn)
+{
+	for (uint32_t i = 0; i < p->n_kernels; i++)
+		if (strcmp(p->kernels[i].name, name) == 0) {
+			*found = p->kernels[i].name;
+			*fn = p->kernels[i].host_fn;
+			return 1;
+		}
+	return 0;
+}
+
+/* A kernel of the tests', SEIR's or the conformance suite's program
+ * (seir_kernels.c, cf_kernels.c, compiled into the mock): its host build
+ * runs in place of the device's. */
 static int registry_find(const char *name, const char **found,
 			 weft_host_kernel_fn *fn)
 {
@@ -96,13 +114,8 @@ static int registry_find(const char *name, const char **found,
 			*fn = registry[i].fn;
 			return 1;
 		}
-	for (uint32_t i = 0; i < seir_program.n_kernels; i++)
-		if (strcmp(seir_program.kernels[i].name, name) == 0) {
-			*found = seir_program.kernels[i].name;
-			*fn = seir_program.kernels[i].host_fn;
-			return 1;
-		}
-	return 0;
+	return program_find(&seir_program, name, found, fn) ||
+	       program_find(&cf_program, name, found, fn);
 }
 
 /* ---- the mock's state ------------------------------------------------------

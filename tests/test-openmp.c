@@ -2,7 +2,8 @@
  * tests/test-openmp.c - the OpenMP backend through its vtable: transfers
  * (round trips, ordering, bounds), the memory pool and its limits, programs
  * and step() (device-side extents, no syncs inside step, thread counts),
- * argument checking and the counters.
+ * argument checking, the team a parallel region gets on a busy machine
+ * and the counters.
  *
  * The plugin is the built file $WEFT_PLUGIN_PATH/weft-backend-openmp.so,
  * loaded (and at the end unloaded) by the core's loader; the kernels are
@@ -10,10 +11,14 @@
  */
 #include "internal.h"
 
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <weft/kernel_host.h>
 #include <weft/kernel.h>
@@ -56,6 +61,14 @@ WEFT_KERNEL(mix)
 	weft_atomic_add_u32(&sum[0], r.v[1] & 0xff);
 }
 
+/* x[i + 1] = 1: one word past the extent (a kernel with a bug, for the
+ * sanitizer test). */
+WEFT_KERNEL(past_end)
+{
+	WEFT_BUF(weft_u32, x, 0);
+	x[WEFT_GID + 1] = 1;
+}
+
 /* Records how the backend split the launch: log[0] counts the calls, then
  * (begin, end) pairs. */
 static void chunk_log(const weft_kargs *ka, uint32_t begin, uint32_t end)
@@ -69,12 +82,12 @@ static void chunk_log(const weft_kargs *ka, uint32_t begin, uint32_t end)
 	}
 }
 
-enum { K_ADD_ONE, K_BUMP, K_ALIGN, K_MIX, K_CHUNKS };
+enum { K_ADD_ONE, K_BUMP, K_ALIGN, K_MIX, K_CHUNKS, K_PAST_END };
 
 static const weft_kernel_desc test_kernels[] = {
 	{ "add_one", add_one },	    { "bump_count", bump_count },
 	{ "align_of", align_of },   { "mix", mix },
-	{ "chunk_log", chunk_log },
+	{ "chunk_log", chunk_log }, { "past_end", past_end },
 };
 
 static const weft_program_desc test_program = {
@@ -721,7 +734,7 @@ static void test_thread_split(weft_device *d1, weft_program *p1,
 	tap_ok(tiled, "  ...covering every item");
 	calls = chunks_of(d2, p2, 1000, &tiled);
 	is(calls, 1, "threads=2, small extent: run inline");
-	if (getenv("OMP_DYNAMIC") || getenv("OMP_THREAD_LIMIT")) {
+	if (getenv("OMP_THREAD_LIMIT")) {
 		tap_skip(2, "the OpenMP environment may limit threads");
 		return;
 	}
@@ -764,6 +777,162 @@ static void test_thread_results(weft_device *d1, weft_program *p1,
 	free(a), free(b);
 }
 
+/* ---- the team on a shared machine ------------------------------------------
+ */
+
+/* Keep every CPU but one busy: children spinning until killed (or for
+ * 30 s at most, should this test die first). */
+static int busy_start(pid_t *pids, int most)
+{
+	cpu_set_t set;
+	int cpus = 1, n = 0;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		cpus = CPU_COUNT(&set);
+	for (; n < cpus - 1 && n < most; n++) {
+		pids[n] = fork();
+		if (pids[n] == 0) {
+			alarm(30);
+			for (volatile unsigned long x = 0;; x++)
+				;
+		}
+		if (pids[n] < 0)
+			break;
+	}
+	return n;
+}
+
+static void busy_stop(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+}
+
+/* Launches of 100000 items (chunk_log) until one runs on a single thread,
+ * for 3 s at most; returns the threads of the last one. */
+static uint32_t team_under_load(weft_device *dev, weft_program *prog)
+{
+	uint64_t until = weft__now_ns() + 3000000000u;
+	uint32_t calls;
+	int tiled;
+
+	do
+		calls = chunks_of(dev, prog, 100000, &tiled);
+	while (calls > 1 && weft__now_ns() < until);
+	return calls;
+}
+
+/* With every CPU but one kept busy by other processes, a device of 2
+ * threads runs its launches on 1 (within a few tenths of a second); with
+ * OMP_DYNAMIC=false in the environment when it was opened, on 2. */
+static void test_team(void)
+{
+	weft_device *adapt, *fixed;
+	weft_program *pa, *pf;
+	pid_t pids[64];
+	int n;
+
+	if (getenv("OMP_THREAD_LIMIT")) {
+		tap_skip(2, "the OpenMP environment may limit threads");
+		return;
+	}
+	fixed = open_dev(0, 2); /* OMP_DYNAMIC=false, set by main() */
+	unsetenv("OMP_DYNAMIC");
+	adapt = open_dev(0, 2);
+	setenv("OMP_DYNAMIC", "false", 1);
+	pa = load_test_program(adapt);
+	pf = load_test_program(fixed);
+	n = busy_start(pids, 64);
+	if (n == 0) {
+		tap_skip(2, "one CPU: nothing to share");
+	} else {
+		int tiled;
+
+		is(team_under_load(adapt, pa), 1,
+		   "2 threads, every other CPU busy: launches run on 1");
+		is(chunks_of(fixed, pf, 100000, &tiled), 2,
+		   "  ...but on 2 when opened with OMP_DYNAMIC=false");
+	}
+	busy_stop(pids, n);
+	vt->unload_program(adapt, pa);
+	vt->unload_program(fixed, pf);
+	vt->close(adapt);
+	vt->close(fixed);
+}
+
+/* ---- sanitizer builds: guard regions
+ * ----------------------------------------- */
+
+/* AddressSanitizer's (sanitizer/asan_interface.h): NULL unless this is a
+ * sanitizer build (make check-sanitize). */
+int __asan_address_is_poisoned(void const volatile *addr) __attribute__((weak));
+
+static unsigned char *host_of(weft_device *dev, weft_buf *b)
+{
+	weft_native n = { .struct_size = sizeof n };
+
+	if (vt->native(dev, b, &n, &err) != WEFT_OK)
+		tap_bail("native: %s", err.msg);
+	return (unsigned char *)n.handle + n.offset;
+}
+
+/* A child runs past_end over a buffer of 1025 words: its last item writes
+ * the word after the buffer, inside the pool block (5120 bytes). */
+static int overrun_in_child(weft_device *dev, weft_program *prog)
+{
+	weft_buf *b = alloc_or_bail(dev, 1025 * 4);
+	weft_launch l = {
+		.kernel = K_PAST_END, .n_bufs = 1, .bufs = { b }, .extent = 1025
+	};
+	int status = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* ASan's report goes to stderr; TAP stays clean. */
+		vt->step(dev, prog, &l, 1, 1, &err);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		tap_bail("fork for the overrun test failed");
+	vt->free(dev, b);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The bytes of a pool block past the request, and freed blocks, are
+ * poisoned, so that AddressSanitizer reports a kernel writing there. */
+static void test_guard_regions(weft_device *dev, weft_program *prog)
+{
+	weft_buf *b;
+	unsigned char *p;
+
+	if (!__asan_address_is_poisoned) {
+		tap_skip(5, "not a sanitizer build (make check-sanitize)");
+		return;
+	}
+	b = alloc_or_bail(dev, 4100);
+	p = host_of(dev, b);
+	tap_ok(!__asan_address_is_poisoned(p) &&
+		       !__asan_address_is_poisoned(p + 4099),
+	       "a 4100-byte buffer's bytes are addressable");
+	tap_ok(__asan_address_is_poisoned(p + 4100) &&
+		       __asan_address_is_poisoned(p + 5119),
+	       "  ...the rest of its 5120-byte block is poisoned");
+	vt->free(dev, b);
+	tap_ok(__asan_address_is_poisoned(p), "  ...and all of it once freed");
+	b = alloc_or_bail(dev, 4200);
+	tap_ok(host_of(dev, b) == p && !__asan_address_is_poisoned(p + 4199) &&
+		       __asan_address_is_poisoned(p + 4200),
+	       "a request of the same class reuses it, poisoned past 4200");
+	vt->free(dev, b);
+	tap_ok(!overrun_in_child(dev, prog),
+	       "a kernel writing one word past its buffer is reported (the "
+	       "child stops)");
+}
+
 /* ---- counters ------------------------------------------------------------ */
 
 static void test_stats(weft_device *dev)
@@ -791,6 +960,9 @@ int main(void)
 	weft_context *ctx;
 	weft__plugin *plugin;
 
+	/* The thread-count tests need the team fixed at the thread count
+	 * (test_team opens its adaptive device without this). */
+	setenv("OMP_DYNAMIC", "false", 1);
 	if (weft_context_new(&ctx) != WEFT_OK)
 		tap_bail("no context");
 	plugin = load_plugin(ctx);
@@ -816,6 +988,8 @@ int main(void)
 	test_invalid_launches(dev, prog);
 	test_thread_split(d1, p1, dev, prog);
 	test_thread_results(d1, p1, dev, prog);
+	test_team();
+	test_guard_regions(dev, prog);
 	test_stats(dev);
 	/* Left loaded and allocated on purpose: close releases everything
 	 * (valgrind checks). */

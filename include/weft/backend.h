@@ -17,6 +17,8 @@
  *    (one in-order queue); WEFT_XFER_ASYNC transfers may complete later but
  *    are observed in issue order after sync();
  *  - step() enqueues work and never waits for the device;
+ *  - lifetimes and host memory, for a backend that runs work later (see
+ *    "Lifetime and ordering" below);
  *  - fence() marks a point in the queue and never waits; wait() on its
  *    token returns once everything issued before the fence (asynchronous
  *    reads included, their host memory filled) has completed, without
@@ -26,6 +28,46 @@
  *  - a backend contains no model-specific code: it runs whatever program
  *    a model hands it (portable source for run-time compilers, host
  *    function pointers for host backends).
+ *
+ * Lifetime and ordering. A backend may run the work it is given later, on
+ * a queue (a driver's, or a thread of its own), as long as the results are
+ * those of running each operation, in issue order, when it was issued.
+ * What a caller may do meanwhile, and what it may count on (`weft conform`
+ * groups lifetime and ordering; docs/writing-a-backend.md explains each):
+ *  1. What a call is given is the caller's again when it returns: the
+ *     launch array of step(), the configuration of open(), the descriptor
+ *     of load_program() and the strings and kernel table it points to. A
+ *     backend that runs work later copies what it needs. The exceptions
+ *     are the host memory of WEFT_XFER_ASYNC transfers (5, 6) and the
+ *     kernels' host builds (host_fn), which stay callable until the device
+ *     is closed.
+ *  2. free() and unload_program() may be called while queued work still
+ *     uses the buffer or the program (a launch binding the buffer or
+ *     reading its count, a transfer or copy from or into it, a launch of
+ *     the program). That work completes as if they had been called after
+ *     it: the backend keeps the memory and the kernels until then, or
+ *     waits. When the memory goes to a later alloc(), the old work's
+ *     accesses come before every operation on the new buffer (one
+ *     in-order queue gives this; a backend with two queues must order
+ *     them, as the CUDA backend does).
+ *  3. close() may be called with work queued: everything issued completes
+ *     before anything is released. Asynchronous reads that no sync() or
+ *     wait() delivered may be delivered or dropped; no host memory is
+ *     written after close() returns.
+ *  4. A blocking transfer (flags 0) of one byte or more returns once it has
+ *     completed after everything issued before it: a blocking read gives
+ *     the bytes every earlier launch and transfer left; later operations
+ *     see a blocking write or copy. (A 0-byte transfer moves nothing and
+ *     need not wait. The host memory of earlier asynchronous reads is
+ *     filled at sync() or wait(), not by a blocking transfer.)
+ *  5. The host memory an asynchronous write reads from may be read by the
+ *     backend until sync(), wait() on a fence issued after the write, or a
+ *     later blocking transfer has returned; the caller leaves it unchanged
+ *     until then, and may reuse it at once afterwards.
+ *  6. The host memory an asynchronous read fills is filled when sync(), or
+ *     wait() on a fence issued after the read, returns; the caller neither
+ *     reads nor writes it until then, and the backend does not write it
+ *     afterwards.
  *
  * The ABI grows only by appending fields; the minor version counts appends.
  */
@@ -127,7 +169,7 @@ typedef struct weft_launch {
 /* ---- transfers -------------------------------------------------------- */
 
 /* WEFT_XFER_ASYNC (weft/common.h): return before completion; see sync()
- * and wait(). */
+ * and wait(), and rules 4 to 6 above for the host memory involved. */
 
 /* ---- the vtable --------------------------------------------------------- */
 
@@ -146,10 +188,13 @@ typedef struct weft_backend {
 	weft_status (*probe)(weft_probe *out);
 	weft_status (*open)(const weft_device_config *cfg, weft_device **out,
 			    weft_error *err);
+	/* Completes what was issued, then releases everything (rule 3). */
 	void (*close)(weft_device *dev);
 
 	/* bytes may be 0 (a valid, distinct handle). Buffers are aligned to at
-	 * least 64 bytes. free(NULL) does nothing. */
+	 * least 64 bytes. free(NULL) does nothing; free() may be called while
+	 * queued work uses the buffer, which then completes as if it had not
+	 * been (rule 2 above). */
 	weft_status (*alloc)(weft_device *dev, size_t bytes, weft_buf **out,
 			     weft_error *err);
 	void (*free)(weft_device *dev, weft_buf *buf);
@@ -164,13 +209,17 @@ typedef struct weft_backend {
 			    weft_buf *src, size_t src_offset, size_t bytes,
 			    unsigned flags, weft_error *err);
 
+	/* desc and what it points to may be freed when this returns. */
 	weft_status (*load_program)(weft_device *dev,
 				    const weft_program_desc *desc,
 				    weft_program **out, weft_error *err);
+	/* May be called while launches of prog are queued; they complete
+	 * with its kernels (rule 2 above). */
 	void (*unload_program)(weft_device *dev, weft_program *prog);
 
 	/* Enqueue n_steps repetitions of the launch list, in order. Never
-	 * waits for the device. */
+	 * waits for the device. The caller may change or free the launch
+	 * array as soon as this returns (rule 1 above). */
 	weft_status (*step)(weft_device *dev, weft_program *prog,
 			    const weft_launch *launches, uint32_t n_launches,
 			    uint64_t n_steps, weft_error *err);

@@ -105,9 +105,13 @@ void weft__ocl_complete_staged(weft_device *dev, uint64_t seq)
 		if (p->dst)
 			memcpy(p->dst, dev->stage_ptr + p->at, p->bytes);
 	}
-	memmove(dev->pending, dev->pending + k,
-		(dev->n_pending - k) * sizeof *dev->pending);
-	dev->n_pending -= k;
+	/* When nothing completed the list may not exist yet (NULL), and
+	 * memmove() must not be given a NULL pointer, even for 0 bytes. */
+	if (k) {
+		memmove(dev->pending, dev->pending + k,
+			(dev->n_pending - k) * sizeof *dev->pending);
+		dev->n_pending -= k;
+	}
 	if (dev->n_pending == 0)
 		dev->stage_head = 0;
 }

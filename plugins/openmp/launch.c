@@ -73,15 +73,19 @@ void weft__omp_programs_release(weft_device *dev)
 		weft__omp_unload_program(dev, PROG_OF(dev->programs));
 }
 
-/* Run fn over [0, ka->extent) in one contiguous chunk per thread. */
-static void run_kernel(const weft_device *dev, weft_host_kernel_fn fn,
+/* Run fn over [0, ka->extent) in one contiguous chunk per thread of the
+ * team the machine's load leaves room for (team.c). */
+static void run_kernel(weft_device *dev, weft_host_kernel_fn fn,
 		       const weft_kargs *ka)
 {
 	uint32_t n = ka->extent;
 	uint32_t nt = n / MIN_ITEMS_PER_THREAD;
 
-	if (nt > (uint32_t)dev->threads)
-		nt = (uint32_t)dev->threads;
+	if (nt > 1) {
+		uint32_t team = (uint32_t)weft__omp_team(dev);
+
+		nt = nt < team ? nt : team;
+	}
 	if (nt <= 1) {
 		if (n)
 			fn(ka, 0, n);
@@ -101,7 +105,7 @@ static void run_kernel(const weft_device *dev, weft_host_kernel_fn fn,
 
 /* The extent is read from the device when the launch executes: an earlier
  * launch of the same step may have just written it. */
-static void run_launch(const weft_device *dev, const weft_program *prog,
+static void run_launch(weft_device *dev, const weft_program *prog,
 		       const weft_launch *l)
 {
 	weft_kargs ka;

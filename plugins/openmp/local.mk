@@ -9,7 +9,8 @@ plugins_openmp_weft_backend_openmp_la_SOURCES = \
 	plugins/openmp/plugin.c \
 	plugins/openmp/memory.c \
 	plugins/openmp/transfer.c \
-	plugins/openmp/launch.c
+	plugins/openmp/launch.c \
+	plugins/openmp/team.c
 plugins_openmp_weft_backend_openmp_la_LIBADD = plugins/common/libweft-plugin-common.la
 plugins_openmp_weft_backend_openmp_la_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 # -z nodelete: libgomp's worker threads outlive any parallel region, so

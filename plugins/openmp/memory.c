@@ -6,6 +6,8 @@
  * this backend's own is the block: posix_memalign() of the class's size.
  * Pooled blocks are given back to the system when the device is closed,
  * or when the system cannot serve an allocation (then once more is tried).
+ * In a sanitizer build the bytes of a block past the request, and whole
+ * pooled blocks, are poisoned (guard_block).
  *
  * Buffer contents are not initialised, as on GPU backends.
  */
@@ -16,6 +18,27 @@
 #include "priv.h"
 
 #define BUF_OF(p) WEFT__POOL_BUF_OF(weft_buf, p)
+
+/* AddressSanitizer's manual poisoning (sanitizer/asan_interface.h): weak,
+ * so that they are NULL except in a sanitizer build (make check-sanitize),
+ * where the process's runtime defines them. A block is larger than the
+ * request it serves (size classes) and stays with the device when freed;
+ * without poisoning, a kernel's write past the bytes asked for, or into a
+ * freed buffer, would land in memory ASan believes is in use. */
+void __asan_poison_memory_region(void const volatile *addr, size_t size)
+	__attribute__((weak));
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size)
+	__attribute__((weak));
+
+/* Only [ptr, ptr + usable) may be touched. */
+static void guard_block(const weft_buf *b, size_t usable)
+{
+	if (!__asan_poison_memory_region || !__asan_unpoison_memory_region)
+		return;
+	__asan_unpoison_memory_region(b->ptr, usable);
+	__asan_poison_memory_region((char *)b->ptr + usable,
+				    b->pb.block - usable);
+}
 
 /* Refuse at once what cannot be served: more than the host's memory (or
  * than a size class can hold). */
@@ -75,6 +98,7 @@ static void buf_destroy(void *ctx, struct weft__pool_buf *pb)
 	weft_buf *b = BUF_OF(pb);
 
 	(void)ctx;
+	guard_block(b, pb->block); /* the allocator's again */
 	free(b->ptr);
 	free(b);
 }
@@ -97,13 +121,16 @@ weft_status weft__omp_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 	    (st = weft__pool_alloc(&dev->pool, bytes, &pb, err)))
 		return st;
 	*out = BUF_OF(pb);
+	guard_block(*out, bytes);
 	return WEFT_OK;
 }
 
 void weft__omp_free(weft_device *dev, weft_buf *buf)
 {
-	if (dev && buf)
-		weft__pool_free(&dev->pool, &buf->pb);
+	if (!dev || !buf || buf->pb.pooled)
+		return;
+	weft__pool_free(&dev->pool, &buf->pb);
+	guard_block(buf, 0); /* pooled: nothing may touch it */
 }
 
 /* The host is device 0; the buffer's block is the memory kernels see. */

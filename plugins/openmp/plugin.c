@@ -122,6 +122,7 @@ static weft_status omp_open(const weft_device_config *cfg, weft_device **out,
 	dev->threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
 	if (dev->threads < 1)
 		dev->threads = 1;
+	weft__omp_team_init(dev);
 	dev->host_bytes = host_memory_bytes();
 	weft__omp_memory_init(dev);
 	dev->st.struct_size = sizeof dev->st;

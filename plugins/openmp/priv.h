@@ -47,8 +47,20 @@ struct weft_program {
 	weft_host_kernel_fn fns[]; /* pg.n_kernels */
 };
 
+/* How many of the device's threads parallel regions use now (team.c):
+ * the cores other processes leave free, measured every 100 ms. */
+struct weft__omp_team {
+	int adapt; /* 0: always the device's threads (OMP_DYNAMIC=false) */
+	int size;  /* threads a region uses now */
+	int cpus;  /* CPUs this process may run on */
+	uint64_t wall_ns, own_ns, busy_ns; /* the last measurement's start:
+					    * clock, this process's CPU time,
+					    * the machine's busy time */
+};
+
 struct weft_device {
-	int threads;	     /* OpenMP threads per parallel region */
+	int threads; /* OpenMP threads per parallel region, at most */
+	struct weft__omp_team team;
 	uint64_t host_bytes; /* physical memory, the allocation limit */
 	weft__pool pool;     /* live buffers and freed blocks */
 	struct weft__prog *programs;
@@ -93,6 +105,13 @@ weft_status weft__omp_step(weft_device *dev, weft_program *prog,
 			   uint64_t n_steps, weft_error *err);
 /* Unload every program still loaded (close). */
 void weft__omp_programs_release(weft_device *dev);
+
+/* team.c */
+/* Decide whether the team adapts to the machine's load, and its first
+ * size (open). */
+void weft__omp_team_init(weft_device *dev);
+/* Threads for a parallel region now (1 .. dev->threads). */
+int weft__omp_team(weft_device *dev);
 
 /* plugin.c: the shared argument checks (plugins/common/check.h). */
 extern const weft__chk_ops weft__omp_chk;

@@ -31,13 +31,15 @@ static int ranges_overlap(const void *a, const void *b, size_t n)
 	return x < y + n && y < x + n;
 }
 
-static void copy_bytes(const weft_device *dev, void *dst, const void *src,
-		       size_t n)
+static void copy_bytes(weft_device *dev, void *dst, const void *src, size_t n)
 {
 	size_t nt = n / COPY_MIN_CHUNK;
 
-	if (nt > (size_t)dev->threads)
-		nt = (size_t)dev->threads;
+	if (nt > 1) {
+		size_t team = (size_t)weft__omp_team(dev);
+
+		nt = nt < team ? nt : team;
+	}
 	if (nt <= 1 || ranges_overlap(dst, src, n)) {
 		memmove(dst, src, n);
 		return;

@@ -29,6 +29,11 @@
  *                         issued before its fence still pending -> fence
  *   BROKEN_NATIVE_OFF     native: the host memory reported is 64 bytes
  *                         past the buffer's                    -> native
+ *   BROKEN_SHORT_BLOCK    alloc: buffers are carved downward from an
+ *                         arena, each start rounded up to 64 bytes
+ *                         instead of down, so a buffer's last
+ *                         (bytes % 64) bytes are the first bytes of the
+ *                         buffer carved before it               -> guard
  */
 #define weft_backend_entry weft__template_inner
 #include "../../plugins/template/template.c"
@@ -378,6 +383,84 @@ static weft_status broken_native(weft_device *dev, weft_buf *buf,
 }
 #endif
 
+/* ---- alloc: blocks that end inside their neighbour ------------------------
+ */
+#ifdef BROKEN_SHORT_BLOCK
+#define BROKEN_WHAT  "blocks overlap the block allocated before them"
+#define BROKEN_ALLOC broken_alloc
+#define BROKEN_FREE  broken_free
+#define BROKEN_CLOSE broken_close
+#define BROKEN_ARENA ((size_t)96 << 20)
+#define BROKEN_MOVED 4096
+
+/* The arena, carved from its top down; the template's own block of every
+ * buffer moved into it, given back to the buffer before it is freed. */
+static unsigned char *broken_arena;
+static size_t broken_top = BROKEN_ARENA;
+static struct {
+	weft_buf *buf;
+	void *own;
+} broken_moved[BROKEN_MOVED];
+
+static void broken_restore(weft_buf *buf)
+{
+	for (size_t i = 0; i < BROKEN_MOVED; i++)
+		if (broken_moved[i].buf == buf) {
+			buf->ptr = broken_moved[i].own;
+			broken_moved[i].buf = NULL;
+			return;
+		}
+}
+
+/* The bug: the start is rounded up, so the block ends up to 63 bytes
+ * past the top, inside the block carved before. */
+static void *broken_carve(size_t bytes)
+{
+	size_t start;
+
+	if (!broken_arena && posix_memalign((void **)&broken_arena, TPL_ALIGN,
+					    BROKEN_ARENA) != 0)
+		return NULL;
+	if (bytes + TPL_ALIGN > broken_top)
+		return NULL;
+	start = (broken_top - bytes + TPL_ALIGN - 1) & ~(size_t)(TPL_ALIGN - 1);
+	broken_top = start;
+	return broken_arena + start;
+}
+
+static weft_status broken_alloc(weft_device *dev, size_t bytes, weft_buf **out,
+				weft_error *err)
+{
+	weft_status st = tpl_alloc(dev, bytes, out, err);
+	void *p;
+
+	if (st != WEFT_OK || !(p = broken_carve(bytes)))
+		return st;
+	for (size_t i = 0; i < BROKEN_MOVED; i++)
+		if (!broken_moved[i].buf) {
+			broken_moved[i].buf = *out;
+			broken_moved[i].own = (*out)->ptr;
+			(*out)->ptr = p;
+			break;
+		}
+	return WEFT_OK;
+}
+
+static void broken_free(weft_device *dev, weft_buf *buf)
+{
+	if (dev && buf && tpl_live(dev, buf))
+		broken_restore(buf);
+	tpl_free(dev, buf);
+}
+
+static void broken_close(weft_device *dev)
+{
+	for (weft_buf *b = dev ? dev->bufs : NULL; b; b = b->next)
+		broken_restore(b);
+	tpl_close(dev);
+}
+#endif
+
 /* ---- the entry: the template's functions, one replaced ------------------- */
 
 #ifndef BROKEN_WHAT
@@ -413,6 +496,9 @@ static weft_status broken_native(weft_device *dev, weft_buf *buf,
 #ifndef BROKEN_NATIVE
 #define BROKEN_NATIVE tpl_native
 #endif
+#ifndef BROKEN_CLOSE
+#define BROKEN_CLOSE tpl_close
+#endif
 
 WEFT_BACKEND_ENTRY = {
 	.abi_major = WEFT_BACKEND_ABI_MAJOR,
@@ -423,7 +509,7 @@ WEFT_BACKEND_ENTRY = {
 	.description = "the template backend, broken on purpose: " BROKEN_WHAT,
 	.probe = tpl_probe,
 	.open = tpl_open,
-	.close = tpl_close,
+	.close = BROKEN_CLOSE,
 	.alloc = BROKEN_ALLOC,
 	.free = BROKEN_FREE,
 	.write = BROKEN_WRITE,
