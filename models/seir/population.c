@@ -552,10 +552,9 @@ static weft_status pop_random(const seir_pop_params *pp, seir_population *pop,
 	gr.purpose = SEIR_POP_P_RANDOM;
 	if ((st = weft__pop_groups_check(&gr, "random", err, err_size)))
 		return st;
-	return weft__pop_layer_build(pp->mc, pop->n_agents,
-				     weft__pop_gen_groups, &gr,
-				     0, "random", &pop->layer[SEIR_L_COMMUNITY],
-				     err, err_size);
+	return weft__pop_layer_build(
+		pp->mc, pop->n_agents, weft__pop_gen_groups, &gr, 0, "random",
+		&pop->layer[SEIR_L_COMMUNITY], err, err_size);
 }
 
 /* ---- building ------------------------------------------------------------ */
