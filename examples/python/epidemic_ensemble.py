@@ -9,7 +9,8 @@ per day, plotted with matplotlib.
 
 Each run is weft.run(): the daily table comes back as a numpy structured
 array, so the ensemble is a stack of columns, with no CSV glue. Needs
-numpy and matplotlib (pip install matplotlib); takes about 5 s here.
+numpy and matplotlib (pip install matplotlib); 20 runs take about
+1.2 s on a 2-core AMD EPYC VM.
 """
 import argparse
 import os

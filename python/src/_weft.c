@@ -23,6 +23,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -83,6 +84,11 @@ static PyObject *raise_status(weft_status st, const char *msg)
 	PyObject *cls = k > 0 && k < N_STATUS ? error_class[k] : NULL;
 	PyObject *exc;
 
+	if (st == WEFT_E_CANCELLED) {
+		/* Only a SIGINT cancels a call from Python (cancel_guard). */
+		PyErr_SetNone(PyExc_KeyboardInterrupt);
+		return NULL;
+	}
 	if (!cls)
 		cls = error_class[-WEFT_E_INTERNAL];
 	exc = PyObject_CallFunction(
@@ -125,6 +131,88 @@ static int load_errors(void)
 		}
 	Py_DECREF(mod);
 	return 0;
+}
+
+/* ---- Ctrl-C during a long call ------------------------------------------ */
+
+/*
+ * Setup (a population built, kernels compiled) and the finish (outputs
+ * written, a plot drawn) are single libweft calls that can take seconds.
+ * While one runs with the GIL released on the main thread, and SIGINT is
+ * Python's default handler, a SIGINT cancels it through
+ * weft_context_cancel() (async-signal-safe): the call returns
+ * WEFT_E_CANCELLED promptly, having committed nothing, and it is raised as
+ * KeyboardInterrupt. Python's handler is put back when the call returns.
+ * Elsewhere (another thread, a handler of the user's) SIGINT is left alone.
+ */
+static weft_context *volatile sigint_ctx;
+
+static void on_sigint(int sig)
+{
+	weft_context *ctx = sigint_ctx;
+
+	(void)sig;
+	if (ctx)
+		weft_context_cancel(ctx);
+}
+
+typedef struct cancel_guard {
+	int armed;
+	struct sigaction old;
+} cancel_guard;
+
+/* 1 when SIGINT is Python's default handler and this is the main thread. */
+static int sigint_is_default(void)
+{
+	PyObject *sig = PyImport_ImportModule("signal");
+	PyObject *thr = PyImport_ImportModule("threading");
+	PyObject *h = NULL, *dflt = NULL, *cur = NULL, *main = NULL;
+	int yes = 0;
+
+	if (sig && thr) {
+		h = PyObject_CallMethod(sig, "getsignal", "i", SIGINT);
+		dflt = PyObject_GetAttrString(sig, "default_int_handler");
+		cur = PyObject_CallMethod(thr, "current_thread", NULL);
+		main = PyObject_CallMethod(thr, "main_thread", NULL);
+		yes = h && dflt && cur && main && h == dflt && cur == main;
+	}
+	Py_XDECREF(h);
+	Py_XDECREF(dflt);
+	Py_XDECREF(cur);
+	Py_XDECREF(main);
+	Py_XDECREF(sig);
+	Py_XDECREF(thr);
+	PyErr_Clear();
+	return yes;
+}
+
+/* Before releasing the GIL: SIGINT cancels ctx's call, when it may. */
+static void guard_arm(cancel_guard *g, weft_context *ctx)
+{
+	struct sigaction sa;
+
+	g->armed = 0;
+	if (!sigint_is_default())
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigint_ctx = ctx;
+	if (sigaction(SIGINT, &sa, &g->old) == 0)
+		g->armed = 1;
+	else
+		sigint_ctx = NULL;
+}
+
+/* After the call, GIL held: Python's handler back, the flag cleared so the
+ * object can still be closed. */
+static void guard_disarm(cancel_guard *g, weft_context *ctx)
+{
+	if (!g->armed)
+		return;
+	sigaction(SIGINT, &g->old, NULL);
+	sigint_ctx = NULL;
+	weft_context_reset_cancel(ctx);
 }
 
 /* ---- configurations ---------------------------------------------------- */
@@ -345,6 +433,7 @@ static int Sim_init(SimObject *s, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "config", "sets", NULL };
 	PyObject *path, *sets;
+	cancel_guard g;
 	weft_status st;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "OO", kwlist, &path, &sets))
@@ -355,17 +444,12 @@ static int Sim_init(SimObject *s, PyObject *args, PyObject *kw)
 	}
 	if (!(s->cfg = make_config(s->ctx, path, sets, 0)))
 		return -1;
-	/*
-	 * Setup (a population built, kernels compiled) runs with the GIL
-	 * released. A Ctrl-C meanwhile is seen by the check after it.
-	 * CANCELLATION: when libweft has its cancellation call, a SIGINT
-	 * during setup should call it here (from a handler installed around
-	 * weft_sim_open) so that a long setup stops early; until then it
-	 * runs to its end and the interrupt is raised then.
-	 */
+	/* Setup runs with the GIL released; a Ctrl-C cancels it. */
 	s->busy = 1;
+	guard_arm(&g, s->ctx);
 	Py_BEGIN_ALLOW_THREADS st = weft_sim_open(s->ctx, s->cfg, &s->sim);
 	Py_END_ALLOW_THREADS s->busy = 0;
+	guard_disarm(&g, s->ctx);
 	if (st) {
 		raise_ctx(s->ctx, st);
 		return -1;
@@ -430,14 +514,17 @@ static PyObject *Sim_step(SimObject *s, PyObject *args)
 
 static PyObject *Sim_finish(SimObject *s, PyObject *unused)
 {
+	cancel_guard g;
 	weft_status st;
 
 	(void)unused;
 	if (!sim_ready(s))
 		return NULL;
 	s->busy = 1;
+	guard_arm(&g, s->ctx);
 	Py_BEGIN_ALLOW_THREADS st = weft_sim_finish(s->sim);
 	Py_END_ALLOW_THREADS s->busy = 0;
+	guard_disarm(&g, s->ctx);
 	if (st)
 		return raise_ctx(s->ctx, st);
 	Py_RETURN_NONE;
@@ -623,6 +710,7 @@ static int CartPole_init(CartPoleObject *c, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "sets", NULL };
 	PyObject *sets;
+	cancel_guard g;
 	weft_status st;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O", kwlist, &sets))
@@ -634,10 +722,11 @@ static int CartPole_init(CartPoleObject *c, PyObject *args, PyObject *kw)
 	}
 	if (!(c->cfg = make_config(c->ctx, NULL, sets, 0)))
 		return -1;
-	/* CANCELLATION: as in Sim_init (setup uploads every state). */
+	/* As in Sim_init: a Ctrl-C cancels the setup. */
+	guard_arm(&g, c->ctx);
 	Py_BEGIN_ALLOW_THREADS st = weft_cartpole_open(c->ctx, c->cfg, &c->env);
-	Py_END_ALLOW_THREADS if (st)
-	{
+	Py_END_ALLOW_THREADS guard_disarm(&g, c->ctx);
+	if (st) {
 		raise_ctx(c->ctx, st);
 		return -1;
 	}
