@@ -75,32 +75,28 @@ stopped() {
 	diag "$tmp/err"
 }
 
+# interrupt AFTER SIG NAME RC TEXT [weft run options]: a run of base.ini
+# gets SIG AFTER seconds in, and must have stopped as stopped() says.
+interrupt() {
+	after=$1 sig=$2 name=$3 want=$4 text=$5
+	shift 5
+	sentinel
+	"$weft" run "$tmp/base.ini" "$@" > /dev/null 2> "$tmp/err" &
+	pid=$!
+	sleep "$after"
+	kill -"$sig" "$pid"
+	finish "$pid" 10
+	stopped "$name" "$want" "SIG$sig" "$text"
+}
+
 # ---- setup: building a population of 2 million agents ----------------------
-sentinel
-"$weft" run "$tmp/base.ini" --set seir.agents=2000000 > /dev/null 2> "$tmp/err" &
-pid=$!
-sleep 0.8
-kill -INT "$pid"
-finish "$pid" 10
-stopped "SIGINT during the model's setup" 130 SIGINT "cancelled while"
+interrupt 0.8 INT "SIGINT during the model's setup" 130 "cancelled while" \
+	--set seir.agents=2000000
 
 # ---- the steps (30,000 agents: built in milliseconds, even on a busy
 # machine, so that 1.5 s later the run is stepping) ---------------------------
-sentinel
-"$weft" run "$tmp/base.ini" > /dev/null 2> "$tmp/err" &
-pid=$!
-sleep 1.5
-kill -HUP "$pid"
-finish "$pid" 10
-stopped "SIGHUP during the steps, like SIGTERM" 129 SIGHUP "cancelled while stepping"
-
-sentinel
-"$weft" run "$tmp/base.ini" > /dev/null 2> "$tmp/err" &
-pid=$!
-sleep 1.5
-kill -TERM "$pid"
-finish "$pid" 10
-stopped "SIGTERM during the steps" 143 SIGTERM "cancelled while stepping"
+interrupt 1.5 HUP "SIGHUP during the steps, like SIGTERM" 129 "cancelled while stepping"
+interrupt 1.5 TERM "SIGTERM during the steps" 143 "cancelled while stepping"
 
 # ---- the finish: gnuplot is killed ------------------------------------------
 sentinel

@@ -20,24 +20,32 @@ print("finished", flush=True)
 """
 
 
-def test_ctrl_c_raises_and_replaces_nothing(tmp_path):
+def interrupted(tmp_path, script, earlier, after):
+    """Run script with an output directory holding only `earlier`, send
+    SIGINT `after` seconds after it started; the seconds it took to stop.
+    The script must say it was interrupted, exit 130 and replace nothing."""
     out = tmp_path / "out"
     out.mkdir()
-    (out / "episodes.csv").write_text("earlier\n")
-    p = subprocess.Popen([sys.executable, "-c", SCRIPT, str(out)],
+    (out / earlier).write_text("earlier\n")
+    p = subprocess.Popen([sys.executable, "-c", script, str(out)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     assert p.stdout.readline().strip() == "started"
-    time.sleep(1.5)  # setup done, stepping
+    time.sleep(after)
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
-    stdout, stderr = p.communicate(timeout=30)
+    stdout, stderr = p.communicate(timeout=60)
     took = time.monotonic() - t0
     assert "interrupted" in stdout, stderr
     assert p.returncode == 130
+    assert (out / earlier).read_text() == "earlier\n"
+    assert sorted(os.listdir(out)) == [earlier]
+    return took
+
+
+def test_ctrl_c_raises_and_replaces_nothing(tmp_path):
+    took = interrupted(tmp_path, SCRIPT, "episodes.csv", 1.5)  # stepping
     assert took < 5, "took %.1f s to stop" % took
-    assert (out / "episodes.csv").read_text() == "earlier\n"
-    assert sorted(os.listdir(out)) == ["episodes.csv"]
 
 
 SETUP_SCRIPT = r"""
@@ -58,20 +66,5 @@ def test_ctrl_c_cancels_a_long_setup(tmp_path):
     """A population of 4 million takes seconds to build: Ctrl-C during it
     cancels the build (weft_context_cancel), rather than being raised
     only once setup has ended."""
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "daily.csv").write_text("earlier\n")
-    p = subprocess.Popen([sys.executable, "-c", SETUP_SCRIPT, str(out)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-    assert p.stdout.readline().strip() == "started"
-    time.sleep(1.0)  # importing done, building the population
-    t0 = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    stdout, stderr = p.communicate(timeout=60)
-    took = time.monotonic() - t0
-    assert "interrupted" in stdout, stderr
-    assert p.returncode == 130
+    took = interrupted(tmp_path, SETUP_SCRIPT, "daily.csv", 1.0)
     assert took < 3, "took %.1f s to stop the setup" % took
-    assert (out / "daily.csv").read_text() == "earlier\n"
-    assert sorted(os.listdir(out)) == ["daily.csv"]
