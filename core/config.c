@@ -779,7 +779,7 @@ static weft_status validate_output(weft_context *ctx, const weft_config *cfg)
 	if (!weft__config_writes(cfg))
 		return WEFT_OK;
 	return weft__outputs_check(
-		ctx, weft__config_str(cfg, "output", "directory"),
+		ctx, "output", weft__config_str(cfg, "output", "directory"),
 		weft__cfg_where_of(cfg, "output", "directory"));
 }
 
