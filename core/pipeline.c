@@ -244,6 +244,24 @@ weft_status weft__pipe_chunk(weft_sim *sim)
 	return WEFT_OK;
 }
 
+weft_status weft__pipe_settle(weft_sim *sim)
+{
+	weft__pipe *p = &sim->pipe;
+	weft__writer *w = &p->w;
+	weft_status st;
+
+	if (!p->on)
+		return WEFT_OK;
+	if (p->has_pending && (st = weft__pipe_hand_pending(sim)))
+		return st;
+	pthread_mutex_lock(&w->mu);
+	while (w->failed == WEFT_OK && w->emitted < p->next)
+		pthread_cond_wait(&w->cv, &w->mu);
+	st = w->failed;
+	pthread_mutex_unlock(&w->mu);
+	return st == WEFT_OK ? WEFT_OK : weft__writer_failure(sim, st);
+}
+
 weft_status weft__pipe_drain(weft_sim *sim)
 {
 	weft__pipe *p = &sim->pipe;
@@ -257,6 +275,18 @@ weft_status weft__pipe_drain(weft_sim *sim)
 		return st;
 	st = weft__writer_join(sim, 0);
 	return st == WEFT_OK ? WEFT_OK : weft__writer_failure(sim, st);
+}
+
+void weft__pipe_resume(weft_sim *sim, uint64_t chunks)
+{
+	weft__pipe *p = &sim->pipe;
+
+	if (!p->on)
+		return;
+	pthread_mutex_lock(&p->w.mu);
+	p->next = chunks;
+	p->w.emitted = chunks;
+	pthread_mutex_unlock(&p->w.mu);
 }
 
 void weft__pipe_stop(weft_sim *sim)
