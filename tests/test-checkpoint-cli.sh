@@ -25,7 +25,7 @@ cd "$tmp" || exit 1
 cat > seir.ini << 'INI'
 [simulation]
 model = seir
-steps = 40
+steps = 48
 [backend]
 name = openmp
 [output]
@@ -34,12 +34,12 @@ plot = none
 [seir]
 population = random
 agents = 4000
-beta = 0.06
+beta = 0.4
 vaccine_doses = 40
 isolation_prob = 0.3
 interventions = all 12-25 0.5
 [checkpoint]
-every = 10
+every = 14
 INI
 cat > cartpole.ini << 'INI'
 [simulation]
@@ -52,6 +52,7 @@ every = 25
 plot = none
 [cartpole]
 envs = 500
+policy = random
 [checkpoint]
 every = 60
 INI
@@ -65,8 +66,9 @@ name = openmp
 every = 4
 plot = none
 [sir]
-width = 48
-height = 40
+width = 24
+height = 20
+beta = 0.5
 [checkpoint]
 every = 12
 INI
@@ -117,14 +119,14 @@ resumed() {
 full seir
 full cartpole
 full sir
-resumed seir 20 openmp 1 openmp 1
-resumed seir 20 openmp 1 openmp 2
+resumed seir 28 openmp 1 openmp 1
+resumed seir 28 openmp 1 openmp 2
 resumed cartpole 120 openmp 2 openmp 1
 resumed sir 24 openmp 1 openmp 2
 if [ "$opencl" = yes ]; then
-	resumed seir 20 opencl 0 opencl 0
-	resumed seir 20 openmp 2 opencl 0
-	resumed seir 20 opencl 0 openmp 1
+	resumed seir 28 opencl 0 opencl 0
+	resumed seir 28 openmp 2 opencl 0
+	resumed seir 28 opencl 0 openmp 1
 	resumed cartpole 120 openmp 1 opencl 0
 	resumed cartpole 120 opencl 0 openmp 2
 	resumed sir 24 opencl 0 openmp 1
@@ -183,13 +185,13 @@ diag err diff.out
 
 # ---- the command line --------------------------------------------------------
 "$weft" check seir.ini --resume seir-openmp1-openmp1.checkpoint > out 2> err &&
-	grep -qx "seir.ini: ok; seir-openmp1-openmp1.checkpoint: a checkpoint at step 30 it can resume from" out
+	grep -qx "seir.ini: ok; seir-openmp1-openmp1.checkpoint: a checkpoint at step 42 it can resume from" out
 ok $? "weft check --resume: the step it would resume from"
 diag out err
 "$weft" check seir.ini --set seir.beta=0.07 --resume seir-openmp1-openmp1.checkpoint > out 2> err
 rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] &&
-	grep -q "^weft: checkpoint seir-openmp1-openmp1.checkpoint was written for another configuration: \[seir\] beta is 0.07 here (--set seir.beta) and 0.06 in the checkpoint" err
+	grep -q "^weft: checkpoint seir-openmp1-openmp1.checkpoint was written for another configuration: \[seir\] beta is 0.07 here (--set seir.beta) and 0.4 in the checkpoint" err
 ok $? "weft check --resume of another configuration: exit $rc, one line naming the key"
 diag err
 "$weft" run sir.ini --quiet --resume seir-openmp1-openmp1.checkpoint > out 2> err
