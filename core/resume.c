@@ -264,6 +264,11 @@ static weft_status ckpt_load(weft_context *ctx, const weft_config *cfg,
 	l->dir = dir;
 	if ((st = weft_config_validate(ctx, cfg)))
 		return st;
+	if (!weft__ckpt_little_endian())
+		return weft__fail(ctx, WEFT_E_UNSUPPORTED,
+				  "checkpoint %s: checkpoints are "
+				  "little-endian; this host is not",
+				  dir);
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return weft__fail(ctx, WEFT_E_IO, "checkpoint %s: %s", dir,
 				  strerror(errno));
