@@ -403,46 +403,54 @@ static int damage(const char *dir, const char *name, long offset, int cut)
 	return fclose(f) == 0 && ok;
 }
 
-/* Copies of the good checkpoint, each damaged one way, and what resuming
- * from each must say. */
+/* A copy of the good checkpoint damaged one way, and what resuming from
+ * it must say. */
+typedef struct damaged {
+	const char *name;
+	const char *file;
+	const char *from, *to; /* an edit, with the end line made right */
+	long offset;	       /* else: a byte flipped there, */
+	int cut;	       /* or the file cut there */
+	int rehash;
+	const char *want, *what;
+} damaged;
+
+static const damaged damages[] = {
+	{ "version", WEFT__CKPT_MANIFEST, "\nweft " PACKAGE_VERSION "\n",
+	  "\nweft 0.0.9\n", 0, 0, 1,
+	  "was written by weft 0.0.9; this is weft " PACKAGE_VERSION,
+	  "another weft version" },
+	{ "format", WEFT__CKPT_MANIFEST, "weft-checkpoint 1\n",
+	  "weft-checkpoint 2\n", 0, 0, 0, "is in format 2; this weft",
+	  "a checkpoint from a future format" },
+	{ "cut", WEFT__CKPT_MANIFEST, NULL, NULL, 900, 1, 0,
+	  "checkpoint.txt is truncated", "a truncated manifest" },
+	{ "manifest", WEFT__CKPT_MANIFEST, "seir.agents=1500",
+	  "seir.agents=1501", 0, 0, 0,
+	  "checkpoint.txt does not match its checksum", "an edited manifest" },
+	{ "flip", WEFT__CKPT_STATE, NULL, NULL, 700, 0, 0,
+	  "buffer 'state' (1500 bytes) does not match its checksum",
+	  "a flipped byte in state.bin (the buffer named)" },
+	{ "short", WEFT__CKPT_STATE, NULL, NULL, 100, 1, 0,
+	  "state.bin has 100 bytes, its manifest says",
+	  "a truncated state.bin" },
+	{ "csv", WEFT__CKPT_OUTPUT "daily.csv", NULL, NULL, 70, 0, 0,
+	  "output 'daily.csv'", "a damaged copy of daily.csv" },
+};
+
 static void test_damaged(void)
 {
 	char ck[700];
 	int ok = 1;
 
-	ok &= ck_copy("version", ck, sizeof ck) &&
-	      edit(ck, WEFT__CKPT_MANIFEST, "\nweft " PACKAGE_VERSION "\n",
-		   "\nweft 0.0.9\n") &&
-	      rehash(ck);
-	refused(ck, NULL,
-		"was written by weft 0.0.9; this is weft " PACKAGE_VERSION,
-		"another weft version");
-	ok &= ck_copy("format", ck, sizeof ck) &&
-	      edit(ck, WEFT__CKPT_MANIFEST, "weft-checkpoint 1\n",
-		   "weft-checkpoint 2\n");
-	refused(ck, NULL, "is in format 2; this weft",
-		"a checkpoint from a future format");
-	ok &= ck_copy("cut", ck, sizeof ck) &&
-	      damage(ck, WEFT__CKPT_MANIFEST, 900, 1);
-	refused(ck, NULL, "checkpoint.txt is truncated",
-		"a truncated manifest");
-	ok &= ck_copy("manifest", ck, sizeof ck) &&
-	      edit(ck, WEFT__CKPT_MANIFEST, "seir.agents=1500",
-		   "seir.agents=1501");
-	refused(ck, NULL, "checkpoint.txt does not match its checksum",
-		"an edited manifest");
-	ok &= ck_copy("flip", ck, sizeof ck) &&
-	      damage(ck, WEFT__CKPT_STATE, 700, 0);
-	refused(ck, NULL,
-		"buffer 'state' (1500 bytes) does not match its checksum",
-		"a flipped byte in state.bin (the buffer named)");
-	ok &= ck_copy("short", ck, sizeof ck) &&
-	      damage(ck, WEFT__CKPT_STATE, 100, 1);
-	refused(ck, NULL, "state.bin has 100 bytes, its manifest says",
-		"a truncated state.bin");
-	ok &= ck_copy("csv", ck, sizeof ck) &&
-	      damage(ck, WEFT__CKPT_OUTPUT "daily.csv", 70, 0);
-	refused(ck, NULL, "output 'daily.csv'", "a damaged copy of daily.csv");
+	for (size_t i = 0; i < sizeof damages / sizeof damages[0]; i++) {
+		const damaged *d = &damages[i];
+		ok &= ck_copy(d->name, ck, sizeof ck) &&
+		      (d->from ? edit(ck, d->file, d->from, d->to)
+			       : damage(ck, d->file, d->offset, d->cut)) &&
+		      (!d->rehash || rehash(ck));
+		refused(ck, NULL, d->want, d->what);
+	}
 	tap_ok(ok, "the damaged copies were made");
 }
 
