@@ -31,8 +31,7 @@
 
 #include "checkpoint.h"
 
-/* ---- configuration --------------------------------------------------------
- */
+/* ---- configuration ------------------------------------------------------- */
 
 int weft__model_checkpoints(const weft_model *m)
 {
@@ -122,8 +121,7 @@ weft_status weft__ckpt_validate(weft_context *ctx, const weft_config *cfg,
 	return st;
 }
 
-/* ---- the run's checkpoints ---------------------------------------------
- */
+/* ---- the run's checkpoints ----------------------------------------------- */
 
 weft__ckpt *weft__ckpt_get(weft_sim *sim)
 {
@@ -203,8 +201,7 @@ int weft__ckpt_due(const weft_sim *sim)
 	       sim->steps_done < sim->steps_total;
 }
 
-/* ---- copying the state out ------------------------------------------------
- */
+/* ---- copying the state out ----------------------------------------------- */
 
 /* The state buffers, then the host state, into job->state. */
 static weft_status ckpt_copy_state(weft_sim *sim, weft__ckpt_job *job)
@@ -280,6 +277,20 @@ static weft_status ckpt_copy_outputs(weft_sim *sim, weft__ckpt_job *job)
 	return st;
 }
 
+/* The layout taken before (at the first checkpoint, or on resume after
+ * setup) still describes the run's buffers: a model that allocated or
+ * freed one since gets a new one. */
+static int ckpt_layout_current(const weft_sim *sim, const weft__ckpt *c)
+{
+	if (!c->have_layout || c->layout.n != sim->n_bufs)
+		return 0;
+	for (size_t i = 0; i < sim->n_bufs; i++)
+		if (c->layout.b[i].bytes != sim->bufs[i]->bytes ||
+		    c->layout.b[i].is_state != sim->bufs[i]->is_state)
+			return 0;
+	return 1;
+}
+
 /* Everything a checkpoint at the step reached holds, into job. */
 static weft_status ckpt_copy(weft_sim *sim, weft__ckpt *c, weft__ckpt_job *job)
 {
@@ -287,7 +298,8 @@ static weft_status ckpt_copy(weft_sim *sim, weft__ckpt *c, weft__ckpt_job *job)
 
 	if ((st = weft__pipe_settle(sim)) || (st = weft_sim_sync(sim)))
 		return st;
-	if (!c->have_layout) {
+	if (!ckpt_layout_current(sim, c)) {
+		weft__ckpt_layout_free(&c->layout);
 		if ((st = weft__ckpt_layout_take(sim, &c->layout)))
 			return st;
 		c->have_layout = 1;
@@ -299,8 +311,7 @@ static weft_status ckpt_copy(weft_sim *sim, weft__ckpt *c, weft__ckpt_job *job)
 	return weft__ckpt_manifest_write(sim, job);
 }
 
-/* ---- writing it -------------------------------------------------------------
- */
+/* ---- writing it ---------------------------------------------------------- */
 
 /* Test hook: WEFT_TEST_CHECKPOINT_KILL=N kills the process with SIGKILL
  * halfway through writing state.bin of the run's N-th checkpoint, so that
@@ -358,10 +369,6 @@ static weft_status ckpt_write(weft__ckpt *c)
 			       job->manifest_len, 0);
 	if (st == WEFT_OK)
 		st = weft__outputs_commit(&c->tctx, &c->set);
-	if (st == WEFT_OK) {
-		c->written++;
-		c->last_step = job->step;
-	}
 	return ckpt_renew(c, st);
 }
 
@@ -417,9 +424,11 @@ weft_status weft__ckpt_join(weft_sim *sim)
 	c->has_job = 0;
 	step = c->job.step;
 	weft__ckpt_job_free(&c->job);
-	if (c->status == WEFT_OK)
-		return WEFT_OK;
-	return ckpt_fail(sim, c->status, step, c->tctx.msg);
+	if (c->status != WEFT_OK)
+		return ckpt_fail(sim, c->status, step, c->tctx.msg);
+	c->written++;
+	c->last_step = step;
+	return WEFT_OK;
 }
 
 weft_status weft__ckpt_take(weft_sim *sim, int wait)
@@ -459,8 +468,7 @@ void weft__ckpt_close(weft_sim *sim)
 	sim->ckpt = NULL;
 }
 
-/* ---- the application's calls ------------------------------------------------
- */
+/* ---- the application's calls --------------------------------------------- */
 
 weft_status weft_sim_checkpoint(weft_sim *sim)
 {

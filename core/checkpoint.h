@@ -117,8 +117,7 @@ void weft__ckpt_close(weft_sim *sim);
 /* sim->ckpt, made when missing (NULL and a message when out of memory). */
 weft__ckpt *weft__ckpt_get(weft_sim *sim);
 
-/* ---- checkpoint_file.c ----------------------------------------------------
- */
+/* ---- checkpoint_file.c --------------------------------------------------- */
 
 /* The layout of the run's buffers, hashing (blocking reads) those that
  * are not state. */
@@ -167,8 +166,7 @@ int weft__ckpt_slurp(int fd, size_t max, char **data, size_t *len);
 /* 1 when this host stores integers little-endian, as checkpoints do. */
 int weft__ckpt_little_endian(void);
 
-/* ---- config_hash.c --------------------------------------------------------
- */
+/* ---- config_hash.c ------------------------------------------------------- */
 
 /* The configuration as a checkpoint records it: "section.key=value\n" for
  * every key that must be the same to resume ([simulation], [output] every

@@ -83,8 +83,7 @@ int weft__ckpt_slurp(int fd, size_t max, char **data, size_t *len)
 	return 0;
 }
 
-/* ---- the layout of the buffers -------------------------------------------
- */
+/* ---- the layout of the buffers ------------------------------------------- */
 
 void weft__ckpt_layout_free(weft__ckpt_layout *l)
 {
@@ -149,8 +148,7 @@ weft_status weft__ckpt_layout_take(weft_sim *sim, weft__ckpt_layout *out)
 	return st;
 }
 
-/* ---- writing the manifest -------------------------------------------------
- */
+/* ---- writing the manifest ------------------------------------------------ */
 
 void weft__ckpt_job_free(weft__ckpt_job *job)
 {
@@ -267,8 +265,7 @@ weft_status weft__ckpt_manifest_write(weft_sim *sim, weft__ckpt_job *job)
 	return st;
 }
 
-/* ---- reading it back ------------------------------------------------------
- */
+/* ---- reading it back ----------------------------------------------------- */
 
 void weft__ckpt_manifest_free(weft__ckpt_manifest *m)
 {

@@ -51,8 +51,7 @@ static void ckpt_loaded_free(ckpt_loaded *l)
 	weft__ckpt_manifest_free(&l->m);
 }
 
-/* ---- reading --------------------------------------------------------------
- */
+/* ---- reading ------------------------------------------------------------- */
 
 /* The file name of dir (a descriptor), whole. */
 static weft_status ckpt_read_file(weft_context *ctx, const char *dir, int dfd,
@@ -164,8 +163,7 @@ static weft_status ckpt_read_all(weft_context *ctx, ckpt_loaded *l, int dfd)
 	return st;
 }
 
-/* ---- checking it against this weft and this configuration -----------------
- */
+/* ---- checking it against this weft and this configuration ---------------- */
 
 /* The first key whose value differs, as "[seir] beta is 0.06 here (FILE:12)
  * and 0.05 in the checkpoint". */
@@ -304,8 +302,7 @@ weft_status weft_checkpoint_check(weft_context *ctx, const weft_config *cfg,
 	return st;
 }
 
-/* ---- checking the run setup() built ---------------------------------------
- */
+/* ---- checking the run setup() built -------------------------------------- */
 
 /* Buffer i of the run against entry e: name, size, whether state, and the
  * hash of one that is not. */
@@ -415,9 +412,7 @@ static weft_status ckpt_match_rest(weft_sim *sim, const ckpt_loaded *l)
 	return WEFT_OK;
 }
 
-/* ---- restoring
- * ---------------------------------------------------------------
- */
+/* ---- restoring ----------------------------------------------------------- */
 
 static weft_status ckpt_restore_state(weft_sim *sim, const ckpt_loaded *l)
 {

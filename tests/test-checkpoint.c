@@ -157,8 +157,7 @@ static weft_status run_resume(const char *model, const char *tag,
 	return st;
 }
 
-/* ---- byte for byte --------------------------------------------------------
- */
+/* ---- byte for byte ------------------------------------------------------- */
 
 static int same_digest(const outcome *a, const outcome *b, const char *what)
 {
@@ -193,8 +192,7 @@ static int same_outputs(const outcome *a, const outcome *b, const char *what)
 		      a->n, a->n ? a->name[0] : "", a->n > 1 ? ", ..." : "");
 }
 
-/* ---- resumed runs -----------------------------------------------------------
- */
+/* ---- resumed runs -------------------------------------------------------- */
 
 typedef struct model_case {
 	const char *model;
