@@ -6,7 +6,9 @@
  * Exit status: 0 success, 1 the work failed (message on stderr), 2 bad
  * command line, 128 + N when stopped by signal N (SIGINT, SIGTERM, SIGHUP)
  * before its outputs were committed (130 for SIGINT; no output file
- * replaced or half-written).
+ * replaced or half-written). A run with checkpoints on ([checkpoint]
+ * every) that a signal stops between steps first writes a checkpoint at
+ * the step reached; `weft run CONFIG --resume DIR` continues it.
  *
  * Signals (run and check): SIGINT, SIGTERM and SIGHUP are blocked in every
  * thread and taken by a thread of their own (sigwait), so no plugin that
@@ -40,8 +42,10 @@ static atomic_int interrupted;
 
 static const char usage_text[] =
 	"usage: weft run CONFIG [--set SECTION.KEY=VALUE]... "
-	"[--quiet] [--stats]\n"
-	"       weft check CONFIG [--set SECTION.KEY=VALUE]...\n"
+	"[--resume DIR] [--quiet]\n"
+	"                [--stats]\n"
+	"       weft check CONFIG [--set SECTION.KEY=VALUE]... "
+	"[--resume DIR]\n"
 	"       weft backends [--plugin-path DIRS]\n"
 	"       weft models [--model-path DIRS] [MODEL]\n"
 	"       weft config-reference\n"
@@ -70,6 +74,11 @@ static const char usage_text[] =
 	"\n"
 	"  --set S.K=V       override key K of section S, "
 	"checked like the file\n"
+	"  --resume DIR      run: continue the run from the checkpoint in "
+	"DIR;\n"
+	"                    check: only check that it could (refused, with\n"
+	"                    the reason, when DIR holds no checkpoint of this\n"
+	"                    configuration)\n"
 	"  --quiet           no progress line\n"
 	"  --stats           print the backend's counters after the run\n"
 	"\n"
@@ -180,6 +189,7 @@ typedef struct run_opts {
 	const char **sets;
 	int n_sets;
 	int quiet, stats;
+	const char *resume; /* --resume DIR */
 } run_opts;
 
 static void parse_run_opts(int argc, char **argv, run_opts *o, int is_run)
@@ -190,6 +200,13 @@ static void parse_run_opts(int argc, char **argv, run_opts *o, int is_run)
 			o->sets[o->n_sets++] = argv[++i];
 		else if (strncmp(argv[i], "--set=", 6) == 0)
 			o->sets[o->n_sets++] = argv[i] + 6;
+		else if (strcmp(argv[i], "--resume") == 0 && i + 1 < argc)
+			o->resume = argv[++i];
+		else if (strncmp(argv[i], "--resume=", 9) == 0 && argv[i][9])
+			o->resume = argv[i] + 9;
+		else if (strcmp(argv[i], "--resume") == 0 ||
+			 strcmp(argv[i], "--resume=") == 0)
+			die_usage("%s needs a checkpoint DIR", "--resume");
 		else if (is_run && strcmp(argv[i], "--quiet") == 0)
 			o->quiet = 1;
 		else if (is_run && strcmp(argv[i], "--stats") == 0)
@@ -268,14 +285,33 @@ typedef struct run_times {
 	double open;   /* weft_sim_open: population, upload, kernels */
 	double steps;  /* the step loop */
 	double finish; /* the last outputs, the plot, renames */
+	uint64_t from; /* the step it started at (a resumed run's) */
 } run_times;
+
+/* Where the run came from and what it left, when checkpoints were in
+ * play. */
+static void print_checkpoints(const weft_sim *sim)
+{
+	weft_checkpoint_info c = { .struct_size = sizeof c };
+
+	if (weft_sim_checkpoint_info(sim, &c) != WEFT_OK)
+		return;
+	if (c.resumed_dir[0])
+		printf("  %-20s from %s at step %llu\n", "resumed",
+		       c.resumed_dir, (unsigned long long)c.resumed_from);
+	if (c.written)
+		printf("  %-20s %llu written to %s, the last at step %llu\n",
+		       "checkpoints", (unsigned long long)c.written, c.dir,
+		       (unsigned long long)c.last_step);
+}
 
 static void print_summary(const weft_sim *sim, const run_times *t)
 {
-	uint64_t steps = weft_sim_steps_done(sim);
+	uint64_t steps = weft_sim_steps_done(sim) - t->from;
 	const char *k, *v;
 
 	printf("weft: %s on %s\n", weft_sim_model(sim), weft_sim_backend(sim));
+	print_checkpoints(sim);
 	printf("  %-20s %llu in %.3f s (%.0f steps/s)\n", "steps",
 	       (unsigned long long)steps, t->steps,
 	       t->steps > 0 ? (double)steps / t->steps : 0.0);
@@ -328,18 +364,47 @@ static void print_stats(weft_sim *sim)
 		       (double)s.time_ns[p] / 1e6);
 }
 
+/* A run with checkpoints on that a signal stopped between steps: keep the
+ * steps done in a checkpoint at the step reached (the second signal still
+ * ends the process at once), and say so in the run's one-line failure. */
+static void checkpoint_on_stop(weft_context *ctx, weft_sim *sim,
+			       const run_opts *o)
+{
+	weft_checkpoint_info c = { .struct_size = sizeof c };
+	char why[2048], more[2048];
+
+	snprintf(why, sizeof why, "%s", weft_context_error(ctx));
+	if (weft_sim_checkpoint_info(sim, &c) != WEFT_OK || c.every == 0)
+		return;
+	if (weft_sim_checkpoint(sim) == WEFT_OK) {
+		weft_context_fail(ctx, WEFT_E_CANCELLED,
+				  "%s; checkpoint at step %llu written to %s "
+				  "('weft run %s --resume %s' continues)",
+				  why,
+				  (unsigned long long)weft_sim_steps_done(sim),
+				  c.dir, o->config, c.dir);
+		return;
+	}
+	snprintf(more, sizeof more, "%s", weft_context_error(ctx));
+	weft_context_fail(ctx, WEFT_E_CANCELLED, "%s; %s", why, more);
+}
+
 static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 {
 	int progress = !o->quiet && isatty(STDERR_FILENO);
 	double t0 = now_s(), t1, t2;
 	weft_sim *sim = NULL;
-	weft_status st = weft_sim_open(ctx, cfg, &sim);
+	weft_status st = o->resume ? weft_sim_resume(ctx, cfg, o->resume, &sim)
+				   : weft_sim_open(ctx, cfg, &sim);
 	run_times times;
 	int rc;
 
 	t1 = now_s();
+	times.from = sim ? weft_sim_steps_done(sim) : 0;
 	if (st == WEFT_OK)
 		st = step_all(sim, progress, t1);
+	if (st == WEFT_E_CANCELLED && sim)
+		checkpoint_on_stop(ctx, sim, o);
 	t2 = now_s();
 	/* A signal stops the run at libweft's next check, up to the commit
 	 * of the outputs, which then completes. */
@@ -352,11 +417,31 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 		weft_sim_close(sim);
 		return rc;
 	}
-	times = (run_times){ t1 - t0, t2 - t1, now_s() - t2 };
+	times.open = t1 - t0;
+	times.steps = t2 - t1;
+	times.finish = now_s() - t2;
 	print_summary(sim, &times);
 	if (o->stats)
 		print_stats(sim);
 	weft_sim_close(sim);
+	return EXIT_SUCCESS;
+}
+
+/* `weft check`: the configuration is valid; with --resume, DIR holds a
+ * checkpoint it can resume from. */
+static int check_resume(weft_context *ctx, const weft_config *cfg,
+			const run_opts *o)
+{
+	uint64_t step = 0;
+
+	if (!o->resume) {
+		printf("%s: ok\n", o->config);
+		return EXIT_SUCCESS;
+	}
+	if (weft_checkpoint_check(ctx, cfg, o->resume, &step))
+		return fail(ctx);
+	printf("%s: ok; %s: a checkpoint at step %llu it can resume from\n",
+	       o->config, o->resume, (unsigned long long)step);
 	return EXIT_SUCCESS;
 }
 
@@ -369,7 +454,7 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 	parse_run_opts(argc, argv, &o, is_run);
 	rc = load_config(ctx, &o, &cfg);
 	if (rc == 0 && !is_run)
-		printf("%s: ok\n", o.config);
+		rc = check_resume(ctx, cfg, &o);
 	else if (rc == 0)
 		rc = run_sim(ctx, cfg, &o);
 	weft_config_free(cfg);

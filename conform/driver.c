@@ -69,8 +69,9 @@ static const weft__ct_group groups[] = {
 	  "blocking transfers wait for earlier work; async write memory",
 	  WEFT__CT_DEVICE | WEFT__CT_PROGRAM, weft__ct_group_ordering },
 	{ "models",
-	  "every model gives the reference backend's state and outputs", 0,
-	  weft__ct_group_models },
+	  "every model gives the reference backend's state and outputs, "
+	  "also resumed from a checkpoint",
+	  0, weft__ct_group_models },
 };
 #define N_GROUPS (sizeof groups / sizeof groups[0])
 

@@ -8,7 +8,10 @@
  * buffer by buffer (state digests: bit for bit, or within the declared
  * tolerance for f32 buffers), and so are their output files, byte for
  * byte. A repeated run on the candidate must give identical digests. When
- * the candidate is the reference, 1 thread is compared with 2.
+ * the candidate is the reference, 1 thread is compared with 2. A model
+ * that declares its state (model ABI 1.2) is also checkpointed halfway on
+ * the reference and resumed on the candidate, and must end as the
+ * candidate's own run did.
  *
  * Checking a model (`weft conform weft-model-NAME.so`, options.model): the
  * model's table (summary, every key documented, a conformance
@@ -30,6 +33,7 @@ typedef struct mmodel {
 	char name[128];
 	char path[PATH_MAX]; /* absolute */
 	char *sets;	     /* conform_sets, owned (may be NULL) */
+	int checkpoints;     /* it declares its state (model ABI 1.2) */
 } mmodel;
 
 #define CONFORM_SEED "20240601"
@@ -151,10 +155,51 @@ static weft_status keep_outputs(weft_context *ctx, weft_sim *sim, mrun *r)
 	return WEFT_OK;
 }
 
-/* Run model m on backend b to its end; its state and outputs go to r, or
- * the reason it failed to why. */
+/* The checkpoint of model m's runs: SCRATCH/NAME-ck. */
+static void model_ckpt_dir(const weft__ct *t, const mmodel *m, char *buf,
+			   size_t size)
+{
+	weft__ct_fmt(buf, size, "%s/%s-ck", t->scratch, m->name);
+}
+
+/* Run model m on backend b halfway and write a checkpoint there; its step
+ * in *step, or the reason it failed to why. */
+static int model_halfway(weft__ct *t, const mmodel *m, const mbackend *b,
+			 uint64_t *step, char *why, size_t why_size)
+{
+	char dir[PATH_MAX], ck[PATH_MAX], set[PATH_MAX + 32];
+	weft_context *ctx = NULL;
+	weft_config *cfg = NULL;
+	weft_sim *sim = NULL;
+	weft_status st = WEFT_E_NOMEM;
+
+	weft__ct_fmt(dir, sizeof dir, "%s/%s-half", t->scratch, m->name);
+	model_ckpt_dir(t, m, ck, sizeof ck);
+	weft__ct_fmt(set, sizeof set, "checkpoint.directory=%s", ck);
+	weft__ct_phase(t, "checkpointing %s halfway on %s", m->name, b->label);
+	if (weft_context_new(&ctx) == WEFT_OK &&
+	    (st = model_config(t, ctx, m, b, dir, &cfg)) == WEFT_OK &&
+	    (st = weft_config_set(ctx, cfg, set)) == WEFT_OK &&
+	    (st = weft_sim_open(ctx, cfg, &sim)) == WEFT_OK &&
+	    (st = weft_sim_step(sim, weft_sim_steps_total(sim) / 2)) ==
+		    WEFT_OK &&
+	    (st = weft_sim_checkpoint(sim)) == WEFT_OK)
+		*step = weft_sim_steps_done(sim);
+	if (st)
+		weft__ct_fmt(why, why_size, "%s",
+			     ctx ? weft_context_error(ctx) : "out of memory");
+	weft_sim_close(sim);
+	weft_config_free(cfg);
+	weft_context_free(ctx);
+	return st ? -1 : 0;
+}
+
+/* Run model m on backend b to its end, from the start or from the
+ * checkpoint in resume; its state and outputs go to r, or the reason it
+ * failed to why. */
 static int model_run(weft__ct *t, const mmodel *m, const mbackend *b,
-		     const char *tag, mrun *r, char *why, size_t why_size)
+		     const char *tag, const char *resume, mrun *r, char *why,
+		     size_t why_size)
 {
 	char dir[PATH_MAX];
 	weft_context *ctx = NULL;
@@ -170,7 +215,8 @@ static int model_run(weft__ct *t, const mmodel *m, const mbackend *b,
 		return -1;
 	}
 	if ((st = model_config(t, ctx, m, b, dir, &cfg)) ||
-	    (st = weft_sim_open(ctx, cfg, &sim)) ||
+	    (st = resume ? weft_sim_resume(ctx, cfg, resume, &sim)
+			 : weft_sim_open(ctx, cfg, &sim)) ||
 	    (st = weft_sim_finish(sim)) ||
 	    (st = weft_sim_digest(sim, &r->digest)))
 		goto close;
@@ -314,8 +360,8 @@ static int reference(weft__ct *t, mbackend *ref, char *why, size_t why_size)
 typedef struct mtrio {
 	const mmodel *m;
 	const mbackend *cand, *ref; /* ref NULL: none could be loaded */
-	mrun a, b, c;
-	int ok_a, ok_b, ok_c; /* 0 when the run succeeded */
+	mrun a, b, c, d;
+	int ok_a, ok_b, ok_c, ok_d; /* 0 when the run succeeded */
 	char why[CT_MSG_MAX];
 } mtrio;
 
@@ -325,8 +371,8 @@ static void models_run_both(weft__ct *t, mtrio *r, const char *ref_why)
 		       "%s runs to its end on %s (conformance "
 		       "configuration, seed " CONFORM_SEED ")",
 		       r->m->name, r->cand->label);
-	r->ok_a =
-		model_run(t, r->m, r->cand, "a", &r->a, r->why, sizeof r->why);
+	r->ok_a = model_run(t, r->m, r->cand, "a", NULL, &r->a, r->why,
+			    sizeof r->why);
 	weft__ct_expect(t, r->ok_a == 0, "%s", r->why);
 	weft__ct_end(t);
 
@@ -336,7 +382,8 @@ static void models_run_both(weft__ct *t, mtrio *r, const char *ref_why)
 		weft__ct_skip(t, "%s", ref_why);
 		return;
 	}
-	r->ok_b = model_run(t, r->m, r->ref, "b", &r->b, r->why, sizeof r->why);
+	r->ok_b = model_run(t, r->m, r->ref, "b", NULL, &r->b, r->why,
+			    sizeof r->why);
 	weft__ct_expect(t, r->ok_b == 0, "%s", r->why);
 	weft__ct_end(t);
 }
@@ -383,13 +430,54 @@ static void models_repeat(weft__ct *t, mtrio *r)
 		weft__ct_skip(t, "the first run failed");
 		return;
 	}
-	r->ok_c =
-		model_run(t, r->m, r->cand, "c", &r->c, r->why, sizeof r->why);
+	r->ok_c = model_run(t, r->m, r->cand, "c", NULL, &r->c, r->why,
+			    sizeof r->why);
 	if (weft__ct_expect(t, r->ok_c == 0, "%s", r->why)) {
 		same_state(t, r->m->name, &r->c, &r->a, "the first run", 1);
 		same_outputs(t, r->m->name, &r->c, &r->a, "the first run");
 	}
 	weft__ct_end(t);
+}
+
+/* Checkpointed halfway on the reference, resumed on the candidate: the
+ * candidate's own end, its state (within the f32 tolerances: the first
+ * half ran on the reference) and its outputs byte for byte. Checks that
+ * the backend reads and writes a model's state faithfully, and that the
+ * model declared all of it. */
+static void models_resume(weft__ct *t, mtrio *r)
+{
+	const char *name = r->m->name, *skip = NULL;
+	char ck[PATH_MAX];
+	uint64_t step = 0;
+
+	weft__ct_begin(t,
+		       "%s checkpointed halfway on %s and resumed on %s ends "
+		       "as its run on %s, state and outputs",
+		       name, r->ref ? r->ref->label : "the reference",
+		       r->cand->label, r->cand->label);
+	if (!r->m->checkpoints)
+		skip = "it does not declare its state (model ABI 1.2's "
+		       "checkpoints)";
+	else if (!r->ref)
+		skip = "no reference backend";
+	else if (r->ok_a != 0)
+		skip = "its run failed";
+	if (skip) {
+		weft__ct_skip(t, "%s", skip);
+		return;
+	}
+	model_ckpt_dir(t, r->m, ck, sizeof ck);
+	r->ok_d = model_halfway(t, r->m, r->ref, &step, r->why, sizeof r->why);
+	if (r->ok_d == 0)
+		r->ok_d = model_run(t, r->m, r->cand, "d", ck, &r->d, r->why,
+				    sizeof r->why);
+	if (weft__ct_expect(t, r->ok_d == 0, "%s", r->why)) {
+		same_state(t, name, &r->d, &r->a, r->cand->label, 0);
+		same_outputs(t, name, &r->d, &r->a, r->cand->label);
+	}
+	weft__ct_end(t);
+	weft__ct_diag(t, "%s resumed from step %llu", name,
+		      (unsigned long long)step);
 }
 
 static void models_one(weft__ct *t, const mmodel *m, const mbackend *cand,
@@ -405,13 +493,15 @@ static void models_one(weft__ct *t, const mmodel *m, const mbackend *cand,
 	r->m = m;
 	r->cand = cand;
 	r->ref = ref;
-	r->ok_a = r->ok_b = r->ok_c = -1;
+	r->ok_a = r->ok_b = r->ok_c = r->ok_d = -1;
 	models_run_both(t, r, ref_why);
 	models_compare(t, r);
 	models_repeat(t, r);
+	models_resume(t, r);
 	mrun_free(&r->a);
 	mrun_free(&r->b);
 	mrun_free(&r->c);
+	mrun_free(&r->d);
 	free(r);
 }
 
@@ -442,6 +532,8 @@ static weft_status mmodel_load(weft__ct *t, const char *spec, mmodel *m,
 	if (!realpath(weft_model_plugin_path(mp), m->path))
 		weft__ct_fmt(m->path, sizeof m->path, "%s",
 			     weft_model_plugin_path(mp));
+	m->checkpoints =
+		tab->struct_size >= WEFT_MODEL_V1_2_SIZE && tab->checkpoints;
 	if (tab->conform_sets && !(m->sets = strdup(tab->conform_sets)))
 		st = weft_context_fail(t->ctx, WEFT_E_NOMEM, "out of memory");
 	if (keep && st == WEFT_OK)

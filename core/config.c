@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "checkpoint.h"
 #include "output.h"
 
 /* 2^53 - 1: the largest integer that the schema's double bounds hold. */
@@ -71,6 +72,26 @@ static const weft_key_desc backend_keys[] = {
 	  "$WEFT_PLUGIN_PATH and the installed plugin directory. Relative "
 	  "ones are taken from the INI file's directory (plugin_path = . is "
 	  "that directory; from the current directory with --set)" },
+};
+
+static const weft_key_desc checkpoint_keys[] = {
+	{ "every", WEFT_KEY_INT, "0", 0, 1000000000, NULL,
+	  "write a checkpoint after every this many steps (0: none): the "
+	  "model's state, the step reached, the outputs so far and the "
+	  "configuration's hash, into [checkpoint] directory, replacing the "
+	  "previous checkpoint in one step. `weft run CONFIG --resume DIR` "
+	  "continues from it and gives the outputs an uninterrupted run gives, "
+	  "on any backend. With checkpoints on, `weft run` stopped by SIGINT, "
+	  "SIGTERM or SIGHUP between steps writes one at the step reached "
+	  "before it exits. Each costs one wait for the device; its files are "
+	  "written while the next steps run. The model must declare its state "
+	  "(seir, cartpole and sir do; `weft check` says when one does not)" },
+	{ "directory", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "where checkpoints are written: a directory holding the last one; "
+	  "empty takes [output] directory followed by .checkpoint "
+	  "(weft-out.checkpoint). Relative to the current directory, as "
+	  "[output] directory is, and outside it. A second run writing into it "
+	  "is refused while one is running" },
 };
 
 static const weft_key_desc model_keys[] = {
@@ -131,6 +152,10 @@ static const struct core_section core_sections[] = {
 	  "Where the model plugin comes from, when it is not an installed "
 	  "one.",
 	  model_keys, N_OF(model_keys) },
+	{ "checkpoint",
+	  "Saving a run's state as it goes, to resume it after an "
+	  "interruption (`weft run CONFIG --resume DIR`).",
+	  checkpoint_keys, N_OF(checkpoint_keys) },
 };
 
 /* ---- the configuration -------------------------------------------------- */
@@ -779,7 +804,7 @@ static weft_status validate_output(weft_context *ctx, const weft_config *cfg)
 	if (!weft__config_writes(cfg))
 		return WEFT_OK;
 	return weft__outputs_check(
-		ctx, weft__config_str(cfg, "output", "directory"),
+		ctx, "output", weft__config_str(cfg, "output", "directory"),
 		weft__cfg_where_of(cfg, "output", "directory"));
 }
 
@@ -801,6 +826,8 @@ weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
 	/* What the model checks before its setup, as a run would. */
 	if (st == WEFT_OK)
 		st = weft__model_check(ctx, cfg, WEFT__MODEL(model->plugin));
+	if (st == WEFT_OK)
+		st = weft__ckpt_validate(ctx, cfg, WEFT__MODEL(model->plugin));
 	return st;
 }
 

@@ -31,8 +31,14 @@ core_libweft_internal_la_SOURCES = \
 	core/output.h \
 	core/output.c \
 	core/outdir.c \
-	core/plot.c
-# -pthread: the output writer thread (core/pipeline.c).
+	core/plot.c \
+	core/checkpoint.h \
+	core/checkpoint.c \
+	core/checkpoint_file.c \
+	core/config_hash.c \
+	core/resume.c
+# -pthread: the output writer thread (core/pipeline.c) and the checkpoint
+# writer (core/checkpoint.c).
 core_libweft_internal_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) -pthread
 core_libweft_internal_la_LIBADD = $(INIH_LIBS) $(XXHASH_LIBS) -lpthread
 

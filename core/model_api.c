@@ -60,6 +60,13 @@ int weft_model_cancelled(const weft_model_ctx *mc)
 	return weft__cancelled(mc->sim ? mc->sim->ctx : mc->ctx);
 }
 
+/* [a-z0-9_]+, for the names applications look lists and views up by. */
+static int weft__is_name(const char *s)
+{
+	return s && *s &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
+}
+
 /* Calls that reach the backend or change the run: not for emit(), and
  * not for check(), which has no run. */
 static weft_status weft__mc_main(weft_model_ctx *mc, const char *what)
@@ -189,6 +196,67 @@ weft_status weft_model_buffer_tolerance(weft_model_ctx *mc, weft_buf *buf,
 	return WEFT_OK;
 }
 
+/* Declarations of state: in setup() only, on the main thread. */
+static weft_status weft__mc_setup(weft_model_ctx *mc, const char *what)
+{
+	weft_status st = weft__mc_main(mc, what);
+
+	if (st || mc->sim->in_setup)
+		return st;
+	return weft_model_fail(mc, WEFT_E_INVALID,
+			       "%s called outside setup(): the state is "
+			       "declared once, before the first step",
+			       what);
+}
+
+weft_status weft_model_state(weft_model_ctx *mc, weft_buf *buf)
+{
+	weft__sim_buf *b;
+	weft_status st;
+
+	if ((st = weft__mc_setup(mc, "weft_model_state")))
+		return st;
+	if (!(b = weft__sim_buf_find(mc->sim, buf)))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "weft_model_state: the buffer was not "
+				       "allocated with weft_model_alloc");
+	b->is_state = 1;
+	return WEFT_OK;
+}
+
+weft_status weft_model_state_host(weft_model_ctx *mc, const char *name,
+				  void *data, size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft__sim_host *grown;
+	weft_status st;
+
+	if ((st = weft__mc_setup(mc, "weft_model_state_host")))
+		return st;
+	if (!weft__is_name(name) || (!data && bytes))
+		return weft_model_fail(
+			mc, WEFT_E_INVALID, "weft_model_state_host: %s",
+			!weft__is_name(name) ? "the name is not a name (a-z, "
+					       "0-9 and '_')"
+					     : "no memory for its bytes");
+	for (size_t i = 0; i < sim->n_hosts; i++)
+		if (strcmp(sim->hosts[i].name, name) == 0)
+			return weft_model_fail(mc, WEFT_E_INVALID,
+					       "host state '%s' is declared "
+					       "twice",
+					       name);
+	grown = realloc(sim->hosts, (sim->n_hosts + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->hosts = grown;
+	grown[sim->n_hosts] =
+		(weft__sim_host){ weft__strdup(name), data, bytes };
+	if (!grown[sim->n_hosts].name)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->n_hosts++;
+	return WEFT_OK;
+}
+
 weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
 			      const void *src, size_t bytes)
 {
@@ -276,13 +344,6 @@ weft_status weft_model_download_async(weft_model_ctx *mc, void *dst,
 				       bytes, weft__buf_name(sim, src), offset,
 				       err.msg);
 	return WEFT_OK;
-}
-
-/* [a-z0-9_]+, for the names applications look lists and views up by. */
-static int weft__is_name(const char *s)
-{
-	return s && *s &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
 }
 
 /* Launch i of list `list` against its kernel's signature: a kernel of the

@@ -7,10 +7,17 @@
  * emit() then sees them there. Chunks' rows are disjoint in host memory,
  * so no two slots share it, and the next steps (which bind the series,
  * not the snapshot) overlap the read.
+ *
+ * For checkpoints both buffers are state, the run keeps a list of the
+ * series open (sim->rows) so that a checkpoint records how many rows were
+ * collected, and a resume reads those rows back into host memory.
  */
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
 
 struct weft_model_rows {
 	weft_buf *series, *snap;
@@ -42,6 +49,39 @@ static weft_status weft__rows_snap(weft_model_ctx *mc, weft_model_rows *r,
 	return st;
 }
 
+/* Both buffers are state, and the run knows the series for its
+ * checkpoints. */
+static weft_status weft__rows_register(weft_model_ctx *mc, weft_model_rows *r)
+{
+	weft_sim *sim = mc->sim;
+	weft_model_rows **grown;
+	weft_status st;
+
+	if ((st = weft_model_state(mc, r->series)) ||
+	    (st = weft_model_state(mc, r->snap)))
+		return st;
+	grown = realloc(sim->rows, (sim->n_rows + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->rows = grown;
+	grown[sim->n_rows++] = r;
+	return WEFT_OK;
+}
+
+/* Forget r in the run's list (closing it). */
+static void weft__rows_unregister(weft_sim *sim, const weft_model_rows *r)
+{
+	size_t i;
+
+	for (i = 0; i < sim->n_rows && sim->rows[i] != r; i++)
+		;
+	if (i == sim->n_rows)
+		return;
+	memmove(&sim->rows[i], &sim->rows[i + 1],
+		(sim->n_rows - i - 1) * sizeof *sim->rows);
+	sim->n_rows--;
+}
+
 weft_status weft_model_rows_open(weft_model_ctx *mc, weft_buf *series,
 				 void *host, size_t row_bytes,
 				 uint64_t slot_rows, weft_model_rows **out)
@@ -64,7 +104,8 @@ weft_status weft_model_rows_open(weft_model_ctx *mc, weft_buf *series,
 	r->host = host;
 	r->row_bytes = row_bytes;
 	r->slot_cap = slot_rows;
-	if ((st = weft__rows_snap(mc, r, slots))) {
+	if ((st = weft__rows_snap(mc, r, slots)) ||
+	    (st = weft__rows_register(mc, r))) {
 		weft_model_rows_close(mc, r);
 		return st;
 	}
@@ -111,10 +152,31 @@ uint64_t weft_model_rows_read(const weft_model_rows *r)
 	return r ? r->read : 0;
 }
 
+weft_status weft__rows_restore(weft_model_ctx *mc, weft_model_rows *r,
+			       uint64_t read)
+{
+	const weft__sim_buf *b = weft__sim_buf_find(mc->sim, r->series);
+	uint64_t cap = b ? b->bytes / r->row_bytes : 0;
+
+	if (read > cap)
+		return weft_model_fail(mc, WEFT_E_INTERNAL,
+				       "a checkpoint's %llu rows collected do "
+				       "not fit the series of %llu rows",
+				       (unsigned long long)read,
+				       (unsigned long long)cap);
+	r->read = read;
+	if (read == 0)
+		return WEFT_OK;
+	return weft_model_download(mc, r->host, r->series, 0,
+				   read * r->row_bytes);
+}
+
 void weft_model_rows_close(weft_model_ctx *mc, weft_model_rows *r)
 {
 	if (!r)
 		return;
+	if (mc->sim)
+		weft__rows_unregister(mc->sim, r);
 	if (r->snap)
 		weft_model_free(mc, r->snap);
 	free(r->slot_first);

@@ -26,7 +26,7 @@ const weft__plugin_kind weft__model_kind = {
 };
 
 static const char *const core_sections[] = { "simulation", "backend", "output",
-					     "model" };
+					     "model", "checkpoint" };
 
 int weft__is_core_section(const char *name)
 {
@@ -90,7 +90,7 @@ static int check_names(weft__plugin *p, const weft_model *m)
 			p, "check",
 			"model name '%s' clashes with the core's section "
 			"[%s] (the core's sections are [simulation], "
-			"[backend], [output] and [model])",
+			"[backend], [output], [model] and [checkpoint])",
 			m->name, m->name);
 	if (!m->summary || !m->version)
 		return weft__plugin_refuse(p, "check", "entry has no %s (NULL)",

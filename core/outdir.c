@@ -224,36 +224,37 @@ static int out_subdir(const char *dir, char *buf, size_t size)
 	return found;
 }
 
-static weft_status out_check_existing(weft_context *ctx, const char *key,
-				      const char *dir, const struct stat *sb)
+static weft_status out_check_existing(weft_context *ctx, const char *section,
+				      const char *key, const char *dir,
+				      const struct stat *sb)
 {
 	char sub[256];
 
 	if (!S_ISDIR(sb->st_mode))
 		return weft__fail(ctx, WEFT_E_IO,
-				  "%s: output directory %s exists and is not a "
+				  "%s: %s directory %s exists and is not a "
 				  "directory",
-				  key, dir);
+				  key, section, dir);
 	if (out_holds_cwd(dir))
 		return weft__fail(ctx, WEFT_E_CONFIG,
 				  "%s: it is the current directory or holds "
-				  "it; a run replaces its output directory as "
-				  "a whole: name a directory of its own, such "
-				  "as weft-out",
-				  key);
+				  "it; a run replaces its %s directory as a "
+				  "whole: name a directory of its own, such as "
+				  "weft-out",
+				  key, section);
 	if (out_subdir(dir, sub, sizeof sub))
 		return weft__fail(ctx, WEFT_E_CONFIG,
-				  "%s: output directory %s holds a directory, "
+				  "%s: %s directory %s holds a directory, "
 				  "'%s', that weft did not write; a run "
-				  "replaces its output directory as a whole "
-				  "and carries over files only: move it, or "
-				  "choose another [output] directory",
-				  key, dir, sub);
+				  "replaces its %s directory as a whole and "
+				  "carries over files only: move it, or choose "
+				  "another [%s] directory",
+				  key, section, dir, sub, section, section);
 	return WEFT_OK;
 }
 
-weft_status weft__outputs_check(weft_context *ctx, const char *dir,
-				const char *where)
+weft_status weft__outputs_check(weft_context *ctx, const char *section,
+				const char *dir, const char *where)
 {
 	char key[WEFT__MSG_MAX / 2];
 	char *d = out_trim(dir);
@@ -263,11 +264,12 @@ weft_status weft__outputs_check(weft_context *ctx, const char *dir,
 
 	if (!d)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
-	weft__where_key(key, sizeof key, where, "output", "directory", dir);
+	section = section ? section : "output";
+	weft__where_key(key, sizeof key, where, section, "directory", dir);
 	last = strrchr(d, '/');
 	last = last ? last + 1 : d;
 	if (stat(d, &sb) == 0)
-		st = out_check_existing(ctx, key, d, &sb);
+		st = out_check_existing(ctx, section, key, d, &sb);
 	else if (errno != ENOENT && errno != ENOTDIR)
 		st = weft__fail(ctx, WEFT_E_IO, "%s: %s", key, strerror(errno));
 	if (st == WEFT_OK &&
@@ -284,8 +286,15 @@ weft_status weft__outputs_check(weft_context *ctx, const char *dir,
 /* ---- preparing ------------------------------------------------------------
  */
 
+/* "output" or "checkpoint", for messages. */
+static const char *out_section(const weft__outputs *set)
+{
+	return set->section ? set->section : "output";
+}
+
 /* mkdir -p: create dir and its missing parents. */
-static weft_status out_mkdirs(weft_context *ctx, const char *dir)
+static weft_status out_mkdirs(weft_context *ctx, const weft__outputs *set,
+			      const char *dir)
 {
 	char *p = weft__strdup(dir);
 	weft_status st = WEFT_OK;
@@ -299,8 +308,8 @@ static weft_status out_mkdirs(weft_context *ctx, const char *dir)
 		*s = '\0';
 		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
 			st = weft__fail(ctx, WEFT_E_IO,
-					"cannot create output directory %s: %s",
-					p, strerror(errno));
+					"cannot create %s directory %s: %s",
+					out_section(set), p, strerror(errno));
 			break;
 		}
 		*s = c;
@@ -326,8 +335,8 @@ static weft_status out_split(weft_context *ctx, weft__outputs *set,
 		set->real = weft__strdup(set->dir);
 	if (!set->real)
 		return weft__fail(ctx, WEFT_E_IO,
-				  "cannot resolve output directory %s: %s", dir,
-				  strerror(errno));
+				  "cannot resolve %s directory %s: %s",
+				  out_section(set), dir, strerror(errno));
 	slash = strrchr(set->real, '/');
 	set->parent = !slash ? weft__strdup(".")
 		      : slash == set->real
@@ -365,15 +374,16 @@ static weft_status out_lock(weft_context *ctx, weft__outputs *set)
 		if (busy)
 			out_lock_owner(fd, pid, sizeof pid);
 		st = busy ? weft__fail(ctx, WEFT_E_IO,
-				       "output directory %s is in use by "
-				       "another run (pid %s, which holds %s): "
-				       "wait for it to end, or choose another "
-				       "[output] directory",
-				       set->dir, pid, path)
+				       "%s directory %s is in use by another "
+				       "run (pid %s, which holds %s): wait for "
+				       "it to end, or choose another [%s] "
+				       "directory",
+				       out_section(set), set->dir, pid, path,
+				       out_section(set))
 			  : weft__fail(ctx, WEFT_E_IO,
-				       "cannot lock output directory %s "
-				       "(%s): %s",
-				       set->dir, path, strerror(errno));
+				       "cannot lock %s directory %s (%s): %s",
+				       out_section(set), set->dir, path,
+				       strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		free(path);
@@ -549,8 +559,9 @@ static weft_status out_mktmp(weft_context *ctx, weft__outputs *set)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	if (!mkdtemp(set->tmp)) {
 		weft__fail(ctx, WEFT_E_IO,
-			   "cannot create %s beside output directory %s: %s",
-			   set->tmp, set->dir, strerror(errno));
+			   "cannot create %s beside %s directory %s: %s",
+			   set->tmp, out_section(set), set->dir,
+			   strerror(errno));
 		free(set->tmp);
 		set->tmp = NULL;
 		return WEFT_E_IO;
@@ -566,9 +577,10 @@ weft_status weft__outputs_prepare(weft_context *ctx, weft__outputs *set,
 
 	set->lock_fd = -1;
 	set->tail = &set->head;
-	if ((st = weft__outputs_check(ctx, dir, where)) ||
+	if ((st = weft__outputs_check(ctx, set->section, dir, where)) ||
 	    (st = out_split(ctx, set, dir)) ||
-	    (st = out_mkdirs(ctx, set->parent)) || (st = out_lock(ctx, set)))
+	    (st = out_mkdirs(ctx, set, set->parent)) ||
+	    (st = out_lock(ctx, set)))
 		return st;
 	out_recover(set);
 	out_clean(set);
@@ -621,10 +633,10 @@ static weft_status out_carry_one(weft_context *ctx, weft__outputs *set, DIR *d,
 	if (fstatat(dirfd(d), name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISDIR(sb.st_mode))
 		return weft__fail(ctx, WEFT_E_IO,
-				  "output directory %s holds a directory, "
-				  "'%s', that weft did not write; nothing was "
+				  "%s directory %s holds a directory, '%s', "
+				  "that weft did not write; nothing was "
 				  "replaced: move it, and run again",
-				  set->dir, shown);
+				  out_section(set), set->dir, shown);
 	if (linkat(dirfd(d), name, tfd, name, 0) != 0)
 		return weft__fail(ctx, WEFT_E_IO,
 				  "cannot carry %s/%s, which weft did not "
@@ -774,6 +786,17 @@ weft_status weft__outputs_commit(weft_context *ctx, weft__outputs *set)
 		return st;
 	out_point(7);
 	return WEFT_OK;
+}
+
+weft_status weft__outputs_renew(weft_context *ctx, weft__outputs *set)
+{
+	weft__outputs_free_files(set);
+	if (set->tmp && !set->committed)
+		out_remove_new(set, set->tmp);
+	free(set->tmp);
+	set->tmp = NULL;
+	set->committed = 0;
+	return out_mktmp(ctx, set);
 }
 
 void weft__outputs_discard(weft__outputs *set)

@@ -143,6 +143,15 @@ weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 	return WEFT_OK;
 }
 
+weft_status weft__output_replace(weft_output *o, const void *data, size_t bytes)
+{
+	if (fflush(o->f) != 0 || ftruncate(fileno(o->f), 0) != 0 ||
+	    fseek(o->f, 0, SEEK_SET) != 0)
+		return weft__fail(o->ctx, WEFT_E_IO, "cannot rewrite %s: %s",
+				  o->tmp, strerror(errno));
+	return weft_output_write(o, data, bytes);
+}
+
 weft_status weft__output_close(weft_output *o)
 {
 	int err = 0;

@@ -32,6 +32,9 @@ typedef struct weft__outputs {
 	int lock_fd;	     /* PARENT/.BASE.weft-lock, held; -1 */
 	int committed;	     /* the new set is in place */
 	char note[512];	     /* what cleaning up left, for the summary */
+	/* The configuration section whose directory this is, for messages:
+	 * "output" (NULL), or "checkpoint" (a checkpoint is a set too). */
+	const char *section;
 } weft__outputs;
 
 /* ---- outdir.c: the directory ----------------------------------------------
@@ -39,9 +42,10 @@ typedef struct weft__outputs {
 
 /* What can be told about dir without writing anything: not the current
  * directory or one of its parents, a directory when it exists, with no
- * subdirectory (a set is files). where names the key's origin. */
-weft_status weft__outputs_check(weft_context *ctx, const char *dir,
-				const char *where);
+ * subdirectory (a set is files). where names the origin of the key
+ * [section] directory (section NULL: "output"). */
+weft_status weft__outputs_check(weft_context *ctx, const char *section,
+				const char *dir, const char *where);
 /* Check dir, create its parents, take its lock (refusing a second run
  * into it), put back or remove what killed runs left, and make the
  * directory the new set is written to. */
@@ -53,6 +57,9 @@ weft_status weft__outputs_prepare(weft_context *ctx, weft__outputs *set,
  * is taken the commit completes; before it, a cancellation of ctx leaves
  * the old set. */
 weft_status weft__outputs_commit(weft_context *ctx, weft__outputs *set);
+/* After a commit (or a failed one), a new set to write the next one into;
+ * the lock is kept. For checkpoints, which commit again and again. */
+weft_status weft__outputs_renew(weft_context *ctx, weft__outputs *set);
 /* Close every file; remove the new set unless it was committed; release
  * the lock; free the records. */
 void weft__outputs_discard(weft__outputs *set);
@@ -63,6 +70,10 @@ void weft__outputs_discard(weft__outputs *set);
 /* A new file NAME of the set (a plain name, not hidden). */
 weft_status weft__output_open(weft_context *ctx, weft__outputs *set,
 			      const char *name, weft_output **out);
+/* Its contents replaced by data (a resumed run: the output as it was at
+ * the checkpoint); it is then written on from there. */
+weft_status weft__output_replace(weft_output *o, const void *data,
+				 size_t bytes);
 /* Flush to disk and close (at commit). */
 weft_status weft__output_close(weft_output *o);
 /* Its final path, DIR/NAME, and its name. */

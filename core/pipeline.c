@@ -16,9 +16,10 @@
  * The device thus works on chunk c while the host waits for chunk c - 1
  * and the writer formats c - 1 or c - 2. With a backend that has no
  * fences, a sync() follows collect() and the chunk is handed over at once.
- * At the end the last chunk is waited for, one sync() waits for
- * everything, and the writer emits what is left and is joined, before the
- * model's finish().
+ * At the end the last chunk is waited for and handed over, the writer
+ * emits what is left, one sync() waits for everything and the writer is
+ * joined, before the model's finish(). A checkpoint settles the pipeline
+ * the same way, but leaves the writer running.
  *
  * The writer calls emit() in chunk order with a model context of its own:
  * its failures (weft_model_fail, failed weft_output_* writes) go to its own
@@ -85,19 +86,26 @@ static weft_status weft__writer_failure(weft_sim *sim, weft_status st)
 			  sim->model->name, weft_status_str(st));
 }
 
-/* Wait until chunk c may use its slot: the chunk that used it before,
- * c - WEFT__SIM_SLOTS, has been emitted. */
-static weft_status weft__writer_slot(weft_sim *sim, uint64_t c)
+/* Wait until the writer has emitted n chunks, or failed. */
+static weft_status weft__writer_wait(weft_sim *sim, uint64_t n)
 {
 	weft__writer *w = &sim->pipe.w;
 	weft_status st;
 
 	pthread_mutex_lock(&w->mu);
-	while (w->failed == WEFT_OK && w->emitted + WEFT__SIM_SLOTS <= c)
+	while (w->failed == WEFT_OK && w->emitted < n)
 		pthread_cond_wait(&w->cv, &w->mu);
 	st = w->failed;
 	pthread_mutex_unlock(&w->mu);
 	return st == WEFT_OK ? WEFT_OK : weft__writer_failure(sim, st);
+}
+
+/* Wait until chunk c may use its slot: the chunk that used it before,
+ * c - WEFT__SIM_SLOTS, has been emitted. */
+static weft_status weft__writer_slot(weft_sim *sim, uint64_t c)
+{
+	return weft__writer_wait(
+		sim, c + 1 > WEFT__SIM_SLOTS ? c + 1 - WEFT__SIM_SLOTS : 0);
 }
 
 /* Queue a chunk whose host memory is filled. The queue has a place for
@@ -244,7 +252,7 @@ weft_status weft__pipe_chunk(weft_sim *sim)
 	return WEFT_OK;
 }
 
-weft_status weft__pipe_drain(weft_sim *sim)
+weft_status weft__pipe_settle(weft_sim *sim)
 {
 	weft__pipe *p = &sim->pipe;
 	weft_status st;
@@ -253,10 +261,31 @@ weft_status weft__pipe_drain(weft_sim *sim)
 		return WEFT_OK;
 	if (p->has_pending && (st = weft__pipe_hand_pending(sim)))
 		return st;
-	if ((st = weft__pipe_sync(sim)))
+	return weft__writer_wait(sim, p->next);
+}
+
+weft_status weft__pipe_drain(weft_sim *sim)
+{
+	weft_status st;
+
+	if (!sim->pipe.on)
+		return WEFT_OK;
+	if ((st = weft__pipe_settle(sim)) || (st = weft__pipe_sync(sim)))
 		return st;
 	st = weft__writer_join(sim, 0);
 	return st == WEFT_OK ? WEFT_OK : weft__writer_failure(sim, st);
+}
+
+void weft__pipe_resume(weft_sim *sim, uint64_t chunks)
+{
+	weft__pipe *p = &sim->pipe;
+
+	if (!p->on)
+		return;
+	pthread_mutex_lock(&p->w.mu);
+	p->next = chunks;
+	p->w.emitted = chunks;
+	pthread_mutex_unlock(&p->w.mu);
 }
 
 void weft__pipe_stop(weft_sim *sim)

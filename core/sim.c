@@ -15,6 +15,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "checkpoint.h"
 #include "sim.h"
 
 /* ---- backend choice ------------------------------------------------------ */
@@ -203,7 +204,9 @@ static weft_status weft__sim_setup(weft_sim *sim)
 	    (st = weft__model_check(sim->ctx, sim->cfg, sim->model)) ||
 	    (st = weft__sim_go_on(sim, "setting the model up")))
 		return st;
+	sim->in_setup = 1;
 	st = sim->model->setup(&sim->mc, &sim->mstate);
+	sim->in_setup = 0;
 	if (st == WEFT_OK && WEFT__SIM_STEP(sim)->n == 0)
 		st = weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
 				     "setup declared no step launches");
@@ -211,6 +214,8 @@ static weft_status weft__sim_setup(weft_sim *sim)
 		st = weft__sim_go_on(sim, "setting the model up");
 	if (st == WEFT_OK)
 		st = weft__pipe_start(sim);
+	if (st == WEFT_OK)
+		st = weft__ckpt_start(sim);
 	return st;
 }
 
@@ -267,8 +272,21 @@ static weft_status weft__sim_output(weft_sim *sim)
 	return sim->pipe.on ? weft__pipe_chunk(sim) : WEFT_OK;
 }
 
+/* Steps to the next output point, or to the next checkpoint when it comes
+ * first. */
+static uint64_t weft__sim_chunk(const weft_sim *sim)
+{
+	uint64_t chunk = sim->every - sim->steps_done % sim->every;
+	uint64_t ck = sim->ckpt ? sim->ckpt->every : 0;
+
+	if (ck && ck - sim->steps_done % ck < chunk)
+		chunk = ck - sim->steps_done % ck;
+	return chunk;
+}
+
 /* Enqueue in chunks that end on multiples of [output] every, so outputs
- * are read between chunks and never inside one. */
+ * are read between chunks and never inside one, and of [checkpoint]
+ * every, where checkpoints are taken. */
 weft_status weft_sim_step(weft_sim *sim, uint64_t n)
 {
 	weft_status st;
@@ -278,7 +296,7 @@ weft_status weft_sim_step(weft_sim *sim, uint64_t n)
 	if (n > sim->steps_total - sim->steps_done)
 		n = sim->steps_total - sim->steps_done;
 	while (n > 0) {
-		uint64_t chunk = sim->every - sim->steps_done % sim->every;
+		uint64_t chunk = weft__sim_chunk(sim);
 		if (weft__cancelled(sim->ctx))
 			return weft__cancel_fail(
 				sim->ctx, "stepping (%llu of %llu steps done)",
@@ -293,6 +311,8 @@ weft_status weft_sim_step(weft_sim *sim, uint64_t n)
 		if ((sim->steps_done % sim->every == 0 ||
 		     sim->steps_done == sim->steps_total) &&
 		    (st = weft__sim_output(sim)))
+			return st;
+		if (weft__ckpt_due(sim) && (st = weft__ckpt_take(sim, 0)))
 			return st;
 	}
 	return WEFT_OK;
@@ -343,9 +363,11 @@ weft_status weft_sim_finish(weft_sim *sim)
 	if (sim->steps_done < sim->steps_total &&
 	    (st = weft_sim_step(sim, sim->steps_total - sim->steps_done)))
 		return st;
-	/* Every output emitted and the writer joined before finish(). Up
-	 * to the commit, a cancellation leaves the outputs as they were. */
-	if ((st = weft__pipe_drain(sim)) ||
+	sim->finished = 1;
+	/* Every output emitted and the writer joined before finish(), the
+	 * last checkpoint written. Up to the commit, a cancellation leaves
+	 * the outputs as they were. */
+	if ((st = weft__ckpt_join(sim)) || (st = weft__pipe_drain(sim)) ||
 	    (st = weft__sim_go_on(sim, "finishing")) ||
 	    (st = sim->model->finish(&sim->mc, sim->mstate)) ||
 	    (st = weft__sim_go_on(sim, "finishing")) ||
@@ -363,6 +385,7 @@ void weft_sim_close(weft_sim *sim)
 	if (!sim)
 		return;
 	weft__pipe_stop(sim);
+	weft__ckpt_close(sim);
 	if (sim->model && sim->mstate)
 		sim->model->teardown(&sim->mc, sim->mstate);
 	weft__outputs_discard(&sim->outputs);
@@ -382,6 +405,10 @@ void weft_sim_close(weft_sim *sim)
 		free(sim->bufs[i]);
 	}
 	free(sim->bufs);
+	for (size_t i = 0; i < sim->n_hosts; i++)
+		free(sim->hosts[i].name);
+	free(sim->hosts);
+	free(sim->rows);
 	for (uint32_t i = 0; i < sim->n_lists; i++) {
 		free(sim->lists[i].name);
 		free(sim->lists[i].l);

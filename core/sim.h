@@ -77,7 +77,16 @@ typedef struct weft_sim_buffer {
 	size_t bytes;
 	int is_f32;	/* weft_model_buffer_tolerance() was called */
 	double abs_tol; /* for f32 buffers */
+	int is_state;	/* weft_model_state(): saved by checkpoints */
 } weft__sim_buf;
+
+/* Host memory the model declared part of its state
+ * (weft_model_state_host). */
+typedef struct weft__sim_host {
+	char *name;
+	void *data;
+	size_t bytes;
+} weft__sim_host;
 
 /* A launch list the model declared: "step" (index 0, set_step) and those
  * of weft_model_add_list(). */
@@ -128,6 +137,16 @@ struct weft_sim {
 	weft__sim_buf **bufs; /* live model buffers, in allocation order */
 	size_t n_bufs;
 	weft__pipe pipe;
+	/* Checkpoints (checkpoint.c, resume.c): the state the model
+	 * declared besides its buffers, and the run's checkpoints (NULL
+	 * until one is asked for). */
+	int in_setup; /* the model's setup() is running */
+	int finished; /* weft_sim_finish() has begun */
+	weft__sim_host *hosts;
+	size_t n_hosts;
+	weft_model_rows **rows; /* row series open, in opening order */
+	size_t n_rows;
+	struct weft__ckpt *ckpt;
 };
 
 /* weft_sim_open() with the model given instead of found by the name in
@@ -160,6 +179,23 @@ weft_status weft__pipe_drain(weft_sim *sim);
 /* Closing: stop the writer (emitting nothing more) and join it; wait for
  * the device when reads into the model's memory may be under way. */
 void weft__pipe_stop(weft_sim *sim);
+
+/* ---- row series (model_rows.c) ------------------------------------------ */
+
+/* A resume: rows [0, read) were collected before the checkpoint; read
+ * them from the series (restored already) into the model's host copy. */
+weft_status weft__rows_restore(weft_model_ctx *mc, weft_model_rows *r,
+			       uint64_t read);
+
+/* Wait until every chunk collected so far has been emitted: the pending
+ * one waited for and handed over, the writer idle. A checkpoint then
+ * reads the outputs and the model's host state as they are after the
+ * last step enqueued. */
+weft_status weft__pipe_settle(weft_sim *sim);
+
+/* A resumed run: chunks were collected and emitted before its checkpoint,
+ * so the next one takes the slot an uninterrupted run would. */
+void weft__pipe_resume(weft_sim *sim, uint64_t chunks);
 
 /* A new output file of the run; the output directory is prepared first
  * if the configuration wrote nothing until now (weft__config_writes). */

@@ -99,7 +99,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	1
+#define WEFT_MODEL_ABI_MINOR	2
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or
@@ -182,6 +182,18 @@ typedef struct weft_model {
 	 * files read (mc has no run). setup() calls the same functions to
 	 * read what it checked, so the checks are written once. */
 	weft_status (*check)(weft_model_ctx *mc);
+
+	/* ABI 1.2 (read only when struct_size covers it). */
+	/* Nonzero when setup() declares everything that a step changes and
+	 * later steps or outputs depend on: device buffers with
+	 * weft_model_state(), host memory (counters that emit() keeps, say)
+	 * with weft_model_state_host(). Such a run can be checkpointed
+	 * ([checkpoint] every) and resumed (`weft run --resume`): the core
+	 * saves those bytes, the step reached and the outputs so far, and on
+	 * resume runs setup() as usual and writes them back
+	 * (docs/design.md, "Checkpoints"). 0, and models built for 1.0 and
+	 * 1.1: a configuration that asks for checkpoints is refused. */
+	uint32_t checkpoints;
 } weft_model;
 
 /* The size of the first published layout: a model's struct_size is at
@@ -192,6 +204,9 @@ typedef struct weft_model {
 /* The 1.1 layout, which appended check(). */
 #define WEFT_MODEL_V1_1_SIZE \
 	(offsetof(weft_model, check) + sizeof(weft_status(*)(weft_model_ctx *)))
+/* The 1.2 layout, which appended checkpoints. */
+#define WEFT_MODEL_V1_2_SIZE \
+	(offsetof(weft_model, checkpoints) + sizeof(uint32_t))
 
 /* ---- what a model may ask of the core ------------------------------- */
 /* Exported from libweft, which every model plugin links (pkg-config
@@ -238,6 +253,26 @@ WEFT_EXPORT void weft_model_free(weft_model_ctx *mc, weft_buf *buf);
 WEFT_EXPORT weft_status weft_model_buffer_tolerance(weft_model_ctx *mc,
 						    weft_buf *buf,
 						    double abs_tol);
+/* Checkpoints (a model whose descriptor sets `checkpoints`; only in
+ * setup()). Declare buf (from weft_model_alloc) part of the state: what
+ * steps change and later steps or outputs read (agents' states, counters
+ * and step counters on the device, a series of rows). A checkpoint saves
+ * its bytes; a resumed run writes them back after setup() has built
+ * everything else again. Buffers setup() fills and no step changes
+ * (parameters, contact networks) are not state: a resume checks that
+ * setup() rebuilt them byte for byte. Declaring a buffer twice is
+ * harmless. */
+WEFT_EXPORT weft_status weft_model_state(weft_model_ctx *mc, weft_buf *buf);
+/* Declare `bytes` of host memory at `data` part of the state, under a
+ * name ([a-z0-9_]+, unique): totals that emit() adds up, say. It must
+ * stay valid until teardown and hold plain bytes (fixed-width integers,
+ * no pointers): a checkpoint copies it as it is, once the writer thread
+ * has emitted every chunk collected so far, and a resume copies it back
+ * after setup(). */
+WEFT_EXPORT weft_status weft_model_state_host(weft_model_ctx *mc,
+					      const char *name, void *data,
+					      size_t bytes);
+
 /* Blocking host-to-device and device-to-host copies. */
 WEFT_EXPORT weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
 					  size_t offset, const void *src,
@@ -272,7 +307,11 @@ WEFT_EXPORT unsigned weft_model_output_slots(const weft_model_ctx *mc);
  *              rows' own place;
  *   emit():    weft_model_rows_slot() gives the rows [first, end) of the
  *              slot, now in host;
- *   teardown(): weft_model_rows_close() (NULL is fine). */
+ *   teardown(): weft_model_rows_close() (NULL is fine).
+ * For checkpoints it declares the series and the snapshot buffer state
+ * itself, records how many rows were collected, and on resume reads the
+ * rows collected before the checkpoint back into host (finish() may then
+ * read every row there, as after an uninterrupted run). */
 typedef struct weft_model_rows weft_model_rows;
 WEFT_EXPORT weft_status weft_model_rows_open(weft_model_ctx *mc,
 					     weft_buf *series, void *host,

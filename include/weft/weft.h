@@ -166,6 +166,58 @@ WEFT_EXPORT const char *weft_sim_output_at(const weft_sim *sim, size_t i);
 /* Free everything; outputs not yet committed are removed. */
 WEFT_EXPORT void weft_sim_close(weft_sim *sim);
 
+/* ---- checkpoints ---------------------------------------------------- */
+/*
+ * With [checkpoint] every = N, weft_sim_step() writes a checkpoint after
+ * every N steps into [checkpoint] directory: the model's state (what it
+ * declared with weft_model_state()), the step reached, the outputs so far
+ * and the configuration's hash, replacing the previous checkpoint in one
+ * step (docs/design.md, "Checkpoints"). Each costs one wait for the
+ * device; its files are written by a thread of their own while the next
+ * steps run. A checkpoint that cannot be written fails the run (the
+ * previous one stays). The model must be able to: its descriptor's
+ * `checkpoints` (model ABI 1.2).
+ */
+
+/* Write a checkpoint of the run at the step reached, into [checkpoint]
+ * directory, whether or not [checkpoint] every is set, and return once it
+ * is in place. Not after weft_sim_finish(). Calls no cancellation check:
+ * an application may call it once a cancelled weft_sim_step() returned,
+ * to keep what was done. */
+WEFT_EXPORT weft_status weft_sim_checkpoint(weft_sim *sim);
+/* Open a run as weft_sim_open() does and continue it from the checkpoint
+ * in dir: the run is at the checkpoint's step, its outputs hold what they
+ * held there, and stepping it to the end gives the outputs an
+ * uninterrupted run gives, byte for byte, on any backend. Refused, with
+ * the reason, before setup when dir holds no checkpoint this weft reads
+ * (another format, truncated, damaged), one of another weft version,
+ * model or model version, or of another configuration (the first key that
+ * differs is named); after setup when setup() did not rebuild what the
+ * checkpointed run had (an input file changed). */
+WEFT_EXPORT weft_status weft_sim_resume(weft_context *ctx,
+					const weft_config *cfg, const char *dir,
+					weft_sim **out);
+/* The checks weft_sim_resume() makes before setup, all of them, state
+ * checksums included, without opening a run (`weft check --resume`): the
+ * checkpoint's step in *step (may be NULL). */
+WEFT_EXPORT weft_status weft_checkpoint_check(weft_context *ctx,
+					      const weft_config *cfg,
+					      const char *dir, uint64_t *step);
+
+typedef struct weft_checkpoint_info {
+	uint32_t struct_size;	 /* set by the caller: sizeof *out */
+	const char *dir;	 /* where this run writes them ("" none yet) */
+	uint64_t every;		 /* [checkpoint] every */
+	uint64_t written;	 /* checkpoints this run put in place */
+	uint64_t last_step;	 /* the step of the last of them */
+	uint64_t resumed_from;	 /* the step it resumed from (0: none) */
+	const char *resumed_dir; /* and the directory ("" none) */
+} weft_checkpoint_info;
+
+/* What the run did with checkpoints, for the caller to report. */
+WEFT_EXPORT weft_status weft_sim_checkpoint_info(const weft_sim *sim,
+						 weft_checkpoint_info *out);
+
 /* ---- state digests -------------------------------------------------- */
 
 /* Every model buffer of a run as it is now (after waiting for the

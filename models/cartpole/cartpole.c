@@ -374,6 +374,27 @@ static weft_status cartpole_add_views(weft_model_ctx *mc, cartpole_state *s)
 				flat);
 }
 
+/* What a checkpoint saves: every buffer but the parameters and the
+ * constants, which setup() makes again from the configuration. The
+ * environments' state, step and episode counters (with the keys, the
+ * per-environment random streams: the API may reseed them), statistics,
+ * the packed result, the control block, and the host's inputs (actions,
+ * mask, states to set), so that a run driven by the API resumes as it
+ * was; the series and its snapshots are declared by
+ * weft_model_rows_open(). On the host: the totals emit() adds up. */
+static weft_status cartpole_declare_state(weft_model_ctx *mc, cartpole_state *s)
+{
+	weft_status st = WEFT_OK;
+
+	for (int k = 0; k < CP_N_BUFS && !st; k++)
+		if (k != CP_B_PARAMS && k != CP_B_CONSTS)
+			st = weft_model_state(mc, s->bufs[k]);
+	if (st)
+		return st;
+	return weft_model_state_host(mc, "totals", &s->totals,
+				     sizeof s->totals);
+}
+
 static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 {
 	cartpole_state *s = calloc(1, sizeof *s);
@@ -389,6 +410,7 @@ static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 	    (st = cartpole_set_step(mc, s)) ||
 	    (st = cartpole_add_lists(mc, s)) ||
 	    (st = cartpole_add_views(mc, s)) ||
+	    (st = cartpole_declare_state(mc, s)) ||
 	    (st = weft_model_rows_open(mc, s->bufs[CP_B_SERIES], s->series,
 				       CP_ROW_WORDS * sizeof(uint32_t),
 				       CP_SNAP_ROWS, &s->rows)))
@@ -424,18 +446,20 @@ static weft_status cartpole_csv_row(cartpole_state *s, const uint32_t *r)
 {
 	uint64_t ep = cp_u64(r, CP_ROW_EP_LO), sum = cp_u64(r, CP_ROW_SUM_LO);
 
-	s->episodes += ep;
-	s->return_sum += sum;
-	if (r[CP_ROW_MAX] > s->max_return)
-		s->max_return = r[CP_ROW_MAX];
+	struct cartpole_totals *t = &s->totals;
+
+	t->episodes += ep;
+	t->return_sum += sum;
+	if (r[CP_ROW_MAX] > t->max_return)
+		t->max_return = r[CP_ROW_MAX];
 	if (!s->csv)
 		return WEFT_OK;
 	return weft_output_printf(
 		s->csv, "%llu,%llu,%.4f,%u,%llu,%.4f\n",
 		(unsigned long long)cp_u64(r, CP_ROW_STEP_LO),
 		(unsigned long long)ep, ep ? (double)sum / (double)ep : 0.0,
-		r[CP_ROW_MAX], (unsigned long long)s->episodes,
-		s->episodes ? (double)s->return_sum / (double)s->episodes
+		r[CP_ROW_MAX], (unsigned long long)t->episodes,
+		t->episodes ? (double)t->return_sum / (double)t->episodes
 			    : 0.0);
 }
 
@@ -489,12 +513,13 @@ static weft_status cartpole_finish(weft_model_ctx *mc, void *state)
 			   (unsigned long long)steps,
 			   (unsigned long long)steps * s->n_envs);
 	weft_model_summary(mc, "episodes finished", "%llu",
-			   (unsigned long long)s->episodes);
+			   (unsigned long long)s->totals.episodes);
 	weft_model_summary(mc, "mean return", "%.4f",
-			   s->episodes
-				   ? (double)s->return_sum / (double)s->episodes
+			   s->totals.episodes
+				   ? (double)s->totals.return_sum /
+					     (double)s->totals.episodes
 				   : 0.0);
-	weft_model_summary(mc, "max return", "%u", s->max_return);
+	weft_model_summary(mc, "max return", "%u", s->totals.max_return);
 	return WEFT_OK;
 }
 
@@ -552,4 +577,6 @@ WEFT_MODEL_ENTRY = {
 	.collect = cartpole_collect,
 	.emit = cartpole_emit,
 	.plot = &cartpole_plot,
+	/* setup() declares its state (cartpole_declare_state). */
+	.checkpoints = 1,
 };

@@ -45,10 +45,13 @@ typedef struct cartpole_state {
 	 * rows back overlaps the next steps; weft_model_rows_*). */
 	weft_model_rows *rows;
 	weft_output *csv;
-	/* Totals of the rows emitted so far, for the summary (written by
-	 * emit() on the writer thread, read by finish() after it joined). */
-	uint64_t episodes, return_sum;
-	uint32_t max_return;
+	/* Totals of the rows emitted so far, for the summary and the CSV's
+	 * running mean (written by emit() on the writer thread, read by
+	 * finish() after it joined): host state, which checkpoints save. */
+	struct cartpole_totals {
+		uint64_t episodes, return_sum;
+		uint32_t max_return, pad;
+	} totals;
 } cartpole_state;
 
 /* glibc's table of sin(k/128) and cos(k/128) (cartpole_dyn64.h). */

@@ -335,6 +335,28 @@ static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
 	return seir_set_step(mc, s);
 }
 
+/* What a checkpoint saves: the buffers the day's kernels write (agents'
+ * states and timers, the tally with the day counter that keys every
+ * draw, the active set and list and the list's offsets; the series and
+ * its snapshots are declared by weft_model_rows_open()). The rest is what
+ * setup() builds from the configuration and the population (parameters
+ * and beta table, ages, transmissibility classes, vaccination order,
+ * contacts), which a resume builds again. SEIR keeps no host state: the
+ * interventions are in the beta table, the counts on the device. */
+static weft_status seir_declare_state(weft_model_ctx *mc, seir_state *s)
+{
+	static const enum seir_buf_id state[] = {
+		SEIR_BUF_STATE, SEIR_BUF_TIMER, SEIR_BUF_TALLY,
+		SEIR_BUF_BITS,	SEIR_BUF_LIST,	SEIR_BUF_OFFS,
+	};
+	weft_status st = WEFT_OK;
+
+	for (size_t i = 0; i < sizeof state / sizeof state[0] && !st; i++)
+		if (s->buf[state[i]])
+			st = weft_model_state(mc, s->buf[state[i]]);
+	return st;
+}
+
 /* Output snapshots: each slot's region holds a chunk's rows (at most
  * `every`, plus day 0 in the first). */
 static weft_status seir_snap_setup(weft_model_ctx *mc, seir_state *s)
@@ -389,6 +411,8 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 		return weft_model_fail(mc, st, "%s", err);
 	st = seir_build(mc, s, &pop);
 	weft__seir_population_free(&pop);
+	if (st == WEFT_OK)
+		st = seir_declare_state(mc, s);
 	if (st == WEFT_OK)
 		st = seir_snap_setup(mc, s);
 	if (st)
@@ -600,4 +624,6 @@ WEFT_MODEL_ENTRY = {
 	.collect = seir_collect,
 	.emit = seir_emit,
 	.plot = &seir_plot,
+	/* setup() declares its state (seir_declare_state). */
+	.checkpoints = 1,
 };

@@ -14,10 +14,11 @@
  *
  * This file uses weft/model.h and nothing else of weft: the keys of
  * [sir]; setup() builds the state on the host, uploads it once and
- * declares the step's launches (the kernels are in sir.wk); collect() and
- * emit() read back the rows of the series and write sir.csv; finish()
- * adds summary lines; teardown() frees everything. The entry at the end
- * is the only symbol the plugin exports.
+ * declares the step's launches (the kernels are in sir.wk) and what its
+ * state is, for checkpoints; collect() and emit() read back the rows of
+ * the series and write sir.csv; finish() adds summary lines; teardown()
+ * frees everything. The entry at the end is the only symbol the plugin
+ * exports.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -72,10 +73,13 @@ typedef struct sir_state {
 	 * so that reading them overlaps the next steps. */
 	weft_model_rows *rows;
 	weft_output *csv; /* sir.csv, NULL when [output] csv = false */
-	/* The largest infected count of the rows emitted so far (written by
-	 * emit() on the writer thread, read by finish() after it joined). */
-	uint32_t peak;
-	uint32_t peak_step;
+	/* The largest infected count of the rows emitted so far and its step
+	 * (written by emit() on the writer thread, read by finish() after it
+	 * joined): host state, which checkpoints save (sir_declare_state). */
+	struct sir_peak {
+		uint32_t count;
+		uint32_t step;
+	} peak;
 } sir_state;
 
 /* ---- parameters ----------------------------------------------------------
@@ -251,6 +255,21 @@ static weft_status sir_add_views(weft_model_ctx *mc, sir_state *s)
 				WEFT_DTYPE_U32, 1, counts);
 }
 
+/* What a checkpoint saves: everything a step changes that later steps or
+ * outputs read. The grids and the control block (its step counter keys
+ * the draws); the series and its snapshots are declared by
+ * weft_model_rows_open(); the peak is kept on the host. The parameter
+ * block is not state: setup() makes it again from the configuration. */
+static weft_status sir_declare_state(weft_model_ctx *mc, sir_state *s)
+{
+	weft_status st;
+
+	if ((st = weft_model_state(mc, s->cells)) ||
+	    (st = weft_model_state(mc, s->ctl)))
+		return st;
+	return weft_model_state_host(mc, "peak", &s->peak, sizeof s->peak);
+}
+
 static weft_status sir_setup(weft_model_ctx *mc, void **out)
 {
 	sir_state *s = calloc(1, sizeof *s);
@@ -262,7 +281,7 @@ static weft_status sir_setup(weft_model_ctx *mc, void **out)
 	*out = s; /* from here on, teardown() frees what is set */
 	if ((st = sir_read_params(mc, s)) || (st = sir_alloc_all(mc, s)) ||
 	    (st = sir_upload_all(mc, s)) || (st = sir_set_step(mc, s)) ||
-	    (st = sir_add_views(mc, s)) ||
+	    (st = sir_add_views(mc, s)) || (st = sir_declare_state(mc, s)) ||
 	    (st = weft_model_rows_open(mc, s->series, s->host,
 				       SIR_ROW_WORDS * sizeof(uint32_t),
 				       SIR_SNAP_ROWS, &s->rows)))
@@ -315,9 +334,9 @@ static weft_status sir_emit(weft_model_ctx *mc, void *state,
 	for (uint64_t r = first; r < end; r++) {
 		const uint32_t *row = s->host + r * SIR_ROW_WORDS;
 
-		if (row[SIR_ROW_I] > s->peak) {
-			s->peak = row[SIR_ROW_I];
-			s->peak_step = row[SIR_ROW_STEP];
+		if (row[SIR_ROW_I] > s->peak.count) {
+			s->peak.count = row[SIR_ROW_I];
+			s->peak.step = row[SIR_ROW_STEP];
 		}
 		if (s->csv &&
 		    (st = weft_output_printf(s->csv, "%u,%u,%u,%u\n",
@@ -348,8 +367,8 @@ static weft_status sir_finish(weft_model_ctx *mc, void *state)
 			   p->cells - ctl[SIR_CTL_S],
 			   100.0 * (p->cells - ctl[SIR_CTL_S]) / p->cells);
 	weft_model_summary(mc, "peak infected",
-			   "%u at step %u (of the rows of sir.csv)", s->peak,
-			   s->peak_step);
+			   "%u at step %u (of the rows of sir.csv)",
+			   s->peak.count, s->peak.step);
 	return WEFT_OK;
 }
 
@@ -416,4 +435,7 @@ WEFT_MODEL_ENTRY = {
 			"sir.initial_infected=3\n"
 			"simulation.steps=60\n",
 	.plot = &sir_plot,
+	/* setup() declares its state (sir_declare_state): runs can be
+	 * checkpointed and resumed. */
+	.checkpoints = 1,
 };
