@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "memory.h"
 #include "output.h"
 
 /* 2^53 - 1: the largest integer that the schema's double bounds hold. */
@@ -801,6 +802,11 @@ weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
 	/* What the model checks before its setup, as a run would. */
 	if (st == WEFT_OK)
 		st = weft__model_check(ctx, cfg, WEFT__MODEL(model->plugin));
+	/* The host bytes of the model's estimate, before any allocation;
+	 * the run checks the device's once it is open. */
+	if (st == WEFT_OK)
+		st = weft__mem_fits(ctx, cfg, WEFT__MODEL(model->plugin), NULL,
+				    NULL);
 	return st;
 }
 
