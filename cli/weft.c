@@ -360,6 +360,62 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 	return EXIT_SUCCESS;
 }
 
+/* "12.5 MiB" */
+static void human_bytes(char *buf, size_t size, uint64_t bytes)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB",
+					    "GiB",   "TiB", "PiB" };
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024.0 && u < 5) {
+		v /= 1024.0;
+		u++;
+	}
+	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+}
+
+/* `weft check`: ok, and the memory the run would need (its model's
+ * estimate) beside what the host has. */
+static int print_check(weft_context *ctx, const weft_config *cfg,
+		       const char *path)
+{
+	weft_estimate e = { .struct_size = sizeof e };
+	char host[32], dev[32], avail[32];
+
+	if (weft_config_estimate(ctx, cfg, &e))
+		return fail(ctx);
+	printf("%s: ok\n", path);
+	if (!e.known) {
+		printf("  %-20s not estimated (the model's plugin is older "
+		       "than model ABI 1.2)\n",
+		       "memory");
+		return EXIT_SUCCESS;
+	}
+	human_bytes(host, sizeof host, e.host_bytes);
+	human_bytes(dev, sizeof dev, e.device_bytes);
+	printf("  %-20s %s of host memory (%llu bytes), %s of device memory "
+	       "(%llu bytes)\n",
+	       "memory", host, (unsigned long long)e.host_bytes, dev,
+	       (unsigned long long)e.device_bytes);
+	printf("  %-20s %s\n", "", e.parts);
+	human_bytes(dev, sizeof dev, e.shared_bytes);
+	printf("  %-20s %s (%llu bytes) on a backend whose device memory is "
+	       "host memory\n",
+	       "", dev, (unsigned long long)e.shared_bytes);
+	if (!e.host_available)
+		return EXIT_SUCCESS;
+	human_bytes(avail, sizeof avail, e.host_available);
+	printf("  %-20s %s: %s (%llu bytes)\n", "", e.available_from, avail,
+	       (unsigned long long)e.host_available);
+	if (e.shared_bytes > e.host_available)
+		printf("  %-20s the run needs more than %s with its device "
+		       "buffers in host memory: weft run refuses it on such "
+		       "a backend\n",
+		       "note", e.available_from);
+	return EXIT_SUCCESS;
+}
+
 static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 {
 	run_opts o = { 0 };
@@ -369,7 +425,7 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 	parse_run_opts(argc, argv, &o, is_run);
 	rc = load_config(ctx, &o, &cfg);
 	if (rc == 0 && !is_run)
-		printf("%s: ok\n", o.config);
+		rc = print_check(ctx, cfg, o.config);
 	else if (rc == 0)
 		rc = run_sim(ctx, cfg, &o);
 	weft_config_free(cfg);
