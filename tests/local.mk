@@ -50,3 +50,4 @@ include tests/run.am
 include tests/wk.am
 include tests/model-plugins.am
 include tests/golden.am
+include tests/memory.am
