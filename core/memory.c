@@ -209,7 +209,7 @@ static int weft__env_bytes(weft_context *ctx, const char *name, uint64_t *out)
 	return -1;
 }
 
-/* The lowest of what limits the host's memory. */
+/* The lowest of what limits the host's (or the device's) memory. */
 static void weft__avail_min(weft__mem_avail *a, uint64_t bytes,
 			    const char *from)
 {
@@ -220,18 +220,28 @@ static void weft__avail_min(weft__mem_avail *a, uint64_t bytes,
 	a->from = from;
 }
 
+/* $name, bytes that replace what the machine reports, into out: 1 when
+ * set, 0 when not, -1 (and a message) when not a number of bytes. */
+static int weft__mem_env(weft_context *ctx, const char *name,
+			 weft__mem_avail *out)
+{
+	uint64_t v;
+	int env = weft__env_bytes(ctx, name, &v);
+
+	if (env > 0)
+		weft__avail_min(out, v, name);
+	return env;
+}
+
 weft_status weft__mem_host(weft_context *ctx, weft__mem_avail *out)
 {
 	uint64_t v;
 	int env;
 
 	memset(out, 0, sizeof *out);
-	env = weft__env_bytes(ctx, "WEFT_MEM_AVAILABLE", &v);
-	if (env < 0)
+	if ((env = weft__mem_env(ctx, "WEFT_MEM_AVAILABLE", out)) < 0)
 		return WEFT_E_CONFIG;
-	if (env > 0)
-		weft__avail_min(out, v, "WEFT_MEM_AVAILABLE");
-	else if (weft__meminfo(&v))
+	if (env == 0 && weft__meminfo(&v))
 		weft__avail_min(out, v, "MemAvailable");
 	if (weft__cgroup_left(&v))
 		weft__avail_min(out, v, "what the cgroup's memory.max leaves");
@@ -251,17 +261,13 @@ weft_status weft__mem_device(weft_context *ctx, const weft_backend *vt,
 	weft_mem_info mi = { .struct_size = sizeof mi };
 	weft_error err = { { 0 } };
 	weft_status st;
-	uint64_t v;
 	int env;
 
 	memset(out, 0, sizeof *out);
-	env = weft__env_bytes(ctx, "WEFT_DEVICE_MEM_AVAILABLE", &v);
-	if (env < 0)
+	if ((env = weft__mem_env(ctx, "WEFT_DEVICE_MEM_AVAILABLE", out)) < 0)
 		return WEFT_E_CONFIG;
-	if (env > 0) {
-		weft__avail_min(out, v, "WEFT_DEVICE_MEM_AVAILABLE");
+	if (env > 0)
 		return WEFT_OK;
-	}
 	if (vt->struct_size < WEFT_BACKEND_V1_3_SIZE || !vt->mem_info)
 		return WEFT_OK; /* a backend older than 1.3: not checked */
 	st = vt->mem_info(dev, &mi, &err);

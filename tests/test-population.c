@@ -651,6 +651,20 @@ static const struct bad_case {
 	  "store it" },
 };
 
+/* A build (st, err, pop) refused with WEFT_E_CONFIG and exactly want,
+ * nothing left built. */
+static void expect_refused(weft_status st, const char *err,
+			   seir_population *pop, const char *want,
+			   const char *group, const char *name)
+{
+	if (!tap_ok(st == WEFT_E_CONFIG && !strcmp(err, want) &&
+			    pop->age == NULL,
+		    "%s: %s", group, name))
+		tap_diag("got (%d): %s; wanted %s", (int)st, err, want);
+	if (st == WEFT_OK)
+		weft__seir_population_free(pop);
+}
+
 static void test_csv_errors(void)
 {
 	for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
@@ -662,10 +676,7 @@ static void test_csv_errors(void)
 		snprintf(tail, sizeof tail, c->msg, agents_path);
 		snprintf(want, sizeof want, "%s%s",
 			 c->in_edges ? edges_path : agents_path, tail);
-		if (!tap_ok(st == WEFT_E_CONFIG && !strcmp(err, want) &&
-				    pop.age == NULL,
-			    "csv error: %s", tail))
-			tap_diag("got (%d): %s", (int)st, err);
+		expect_refused(st, err, &pop, want, "csv error", tail);
 	}
 }
 
@@ -723,12 +734,7 @@ static void csv_refused(const seir_pop_params *pp, const char *want,
 	char err[1024];
 	weft_status st = weft__seir_population_build(pp, &pop, err, sizeof err);
 
-	if (!tap_ok(st == WEFT_E_CONFIG && !strcmp(err, want) &&
-			    pop.age == NULL,
-		    "csv bounds: %s", name))
-		tap_diag("got (%d): %s; wanted %s", (int)st, err, want);
-	if (st == WEFT_OK)
-		weft__seir_population_free(&pop);
+	expect_refused(st, err, &pop, want, "csv bounds", name);
 }
 
 /* Lines, NUL bytes, /dev/zero: memory stays bounded whatever a file
