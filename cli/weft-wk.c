@@ -138,6 +138,10 @@ void wk_str_printf(wk_str *s, const char *fmt, ...)
 	s->len += (size_t)n;
 }
 
+/* The most a kernel source may hold: a file that goes on (/dev/zero) is
+ * refused, "File too large", rather than read. */
+#define WK_FILE_MAX (16u << 20)
+
 char *wk_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -148,9 +152,11 @@ char *wk_read_file(const char *path, size_t *len)
 
 	if (!f)
 		return NULL;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+	while (s.len <= WK_FILE_MAX && (n = fread(buf, 1, sizeof buf, f)) > 0)
 		wk_str_addn(&s, buf, n);
-	err = ferror(f) ? (errno ? errno : EIO) : 0;
+	err = ferror(f)		    ? (errno ? errno : EIO)
+	      : s.len > WK_FILE_MAX ? EFBIG
+				    : 0;
 	fclose(f);
 	if (err) {
 		free(s.p);

@@ -427,21 +427,68 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 	return EXIT_SUCCESS;
 }
 
-/* `weft check`: the configuration is valid; with --resume, DIR holds a
- * checkpoint it can resume from. */
-static int check_resume(weft_context *ctx, const weft_config *cfg,
-			const run_opts *o)
+/* "12.5 MiB" */
+static void human_bytes(char *buf, size_t size, uint64_t bytes)
 {
+	static const char *const unit[] = { "bytes", "KiB", "MiB",
+					    "GiB",   "TiB", "PiB" };
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024.0 && u < 5) {
+		v /= 1024.0;
+		u++;
+	}
+	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+}
+
+/* `weft check`: ok (with --resume, DIR holds a checkpoint it can resume
+ * from), and the memory the run would need (its model's estimate) beside
+ * what the host has. */
+static int print_check(weft_context *ctx, const weft_config *cfg,
+		       const run_opts *o)
+{
+	weft_estimate e = { .struct_size = sizeof e };
+	char host[32], dev[32], avail[32];
 	uint64_t step = 0;
 
-	if (!o->resume) {
+	if (weft_config_estimate(ctx, cfg, &e) ||
+	    (o->resume &&
+	     weft_checkpoint_check(ctx, cfg, o->resume, &step)))
+		return fail(ctx);
+	if (o->resume)
+		printf("%s: ok; %s: a checkpoint at step %llu it can resume "
+		       "from\n",
+		       o->config, o->resume, (unsigned long long)step);
+	else
 		printf("%s: ok\n", o->config);
+	if (!e.known) {
+		printf("  %-20s not estimated (the model's plugin is older "
+		       "than model ABI 1.3)\n",
+		       "memory");
 		return EXIT_SUCCESS;
 	}
-	if (weft_checkpoint_check(ctx, cfg, o->resume, &step))
-		return fail(ctx);
-	printf("%s: ok; %s: a checkpoint at step %llu it can resume from\n",
-	       o->config, o->resume, (unsigned long long)step);
+	human_bytes(host, sizeof host, e.host_bytes);
+	human_bytes(dev, sizeof dev, e.device_bytes);
+	printf("  %-20s %s of host memory (%llu bytes), %s of device memory "
+	       "(%llu bytes)\n",
+	       "memory", host, (unsigned long long)e.host_bytes, dev,
+	       (unsigned long long)e.device_bytes);
+	printf("  %-20s %s\n", "", e.parts);
+	human_bytes(dev, sizeof dev, e.shared_bytes);
+	printf("  %-20s %s (%llu bytes) on a backend whose device memory is "
+	       "host memory\n",
+	       "", dev, (unsigned long long)e.shared_bytes);
+	if (!e.host_available)
+		return EXIT_SUCCESS;
+	human_bytes(avail, sizeof avail, e.host_available);
+	printf("  %-20s %s: %s (%llu bytes)\n", "", e.available_from, avail,
+	       (unsigned long long)e.host_available);
+	if (e.shared_bytes > e.host_available)
+		printf("  %-20s the run needs more than %s with its device "
+		       "buffers in host memory: weft run refuses it on such "
+		       "a backend\n",
+		       "note", e.available_from);
 	return EXIT_SUCCESS;
 }
 
@@ -454,7 +501,7 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 	parse_run_opts(argc, argv, &o, is_run);
 	rc = load_config(ctx, &o, &cfg);
 	if (rc == 0 && !is_run)
-		rc = check_resume(ctx, cfg, &o);
+		rc = print_check(ctx, cfg, &o);
 	else if (rc == 0)
 		rc = run_sim(ctx, cfg, &o);
 	weft_config_free(cfg);

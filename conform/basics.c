@@ -219,6 +219,61 @@ static void open_fresh_counters(weft__ct *t, weft_device *dev)
 	weft__ct_end(t);
 }
 
+/* mem_info() (ABI 1.3, optional): the device's memory, within the
+ * caller's struct_size, counting nothing. */
+static void open_mem_info(weft__ct *t, weft_device *dev)
+{
+	const weft_backend *vt = t->vt;
+	struct {
+		weft_mem_info mi;
+		unsigned char tail[64];
+	} x;
+	weft_stats a = { .struct_size = sizeof a };
+	weft_stats b = { .struct_size = sizeof b };
+	const unsigned char *past = (const unsigned char *)&x;
+	weft_status st;
+	int kept = 1;
+
+	weft__ct_begin(t, "mem_info() (1.3) says the device's memory is the "
+			  "host's, or gives free bytes no more than its "
+			  "total; fills only what struct_size covers; refuses "
+			  "a NULL answer with a message; counts nothing");
+	if (vt->struct_size < WEFT_BACKEND_V1_3_SIZE || !vt->mem_info) {
+		weft__ct_skip(t,
+			      "no mem_info() (%s): the core checks a model's "
+			      "estimate against the host alone",
+			      vt->struct_size < WEFT_BACKEND_V1_3_SIZE
+				      ? "a vtable older than ABI 1.3"
+				      : "left NULL");
+		return;
+	}
+	vt->stats(dev, &a);
+	memset(&x, 0xA5, sizeof x);
+	x.mi.struct_size = (uint32_t)WEFT_MEM_INFO_V1_3_SIZE;
+	st = vt->mem_info(dev, &x.mi, &t->err);
+	weft__ct_expect(t, st == WEFT_OK, "mem_info() returned %s: %s",
+			weft_status_str(st), t->err.msg);
+	for (size_t i = WEFT_MEM_INFO_V1_3_SIZE; i < sizeof x; i++)
+		kept = kept && past[i] == 0xA5;
+	weft__ct_expect(t, kept && x.mi.struct_size == WEFT_MEM_INFO_V1_3_SIZE,
+			"wrote past the caller's struct_size, or changed it");
+	weft__ct_expect(t,
+			x.mi.host == 1 ||
+				(x.mi.host == 0 && x.mi.total_bytes > 0 &&
+				 x.mi.free_bytes <= x.mi.total_bytes),
+			"host %d, free %llu of %llu bytes", x.mi.host,
+			(unsigned long long)x.mi.free_bytes,
+			(unsigned long long)x.mi.total_bytes);
+	t->err.msg[0] = '\0';
+	st = vt->mem_info(dev, NULL, &t->err);
+	weft__ct_expect(t, st != WEFT_OK && t->err.msg[0],
+			"a NULL answer gave %s, message '%s'",
+			weft_status_str(st), t->err.msg);
+	vt->stats(dev, &b);
+	weft__ct_counters_moved(t, &a, &b, "mem_info()");
+	weft__ct_end(t);
+}
+
 /* Two devices at once; an allocation on one is not counted on the other. */
 static void open_two(weft__ct *t, weft_device_config *dc)
 {
@@ -291,6 +346,7 @@ void weft__ct_group_open(weft__ct *t)
 	weft__ct_end(t);
 	if (dev) {
 		open_fresh_counters(t, dev);
+		open_mem_info(t, dev);
 		weft__ct_phase(t, "closing the default device");
 		t->vt->close(dev);
 	}

@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "checkpoint.h"
+#include "memory.h"
 #include "output.h"
 
 /* 2^53 - 1: the largest integer that the schema's double bounds hold. */
@@ -828,6 +829,11 @@ weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
 		st = weft__model_check(ctx, cfg, WEFT__MODEL(model->plugin));
 	if (st == WEFT_OK)
 		st = weft__ckpt_validate(ctx, cfg, WEFT__MODEL(model->plugin));
+	/* The host bytes of the model's estimate, before any allocation;
+	 * the run checks the device's once it is open. */
+	if (st == WEFT_OK)
+		st = weft__mem_fits(ctx, cfg, WEFT__MODEL(model->plugin), NULL,
+				    NULL);
 	return st;
 }
 

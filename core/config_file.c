@@ -19,6 +19,11 @@
 
 /* ---- reading a file ----------------------------------------------------- */
 
+/* The most bytes a configuration file may hold: a run is described in a
+ * few kilobytes, and a file that goes on (/dev/zero, a log given by
+ * mistake) is refused at once, with memory bounded, rather than read. */
+#define CONFIG_MAX_BYTES (1u << 20)
+
 /* State shared by the line reader and the key handler. The reader sees
  * every physical line first: it counts lines (Debian's inih passes no line
  * numbers), refuses lines inih would split, and checks the syntax and the
@@ -30,6 +35,7 @@ struct load {
 	FILE *f;
 	char *buf;	/* the line read, as much as inih's buffer takes */
 	int line;	/* physical lines read */
+	size_t bytes;	/* bytes read, ends of lines included */
 	int fail_line;	/* line of the first error */
 	weft_status st; /* WEFT_OK until the first error */
 	struct cfg_section *sec; /* section of the last header, or NULL */
@@ -189,18 +195,35 @@ static weft_status bad_byte(struct load *ld, size_t kept, size_t col, int c)
 			  shown);
 }
 
+/* The next byte of the file; EOF at its end, or (ld->st set) past
+ * CONFIG_MAX_BYTES. */
+static int next_byte(struct load *ld)
+{
+	int c = getc(ld->f);
+
+	if (c == EOF || ++ld->bytes <= CONFIG_MAX_BYTES)
+		return c;
+	ld->st = weft__fail(ld->ctx, WEFT_E_CONFIG,
+			    "%s:%d: the file goes on past %u bytes, the most a "
+			    "configuration may hold; is it the right file?",
+			    ld->path, ld->line + 1, CONFIG_MAX_BYTES);
+	return EOF;
+}
+
 /* The next physical line into ld->buf (room bytes: what fits of it, and
  * a NUL), *text its length without the end of line (bytes past the room
  * are counted, not kept). 1 for a line, 0 at the end of the file, -1 on a
- * read error, a control character or a cancellation (ld->st says which).
- * Memory stays bounded whatever the line's length. */
+ * read error, a control character, a file too large or a cancellation
+ * (ld->st says which). Memory stays bounded whatever the line's length. */
 static int next_line(struct load *ld, size_t room, size_t *text)
 {
 	size_t n = 0;
 	int c = EOF;
 
-	while ((c = getc(ld->f)) != EOF && c != '\n') {
-		int next = c == '\r' ? getc(ld->f) : EOF;
+	while ((c = next_byte(ld)) != EOF && c != '\n') {
+		int next = c == '\r' ? next_byte(ld) : EOF;
+		if (ld->st != WEFT_OK)
+			return -1;
 		if (c == '\r' && next == '\n') {
 			c = next; /* CRLF */
 			break;
@@ -218,6 +241,8 @@ static int next_line(struct load *ld, size_t room, size_t *text)
 			return -1;
 		}
 	}
+	if (ld->st != WEFT_OK)
+		return -1;
 	if (c == EOF && ferror(ld->f)) {
 		ld->st =
 			weft__fail(ld->ctx, WEFT_E_CONFIG, "cannot read %s: %s",

@@ -28,6 +28,8 @@ core_libweft_internal_la_SOURCES = \
 	core/pipeline.c \
 	core/model_api.c \
 	core/model_rows.c \
+	core/memory.h \
+	core/memory.c \
 	core/output.h \
 	core/output.c \
 	core/outdir.c \

@@ -100,25 +100,34 @@ static weft_status weft__plot_names(weft__plot *p)
 	return WEFT_OK;
 }
 
+/* The longest header line of a CSV that is plotted. */
+#define WEFT__PLOT_HEADER_MAX 65536
+
 /* Read the first line of the CSV, as written so far. */
 static weft_status weft__plot_header(weft__plot *p)
 {
 	const char *path = weft__output_tmp(p->csv);
-	size_t cap = 0;
-	ssize_t len;
 	weft_status st;
 	FILE *f;
+	int got;
 
 	if ((st = weft__output_flush(p->csv)))
 		return st;
+	if (!(p->header = malloc(WEFT__PLOT_HEADER_MAX)))
+		return weft__fail(p->sim->ctx, WEFT_E_NOMEM, "out of memory");
 	f = fopen(path, "r");
 	if (!f)
 		return weft__fail(p->sim->ctx, WEFT_E_IO, "cannot read %s: %s",
 				  path, strerror(errno));
-	len = getline(&p->header, &cap, f);
+	got = fgets(p->header, WEFT__PLOT_HEADER_MAX, f) != NULL;
 	fclose(f);
-	if (len <= 0)
+	if (!got || !p->header[0])
 		return weft__plot_bad(p, "the CSV has no header line");
+	if (!strchr(p->header, '\n'))
+		return weft__plot_bad(p,
+				      "the CSV's header line is longer than "
+				      "%d bytes",
+				      WEFT__PLOT_HEADER_MAX - 2);
 	p->header[strcspn(p->header, "\r\n")] = '\0';
 	return WEFT_OK;
 }

@@ -16,6 +16,7 @@
 #include <xxhash.h>
 
 #include "checkpoint.h"
+#include "memory.h"
 #include "sim.h"
 
 /* ---- backend choice ------------------------------------------------------ */
@@ -199,9 +200,12 @@ static weft_status weft__sim_setup(weft_sim *sim)
 	     (st = weft__sim_outputs_prepare(sim))) ||
 	    (st = weft__sim_go_on(sim, "opening the device")) ||
 	    (st = weft__sim_open_device(sim)) ||
+	    (st = weft__model_check(sim->ctx, sim->cfg, sim->model)) ||
+	    (st = weft__sim_go_on(sim, "estimating the memory")) ||
+	    (st = weft__mem_fits(sim->ctx, sim->cfg, sim->model, sim->vt,
+				 sim->dev)) ||
 	    (st = weft__sim_go_on(sim, "loading the kernels")) ||
 	    (st = weft__sim_load_program(sim)) ||
-	    (st = weft__model_check(sim->ctx, sim->cfg, sim->model)) ||
 	    (st = weft__sim_go_on(sim, "setting the model up")))
 		return st;
 	sim->in_setup = 1;

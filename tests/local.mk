@@ -51,3 +51,4 @@ include tests/wk.am
 include tests/model-plugins.am
 include tests/golden.am
 include tests/checkpoint.am
+include tests/memory.am

@@ -101,6 +101,19 @@ expect_error "a control character, escaped" "esc.ini:2: a control character (\\x
 if grep -q "$(printf '\033')" "$tmp/stderr"; then ok 1 "no raw control character reaches the terminal"; else ok 0 "no raw control character reaches the terminal"; fi
 expect_error "/dev/zero is refused at once" "/dev/zero:1: a NUL byte" check /dev/zero
 
+# A configuration holds at most 1 MiB: 16384 lines of 64 bytes fill it, and
+# the first byte past it is refused at its line; a stream that goes on
+# (here yes(1) on standard input) is refused at once, not read forever.
+awk 'BEGIN { for (i = 0; i < 16400; i++) printf "; %061d\n", i }' > "$tmp/big.ini"
+expect_error "a configuration past 1 MiB is refused at its line" "big.ini:16385: the file goes on past 1048576 bytes, the most a configuration may hold" check "$tmp/big.ini"
+head -n 16384 "$tmp/big.ini" > "$tmp/full.ini"
+"$weft" check "$tmp/full.ini" > /dev/null 2>&1
+ok $? "a configuration of exactly 1 MiB is read"
+yes '; comment' | timeout 20 "$weft" check /dev/stdin > /dev/null 2> "$tmp/stderr"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "^weft: /dev/stdin:104858: the file goes on past 1048576 bytes" "$tmp/stderr"
+ok $? "a configuration that never ends is refused at once (exit $rc)"
+
 # A model selected by default reads well in messages.
 printf '[output]\ncsv = false\n' > "$tmp/default.ini"
 WEFT_MODEL_PATH="$tmp/nomodels" "$weft" check "$tmp/default.ini" > /dev/null 2> "$tmp/stderr"

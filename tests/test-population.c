@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "population.h"
+#include "population_build.h"
 #include "population_keys.h"
 #include "sim.h"
 #include "tap.h"
@@ -651,6 +651,20 @@ static const struct bad_case {
 	  "store it" },
 };
 
+/* A build (st, err, pop) refused with WEFT_E_CONFIG and exactly want,
+ * nothing left built. */
+static void expect_refused(weft_status st, const char *err,
+			   seir_population *pop, const char *want,
+			   const char *group, const char *name)
+{
+	if (!tap_ok(st == WEFT_E_CONFIG && !strcmp(err, want) &&
+			    pop->age == NULL,
+		    "%s: %s", group, name))
+		tap_diag("got (%d): %s; wanted %s", (int)st, err, want);
+	if (st == WEFT_OK)
+		weft__seir_population_free(pop);
+}
+
 static void test_csv_errors(void)
 {
 	for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
@@ -662,10 +676,7 @@ static void test_csv_errors(void)
 		snprintf(tail, sizeof tail, c->msg, agents_path);
 		snprintf(want, sizeof want, "%s%s",
 			 c->in_edges ? edges_path : agents_path, tail);
-		if (!tap_ok(st == WEFT_E_CONFIG && !strcmp(err, want) &&
-				    pop.age == NULL,
-			    "csv error: %s", tail))
-			tap_diag("got (%d): %s", (int)st, err);
+		expect_refused(st, err, &pop, want, "csv error", tail);
 	}
 }
 
@@ -701,6 +712,186 @@ static void test_csv_missing(void)
 			       WEFT_E_CONFIG &&
 		       !strcmp(err, "population = csv needs agents_file"),
 	       "csv: agents_file must be set");
+}
+
+/* ---- csv: bounded reads ----------------------------------------------------
+ */
+
+/* bytes of text (NUL bytes included) into path. */
+static void write_bytes(const char *path, const char *text, size_t bytes)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(text, 1, bytes, f) != bytes || fclose(f) != 0)
+		tap_bail("cannot write %s", path);
+}
+
+/* The build from pp fails with WEFT_E_CONFIG and exactly want. */
+static void csv_refused(const seir_pop_params *pp, const char *want,
+			const char *name)
+{
+	seir_population pop;
+	char err[1024];
+	weft_status st = weft__seir_population_build(pp, &pop, err, sizeof err);
+
+	expect_refused(st, err, &pop, want, "csv bounds", name);
+}
+
+/* Lines, NUL bytes, /dev/zero: memory stays bounded whatever a file
+ * holds, and each is refused at its line. */
+static void test_csv_lines(void)
+{
+	seir_pop_params *pp = params(SEIR_POP_CSV, 0, 5);
+	char text[SEIR_POP_LINE_MAX + 64], want[1200];
+	size_t len;
+
+	snprintf(pp->agents_file, sizeof pp->agents_file, "%s/long.csv",
+		 tap_tmpdir());
+	len = (size_t)snprintf(text, sizeof text, "id,age\n1,30\n2,");
+	memset(text + len, '4', SEIR_POP_LINE_MAX);
+	write_bytes(pp->agents_file, text, len + SEIR_POP_LINE_MAX);
+	snprintf(want, sizeof want,
+		 "%s:3: line longer than 4096 bytes, the most a line of a "
+		 "population file may hold",
+		 pp->agents_file);
+	csv_refused(pp, want, "a line of 4098 bytes, named by its line");
+	snprintf(pp->agents_file, sizeof pp->agents_file, "%s/nul.csv",
+		 tap_tmpdir());
+	write_bytes(pp->agents_file, "id,age\n1,3\0\n", 12);
+	snprintf(want, sizeof want,
+		 "%s:2: a NUL byte at column 4: a population file holds text",
+		 pp->agents_file);
+	csv_refused(pp, want, "a NUL byte, named by its line and column");
+	snprintf(pp->agents_file, sizeof pp->agents_file, "/dev/zero");
+	csv_refused(pp,
+		    "/dev/zero:1: a NUL byte at column 1: a population file "
+		    "holds text",
+		    "an agents file that is /dev/zero, at once");
+	snprintf(pp->agents_file, sizeof pp->agents_file, "%s/a2.csv",
+		 tap_tmpdir());
+	write_bytes(pp->agents_file, "id,age\n1,30\n2,40\n", 17);
+	snprintf(pp->edges_file, sizeof pp->edges_file, "/dev/zero");
+	csv_refused(pp,
+		    "/dev/zero:1: a NUL byte at column 1: a population file "
+		    "holds text",
+		    "an edges file that is /dev/zero, at once");
+	pp->edges_file[0] = '\0';
+}
+
+/* [seir] agents, when set, declares the rows of agents_file: a row past
+ * them is refused at its line, fewer at the end. */
+static void test_csv_declared(void)
+{
+	seir_pop_params *pp = params(SEIR_POP_CSV, 2, 5);
+	char want[1200];
+
+	pp->agents_declared = 1;
+	snprintf(pp->agents_where, sizeof pp->agents_where, "town.ini:4");
+	snprintf(pp->agents_file, sizeof pp->agents_file, "%s/a3.csv",
+		 tap_tmpdir());
+	write_bytes(pp->agents_file, "id,age\n1,30\n\n2,40\n3,50\n", 23);
+	snprintf(want, sizeof want,
+		 "%s:5: more agents than [seir] agents = 2 (town.ini:4)",
+		 pp->agents_file);
+	csv_refused(pp, want, "a row past the agents declared, at its line");
+	write_bytes(pp->agents_file, "id,age\n1,30\n", 12);
+	snprintf(want, sizeof want,
+		 "%s:2: 1 agent, but [seir] agents = 2 (town.ini:4)",
+		 pp->agents_file);
+	csv_refused(pp, want, "fewer agents than declared");
+}
+
+/* An agents file of n rows, household h for all but the first two. */
+static void write_household(const char *path, int n, int h)
+{
+	size_t size = (size_t)n * 24 + 32, len;
+	char *text = malloc(size);
+
+	if (!text)
+		tap_bail("out of memory");
+	len = (size_t)snprintf(text, size, "id,age,household\n");
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, size - len, "%d,30,%d\n", i,
+					i < 2 ? 3 : h);
+	write_bytes(path, text, len);
+	free(text);
+}
+
+/* A household of 40,000 members would store 1.6e9 contacts: refused at
+ * the line of its first member past household_max. */
+static void test_csv_household_max(void)
+{
+	seir_pop_params *pp = params(SEIR_POP_CSV, 0, 5);
+	seir_population pop;
+	char err[1024], want[1200];
+
+	snprintf(pp->agents_file, sizeof pp->agents_file, "%s/big-hh.csv",
+		 tap_tmpdir());
+	write_household(pp->agents_file, 40002, 7);
+	snprintf(want, sizeof want,
+		 "%s:1004: household 7 has more than 1000 members, the most "
+		 "[seir] household_max allows (its first member is at line 4)",
+		 pp->agents_file);
+	csv_refused(pp, want, "a household of 40000 members, at its line");
+	write_household(pp->agents_file, 1002, 9);
+	if (tap_ok(weft__seir_population_build(pp, &pop, err, sizeof err) ==
+			   WEFT_OK,
+		   "csv bounds: a household of household_max members is "
+		   "built")) {
+		tap_ok(pop.layer[SEIR_L_HOME].n_edges == 1000 * 999 + 2,
+		       "csv bounds: ...as a clique");
+		weft__seir_population_free(&pop);
+	} else {
+		tap_diag("%s", err);
+	}
+}
+
+/* A well-mixed 32-bit hash (lowbias32): workplaces at random. */
+static uint32_t mix32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	return x ^ (x >> 16);
+}
+
+/* What the estimate reads of a file: its rows from its size and first
+ * rows, the header checked. */
+static void test_csv_sample(void)
+{
+	size_t size = 100001 * 32, len;
+	char *text = malloc(size), path[700], err[1024];
+	seir_pop_sample sm;
+	weft_status st;
+
+	if (!text)
+		tap_bail("out of memory");
+	len = (size_t)snprintf(text, size, "id,age,household,work\n");
+	for (int i = 0; i < 100000; i++)
+		len += (size_t)snprintf(text + len, size - len, "%d,%d,%d,%d\n",
+					1000000 + i, i % 90, i / 4,
+					(int)(mix32((uint32_t)i) % 5000));
+	snprintf(path, sizeof path, "%s/sample.csv", tap_tmpdir());
+	write_bytes(path, text, len);
+	free(text);
+	st = weft__pop_csv_sample(path, 0, &sm, err, sizeof err);
+	if (!tap_ok(st == WEFT_OK && sm.rows >= 90000 && sm.rows <= 110000,
+		    "csv sample: 100000 rows estimated from the file's size "
+		    "and first rows (%llu)",
+		    (unsigned long long)sm.rows))
+		tap_diag("%s", err);
+	tap_ok(st == WEFT_OK && sm.share[0] == 1.0 && sm.share[1] == 0 &&
+		       sm.group[0] > 2.9 && sm.group[0] < 3.1 &&
+		       sm.group[2] > 14 && sm.group[2] < 26,
+	       "csv sample: households of 4 listed together (%.2f), "
+	       "workplaces of 20 at random (%.2f)",
+	       sm.group[0], sm.group[2]);
+	tap_ok(weft__pop_csv_sample("/dev/zero", 0, &sm, err, sizeof err) ==
+			       WEFT_E_CONFIG &&
+		       !strcmp(err, "/dev/zero:1: a NUL byte at column 1: a "
+				    "population file holds text"),
+	       "csv sample: /dev/zero is refused at its first line");
 }
 
 static uint16_t weight_of(const seir_csr *l, uint32_t a, uint32_t b)
@@ -1071,6 +1262,10 @@ int main(void)
 	test_csv_line_endings();
 	test_csv_groups();
 	test_csv_example();
+	test_csv_lines();
+	test_csv_declared();
+	test_csv_household_max();
+	test_csv_sample();
 	test_params();
 	time_build(1000000, 0);
 	/* WEFT_POP_BIG=8400000: time a large build too, with the community

@@ -25,6 +25,8 @@
  *    waiting for what was issued after it (ABI 1.1, optional);
  *  - native() says where a buffer's bytes live (host address, CUDA device
  *    pointer, cl_mem), never waits and never changes (ABI 1.2, optional);
+ *  - mem_info() says how much memory the device has and has free, or that
+ *    its memory is the host's (ABI 1.3, optional);
  *  - a backend contains no model-specific code: it runs whatever program
  *    a model hands it (portable source for run-time compilers, host
  *    function pointers for host backends).
@@ -81,7 +83,7 @@ extern "C" {
 #endif
 
 #define WEFT_BACKEND_ABI_MAJOR	  1
-#define WEFT_BACKEND_ABI_MINOR	  2
+#define WEFT_BACKEND_ABI_MINOR	  3
 #define WEFT_BACKEND_ENTRY_SYMBOL "weft_backend_entry"
 
 /* Export the entry of a plugin; everything else in a plugin is static:
@@ -122,6 +124,22 @@ typedef struct weft_device_config {
 				   * default. Backends without platforms
 				   * refuse anything else */
 } weft_device_config;
+
+/* What mem_info() reports (ABI 1.3): the device's memory, so that the core
+ * can refuse a run that does not fit before the model allocates anything
+ * (docs/design.md, "Memory"). Grows by appending; fill only what
+ * struct_size covers. */
+typedef struct weft_mem_info {
+	uint32_t struct_size; /* set by the caller */
+	int host;	      /* 1: buffers are host memory (a CPU device), and
+			       * the core checks them against the host's
+			       * MemAvailable together with the model's host
+			       * bytes; the byte counts below may be 0 */
+	uint64_t total_bytes; /* the device's memory, 0 when unknown */
+	uint64_t free_bytes;  /* free for new buffers now: what the driver
+			       * says, or the total less what this device
+			       * holds when it cannot say; 0 when unknown */
+} weft_mem_info;
 
 /* ---- programs: a model's kernels ------------------------------------- */
 
@@ -263,6 +281,14 @@ typedef struct weft_backend {
 	 * writes made through it are seen by operations issued after that. */
 	weft_status (*native)(weft_device *dev, weft_buf *buf, weft_native *out,
 			      weft_error *err);
+
+	/* ABI 1.3, optional (the core checks struct_size and NULL, and
+	 * checks the model's estimate against the device only when it is
+	 * there): the device's memory (weft_mem_info). out->struct_size is
+	 * set by the caller; fill only what it covers, and leave it. Never
+	 * waits, transfers or counts anything. */
+	weft_status (*mem_info)(weft_device *dev, weft_mem_info *out,
+				weft_error *err);
 } weft_backend;
 
 /* Sizes of the first published layouts. A struct with a struct_size field
@@ -286,6 +312,14 @@ typedef struct weft_backend {
  * at least this and it is non-NULL. */
 #define WEFT_BACKEND_V1_2_SIZE \
 	(offsetof(weft_backend, native) + sizeof(void (*)(void)))
+
+/* The 1.3 vtable, with mem_info(): a caller uses it only when struct_size
+ * is at least this and it is non-NULL. */
+#define WEFT_BACKEND_V1_3_SIZE \
+	(offsetof(weft_backend, mem_info) + sizeof(void (*)(void)))
+/* The first published layout of weft_mem_info. */
+#define WEFT_MEM_INFO_V1_3_SIZE \
+	(offsetof(weft_mem_info, free_bytes) + sizeof(uint64_t))
 
 /* ---- loading a backend plugin, for harnesses -------------------------- */
 /*

@@ -99,7 +99,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	2
+#define WEFT_MODEL_ABI_MINOR	3
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or
@@ -109,6 +109,8 @@ typedef struct weft_kernel_sig {
 	const struct weft_model weft_model_entry
 
 typedef struct weft_model_ctx weft_model_ctx;
+/* What a model's estimate() fills, through weft_model_estimate_add(). */
+typedef struct weft_model_estimate weft_model_estimate;
 
 typedef struct weft_model {
 	/* Header, identical in every ABI version. */
@@ -194,6 +196,21 @@ typedef struct weft_model {
 	 * (docs/design.md, "Checkpoints"). 0, and models built for 1.0 and
 	 * 1.1: a configuration that asks for checkpoints is refused. */
 	uint32_t checkpoints;
+
+	/* ABI 1.3 (read only when struct_size covers it; optional). */
+	/* The memory a run of these parameters needs, before anything is
+	 * allocated: one weft_model_estimate_add() per part (agents,
+	 * contacts, the daily series), each with the keys that drive it,
+	 * its host bytes (the most setup() and the run hold at once:
+	 * scratch, host copies) and its device bytes (weft_model_alloc,
+	 * the output snapshots included). Computed from the parameters
+	 * and, for input files, from their sizes and first lines (never
+	 * reading them whole). Called after check() by
+	 * weft_config_validate() (`weft check` reports it) and by the run,
+	 * which refuses to start when it does not fit in MemAvailable or
+	 * the device's free memory. The same restrictions as check(), but
+	 * it may stat() and read the start of input files. */
+	weft_status (*estimate)(weft_model_ctx *mc, weft_model_estimate *est);
 } weft_model;
 
 /* The size of the first published layout: a model's struct_size is at
@@ -207,6 +224,11 @@ typedef struct weft_model {
 /* The 1.2 layout, which appended checkpoints. */
 #define WEFT_MODEL_V1_2_SIZE \
 	(offsetof(weft_model, checkpoints) + sizeof(uint32_t))
+
+/* The 1.3 layout, which appended estimate(). */
+#define WEFT_MODEL_V1_3_SIZE              \
+	(offsetof(weft_model, estimate) + \
+	 sizeof(weft_status(*)(weft_model_ctx *, weft_model_estimate *)))
 
 /* ---- what a model may ask of the core ------------------------------- */
 /* Exported from libweft, which every model plugin links (pkg-config
@@ -350,6 +372,30 @@ WEFT_EXPORT weft_status weft_model_array(weft_model_ctx *mc, const char *name,
 					 weft_buf *buf, size_t offset,
 					 weft_dtype dtype, uint32_t ndim,
 					 const int64_t *shape);
+
+/* For estimate(): one part of the memory a run needs. what names it
+ * ("agents", "contacts"), keys says what drives it, as a user would
+ * change it ("[seir] agents = 100000000"); both are copied. Bytes add up
+ * across parts: host_bytes is what the part holds in host memory at the
+ * run's peak, device_bytes in the device's. */
+WEFT_EXPORT weft_status weft_model_estimate_add(weft_model_estimate *est,
+						const char *what,
+						const char *keys,
+						uint64_t host_bytes,
+						uint64_t device_bytes);
+/* For estimate(): host memory that setup() holds only before its first
+ * weft_model_alloc() and frees before it (building a population from
+ * its parameters): on a backend whose device memory is the host's, it
+ * is never held together with the device buffers. */
+WEFT_EXPORT weft_status weft_model_estimate_setup(weft_model_estimate *est,
+						  const char *what,
+						  const char *keys,
+						  uint64_t host_bytes);
+/* The device bytes weft_model_rows_open() allocates for its snapshots of
+ * rows of row_bytes, slot_rows per slot. */
+WEFT_EXPORT uint64_t weft_model_rows_bytes(const weft_model_ctx *mc,
+					   size_t row_bytes,
+					   uint64_t slot_rows);
 
 /* Output files: written to a temporary file under [output] directory and
  * renamed into place only when the whole run succeeds. */

@@ -79,6 +79,31 @@ WEFT_EXPORT weft_status weft_config_set(weft_context *ctx, weft_config *cfg,
  * check`. */
 WEFT_EXPORT weft_status weft_config_validate(weft_context *ctx,
 					     const weft_config *cfg);
+/* The memory a run of cfg (validated) needs, as its model estimates it
+ * from the parameters and its input files' sizes (model ABI 1.3), and
+ * what the host has for it: what `weft check` reports. weft_config_
+ * validate() refuses a configuration whose host bytes do not fit;
+ * weft_sim_open() checks the device bytes too, once the device is open
+ * (docs/design.md, "Memory"). */
+typedef struct weft_estimate {
+	uint32_t struct_size;  /* set by the caller: sizeof *out */
+	int known;	       /* 0: the model gives no estimate (older ABI) */
+	uint64_t host_bytes;   /* host memory at the run's peak */
+	uint64_t device_bytes; /* the model's device buffers */
+	uint64_t shared_bytes; /* host memory at the peak where the
+				* device's memory is the host's (OpenMP,
+				* a CPU OpenCL device) */
+	uint64_t host_available;    /* what the host has (0: unknown) */
+	const char *available_from; /* "MemAvailable", or the limit that
+				     * is lower (the address-space limit,
+				     * the cgroup's, $WEFT_MEM_AVAILABLE) */
+	char parts[1024]; /* "12.0 MiB for agents ([seir] agents = 37518),
+			   * ...", host and device bytes together */
+} weft_estimate;
+
+WEFT_EXPORT weft_status weft_config_estimate(weft_context *ctx,
+					     const weft_config *cfg,
+					     weft_estimate *out);
 /* The value of a key as text (the default when unset), NULL if undeclared. */
 WEFT_EXPORT const char *weft_config_get(const weft_config *cfg,
 					const char *section, const char *key);

@@ -8,6 +8,7 @@
  * (collect() and emit()). Everything that runs per environment per step is
  * in cartpole.wk.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,16 +88,12 @@ static void cartpole_read_params(weft_model_ctx *mc, cartpole_state *s)
 			       : CP_PRECISION_F32;
 }
 
-static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
+/* Bytes of every buffer, from the parameters: what setup allocates and
+ * what estimate() counts. */
+static void cartpole_sizes(cartpole_state *s)
 {
-	static const char *const names[CP_N_BUFS] = {
-		"params",  "state",	"steps",    "episode",	"stats",
-		"actions", "io",	"partials", "series",	"control",
-		"keys",	   "constants", "mask",	    "state_in",
-	};
 	size_t n = s->n_envs;
 	size_t real = s->params.precision == CP_PRECISION_F64 ? 8 : 4;
-	weft_status st;
 
 	s->bytes[CP_B_PARAMS] = sizeof s->params;
 	s->bytes[CP_B_STATE] = 4 * real * n;
@@ -112,6 +109,18 @@ static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
 	s->bytes[CP_B_CONSTS] = 8 * CP64_CONST_COUNT;
 	s->bytes[CP_B_MASK] = n;
 	s->bytes[CP_B_STATE_IN] = 4 * real * n;
+}
+
+static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
+{
+	static const char *const names[CP_N_BUFS] = {
+		"params",  "state",	"steps",    "episode",	"stats",
+		"actions", "io",	"partials", "series",	"control",
+		"keys",	   "constants", "mask",	    "state_in",
+	};
+	weft_status st;
+
+	cartpole_sizes(s);
 	for (int k = 0; k < CP_N_BUFS; k++)
 		if ((st = weft_model_alloc(mc, names[k], s->bytes[k],
 					   &s->bufs[k])))
@@ -395,6 +404,47 @@ static weft_status cartpole_declare_state(weft_model_ctx *mc, cartpole_state *s)
 				     sizeof s->totals);
 }
 
+/* estimate() (model ABI 1.3): the device buffers (and the output
+ * snapshots); on the host, the buffers setup fills before uploading them
+ * (the state, the packed buffer's observations, the keys and the
+ * constants; the rest are uploaded from one block of zeros, which stays
+ * untouched), or the
+ * statistics' host copy while the steps run, whichever is larger. */
+static weft_status cartpole_estimate(weft_model_ctx *mc,
+				     weft_model_estimate *est)
+{
+	static const int own[] = { CP_B_STATE, CP_B_IO, CP_B_KEYS,
+				   CP_B_CONSTS };
+	cartpole_state s;
+	uint64_t dev = 0, upload = 0, series;
+	char envs[64], steps[96];
+	weft_status st;
+
+	memset(&s, 0, sizeof s);
+	cartpole_read_params(mc, &s);
+	cartpole_sizes(&s);
+	for (int k = 0; k < CP_N_BUFS; k++)
+		if (k != CP_B_SERIES)
+			dev += s.bytes[k];
+	/* Of the packed buffer, only the observations are written. */
+	for (size_t j = 0; j < sizeof own / sizeof own[0]; j++)
+		upload += own[j] == CP_B_IO ? 16 * (uint64_t)s.n_envs
+					    : s.bytes[own[j]];
+	series = s.bytes[CP_B_SERIES];
+	snprintf(envs, sizeof envs, "[cartpole] envs = %u", s.n_envs);
+	snprintf(steps, sizeof steps,
+		 "[simulation] steps = %llu, [output] every = %llu",
+		 (unsigned long long)weft_model_steps(mc),
+		 (unsigned long long)weft_model_output_every(mc));
+	if ((st = weft_model_estimate_add(est, "environments", envs,
+					  upload > series ? upload : 0, dev)))
+		return st;
+	return weft_model_estimate_add(
+		est, "the statistics rows", steps, upload > series ? 0 : series,
+		series + weft_model_rows_bytes(mc, CP_ROW_WORDS * 4,
+					       CP_SNAP_ROWS));
+}
+
 static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 {
 	cartpole_state *s = calloc(1, sizeof *s);
@@ -571,6 +621,7 @@ WEFT_MODEL_ENTRY = {
 	.setup = cartpole_setup,
 	.finish = cartpole_finish,
 	.teardown = cartpole_teardown,
+	.estimate = cartpole_estimate,
 	/* `weft conform`: about 800 episodes, a second on a CPU OpenCL. */
 	.conform_sets = "cartpole.envs=1000\n"
 			"simulation.steps=300\n",

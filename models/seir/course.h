@@ -120,6 +120,9 @@ typedef struct seir_beta_spec {
 	uint32_t n_days;
 } seir_beta_spec;
 
+/* The beta table's last row: the last day on which it changes (at most
+ * n_days). */
+uint32_t weft__seir_beta_last(const seir_beta_spec *b);
 /* The beta table: rows 0..*last of SEIR_BETA_COLS Q28 words, day d using
  * row min(d, *last); malloc()ed, NULL when out of memory. */
 uint32_t *weft__seir_beta_table(const seir_beta_spec *b, uint32_t *last);

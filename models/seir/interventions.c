@@ -183,17 +183,23 @@ static double iv_factor_on(const seir_beta_spec *b, uint32_t day, int l)
 	return f;
 }
 
-uint32_t *weft__seir_beta_table(const seir_beta_spec *b, uint32_t *last)
+uint32_t weft__seir_beta_last(const seir_beta_spec *b)
 {
 	/* The table changes on first and last + 1 of each entry, and on
 	 * iso_start; after the last change every row is the same. */
 	uint64_t changes = b->iso_start;
-	uint32_t *t;
 
 	for (size_t i = 0; i < b->n_iv; i++)
 		if ((uint64_t)b->iv[i].last + 1 > changes)
 			changes = (uint64_t)b->iv[i].last + 1;
-	*last = changes < b->n_days ? (uint32_t)changes : b->n_days;
+	return changes < b->n_days ? (uint32_t)changes : b->n_days;
+}
+
+uint32_t *weft__seir_beta_table(const seir_beta_spec *b, uint32_t *last)
+{
+	uint32_t *t;
+
+	*last = weft__seir_beta_last(b);
 	t = malloc(((size_t)*last + 1) * SEIR_BETA_COLS * sizeof *t);
 	if (!t)
 		return NULL;

@@ -20,7 +20,9 @@ models_seir_libseir_la_SOURCES = \
 	models/seir/population_build.h \
 	models/seir/population.c \
 	models/seir/population_csr.c \
-	models/seir/population_csv.c
+	models/seir/population_csv.c \
+	models/seir/population_size.c \
+	models/seir/estimate.c
 nodist_models_seir_libseir_la_SOURCES = \
 	models/seir/seir_kernels.c models/seir/seir_kernels.h
 models_seir_libseir_la_CPPFLAGS = $(SEIR_CPPFLAGS)

@@ -159,6 +159,7 @@ static uint32_t *pop_int_field(seir_pop_params *pp, const char *key)
 		{ "work_contacts", offsetof(seir_pop_params, work_contacts) },
 		{ "community_contacts",
 		  offsetof(seir_pop_params, community_contacts) },
+		{ "household_max", offsetof(seir_pop_params, household_max) },
 	};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		if (strcmp(key, f[i].key) == 0)
@@ -227,6 +228,7 @@ void weft__seir_population_defaults(seir_pop_params *pp)
 		(void)pop_set(d, iv, strtod(d->def, NULL), d->def, pp, err,
 			      sizeof err);
 	}
+	snprintf(pp->agents_where, sizeof pp->agents_where, "default");
 }
 
 /* A relative path is taken from the directory of the INI file that set
@@ -302,6 +304,10 @@ weft_status weft__seir_population_params(weft_model_ctx *mc,
 	}
 	if (pp->seed == 0)
 		pp->seed = weft_model_seed(mc);
+	pp->agents_declared =
+		strcmp(weft_model_where(mc, "agents"), "default") != 0;
+	snprintf(pp->agents_where, sizeof pp->agents_where, "%s",
+		 weft_model_where(mc, "agents"));
 	return pop_check(mc, pp);
 }
 

@@ -65,6 +65,9 @@ typedef enum seir_pop_kind {
 
 #define SEIR_POP_MAX_BINS 32
 #define SEIR_POP_PATH_MAX 4096
+/* The longest line (bytes, its end excluded) of a population CSV file:
+ * longer ones are refused at their line, so memory stays bounded. */
+#define SEIR_POP_LINE_MAX 4096
 
 /* A discrete distribution over integer values (ages, household sizes,
  * workplace sizes) written "LO-HI:WEIGHT, ..." or "V:WEIGHT, ...": bin i
@@ -97,6 +100,12 @@ typedef struct seir_pop_params {
 	char agents_file[SEIR_POP_PATH_MAX]; /* csv: resolved paths */
 	char edges_file[SEIR_POP_PATH_MAX];  /* "" when none */
 	int duplicate_error; /* duplicate_edges = error (else merge) */
+	/* csv: [seir] agents set (not its default) declares the rows of
+	 * agents_file, a limit while reading and a count to match; where
+	 * it was set, for messages. */
+	int agents_declared;
+	char agents_where[128];
+	uint32_t household_max; /* csv: most members of a household */
 	/* The run, whose cancellation the builders check (NULL: none). */
 	const weft_model_ctx *mc;
 } seir_pop_params;
@@ -113,6 +122,23 @@ void weft__seir_population_defaults(seir_pop_params *pp);
 weft_status weft__seir_pop_bins_parse(const char *text, uint32_t min,
 				      uint32_t max, seir_pop_bins *out,
 				      char *err, size_t err_size);
+
+/* The size of the population the params give, before it is built: for
+ * the model's memory estimate (population_size.c). synthetic and random
+ * from the parameters; csv from the files' sizes and first rows (their
+ * header checked: a missing or bad file fails as the build would). */
+typedef struct seir_pop_size {
+	uint64_t agents;
+	uint64_t entries[SEIR_MAX_LAYERS]; /* stored, both directions */
+	int weighted;			   /* some stored weight is not 1 */
+	uint64_t contact_bytes; /* host bytes of the layers' columns */
+	uint64_t pop_bytes;	/* host bytes of the built population */
+	uint64_t build_bytes;	/* host bytes the build holds at its peak */
+} seir_pop_size;
+
+weft_status weft__seir_population_size(const seir_pop_params *pp,
+				       seir_pop_size *out, char *err,
+				       size_t err_size);
 
 /* Pure: the same params give the same population, byte for byte. On
  * failure *pop is left empty and err gets a message, "FILE:LINE: what"

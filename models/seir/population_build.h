@@ -188,4 +188,26 @@ weft_status weft__seir_population_csv(const seir_pop_params *pp,
 				      seir_population *pop, char *err,
 				      size_t err_size);
 
+/* What the start of a population file (its header and up to 64 KiB of
+ * rows) says about the whole, for the estimate: the rows, estimated from
+ * the file's size and the sample's mean row (exact when the sample is
+ * the whole file), and what the rows hold. */
+typedef struct seir_pop_sample {
+	uint64_t rows;
+	int columns; /* of the header */
+	/* agents: the share of rows in a household, a school, a workplace
+	 * (share[0..2]); edges: the share of rows of each layer. */
+	double share[SEIR_MAX_LAYERS];
+	/* agents: the mean of (size - 1) over the members of households,
+	 * schools, workplaces (population_csv.c says how). */
+	double group[3];
+	int weighted[SEIR_MAX_LAYERS]; /* edges: a weight other than 1 */
+} seir_pop_sample;
+
+/* Reads the header and the sample (edges: the edges file's columns),
+ * with the same checks and messages as the build. */
+weft_status weft__pop_csv_sample(const char *path, int edges,
+				 seir_pop_sample *out, char *err,
+				 size_t err_size);
+
 #endif /* WEFT_SEIR_POPULATION_BUILD_H */

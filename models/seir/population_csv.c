@@ -15,81 +15,182 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "population_build.h"
 
 #define POP_MAX_FIELDS 8
 #define POP_NONE       UINT64_MAX /* no group */
 #define POP_ID_MAX     9223372036854775807ull
+/* The most agents (the kernels index them with 32 bits, and [seir]
+ * agents allows as many) and edges (a layer holds at most 2^32 - 1
+ * entries, two per edge, and there are four) a file may hold. */
+#define POP_AGENTS_MAX 2000000000ull
+#define POP_EDGES_MAX  (2ull * UINT32_MAX)
 
 /* ---- reading lines and fields ------------------------------------------ */
 
+/* A population file is read line by line, twice (the rows are counted
+ * first, so that every array is allocated once, to its size), and its
+ * memory is bounded whatever the file holds: a line longer than
+ * SEIR_POP_LINE_MAX is refused, and so is a NUL byte (/dev/zero), at their
+ * line. */
 typedef struct pop_file {
 	const char *path;
-	char *text; /* the whole file, NUL-terminated, cut into lines */
-	size_t len, pos;
-	uint32_t line;		 /* number of the current line */
-	uint64_t max_rows;	 /* lines in the file, an upper bound */
-	int n;			 /* fields of the current line */
-	char *f[POP_MAX_FIELDS]; /* the fields, trimmed */
+	const char *what; /* "agents file", for messages */
+	FILE *fp;
+	char text[SEIR_POP_LINE_MAX + 2]; /* the current line, NUL-terminated */
+	uint32_t line;			  /* number of the current line */
+	int n;				  /* fields of the current line */
+	char *f[POP_MAX_FIELDS];	  /* the fields, trimmed */
+	char *err;			  /* where failures are described */
+	size_t err_size;
 } pop_file;
 
-/* The whole of fp into f->text, NUL-terminated. */
-static weft_status pop_slurp(FILE *fp, pop_file *f)
-{
-	size_t cap = 1 << 16, got;
-	char *buf = malloc(cap + 1), *more;
+static weft_status pop_fail(const pop_file *f, const char *fmt, ...)
+	WEFT_PRINTF(2, 3);
 
-	if (!buf)
-		return WEFT_E_NOMEM;
-	while ((got = fread(buf + f->len, 1, cap - f->len, fp)) > 0) {
-		f->len += got;
-		if (f->len < cap)
-			continue;
-		if (!(more = realloc(buf, 2 * cap + 1))) {
-			free(buf);
-			return WEFT_E_NOMEM;
-		}
-		buf = more;
-		cap *= 2;
-	}
-	if (ferror(fp)) {
-		free(buf);
-		return WEFT_E_IO;
-	}
-	buf[f->len] = '\0';
-	f->text = buf;
-	return WEFT_OK;
+/* "FILE:LINE: what", the status of a bad file. */
+static weft_status pop_fail(const pop_file *f, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	snprintf(f->err, f->err_size, "%s:%u: %s", f->path, f->line, what);
+	return WEFT_E_CONFIG;
 }
 
-static weft_status pop_read(pop_file *f, const char *path, const char *what,
+static weft_status pop_open(pop_file *f, const char *path, const char *what,
 			    char *err, size_t err_size)
 {
-	FILE *fp = fopen(path, "rb");
-	weft_status st;
-
 	memset(f, 0, sizeof *f);
 	f->path = path;
-	if (!fp) {
-		snprintf(err, err_size, "cannot open the %s '%s': %s", what,
-			 path, strerror(errno));
-		return WEFT_E_IO;
+	f->what = what;
+	f->err = err;
+	f->err_size = err_size;
+	f->fp = fopen(path, "rb");
+	if (f->fp)
+		return WEFT_OK;
+	snprintf(err, err_size, "cannot open the %s '%s': %s", what, path,
+		 strerror(errno));
+	return WEFT_E_IO;
+}
+
+static void pop_close(pop_file *f)
+{
+	if (f->fp)
+		fclose(f->fp);
+	f->fp = NULL;
+}
+
+/* Back to the first line, for the second pass. */
+static weft_status pop_rewind(pop_file *f)
+{
+	if (fseek(f->fp, 0, SEEK_SET) == 0) {
+		f->line = 0;
+		return WEFT_OK;
 	}
-	st = pop_slurp(fp, f);
-	fclose(fp);
-	if (st) {
-		snprintf(err, err_size, "cannot read the %s '%s': %s", what,
-			 path,
-			 st == WEFT_E_NOMEM ? "out of host memory"
-					    : "read error");
-		return st;
+	snprintf(f->err, f->err_size,
+		 "cannot read the %s '%s' a second time (%s): give a regular "
+		 "file",
+		 f->what, f->path, strerror(errno));
+	return WEFT_E_IO;
+}
+
+/* The next physical line into f->text, without its end (LF or CRLF; a
+ * last line may have none): 1, 0 at the end of the file, or a failure
+ * with its message in f->err: -1 for what the file holds, -2 for a read
+ * error (pop_status). */
+static int pop_getline(pop_file *f)
+{
+	size_t n = 0;
+	int c;
+
+	if (f->line == UINT32_MAX) {
+		pop_fail(f, "more than %u lines", UINT32_MAX);
+		return -1;
 	}
-	if (f->len >= 3 && !memcmp(f->text, "\xef\xbb\xbf", 3))
-		f->pos = 3; /* a UTF-8 byte order mark, as spreadsheets write */
-	f->max_rows = 1;
-	for (size_t i = 0; i < f->len; i++)
-		f->max_rows += f->text[i] == '\n';
-	return WEFT_OK;
+	while ((c = getc_unlocked(f->fp)) != EOF && c != '\n') {
+		if (n == SEIR_POP_LINE_MAX) {
+			f->line++;
+			pop_fail(f,
+				 "line longer than %d bytes, the most a line "
+				 "of a population file may hold",
+				 SEIR_POP_LINE_MAX);
+			return -1;
+		}
+		if (c == '\0') {
+			f->line++;
+			pop_fail(f,
+				 "a NUL byte at column %zu: a population file "
+				 "holds text",
+				 n + 1);
+			return -1;
+		}
+		f->text[n++] = (char)c;
+	}
+	if (c == EOF && ferror(f->fp)) {
+		snprintf(f->err, f->err_size, "cannot read the %s '%s': %s",
+			 f->what, f->path, strerror(errno));
+		return -2;
+	}
+	if (c == EOF && n == 0)
+		return 0;
+	f->line++;
+	if (n > 0 && f->text[n - 1] == '\r')
+		n--;
+	f->text[n] = '\0';
+	/* A UTF-8 byte order mark, as spreadsheets write. */
+	if (f->line == 1 && !memcmp(f->text, "\xef\xbb\xbf", 3))
+		memmove(f->text, f->text + 3, n - 2);
+	return 1;
+}
+
+/* The status of a failed pop_getline(). */
+static weft_status pop_status(int got)
+{
+	return got == -2 ? WEFT_E_IO : WEFT_E_CONFIG;
+}
+
+/* Whether the current line is blank (skipped, but counted in line
+ * numbers). */
+static int pop_blank(const pop_file *f)
+{
+	return f->text[strspn(f->text, " \t")] == '\0';
+}
+
+/* The first pass: the rows (lines that are not blank) after the header,
+ * at most max; more is refused at the first row too many. declared:
+ * what declares max ("[seir] agents = 300 (town.ini:4)"), or NULL when
+ * it is the most a run may have. noun: "agents", "edges". */
+static weft_status pop_count(pop_file *f, uint64_t max, const char *noun,
+			     const char *declared, uint64_t *rows)
+{
+	int header = 0, got;
+
+	*rows = 0;
+	while ((got = pop_getline(f)) > 0) {
+		if (pop_blank(f))
+			continue;
+		if (!header) {
+			header = 1;
+			continue;
+		}
+		if (*rows == max && declared)
+			return pop_fail(f, "more %s than %s", noun, declared);
+		if (*rows == max)
+			return pop_fail(f,
+					"more than %llu %s, the most a run "
+					"may have",
+					(unsigned long long)max, noun);
+		++*rows;
+	}
+	if (got < 0)
+		return pop_status(got);
+	return pop_rewind(f);
 }
 
 static char *pop_trim(char *s, char *end)
@@ -120,42 +221,18 @@ static void pop_split(pop_file *f, char *line)
 	}
 }
 
-/* The next line that is not blank, split into fields; 0 at the end. LF
- * and CRLF endings, and a last line without one, are all accepted. */
+/* The next line that is not blank, split into fields: 1, 0 at the end,
+ * or pop_getline()'s failure. */
 static int pop_next(pop_file *f)
 {
-	while (f->pos < f->len) {
-		char *line = f->text + f->pos;
-		char *nl = memchr(line, '\n', f->len - f->pos);
-		char *end = nl ? nl : f->text + f->len;
-		f->pos = (size_t)(end - f->text) + 1;
-		f->line++;
-		if (end > line && end[-1] == '\r')
-			end--;
-		*end = '\0';
-		if (line[strspn(line, " \t")] == '\0')
-			continue;
-		pop_split(f, line);
-		return 1;
-	}
-	return 0;
-}
+	int got;
 
-static weft_status pop_fail(const pop_file *f, char *err, size_t err_size,
-			    const char *fmt, ...) WEFT_PRINTF(4, 5);
-
-/* "FILE:LINE: what", the status of a bad file. */
-static weft_status pop_fail(const pop_file *f, char *err, size_t err_size,
-			    const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	snprintf(err, err_size, "%s:%u: %s", f->path, f->line, what);
-	return WEFT_E_CONFIG;
+	while ((got = pop_getline(f)) > 0)
+		if (!pop_blank(f)) {
+			pop_split(f, f->text);
+			return 1;
+		}
+	return got;
 }
 
 /* ---- values ---------------------------------------------------------------
@@ -181,17 +258,15 @@ static int pop_u64(const char *s, uint64_t max, uint64_t *v)
 
 /* An id (agent or group), 0..2^63 - 1. */
 static weft_status pop_id(const pop_file *f, int field, const char *what,
-			  uint64_t *v, char *err, size_t err_size)
+			  uint64_t *v)
 {
 	int r = pop_u64(f->f[field], POP_ID_MAX, v);
 
 	if (r == -1)
-		return pop_fail(f, err, err_size,
-				"%s '%s' is not a non-negative integer", what,
-				f->f[field]);
+		return pop_fail(f, "%s '%s' is not a non-negative integer",
+				what, f->f[field]);
 	if (r == -2)
-		return pop_fail(f, err, err_size,
-				"%s %s is out of range 0-%llu", what,
+		return pop_fail(f, "%s %s is out of range 0-%llu", what,
 				f->f[field], POP_ID_MAX);
 	return WEFT_OK;
 }
@@ -217,23 +292,25 @@ static void pop_list(char *buf, size_t size, const pop_columns *c, int n)
 					 i ? ", " : "", c->names[i]);
 }
 
-static weft_status pop_header(pop_file *f, pop_columns *c, char *err,
-			      size_t err_size)
+static weft_status pop_header(pop_file *f, pop_columns *c)
 {
 	char list[128];
+	int got;
 
 	pop_list(list, sizeof list, c, c->n_names);
 	for (int i = 0; i < POP_MAX_FIELDS; i++)
 		c->at[i] = -1;
-	if (!pop_next(f)) {
+	if ((got = pop_next(f)) < 0)
+		return pop_status(got);
+	if (got == 0) {
 		f->line = 1;
-		return pop_fail(f, err, err_size,
+		return pop_fail(f,
 				"empty file: expected a header line naming "
 				"the columns (%s)",
 				list);
 	}
 	if (f->n > POP_MAX_FIELDS)
-		return pop_fail(f, err, err_size,
+		return pop_fail(f,
 				"%d columns in the header; the columns are %s",
 				f->n, list);
 	for (int j = 0; j < f->n; j++) {
@@ -241,32 +318,30 @@ static weft_status pop_header(pop_file *f, pop_columns *c, char *err,
 		while (i < c->n_names && strcmp(f->f[j], c->names[i]) != 0)
 			i++;
 		if (i == c->n_names)
-			return pop_fail(f, err, err_size,
+			return pop_fail(f,
 					"unknown column '%s' (the columns "
 					"are %s)",
 					f->f[j], list);
 		if (c->at[i] >= 0)
-			return pop_fail(f, err, err_size,
-					"column '%s' appears twice", f->f[j]);
+			return pop_fail(f, "column '%s' appears twice",
+					f->f[j]);
 		c->at[i] = j;
 	}
 	c->n = f->n;
 	pop_list(list, sizeof list, c, c->n_required);
 	for (int i = 0; i < c->n_required; i++)
 		if (c->at[i] < 0)
-			return pop_fail(f, err, err_size,
-					"no column '%s' (required: %s)",
+			return pop_fail(f, "no column '%s' (required: %s)",
 					c->names[i], list);
 	return WEFT_OK;
 }
 
-static weft_status pop_row(const pop_file *f, const pop_columns *c, char *err,
-			   size_t err_size)
+static weft_status pop_row(const pop_file *f, const pop_columns *c)
 {
 	if (f->n == c->n)
 		return WEFT_OK;
-	return pop_fail(f, err, err_size, "%d field%s, but the header has %d",
-			f->n, f->n == 1 ? "" : "s", c->n);
+	return pop_fail(f, "%d field%s, but the header has %d", f->n,
+			f->n == 1 ? "" : "s", c->n);
 }
 
 /* ---- a map from 63-bit ids to indexes (open addressing) --------------------
@@ -381,77 +456,83 @@ static weft_status pop_agents_alloc(pop_agents *a, const pop_columns *c,
 	return WEFT_E_NOMEM;
 }
 
-static weft_status pop_age(const pop_file *f, int field, uint8_t *age,
-			   char *err, size_t err_size)
+static weft_status pop_age(const pop_file *f, int field, uint8_t *age)
 {
 	uint64_t v = 0;
 	int r = pop_u64(f->f[field], 1000, &v);
 
 	if (r == -1)
-		return pop_fail(f, err, err_size,
-				"age '%s' is not a whole number of years",
+		return pop_fail(f, "age '%s' is not a whole number of years",
 				f->f[field]);
 	if (r == -2 || v > 120)
-		return pop_fail(f, err, err_size,
-				"age %s is out of range 0-120", f->f[field]);
+		return pop_fail(f, "age %s is out of range 0-120", f->f[field]);
 	*age = (uint8_t)v;
 	return WEFT_OK;
 }
 
 /* One row: id (new), age, groups (an empty field is no group). */
-static weft_status pop_agent(pop_file *f, const pop_columns *c, pop_agents *a,
-			     char *err, size_t err_size)
+static weft_status pop_agent(pop_file *f, const pop_columns *c, pop_agents *a)
 {
 	uint32_t i = a->n, first;
 	weft_status st;
 
-	if ((st = pop_row(f, c, err, err_size)) ||
-	    (st = pop_id(f, c->at[0], "id", &a->id[i], err, err_size)) ||
-	    (st = pop_age(f, c->at[1], &a->age[i], err, err_size)))
+	if ((st = pop_row(f, c)) ||
+	    (st = pop_id(f, c->at[0], "id", &a->id[i])) ||
+	    (st = pop_age(f, c->at[1], &a->age[i])))
 		return st;
 	for (int g = 0; g < 3; g++) {
 		int at = c->at[2 + g];
 		if (at < 0)
 			continue;
 		a->group[g][i] = POP_NONE;
-		if (f->f[at][0] &&
-		    (st = pop_id(f, at, pop_agent_cols[2 + g], &a->group[g][i],
-				 err, err_size)))
+		if (f->f[at][0] && (st = pop_id(f, at, pop_agent_cols[2 + g],
+						&a->group[g][i])))
 			return st;
 	}
-	if (i == 2000000000u)
-		return pop_fail(f, err, err_size,
-				"more than 2000000000 agents");
 	first = pop_map_put(&a->map, a->id[i], i);
 	if (first != UINT32_MAX)
-		return pop_fail(f, err, err_size,
-				"duplicate agent id %llu (first at line %u)",
+		return pop_fail(f, "duplicate agent id %llu (first at line %u)",
 				(unsigned long long)a->id[i], a->line[first]);
 	a->line[i] = f->line;
 	a->n++;
 	return WEFT_OK;
 }
 
-static weft_status pop_agents_read(const char *path, pop_agents *a, char *err,
-				   size_t err_size)
+/* The agents file: counted (at most the agents declared, when [seir]
+ * agents is set), then read into arrays of that size. */
+static weft_status pop_agents_read(const seir_pop_params *pp, pop_agents *a,
+				   char *err, size_t err_size)
 {
 	pop_columns c = { pop_agent_cols, 5, 2, { 0 }, 0 };
+	char declared[200];
+	uint64_t rows;
 	pop_file f;
 	weft_status st;
+	int got;
 
 	memset(a, 0, sizeof *a);
-	if ((st = pop_read(&f, path, "agents file", err, err_size)))
+	if ((st = pop_open(&f, pp->agents_file, "agents file", err, err_size)))
 		return st;
-	if ((st = pop_header(&f, &c, err, err_size)) ||
-	    (st = pop_agents_alloc(a, &c, f.max_rows, err, err_size)))
-		goto free_text;
-	while (pop_next(&f))
-		if ((st = pop_agent(&f, &c, a, err, err_size)))
-			goto free_text;
-	if (a->n == 0)
-		st = pop_fail(&f, err, err_size, "no agents after the header");
-free_text:
-	free(f.text);
+	snprintf(declared, sizeof declared, "[seir] agents = %u (%s)",
+		 pp->agents, pp->agents_where);
+	if ((st = pop_count(
+		     &f, pp->agents_declared ? pp->agents : POP_AGENTS_MAX,
+		     "agents", pp->agents_declared ? declared : NULL, &rows)) ||
+	    (st = pop_header(&f, &c)) ||
+	    (st = pop_agents_alloc(a, &c, rows, err, err_size)))
+		goto close_file;
+	while ((got = pop_next(&f)) > 0)
+		if ((st = pop_agent(&f, &c, a)))
+			goto close_file;
+	if (got < 0)
+		st = pop_status(got);
+	else if (a->n == 0)
+		st = pop_fail(&f, "no agents after the header");
+	else if (pp->agents_declared && a->n != pp->agents)
+		st = pop_fail(&f, "%u agent%s, but %s", a->n,
+			      a->n == 1 ? "" : "s", declared);
+close_file:
+	pop_close(&f);
 	return st;
 }
 
@@ -537,22 +618,18 @@ static int pop_layer_of(const char *s)
 
 /* weight in (0, 65.535], rounded to thousandths (at least 0.001); an
  * empty field is 1. */
-static weft_status pop_weight(const pop_file *f, int field, uint16_t *w,
-			      char *err, size_t err_size)
+static weft_status pop_weight(const pop_file *f, int field, uint16_t *w)
 {
 	const char *s = field < 0 ? "" : f->f[field];
 	char *end;
 	double v = *s ? strtod(s, &end) : 1.0;
 
 	if (*s && (*end || !isfinite(v)))
-		return pop_fail(f, err, err_size, "weight '%s' is not a number",
-				s);
+		return pop_fail(f, "weight '%s' is not a number", s);
 	if (v <= 0)
-		return pop_fail(f, err, err_size, "weight %s is not above 0",
-				s);
+		return pop_fail(f, "weight %s is not above 0", s);
 	if (v > 65.535)
-		return pop_fail(f, err, err_size,
-				"weight %s is above 65.535, the largest", s);
+		return pop_fail(f, "weight %s is above 65.535, the largest", s);
 	v = floor(v * 1000 + 0.5);
 	*w = (uint16_t)(v < 1 ? 1 : v);
 	return WEFT_OK;
@@ -560,49 +637,46 @@ static weft_status pop_weight(const pop_file *f, int field, uint16_t *w,
 
 static weft_status pop_endpoint(const pop_file *f, int field,
 				const pop_agents *ag, const char *agents_path,
-				uint32_t *out, char *err, size_t err_size)
+				uint32_t *out)
 {
 	uint64_t id;
-	weft_status st = pop_id(f, field, "agent id", &id, err, err_size);
+	weft_status st = pop_id(f, field, "agent id", &id);
 
 	if (st)
 		return st;
 	*out = pop_map_get(&ag->map, id);
 	if (*out != UINT32_MAX)
 		return WEFT_OK;
-	return pop_fail(f, err, err_size, "unknown agent id %llu (not in %s)",
+	return pop_fail(f, "unknown agent id %llu (not in %s)",
 			(unsigned long long)id, agents_path);
 }
 
 static weft_status pop_edge(const pop_file *f, const pop_columns *c,
 			    const pop_agents *ag, const seir_pop_params *pp,
-			    pop_edges *e, char *err, size_t err_size)
+			    pop_edges *e)
 {
 	uint64_t i = e->n;
 	int layer;
 	weft_status st;
 
-	if ((st = pop_row(f, c, err, err_size)) ||
-	    (st = pop_endpoint(f, c->at[0], ag, pp->agents_file, &e->a[i], err,
-			       err_size)) ||
-	    (st = pop_endpoint(f, c->at[1], ag, pp->agents_file, &e->b[i], err,
-			       err_size)))
+	if ((st = pop_row(f, c)) ||
+	    (st = pop_endpoint(f, c->at[0], ag, pp->agents_file, &e->a[i])) ||
+	    (st = pop_endpoint(f, c->at[1], ag, pp->agents_file, &e->b[i])))
 		return st;
 	if ((layer = pop_layer_of(f->f[c->at[2]])) < 0)
-		return pop_fail(f, err, err_size,
+		return pop_fail(f,
 				"unknown layer '%s' (home, school, work, "
 				"community or h, s, w, c)",
 				f->f[c->at[2]]);
 	if (e->a[i] == e->b[i])
-		return pop_fail(f, err, err_size,
-				"self-loop: agent %s in contact with itself",
+		return pop_fail(f, "self-loop: agent %s in contact with itself",
 				f->f[c->at[0]]);
 	if (layer == SEIR_L_COMMUNITY && pp->community_daily)
-		return pop_fail(f, err, err_size,
+		return pop_fail(f,
 				"a community edge, but community_daily = true "
 				"draws the community layer anew every day; "
 				"set community_daily = false to store it");
-	if ((st = pop_weight(f, c->at[3], &e->w[i], err, err_size)))
+	if ((st = pop_weight(f, c->at[3], &e->w[i])))
 		return st;
 	e->layer[i] = (uint8_t)layer;
 	e->line[i] = f->line;
@@ -678,7 +752,7 @@ static weft_status pop_no_duplicates(const pop_file *f, const pop_edges *e,
 	if (dup == UINT64_MAX)
 		return WEFT_OK;
 	at.line = e->line[dup];
-	return pop_fail(&at, err, err_size,
+	return pop_fail(&at,
 			"duplicate edge %llu-%llu in layer %s (first at line "
 			"%u; duplicate_edges = error)",
 			(unsigned long long)ag->id[e->a[dup]],
@@ -691,24 +765,29 @@ static weft_status pop_edges_read(const seir_pop_params *pp,
 				  size_t err_size)
 {
 	pop_columns c = { pop_edge_cols, 4, 3, { 0 }, 0 };
+	uint64_t rows;
 	pop_file f;
 	weft_status st;
+	int got;
 
 	memset(e, 0, sizeof *e);
 	if (!pp->edges_file[0])
 		return WEFT_OK;
-	if ((st = pop_read(&f, pp->edges_file, "edges file", err, err_size)))
+	if ((st = pop_open(&f, pp->edges_file, "edges file", err, err_size)))
 		return st;
-	if ((st = pop_header(&f, &c, err, err_size)) ||
-	    (st = pop_edges_alloc(e, f.max_rows, err, err_size)))
-		goto free_text;
-	while (pop_next(&f))
-		if ((st = pop_edge(&f, &c, ag, pp, e, err, err_size)))
-			goto free_text;
-	if (pp->duplicate_error)
+	if ((st = pop_count(&f, POP_EDGES_MAX, "edges", NULL, &rows)) ||
+	    (st = pop_header(&f, &c)) ||
+	    (st = pop_edges_alloc(e, rows, err, err_size)))
+		goto close_file;
+	while ((got = pop_next(&f)) > 0)
+		if ((st = pop_edge(&f, &c, ag, pp, e)))
+			goto close_file;
+	if (got < 0)
+		st = pop_status(got);
+	else if (pp->duplicate_error)
 		st = pop_no_duplicates(&f, e, ag, err, err_size);
-free_text:
-	free(f.text);
+close_file:
+	pop_close(&f);
 	return st;
 }
 
@@ -736,11 +815,42 @@ static void pop_gen_csv(const void *arg, seir_pop_sink *s)
 				       cl->e->w[i]);
 }
 
+/* Households are cliques (s members store s (s - 1) contacts): one of
+ * more than household_max members is refused at the line of its first
+ * member past the limit, the earliest such line of the file. */
+static weft_status pop_household_max(const seir_pop_params *pp,
+				     const seir_pop_groups *gr,
+				     const pop_agents *ag, char *err,
+				     size_t err_size)
+{
+	uint32_t past = UINT32_MAX, g_past = 0;
+
+	for (uint32_t g = 0; g < gr->n_groups; g++) {
+		uint32_t at = gr->start[g] + pp->household_max;
+		if (at < gr->start[g + 1] && gr->member[at] < past) {
+			past = gr->member[at];
+			g_past = g;
+		}
+	}
+	if (past == UINT32_MAX)
+		return WEFT_OK;
+	snprintf(err, err_size,
+		 "%s:%u: household %llu has more than %u members, the most "
+		 "[seir] household_max allows (its first member is at line "
+		 "%u)",
+		 pp->agents_file, ag->line[past],
+		 (unsigned long long)ag->group[SEIR_L_HOME][past],
+		 pp->household_max, ag->line[gr->member[gr->start[g_past]]]);
+	return WEFT_E_CONFIG;
+}
+
 static weft_status pop_csv_layer_build(const seir_pop_params *pp,
 				       seir_population *pop, int layer,
-				       const uint64_t *gid, const pop_edges *e,
+				       const pop_agents *ag, const pop_edges *e,
 				       char *err, size_t err_size)
 {
+	const uint64_t *gid =
+		layer < SEIR_L_COMMUNITY ? ag->group[layer] : NULL;
 	const uint32_t contacts[] = { 0, pp->school_contacts, pp->work_contacts,
 				      pp->community_contacts };
 	uint32_t *start = NULL, *member = NULL, all[2] = { 0, pop->n_agents };
@@ -763,6 +873,9 @@ static weft_status pop_csv_layer_build(const seir_pop_params *pp,
 		gr.start = all;
 	}
 	cl.gr = gid || layer == SEIR_L_COMMUNITY ? &gr : NULL;
+	if (gid && layer == SEIR_L_HOME &&
+	    (st = pop_household_max(pp, &gr, ag, err, err_size)))
+		goto free_groups;
 	if (cl.gr && (st = weft__pop_groups_check(cl.gr, pop_layer_names[layer],
 						  err, err_size)))
 		goto free_groups;
@@ -783,11 +896,11 @@ static weft_status pop_csv_layers(const seir_pop_params *pp,
 	weft_status st;
 
 	for (int l = 0; l < SEIR_L_COMMUNITY; l++)
-		if ((st = pop_csv_layer_build(pp, pop, l, ag->group[l], e, err,
+		if ((st = pop_csv_layer_build(pp, pop, l, ag, e, err,
 					      err_size)))
 			return st;
 	if (!pp->community_daily)
-		return pop_csv_layer_build(pp, pop, SEIR_L_COMMUNITY, NULL, e,
+		return pop_csv_layer_build(pp, pop, SEIR_L_COMMUNITY, ag, e,
 					   err, err_size);
 	pop->community_daily = pp->community_contacts;
 	return weft__pop_layer_empty(
@@ -807,7 +920,7 @@ weft_status weft__seir_population_csv(const seir_pop_params *pp,
 		return WEFT_E_CONFIG;
 	}
 	memset(&e, 0, sizeof e);
-	if ((st = pop_agents_read(pp->agents_file, &ag, err, err_size)) ||
+	if ((st = pop_agents_read(pp, &ag, err, err_size)) ||
 	    (st = pop_edges_read(pp, &ag, &e, err, err_size)))
 		goto free_all;
 	pop->n_agents = ag.n;
@@ -818,5 +931,167 @@ weft_status weft__seir_population_csv(const seir_pop_params *pp,
 free_all:
 	pop_edges_free(&e);
 	pop_agents_free(&ag);
+	return st;
+}
+
+/* ---- the start of a file, for the estimate --------------------------------
+ */
+
+/* Rows and bytes read for a sample: enough for a mean row length, few
+ * enough to read at once whatever the file's size. */
+#define POP_SAMPLE_BYTES (64u << 10)
+#define POP_SAMPLE_ROWS	 4096u
+
+/* A sampled member of a group: the group's id and the member's row. */
+typedef struct pop_member {
+	uint64_t id;
+	uint32_t row;
+} pop_member;
+
+static int pop_cmp_member(const void *x, const void *y)
+{
+	const pop_member *a = x, *b = y;
+	if (a->id != b->id)
+		return (a->id > b->id) - (a->id < b->id);
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+/* The mean of (size - 1) over the members of a group column, from the m
+ * sampled members of the `members` the whole file holds. When the
+ * file lists groups together (the sampled members of most groups lie in
+ * a run of rows), the groups seen are whole: their pairs over their
+ * members. Otherwise the sample is taken as a random one: the pairs in
+ * it that share a group, scaled by the pairs there are, give it. */
+static double pop_sample_group(pop_member *v, uint32_t m, double members)
+{
+	double pairs = 0, near = 0, cliques = 0;
+
+	if (m < 2)
+		return 0;
+	qsort(v, m, sizeof *v, pop_cmp_member);
+	for (uint32_t i = 0, j; i < m; i = j) {
+		double k;
+		for (j = i; j < m && v[j].id == v[i].id; j++)
+			;
+		k = j - i;
+		pairs += k * (k - 1) / 2;
+		cliques += k * (k - 1);
+		if (v[j - 1].row - v[i].row + 1 <= 2 * k)
+			near += k * (k - 1) / 2;
+	}
+	if (2 * near >= pairs)
+		return cliques / m;
+	return pairs * members / ((double)m * (m - 1) / 2);
+}
+
+/* One sampled row of the agents or the edges file: its groups (agents)
+ * or its layer and weight (edges). */
+static void pop_sample_row(const pop_file *f, const pop_columns *c, int edges,
+			   seir_pop_sample *out, pop_member *g[3], uint32_t *m,
+			   uint32_t row)
+{
+	int layer;
+	uint64_t id;
+
+	if (f->n != c->n)
+		return; /* the run will say what is wrong with it */
+	if (edges) {
+		layer = pop_layer_of(f->f[c->at[2]]);
+		if (layer < 0)
+			return;
+		out->share[layer]++;
+		out->weighted[layer] |= c->at[3] >= 0 && f->f[c->at[3]][0] &&
+					strcmp(f->f[c->at[3]], "1") != 0;
+		return;
+	}
+	for (int k = 0; k < 3; k++)
+		if (c->at[2 + k] >= 0 &&
+		    pop_u64(f->f[c->at[2 + k]], POP_ID_MAX, &id) == 0) {
+			g[k][m[k]++] = (pop_member){ id, row };
+			out->share[k]++;
+		}
+}
+
+/* Rows of the whole file from the mean row of the sample and of the
+ * file's last POP_SAMPLE_BYTES (ids and group numbers tend to grow along
+ * a file, and their digits with them). The tail's lines are only
+ * counted; a failure to read it leaves the head's mean. */
+static uint64_t pop_sample_rows(pop_file *f, long header_end, long sample_end,
+				uint32_t rows, int whole)
+{
+	double bytes = (double)(sample_end - header_end), n = rows;
+	struct stat sb;
+	long from;
+	int got;
+
+	if (whole || rows == 0 || fstat(fileno(f->fp), &sb) != 0 ||
+	    sample_end <= header_end)
+		return rows;
+	from = sb.st_size - (long)POP_SAMPLE_BYTES;
+	if (from > sample_end && fseek(f->fp, from, SEEK_SET) == 0 &&
+	    pop_getline(f) > 0) {
+		long start = ftell(f->fp);
+		uint32_t tail = 0;
+		while ((got = pop_getline(f)) > 0)
+			tail += !pop_blank(f);
+		if (got == 0 && tail > 0) {
+			bytes += (double)(sb.st_size - start);
+			n += tail;
+		}
+	}
+	return (uint64_t)ceil((double)(sb.st_size - header_end) * n / bytes);
+}
+
+weft_status weft__pop_csv_sample(const char *path, int edges,
+				 seir_pop_sample *out, char *err,
+				 size_t err_size)
+{
+	pop_columns c = { edges ? pop_edge_cols : pop_agent_cols,
+			  edges ? 4 : 5,
+			  edges ? 3 : 2,
+			  { 0 },
+			  0 };
+	pop_member *g[3] = { NULL, NULL, NULL };
+	uint32_t rows = 0, m[3] = { 0, 0, 0 };
+	long header_end;
+	pop_file f;
+	weft_status st;
+	int got = 0;
+
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < 3; k++)
+		if (!(g[k] = malloc(POP_SAMPLE_ROWS * sizeof *g[k]))) {
+			snprintf(err, err_size,
+				 "cannot allocate host memory for a sample");
+			st = WEFT_E_NOMEM;
+			goto free_sample;
+		}
+	if ((st = pop_open(&f, path, edges ? "edges file" : "agents file", err,
+			   err_size)))
+		goto free_sample;
+	if ((st = pop_header(&f, &c)))
+		goto close_file;
+	header_end = ftell(f.fp);
+	while (rows < POP_SAMPLE_ROWS &&
+	       ftell(f.fp) - header_end < (long)POP_SAMPLE_BYTES &&
+	       (got = pop_next(&f)) > 0)
+		pop_sample_row(&f, &c, edges, out, g, m, rows++);
+	if (got < 0) {
+		st = pop_status(got);
+		goto close_file;
+	}
+	out->columns = c.n;
+	out->rows =
+		pop_sample_rows(&f, header_end, ftell(f.fp), rows, got == 0);
+	for (int l = 0; l < SEIR_MAX_LAYERS; l++)
+		out->share[l] = rows ? out->share[l] / rows : 0;
+	for (int k = 0; k < 3 && !edges; k++)
+		out->group[k] = pop_sample_group(
+			g[k], m[k], out->share[k] * (double)out->rows);
+close_file:
+	pop_close(&f);
+free_sample:
+	for (int k = 0; k < 3; k++)
+		free(g[k]);
 	return st;
 }

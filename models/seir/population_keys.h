@@ -43,8 +43,10 @@
 		     "models/seir/populations.md")
 #define SEIR_POP_K_AGENTS                                                  \
 	SEIR_POP_KEY("agents", WEFT_KEY_INT, "37518", 1, 2000000000, NULL, \
-		     "number of agents (synthetic and random; with "       \
-		     "population = csv, one per row of agents_file)")
+		     "number of agents (synthetic and random); with "      \
+		     "population = csv, one per row of agents_file: when " \
+		     "set, the file must hold exactly that many, and a "   \
+		     "row past them is refused at its line")
 #define SEIR_POP_K_SEED                                             \
 	SEIR_POP_KEY("population_seed", WEFT_KEY_INT, "0", 0,       \
 		     9007199254740991.0, NULL,                      \
@@ -149,14 +151,16 @@
 	SEIR_POP_KEY("agents_file", WEFT_KEY_STRING, "", 0, 0, NULL,    \
 		     "population = csv: the agents, columns id, age "   \
 		     "and optionally household, school, work, under a " \
-		     "header row; a relative path is taken from the "   \
-		     "INI file's directory")
+		     "header row, lines of at most 4096 bytes; a "      \
+		     "relative path is taken from the INI file's "      \
+		     "directory")
 #define SEIR_POP_K_EDGES_FILE                                        \
 	SEIR_POP_KEY("edges_file", WEFT_KEY_STRING, "", 0, 0, NULL,  \
 		     "population = csv: optional contacts, columns " \
 		     "source, target, layer and optionally weight, " \
-		     "under a header row; a relative path is taken " \
-		     "from the INI file's directory")
+		     "under a header row, lines of at most 4096 "    \
+		     "bytes; a relative path is taken from the INI " \
+		     "file's directory")
 #define SEIR_POP_K_DUPLICATES                                          \
 	SEIR_POP_KEY("duplicate_edges", WEFT_KEY_ENUM, "merge", 0, 0,  \
 		     "merge|error",                                    \
@@ -164,6 +168,14 @@
 		     "either direction, in the same layer): merge "    \
 		     "keeps one edge with the largest weight, error "  \
 		     "rejects the file naming both lines")
+
+#define SEIR_POP_K_HOUSEHOLD_MAX                                             \
+	SEIR_POP_KEY("household_max", WEFT_KEY_INT, "1000", 1, 100000, NULL, \
+		     "population = csv: the most members a household of "    \
+		     "agents_file may have (a household is a clique: s "     \
+		     "members store s (s - 1) contacts); a larger one is "   \
+		     "refused at the line of its first member past the "     \
+		     "limit")
 
 /* Every key, in the order of docs/config.md. */
 #define SEIR_POPULATION_KEYS                                                  \
@@ -176,6 +188,7 @@
 		SEIR_POP_K_COMMUNITY, SEIR_POP_K_DAILY, SEIR_POP_K_BETA_HOME, \
 		SEIR_POP_K_BETA_SCHOOL, SEIR_POP_K_BETA_WORK,                 \
 		SEIR_POP_K_BETA_COMMUNITY, SEIR_POP_K_AGENTS_FILE,            \
-		SEIR_POP_K_EDGES_FILE, SEIR_POP_K_DUPLICATES
+		SEIR_POP_K_EDGES_FILE, SEIR_POP_K_DUPLICATES,                 \
+		SEIR_POP_K_HOUSEHOLD_MAX
 
 #endif /* WEFT_SEIR_POPULATION_KEYS_H */

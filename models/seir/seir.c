@@ -602,6 +602,7 @@ WEFT_MODEL_ENTRY = {
 	.finish = seir_finish,
 	.teardown = seir_teardown,
 	.check = seir_check,
+	.estimate = weft__seir_estimate,
 	/* `weft conform`: small enough for a few seconds on a CPU OpenCL,
 	 * with every path on: interventions, isolation, vaccination by
 	 * age, deaths, individual transmissibility. */

@@ -70,6 +70,9 @@ weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,
  * size is known. */
 weft_status weft__seir_count_seeds(weft_model_ctx *mc, seir_state *s);
 
+/* estimate.c: the memory a run needs (the model's estimate()). */
+weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est);
+
 /* seir_init.c: the population's ages and layers, the initial infections,
  * the vaccination order and every other buffer's first contents, on the
  * device. */

@@ -20,6 +20,7 @@
  * frees everything. The entry at the end is the only symbol the plugin
  * exports.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +146,36 @@ static weft_status sir_check(weft_model_ctx *mc)
 
 	memset(&s, 0, sizeof s);
 	return sir_read_params(mc, &s);
+}
+
+/* estimate() (model ABI 1.3): the memory a run needs, before anything is
+ * allocated, from the same parameters, so that a grid too large for the
+ * machine is refused at once with the keys that drive it (and `weft
+ * check` reports it). Device: the buffers sir_alloc_all() allocates and
+ * the output snapshots; host: the grid's upload copy and the rows' host
+ * copy. */
+static weft_status sir_estimate(weft_model_ctx *mc, weft_model_estimate *est)
+{
+	sir_state s;
+	uint64_t rows, cells;
+	char grid[96];
+	weft_status st;
+
+	memset(&s, 0, sizeof s);
+	if ((st = sir_read_params(mc, &s)))
+		return st;
+	cells = s.params.cells;
+	rows = SIR_ROW_WORDS * 4 * s.n_rows;
+	snprintf(grid, sizeof grid, "[sir] width = %u, height = %u",
+		 s.params.width, s.params.height);
+	if ((st = weft_model_estimate_add(est, "the grid", grid, 2 * 4 * cells,
+					  sizeof s.params + 2 * 4 * cells +
+						  4 * SIR_CTL_WORDS)))
+		return st;
+	return weft_model_estimate_add(
+		est, "the rows", "[simulation] steps, [output] every", rows,
+		rows + weft_model_rows_bytes(mc, SIR_ROW_WORDS * 4,
+					     SIR_SNAP_ROWS));
 }
 
 /* ---- the state at step 0 ---------------------------------------------------
@@ -424,6 +455,7 @@ WEFT_MODEL_ENTRY = {
 	.sigs = sir_sigs,
 	.setup = sir_setup,
 	.check = sir_check,
+	.estimate = sir_estimate,
 	.finish = sir_finish,
 	.teardown = sir_teardown,
 	.collect = sir_collect,

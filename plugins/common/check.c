@@ -372,3 +372,20 @@ weft_status weft__chk_step(const weft__chk_ops *ops, const void *dev,
 			return WEFT_E_INVALID;
 	return WEFT_OK;
 }
+
+weft_status weft__chk_mem_info(const weft__chk_ops *ops, const void *dev,
+			       const weft_mem_info *out, weft_error *err)
+{
+	if (!dev)
+		return no_arg(ops, "mem_info", dev, "", err);
+	if (!out)
+		return weft__chk_fail(ops, err, WEFT_E_INVALID,
+				      "mem_info: no place for the answer");
+	if (out->struct_size >= WEFT_MEM_INFO_V1_3_SIZE)
+		return WEFT_OK;
+	return weft__chk_fail(ops, err, WEFT_E_INVALID,
+			      "mem_info: weft_mem_info has struct_size %u, "
+			      "expected at least %zu",
+			      (unsigned)out->struct_size,
+			      (size_t)WEFT_MEM_INFO_V1_3_SIZE);
+}

@@ -57,6 +57,10 @@ weft_status weft__chk_wait(const weft__chk_ops *ops, const void *dev,
 weft_status weft__chk_alloc(const weft__chk_ops *ops, const void *dev,
 			    weft_buf **out, weft_error *err);
 
+/* mem_info(): a device, and a weft_mem_info whose struct_size covers the
+ * 1.3 layout. */
+weft_status weft__chk_mem_info(const weft__chk_ops *ops, const void *dev,
+			       const weft_mem_info *out, weft_error *err);
 /* native(): a device, a live buffer, and a weft_native whose struct_size
  * covers at least the 1.2 layout. */
 weft_status weft__chk_native(const weft__chk_ops *ops, const void *dev,

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "stats.h"
 
@@ -44,4 +45,24 @@ void weft__probe_copy(weft_probe *out, weft_probe *p)
 
 	p->struct_size = out->struct_size;
 	memcpy(out, p, size);
+}
+
+void weft__mem_info_copy(weft_mem_info *out, const weft_mem_info *mi)
+{
+	size_t hdr = sizeof out->struct_size;
+	size_t size =
+		out->struct_size < sizeof *mi ? out->struct_size : sizeof *mi;
+
+	memcpy((char *)out + hdr, (const char *)mi + hdr, size - hdr);
+}
+
+void weft__mem_info_host(weft_mem_info *mi)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	memset(mi, 0, sizeof *mi);
+	mi->struct_size = sizeof *mi;
+	mi->host = 1;
+	if (pages > 0 && page > 0)
+		mi->total_bytes = (uint64_t)pages * (uint64_t)page;
 }

@@ -38,5 +38,11 @@ weft_status weft__stats_copy(weft_stats *out, const weft_stats *st);
 /* probe(): hand the answer p to the caller's out, as far as its
  * (possibly older) layout reaches; p->struct_size becomes the caller's. */
 void weft__probe_copy(weft_probe *out, weft_probe *p);
+/* mem_info()'s answer into out, only what out->struct_size covers (at
+ * least the 1.3 layout: weft__chk_mem_info checked it). */
+void weft__mem_info_copy(weft_mem_info *out, const weft_mem_info *mi);
+/* A device whose buffers are host memory: host = 1, total the machine's
+ * physical memory, free left to the core (MemAvailable). */
+void weft__mem_info_host(weft_mem_info *mi);
 
 #endif /* WEFT_PLUGIN_STATS_H */

@@ -175,6 +175,25 @@ weft_status weft__cuda_native(weft_device *dev, weft_buf *buf, weft_native *out,
 	return WEFT_OK;
 }
 
+/* What cudaMemGetInfo says: the device's memory and how much is free
+ * (blocks this device keeps pooled are not counted as free). */
+weft_status weft__cuda_mem_info(weft_device *dev, weft_mem_info *out,
+				weft_error *err)
+{
+	weft_status st = weft__chk_mem_info(&weft__cuda_chk, dev, out, err);
+	weft_mem_info mi = { .struct_size = sizeof mi };
+	size_t avail = 0, total = 0;
+
+	if (st != WEFT_OK || (st = weft__cuda_enter(dev, err)) ||
+	    (st = weft__cuda_check(dev, cudaMemGetInfo(&avail, &total), err,
+				   "reading the free device memory")))
+		return st;
+	mi.total_bytes = total;
+	mi.free_bytes = avail;
+	weft__mem_info_copy(out, &mi);
+	return WEFT_OK;
+}
+
 /* Grown (never shrunk) when an overlapping copy needs more; the old block
  * may still be in use by queued copies, so the streams are waited for
  * before it is freed. */

@@ -440,4 +440,5 @@ WEFT_BACKEND_ENTRY = {
 	.fence = cuda_fence,
 	.wait = cuda_wait,
 	.native = weft__cuda_native,
+	.mem_info = weft__cuda_mem_info,
 };

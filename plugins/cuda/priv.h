@@ -268,6 +268,8 @@ weft_status weft__cuda_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			     weft_error *err);
 void weft__cuda_free(weft_device *dev, weft_buf *buf);
 /* native(): the buffer's device pointer (ABI 1.2). */
+weft_status weft__cuda_mem_info(weft_device *dev, weft_mem_info *out,
+				weft_error *err);
 weft_status weft__cuda_native(weft_device *dev, weft_buf *buf, weft_native *out,
 			      weft_error *err);
 /* Device memory for the staging of an overlapping copy (at least bytes). */

@@ -170,6 +170,35 @@ weft_status weft__ocl_native(weft_device *dev, weft_buf *buf, weft_native *out,
 	return WEFT_OK;
 }
 
+/* A CPU device, or a GPU sharing the host's memory (an integrated one),
+ * keeps its buffers in host memory: the core checks them against
+ * MemAvailable. Otherwise OpenCL has no query of free memory: the total
+ * less what this device holds (blocks live and pooled). */
+weft_status weft__ocl_mem_info(weft_device *dev, weft_mem_info *out,
+			       weft_error *err)
+{
+	weft_status st = weft__chk_mem_info(&weft__ocl_chk, dev, out, err);
+	cl_bool unified = CL_FALSE;
+	weft_mem_info mi;
+
+	if (st != WEFT_OK)
+		return st;
+	if (clGetDeviceInfo(dev->id, CL_DEVICE_HOST_UNIFIED_MEMORY,
+			    sizeof unified, &unified, NULL) != CL_SUCCESS)
+		unified = CL_FALSE;
+	if (!dev->is_gpu || unified) {
+		weft__mem_info_host(&mi);
+	} else {
+		mi = (weft_mem_info){ .struct_size = sizeof mi };
+		mi.total_bytes = dev->global_mem;
+		mi.free_bytes = dev->global_mem > dev->held
+					? dev->global_mem - dev->held
+					: 0;
+	}
+	weft__mem_info_copy(out, &mi);
+	return WEFT_OK;
+}
+
 void weft__ocl_memory_release(weft_device *dev)
 {
 	weft__pool_close(&dev->pool);

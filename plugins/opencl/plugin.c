@@ -411,4 +411,5 @@ WEFT_BACKEND_ENTRY = {
 	.fence = ocl_fence,
 	.wait = ocl_wait,
 	.native = weft__ocl_native,
+	.mem_info = weft__ocl_mem_info,
 };

@@ -179,6 +179,8 @@ weft_status weft__ocl_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 			    weft_error *err);
 void weft__ocl_free(weft_device *dev, weft_buf *buf);
 /* native(): the buffer's cl_mem (ABI 1.2). */
+weft_status weft__ocl_mem_info(weft_device *dev, weft_mem_info *out,
+			       weft_error *err);
 weft_status weft__ocl_native(weft_device *dev, weft_buf *buf, weft_native *out,
 			     weft_error *err);
 /* Release every buffer, live or pooled (close). */

@@ -182,6 +182,20 @@ static weft_status omp_stats(weft_device *dev, weft_stats *out)
 	return weft__stats_copy(out, dev ? &dev->st : NULL);
 }
 
+/* Buffers are host memory: the core checks them against MemAvailable. */
+static weft_status omp_mem_info(weft_device *dev, weft_mem_info *out,
+				weft_error *err)
+{
+	weft_status st = weft__chk_mem_info(&weft__omp_chk, dev, out, err);
+	weft_mem_info mi;
+
+	if (st != WEFT_OK)
+		return st;
+	weft__mem_info_host(&mi);
+	weft__mem_info_copy(out, &mi);
+	return WEFT_OK;
+}
+
 WEFT__CHK_OPS(weft__omp_chk, "openmp");
 
 WEFT_BACKEND_ENTRY = {
@@ -207,4 +221,5 @@ WEFT_BACKEND_ENTRY = {
 	.fence = omp_fence,
 	.wait = omp_wait,
 	.native = weft__omp_native,
+	.mem_info = omp_mem_info,
 };

@@ -337,6 +337,32 @@ static weft_status tpl_native(weft_device *dev, weft_buf *buf, weft_native *out,
 	return WEFT_OK;
 }
 
+/* ABI 1.3, optional: the device's memory, so that the core can refuse a
+ * run that does not fit before the model allocates anything. Here
+ * buffers are host memory (host = 1): the core checks them, with the
+ * model's host memory, against the host's MemAvailable. A GPU backend
+ * sets host = 0 and reports its total and free bytes (what its driver
+ * says, e.g. cudaMemGetInfo). Fills only what out->struct_size covers. */
+static weft_status tpl_mem_info(weft_device *dev, weft_mem_info *out,
+				weft_error *err)
+{
+	weft_mem_info mi = { .struct_size = sizeof mi, .host = 1 };
+	size_t hdr = sizeof out->struct_size;
+
+	if (!dev)
+		return tpl_fail(err, WEFT_E_INVALID, "mem_info: no device");
+	if (!out || out->struct_size < WEFT_MEM_INFO_V1_3_SIZE)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"mem_info: %s (at least %zu bytes expected)",
+				out ? "weft_mem_info too short"
+				    : "no place for the answer",
+				(size_t)WEFT_MEM_INFO_V1_3_SIZE);
+	memcpy((char *)out + hdr, (const char *)&mi + hdr,
+	       (out->struct_size < sizeof mi ? out->struct_size : sizeof mi) -
+		       hdr);
+	return WEFT_OK;
+}
+
 /* ---- transfers ---------------------------------------------------------- */
 
 /* What every transfer checks before touching anything, so that a refused
@@ -736,4 +762,6 @@ WEFT_BACKEND_ENTRY = {
 	.wait = tpl_wait,     /* the core use sync() instead */
 	.native = tpl_native, /* ABI 1.2, optional: NULL if your memory
 			       * cannot be handed out */
+	.mem_info = tpl_mem_info, /* ABI 1.3, optional: NULL to leave the
+				   * device's memory unchecked */
 };

@@ -685,4 +685,5 @@ WEFT_BACKEND_ENTRY = {
 	.fence = async_fence,
 	.wait = async_wait,
 	.native = async_native,
+	.mem_info = tpl_mem_info,
 };
