@@ -453,8 +453,7 @@ static int print_check(weft_context *ctx, const weft_config *cfg,
 	uint64_t step = 0;
 
 	if (weft_config_estimate(ctx, cfg, &e) ||
-	    (o->resume &&
-	     weft_checkpoint_check(ctx, cfg, o->resume, &step)))
+	    (o->resume && weft_checkpoint_check(ctx, cfg, o->resume, &step)))
 		return fail(ctx);
 	if (o->resume)
 		printf("%s: ok; %s: a checkpoint at step %llu it can resume "
