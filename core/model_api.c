@@ -60,6 +60,19 @@ int weft_model_cancelled(const weft_model_ctx *mc)
 	return weft__cancelled(mc->sim ? mc->sim->ctx : mc->ctx);
 }
 
+void weft_model_progress(const weft_model_ctx *mc, const char *what,
+			 uint64_t done, uint64_t total)
+{
+	char line[256];
+
+	/* The writer thread must not call the application's callback
+	 * while the main thread may; check() has no run. */
+	if (!mc || !mc->sim || mc->writer || !what)
+		return;
+	weft__fmt(line, sizeof line, "model %s: %s", mc->model->name, what);
+	weft__progress(mc->sim->ctx, line, done, total);
+}
+
 /* Calls that reach the backend or change the run: not for emit(), and
  * not for check(), which has no run. */
 static weft_status weft__mc_main(weft_model_ctx *mc, const char *what)

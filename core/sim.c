@@ -153,11 +153,14 @@ weft_status weft__sim_output_open(weft_sim *sim, const char *name,
 /* ---- open, step, finish, close -------------------------------------- */
 
 /* WEFT_E_CANCELLED, saying what the run was doing, once its context was
- * cancelled; WEFT_OK otherwise. */
+ * cancelled; WEFT_OK otherwise, after reporting the phase that starts
+ * (weft_context_set_progress). */
 static weft_status weft__sim_go_on(weft_sim *sim, const char *doing)
 {
-	if (!weft__cancelled(sim->ctx))
+	if (!weft__cancelled(sim->ctx)) {
+		weft__progress(sim->ctx, doing, 0, 0);
 		return WEFT_OK;
+	}
 	return weft__cancel_fail(sim->ctx, "%s (model %s)", doing,
 				 sim->model->name);
 }
@@ -208,7 +211,7 @@ static weft_status weft__sim_setup(weft_sim *sim)
 		st = weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
 				     "setup declared no step launches");
 	if (st == WEFT_OK)
-		st = weft__sim_go_on(sim, "setting the model up");
+		st = weft__sim_go_on(sim, "starting the output writer");
 	if (st == WEFT_OK)
 		st = weft__pipe_start(sim);
 	return st;

@@ -221,6 +221,16 @@ WEFT_EXPORT const char *weft_model_where(const weft_model_ctx *mc,
  * ends promptly. Async-signal-safe flag read; 0 for NULL. */
 WEFT_EXPORT int weft_model_cancelled(const weft_model_ctx *mc);
 
+/* Progress of setup()'s long phases, for the application's progress line
+ * (weft_context_set_progress(); the weft command shows it): what the
+ * model is doing ("building the work layer"; the core adds "model
+ * NAME: "), and done of total units when it knows them (total 0: a phase
+ * without a count). Call it when a phase starts and, in long loops, say
+ * every million agents; the application decides what to show. Ignored
+ * outside setup() and finish() (from check() and emit()). */
+WEFT_EXPORT void weft_model_progress(const weft_model_ctx *mc, const char *what,
+				     uint64_t done, uint64_t total);
+
 WEFT_EXPORT uint64_t weft_model_seed(const weft_model_ctx *mc);
 WEFT_EXPORT uint64_t weft_model_steps(const weft_model_ctx *mc);
 /* Output stride in steps ([output] every). */

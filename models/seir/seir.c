@@ -301,11 +301,14 @@ static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 #undef B
 
 /* WEFT_E_CANCELLED once the run was cancelled (weft_model_cancelled):
- * setup stops between its long steps. */
+ * setup stops between its long steps, and reports each one as it starts
+ * (weft_model_progress). */
 static weft_status seir_go_on(weft_model_ctx *mc, const char *doing)
 {
-	if (!weft_model_cancelled(mc))
+	if (!weft_model_cancelled(mc)) {
+		weft_model_progress(mc, doing, 0, 0);
 		return WEFT_OK;
+	}
 	return weft_model_fail(mc, WEFT_E_CANCELLED, "cancelled while %s",
 			       doing);
 }
@@ -382,7 +385,8 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 				       "cannot allocate the model state");
 	*out = s;
 	if ((st = weft__seir_read_params(mc, s)) ||
-	    (st = weft__seir_population_params(mc, &pp)))
+	    (st = weft__seir_population_params(mc, &pp)) ||
+	    (st = seir_go_on(mc, "building the population")))
 		return st;
 	st = weft__seir_population_build(&pp, &pop, err, sizeof err);
 	if (st)
