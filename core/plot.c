@@ -243,10 +243,40 @@ static weft_status weft__plot_script_terminal(weft__plot *p)
 		w, h, w, h);
 }
 
+/* The longest title in the key, in characters. */
+static size_t weft__plot_longest(const weft_plot_curve *c, uint32_t n,
+				 size_t most)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const char *t = c[i].label ? c[i].label : c[i].columns;
+		size_t len = t ? strlen(t) : 0;
+		most = len > most ? len : most;
+	}
+	return most;
+}
+
+/* Where the plot area ends (a fraction of the width): the key stands to
+ * its right, placed there (gnuplot's own "outside" key lets long titles
+ * run back over the plot), its samples first and its titles left-aligned
+ * after them, so the longest title decides the room it takes (about 8.5
+ * pixels a character, 100 for the sample and the gaps), never less than
+ * half the width for the plot. */
+static double weft__plot_right(const weft_plot_desc *pd)
+{
+	size_t chars = weft__plot_longest(pd->curves, pd->n_curves, 0);
+	double key;
+
+	if (weft__plot_n2(pd))
+		chars = weft__plot_longest(pd->curves2, pd->n_curves2, chars);
+	key = (8.5 * (double)chars + 100.0) / WEFT__PLOT_WIDTH;
+	return key > 0.5 ? 0.5 : key < 0.15 ? 0.85 : 1.0 - key;
+}
+
 /* The title over the image (a multiplot's, with two panels), the axes
- * both panels share. */
+ * both panels share, and the key outside the plot area, on its right. */
 static weft_status weft__plot_script_axes(weft__plot *p)
 {
+	double right = weft__plot_right(p->pd);
 	char title[300], xl[160];
 
 	weft__plot_quote(title, sizeof title, p->pd->title);
@@ -257,14 +287,15 @@ static weft_status weft__plot_script_axes(weft__plot *p)
 				  "%s %s\n"
 				  "set xlabel %s\n"
 				  "set grid\n"
-				  "set key outside right top vertical\n"
+				  "set key at screen %.2f, graph 1 left top "
+				  "vertical Left reverse\n"
 				  "set lmargin 10\n"
-				  "set rmargin at screen 0.64\n"
+				  "set rmargin at screen %.2f\n"
 				  "set autoscale xfix\n",
 				  weft__plot_n2(p->pd)
 					  ? "set multiplot layout 2,1 title"
 					  : "set title",
-				  title, xl);
+				  title, xl, right + 0.02, right);
 }
 
 /* One panel: its y label, then one `data using X:Y with lines ... title
