@@ -24,10 +24,18 @@
  *    transmission, closing an empty one changes nothing; vaccinating
  *    everyone before the seeds become infectious (efficacy 1) stops the
  *    epidemic; deaths follow death_prob;
+ *  - severe courses: fixed stages give new_severe, new_critical, the
+ *    hospital and ICU counts and deaths on exactly their days; with
+ *    limited beds no more agents are ever in them than there are, those
+ *    in them plus those over capacity are the agents severe (critical) on
+ *    the device, and with no bed at all no_hosp_factor and no_icu_factor
+ *    multiply the chances of critical and death (and change nothing
+ *    while beds are unlimited);
  *  - bad parameters fail with FILE:LINE, the key, the value and why.
  */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +46,7 @@
 /* One day of daily.csv. */
 typedef struct row {
 	long long day, s, e, ia, is, r, d, new_inf, new_d, cum, vac;
+	long long new_sev, new_crit, hosp, icu, over_h, over_i;
 } row;
 
 typedef struct run {
@@ -47,6 +56,9 @@ typedef struct run {
 	weft_status st;
 	char msg[2048];
 	uint64_t digest; /* the hashes of every device buffer, combined */
+	/* Agents in I_sym by the stage of their course (state bits 3-5),
+	 * at the end, read from the device. */
+	long long stage[8];
 } run;
 
 static void run_free(run *r)
@@ -65,9 +77,11 @@ static void parse_rows(run *r)
 		row *w = &r->rows[r->n_rows];
 		if (sscanf(line + 1,
 			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,"
-			   "%lld",
+			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld",
 			   &w->day, &w->s, &w->e, &w->ia, &w->is, &w->r, &w->d,
-			   &w->new_inf, &w->new_d, &w->cum, &w->vac) != 11)
+			   &w->new_inf, &w->new_d, &w->cum, &w->vac,
+			   &w->new_sev, &w->new_crit, &w->hosp, &w->icu,
+			   &w->over_h, &w->over_i) != 17)
 			break;
 		r->n_rows++;
 		line = strchr(line + 1, '\n');
@@ -85,6 +99,27 @@ static weft_status state_digest(weft_sim *sim, run *r)
 			    weft_digest_at(d, i)->hash;
 	weft_digest_free(d);
 	return st;
+}
+
+/* The agents in I_sym (3, 4) by their stage (bits 3-5 of the state). */
+static weft_status count_stages(weft_sim *sim, run *r)
+{
+	weft_sim_buffer *b = weft_sim_buffer_find(sim, "state");
+	weft_buffer_info bi = { .struct_size = sizeof bi };
+	unsigned char *st = NULL;
+	weft_status rc;
+
+	if (!b || (rc = weft_sim_buffer_info(b, &bi)))
+		return WEFT_E_INTERNAL;
+	st = malloc(bi.bytes ? bi.bytes : 1);
+	if (!st)
+		return WEFT_E_NOMEM;
+	rc = weft_sim_read(sim, st, b, 0, bi.bytes, 0);
+	for (size_t i = 0; !rc && i < bi.bytes; i++)
+		if ((st[i] & 7) == 3 || (st[i] & 7) == 4)
+			r->stage[(st[i] >> 3) & 7]++;
+	free(st);
+	return rc;
 }
 
 /* Run seir with `base` then `sets` (NULL-terminated) applied to a config
@@ -113,7 +148,8 @@ static void run_seir(run *r, const char *name, const char *ini,
 			goto done;
 	if ((r->st = weft_sim_open(ctx, cfg, &sim)) ||
 	    (r->st = weft_sim_step(sim, 1000000)) ||
-	    (r->st = weft_sim_finish(sim)) || (r->st = state_digest(sim, r)))
+	    (r->st = weft_sim_finish(sim)) || (r->st = state_digest(sim, r)) ||
+	    (r->st = count_stages(sim, r)))
 		goto done;
 	snprintf(path, sizeof path, "%s/daily.csv", dir);
 	r->csv = tap_read_file(path, NULL);
@@ -321,6 +357,8 @@ static const char *const all_on[] = {
 	"seir.vaccine_doses=120",
 	"seir.vaccine_start=6",
 	"seir.vaccine_priority=oldest",
+	"seir.n_beds_hosp=4",
+	"seir.n_beds_icu=1",
 	"simulation.steps=60",
 	NULL
 };
@@ -529,6 +567,211 @@ static void test_deaths(void)
 	run_free(&r);
 }
 
+/* ---- severe courses and hospital capacity ----------------------------------
+ */
+
+/* 50 seeds, no transmission, everyone symptomatic and on one severe
+ * path with fixed stages: the days of each change are exact. */
+#define SEVERE_COURSE                                                \
+	"seir.population=random", "seir.agents=2000", "seir.beta=0", \
+		"seir.initial_infected=50", "seir.symp_prob=1",      \
+		"seir.latent_duration=fixed(2)", "simulation.steps=14"
+
+/* Every row: new_severe, new_critical, hospitalised, icu, new_deaths as
+ * wanted on `day` (others 0); want[] by day. */
+static int course_is(const run *r, const long long *sev, const long long *crit,
+		     const long long *hosp, const long long *icu,
+		     const long long *dead)
+{
+	for (int d = 0; d < r->n_rows; d++) {
+		const row *w = &r->rows[d];
+		if (w->new_sev != sev[d] || w->new_crit != crit[d] ||
+		    w->hosp != hosp[d] || w->icu != icu[d] ||
+		    w->new_d != dead[d] || w->over_h || w->over_i) {
+			tap_diag("day %d: new_severe %lld new_critical %lld "
+				 "hospitalised %lld icu %lld new_deaths %lld",
+				 d, w->new_sev, w->new_crit, w->hosp, w->icu,
+				 w->new_d);
+			return 0;
+		}
+	}
+	return r->n_rows == 15;
+}
+
+static void test_severe_delays(void)
+{
+	/* Onset on day 2; severe 1 + 2 days later (day 5), recovering 4
+	 * days after that (day 9). */
+	static const char *severe[] = {
+		SEVERE_COURSE,
+		"seir.severe_prob=1",
+		"seir.critical_prob=0",
+		"seir.death_prob=0",
+		"seir.severe_duration=fixed(1) + fixed(2) + fixed(4)",
+		NULL
+	};
+	/* Severe on day 3, critical on day 5, recovering on day 8. */
+	static const char *critical[] = {
+		SEVERE_COURSE,
+		"seir.severe_prob=1",
+		"seir.critical_prob=1",
+		"seir.death_prob=0",
+		"seir.critical_duration=fixed(1) + fixed(2) + fixed(3)",
+		NULL
+	};
+	/* Severe on day 3, critical on day 4, dead on day 6. */
+	static const char *death[] = {
+		SEVERE_COURSE, "seir.severe_prob=1", "seir.death_prob=1",
+		"seir.death_duration=fixed(1) + fixed(1) + fixed(2)", NULL
+	};
+	long long z[15] = { 0 }, sev[15] = { 0 }, crit[15] = { 0 },
+		  hosp[15] = { 0 }, icu[15] = { 0 }, dead[15] = { 0 };
+	run r;
+
+	run_seir(&r, "sev-severe", NULL, severe, NULL);
+	sev[5] = 50;
+	for (int d = 5; d < 9; d++)
+		hosp[d] = 50;
+	if (!tap_ok(r.st == WEFT_OK && course_is(&r, sev, z, hosp, z, z) &&
+			    last_row(&r)->r == 50,
+		    "severe path fixed(1) + fixed(2) + fixed(4): severe on "
+		    "day 5 exactly (onset on day 2), in hospital days 5-8, "
+		    "recovered on day 9"))
+		tap_diag("%s", r.msg);
+	run_free(&r);
+
+	memset(sev, 0, sizeof sev);
+	memset(hosp, 0, sizeof hosp);
+	run_seir(&r, "sev-critical", NULL, critical, NULL);
+	sev[3] = 50;
+	crit[5] = 50;
+	for (int d = 3; d < 8; d++)
+		hosp[d] = 50;
+	for (int d = 5; d < 8; d++)
+		icu[d] = 50;
+	tap_ok(r.st == WEFT_OK && course_is(&r, sev, crit, hosp, icu, z) &&
+		       last_row(&r)->r == 50,
+	       "critical path fixed(1) + fixed(2) + fixed(3): severe on day "
+	       "3, critical on day 5, in ICU days 5-7 (counted in hospital "
+	       "too), recovered on day 8");
+	run_free(&r);
+
+	memset(sev, 0, sizeof sev);
+	memset(crit, 0, sizeof crit);
+	memset(hosp, 0, sizeof hosp);
+	memset(icu, 0, sizeof icu);
+	run_seir(&r, "sev-death", NULL, death, NULL);
+	sev[3] = 50;
+	crit[4] = 50;
+	dead[6] = 50;
+	hosp[3] = hosp[4] = hosp[5] = 50;
+	icu[4] = icu[5] = 50;
+	tap_ok(r.st == WEFT_OK && course_is(&r, sev, crit, hosp, icu, dead) &&
+		       last_row(&r)->d == 50,
+	       "death path fixed(1) + fixed(1) + fixed(2): severe on day 3, "
+	       "critical on day 4, dead on day 6");
+	run_free(&r);
+}
+
+/* An epidemic with many severe courses, for capacity. */
+static const char *const crowded_hospitals[] = {
+	"seir.population=random",  "seir.agents=20000",
+	"seir.contacts=12",	   "seir.beta=0.08",
+	"seir.beta_community=1",   "seir.initial_infected=40",
+	"seir.symp_prob=1",	   "seir.severe_prob=0.4",
+	"seir.critical_prob=0.04", "seir.death_prob=0.01",
+	"simulation.steps=90",	   NULL
+};
+
+static long long sum_of(const run *r, size_t field)
+{
+	long long sum = 0;
+
+	for (int d = 0; d < r->n_rows; d++)
+		sum += *(const long long *)((const char *)&r->rows[d] + field);
+	return sum;
+}
+
+#define SUM(r, f) sum_of(r, offsetof(row, f))
+
+static void test_capacity(void)
+{
+	static const char *beds[] = { "seir.n_beds_hosp=60",
+				      "seir.n_beds_icu=6", NULL };
+	run r;
+	int within = 1, over_h = 0, over_i = 0;
+	const row *l;
+
+	run_seir(&r, "capacity", NULL, crowded_hospitals, beds);
+	for (int d = 0; d < r.n_rows; d++) {
+		within &= r.rows[d].hosp <= 60 && r.rows[d].icu <= 6 &&
+			  r.rows[d].icu <= r.rows[d].hosp + r.rows[d].over_h;
+		over_h += r.rows[d].over_h > 0;
+		over_i += r.rows[d].over_i > 0;
+	}
+	l = last_row(&r);
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows == 91 && within && over_h > 5 &&
+			    over_i > 5,
+		    "60 hospital and 6 ICU beds: never more in them, over "
+		    "capacity on %d and %d days",
+		    over_h, over_i))
+		tap_diag("%s", r.msg);
+	tap_ok(l->hosp + l->over_h == r.stage[2] + r.stage[4] + r.stage[5] &&
+		       l->icu + l->over_i == r.stage[5] &&
+		       l->hosp + l->over_h > 0,
+	       "conserved: hospitalised + over_hosp (%lld) are the agents "
+	       "severe or critical on the device, icu + over_icu (%lld) the "
+	       "critical ones",
+	       l->hosp + l->over_h, l->icu + l->over_i);
+	tap_ok(SUM(&r, new_sev) >= SUM(&r, new_crit) &&
+		       SUM(&r, new_crit) >= SUM(&r, new_d) &&
+		       SUM(&r, new_d) == l->d,
+	       "every death was critical, every critical severe (%lld >= "
+	       "%lld >= %lld)",
+	       SUM(&r, new_sev), SUM(&r, new_crit), SUM(&r, new_d));
+	run_free(&r);
+}
+
+/* With no hospital bed at all, everyone infected once someone is severe
+ * becomes critical no_hosp_factor times as often given severe; with no
+ * ICU bed, dies no_icu_factor times as often given critical. */
+static void test_capacity_factors(void)
+{
+	static const char *unlimited[] = { NULL };
+	static const char *factor[] = { "seir.no_hosp_factor=3",
+					"seir.no_icu_factor=2", NULL };
+	static const char *full[] = { "seir.n_beds_hosp=0", "seir.n_beds_icu=0",
+				      "seir.no_hosp_factor=3",
+				      "seir.no_icu_factor=2", NULL };
+	run a, b, c;
+	double crit_a, crit_c, death_a, death_c;
+
+	run_seir(&a, "factor-none", NULL, crowded_hospitals, unlimited);
+	run_seir(&b, "factor-unlimited", NULL, crowded_hospitals, factor);
+	run_seir(&c, "factor-full", NULL, crowded_hospitals, full);
+	same_csv(&a, &b,
+		 "unlimited beds: the factors change nothing (byte-identical "
+		 "CSV)");
+	crit_a = (double)SUM(&a, new_crit) / (double)SUM(&a, new_sev);
+	crit_c = (double)SUM(&c, new_crit) / (double)SUM(&c, new_sev);
+	death_a = (double)SUM(&a, new_d) / (double)SUM(&a, new_crit);
+	death_c = (double)SUM(&c, new_d) / (double)SUM(&c, new_crit);
+	tap_ok(fabs(crit_a - 0.1) < 0.02 && crit_c / crit_a > 2.5 &&
+		       crit_c / crit_a < 3.3,
+	       "no hospital bed: critical given severe %.3f, %.2f times "
+	       "the %.3f with beds (no_hosp_factor 3; those infected before "
+	       "anyone was severe keep 1)",
+	       crit_c, crit_c / crit_a, crit_a);
+	tap_ok(fabs(death_a - 0.25) < 0.07 && death_c / death_a > 1.6 &&
+		       death_c / death_a < 2.3,
+	       "no ICU bed: death given critical %.3f, %.2f times the %.3f "
+	       "with beds (no_icu_factor 2)",
+	       death_c, death_c / death_a, death_a);
+	run_free(&a);
+	run_free(&b);
+	run_free(&c);
+}
+
 /* ---- errors -------------------------------------------------------------- */
 
 static void bad_ini(const char *key_line, const char *const *sets,
@@ -585,6 +828,9 @@ int main(void)
 	test_errors();
 	test_no_spread();
 	test_deaths();
+	test_severe_delays();
+	test_capacity();
+	test_capacity_factors();
 	test_identical();
 	test_crowded();
 	test_opencl();

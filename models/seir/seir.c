@@ -76,6 +76,22 @@ static const weft_key_desc seir_keys[] = {
 	  "one value or ten by age (Covasim death_probs / symp_probs)" },
 	{ "deaths", WEFT_KEY_BOOL, "true", 0, 0, NULL,
 	  "whether anyone dies (false: death_prob is ignored)" },
+	{ "n_beds_hosp", WEFT_KEY_INT, "-1", -1, 2000000000, NULL,
+	  "hospital beds for agents who are severe or critical (Covasim "
+	  "n_beds_hosp); -1: no limit. On a day when more agents need one "
+	  "than there are beds, those infected that day become critical "
+	  "no_hosp_factor times as often (given severe)" },
+	{ "n_beds_icu", WEFT_KEY_INT, "-1", -1, 2000000000, NULL,
+	  "ICU beds for critical agents (Covasim n_beds_icu); -1: no limit. "
+	  "On a day when more agents are critical than there are beds, those "
+	  "infected that day die no_icu_factor times as often (given "
+	  "critical)" },
+	{ "no_hosp_factor", WEFT_KEY_REAL, "2.0", 0, 100, NULL,
+	  "how much more likely a severe agent becomes critical when it was "
+	  "infected while the hospitals were full (Covasim no_hosp_factor)" },
+	{ "no_icu_factor", WEFT_KEY_REAL, "2.0", 0, 100, NULL,
+	  "how much more likely a critical agent dies when it was infected "
+	  "while the ICUs were full (Covasim no_icu_factor)" },
 	{ "susceptibility", WEFT_KEY_STRING,
 	  "0.34, 0.67, 1.00, 1.00, 1.00, 1.00, 1.24, 1.47, 1.47, 1.47", 0, 0,
 	  NULL,
@@ -403,7 +419,9 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 		return st;
 	return weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
 					  "new_infections,new_deaths,"
-					  "cumulative,vaccinated\n");
+					  "cumulative,vaccinated,new_severe,"
+					  "new_critical,hospitalised,icu,"
+					  "over_hosp,over_icu\n");
 }
 
 /* Main thread, after the chunk ending at steps_done was enqueued: the
@@ -433,11 +451,15 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 		if (d % every != 0 && d != weft_model_steps(mc))
 			continue;
 		st = weft_output_printf(
-			s->csv, "%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u\n",
+			s->csv,
+			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%"
+			"u\n",
 			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
 			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
 			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
-			r[SEIR_R_VAC]);
+			r[SEIR_R_VAC], r[SEIR_R_NEW_SEV], r[SEIR_R_NEW_CRIT],
+			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
+			r[SEIR_R_OVER_I]);
 		if (st)
 			return st;
 	}
@@ -515,6 +537,7 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 	weft_model_summary(mc, "deaths", "%u (%.3f %% of agents)",
 			   last[SEIR_R_D],
 			   100.0 * last[SEIR_R_D] / (n ? n : 1));
+	weft__seir_severity_summary(mc, s, days);
 	weft_model_summary(mc, "vaccinated", "%u", last[SEIR_R_VAC]);
 	seir_summary_memory(mc, s);
 	return WEFT_OK;
@@ -584,7 +607,8 @@ WEFT_MODEL_ENTRY = {
 	.check = seir_check,
 	/* `weft conform`: small enough for a few seconds on a CPU OpenCL,
 	 * with every path on: interventions, isolation, vaccination by
-	 * age, deaths, individual transmissibility. */
+	 * age, deaths, individual transmissibility, severe courses with
+	 * hospitals and ICUs over capacity. */
 	.conform_sets = "seir.population=random\n"
 			"seir.agents=5000\n"
 			"seir.contacts=12\n"
@@ -600,6 +624,8 @@ WEFT_MODEL_ENTRY = {
 			"seir.vaccine_doses=150\n"
 			"seir.vaccine_start=5\n"
 			"seir.vaccine_priority=oldest\n"
+			"seir.n_beds_hosp=3\n"
+			"seir.n_beds_icu=1\n"
 			"simulation.steps=40\n",
 	.collect = seir_collect,
 	.emit = seir_emit,

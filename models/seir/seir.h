@@ -61,6 +61,13 @@ weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
 /* seir_params.c: every [seir] key but the population's into s->params
  * (the population-dependent words are filled in later). */
 weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s);
+/* severity.c: hospital and ICU beds, and the outcome thresholds when they
+ * were full at exposure (from those of p->crit_thr[0], p->death_thr[0]). */
+weft_status weft__seir_severity_params(weft_model_ctx *mc, seir_params *p);
+/* severity.c: summary lines of hospital and ICU load over days + 1 rows. */
+void weft__seir_severity_summary(weft_model_ctx *mc, const seir_state *s,
+				 uint64_t days);
+
 /* seir_params.c: the beta table, once the population's layer weights are
  * known. */
 weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,

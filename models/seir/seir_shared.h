@@ -23,6 +23,20 @@
 /* Flags in the high bits of the state byte. */
 #define SEIR_F_ISOLATE 0x40u /* symptomatic and isolating */
 #define SEIR_F_VACC    0x80u /* vaccinated */
+/* Bits 3 to 5 of the state byte: in E, whether the hospitals (0x08) and
+ * the ICUs (0x10) were full on the day of exposure (Covasim decides the
+ * course at infection: no_hosp_factor, no_icu_factor); in I_sym, the
+ * stage of a severe course (SEIR_STG_*). 0 in every other state. */
+#define SEIR_F_HOSP_FULL  0x08u
+#define SEIR_F_ICU_FULL	  0x10u
+#define SEIR_STAGE_SHIFT  3u
+#define SEIR_STAGE_MASK	  0x38u
+#define SEIR_STG_NONE	  0u /* mild (or asymptomatic) */
+#define SEIR_STG_SEV_PRE  1u /* will be severe, and recover */
+#define SEIR_STG_SEV	  2u /* severe (in hospital), will recover */
+#define SEIR_STG_CRIT_PRE 3u /* will be severe then critical */
+#define SEIR_STG_CRIT_SEV 4u /* severe, will be critical */
+#define SEIR_STG_CRIT	  5u /* critical (in ICU) */
 
 /* Age bins of ten years: 0-9, ..., 80-89, 90 and over. */
 #define SEIR_AGE_BINS 10
@@ -40,6 +54,19 @@
 #define SEIR_DUR_CRITICAL 4 /* critical, recovers */
 #define SEIR_DUR_DEATH	  5 /* critical, dies */
 #define SEIR_N_DURS	  6
+
+/* Severe courses: their paths and stages (the terms of severe_duration,
+ * critical_duration, death_duration: the last is the time to recovery or
+ * death, the one before it on the critical paths from severe to
+ * critical, the others up to severe). */
+#define SEIR_PATH_SEVERE   0 /* severe, recovers */
+#define SEIR_PATH_CRITICAL 1 /* critical, recovers */
+#define SEIR_PATH_DEATH	   2 /* critical, dies */
+#define SEIR_PATHS	   3
+#define SEIR_STAGE_TO_SEV  0
+#define SEIR_STAGE_TO_CRIT 1
+#define SEIR_STAGE_REST	   2
+#define SEIR_STAGES	   3
 
 /* Layers (population.h numbers them the same): home, school, work,
  * community. The beta table has SEIR_BETA_COLS words per day: the four
@@ -67,6 +94,9 @@
 #define SEIR_PURPOSE_LATENT    9u  /* (day, agent): latent period */
 #define SEIR_PURPOSE_ONSET     10u /* (day, agent): course at onset */
 #define SEIR_PURPOSE_REL_TRANS 11u /* (0, agent): transmissibility class */
+#define SEIR_PURPOSE_STAGES                          \
+	12u /* (onset day, agent): a severe course's \
+	     * stages */
 /* Transmission draws (seir.wk, seir_walk_layer): (day, infector, 0,
  * TRANSMIT) gives each layer the skip to its first candidate; candidate
  * c (from 1) draws (day, infector, c, TRANSMIT + layer or COMMUNITY):
@@ -113,15 +143,27 @@ typedef struct seir_params {
 	weft_u32 symp_thr[SEIR_AGE_BINS]; /* chance of symptoms */
 	/* Outcomes of a symptomatic agent, one draw against nested
 	 * thresholds: below death_thr dies (after critical), below crit_thr
-	 * critical, below sev_thr severe, else mild. */
-	weft_u32 death_thr[SEIR_AGE_BINS];
-	weft_u32 crit_thr[SEIR_AGE_BINS];
+	 * critical, below sev_thr severe, else mild. The first index is
+	 * the capacity flags of its exposure (bit 0: hospitals full, bit 1:
+	 * ICUs full), which raise the chances of critical given severe
+	 * (no_hosp_factor) and of death given critical (no_icu_factor). */
+	weft_u32 death_thr[4][SEIR_AGE_BINS];
+	weft_u32 crit_thr[4][SEIR_AGE_BINS];
 	weft_u32 sev_thr[SEIR_AGE_BINS];
+	/* Hospital and ICU beds (SEIR_NONE: no limit): full when more
+	 * agents are severe or critical (critical ones) than beds. */
+	weft_u32 hosp_beds;
+	weft_u32 icu_beds;
 	weft_u32 sus_q16[SEIR_AGE_BINS];    /* relative susceptibility */
 	weft_u32 rel_q16[SEIR_REL_CLASSES]; /* transmissibility classes */
 	/* Cumulative thresholds: a duration is the first day d whose
 	 * dur[k][d - 1] exceeds the draw (seir_duration). */
 	weft_u32 dur[SEIR_N_DURS][SEIR_DUR_MAX];
+	/* The stages of a severe course (paths SEIR_PATH_*): days from
+	 * onset to severe, from severe to critical (0 on the severe path),
+	 * and the rest, each 0 to SEIR_DUR_MAX days: the first day d whose
+	 * stage[path][k][d] exceeds the draw (seir_stage_days). */
+	weft_u32 stage[SEIR_PATHS][SEIR_STAGES][SEIR_DUR_MAX + 1];
 	/* Skip sampling: candidate rates (Q28, decreasing), their
 	 * -log2(1 - q) (Q48, low word then high word), and log2(1 + i /
 	 * SEIR_LOG_STEPS) (Q30). */
@@ -149,20 +191,49 @@ typedef struct seir_params {
 #define SEIR_T_NEW_D	 14 /* ISD -> D */
 #define SEIR_T_NEW_VAC	 15
 #define SEIR_T_COUNT	 16 /* active list entries (seir_list_top) */
-#define SEIR_TALLY_WORDS 17
+#define SEIR_T_SEV	 17 /* severe or critical (Covasim's n_severe) */
+#define SEIR_T_CRIT	 18 /* critical */
+#define SEIR_T_NEW_SEV	 19 /* became severe today */
+#define SEIR_T_NEW_CRIT	 20 /* became critical today */
+#define SEIR_T_END_SEV	 21 /* severe or critical, recovered or died */
+#define SEIR_T_END_CRIT	 22 /* critical, recovered or died */
+#define SEIR_TALLY_WORDS 23
 
 /* A row of the series (the CSV's columns after the day). */
-#define SEIR_R_S       0
-#define SEIR_R_E       1
-#define SEIR_R_IA      2
-#define SEIR_R_IS      3
-#define SEIR_R_R       4
-#define SEIR_R_D       5
-#define SEIR_R_NEW_INF 6
-#define SEIR_R_NEW_D   7
-#define SEIR_R_CUM     8
-#define SEIR_R_VAC     9
-#define SEIR_ROW_WORDS 10
+#define SEIR_R_S	0
+#define SEIR_R_E	1
+#define SEIR_R_IA	2
+#define SEIR_R_IS	3
+#define SEIR_R_R	4
+#define SEIR_R_D	5
+#define SEIR_R_NEW_INF	6
+#define SEIR_R_NEW_D	7
+#define SEIR_R_CUM	8
+#define SEIR_R_VAC	9
+#define SEIR_R_NEW_SEV	10 /* became severe that day */
+#define SEIR_R_NEW_CRIT 11
+#define SEIR_R_HOSP	12 /* severe or critical in a hospital bed */
+#define SEIR_R_ICU	13 /* critical in an ICU bed */
+#define SEIR_R_OVER_H	14 /* severe or critical without a hospital bed */
+#define SEIR_R_OVER_I	15 /* critical without an ICU bed */
+#define SEIR_ROW_WORDS	16
+
+/* Days of a stage, 0 to SEIR_DUR_MAX: the first d whose cumulative
+ * threshold cum[d] exceeds the draw, 2^32 - 1 standing for 2^32 (as in
+ * seir_duration, 0 days included). */
+WEFT_FN weft_u32 seir_stage_days(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
+{
+	weft_u32 lo = 0, hi = SEIR_DUR_MAX;
+
+	while (lo < hi) {
+		weft_u32 mid = (lo + hi) / 2u;
+		if (draw < cum[mid] || cum[mid] == 0xFFFFFFFFu)
+			hi = mid;
+		else
+			lo = mid + 1u;
+	}
+	return lo;
+}
 
 /* A chance decided by a draw: p = threshold / 2^32, and the largest
  * threshold means certain (so that p = 1 never misses). */
