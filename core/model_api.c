@@ -366,6 +366,13 @@ weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
 	return weft__set_list(mc, WEFT__SIM_STEP(mc->sim), l, n);
 }
 
+weft_status weft_model_plot(weft_model_ctx *mc, const weft_plot_desc *pd)
+{
+	if (weft__mc_main(mc, "weft_model_plot"))
+		return WEFT_E_INVALID;
+	return weft__sim_plot_add(mc->sim, pd);
+}
+
 weft_status weft_model_add_list(weft_model_ctx *mc, const char *name,
 				const weft_launch *l, uint32_t n)
 {

@@ -393,6 +393,7 @@ void weft_sim_close(weft_sim *sim)
 	for (size_t i = 0; i < sim->n_arrays; i++)
 		free(sim->arrays[i].name);
 	free(sim->arrays);
+	weft__sim_plots_free(sim);
 	free(sim->cache_dir);
 	free(sim);
 }

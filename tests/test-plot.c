@@ -220,6 +220,33 @@ static void test_png(const char *csv)
 	       "again");
 }
 
+/* A plot the model adds at setup (weft_model_plot): SEIR's by age, a
+ * curve per configured band, drawn after daily.png. */
+static void test_added_plot(void)
+{
+	static const char *const sets[] = { "output.plot=png",
+					    "seir.age_bands=0-17, 18-64, 65+",
+					    NULL };
+	char *gp;
+	run r;
+
+	run_in(&r, "added", NULL, sets);
+	if (!tap_ok(r.st == WEFT_OK && r.note[0] == '\0',
+		    "a run with age bands draws its plots"))
+		tap_diag("%s %s", r.msg, r.note);
+	tap_ok(is_png_in(&r, "daily.png", 800) &&
+		       is_png_in(&r, "by_age.png", 800),
+	       "daily.png, and by_age.png, the plot SEIR added at setup "
+	       "(900x800: two panels)");
+	gp = file_in(&r, "by_age.gp", NULL);
+	tap_ok(gp && strstr(gp, "'by_age.csv'") &&
+		       strstr(gp, "title 'aged 65+'") &&
+		       strstr(gp, "title 'aged 0-17'"),
+	       "from by_age.gp, a curve per band");
+	free(gp);
+	tap_ok(no_temporaries(&r), "no temporary file is left");
+}
+
 static void test_svg(void)
 {
 	static const char *const sets[] = { "output.plot=svg", NULL };
@@ -459,6 +486,7 @@ int main(void)
 	if (have) {
 		test_png(csv);
 		test_svg();
+		test_added_plot();
 		test_cartpole();
 	} else {
 		tap_skip(13, "gnuplot is not on PATH");

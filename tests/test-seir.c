@@ -57,12 +57,16 @@ typedef struct run {
 	char msg[2048];
 	uint64_t digest; /* the hashes of every device buffer, combined */
 	/* Agents in I_sym by the stage of their course (state bits 3-5),
-	 * at the end, read from the device. */
+	 * and the dead by age band (the age byte's high four bits), at the
+	 * end, read from the device. */
 	long long stage[8];
+	long long dead_by_band[16];
+	char *by_age; /* by_age.csv, when written */
 } run;
 
 static void run_free(run *r)
 {
+	free(r->by_age);
 	free(r->csv);
 	free(r->rows);
 	memset(r, 0, sizeof *r);
@@ -101,24 +105,42 @@ static weft_status state_digest(weft_sim *sim, run *r)
 	return st;
 }
 
-/* The agents in I_sym (3, 4) by their stage (bits 3-5 of the state). */
+/* A device buffer of the model, by name, into new memory. */
+static unsigned char *read_buffer(weft_sim *sim, const char *name,
+				  size_t *bytes)
+{
+	weft_sim_buffer *b = weft_sim_buffer_find(sim, name);
+	weft_buffer_info bi = { .struct_size = sizeof bi };
+	unsigned char *out;
+
+	if (!b || weft_sim_buffer_info(b, &bi) ||
+	    !(out = malloc(bi.bytes ? bi.bytes : 1)))
+		return NULL;
+	if (weft_sim_read(sim, out, b, 0, bi.bytes, 0)) {
+		free(out);
+		return NULL;
+	}
+	*bytes = bi.bytes;
+	return out;
+}
+
+/* The agents in I_sym (3, 4) by their stage (bits 3-5 of the state), and
+ * the dead (6) by their age band. */
 static weft_status count_stages(weft_sim *sim, run *r)
 {
-	weft_sim_buffer *b = weft_sim_buffer_find(sim, "state");
-	weft_buffer_info bi = { .struct_size = sizeof bi };
-	unsigned char *st = NULL;
-	weft_status rc;
+	size_t n = 0, n_age = 0;
+	unsigned char *st = read_buffer(sim, "state", &n);
+	unsigned char *age = read_buffer(sim, "age bins", &n_age);
+	weft_status rc = st && age && n == n_age ? WEFT_OK : WEFT_E_INTERNAL;
 
-	if (!b || (rc = weft_sim_buffer_info(b, &bi)))
-		return WEFT_E_INTERNAL;
-	st = malloc(bi.bytes ? bi.bytes : 1);
-	if (!st)
-		return WEFT_E_NOMEM;
-	rc = weft_sim_read(sim, st, b, 0, bi.bytes, 0);
-	for (size_t i = 0; !rc && i < bi.bytes; i++)
+	for (size_t i = 0; !rc && i < n; i++) {
 		if ((st[i] & 7) == 3 || (st[i] & 7) == 4)
 			r->stage[(st[i] >> 3) & 7]++;
+		if ((st[i] & 7) == 6)
+			r->dead_by_band[age[i] >> 4]++;
+	}
 	free(st);
+	free(age);
 	return rc;
 }
 
@@ -155,6 +177,8 @@ static void run_seir(run *r, const char *name, const char *ini,
 	r->csv = tap_read_file(path, NULL);
 	if (r->csv)
 		parse_rows(r);
+	snprintf(path, sizeof path, "%s/by_age.csv", dir);
+	r->by_age = tap_read_file(path, NULL);
 done:
 	snprintf(r->msg, sizeof r->msg, "%s", weft_context_error(ctx));
 	weft_sim_close(sim);
@@ -359,6 +383,7 @@ static const char *const all_on[] = {
 	"seir.vaccine_priority=oldest",
 	"seir.n_beds_hosp=4",
 	"seir.n_beds_icu=1",
+	"seir.age_bands=0-17, 18-64, 65+",
 	"simulation.steps=60",
 	NULL
 };
@@ -772,6 +797,86 @@ static void test_capacity_factors(void)
 	run_free(&c);
 }
 
+/* ---- outputs by age --------------------------------------------------------
+ */
+
+/* The bands' columns of by_age.csv summed per measure, row by row, and
+ * compared with daily.csv's; the deaths of each band in all, into dead. */
+static int by_age_adds_up(const run *r, int bands, long long dead[16])
+{
+	const char *line = r->by_age ? strchr(r->by_age, '\n') : NULL;
+	int rows = 0;
+
+	memset(dead, 0, 16 * sizeof *dead);
+	for (; line && line[1] && rows < r->n_rows; rows++) {
+		long long v[1 + 4 * 16], sum[4] = { 0 };
+		const row *w = &r->rows[rows];
+		const char *f = line + 1;
+		for (int i = 0; i < 1 + 4 * bands; i++) {
+			v[i] = strtoll(f, NULL, 10);
+			f = strchr(f, ',');
+			f = f ? f + 1 : "";
+		}
+		for (int m = 0; m < 4; m++)
+			for (int k = 0; k < bands; k++)
+				sum[m] += v[1 + m * bands + k];
+		for (int k = 0; k < bands; k++)
+			dead[k] += v[1 + 3 * bands + k];
+		if (v[0] != w->day || sum[0] != w->new_inf ||
+		    sum[1] != w->new_sev || sum[2] != w->new_crit ||
+		    sum[3] != w->new_d) {
+			tap_diag("day %lld: bands %lld %lld %lld %lld, daily "
+				 "%lld %lld %lld %lld",
+				 v[0], sum[0], sum[1], sum[2], sum[3],
+				 w->new_inf, w->new_sev, w->new_crit, w->new_d);
+			return 0;
+		}
+		line = strchr(line + 1, '\n');
+	}
+	return rows == r->n_rows;
+}
+
+static void test_by_age(void)
+{
+	static const char *bands[] = { "seir.age_bands=0-9, 10-39, 40-69, "
+				       "70+",
+				       "seir.death_prob=0.05",
+				       "seir.n_beds_hosp=20", NULL };
+	long long dead[16];
+	run r;
+	int same = 1;
+
+	run_seir(&r, "by-age", NULL, crowded_hospitals, bands);
+	if (!tap_ok(r.st == WEFT_OK && r.by_age &&
+			    !strncmp(r.by_age,
+				     "day,new_infections_0to9,"
+				     "new_infections_10to39,"
+				     "new_infections_40to69,"
+				     "new_infections_70plus,new_severe_0to9,",
+				     80),
+		    "age_bands: by_age.csv, its columns named by measure and "
+		    "band"))
+		tap_diag("%s", r.msg);
+	tap_ok(by_age_adds_up(&r, 4, dead),
+	       "every row: the bands' new infections, severe, critical and "
+	       "deaths add up to daily.csv's");
+	for (int k = 0; k < 4; k++)
+		same &= dead[k] == r.dead_by_band[k];
+	tap_ok(same && dead[3] > 0 &&
+		       r.dead_by_band[0] + r.dead_by_band[1] +
+				       r.dead_by_band[2] + r.dead_by_band[3] ==
+			       last_row(&r)->d,
+	       "each band's deaths are the dead of that band on the device "
+	       "(%lld, %lld, %lld, %lld)",
+	       r.dead_by_band[0], r.dead_by_band[1], r.dead_by_band[2],
+	       r.dead_by_band[3]);
+	run_free(&r);
+	run_seir(&r, "no-bands", NULL, crowded_hospitals, NULL);
+	tap_ok(r.st == WEFT_OK && r.by_age == NULL,
+	       "without age_bands, no by_age.csv");
+	run_free(&r);
+}
+
 /* ---- errors -------------------------------------------------------------- */
 
 static void bad_ini(const char *key_line, const char *const *sets,
@@ -821,6 +926,16 @@ static void test_errors(void)
 		"of them");
 	bad_ini("initial_infected = 501", NULL,
 		"bad.ini:6: initial_infected = 501 exceeds agents = 500");
+	bad_ini("age_bands = 0-17, 20-64, 65+", NULL,
+		"bad.ini:6: [seir] age_bands = 0-17, 20-64, 65+: '20-64': "
+		"bands must run from 0 upwards without gaps or overlaps (this "
+		"one should start at 18)");
+	bad_ini("age_bands = 0-17, 18-64", NULL,
+		"bad.ini:6: [seir] age_bands = 0-17, 18-64: the bands end at "
+		"64: the last must reach 120 (say '18+')");
+	bad_ini("age_bands = 0-17, old", NULL,
+		"bad.ini:6: [seir] age_bands = 0-17, old: 'old': expected a "
+		"band LO-HI or LO+ (whole years, 0 to 120)");
 }
 
 int main(void)
@@ -831,6 +946,7 @@ int main(void)
 	test_severe_delays();
 	test_capacity();
 	test_capacity_factors();
+	test_by_age();
 	test_identical();
 	test_crowded();
 	test_opencl();

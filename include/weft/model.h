@@ -332,6 +332,13 @@ WEFT_EXPORT weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 	WEFT_PRINTF(2, 3);
 WEFT_EXPORT weft_status weft_output_write(weft_output *o, const void *data,
 					  size_t bytes);
+/* Another plot ([output] plot), of another CSV the model writes, for plots
+ * that depend on the parameters (SEIR's by_age.csv: a curve per
+ * configured age band). Drawn like the descriptor's `plot`, after it, into
+ * NAME.gp and NAME.png beside NAME.csv. Only in setup; pd, its strings and
+ * its curves are copied. */
+WEFT_EXPORT weft_status weft_model_plot(weft_model_ctx *mc,
+					const weft_plot_desc *pd);
 /* Add a line to the run summary ("attack rate" = "53.1 %"). */
 WEFT_EXPORT weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
 					   const char *fmt, ...)

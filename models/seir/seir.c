@@ -141,6 +141,11 @@ static const weft_key_desc seir_keys[] = {
 	  "reduction of a vaccinated agent's susceptibility" },
 	{ "vaccine_priority", WEFT_KEY_ENUM, "none", 0, 0, "none|oldest",
 	  "order of vaccination: random, or the oldest first" },
+	{ "age_bands", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "age bands of the outputs by age (by_age.csv and its plot: new "
+	  "infections, severe, critical and deaths per day in each band), "
+	  "'LO-HI, ..., LO+' in whole years from 0 without gaps, at most 16, "
+	  "e.g. '0-17, 18-49, 50-64, 65+'; empty: no outputs by age" },
 	{ "frontier", WEFT_KEY_BOOL, "true", 0, 0, NULL,
 	  "work over the active list of exposed and infectious agents only "
 	  "(false: over every agent, for comparison; same results)" },
@@ -181,8 +186,11 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 							      4)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_STATE, "state", n)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TIMER, "timer", n * 2)) ||
-	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TALLY, "tally",
-				   SEIR_TALLY_WORDS * 4)) ||
+	    (st = weft__seir_alloc(
+		     mc, s, SEIR_BUF_TALLY, "tally",
+		     (SEIR_TALLY_WORDS +
+		      (size_t)s->params.n_bands * SEIR_BAND_MEASURES) *
+			     4)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_BITS, "active set",
 				   seir_words(s) * 4)))
 		return st;
@@ -197,9 +205,9 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 				   n * 4)))
 		return st;
 	if ((st = weft__seir_alloc(mc, s, SEIR_BUF_SERIES, "series",
-				   rows * SEIR_ROW_WORDS * 4)))
+				   rows * s->params.row_words * 4)))
 		return st;
-	s->series = calloc(rows, SEIR_ROW_WORDS * sizeof(uint32_t));
+	s->series = calloc(rows, s->params.row_words * sizeof(uint32_t));
 	if (!s->series)
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate the host copy of %zu "
@@ -362,7 +370,7 @@ static weft_status seir_snap_setup(weft_model_ctx *mc, seir_state *s)
 
 	return weft_model_rows_open(
 		mc, s->buf[SEIR_BUF_SERIES], s->series,
-		SEIR_ROW_WORDS * sizeof(uint32_t),
+		s->params.row_words * sizeof(uint32_t),
 		(every < s->params.n_days ? every : s->params.n_days) + 1,
 		&s->rows);
 }
@@ -415,13 +423,14 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 		return st;
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
-	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)))
+	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)) ||
+	    (st = weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
+					     "new_infections,new_deaths,"
+					     "cumulative,vaccinated,new_severe,"
+					     "new_critical,hospitalised,icu,"
+					     "over_hosp,over_icu\n")))
 		return st;
-	return weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
-					  "new_infections,new_deaths,"
-					  "cumulative,vaccinated,new_severe,"
-					  "new_critical,hospitalised,icu,"
-					  "over_hosp,over_icu\n");
+	return weft__seir_age_open(mc, s);
 }
 
 /* Main thread, after the chunk ending at steps_done was enqueued: the
@@ -447,7 +456,7 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 	(void)steps_done;
 	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t d = first; s->csv && d < end; d++) {
-		const uint32_t *r = s->series + d * SEIR_ROW_WORDS;
+		const uint32_t *r = s->series + d * s->params.row_words;
 		if (d % every != 0 && d != weft_model_steps(mc))
 			continue;
 		st = weft_output_printf(
@@ -460,7 +469,7 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 			r[SEIR_R_VAC], r[SEIR_R_NEW_SEV], r[SEIR_R_NEW_CRIT],
 			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
 			r[SEIR_R_OVER_I]);
-		if (st)
+		if (st || (st = weft__seir_age_row(s, d, r)))
 			return st;
 	}
 	return WEFT_OK;
@@ -512,10 +521,10 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 	uint64_t read = weft_model_rows_read(s->rows);
 	uint64_t days = read ? read - 1 : 0, peak_day = 0;
 	uint32_t peak = 0, n = s->n_agents;
-	const uint32_t *last = s->series + days * SEIR_ROW_WORDS;
+	const uint32_t *last = s->series + days * s->params.row_words;
 
 	for (uint64_t d = 0; d <= days; d++) {
-		const uint32_t *r = s->series + d * SEIR_ROW_WORDS;
+		const uint32_t *r = s->series + d * s->params.row_words;
 		if (r[SEIR_R_IA] + r[SEIR_R_IS] > peak) {
 			peak = r[SEIR_R_IA] + r[SEIR_R_IS];
 			peak_day = d;
@@ -626,6 +635,7 @@ WEFT_MODEL_ENTRY = {
 			"seir.vaccine_priority=oldest\n"
 			"seir.n_beds_hosp=3\n"
 			"seir.n_beds_icu=1\n"
+			"seir.age_bands=0-19, 20-49, 50-64, 65+\n"
 			"simulation.steps=40\n",
 	.collect = seir_collect,
 	.emit = seir_emit,

@@ -32,6 +32,15 @@ enum seir_buf_id {
 	SEIR_N_BUFS
 };
 
+/* The bands of the outputs by age ([seir] age_bands). */
+typedef struct seir_age_bands {
+	uint32_t n; /* 0: no outputs by age */
+	uint8_t lo[SEIR_MAX_BANDS], hi[SEIR_MAX_BANDS]; /* years; hi 255:
+							 * and over */
+	uint8_t of_age[256];		/* the band of every age */
+	char label[SEIR_MAX_BANDS][16]; /* "0to17", "65plus" */
+} seir_age_bands;
+
 typedef struct seir_state {
 	seir_params params;
 	seir_beta_spec spec; /* what the beta table is made of */
@@ -51,6 +60,8 @@ typedef struct seir_state {
 	 * enqueues, emit() writes the slot's rows (weft_model_rows_*). */
 	weft_model_rows *rows;
 	weft_output *csv;
+	seir_age_bands bands;
+	weft_output *age_csv; /* by_age.csv */
 } seir_state;
 
 /* seir.c: allocate a device buffer of the model (and remember its size). */
@@ -67,6 +78,22 @@ weft_status weft__seir_severity_params(weft_model_ctx *mc, seir_params *p);
 /* severity.c: summary lines of hospital and ICU load over days + 1 rows. */
 void weft__seir_severity_summary(weft_model_ctx *mc, const seir_state *s,
 				 uint64_t days);
+
+/* outputs_age.c: "LO-HI, ..., LO+" (from 0, contiguous, up to 120 and
+ * over, at most SEIR_MAX_BANDS; empty: none) into b: 0, or -1 with the
+ * reason in why. */
+int weft__seir_age_bands_parse(const char *text, seir_age_bands *b, char *why,
+			       size_t why_size);
+/* outputs_age.c: [seir] age_bands into s->bands, params.n_bands and
+ * params.row_words. */
+weft_status weft__seir_age_params(weft_model_ctx *mc, seir_state *s);
+/* outputs_age.c: an agent's age byte: its bin, and its band above. */
+uint8_t weft__seir_age_byte(const seir_state *s, uint8_t age);
+/* outputs_age.c: by_age.csv (with bands and [output] csv) and its plot. */
+weft_status weft__seir_age_open(weft_model_ctx *mc, seir_state *s);
+/* outputs_age.c: the row of `day` of by_age.csv, from its series row. */
+weft_status weft__seir_age_row(seir_state *s, uint64_t day,
+			       const uint32_t *row);
 
 /* seir_params.c: the beta table, once the population's layer weights are
  * known. */

@@ -79,14 +79,11 @@ static weft_status init_bytes(
 	return st;
 }
 
-/* Age bins of ten years, the last from 90 on. */
+/* Age bins of ten years, the last from 90 on, and the age band above. */
 static uint8_t init_agebin(const seir_state *s, const seir_population *pop,
 			   uint32_t i)
 {
-	(void)s;
-	return (uint8_t)(pop->age[i] / 10 < SEIR_AGE_BINS - 1
-				 ? pop->age[i] / 10
-				 : SEIR_AGE_BINS - 1);
+	return weft__seir_age_byte(s, pop->age[i]);
 }
 
 /* The transmissibility class: the top 8 bits of Philox(seed; 0, agent,
@@ -316,7 +313,10 @@ static void init_seeds(const seir_params *p, uint32_t n, uint8_t *state,
 
 static weft_status init_tally(weft_model_ctx *mc, seir_state *s)
 {
-	uint32_t t[SEIR_TALLY_WORDS] = { 0 };
+	/* The counts by age band after the words of the tally, zero. */
+	uint32_t t[SEIR_TALLY_WORDS + SEIR_MAX_BANDS * SEIR_BAND_MEASURES] = {
+		0
+	};
 	uint32_t *row0 = s->series;
 	size_t rows = (size_t)s->params.n_days + 1;
 	weft_status st;
@@ -330,10 +330,10 @@ static weft_status init_tally(weft_model_ctx *mc, seir_state *s)
 	row0[SEIR_R_E] = s->n_seeds;
 	row0[SEIR_R_CUM] = s->n_seeds;
 	if ((st = weft_model_upload(mc, s->buf[SEIR_BUF_TALLY], 0, t,
-				    sizeof t)))
+				    s->bytes[SEIR_BUF_TALLY])))
 		return st;
 	return weft_model_upload(mc, s->buf[SEIR_BUF_SERIES], 0, s->series,
-				 rows * SEIR_ROW_WORDS * 4);
+				 rows * s->params.row_words * 4);
 }
 
 static weft_status init_agents(weft_model_ctx *mc, seir_state *s)

@@ -38,8 +38,21 @@
 #define SEIR_STG_CRIT_SEV 4u /* severe, will be critical */
 #define SEIR_STG_CRIT	  5u /* critical (in ICU) */
 
-/* Age bins of ten years: 0-9, ..., 80-89, 90 and over. */
-#define SEIR_AGE_BINS 10
+/* Age bins of ten years: 0-9, ..., 80-89, 90 and over. An agent's age
+ * byte holds its bin in the low four bits and its age band (the outputs
+ * by age, [seir] age_bands) in the high four. */
+#define SEIR_AGE_BINS	10
+#define SEIR_BIN_MASK	0x0Fu
+#define SEIR_BAND_SHIFT 4u
+#define SEIR_MAX_BANDS	16
+/* What is counted by age band each day, in this order: new infections,
+ * new severe (hospital admissions), new critical (ICU admissions),
+ * deaths. */
+#define SEIR_BAND_INF	   0
+#define SEIR_BAND_SEV	   1
+#define SEIR_BAND_CRIT	   2
+#define SEIR_BAND_DEATH	   3
+#define SEIR_BAND_MEASURES 4
 /* Classes of per-agent relative transmissibility (equally likely): an
  * agent's class is the top 8 bits of a draw. */
 #define SEIR_REL_CLASSES 256
@@ -154,6 +167,11 @@ typedef struct seir_params {
 	 * agents are severe or critical (critical ones) than beds. */
 	weft_u32 hosp_beds;
 	weft_u32 icu_beds;
+	/* Outputs by age: n_bands bands (0: none), each SEIR_BAND_MEASURES
+	 * counts in the tally after SEIR_TALLY_WORDS and in every row of the
+	 * series after SEIR_ROW_WORDS; row_words in all. */
+	weft_u32 n_bands;
+	weft_u32 row_words;
 	weft_u32 sus_q16[SEIR_AGE_BINS];    /* relative susceptibility */
 	weft_u32 rel_q16[SEIR_REL_CLASSES]; /* transmissibility classes */
 	/* Cumulative thresholds: a duration is the first day d whose
@@ -173,7 +191,8 @@ typedef struct seir_params {
 } seir_params;
 
 /* The tally (buffer 3): the day being simulated, running totals, today's
- * transitions, and the sizes of the active list. */
+ * transitions, and the sizes of the active list; then, with age bands,
+ * today's counts by band. */
 #define SEIR_T_DAY	 0
 #define SEIR_T_S	 1
 #define SEIR_T_E	 2
@@ -199,7 +218,8 @@ typedef struct seir_params {
 #define SEIR_T_END_CRIT	 22 /* critical, recovered or died */
 #define SEIR_TALLY_WORDS 23
 
-/* A row of the series (the CSV's columns after the day). */
+/* A row of the series (the CSV's columns after the day; with age bands,
+ * the day's counts by band follow, by_age.csv's). */
 #define SEIR_R_S	0
 #define SEIR_R_E	1
 #define SEIR_R_IA	2

@@ -65,14 +65,14 @@ weft_status weft__seir_severity_params(weft_model_ctx *mc, seir_params *p)
 }
 
 /* Peaks of the daily rows' column col, and the days it was above 0. */
-static void severity_peak(const uint32_t *series, uint64_t days, int col,
+static void severity_peak(const seir_state *s, uint64_t days, int col,
 			  uint32_t *peak, uint64_t *peak_day, uint64_t *above)
 {
 	*peak = 0;
 	*peak_day = 0;
 	*above = 0;
 	for (uint64_t d = 0; d <= days; d++) {
-		uint32_t v = series[d * SEIR_ROW_WORDS + col];
+		uint32_t v = s->series[d * s->params.row_words + col];
 		if (v > *peak) {
 			*peak = v;
 			*peak_day = d;
@@ -90,8 +90,8 @@ static void severity_line(weft_model_ctx *mc, const seir_state *s,
 	uint32_t peak, over;
 	uint64_t day, over_day, over_days, unused;
 
-	severity_peak(s->series, days, col_in, &peak, &day, &unused);
-	severity_peak(s->series, days, col_over, &over, &over_day, &over_days);
+	severity_peak(s, days, col_in, &peak, &day, &unused);
+	severity_peak(s, days, col_over, &over, &over_day, &over_days);
 	if (beds == SEIR_NONE) {
 		weft_model_summary(mc, key, "peak %u %s on day %llu (no limit)",
 				   peak, what, (unsigned long long)day);
@@ -111,8 +111,8 @@ void weft__seir_severity_summary(weft_model_ctx *mc, const seir_state *s,
 	uint64_t sev = 0, crit = 0;
 
 	for (uint64_t d = 0; d <= days; d++) {
-		sev += s->series[d * SEIR_ROW_WORDS + SEIR_R_NEW_SEV];
-		crit += s->series[d * SEIR_ROW_WORDS + SEIR_R_NEW_CRIT];
+		sev += s->series[d * s->params.row_words + SEIR_R_NEW_SEV];
+		crit += s->series[d * s->params.row_words + SEIR_R_NEW_CRIT];
 	}
 	weft_model_summary(mc, "severe, critical",
 			   "%llu became severe, %llu critical",
