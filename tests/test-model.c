@@ -162,7 +162,7 @@ static void test_beta_zero(void)
 	TAP_EQ_INT(csv ? column_sum(csv, 7, &rows) : -1, 0,
 		   "beta 0 gives no new infections");
 	tap_ok(csv && strstr(csv,
-			     "\n60,4950,0,0,0,50,0,0,0,50,0,0,0,0,0,0,0\n"),
+			     "\n60,4950,0,0,0,50,0,0,0,50,0,0,0,0,0,0,0,0\n"),
 	       "beta 0: the 50 seeds recover and nobody else is touched");
 	free(csv);
 }

@@ -46,7 +46,7 @@
 /* One day of daily.csv. */
 typedef struct row {
 	long long day, s, e, ia, is, r, d, new_inf, new_d, cum, vac;
-	long long new_sev, new_crit, hosp, icu, over_h, over_i;
+	long long new_sev, new_crit, hosp, icu, over_h, over_i, full;
 } row;
 
 typedef struct run {
@@ -61,6 +61,9 @@ typedef struct run {
 	 * end, read from the device. */
 	long long stage[8];
 	long long dead_by_band[16];
+	/* Care bytes: agents by campaign and doses, the vaccinated by age
+	 * bin, the agents by age bin. */
+	long long care[4][4], vac_by_bin[16], by_bin[16];
 	char *by_age; /* by_age.csv, when written */
 } run;
 
@@ -81,11 +84,11 @@ static void parse_rows(run *r)
 		row *w = &r->rows[r->n_rows];
 		if (sscanf(line + 1,
 			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,"
-			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld",
+			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld",
 			   &w->day, &w->s, &w->e, &w->ia, &w->is, &w->r, &w->d,
 			   &w->new_inf, &w->new_d, &w->cum, &w->vac,
 			   &w->new_sev, &w->new_crit, &w->hosp, &w->icu,
-			   &w->over_h, &w->over_i) != 17)
+			   &w->over_h, &w->over_i, &w->full) != 18)
 			break;
 		r->n_rows++;
 		line = strchr(line + 1, '\n');
@@ -131,6 +134,9 @@ static weft_status count_stages(weft_sim *sim, run *r)
 	size_t n = 0, n_age = 0;
 	unsigned char *st = read_buffer(sim, "state", &n);
 	unsigned char *age = read_buffer(sim, "age bins", &n_age);
+	unsigned char *care = weft_sim_buffer_find(sim, "care")
+				      ? read_buffer(sim, "care", &n_age)
+				      : NULL;
 	weft_status rc = st && age && n == n_age ? WEFT_OK : WEFT_E_INTERNAL;
 
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -138,7 +144,13 @@ static weft_status count_stages(weft_sim *sim, run *r)
 			r->stage[(st[i] >> 3) & 7]++;
 		if ((st[i] & 7) == 6)
 			r->dead_by_band[age[i] >> 4]++;
+		r->by_bin[age[i] & 15]++;
+		if (care && care[i]) {
+			r->care[(care[i] >> 2) & 3][care[i] & 3]++;
+			r->vac_by_bin[age[i] & 15]++;
+		}
 	}
+	free(care);
 	free(st);
 	free(age);
 	return rc;
@@ -384,6 +396,8 @@ static const char *const all_on[] = {
 	"seir.n_beds_hosp=4",
 	"seir.n_beds_icu=1",
 	"seir.age_bands=0-17, 18-64, 65+",
+	"seir.vaccine_campaigns=days=10-40 doses=90 coverage=0.5 ages=50+ "
+	"second=7 symptoms=0.5 severe=0.8",
 	"simulation.steps=60",
 	NULL
 };
@@ -877,6 +891,129 @@ static void test_by_age(void)
 	run_free(&r);
 }
 
+/* ---- vaccination campaigns -------------------------------------------------
+ */
+
+static const char *const vacc_base[] = {
+	"seir.population=random", "seir.agents=20000",
+	"seir.contacts=12",	  "seir.beta=0.05",
+	"seir.beta_community=1",  "seir.initial_infected=40",
+	"simulation.steps=80",	  NULL
+};
+
+static void test_campaign_coverage(void)
+{
+	/* 60 % of the over-50s (age bins 5 to 9), 300 first doses a day,
+	 * the second 21 days later; nobody dies, so no place is lost. */
+	static const char *camp[] = { "seir.vaccine_campaigns=days=3- "
+				      "doses=300 coverage=0.6 ages=50+ "
+				      "priority=oldest second=21",
+				      "seir.deaths=false", NULL };
+	long long group = 0, inside = 0, outside = 0, target;
+	int within = 1, second = 1;
+	run r;
+
+	run_seir(&r, "campaign", NULL, vacc_base, camp);
+	for (int b = 0; b < 10; b++) {
+		group += b >= 5 ? r.by_bin[b] : 0;
+		inside += b >= 5 ? r.vac_by_bin[b] : 0;
+		outside += b < 5 ? r.vac_by_bin[b] : 0;
+	}
+	target = (long long)floor(0.6 * group + 0.5);
+	for (int d = 0; d < r.n_rows; d++) {
+		within &= r.rows[d].vac <= target;
+		second &= r.rows[d].full == (d >= 21 ? r.rows[d - 21].vac : 0);
+	}
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows == 81 && within &&
+			    inside == target && outside == 0 &&
+			    last_row(&r)->vac == target,
+		    "coverage 0.6 of the over-50s: %lld of %lld vaccinated, "
+		    "never more than %lld, nobody younger",
+		    inside, group, target))
+		tap_diag("%s", r.msg);
+	tap_ok(second && last_row(&r)->full > 0 &&
+		       r.care[0][2] == last_row(&r)->full &&
+		       r.care[0][1] + r.care[0][2] == last_row(&r)->vac,
+	       "second doses exactly 21 days after the first: "
+	       "fully_vaccinated on day d is vaccinated on day d - 21 (%lld "
+	       "with both doses, as the device's care bytes say)",
+	       last_row(&r)->full);
+	run_free(&r);
+}
+
+static void test_campaign_efficacy(void)
+{
+	/* Everyone vaccinated on day 1, before any onset (latent >= 1 day). */
+	static const char *no_symptoms[] = {
+		"seir.vaccine_campaigns=days=1-1 doses=20000 efficacy=0 "
+		"symptoms=1",
+		"seir.symp_prob=1", NULL
+	};
+	static const char *no_severe[] = {
+		"seir.vaccine_campaigns=days=1-1 doses=20000 efficacy=0 "
+		"severe=1",
+		"seir.symp_prob=1", "seir.severe_prob=0.5", NULL
+	};
+	long long max_is = 0, sev = 0;
+	run r;
+
+	run_seir(&r, "ve-symp", NULL, vacc_base, no_symptoms);
+	for (int d = 0; d < r.n_rows; d++)
+		max_is = r.rows[d].is > max_is ? r.rows[d].is : max_is;
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows > 1 && r.rows[1].vac == 20000 &&
+			    last_row(&r)->cum > 1000 && max_is == 0,
+		    "efficacy 1 against symptoms (0 against infection): %lld "
+		    "infected, none symptomatic although symp_prob = 1",
+		    last_row(&r)->cum))
+		tap_diag("%s", r.msg);
+	run_free(&r);
+	run_seir(&r, "ve-sev", NULL, vacc_base, no_severe);
+	max_is = 0;
+	for (int d = 0; d < r.n_rows; d++) {
+		max_is = r.rows[d].is > max_is ? r.rows[d].is : max_is;
+		sev += r.rows[d].new_sev;
+	}
+	tap_ok(r.st == WEFT_OK && max_is > 100 && sev == 0,
+	       "efficacy 1 against severe disease: symptomatic (up to %lld "
+	       "at once), none severe although severe_prob = 0.5",
+	       max_is);
+	run_free(&r);
+}
+
+static void test_campaigns_several(void)
+{
+	/* The over-60s, and everyone (the over-65s first): an agent gets
+	 * doses from one campaign only; a place of the first whose agent
+	 * the second reached earlier is lost (9 days x 200 places). */
+	static const char *two[] = {
+		"seir.vaccine_campaigns=days=2-10 doses=200 ages=60+ "
+		"priority=oldest, days=5- doses=150 priority=65+/18-64",
+		NULL
+	};
+	long long on_device = 0;
+	run r;
+
+	run_seir(&r, "campaigns", NULL, vacc_base, two);
+	for (int c = 0; c < 4; c++)
+		for (int d = 1; d < 4; d++)
+			on_device += r.care[c][d];
+	if (!tap_ok(r.st == WEFT_OK && r.care[0][1] <= 1800 &&
+			    r.care[0][1] > 1500 && r.care[1][1] > 5000 &&
+			    r.care[0][2] == 0 &&
+			    r.care[0][3] + r.care[1][3] == 0 &&
+			    on_device == last_row(&r)->vac &&
+			    r.care[2][1] + r.care[3][1] == 0,
+		    "two campaigns: %lld over-60s from the first (of its 1800 "
+		    "places), %lld from the second, one dose each, as many "
+		    "as daily.csv's vaccinated (%lld)",
+		    r.care[0][1], r.care[1][1], last_row(&r)->vac))
+		tap_diag(
+			"%s; care %lld %lld %lld %lld / %lld %lld; device %lld",
+			r.msg, r.care[0][1], r.care[0][2], r.care[1][1],
+			r.care[1][2], r.care[2][1], r.care[3][1], on_device);
+	run_free(&r);
+}
+
 /* ---- errors -------------------------------------------------------------- */
 
 static void bad_ini(const char *key_line, const char *const *sets,
@@ -926,6 +1063,16 @@ static void test_errors(void)
 		"of them");
 	bad_ini("initial_infected = 501", NULL,
 		"bad.ini:6: initial_infected = 501 exceeds agents = 500");
+	bad_ini("vaccine_campaigns = days=5-90 dose=300", NULL,
+		"bad.ini:6: [seir] vaccine_campaigns = days=5-90 dose=300: "
+		"'days=5-90 dose=300': unknown setting 'dose' (days, doses, "
+		"coverage, ages, priority, second, efficacy, symptoms, severe, "
+		"first)");
+	bad_ini("vaccine_campaigns = days=5-90 doses=300 coverage=1.5", NULL,
+		"'days=5-90 doses=300 coverage=1.5': bad value of coverage");
+	bad_ini("vaccine_campaigns = doses=300", NULL,
+		"'doses=300': needs days=FIRST-LAST and doses=N (first doses a "
+		"day)");
 	bad_ini("age_bands = 0-17, 20-64, 65+", NULL,
 		"bad.ini:6: [seir] age_bands = 0-17, 20-64, 65+: '20-64': "
 		"bands must run from 0 upwards without gaps or overlaps (this "
@@ -947,6 +1094,9 @@ int main(void)
 	test_capacity();
 	test_capacity_factors();
 	test_by_age();
+	test_campaign_coverage();
+	test_campaign_efficacy();
+	test_campaigns_several();
 	test_identical();
 	test_crowded();
 	test_opencl();

@@ -141,6 +141,26 @@ static const weft_key_desc seir_keys[] = {
 	  "reduction of a vaccinated agent's susceptibility" },
 	{ "vaccine_priority", WEFT_KEY_ENUM, "none", 0, 0, "none|oldest",
 	  "order of vaccination: random, or the oldest first" },
+	{ "vaccine_efficacy_symptoms", WEFT_KEY_REAL, "0", 0, 1, NULL,
+	  "reduction of a vaccinated agent's chance of symptoms once "
+	  "infected (Covasim symp_imm); the default of every campaign" },
+	{ "vaccine_efficacy_severe", WEFT_KEY_REAL, "0", 0, 1, NULL,
+	  "reduction of a vaccinated symptomatic agent's chance of severe "
+	  "disease (and so of critical and death; Covasim sev_imm); the "
+	  "default of every campaign" },
+	{ "vaccine_first_dose", WEFT_KEY_REAL, "0.5", 0, 1, NULL,
+	  "the part of a two-dose campaign's efficacies that its first dose "
+	  "gives" },
+	{ "vaccine_campaigns", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "vaccination campaigns, separated by commas, each 'days=FIRST-LAST "
+	  "doses=N' (first doses a day; LAST may be left out: to the end) "
+	  "and optionally coverage=F (of its age group, 0 to 1; default 1), "
+	  "ages=LO-HI or LO+ (default all), priority=oldest, random or "
+	  "AGES/AGES/... (bands first, in that order), second=DAYS (a second "
+	  "dose that many days after the first), efficacy=, symptoms=, "
+	  "severe=, first= (default: the vaccine_* keys); at most 4, the "
+	  "vaccine_doses keys counting as one; an agent gets doses from one "
+	  "campaign only" },
 	{ "age_bands", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "age bands of the outputs by age (by_age.csv and its plot: new "
 	  "infections, severe, critical and deaths per day in each band), "
@@ -200,10 +220,6 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 	     (st = weft__seir_alloc(mc, s, SEIR_BUF_OFFS, "list offsets",
 				    (size_t)seir_blocks(s) * 4))))
 		return st;
-	if (s->params.vac_doses &&
-	    (st = weft__seir_alloc(mc, s, SEIR_BUF_ORDER, "vaccination order",
-				   n * 4)))
-		return st;
 	if ((st = weft__seir_alloc(mc, s, SEIR_BUF_SERIES, "series",
 				   rows * s->params.row_words * 4)))
 		return st;
@@ -253,24 +269,25 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .timer = B(TIMER),
 							   .tally = B(TALLY),
 							   .agebin = B(AGEBIN),
-							   .list = B(LIST) },
+							   .list = B(LIST),
+							   .care = B(CARE) },
 				     n),
 		count);
 	l[1] = seir_count_by(
 		s,
-		seir_transmit_launch(
-			(seir_transmit_bufs){ .p = B(PARAMS),
-					      .state = B(STATE),
-					      .timer = B(TIMER),
-					      .tally = B(TALLY),
-					      .agebin = B(AGEBIN),
-					      .relcls = B(RELCLS),
-					      .list = B(LIST),
-					      .bits = B(BITS),
-					      .rows = B(ROWS),
-					      .cols = B(COLS),
-					      .weights = B(WEIGHT) },
-			n),
+		seir_transmit_launch((seir_transmit_bufs){ .p = B(PARAMS),
+							   .state = B(STATE),
+							   .timer = B(TIMER),
+							   .tally = B(TALLY),
+							   .agebin = B(AGEBIN),
+							   .relcls = B(RELCLS),
+							   .list = B(LIST),
+							   .bits = B(BITS),
+							   .rows = B(ROWS),
+							   .cols = B(COLS),
+							   .weights = B(WEIGHT),
+							   .care = B(CARE) },
+				     n),
 		count);
 	return 2;
 }
@@ -297,21 +314,37 @@ static uint32_t seir_day_list(const seir_state *s, weft_launch *l)
 	return 3;
 }
 
+/* The campaigns' doses of the day: a launch each, in campaign order,
+ * over its first doses and (two-dose campaigns) its second doses. */
+static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
+{
+	uint32_t k = 0;
+
+	for (uint32_t c = 0; c < s->params.n_campaigns; c++) {
+		const seir_campaign *cp = &s->params.camp[c];
+		if (!cp->items)
+			continue;
+		l[k++] = seir_vaccinate_launch(
+			(seir_vaccinate_bufs){
+				.p = B(PARAMS),
+				.state = B(STATE),
+				.care = B(CARE),
+				.tally = B(TALLY),
+				.order = B(ORDER),
+				.camp = seir_b(s, SEIR_BUF_CAMP0 + c) },
+			cp->interval ? 2 * cp->items : cp->items);
+	}
+	return k;
+}
+
 /* One day (seir.wk): with the frontier, work over the active list whose
  * size the device keeps in the tally; without, over every agent. */
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
-	uint32_t n = s->n_agents, k = 0;
-	weft_launch l[8];
+	uint32_t k = 0;
+	weft_launch l[8 + SEIR_CAMPAIGNS];
 
-	/* More doses a day than agents vaccinate everyone on day one. */
-	if (s->params.vac_doses)
-		l[k++] = seir_vaccinate_launch(
-			(seir_vaccinate_bufs){ .p = B(PARAMS),
-					       .state = B(STATE),
-					       .tally = B(TALLY),
-					       .order = B(ORDER) },
-			s->params.vac_doses < n ? s->params.vac_doses : n);
+	k += seir_day_vaccination(s, &l[k]);
 	k += seir_day_core(s, &l[k], s->params.frontier ? SEIR_T_COUNT : -1);
 	if (s->params.frontier)
 		k += seir_day_list(s, &l[k]);
@@ -428,7 +461,8 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 					     "new_infections,new_deaths,"
 					     "cumulative,vaccinated,new_severe,"
 					     "new_critical,hospitalised,icu,"
-					     "over_hosp,over_icu\n")))
+					     "over_hosp,over_icu,"
+					     "fully_vaccinated\n")))
 		return st;
 	return weft__seir_age_open(mc, s);
 }
@@ -461,14 +495,14 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 			continue;
 		st = weft_output_printf(
 			s->csv,
-			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%"
-			"u\n",
+			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,"
+			"%u\n",
 			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
 			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
 			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
 			r[SEIR_R_VAC], r[SEIR_R_NEW_SEV], r[SEIR_R_NEW_CRIT],
 			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
-			r[SEIR_R_OVER_I]);
+			r[SEIR_R_OVER_I], r[SEIR_R_FULL]);
 		if (st || (st = weft__seir_age_row(s, d, r)))
 			return st;
 	}
@@ -547,7 +581,7 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 			   last[SEIR_R_D],
 			   100.0 * last[SEIR_R_D] / (n ? n : 1));
 	weft__seir_severity_summary(mc, s, days);
-	weft_model_summary(mc, "vaccinated", "%u", last[SEIR_R_VAC]);
+	weft__seir_vaccination_summary(mc, s, last);
 	seir_summary_memory(mc, s);
 	return WEFT_OK;
 }
@@ -617,7 +651,9 @@ WEFT_MODEL_ENTRY = {
 	/* `weft conform`: small enough for a few seconds on a CPU OpenCL,
 	 * with every path on: interventions, isolation, vaccination by
 	 * age, deaths, individual transmissibility, severe courses with
-	 * hospitals and ICUs over capacity. */
+	 * hospitals and ICUs over capacity, outputs by age, a second,
+	 * two-dose campaign with efficacies against symptoms and severe
+	 * disease. */
 	.conform_sets = "seir.population=random\n"
 			"seir.agents=5000\n"
 			"seir.contacts=12\n"
@@ -636,6 +672,9 @@ WEFT_MODEL_ENTRY = {
 			"seir.n_beds_hosp=3\n"
 			"seir.n_beds_icu=1\n"
 			"seir.age_bands=0-19, 20-49, 50-64, 65+\n"
+			"seir.vaccine_campaigns=days=8-30 doses=60 "
+			"coverage=0.5 ages=50+ second=7 symptoms=0.5 "
+			"severe=0.8\n"
 			"simulation.steps=40\n",
 	.collect = seir_collect,
 	.emit = seir_emit,

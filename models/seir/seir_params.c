@@ -135,13 +135,7 @@ static weft_status params_interventions(weft_model_ctx *mc, seir_state *s)
 	s->spec.n_days = p->n_days;
 	p->iso_thr =
 		weft__seir_threshold(weft_model_real(mc, "isolation_prob"));
-	p->vac_doses = (uint32_t)weft_model_int(mc, "vaccine_doses");
-	p->vac_start = (uint32_t)weft_model_int(mc, "vaccine_start");
-	p->vac_q16 =
-		weft__seir_q16(1.0 - weft_model_real(mc, "vaccine_efficacy"));
-	s->vac_oldest = strcmp(weft_model_string(mc, "vaccine_priority"),
-			       "oldest") == 0;
-	return WEFT_OK;
+	return weft__seir_vaccination_params(mc, s);
 }
 
 static weft_status params_run(weft_model_ctx *mc, seir_state *s)

@@ -68,6 +68,36 @@
 #define SEIR_DUR_DEATH	  5 /* critical, dies */
 #define SEIR_N_DURS	  6
 
+/* Vaccination campaigns ([seir] vaccine_campaigns; the vaccine_doses
+ * keys are campaign 0): at most SEIR_CAMPAIGNS. An agent's care byte
+ * holds the doses it received (bits 0-1: 0, 1 or 2) and from which
+ * campaign (bits 2-3); its state byte's SEIR_F_VACC says it has one. */
+#define SEIR_CAMPAIGNS	     4
+#define SEIR_CARE_DOSES	     0x03u
+#define SEIR_CARE_CAMP_SHIFT 2u
+#define SEIR_CARE_CAMP	     0x0Cu
+/* What a dose protects against (seir_campaign.left_q16): infection,
+ * symptoms given infection, severe disease given symptoms. */
+#define SEIR_VE_INF   0
+#define SEIR_VE_SYMP  1
+#define SEIR_VE_SEV   2
+#define SEIR_VE_KINDS 3
+/* An end day meaning "to the end of the run". */
+#define SEIR_FOREVER 0xFFFFFFFFu
+
+/* One campaign: first doses from day `first` to day `last`, `doses` a
+ * day to the next agents of its order (order[order_off + k], k from 0,
+ * at most n_target of them: its coverage of its group); with interval
+ * > 0 a second dose to each of them `interval` days after the first.
+ * left_q16[d][k]: what is left of the risk k (SEIR_VE_*) after dose d +
+ * 1 (Q16; 1 - efficacy). */
+typedef struct seir_campaign {
+	weft_u32 first, last, doses, n_target, order_off, interval;
+	weft_u32 items; /* min(doses, n_target): the launch's first half
+			 * gives first doses, its second half second ones */
+	weft_u32 left_q16[2][SEIR_VE_KINDS];
+} seir_campaign;
+
 /* Severe courses: their paths and stages (the terms of severe_duration,
  * critical_duration, death_duration: the last is the time to recovery or
  * death, the one before it on the critical paths from severe to
@@ -136,15 +166,14 @@ typedef struct seir_params {
 	weft_u32 n_slots;		  /* stored layers: rows per agent */
 	weft_u32 w_max[SEIR_LAYERS];	  /* a layer's largest weight, x1000 */
 	weft_u32 sus_max;		  /* the largest of sus_q16 */
-	weft_u32 weighted;  /* 1: the weight buffer holds x1000 weights */
-	weft_u32 beta_last; /* last row of the beta table (later days use
-			     * it) */
-	weft_u32 asym_q16;  /* transmissibility of asymptomatic agents */
-	weft_u32 rel_trans; /* 1: per-agent classes, else all 1 */
-	weft_u32 iso_thr;   /* chance that a symptomatic agent isolates */
-	weft_u32 vac_start; /* first day of vaccination */
-	weft_u32 vac_doses; /* doses per day */
-	weft_u32 vac_q16;   /* susceptibility left by the vaccine */
+	weft_u32 weighted;    /* 1: the weight buffer holds x1000 weights */
+	weft_u32 beta_last;   /* last row of the beta table (later days use
+			       * it) */
+	weft_u32 asym_q16;    /* transmissibility of asymptomatic agents */
+	weft_u32 rel_trans;   /* 1: per-agent classes, else all 1 */
+	weft_u32 iso_thr;     /* chance that a symptomatic agent isolates */
+	weft_u32 n_campaigns; /* vaccination campaigns */
+	seir_campaign camp[SEIR_CAMPAIGNS];
 	/* Covasim's viral load (seir_viral_q16): on when vl_on is 1. */
 	weft_u32 vl_on;
 	weft_u32 vl_frac_pm;   /* early part of the infectious period, 1/1000 */
@@ -216,7 +245,9 @@ typedef struct seir_params {
 #define SEIR_T_NEW_CRIT	 20 /* became critical today */
 #define SEIR_T_END_SEV	 21 /* severe or critical, recovered or died */
 #define SEIR_T_END_CRIT	 22 /* critical, recovered or died */
-#define SEIR_TALLY_WORDS 23
+#define SEIR_T_FULL	 23 /* completed their campaign's doses */
+#define SEIR_T_NEW_FULL	 24
+#define SEIR_TALLY_WORDS 25
 
 /* A row of the series (the CSV's columns after the day; with age bands,
  * the day's counts by band follow, by_age.csv's). */
@@ -236,7 +267,8 @@ typedef struct seir_params {
 #define SEIR_R_ICU	13 /* critical in an ICU bed */
 #define SEIR_R_OVER_H	14 /* severe or critical without a hospital bed */
 #define SEIR_R_OVER_I	15 /* critical without an ICU bed */
-#define SEIR_ROW_WORDS	16
+#define SEIR_R_FULL	16 /* completed their campaign's doses so far */
+#define SEIR_ROW_WORDS	17
 
 /* Days of a stage, 0 to SEIR_DUR_MAX: the first d whose cumulative
  * threshold cum[d] exceeds the draw, 2^32 - 1 standing for 2^32 (as in
@@ -260,6 +292,16 @@ WEFT_FN weft_u32 seir_stage_days(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
 WEFT_FN int seir_chance(weft_u32 draw, weft_u32 thr)
 {
 	return thr == 0xFFFFFFFFu || draw < thr;
+}
+
+/* The same chance times a factor f (Q16, at most 1: a vaccine's risk
+ * left): draw < thr x f / 2^16, in 64-bit integers; f = 1 is
+ * seir_chance itself. */
+WEFT_FN int seir_chance_q16(weft_u32 draw, weft_u32 thr, weft_u32 f)
+{
+	if (f >= SEIR_Q16_ONE)
+		return seir_chance(draw, thr);
+	return ((weft_u64)draw << 16) < (weft_u64)thr * f;
 }
 
 /* Covasim's viral load (compute_viral_load): an agent infectious for dur
