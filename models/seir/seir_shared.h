@@ -270,12 +270,15 @@ typedef struct seir_params {
 #define SEIR_R_FULL	16 /* completed their campaign's doses so far */
 #define SEIR_ROW_WORDS	17
 
-/* Days of a stage, 0 to SEIR_DUR_MAX: the first d whose cumulative
- * threshold cum[d] exceeds the draw, 2^32 - 1 standing for 2^32 (as in
- * seir_duration, 0 days included). */
-WEFT_FN weft_u32 seir_stage_days(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
+/* The first index i of cum[0..hi] whose cumulative threshold exceeds
+ * the draw, 2^32 - 1 standing for 2^32 (so the entry where the table
+ * reaches 2^32 - 1 takes every larger draw). A binary search: the same
+ * answer as a scan. The host makes the tables (non-decreasing, cum[hi] =
+ * 2^32 - 1). */
+WEFT_FN weft_u32 seir_search(const WEFT_GLOBAL weft_u32 *cum, weft_u32 hi,
+			     weft_u32 draw)
 {
-	weft_u32 lo = 0, hi = SEIR_DUR_MAX;
+	weft_u32 lo = 0;
 
 	while (lo < hi) {
 		weft_u32 mid = (lo + hi) / 2u;
@@ -285,6 +288,14 @@ WEFT_FN weft_u32 seir_stage_days(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
 			lo = mid + 1u;
 	}
 	return lo;
+}
+
+/* Days of a stage, 0 to SEIR_DUR_MAX: the first d whose cumulative
+ * threshold cum[d] exceeds the draw (as seir_duration, 0 days
+ * included). */
+WEFT_FN weft_u32 seir_stage_days(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
+{
+	return seir_search(cum, SEIR_DUR_MAX, draw);
 }
 
 /* A chance decided by a draw: p = threshold / 2^32, and the largest
@@ -349,16 +360,7 @@ WEFT_FN weft_u32 seir_viral_q16(const WEFT_GLOBAL seir_params *p, weft_u32 dur,
  * (non-decreasing, the last entry 2^32 - 1). */
 WEFT_FN weft_u32 seir_duration(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
 {
-	weft_u32 lo = 0, hi = SEIR_DUR_MAX - 1;
-
-	while (lo < hi) {
-		weft_u32 mid = (lo + hi) / 2u;
-		if (draw < cum[mid] || cum[mid] == 0xFFFFFFFFu)
-			hi = mid;
-		else
-			lo = mid + 1u;
-	}
-	return lo + 1u;
+	return seir_search(cum, SEIR_DUR_MAX - 1u, draw) + 1u;
 }
 
 /* The chance (Q28, a probability times 2^28; 2^28 and above: certain)
