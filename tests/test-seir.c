@@ -1069,7 +1069,11 @@ static void test_errors(void)
 		"coverage, ages, priority, second, efficacy, symptoms, severe, "
 		"first)");
 	bad_ini("vaccine_campaigns = days=5-90 doses=300 coverage=1.5", NULL,
-		"'days=5-90 doses=300 coverage=1.5': bad value of coverage");
+		"'days=5-90 doses=300 coverage=1.5': bad value of coverage: "
+		"expected a number from 0 to 1");
+	bad_ini("vaccine_campaigns = days=5- doses=30 ages=old", NULL,
+		"'days=5- doses=30 ages=old': bad value of ages: expected "
+		"LO-HI or LO+ (whole years, 0 to 120)");
 	bad_ini("vaccine_campaigns = doses=300", NULL,
 		"'doses=300': needs days=FIRST-LAST and doses=N (first doses a "
 		"day)");

@@ -125,6 +125,24 @@ static int vac_setting(const char *name, size_t len, const char **p,
 	return 0;
 }
 
+/* What a setting's value must be, for messages. */
+static const char *vac_form(const char *name, size_t len)
+{
+	static const char *const forms[][2] = {
+		{ "days", "FIRST-LAST or FIRST- (whole days from 1)" },
+		{ "doses", "a whole number of first doses a day, from 1" },
+		{ "ages", "LO-HI or LO+ (whole years, 0 to 120)" },
+		{ "priority", "oldest, random or bands AGES/AGES/..." },
+		{ "second", "whole days from 1 to 1000" },
+	};
+
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+		if (strlen(forms[i][0]) == len &&
+		    !strncmp(name, forms[i][0], len))
+			return forms[i][1];
+	return "a number from 0 to 1";
+}
+
 static const char vac_settings[] =
 	"days, doses, coverage, ages, priority, second, efficacy, "
 	"symptoms, severe, first";
@@ -160,8 +178,9 @@ static int vac_campaign(const char **p, seir_campaign_spec *c, char *why,
 			return -1;
 		}
 		if (rc) {
-			snprintf(why, why_size, "'%.*s': bad value of %.*s", n,
-				 at, (int)len, name);
+			snprintf(why, why_size,
+				 "'%.*s': bad value of %.*s: expected %s", n,
+				 at, (int)len, name, vac_form(name, len));
 			return -1;
 		}
 		*p += strspn(*p, " \t");
