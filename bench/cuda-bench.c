@@ -335,7 +335,7 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	put(dev, b.cols, col, edges * 4);
 	/* The buffers this configuration does not read (no frontier, no
 	 * weights): any live buffer. */
-	b.list = b.weights = b.relcls = b.state;
+	b.list = b.weights = b.relcls = b.care = b.state;
 	l = seir_transmit_launch(b, agents);
 	step(dev, prog, &l, 1, 1);
 	sync_dev(dev);

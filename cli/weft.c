@@ -40,62 +40,165 @@
  * thread. */
 static atomic_int interrupted;
 
-static const char usage_text[] =
-	"usage: weft run CONFIG [--set SECTION.KEY=VALUE]... "
-	"[--resume DIR] [--quiet]\n"
-	"                [--stats]\n"
-	"       weft check CONFIG [--set SECTION.KEY=VALUE]... "
-	"[--resume DIR]\n"
-	"       weft backends [--plugin-path DIRS]\n"
-	"       weft models [--model-path DIRS] [MODEL]\n"
-	"       weft config-reference\n"
-	"       weft conform [--device=D] [--platform=P] "
-	"[--reference=NAME|PATH]\n"
-	"                    [--only=G1,G2] [--timeout=S] "
-	"[--plugin-path=DIRS]\n"
-	"                    [--model-path=DIRS] PLUGIN\n"
-	"       weft conform --list\n"
-	"       weft --version | --help\n"
-	"\n"
-	"  run               run the simulation CONFIG describes; write its\n"
-	"                    outputs under [output] directory\n"
-	"  check             validate CONFIG (and overrides) without running\n"
-	"  backends          list every backend plugin found, with its state\n"
-	"                    and, for the unusable ones, the reason\n"
-	"  models            list every model plugin found (or only MODEL),\n"
-	"                    with its state and, for the unusable ones, the\n"
-	"                    reason\n"
-	"  config-reference  print the reference of every INI key (Markdown)\n"
-	"  conform           run the conformance suite against PLUGIN (a path\n"
-	"                    to weft-backend-NAME.so, or a backend name; or a\n"
-	"                    path to weft-model-NAME.so: the model on every\n"
-	"                    backend available) and print TAP; exit 0 when\n"
-	"                    all passed or were skipped\n"
-	"\n"
-	"  --set S.K=V       override key K of section S, "
-	"checked like the file\n"
-	"  --resume DIR      run: continue the run from the checkpoint in "
-	"DIR;\n"
-	"                    check: only check that it could (refused, with\n"
-	"                    the reason, when DIR holds no checkpoint of this\n"
-	"                    configuration)\n"
-	"  --quiet           no progress line\n"
-	"  --stats           print the backend's counters after the run\n"
-	"\n"
-	"  conform options:\n"
-	"  --device=D        device index or name substring, as [backend] "
-	"device\n"
-	"  --platform=P      platform, as [backend] platform\n"
-	"  --reference=B     backend whose model results must be matched\n"
-	"                    (default openmp)\n"
-	"  --only=G1,G2      run only these groups (see --list)\n"
-	"  --timeout=S       seconds a group may take (default 120)\n"
-	"  --list            list the groups and what each checks\n"
-	"  --plugin-path=D   more directories to search for backends by name\n"
-	"  --model-path=D    more directories to search for models\n"
-	"  --model=M         check model M (a name or a path) instead\n"
-	"\n"
-	"See weft(1) and docs/config.md.\n";
+/* Each command's help: its synopsis, what it does and its options, as
+ * docs/weft.1 describes them (tests/test-cli.sh checks that every option
+ * of the man page's synopsis is in the command's help). `weft --help`
+ * prints every synopsis; `weft COMMAND --help` (or `weft help COMMAND`)
+ * one command's whole help. */
+typedef struct help_entry {
+	const char *name;
+	const char *synopsis; /* after "weft " */
+	const char *text;     /* what it does, then its options */
+} help_entry;
+
+static const help_entry helps[] = {
+	{ "run",
+	  "run CONFIG [--set SECTION.KEY=VALUE]... [--resume DIR] [--quiet]\n"
+	  "                [--progress] [--stats]",
+	  "Run the simulation CONFIG describes: check it and the overrides,\n"
+	  "load the backend, set the model up, run every step and write the\n"
+	  "outputs under [output] directory, renamed into place only when the\n"
+	  "whole run has succeeded. Prints the model, the backend, the steps\n"
+	  "and their rate, the wall time of setup, steps and finish, the\n"
+	  "model's summary and the output files.\n"
+	  "\n"
+	  "  --set S.K=V   override key K of section S, checked like the file\n"
+	  "                (also --set=S.K=V; repeatable, the last one wins)\n"
+	  "  --resume DIR  continue the run from the checkpoint in DIR\n"
+	  "                ([checkpoint] every writes them)\n"
+	  "  --quiet       no progress on standard error\n"
+	  "  --progress    progress lines on standard error even when it is\n"
+	  "                not a terminal (setup phases, then steps)\n"
+	  "  --stats       print the backend's counters after the run\n"
+	  "\n"
+	  "Progress: on a terminal, one line on standard error that is\n"
+	  "rewritten, during setup (what it is doing: building the\n"
+	  "population, uploading, compiling) and then over the steps. When\n"
+	  "standard error is not a terminal, nothing unless the setup takes\n"
+	  "over 5 s: then a line per setup phase from then on.\n" },
+	{ "check", "check CONFIG [--set SECTION.KEY=VALUE]... [--resume DIR]",
+	  "Validate CONFIG and the overrides without running anything: every\n"
+	  "key's type and range, the checks across keys, and the model's own\n"
+	  "checks of its parameters; print 'CONFIG: ok' and the memory the\n"
+	  "run needs beside what the host has.\n"
+	  "\n"
+	  "  --set S.K=V   override key K of section S, checked like the "
+	  "file\n"
+	  "  --resume DIR  also check that DIR holds a checkpoint of this\n"
+	  "                configuration that run --resume would take\n" },
+	{ "backends", "backends [--plugin-path DIRS]",
+	  "List every backend plugin found, in search order, with its state\n"
+	  "(available, unavailable, failed, shadowed, missing) and, for the\n"
+	  "unusable ones, the load stage and the reason.\n"
+	  "\n"
+	  "  --plugin-path DIRS  colon-separated directories searched "
+	  "first\n" },
+	{ "models", "models [--model-path DIRS] [MODEL]",
+	  "List every model plugin found (or only MODEL) with its path and\n"
+	  "state, its summary and version or, for the unusable ones, the load\n"
+	  "stage and the reason.\n"
+	  "\n"
+	  "  --model-path DIRS   colon-separated directories searched "
+	  "first\n" },
+	{ "config-reference", "config-reference",
+	  "Print the reference of every configuration key, with its type,\n"
+	  "default, accepted values and meaning, as Markdown "
+	  "(docs/config.md).\n" },
+	{ "conform",
+	  "conform [--device=D] [--platform=P] [--reference=NAME|PATH]\n"
+	  "                    [--only=G1,G2] [--timeout=S] "
+	  "[--plugin-path=DIRS]\n"
+	  "                    [--model-path=DIRS] [--model=M] PLUGIN\n"
+	  "       weft conform --list",
+	  "Run the conformance suite against PLUGIN (a path to\n"
+	  "weft-backend-NAME.so, or a backend name) and print TAP; exit 0 "
+	  "when\n"
+	  "every test passed or was skipped. A path to weft-model-NAME.so (or\n"
+	  "--model=M) checks that model instead, on every backend available.\n"
+	  "\n"
+	  "  --device=D        device index or name substring, as [backend] "
+	  "device\n"
+	  "  --platform=P      platform, as [backend] platform\n"
+	  "  --reference=B     backend whose model results must be matched\n"
+	  "                    (default openmp)\n"
+	  "  --only=G1,G2      run only these groups (see --list)\n"
+	  "  --timeout=S       seconds a group may take (default 120)\n"
+	  "  --plugin-path=D   more directories to search for backends by "
+	  "name\n"
+	  "  --model-path=D    more directories to search for models\n"
+	  "  --model=M         check model M (a name or a path) instead\n"
+	  "  --list            list the groups and what each checks\n" },
+};
+
+#define N_HELPS (sizeof helps / sizeof helps[0])
+
+/* `weft --help`: every command's synopsis and one line each. */
+static void print_usage(FILE *out)
+{
+	fputs("usage: ", out);
+	for (size_t i = 0; i < N_HELPS; i++)
+		fprintf(out, "%sweft %s\n", i ? "       " : "",
+			helps[i].synopsis);
+	fputs("       weft help COMMAND | COMMAND --help\n"
+	      "       weft --version | --help\n"
+	      "\n"
+	      "  run               run the simulation CONFIG describes; write "
+	      "its\n"
+	      "                    outputs under [output] directory\n"
+	      "  check             validate CONFIG (and overrides) without "
+	      "running\n"
+	      "  backends          list every backend plugin found, with its "
+	      "state\n"
+	      "                    and, for the unusable ones, the reason\n"
+	      "  models            list every model plugin found (or only "
+	      "MODEL),\n"
+	      "                    with its state and, for the unusable ones, "
+	      "the\n"
+	      "                    reason\n"
+	      "  config-reference  print the reference of every INI key "
+	      "(Markdown)\n"
+	      "  conform           run the conformance suite against PLUGIN (a "
+	      "path\n"
+	      "                    to weft-backend-NAME.so, or a backend name; "
+	      "or a\n"
+	      "                    path to weft-model-NAME.so: the model on "
+	      "every\n"
+	      "                    backend available) and print TAP\n"
+	      "\n"
+	      "'weft COMMAND --help' describes a command and its options.\n"
+	      "See weft(1) and docs/config.md.\n",
+	      out);
+}
+
+static const help_entry *find_help(const char *name)
+{
+	for (size_t i = 0; i < N_HELPS; i++)
+		if (strcmp(helps[i].name, name) == 0)
+			return &helps[i];
+	return NULL;
+}
+
+static int print_help(const help_entry *h)
+{
+	printf("usage: weft %s\n\n%s\nSee weft(1).\n", h->synopsis, h->text);
+	return EXIT_SUCCESS;
+}
+
+static int is_help(const char *arg)
+{
+	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+/* `weft COMMAND ... --help ...`: the help of COMMAND, whatever else the
+ * line holds (so that adding --help to a failing command line shows the
+ * help rather than the failure). */
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++)
+		if (is_help(argv[i]))
+			return 1;
+	return 0;
+}
 
 static void die_usage(const char *fmt, const char *arg)
 {
@@ -188,7 +291,7 @@ typedef struct run_opts {
 	const char *config;
 	const char **sets;
 	int n_sets;
-	int quiet, stats;
+	int quiet, progress, stats;
 	const char *resume; /* --resume DIR */
 } run_opts;
 
@@ -211,6 +314,8 @@ static void parse_run_opts(int argc, char **argv, run_opts *o, int is_run)
 			o->quiet = 1;
 		else if (is_run && strcmp(argv[i], "--stats") == 0)
 			o->stats = 1;
+		else if (is_run && strcmp(argv[i], "--progress") == 0)
+			o->progress = 1;
 		else if (strcmp(argv[i], "--set") == 0)
 			die_usage("%s needs SECTION.KEY=VALUE", argv[i]);
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -241,16 +346,106 @@ static int load_config(weft_context *ctx, const run_opts *o, weft_config **cfg)
 	return weft_config_validate(ctx, *cfg) ? fail(ctx) : 0;
 }
 
-static void show_progress(const weft_sim *sim, double t0)
+/* ---- progress ------------------------------------------------------- */
+
+/* How progress is shown on standard error. */
+typedef enum progress_mode {
+	PROGRESS_NONE,	 /* --quiet */
+	PROGRESS_TTY,	 /* a terminal: one line, rewritten in place */
+	PROGRESS_LINES,	 /* --progress, not a terminal: plain lines */
+	PROGRESS_IF_SLOW /* not a terminal: setup lines after 5 s only */
+} progress_mode;
+
+/* Lines (not a terminal) at most this often, and a setup quiet until it
+ * has taken this long without --progress. */
+#define PROGRESS_LINE_S 5.0
+
+typedef struct progress {
+	progress_mode mode;
+	double t0;	 /* when the phase shown started (setup, steps) */
+	double last;	 /* when something was last shown */
+	char what[96];	 /* the setup phase last shown */
+	int on_terminal; /* a line is on the terminal, to be cleared */
+} progress;
+
+static progress_mode progress_choose(const run_opts *o)
+{
+	if (o->quiet)
+		return PROGRESS_NONE;
+	if (isatty(STDERR_FILENO))
+		return PROGRESS_TTY;
+	return o->progress ? PROGRESS_LINES : PROGRESS_IF_SLOW;
+}
+
+/* Clear the terminal's progress line, if one is shown. */
+static void progress_clear(progress *p)
+{
+	if (!p->on_terminal)
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	p->on_terminal = 0;
+}
+
+/* libweft's report of a setup phase (weft_context_set_progress): on a
+ * terminal, the line rewritten at most every 50 ms; otherwise a line per
+ * new phase, or every PROGRESS_LINE_S on one phase, once the setup has
+ * taken PROGRESS_LINE_S (at once with --progress). */
+static void progress_setup(void *user, const char *what, uint64_t done,
+			   uint64_t total)
+{
+	progress *p = user;
+	double t = now_s(), el = t - p->t0;
+	int same = strncmp(p->what, what, sizeof p->what - 1) == 0;
+	char count[64] = "";
+
+	if (p->mode == PROGRESS_NONE ||
+	    (p->mode == PROGRESS_IF_SLOW && el < PROGRESS_LINE_S))
+		return;
+	if (p->mode == PROGRESS_TTY ? t - p->last < 0.05 && same
+				    : same && t - p->last < PROGRESS_LINE_S)
+		return;
+	if (total)
+		snprintf(count, sizeof count, " (%llu of %llu)",
+			 (unsigned long long)done, (unsigned long long)total);
+	snprintf(p->what, sizeof p->what, "%s", what);
+	if (p->mode == PROGRESS_TTY) {
+		fprintf(stderr, "\r\033[K  setup %.1f s: %.60s%s", el, what,
+			count);
+		p->on_terminal = 1;
+	} else {
+		fprintf(stderr, "weft: setup %.1f s: %s%s\n", el, what, count);
+	}
+	fflush(stderr);
+	p->last = t;
+}
+
+/* The steps: on a terminal after every chunk, otherwise (--progress) a
+ * line every PROGRESS_LINE_S. */
+static void progress_steps(progress *p, const weft_sim *sim)
 {
 	uint64_t done = weft_sim_steps_done(sim);
 	uint64_t total = weft_sim_steps_total(sim);
-	double el = now_s() - t0;
+	double t = now_s(), el = t - p->t0;
 	double rate = el > 0 ? (double)done / el : 0;
 	double eta = rate > 0 ? (double)(total - done) / rate : 0;
 
-	fprintf(stderr, "\r\033[K  step %llu/%llu  %.0f steps/s  ETA %.1f s",
-		(unsigned long long)done, (unsigned long long)total, rate, eta);
+	if (p->mode == PROGRESS_TTY) {
+		fprintf(stderr,
+			"\r\033[K  step %llu/%llu  %.0f steps/s  ETA %.1f s",
+			(unsigned long long)done, (unsigned long long)total,
+			rate, eta);
+		p->on_terminal = 1;
+	} else if (p->mode == PROGRESS_LINES &&
+		   t - p->last >= PROGRESS_LINE_S) {
+		fprintf(stderr,
+			"weft: step %llu/%llu  %.0f steps/s  ETA %.1f s\n",
+			(unsigned long long)done, (unsigned long long)total,
+			rate, eta);
+		p->last = t;
+	} else {
+		return;
+	}
 	fflush(stderr);
 }
 
@@ -258,25 +453,24 @@ static void show_progress(const weft_sim *sim, double t0)
  * halved above 100 ms, as the cost of a step changes), so that the progress
  * line moves and a signal is seen between chunks: with a backend that
  * steps on the host, libweft checks for cancellation between calls. */
-static weft_status step_all(weft_sim *sim, int progress, double t0)
+static weft_status step_all(weft_sim *sim, progress *p)
 {
 	uint64_t chunk = 1;
 	weft_status st = WEFT_OK;
 
+	p->t0 = p->last = now_s();
 	while (weft_sim_steps_done(sim) < weft_sim_steps_total(sim)) {
 		double t = now_s();
 		if ((st = weft_sim_step(sim, chunk)))
 			return st;
-		if (progress)
-			show_progress(sim, t0);
+		progress_steps(p, sim);
 		t = now_s() - t;
 		if (t < 0.025 && chunk < (1u << 30))
 			chunk *= 2;
 		else if (t > 0.1 && chunk > 1)
 			chunk /= 2;
 	}
-	if (progress)
-		fprintf(stderr, "\r\033[K");
+	progress_clear(p);
 	return st;
 }
 
@@ -391,18 +585,22 @@ static void checkpoint_on_stop(weft_context *ctx, weft_sim *sim,
 
 static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 {
-	int progress = !o->quiet && isatty(STDERR_FILENO);
-	double t0 = now_s(), t1, t2;
+	progress p = { .mode = progress_choose(o), .t0 = now_s() };
+	double t0 = p.t0, t1, t2;
 	weft_sim *sim = NULL;
-	weft_status st = o->resume ? weft_sim_resume(ctx, cfg, o->resume, &sim)
-				   : weft_sim_open(ctx, cfg, &sim);
+	weft_status st;
 	run_times times;
 	int rc;
 
+	weft_context_set_progress(ctx, progress_setup, &p);
+	st = o->resume ? weft_sim_resume(ctx, cfg, o->resume, &sim)
+		       : weft_sim_open(ctx, cfg, &sim);
+	weft_context_set_progress(ctx, NULL, NULL);
+	progress_clear(&p);
 	t1 = now_s();
 	times.from = sim ? weft_sim_steps_done(sim) : 0;
 	if (st == WEFT_OK)
-		st = step_all(sim, progress, t1);
+		st = step_all(sim, &p);
 	if (st == WEFT_E_CANCELLED && sim)
 		checkpoint_on_stop(ctx, sim, o);
 	t2 = now_s();
@@ -411,8 +609,7 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 	if (st == WEFT_OK)
 		st = weft_sim_finish(sim);
 	if (st) {
-		if (progress)
-			fprintf(stderr, "\r\033[K");
+		progress_clear(&p);
 		rc = fail(ctx);
 		weft_sim_close(sim);
 		return rc;
@@ -746,10 +943,29 @@ static int check_stdout(int rc)
 	return rc == EXIT_SUCCESS ? EXIT_FAILURE : rc;
 }
 
+/* `weft help [COMMAND]`. */
+static int cmd_help(int argc, char **argv)
+{
+	const help_entry *h;
+
+	if (argc < 3) {
+		print_usage(stdout);
+		return EXIT_SUCCESS;
+	}
+	if (argc > 3)
+		die_usage("unexpected argument '%s'", argv[3]);
+	if (!(h = find_help(argv[2])))
+		die_usage("no command '%s' to describe", argv[2]);
+	return print_help(h);
+}
+
 static int dispatch(weft_context *ctx, int argc, char **argv)
 {
 	const char *cmd = argv[1];
+	const help_entry *h = find_help(cmd);
 
+	if (h && wants_help(argc, argv))
+		return print_help(h);
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(ctx, argc, argv, 1);
 	if (strcmp(cmd, "check") == 0)
@@ -770,9 +986,10 @@ static int dispatch(weft_context *ctx, int argc, char **argv)
 		       WEFT_MODEL_ABI_MINOR);
 		return EXIT_SUCCESS;
 	}
-	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0 ||
-	    strcmp(cmd, "-h") == 0) {
-		fputs(usage_text, stdout);
+	if (strcmp(cmd, "help") == 0)
+		return cmd_help(argc, argv);
+	if (is_help(cmd)) {
+		print_usage(stdout);
 		return EXIT_SUCCESS;
 	}
 	die_usage("unknown command '%s'", cmd);
@@ -785,7 +1002,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		print_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (weft_context_new(&ctx) != WEFT_OK) {

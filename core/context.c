@@ -1,6 +1,7 @@
 /*
- * core/context.c - the context: the home of the last error message, and
- * the cancellation flag that long operations check.
+ * core/context.c - the context: the home of the last error message, the
+ * cancellation flag that long operations check, and the progress callback
+ * they report to.
  */
 #include "internal.h"
 
@@ -54,6 +55,22 @@ void weft_context_reset_cancel(weft_context *ctx)
 {
 	if (ctx)
 		atomic_store(&ctx->cancelled, 0);
+}
+
+void weft_context_set_progress(weft_context *ctx, weft_progress_fn fn,
+			       void *user)
+{
+	if (!ctx)
+		return;
+	ctx->progress = fn;
+	ctx->progress_user = user;
+}
+
+void weft__progress(weft_context *ctx, const char *what, uint64_t done,
+		    uint64_t total)
+{
+	if (ctx && ctx->progress)
+		ctx->progress(ctx->progress_user, what, done, total);
 }
 
 int weft__cancelled(const weft_context *ctx)

@@ -23,6 +23,9 @@ struct weft_context {
 	/* Set by weft_context_cancel(), from any thread or a signal
 	 * handler (lock-free: context.c asserts it). */
 	atomic_int cancelled;
+	/* weft_context_set_progress(): called by weft__progress(). */
+	weft_progress_fn progress;
+	void *progress_user;
 };
 
 /* ---- util.c ------------------------------------------------------------- */
@@ -62,6 +65,9 @@ uint64_t weft__now_ns(void);
 /* ---- context.c ------------------------------------------------------------
  */
 
+/* Report progress to ctx's callback, if any (ctx may be NULL). */
+void weft__progress(weft_context *ctx, const char *what, uint64_t done,
+		    uint64_t total);
 /* 1 when ctx (may be NULL) was cancelled. */
 int weft__cancelled(const weft_context *ctx);
 /* WEFT_E_CANCELLED, with "cancelled while WHAT" as the message. */

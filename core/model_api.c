@@ -67,6 +67,19 @@ static int weft__is_name(const char *s)
 	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
 }
 
+void weft_model_progress(const weft_model_ctx *mc, const char *what,
+			 uint64_t done, uint64_t total)
+{
+	char line[256];
+
+	/* The writer thread must not call the application's callback
+	 * while the main thread may; check() has no run. */
+	if (!mc || !mc->sim || mc->writer || !what)
+		return;
+	weft__fmt(line, sizeof line, "model %s: %s", mc->model->name, what);
+	weft__progress(mc->sim->ctx, line, done, total);
+}
+
 /* Calls that reach the backend or change the run: not for emit(), and
  * not for check(), which has no run. */
 static weft_status weft__mc_main(weft_model_ctx *mc, const char *what)
@@ -412,6 +425,13 @@ weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
 	if (weft__mc_main(mc, "weft_model_set_step"))
 		return WEFT_E_INVALID;
 	return weft__set_list(mc, WEFT__SIM_STEP(mc->sim), l, n);
+}
+
+weft_status weft_model_plot(weft_model_ctx *mc, const weft_plot_desc *pd)
+{
+	if (weft__mc_main(mc, "weft_model_plot"))
+		return WEFT_E_INVALID;
+	return weft__sim_plot_add(mc->sim, pd);
 }
 
 weft_status weft_model_add_list(weft_model_ctx *mc, const char *name,

@@ -252,10 +252,40 @@ static weft_status weft__plot_script_terminal(weft__plot *p)
 		w, h, w, h);
 }
 
+/* The longest title in the key, in characters. */
+static size_t weft__plot_longest(const weft_plot_curve *c, uint32_t n,
+				 size_t most)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const char *t = c[i].label ? c[i].label : c[i].columns;
+		size_t len = t ? strlen(t) : 0;
+		most = len > most ? len : most;
+	}
+	return most;
+}
+
+/* Where the plot area ends (a fraction of the width): the key stands to
+ * its right, placed there (gnuplot's own "outside" key lets long titles
+ * run back over the plot), its samples first and its titles left-aligned
+ * after them, so the longest title decides the room it takes (about 8.5
+ * pixels a character, 100 for the sample and the gaps), never less than
+ * half the width for the plot. */
+static double weft__plot_right(const weft_plot_desc *pd)
+{
+	size_t chars = weft__plot_longest(pd->curves, pd->n_curves, 0);
+	double key;
+
+	if (weft__plot_n2(pd))
+		chars = weft__plot_longest(pd->curves2, pd->n_curves2, chars);
+	key = (8.5 * (double)chars + 100.0) / WEFT__PLOT_WIDTH;
+	return key > 0.5 ? 0.5 : key < 0.15 ? 0.85 : 1.0 - key;
+}
+
 /* The title over the image (a multiplot's, with two panels), the axes
- * both panels share. */
+ * both panels share, and the key outside the plot area, on its right. */
 static weft_status weft__plot_script_axes(weft__plot *p)
 {
+	double right = weft__plot_right(p->pd);
 	char title[300], xl[160];
 
 	weft__plot_quote(title, sizeof title, p->pd->title);
@@ -266,14 +296,15 @@ static weft_status weft__plot_script_axes(weft__plot *p)
 				  "%s %s\n"
 				  "set xlabel %s\n"
 				  "set grid\n"
-				  "set key outside right top vertical\n"
+				  "set key at screen %.2f, graph 1 left top "
+				  "vertical Left reverse\n"
 				  "set lmargin 10\n"
-				  "set rmargin at screen 0.64\n"
+				  "set rmargin at screen %.2f\n"
 				  "set autoscale xfix\n",
 				  weft__plot_n2(p->pd)
 					  ? "set multiplot layout 2,1 title"
 					  : "set title",
-				  title, xl);
+				  title, xl, right + 0.02, right);
 }
 
 /* One panel: its y label, then one `data using X:Y with lines ... title
@@ -565,25 +596,147 @@ static weft_status weft__plot_run(weft__plot *p)
 	return st;
 }
 
-weft_status weft__sim_plot(weft_sim *sim)
+/* One plot, from the CSV output pd names. */
+static weft_status weft__plot_one(weft_sim *sim, const weft_plot_desc *pd,
+				  const char *format)
 {
-	const char *format = weft__config_str(sim->cfg, "output", "plot");
-	weft__plot p = {
-		.sim = sim,
-		.pd = weft__plot_desc(sim->model),
-		.format = format,
-	};
+	weft__plot p = { .sim = sim, .pd = pd, .format = format };
 	weft_status st;
 
-	/* Drawn from the CSV: nothing to draw without it (the default plot
-	 * with csv = false; an explicit one is refused by validation). */
-	if (!p.pd || strcmp(format, "none") == 0 ||
-	    !weft__config_bool(sim->cfg, "output", "csv"))
-		return WEFT_OK;
-	p.csv = p.pd->csv ? weft__outputs_find(&sim->outputs, p.pd->csv) : NULL;
+	p.csv = pd->csv ? weft__outputs_find(&sim->outputs, pd->csv) : NULL;
 	if (!p.csv)
 		return weft__plot_bad(&p, "the model did not open that file");
 	st = weft__plot_run(&p);
 	free(p.header);
 	return st;
+}
+
+weft_status weft__sim_plot(weft_sim *sim)
+{
+	const char *format = weft__config_str(sim->cfg, "output", "plot");
+	const weft_plot_desc *pd = weft__plot_desc(sim->model);
+	weft_status st = WEFT_OK;
+
+	/* Drawn from the CSV: nothing to draw without it (the default plot
+	 * with csv = false; an explicit one is refused by validation). */
+	if (strcmp(format, "none") == 0 ||
+	    !weft__config_bool(sim->cfg, "output", "csv"))
+		return WEFT_OK;
+	if (pd)
+		st = weft__plot_one(sim, pd, format);
+	for (size_t i = 0; st == WEFT_OK && i < sim->n_plots; i++)
+		st = weft__plot_one(sim, sim->plots[i], format);
+	return st;
+}
+
+/* ---- plots added at setup (weft_model_plot) ------------------------------ */
+
+/* A copy of s, or NULL for NULL (and when out of memory). */
+static char *weft__plot_dup(const char *s)
+{
+	return s ? weft__strdup(s) : NULL;
+}
+
+/* Curves copied into new memory, their strings too; NULL when out of
+ * memory. */
+static weft_plot_curve *weft__plot_curves_copy(const weft_plot_curve *c,
+					       uint32_t n, int *ok)
+{
+	weft_plot_curve *out = calloc(n ? n : 1, sizeof *out);
+
+	for (uint32_t i = 0; out && i < n; i++) {
+		out[i].columns = weft__plot_dup(c[i].columns);
+		out[i].label = weft__plot_dup(c[i].label);
+		out[i].color = weft__plot_dup(c[i].color);
+		*ok &= (!c[i].columns || out[i].columns) &&
+		       (!c[i].label || out[i].label) &&
+		       (!c[i].color || out[i].color);
+	}
+	*ok &= out != NULL;
+	return out;
+}
+
+static void weft__plot_curves_free(const weft_plot_curve *c, uint32_t n)
+{
+	for (uint32_t i = 0; c && i < n; i++) {
+		free((char *)c[i].columns);
+		free((char *)c[i].label);
+		free((char *)c[i].color);
+	}
+	free((weft_plot_curve *)c);
+}
+
+static void weft__plot_desc_free(weft_plot_desc *d)
+{
+	if (!d)
+		return;
+	free((char *)d->csv);
+	free((char *)d->title);
+	free((char *)d->x);
+	free((char *)d->xlabel);
+	free((char *)d->ylabel);
+	free((char *)d->ylabel2);
+	weft__plot_curves_free(d->curves, d->n_curves);
+	weft__plot_curves_free(d->curves2, d->n_curves2);
+	free(d);
+}
+
+/* A deep copy of pd in this core's layout (fields beyond pd's struct_size
+ * left empty); NULL when out of memory. */
+static weft_plot_desc *weft__plot_desc_copy(const weft_plot_desc *pd)
+{
+	weft_plot_desc *d = calloc(1, sizeof *d);
+	uint32_t n2 = weft__plot_n2(pd);
+	int ok = d != NULL;
+
+	if (!d)
+		return NULL;
+	d->struct_size = sizeof *d;
+	d->csv = weft__plot_dup(pd->csv);
+	d->title = weft__plot_dup(pd->title);
+	d->x = weft__plot_dup(pd->x);
+	d->xlabel = weft__plot_dup(pd->xlabel);
+	d->ylabel = weft__plot_dup(pd->ylabel);
+	d->curves = weft__plot_curves_copy(pd->curves, pd->n_curves, &ok);
+	d->n_curves = pd->n_curves;
+	if (n2) {
+		d->ylabel2 = weft__plot_dup(pd->ylabel2);
+		d->curves2 = weft__plot_curves_copy(pd->curves2, n2, &ok);
+		d->n_curves2 = n2;
+	}
+	if (ok && (!pd->csv || d->csv) && (!pd->title || d->title) &&
+	    (!pd->x || d->x) && (!pd->xlabel || d->xlabel) &&
+	    (!pd->ylabel || d->ylabel) && (!n2 || !pd->ylabel2 || d->ylabel2))
+		return d;
+	weft__plot_desc_free(d);
+	return NULL;
+}
+
+weft_status weft__sim_plot_add(weft_sim *sim, const weft_plot_desc *pd)
+{
+	weft_plot_desc **grown;
+	weft_plot_desc *d;
+
+	if (!pd || pd->struct_size < offsetof(weft_plot_desc, n_curves) +
+					     sizeof pd->n_curves)
+		return weft_model_fail(
+			&sim->mc, WEFT_E_INVALID, "weft_model_plot: %s",
+			pd ? "struct_size too small for a plot" : "NULL plot");
+	grown = realloc(sim->plots, (sim->n_plots + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(&sim->mc, WEFT_E_NOMEM, "out of memory");
+	sim->plots = grown;
+	if (!(d = weft__plot_desc_copy(pd)))
+		return weft_model_fail(&sim->mc, WEFT_E_NOMEM, "out of memory");
+	sim->plots[sim->n_plots++] = d;
+	return WEFT_OK;
+}
+
+void weft__sim_plots_free(weft_sim *sim)
+{
+	for (size_t i = 0; i < sim->n_plots; i++)
+		weft__plot_desc_free(sim->plots[i]);
+	free(sim->plots);
+	sim->plots = NULL;
+	sim->n_plots = 0;
 }

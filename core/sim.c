@@ -155,11 +155,14 @@ weft_status weft__sim_output_open(weft_sim *sim, const char *name,
 /* ---- open, step, finish, close -------------------------------------- */
 
 /* WEFT_E_CANCELLED, saying what the run was doing, once its context was
- * cancelled; WEFT_OK otherwise. */
+ * cancelled; WEFT_OK otherwise, after reporting the phase that starts
+ * (weft_context_set_progress). */
 static weft_status weft__sim_go_on(weft_sim *sim, const char *doing)
 {
-	if (!weft__cancelled(sim->ctx))
+	if (!weft__cancelled(sim->ctx)) {
+		weft__progress(sim->ctx, doing, 0, 0);
 		return WEFT_OK;
+	}
 	return weft__cancel_fail(sim->ctx, "%s (model %s)", doing,
 				 sim->model->name);
 }
@@ -215,7 +218,7 @@ static weft_status weft__sim_setup(weft_sim *sim)
 		st = weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
 				     "setup declared no step launches");
 	if (st == WEFT_OK)
-		st = weft__sim_go_on(sim, "setting the model up");
+		st = weft__sim_go_on(sim, "starting the output writer");
 	if (st == WEFT_OK)
 		st = weft__pipe_start(sim);
 	if (st == WEFT_OK)
@@ -421,6 +424,7 @@ void weft_sim_close(weft_sim *sim)
 	for (size_t i = 0; i < sim->n_arrays; i++)
 		free(sim->arrays[i].name);
 	free(sim->arrays);
+	weft__sim_plots_free(sim);
 	free(sim->cache_dir);
 	free(sim);
 }

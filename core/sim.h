@@ -147,6 +147,8 @@ struct weft_sim {
 	weft_model_rows **rows; /* row series open, in opening order */
 	size_t n_rows;
 	struct weft__ckpt *ckpt;
+	weft_plot_desc **plots; /* weft_model_plot()'s, copies, owned */
+	size_t n_plots;
 };
 
 /* weft_sim_open() with the model given instead of found by the name in
@@ -210,6 +212,11 @@ weft_status weft__sim_output_open(weft_sim *sim, const char *name,
  * error; a plot the model declared wrongly, or a script that cannot be
  * written, is one. */
 weft_status weft__sim_plot(weft_sim *sim);
+/* A copy of pd (its strings and curves too) added to sim->plots, drawn
+ * after the descriptor's own (weft_model_plot). */
+weft_status weft__sim_plot_add(weft_sim *sim, const weft_plot_desc *pd);
+/* Free sim->plots. */
+void weft__sim_plots_free(weft_sim *sim);
 
 /* Record a new model buffer; drop the record of a freed one. */
 weft_status weft__sim_buf_add(weft_sim *sim, const char *name, weft_buf *buf,

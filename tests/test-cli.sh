@@ -177,7 +177,7 @@ rm -rf "$tmp/out"
 "$weft" run "$base" > "$tmp/stdout" 2> "$tmp/stderr"
 ok $? "a valid run succeeds"
 ok "$(test "$(wc -l < "$tmp/out/daily.csv")" -eq 22; echo $?)" "daily.csv has a header and 21 rows"
-grep -q '^day,S,E,I_asym,I_sym,R,D,new_infections,new_deaths,cumulative,vaccinated$' "$tmp/out/daily.csv"; ok $? "daily.csv header"
+grep -q '^day,S,E,I_asym,I_sym,R,D,new_infections,new_deaths,cumulative,vaccinated,new_severe,new_critical,hospitalised,icu,over_hosp,over_icu,fully_vaccinated$' "$tmp/out/daily.csv"; ok $? "daily.csv header"
 grep -q 'attack rate' "$tmp/stdout"; ok $? "the summary reports the attack rate"
 grep -q 'attack rate' "$tmp/out/summary.txt"; ok $? "summary.txt is written"
 test ! -s "$tmp/stderr"; ok $? "no progress line when stderr is not a terminal"
@@ -222,6 +222,50 @@ grep -q '^opencl ' "$tmp/stdout"; ok $? "backends: opencl is listed with its rea
 "$weft" models | grep -q '^seir '; ok $? "models lists seir"
 "$weft" --version | grep -q "^weft [0-9]"; ok $? "--version"
 "$weft" --help | grep -q "usage: weft run"; ok $? "--help"
+
+# ---- every command's --help, against the man page ---------------------------
+# "COMMAND OPTION" for every option of docs/weft.1's synopsis.
+awk '/^\.SH SYNOPSIS/ { on = 1; next } /^\.SH/ { on = 0 } on' "$src/docs/weft.1" |
+	awk '/^\.B weft/ { cmd = $3 }
+	     { line = $0; gsub(/\\-/, "-", line); sub(/^\.B weft [a-z-]*/, "", line)
+	       while (cmd != "" && match(line, /--[a-z][a-z-]*/)) {
+		print cmd, substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH) } }' |
+	sort -u > "$tmp/synopsis"
+for cmd in run check backends models config-reference conform; do
+	"$weft" "$cmd" --help > "$tmp/help" 2> "$tmp/stderr"
+	rc=$?
+	missing=$(awk -v c="$cmd" '$1 == c { print $2 }' "$tmp/synopsis" |
+		while read -r opt; do grep -q -- "$opt" "$tmp/help" || echo "$opt"; done)
+	test "$rc" -eq 0 && head -1 "$tmp/help" | grep -q "^usage: weft $cmd" &&
+		test ! -s "$tmp/stderr" && test -z "$missing"
+	ok $? "$cmd --help: exit 0, its usage and every option of the man page's synopsis${missing:+ (missing: $missing)}"
+done
+test "$(wc -l < "$tmp/synopsis")" -ge 15
+ok $? "the man page's synopsis was read ($(wc -l < "$tmp/synopsis") options)"
+"$weft" run --help > "$tmp/help.run"
+"$weft" help run | cmp -s - "$tmp/help.run"; ok $? "'weft help run' is 'weft run --help'"
+"$weft" run "$base" --set seir.agents=oops --help > "$tmp/help" 2>&1
+grep -q "^usage: weft run" "$tmp/help"; ok $? "--help on a command line that would fail shows the help"
+"$weft" help nosuch > /dev/null 2> "$tmp/stderr"
+ok "$(test $? -eq 2 && grep -q "nosuch" "$tmp/stderr"; echo $?)" "help of an unknown command: usage error naming it"
+
+# ---- progress during setup ----------------------------------------------------
+"$weft" run "$base" > /dev/null 2> "$tmp/stderr"
+test ! -s "$tmp/stderr"; ok $? "stderr not a terminal, setup under 5 s: no progress"
+"$weft" run "$base" --progress > /dev/null 2> "$tmp/stderr"
+grep -q "^weft: setup [0-9.]* s: model seir: building the population$" "$tmp/stderr" &&
+	grep -q "^weft: setup [0-9.]* s: model seir: building the community layer: counting contacts (1 of 3)$" "$tmp/stderr" &&
+	grep -q "^weft: setup [0-9.]* s: loading the kernels$" "$tmp/stderr" && ! grep -q "$(printf '\r')" "$tmp/stderr"
+ok $? "--progress: plain lines for each setup phase, the population's layers included"
+"$weft" run "$base" --progress --quiet > /dev/null 2> "$tmp/stderr"
+test ! -s "$tmp/stderr"; ok $? "--quiet wins over --progress"
+if command -v script > /dev/null 2>&1; then
+	script -qc "'$weft' run '$base' --set output.plot=none" /dev/null > "$tmp/tty" 2>&1
+	grep -q "$(printf '\r\033')\[K  setup [0-9.]* s: model seir: building the home layer" "$tmp/tty"
+	ok $? "on a terminal: one setup line rewritten in place"
+else
+	echo "ok $((n = n + 1)) - on a terminal: one setup line rewritten in place # SKIP no script(1)"
+fi
 "$weft" check "$src/examples/astoria.ini" > /dev/null; ok $? "examples/astoria.ini is valid"
 # The reference documents the models installed with weft (the template
 # model is on the tests' path, never installed).

@@ -167,6 +167,25 @@ static int same_csv(const run *r, const char *want)
 /* ---- with gnuplot ---------------------------------------------------------
  */
 
+/* The key stands right of the plot area, placed at screen X just right
+ * of the area's end (gnuplot's "outside" key let long titles run back
+ * over the plot), with room for titles of `chars` characters (about 8.5
+ * pixels each, 100 for the samples, of 900). */
+static void key_beside(const char *gp, int chars, const char *what)
+{
+	const char *k = gp ? strstr(gp, "set key at screen ") : NULL;
+	const char *m = gp ? strstr(gp, "set rmargin at screen ") : NULL;
+	double x = k ? atof(k + 18) : 0, right = m ? atof(m + 22) : 1;
+
+	if (!tap_ok(k && m && x > right && x - right < 0.03 &&
+			    right <= 1.0 - (8.5 * chars + 100) / 900 + 0.006 &&
+			    strstr(k, "left top vertical Left reverse"),
+		    "%s: the key is right of the plot area, with room for "
+		    "its longest title (%d characters)",
+		    what, chars))
+		tap_diag("key at %g, plot area ends at %g", x, right);
+}
+
 static void test_png(const char *csv)
 {
 	static const char *const sets[] = { "output.plot=png", NULL };
@@ -190,6 +209,7 @@ static void test_png(const char *csv)
 		       strstr(gp, "title 'susceptible (S)'"),
 	       "daily.gp plots daily.csv's columns by number, I_asym + I_sym "
 	       "summed, into daily.png");
+	key_beside(gp, (int)strlen("infectious (I_asym + I_sym)"), "SEIR");
 	free(gp);
 
 	/* The user's way: gnuplot daily.gp, in the directory. */
@@ -198,6 +218,33 @@ static void test_png(const char *csv)
 	tap_ok(system(cmd) == 0 && is_png_in(&r, "daily.png", 800),
 	       "'gnuplot daily.gp' in the output directory draws daily.png "
 	       "again");
+}
+
+/* A plot the model adds at setup (weft_model_plot): SEIR's by age, a
+ * curve per configured band, drawn after daily.png. */
+static void test_added_plot(void)
+{
+	static const char *const sets[] = { "output.plot=png",
+					    "seir.age_bands=0-17, 18-64, 65+",
+					    NULL };
+	char *gp;
+	run r;
+
+	run_in(&r, "added", NULL, sets);
+	if (!tap_ok(r.st == WEFT_OK && r.note[0] == '\0',
+		    "a run with age bands draws its plots"))
+		tap_diag("%s %s", r.msg, r.note);
+	tap_ok(is_png_in(&r, "daily.png", 800) &&
+		       is_png_in(&r, "by_age.png", 800),
+	       "daily.png, and by_age.png, the plot SEIR added at setup "
+	       "(900x800: two panels)");
+	gp = file_in(&r, "by_age.gp", NULL);
+	tap_ok(gp && strstr(gp, "'by_age.csv'") &&
+		       strstr(gp, "title 'aged 65+'") &&
+		       strstr(gp, "title 'aged 0-17'"),
+	       "from by_age.gp, a curve per band");
+	free(gp);
+	tap_ok(no_temporaries(&r), "no temporary file is left");
 }
 
 static void test_svg(void)
@@ -236,6 +283,12 @@ static void test_cartpole(void)
 	gp = file_in(&r, "episodes.gp", NULL);
 	tap_ok(gp && strstr(gp, "'episodes.csv'") != NULL,
 	       "from the script episodes.gp");
+	key_beside(gp, 30, "CartPole");
+	free(gp);
+	gp = file_in(&r, "episodes.csv", NULL);
+	tap_ok(gp && strstr(gp, "\n20,0,,,0,\n") != NULL,
+	       "no episode ended by step 20: no mean or longest return (empty "
+	       "fields, no point plotted), not 0");
 	free(gp);
 }
 
@@ -433,6 +486,7 @@ int main(void)
 	if (have) {
 		test_png(csv);
 		test_svg();
+		test_added_plot();
 		test_cartpole();
 	} else {
 		tap_skip(13, "gnuplot is not on PATH");

@@ -622,6 +622,35 @@ static const struct bad_case {
 	  ":2: household 'h1' is not a non-negative integer" },
 	{ "id,age\n1,30\n\n2,40\n1,50\n", NULL, 1, 0,
 	  ":5: duplicate agent id 1 (first at line 2)" },
+	/* Files written by pandas: its index column (df.to_csv(path)),
+	 * read back and written again ("Unnamed: 0"), and integers with
+	 * missing values written as floats. */
+	{ ",id,age\n0,1,30\n", NULL, 1, 0,
+	  ":1: column 1 of the header has no name: a pandas index, written "
+	  "by df.to_csv(path); write the file without it, df.to_csv(path, "
+	  "index=False)" },
+	{ "Unnamed: 0,id,age\n0,1,30\n", NULL, 1, 0,
+	  ":1: column 1 of the header is 'Unnamed: 0': a pandas index read "
+	  "back as a column; drop it, df = df.drop(columns='Unnamed: 0') (or "
+	  "read with pd.read_csv(path, index_col=0)), then df.to_csv(path, "
+	  "index=False)" },
+	{ "id,age,school\n1,30,\n2,8,5.0\n", NULL, 1, 0,
+	  ":3: school '5.0' is written as a float: pandas does that to an "
+	  "integer column with missing values; write it as integers, "
+	  "df['school'] = df['school'].astype('Int64') (astype(int) when "
+	  "none is missing), then df.to_csv(path, index=False)" },
+	{ "id,age\n1,30.0\n", NULL, 1, 0,
+	  ":2: age '30.0' is written as a float: pandas does that to an "
+	  "integer column with missing values; write it as integers, "
+	  "df['age'] = df['age'].astype('Int64') (astype(int) when none is "
+	  "missing), then df.to_csv(path, index=False)" },
+	{ A2, "source,target,layer\n1,2.0,home\n", 1, 1,
+	  ":2: agent id '2.0' is written as a float: pandas does that to an "
+	  "integer column with missing values; write it as integers, "
+	  "df['target'] = df['target'].astype('Int64') (astype(int) when "
+	  "none is missing), then df.to_csv(path, index=False)" },
+	{ "id,age,work\n1,30,5.5\n", NULL, 1, 0,
+	  ":2: work '5.5' is not a non-negative integer" },
 	{ A2, "source,target\n", 1, 1,
 	  ":1: no column 'layer' (required: source, target, layer)" },
 	{ A2, "source,target,layer\n1,99,home\n", 1, 1,

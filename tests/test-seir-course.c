@@ -487,6 +487,78 @@ static void test_skip(void)
 	       "  ...its mean %.3f is within 0.1 day of 1.1 + 8", mean);
 }
 
+/* The probability of stage table cum[] (seir_stage_days) giving d. */
+static double stage_p(const uint32_t *cum, int d)
+{
+	double hi = cum[d] == 0xFFFFFFFFu ? 4294967296.0 : cum[d];
+	double lo = d == 0			? 0.0
+		    : cum[d - 1] == 0xFFFFFFFFu ? 4294967296.0
+						: cum[d - 1];
+
+	return (hi - lo) / 4294967296.0;
+}
+
+/* A severe course's stages (weft__seir_stage_tables): their sum, taken
+ * to 1..120 days as the kernel takes it, has the distribution of the
+ * whole key's convolution (within the tables' rounding), and each stage
+ * is drawn from its table by seir_stage_days exactly. */
+static void stage_case(const char *text, int critical, double want_sev)
+{
+	static uint32_t t[SEIR_STAGES][SEIR_DUR_MAX + 1];
+	double whole[SEIR_DUR_MAX], sum[SEIR_DUR_MAX] = { 0 }, err = 0.0;
+	double sev = 0.0;
+	char why[256];
+	seir_dur d;
+	int exact = 1;
+
+	if (weft__seir_dur_parse(text, &d, why, sizeof why))
+		tap_bail("%s: %s", text, why);
+	weft__seir_dur_probs(&d, whole);
+	weft__seir_stage_tables(&d, critical, t);
+	for (int a = 0; a <= SEIR_DUR_MAX; a++) {
+		double pa = stage_p(t[SEIR_STAGE_TO_SEV], a);
+		sev += a * pa;
+		for (int b = 0; pa > 0 && b <= SEIR_DUR_MAX; b++) {
+			double pb = pa * stage_p(t[SEIR_STAGE_TO_CRIT], b);
+			for (int c = 0; pb > 0 && c <= SEIR_DUR_MAX; c++) {
+				int dur = a + b + c;
+				dur = dur < 1 ? 1 : dur > 120 ? 120 : dur;
+				sum[dur - 1] +=
+					pb * stage_p(t[SEIR_STAGE_REST], c);
+			}
+		}
+	}
+	for (int i = 0; i < SEIR_DUR_MAX; i++)
+		err = fmax(err, fabs(sum[i] - whole[i]));
+	for (int k = 0; k < SEIR_STAGES; k++)
+		for (int day = 0; day <= SEIR_DUR_MAX; day++) {
+			uint32_t lo = day ? t[k][day - 1] : 0;
+			if (stage_p(t[k], day) > 0 &&
+			    (seir_stage_days(t[k], lo) != (uint32_t)day ||
+			     seir_stage_days(t[k], t[k][day] - 1) !=
+				     (uint32_t)day))
+				exact = 0;
+		}
+	tap_ok(err < 1e-8 && fabs(sev - want_sev) < 0.1 && exact,
+	       "stages of '%s': their sum is the whole period (largest "
+	       "difference %.1e), the mean time to severe %.2f days, every "
+	       "threshold gives its day",
+	       text, err, sev);
+}
+
+static void test_stages(void)
+{
+	stage_case("lognormal(1.1, 0.9) + lognormal(6.6, 4.9) + "
+		   "lognormal(18.1, 6.3)",
+		   0, 7.7);
+	stage_case("lognormal(1.1, 0.9) + lognormal(6.6, 4.9) + "
+		   "lognormal(1.5, 2) + lognormal(10.7, 4.8)",
+		   1, 7.7);
+	stage_case("fixed(3) + fixed(4)", 0, 3.0);
+	stage_case("fixed(2) + fixed(5)", 1, 0.0);
+	stage_case("gamma(20, 5)", 1, 0.0);
+}
+
 int main(void)
 {
 	test_distributions();
@@ -497,5 +569,6 @@ int main(void)
 	test_interventions();
 	test_viral_load();
 	test_skip();
+	test_stages();
 	return tap_done();
 }

@@ -24,10 +24,18 @@
  *    transmission, closing an empty one changes nothing; vaccinating
  *    everyone before the seeds become infectious (efficacy 1) stops the
  *    epidemic; deaths follow death_prob;
+ *  - severe courses: fixed stages give new_severe, new_critical, the
+ *    hospital and ICU counts and deaths on exactly their days; with
+ *    limited beds no more agents are ever in them than there are, those
+ *    in them plus those over capacity are the agents severe (critical) on
+ *    the device, and with no bed at all no_hosp_factor and no_icu_factor
+ *    multiply the chances of critical and death (and change nothing
+ *    while beds are unlimited);
  *  - bad parameters fail with FILE:LINE, the key, the value and why.
  */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +46,7 @@
 /* One day of daily.csv. */
 typedef struct row {
 	long long day, s, e, ia, is, r, d, new_inf, new_d, cum, vac;
+	long long new_sev, new_crit, hosp, icu, over_h, over_i, full;
 } row;
 
 typedef struct run {
@@ -47,10 +56,20 @@ typedef struct run {
 	weft_status st;
 	char msg[2048];
 	uint64_t digest; /* the hashes of every device buffer, combined */
+	/* Agents in I_sym by the stage of their course (state bits 3-5),
+	 * and the dead by age band (the age byte's high four bits), at the
+	 * end, read from the device. */
+	long long stage[8];
+	long long dead_by_band[16];
+	/* Care bytes: agents by campaign and doses, the vaccinated by age
+	 * bin, the agents by age bin. */
+	long long care[4][4], vac_by_bin[16], by_bin[16];
+	char *by_age; /* by_age.csv, when written */
 } run;
 
 static void run_free(run *r)
 {
+	free(r->by_age);
 	free(r->csv);
 	free(r->rows);
 	memset(r, 0, sizeof *r);
@@ -65,9 +84,11 @@ static void parse_rows(run *r)
 		row *w = &r->rows[r->n_rows];
 		if (sscanf(line + 1,
 			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,"
-			   "%lld",
+			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld",
 			   &w->day, &w->s, &w->e, &w->ia, &w->is, &w->r, &w->d,
-			   &w->new_inf, &w->new_d, &w->cum, &w->vac) != 11)
+			   &w->new_inf, &w->new_d, &w->cum, &w->vac,
+			   &w->new_sev, &w->new_crit, &w->hosp, &w->icu,
+			   &w->over_h, &w->over_i, &w->full) != 18)
 			break;
 		r->n_rows++;
 		line = strchr(line + 1, '\n');
@@ -85,6 +106,54 @@ static weft_status state_digest(weft_sim *sim, run *r)
 			    weft_digest_at(d, i)->hash;
 	weft_digest_free(d);
 	return st;
+}
+
+/* A device buffer of the model, by name, into new memory. */
+static unsigned char *read_buffer(weft_sim *sim, const char *name,
+				  size_t *bytes)
+{
+	weft_sim_buffer *b = weft_sim_buffer_find(sim, name);
+	weft_buffer_info bi = { .struct_size = sizeof bi };
+	unsigned char *out;
+
+	if (!b || weft_sim_buffer_info(b, &bi) ||
+	    !(out = malloc(bi.bytes ? bi.bytes : 1)))
+		return NULL;
+	if (weft_sim_read(sim, out, b, 0, bi.bytes, 0)) {
+		free(out);
+		return NULL;
+	}
+	*bytes = bi.bytes;
+	return out;
+}
+
+/* The agents in I_sym (3, 4) by their stage (bits 3-5 of the state), and
+ * the dead (6) by their age band. */
+static weft_status count_stages(weft_sim *sim, run *r)
+{
+	size_t n = 0, n_age = 0;
+	unsigned char *st = read_buffer(sim, "state", &n);
+	unsigned char *age = read_buffer(sim, "age bins", &n_age);
+	unsigned char *care = weft_sim_buffer_find(sim, "care")
+				      ? read_buffer(sim, "care", &n_age)
+				      : NULL;
+	weft_status rc = st && age && n == n_age ? WEFT_OK : WEFT_E_INTERNAL;
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		if ((st[i] & 7) == 3 || (st[i] & 7) == 4)
+			r->stage[(st[i] >> 3) & 7]++;
+		if ((st[i] & 7) == 6)
+			r->dead_by_band[age[i] >> 4]++;
+		r->by_bin[age[i] & 15]++;
+		if (care && care[i]) {
+			r->care[(care[i] >> 2) & 3][care[i] & 3]++;
+			r->vac_by_bin[age[i] & 15]++;
+		}
+	}
+	free(care);
+	free(st);
+	free(age);
+	return rc;
 }
 
 /* Run seir with `base` then `sets` (NULL-terminated) applied to a config
@@ -113,12 +182,15 @@ static void run_seir(run *r, const char *name, const char *ini,
 			goto done;
 	if ((r->st = weft_sim_open(ctx, cfg, &sim)) ||
 	    (r->st = weft_sim_step(sim, 1000000)) ||
-	    (r->st = weft_sim_finish(sim)) || (r->st = state_digest(sim, r)))
+	    (r->st = weft_sim_finish(sim)) || (r->st = state_digest(sim, r)) ||
+	    (r->st = count_stages(sim, r)))
 		goto done;
 	snprintf(path, sizeof path, "%s/daily.csv", dir);
 	r->csv = tap_read_file(path, NULL);
 	if (r->csv)
 		parse_rows(r);
+	snprintf(path, sizeof path, "%s/by_age.csv", dir);
+	r->by_age = tap_read_file(path, NULL);
 done:
 	snprintf(r->msg, sizeof r->msg, "%s", weft_context_error(ctx));
 	weft_sim_close(sim);
@@ -321,6 +393,11 @@ static const char *const all_on[] = {
 	"seir.vaccine_doses=120",
 	"seir.vaccine_start=6",
 	"seir.vaccine_priority=oldest",
+	"seir.n_beds_hosp=4",
+	"seir.n_beds_icu=1",
+	"seir.age_bands=0-17, 18-64, 65+",
+	"seir.vaccine_campaigns=days=10-40 doses=90 coverage=0.5 ages=50+ "
+	"second=7 symptoms=0.5 severe=0.8",
 	"simulation.steps=60",
 	NULL
 };
@@ -529,6 +606,414 @@ static void test_deaths(void)
 	run_free(&r);
 }
 
+/* ---- severe courses and hospital capacity ----------------------------------
+ */
+
+/* 50 seeds, no transmission, everyone symptomatic and on one severe
+ * path with fixed stages: the days of each change are exact. */
+#define SEVERE_COURSE                                                \
+	"seir.population=random", "seir.agents=2000", "seir.beta=0", \
+		"seir.initial_infected=50", "seir.symp_prob=1",      \
+		"seir.latent_duration=fixed(2)", "simulation.steps=14"
+
+/* Every row: new_severe, new_critical, hospitalised, icu, new_deaths as
+ * wanted on `day` (others 0); want[] by day. */
+static int course_is(const run *r, const long long *sev, const long long *crit,
+		     const long long *hosp, const long long *icu,
+		     const long long *dead)
+{
+	for (int d = 0; d < r->n_rows; d++) {
+		const row *w = &r->rows[d];
+		if (w->new_sev != sev[d] || w->new_crit != crit[d] ||
+		    w->hosp != hosp[d] || w->icu != icu[d] ||
+		    w->new_d != dead[d] || w->over_h || w->over_i) {
+			tap_diag("day %d: new_severe %lld new_critical %lld "
+				 "hospitalised %lld icu %lld new_deaths %lld",
+				 d, w->new_sev, w->new_crit, w->hosp, w->icu,
+				 w->new_d);
+			return 0;
+		}
+	}
+	return r->n_rows == 15;
+}
+
+static void test_severe_delays(void)
+{
+	/* Onset on day 2; severe 1 + 2 days later (day 5), recovering 4
+	 * days after that (day 9). */
+	static const char *severe[] = {
+		SEVERE_COURSE,
+		"seir.severe_prob=1",
+		"seir.critical_prob=0",
+		"seir.death_prob=0",
+		"seir.severe_duration=fixed(1) + fixed(2) + fixed(4)",
+		NULL
+	};
+	/* Severe on day 3, critical on day 5, recovering on day 8. */
+	static const char *critical[] = {
+		SEVERE_COURSE,
+		"seir.severe_prob=1",
+		"seir.critical_prob=1",
+		"seir.death_prob=0",
+		"seir.critical_duration=fixed(1) + fixed(2) + fixed(3)",
+		NULL
+	};
+	/* Severe on day 3, critical on day 4, dead on day 6. */
+	static const char *death[] = {
+		SEVERE_COURSE, "seir.severe_prob=1", "seir.death_prob=1",
+		"seir.death_duration=fixed(1) + fixed(1) + fixed(2)", NULL
+	};
+	long long z[15] = { 0 }, sev[15] = { 0 }, crit[15] = { 0 },
+		  hosp[15] = { 0 }, icu[15] = { 0 }, dead[15] = { 0 };
+	run r;
+
+	run_seir(&r, "sev-severe", NULL, severe, NULL);
+	sev[5] = 50;
+	for (int d = 5; d < 9; d++)
+		hosp[d] = 50;
+	if (!tap_ok(r.st == WEFT_OK && course_is(&r, sev, z, hosp, z, z) &&
+			    last_row(&r)->r == 50,
+		    "severe path fixed(1) + fixed(2) + fixed(4): severe on "
+		    "day 5 exactly (onset on day 2), in hospital days 5-8, "
+		    "recovered on day 9"))
+		tap_diag("%s", r.msg);
+	run_free(&r);
+
+	memset(sev, 0, sizeof sev);
+	memset(hosp, 0, sizeof hosp);
+	run_seir(&r, "sev-critical", NULL, critical, NULL);
+	sev[3] = 50;
+	crit[5] = 50;
+	for (int d = 3; d < 8; d++)
+		hosp[d] = 50;
+	for (int d = 5; d < 8; d++)
+		icu[d] = 50;
+	tap_ok(r.st == WEFT_OK && course_is(&r, sev, crit, hosp, icu, z) &&
+		       last_row(&r)->r == 50,
+	       "critical path fixed(1) + fixed(2) + fixed(3): severe on day "
+	       "3, critical on day 5, in ICU days 5-7 (counted in hospital "
+	       "too), recovered on day 8");
+	run_free(&r);
+
+	memset(sev, 0, sizeof sev);
+	memset(crit, 0, sizeof crit);
+	memset(hosp, 0, sizeof hosp);
+	memset(icu, 0, sizeof icu);
+	run_seir(&r, "sev-death", NULL, death, NULL);
+	sev[3] = 50;
+	crit[4] = 50;
+	dead[6] = 50;
+	hosp[3] = hosp[4] = hosp[5] = 50;
+	icu[4] = icu[5] = 50;
+	tap_ok(r.st == WEFT_OK && course_is(&r, sev, crit, hosp, icu, dead) &&
+		       last_row(&r)->d == 50,
+	       "death path fixed(1) + fixed(1) + fixed(2): severe on day 3, "
+	       "critical on day 4, dead on day 6");
+	run_free(&r);
+}
+
+/* An epidemic with many severe courses, for capacity. */
+static const char *const crowded_hospitals[] = {
+	"seir.population=random",  "seir.agents=20000",
+	"seir.contacts=12",	   "seir.beta=0.08",
+	"seir.beta_community=1",   "seir.initial_infected=40",
+	"seir.symp_prob=1",	   "seir.severe_prob=0.4",
+	"seir.critical_prob=0.04", "seir.death_prob=0.01",
+	"simulation.steps=90",	   NULL
+};
+
+static long long sum_of(const run *r, size_t field)
+{
+	long long sum = 0;
+
+	for (int d = 0; d < r->n_rows; d++)
+		sum += *(const long long *)((const char *)&r->rows[d] + field);
+	return sum;
+}
+
+#define SUM(r, f) sum_of(r, offsetof(row, f))
+
+static void test_capacity(void)
+{
+	static const char *beds[] = { "seir.n_beds_hosp=60",
+				      "seir.n_beds_icu=6", NULL };
+	run r;
+	int within = 1, over_h = 0, over_i = 0;
+	const row *l;
+
+	run_seir(&r, "capacity", NULL, crowded_hospitals, beds);
+	for (int d = 0; d < r.n_rows; d++) {
+		within &= r.rows[d].hosp <= 60 && r.rows[d].icu <= 6 &&
+			  r.rows[d].icu <= r.rows[d].hosp + r.rows[d].over_h;
+		over_h += r.rows[d].over_h > 0;
+		over_i += r.rows[d].over_i > 0;
+	}
+	l = last_row(&r);
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows == 91 && within && over_h > 5 &&
+			    over_i > 5,
+		    "60 hospital and 6 ICU beds: never more in them, over "
+		    "capacity on %d and %d days",
+		    over_h, over_i))
+		tap_diag("%s", r.msg);
+	tap_ok(l->hosp + l->over_h == r.stage[2] + r.stage[4] + r.stage[5] &&
+		       l->icu + l->over_i == r.stage[5] &&
+		       l->hosp + l->over_h > 0,
+	       "conserved: hospitalised + over_hosp (%lld) are the agents "
+	       "severe or critical on the device, icu + over_icu (%lld) the "
+	       "critical ones",
+	       l->hosp + l->over_h, l->icu + l->over_i);
+	tap_ok(SUM(&r, new_sev) >= SUM(&r, new_crit) &&
+		       SUM(&r, new_crit) >= SUM(&r, new_d) &&
+		       SUM(&r, new_d) == l->d,
+	       "every death was critical, every critical severe (%lld >= "
+	       "%lld >= %lld)",
+	       SUM(&r, new_sev), SUM(&r, new_crit), SUM(&r, new_d));
+	run_free(&r);
+}
+
+/* With no hospital bed at all, everyone infected once someone is severe
+ * becomes critical no_hosp_factor times as often given severe; with no
+ * ICU bed, dies no_icu_factor times as often given critical. */
+static void test_capacity_factors(void)
+{
+	static const char *unlimited[] = { NULL };
+	static const char *factor[] = { "seir.no_hosp_factor=3",
+					"seir.no_icu_factor=2", NULL };
+	static const char *full[] = { "seir.n_beds_hosp=0", "seir.n_beds_icu=0",
+				      "seir.no_hosp_factor=3",
+				      "seir.no_icu_factor=2", NULL };
+	run a, b, c;
+	double crit_a, crit_c, death_a, death_c;
+
+	run_seir(&a, "factor-none", NULL, crowded_hospitals, unlimited);
+	run_seir(&b, "factor-unlimited", NULL, crowded_hospitals, factor);
+	run_seir(&c, "factor-full", NULL, crowded_hospitals, full);
+	same_csv(&a, &b,
+		 "unlimited beds: the factors change nothing (byte-identical "
+		 "CSV)");
+	crit_a = (double)SUM(&a, new_crit) / (double)SUM(&a, new_sev);
+	crit_c = (double)SUM(&c, new_crit) / (double)SUM(&c, new_sev);
+	death_a = (double)SUM(&a, new_d) / (double)SUM(&a, new_crit);
+	death_c = (double)SUM(&c, new_d) / (double)SUM(&c, new_crit);
+	tap_ok(fabs(crit_a - 0.1) < 0.02 && crit_c / crit_a > 2.5 &&
+		       crit_c / crit_a < 3.3,
+	       "no hospital bed: critical given severe %.3f, %.2f times "
+	       "the %.3f with beds (no_hosp_factor 3; those infected before "
+	       "anyone was severe keep 1)",
+	       crit_c, crit_c / crit_a, crit_a);
+	tap_ok(fabs(death_a - 0.25) < 0.07 && death_c / death_a > 1.6 &&
+		       death_c / death_a < 2.3,
+	       "no ICU bed: death given critical %.3f, %.2f times the %.3f "
+	       "with beds (no_icu_factor 2)",
+	       death_c, death_c / death_a, death_a);
+	run_free(&a);
+	run_free(&b);
+	run_free(&c);
+}
+
+/* ---- outputs by age --------------------------------------------------------
+ */
+
+/* The bands' columns of by_age.csv summed per measure, row by row, and
+ * compared with daily.csv's; the deaths of each band in all, into dead. */
+static int by_age_adds_up(const run *r, int bands, long long dead[16])
+{
+	const char *line = r->by_age ? strchr(r->by_age, '\n') : NULL;
+	int rows = 0;
+
+	memset(dead, 0, 16 * sizeof *dead);
+	for (; line && line[1] && rows < r->n_rows; rows++) {
+		long long v[1 + 4 * 16], sum[4] = { 0 };
+		const row *w = &r->rows[rows];
+		const char *f = line + 1;
+		for (int i = 0; i < 1 + 4 * bands; i++) {
+			v[i] = strtoll(f, NULL, 10);
+			f = strchr(f, ',');
+			f = f ? f + 1 : "";
+		}
+		for (int m = 0; m < 4; m++)
+			for (int k = 0; k < bands; k++)
+				sum[m] += v[1 + m * bands + k];
+		for (int k = 0; k < bands; k++)
+			dead[k] += v[1 + 3 * bands + k];
+		if (v[0] != w->day || sum[0] != w->new_inf ||
+		    sum[1] != w->new_sev || sum[2] != w->new_crit ||
+		    sum[3] != w->new_d) {
+			tap_diag("day %lld: bands %lld %lld %lld %lld, daily "
+				 "%lld %lld %lld %lld",
+				 v[0], sum[0], sum[1], sum[2], sum[3],
+				 w->new_inf, w->new_sev, w->new_crit, w->new_d);
+			return 0;
+		}
+		line = strchr(line + 1, '\n');
+	}
+	return rows == r->n_rows;
+}
+
+static void test_by_age(void)
+{
+	static const char *bands[] = { "seir.age_bands=0-9, 10-39, 40-69, "
+				       "70+",
+				       "seir.death_prob=0.05",
+				       "seir.n_beds_hosp=20", NULL };
+	long long dead[16];
+	run r;
+	int same = 1;
+
+	run_seir(&r, "by-age", NULL, crowded_hospitals, bands);
+	if (!tap_ok(r.st == WEFT_OK && r.by_age &&
+			    !strncmp(r.by_age,
+				     "day,new_infections_0to9,"
+				     "new_infections_10to39,"
+				     "new_infections_40to69,"
+				     "new_infections_70plus,new_severe_0to9,",
+				     80),
+		    "age_bands: by_age.csv, its columns named by measure and "
+		    "band"))
+		tap_diag("%s", r.msg);
+	tap_ok(by_age_adds_up(&r, 4, dead),
+	       "every row: the bands' new infections, severe, critical and "
+	       "deaths add up to daily.csv's");
+	for (int k = 0; k < 4; k++)
+		same &= dead[k] == r.dead_by_band[k];
+	tap_ok(same && dead[3] > 0 &&
+		       r.dead_by_band[0] + r.dead_by_band[1] +
+				       r.dead_by_band[2] + r.dead_by_band[3] ==
+			       last_row(&r)->d,
+	       "each band's deaths are the dead of that band on the device "
+	       "(%lld, %lld, %lld, %lld)",
+	       r.dead_by_band[0], r.dead_by_band[1], r.dead_by_band[2],
+	       r.dead_by_band[3]);
+	run_free(&r);
+	run_seir(&r, "no-bands", NULL, crowded_hospitals, NULL);
+	tap_ok(r.st == WEFT_OK && r.by_age == NULL,
+	       "without age_bands, no by_age.csv");
+	run_free(&r);
+}
+
+/* ---- vaccination campaigns -------------------------------------------------
+ */
+
+static const char *const vacc_base[] = {
+	"seir.population=random", "seir.agents=20000",
+	"seir.contacts=12",	  "seir.beta=0.05",
+	"seir.beta_community=1",  "seir.initial_infected=40",
+	"simulation.steps=80",	  NULL
+};
+
+static void test_campaign_coverage(void)
+{
+	/* 60 % of the over-50s (age bins 5 to 9), 300 first doses a day,
+	 * the second 21 days later; nobody dies, so no place is lost. */
+	static const char *camp[] = { "seir.vaccine_campaigns=days=3- "
+				      "doses=300 coverage=0.6 ages=50+ "
+				      "priority=oldest second=21",
+				      "seir.deaths=false", NULL };
+	long long group = 0, inside = 0, outside = 0, target;
+	int within = 1, second = 1;
+	run r;
+
+	run_seir(&r, "campaign", NULL, vacc_base, camp);
+	for (int b = 0; b < 10; b++) {
+		group += b >= 5 ? r.by_bin[b] : 0;
+		inside += b >= 5 ? r.vac_by_bin[b] : 0;
+		outside += b < 5 ? r.vac_by_bin[b] : 0;
+	}
+	target = (long long)floor(0.6 * group + 0.5);
+	for (int d = 0; d < r.n_rows; d++) {
+		within &= r.rows[d].vac <= target;
+		second &= r.rows[d].full == (d >= 21 ? r.rows[d - 21].vac : 0);
+	}
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows == 81 && within &&
+			    inside == target && outside == 0 &&
+			    last_row(&r)->vac == target,
+		    "coverage 0.6 of the over-50s: %lld of %lld vaccinated, "
+		    "never more than %lld, nobody younger",
+		    inside, group, target))
+		tap_diag("%s", r.msg);
+	tap_ok(second && last_row(&r)->full > 0 &&
+		       r.care[0][2] == last_row(&r)->full &&
+		       r.care[0][1] + r.care[0][2] == last_row(&r)->vac,
+	       "second doses exactly 21 days after the first: "
+	       "fully_vaccinated on day d is vaccinated on day d - 21 (%lld "
+	       "with both doses, as the device's care bytes say)",
+	       last_row(&r)->full);
+	run_free(&r);
+}
+
+static void test_campaign_efficacy(void)
+{
+	/* Everyone vaccinated on day 1, before any onset (latent >= 1 day). */
+	static const char *no_symptoms[] = {
+		"seir.vaccine_campaigns=days=1-1 doses=20000 efficacy=0 "
+		"symptoms=1",
+		"seir.symp_prob=1", NULL
+	};
+	static const char *no_severe[] = {
+		"seir.vaccine_campaigns=days=1-1 doses=20000 efficacy=0 "
+		"severe=1",
+		"seir.symp_prob=1", "seir.severe_prob=0.5", NULL
+	};
+	long long max_is = 0, sev = 0;
+	run r;
+
+	run_seir(&r, "ve-symp", NULL, vacc_base, no_symptoms);
+	for (int d = 0; d < r.n_rows; d++)
+		max_is = r.rows[d].is > max_is ? r.rows[d].is : max_is;
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows > 1 && r.rows[1].vac == 20000 &&
+			    last_row(&r)->cum > 1000 && max_is == 0,
+		    "efficacy 1 against symptoms (0 against infection): %lld "
+		    "infected, none symptomatic although symp_prob = 1",
+		    last_row(&r)->cum))
+		tap_diag("%s", r.msg);
+	run_free(&r);
+	run_seir(&r, "ve-sev", NULL, vacc_base, no_severe);
+	max_is = 0;
+	for (int d = 0; d < r.n_rows; d++) {
+		max_is = r.rows[d].is > max_is ? r.rows[d].is : max_is;
+		sev += r.rows[d].new_sev;
+	}
+	tap_ok(r.st == WEFT_OK && max_is > 100 && sev == 0,
+	       "efficacy 1 against severe disease: symptomatic (up to %lld "
+	       "at once), none severe although severe_prob = 0.5",
+	       max_is);
+	run_free(&r);
+}
+
+static void test_campaigns_several(void)
+{
+	/* The over-60s, and everyone (the over-65s first): an agent gets
+	 * doses from one campaign only; a place of the first whose agent
+	 * the second reached earlier is lost (9 days x 200 places). */
+	static const char *two[] = {
+		"seir.vaccine_campaigns=days=2-10 doses=200 ages=60+ "
+		"priority=oldest, days=5- doses=150 priority=65+/18-64",
+		NULL
+	};
+	long long on_device = 0;
+	run r;
+
+	run_seir(&r, "campaigns", NULL, vacc_base, two);
+	for (int c = 0; c < 4; c++)
+		for (int d = 1; d < 4; d++)
+			on_device += r.care[c][d];
+	if (!tap_ok(r.st == WEFT_OK && r.care[0][1] <= 1800 &&
+			    r.care[0][1] > 1500 && r.care[1][1] > 5000 &&
+			    r.care[0][2] == 0 &&
+			    r.care[0][3] + r.care[1][3] == 0 &&
+			    on_device == last_row(&r)->vac &&
+			    r.care[2][1] + r.care[3][1] == 0,
+		    "two campaigns: %lld over-60s from the first (of its 1800 "
+		    "places), %lld from the second, one dose each, as many "
+		    "as daily.csv's vaccinated (%lld)",
+		    r.care[0][1], r.care[1][1], last_row(&r)->vac))
+		tap_diag(
+			"%s; care %lld %lld %lld %lld / %lld %lld; device %lld",
+			r.msg, r.care[0][1], r.care[0][2], r.care[1][1],
+			r.care[1][2], r.care[2][1], r.care[3][1], on_device);
+	run_free(&r);
+}
+
 /* ---- errors -------------------------------------------------------------- */
 
 static void bad_ini(const char *key_line, const char *const *sets,
@@ -578,6 +1063,30 @@ static void test_errors(void)
 		"of them");
 	bad_ini("initial_infected = 501", NULL,
 		"bad.ini:6: initial_infected = 501 exceeds agents = 500");
+	bad_ini("vaccine_campaigns = days=5-90 dose=300", NULL,
+		"bad.ini:6: [seir] vaccine_campaigns = days=5-90 dose=300: "
+		"'days=5-90 dose=300': unknown setting 'dose' (days, doses, "
+		"coverage, ages, priority, second, efficacy, symptoms, severe, "
+		"first)");
+	bad_ini("vaccine_campaigns = days=5-90 doses=300 coverage=1.5", NULL,
+		"'days=5-90 doses=300 coverage=1.5': bad value of coverage: "
+		"expected a number from 0 to 1");
+	bad_ini("vaccine_campaigns = days=5- doses=30 ages=old", NULL,
+		"'days=5- doses=30 ages=old': bad value of ages: expected "
+		"LO-HI or LO+ (whole years, 0 to 120)");
+	bad_ini("vaccine_campaigns = doses=300", NULL,
+		"'doses=300': needs days=FIRST-LAST and doses=N (first doses a "
+		"day)");
+	bad_ini("age_bands = 0-17, 20-64, 65+", NULL,
+		"bad.ini:6: [seir] age_bands = 0-17, 20-64, 65+: '20-64': "
+		"bands must run from 0 upwards without gaps or overlaps (this "
+		"one should start at 18)");
+	bad_ini("age_bands = 0-17, 18-64", NULL,
+		"bad.ini:6: [seir] age_bands = 0-17, 18-64: the bands end at "
+		"64: the last must reach 120 (say '18+')");
+	bad_ini("age_bands = 0-17, old", NULL,
+		"bad.ini:6: [seir] age_bands = 0-17, old: 'old': expected a "
+		"band LO-HI or LO+ (whole years, 0 to 120)");
 }
 
 int main(void)
@@ -585,6 +1094,13 @@ int main(void)
 	test_errors();
 	test_no_spread();
 	test_deaths();
+	test_severe_delays();
+	test_capacity();
+	test_capacity_factors();
+	test_by_age();
+	test_campaign_coverage();
+	test_campaign_efficacy();
+	test_campaigns_several();
 	test_identical();
 	test_crowded();
 	test_opencl();

@@ -258,6 +258,16 @@ WEFT_EXPORT const char *weft_model_where(const weft_model_ctx *mc,
  * ends promptly. Async-signal-safe flag read; 0 for NULL. */
 WEFT_EXPORT int weft_model_cancelled(const weft_model_ctx *mc);
 
+/* Progress of setup()'s long phases, for the application's progress line
+ * (weft_context_set_progress(); the weft command shows it): what the
+ * model is doing ("building the work layer"; the core adds "model
+ * NAME: "), and done of total units when it knows them (total 0: a phase
+ * without a count). Call it when a phase starts and, in long loops, say
+ * every million agents; the application decides what to show. Ignored
+ * outside setup() and finish() (from check() and emit()). */
+WEFT_EXPORT void weft_model_progress(const weft_model_ctx *mc, const char *what,
+				     uint64_t done, uint64_t total);
+
 WEFT_EXPORT uint64_t weft_model_seed(const weft_model_ctx *mc);
 WEFT_EXPORT uint64_t weft_model_steps(const weft_model_ctx *mc);
 /* Output stride in steps ([output] every). */
@@ -407,6 +417,13 @@ WEFT_EXPORT weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 	WEFT_PRINTF(2, 3);
 WEFT_EXPORT weft_status weft_output_write(weft_output *o, const void *data,
 					  size_t bytes);
+/* Another plot ([output] plot), of another CSV the model writes, for plots
+ * that depend on the parameters (SEIR's by_age.csv: a curve per
+ * configured age band). Drawn like the descriptor's `plot`, after it, into
+ * NAME.gp and NAME.png beside NAME.csv. Only in setup; pd, its strings and
+ * its curves are copied. */
+WEFT_EXPORT weft_status weft_model_plot(weft_model_ctx *mc,
+					const weft_plot_desc *pd);
 /* Add a line to the run summary ("attack rate" = "53.1 %"). */
 WEFT_EXPORT weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
 					   const char *fmt, ...)

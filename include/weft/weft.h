@@ -61,6 +61,20 @@ WEFT_EXPORT void weft_context_cancel(weft_context *ctx);
 WEFT_EXPORT int weft_context_cancelled(const weft_context *ctx);
 WEFT_EXPORT void weft_context_reset_cancel(weft_context *ctx);
 
+/* Progress of a run's setup (weft_sim_open), which may take seconds
+ * (building a population of millions of agents, compiling kernels).
+ * fn is called on the thread that called into the library, from inside
+ * that call, whenever the work reports a step: what it is doing ("model
+ * seir: building the work layer"), and done of total units when known
+ * (total 0: a phase without a count). It must return promptly and must
+ * not call weft on ctx; the library never prints, so showing it (or not)
+ * is the caller's choice: the weft command shows a progress line. NULL fn:
+ * no calls. */
+typedef void (*weft_progress_fn)(void *user, const char *what, uint64_t done,
+				 uint64_t total);
+WEFT_EXPORT void weft_context_set_progress(weft_context *ctx,
+					   weft_progress_fn fn, void *user);
+
 /* ---- configuration -------------------------------------------------- */
 
 /* A configuration holding only defaults. */

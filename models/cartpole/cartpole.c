@@ -491,11 +491,22 @@ static uint64_t cartpole_rows_due(const cartpole_state *s, uint64_t steps_done)
 	return rows < s->n_rows ? rows : s->n_rows;
 }
 
+/* sum / count with 4 decimals, or an empty field when no episode ended:
+ * a mean of nothing is not 0 (gnuplot plots no point, pandas reads
+ * NaN). */
+static const char *cp_mean(char *buf, size_t size, uint64_t sum, uint64_t count)
+{
+	if (!count)
+		return "";
+	snprintf(buf, size, "%.4f", (double)sum / (double)count);
+	return buf;
+}
+
 /* Add a row to the totals and append it to episodes.csv. */
 static weft_status cartpole_csv_row(cartpole_state *s, const uint32_t *r)
 {
 	uint64_t ep = cp_u64(r, CP_ROW_EP_LO), sum = cp_u64(r, CP_ROW_SUM_LO);
-
+	char mean[32], total[32], max[16] = "";
 	struct cartpole_totals *t = &s->totals;
 
 	t->episodes += ep;
@@ -504,13 +515,14 @@ static weft_status cartpole_csv_row(cartpole_state *s, const uint32_t *r)
 		t->max_return = r[CP_ROW_MAX];
 	if (!s->csv)
 		return WEFT_OK;
+	if (ep)
+		snprintf(max, sizeof max, "%u", r[CP_ROW_MAX]);
 	return weft_output_printf(
-		s->csv, "%llu,%llu,%.4f,%u,%llu,%.4f\n",
+		s->csv, "%llu,%llu,%s,%s,%llu,%s\n",
 		(unsigned long long)cp_u64(r, CP_ROW_STEP_LO),
-		(unsigned long long)ep, ep ? (double)sum / (double)ep : 0.0,
-		r[CP_ROW_MAX], (unsigned long long)t->episodes,
-		t->episodes ? (double)t->return_sum / (double)t->episodes
-			    : 0.0);
+		(unsigned long long)ep, cp_mean(mean, sizeof mean, sum, ep),
+		max, (unsigned long long)t->episodes,
+		cp_mean(total, sizeof total, t->return_sum, t->episodes));
 }
 
 /* Main thread, after the chunk ending at steps_done was enqueued: the
@@ -588,11 +600,9 @@ static void cartpole_teardown(weft_model_ctx *mc, void *state)
 
 /* [output] plot: the returns over the steps, from episodes.csv. */
 static const weft_plot_curve cartpole_curves[] = {
-	{ "mean_return", "mean return of the episodes ended in the interval",
-	  "#1f77b4" },
-	{ "mean_return_total", "mean return of all episodes so far",
-	  "#2ca02c" },
-	{ "max_return", "longest episode ended in the interval", "#d62728" },
+	{ "mean_return", "mean return, this interval", "#1f77b4" },
+	{ "mean_return_total", "mean return, all so far", "#2ca02c" },
+	{ "max_return", "longest episode, this interval", "#d62728" },
 };
 
 static const weft_plot_desc cartpole_plot = {

@@ -154,6 +154,58 @@ void weft__seir_dur_probs(const seir_dur *d, double p[SEIR_DUR_MAX])
 	p[0] += sum[0];
 }
 
+/* The sum of terms [from, to) on 0..SEIR_DUR_MAX days, 0 kept, sums
+ * beyond SEIR_DUR_MAX lumped in the last (no terms: 0 days). */
+static void course_terms_sum(const seir_dur *d, int from, int to,
+			     double sum[SEIR_DUR_MAX + 1])
+{
+	double q[SEIR_DUR_MAX + 1];
+
+	memset(sum, 0, (SEIR_DUR_MAX + 1) * sizeof *sum);
+	sum[0] = 1.0;
+	for (int t = from; t < to; t++) {
+		double next[SEIR_DUR_MAX + 1] = { 0.0 };
+		course_term_probs(&d->term[t], q);
+		for (int i = 0; i <= SEIR_DUR_MAX; i++)
+			for (int j = 0; j <= SEIR_DUR_MAX; j++)
+				next[i + j < SEIR_DUR_MAX ? i + j
+							  : SEIR_DUR_MAX] +=
+					sum[i] * q[j];
+		memcpy(sum, next, sizeof next);
+	}
+}
+
+/* Cumulative thresholds of a distribution on 0..SEIR_DUR_MAX days, for
+ * seir_stage_days(). */
+static void course_stage_table(const double p[SEIR_DUR_MAX + 1],
+			       uint32_t cum[SEIR_DUR_MAX + 1])
+{
+	double sum = 0.0;
+
+	for (int i = 0; i <= SEIR_DUR_MAX; i++) {
+		double t;
+		sum += p[i];
+		t = floor(sum * 4294967296.0 + 0.5);
+		cum[i] = t >= 4294967295.0 ? 4294967295u : (uint32_t)t;
+	}
+	cum[SEIR_DUR_MAX] = 4294967295u;
+}
+
+void weft__seir_stage_tables(const seir_dur *d, int critical,
+			     uint32_t out[SEIR_STAGES][SEIR_DUR_MAX + 1])
+{
+	int last = d->n - 1;
+	int to_crit = critical && d->n >= 2 ? last - 1 : last;
+	double p[SEIR_DUR_MAX + 1];
+
+	course_terms_sum(d, 0, to_crit, p);
+	course_stage_table(p, out[SEIR_STAGE_TO_SEV]);
+	course_terms_sum(d, to_crit, last, p);
+	course_stage_table(p, out[SEIR_STAGE_TO_CRIT]);
+	course_terms_sum(d, last, d->n, p);
+	course_stage_table(p, out[SEIR_STAGE_REST]);
+}
+
 void weft__seir_dist_table(const double p[SEIR_DUR_MAX],
 			   uint32_t cum[SEIR_DUR_MAX])
 {

@@ -59,6 +59,18 @@ int weft__seir_dur_parse(const char *text, seir_dur *d, char *why,
  * and sums beyond SEIR_DUR_MAX as SEIR_DUR_MAX. */
 void weft__seir_dur_probs(const seir_dur *d, double p[SEIR_DUR_MAX]);
 
+/* The stages of a severe course from its duration's terms
+ * (seir_stage_days, seir_shared.h): the last term is the time from the
+ * last stage to recovery or death (SEIR_STAGE_REST); on a critical path
+ * (critical != 0) the one before it is the time from severe to critical
+ * (SEIR_STAGE_TO_CRIT, else 0 days); the terms before are summed into
+ * the time from onset to severe (SEIR_STAGE_TO_SEV; none: 0 days). Each
+ * a table of cumulative thresholds over 0..SEIR_DUR_MAX days. Their sum,
+ * taken to 1..SEIR_DUR_MAX, has the distribution of weft__seir_dur_probs
+ * (the terms are independent). */
+void weft__seir_stage_tables(const seir_dur *d, int critical,
+			     uint32_t out[SEIR_STAGES][SEIR_DUR_MAX + 1]);
+
 /* Cumulative thresholds for seir_duration(): cum[d - 1] = round(2^32 x
  * P(duration <= d)), the last one 2^32 - 1. */
 void weft__seir_dist_table(const double p[SEIR_DUR_MAX],

@@ -12,6 +12,9 @@ models_seir_libseir_la_SOURCES = \
 	models/seir/seir_shared.h \
 	models/seir/seir_params.c \
 	models/seir/seir_init.c \
+	models/seir/severity.c \
+	models/seir/outputs_age.c \
+	models/seir/vaccination.c \
 	models/seir/course.h \
 	models/seir/course.c \
 	models/seir/interventions.c \

@@ -212,6 +212,16 @@ static weft_status pop_cancelled(char *err, size_t err_size, const char *what)
 	return WEFT_E_CANCELLED;
 }
 
+/* The run's progress line: pass k (from 1) of a layer's three. */
+static void pop_progress(const seir_pop_sink *s, const char *what,
+			 const char *doing, uint64_t k)
+{
+	char line[128];
+
+	snprintf(line, sizeof line, "building the %s layer: %s", what, doing);
+	weft_model_progress(s->mc, line, k, 3);
+}
+
 /* One pass of the generator, then what its buckets still hold. */
 static void pop_pass(uint32_t n, seir_pop_gen_fn gen, const void *arg,
 		     seir_pop_sink *s)
@@ -254,6 +264,7 @@ static weft_status pop_passes(uint32_t n, seir_pop_gen_fn gen, const void *arg,
 	weft_status st;
 
 	s->row = out->row;
+	pop_progress(s, what, "counting contacts", 1);
 	pop_pass(n, gen, arg, s);
 	if (s->stop)
 		return pop_cancelled(err, err_size, what);
@@ -265,10 +276,12 @@ static weft_status pop_passes(uint32_t n, seir_pop_gen_fn gen, const void *arg,
 			 what);
 		return WEFT_E_CONFIG;
 	}
+	pop_progress(s, what, "storing contacts", 2);
 	if ((st = pop_fill(n, gen, arg, weighted, what, out, s, err, err_size)))
 		return st;
 	if (s->stop)
 		return pop_cancelled(err, err_size, what);
+	pop_progress(s, what, "sorting contacts", 3);
 	return pop_finish(n, out, err, err_size);
 }
 

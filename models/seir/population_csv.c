@@ -256,12 +256,38 @@ static int pop_u64(const char *s, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-/* An id (agent or group), 0..2^63 - 1. */
-static weft_status pop_id(const pop_file *f, int field, const char *what,
-			  uint64_t *v)
+/* A whole number written as a float, "5.0" or "12.000": what pandas
+ * writes for an integer column that has missing values (it holds them
+ * as float64, NaN for the missing ones). */
+static int pop_float_int(const char *s)
+{
+	size_t digits = strspn(s, "0123456789");
+
+	return digits > 0 && s[digits] == '.' && s[digits + 1] == '0' &&
+	       s[digits + 1 + strspn(s + digits + 1, "0")] == '\0';
+}
+
+/* The message for a whole number written as "5.0" in column col. */
+static weft_status pop_float_fail(const pop_file *f, const char *what,
+				  const char *col, const char *value)
+{
+	return pop_fail(f, "%s '%s' is written as a float: pandas does that to "
+			"an integer column with missing values; write it as "
+			"integers, df['%s'] = df['%s'].astype('Int64') "
+			"(astype(int) when none is missing), then "
+			"df.to_csv(path, index=False)",
+			what, value, col, col);
+}
+
+/* An id (agent or group), 0..2^63 - 1; col is its column, for the
+ * message about pandas' floats. */
+static weft_status pop_id_in(const pop_file *f, int field, const char *what,
+			     const char *col, uint64_t *v)
 {
 	int r = pop_u64(f->f[field], POP_ID_MAX, v);
 
+	if (r == -1 && pop_float_int(f->f[field]))
+		return pop_float_fail(f, what, col, f->f[field]);
 	if (r == -1)
 		return pop_fail(f, "%s '%s' is not a non-negative integer",
 				what, f->f[field]);
@@ -269,6 +295,13 @@ static weft_status pop_id(const pop_file *f, int field, const char *what,
 		return pop_fail(f, "%s %s is out of range 0-%llu", what,
 				f->f[field], POP_ID_MAX);
 	return WEFT_OK;
+}
+
+/* An id in the column named what. */
+static weft_status pop_id(const pop_file *f, int field, const char *what,
+			  uint64_t *v)
+{
+	return pop_id_in(f, field, what, what, v);
 }
 
 /* ---- the header ------------------------------------------------------------
@@ -315,6 +348,23 @@ static weft_status pop_header(pop_file *f, pop_columns *c)
 				f->n, list);
 	for (int j = 0; j < f->n; j++) {
 		int i = 0;
+		if (!f->f[j][0])
+			return pop_fail(f,
+					"column %d of the header has no name: "
+					"a pandas index, written by "
+					"df.to_csv(path); write the file "
+					"without it, df.to_csv(path, "
+					"index=False)",
+					j + 1);
+		if (!strncmp(f->f[j], "Unnamed: ", 9))
+			return pop_fail(f,
+					"column %d of the header is '%s': a "
+					"pandas index read back as a column; "
+					"drop it, df = df.drop(columns='%s') "
+					"(or read with pd.read_csv(path, "
+					"index_col=0)), then df.to_csv(path, "
+					"index=False)",
+					j + 1, f->f[j], f->f[j]);
 		while (i < c->n_names && strcmp(f->f[j], c->names[i]) != 0)
 			i++;
 		if (i == c->n_names)
@@ -461,6 +511,8 @@ static weft_status pop_age(const pop_file *f, int field, uint8_t *age)
 	uint64_t v = 0;
 	int r = pop_u64(f->f[field], 1000, &v);
 
+	if (r == -1 && pop_float_int(f->f[field]))
+		return pop_float_fail(f, "age", "age", f->f[field]);
 	if (r == -1)
 		return pop_fail(f, "age '%s' is not a whole number of years",
 				f->f[field]);
@@ -635,12 +687,13 @@ static weft_status pop_weight(const pop_file *f, int field, uint16_t *w)
 	return WEFT_OK;
 }
 
-static weft_status pop_endpoint(const pop_file *f, int field,
+/* The agent of column col (source or target, at field). */
+static weft_status pop_endpoint(const pop_file *f, int field, const char *col,
 				const pop_agents *ag, const char *agents_path,
 				uint32_t *out)
 {
 	uint64_t id;
-	weft_status st = pop_id(f, field, "agent id", &id);
+	weft_status st = pop_id_in(f, field, "agent id", col, &id);
 
 	if (st)
 		return st;
@@ -660,8 +713,10 @@ static weft_status pop_edge(const pop_file *f, const pop_columns *c,
 	weft_status st;
 
 	if ((st = pop_row(f, c)) ||
-	    (st = pop_endpoint(f, c->at[0], ag, pp->agents_file, &e->a[i])) ||
-	    (st = pop_endpoint(f, c->at[1], ag, pp->agents_file, &e->b[i])))
+	    (st = pop_endpoint(f, c->at[0], "source", ag, pp->agents_file,
+			       &e->a[i])) ||
+	    (st = pop_endpoint(f, c->at[1], "target", ag, pp->agents_file,
+			       &e->b[i])))
 		return st;
 	if ((layer = pop_layer_of(f->f[c->at[2]])) < 0)
 		return pop_fail(f,

@@ -76,6 +76,22 @@ static const weft_key_desc seir_keys[] = {
 	  "one value or ten by age (Covasim death_probs / symp_probs)" },
 	{ "deaths", WEFT_KEY_BOOL, "true", 0, 0, NULL,
 	  "whether anyone dies (false: death_prob is ignored)" },
+	{ "n_beds_hosp", WEFT_KEY_INT, "-1", -1, 2000000000, NULL,
+	  "hospital beds for agents who are severe or critical (Covasim "
+	  "n_beds_hosp); -1: no limit. On a day when more agents need one "
+	  "than there are beds, those infected that day become critical "
+	  "no_hosp_factor times as often (given severe)" },
+	{ "n_beds_icu", WEFT_KEY_INT, "-1", -1, 2000000000, NULL,
+	  "ICU beds for critical agents (Covasim n_beds_icu); -1: no limit. "
+	  "On a day when more agents are critical than there are beds, those "
+	  "infected that day die no_icu_factor times as often (given "
+	  "critical)" },
+	{ "no_hosp_factor", WEFT_KEY_REAL, "2.0", 0, 100, NULL,
+	  "how much more likely a severe agent becomes critical when it was "
+	  "infected while the hospitals were full (Covasim no_hosp_factor)" },
+	{ "no_icu_factor", WEFT_KEY_REAL, "2.0", 0, 100, NULL,
+	  "how much more likely a critical agent dies when it was infected "
+	  "while the ICUs were full (Covasim no_icu_factor)" },
 	{ "susceptibility", WEFT_KEY_STRING,
 	  "0.34, 0.67, 1.00, 1.00, 1.00, 1.00, 1.24, 1.47, 1.47, 1.47", 0, 0,
 	  NULL,
@@ -125,6 +141,31 @@ static const weft_key_desc seir_keys[] = {
 	  "reduction of a vaccinated agent's susceptibility" },
 	{ "vaccine_priority", WEFT_KEY_ENUM, "none", 0, 0, "none|oldest",
 	  "order of vaccination: random, or the oldest first" },
+	{ "vaccine_efficacy_symptoms", WEFT_KEY_REAL, "0", 0, 1, NULL,
+	  "reduction of a vaccinated agent's chance of symptoms once "
+	  "infected (Covasim symp_imm); the default of every campaign" },
+	{ "vaccine_efficacy_severe", WEFT_KEY_REAL, "0", 0, 1, NULL,
+	  "reduction of a vaccinated symptomatic agent's chance of severe "
+	  "disease (and so of critical and death; Covasim sev_imm); the "
+	  "default of every campaign" },
+	{ "vaccine_first_dose", WEFT_KEY_REAL, "0.5", 0, 1, NULL,
+	  "the part of a two-dose campaign's efficacies that its first dose "
+	  "gives" },
+	{ "vaccine_campaigns", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "vaccination campaigns, separated by commas, each 'days=FIRST-LAST "
+	  "doses=N' (first doses a day; LAST may be left out: to the end) "
+	  "and optionally coverage=F (of its age group, 0 to 1; default 1), "
+	  "ages=LO-HI or LO+ (default all), priority=oldest, random or "
+	  "AGES/AGES/... (bands first, in that order), second=DAYS (a second "
+	  "dose that many days after the first), efficacy=, symptoms=, "
+	  "severe=, first= (default: the vaccine_* keys); at most 4, the "
+	  "vaccine_doses keys counting as one; an agent gets doses from one "
+	  "campaign only" },
+	{ "age_bands", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "age bands of the outputs by age (by_age.csv and its plot: new "
+	  "infections, severe, critical and deaths per day in each band), "
+	  "'LO-HI, ..., LO+' in whole years from 0 without gaps, at most 16, "
+	  "e.g. '0-17, 18-49, 50-64, 65+'; empty: no outputs by age" },
 	{ "frontier", WEFT_KEY_BOOL, "true", 0, 0, NULL,
 	  "work over the active list of exposed and infectious agents only "
 	  "(false: over every agent, for comparison; same results)" },
@@ -165,8 +206,11 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 							      4)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_STATE, "state", n)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TIMER, "timer", n * 2)) ||
-	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TALLY, "tally",
-				   SEIR_TALLY_WORDS * 4)) ||
+	    (st = weft__seir_alloc(
+		     mc, s, SEIR_BUF_TALLY, "tally",
+		     (SEIR_TALLY_WORDS +
+		      (size_t)s->params.n_bands * SEIR_BAND_MEASURES) *
+			     4)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_BITS, "active set",
 				   seir_words(s) * 4)))
 		return st;
@@ -176,14 +220,10 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 	     (st = weft__seir_alloc(mc, s, SEIR_BUF_OFFS, "list offsets",
 				    (size_t)seir_blocks(s) * 4))))
 		return st;
-	if (s->params.vac_doses &&
-	    (st = weft__seir_alloc(mc, s, SEIR_BUF_ORDER, "vaccination order",
-				   n * 4)))
-		return st;
 	if ((st = weft__seir_alloc(mc, s, SEIR_BUF_SERIES, "series",
-				   rows * SEIR_ROW_WORDS * 4)))
+				   rows * s->params.row_words * 4)))
 		return st;
-	s->series = calloc(rows, SEIR_ROW_WORDS * sizeof(uint32_t));
+	s->series = calloc(rows, s->params.row_words * sizeof(uint32_t));
 	if (!s->series)
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate the host copy of %zu "
@@ -229,24 +269,25 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .timer = B(TIMER),
 							   .tally = B(TALLY),
 							   .agebin = B(AGEBIN),
-							   .list = B(LIST) },
+							   .list = B(LIST),
+							   .care = B(CARE) },
 				     n),
 		count);
 	l[1] = seir_count_by(
 		s,
-		seir_transmit_launch(
-			(seir_transmit_bufs){ .p = B(PARAMS),
-					      .state = B(STATE),
-					      .timer = B(TIMER),
-					      .tally = B(TALLY),
-					      .agebin = B(AGEBIN),
-					      .relcls = B(RELCLS),
-					      .list = B(LIST),
-					      .bits = B(BITS),
-					      .rows = B(ROWS),
-					      .cols = B(COLS),
-					      .weights = B(WEIGHT) },
-			n),
+		seir_transmit_launch((seir_transmit_bufs){ .p = B(PARAMS),
+							   .state = B(STATE),
+							   .timer = B(TIMER),
+							   .tally = B(TALLY),
+							   .agebin = B(AGEBIN),
+							   .relcls = B(RELCLS),
+							   .list = B(LIST),
+							   .bits = B(BITS),
+							   .rows = B(ROWS),
+							   .cols = B(COLS),
+							   .weights = B(WEIGHT),
+							   .care = B(CARE) },
+				     n),
 		count);
 	return 2;
 }
@@ -273,21 +314,37 @@ static uint32_t seir_day_list(const seir_state *s, weft_launch *l)
 	return 3;
 }
 
+/* The campaigns' doses of the day: a launch each, in campaign order,
+ * over its first doses and (two-dose campaigns) its second doses. */
+static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
+{
+	uint32_t k = 0;
+
+	for (uint32_t c = 0; c < s->params.n_campaigns; c++) {
+		const seir_campaign *cp = &s->params.camp[c];
+		if (!cp->items)
+			continue;
+		l[k++] = seir_vaccinate_launch(
+			(seir_vaccinate_bufs){
+				.p = B(PARAMS),
+				.state = B(STATE),
+				.care = B(CARE),
+				.tally = B(TALLY),
+				.order = B(ORDER),
+				.camp = seir_b(s, SEIR_BUF_CAMP0 + c) },
+			cp->interval ? 2 * cp->items : cp->items);
+	}
+	return k;
+}
+
 /* One day (seir.wk): with the frontier, work over the active list whose
  * size the device keeps in the tally; without, over every agent. */
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
-	uint32_t n = s->n_agents, k = 0;
-	weft_launch l[8];
+	uint32_t k = 0;
+	weft_launch l[8 + SEIR_CAMPAIGNS];
 
-	/* More doses a day than agents vaccinate everyone on day one. */
-	if (s->params.vac_doses)
-		l[k++] = seir_vaccinate_launch(
-			(seir_vaccinate_bufs){ .p = B(PARAMS),
-					       .state = B(STATE),
-					       .tally = B(TALLY),
-					       .order = B(ORDER) },
-			s->params.vac_doses < n ? s->params.vac_doses : n);
+	k += seir_day_vaccination(s, &l[k]);
 	k += seir_day_core(s, &l[k], s->params.frontier ? SEIR_T_COUNT : -1);
 	if (s->params.frontier)
 		k += seir_day_list(s, &l[k]);
@@ -301,11 +358,14 @@ static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 #undef B
 
 /* WEFT_E_CANCELLED once the run was cancelled (weft_model_cancelled):
- * setup stops between its long steps. */
+ * setup stops between its long steps, and reports each one as it starts
+ * (weft_model_progress). */
 static weft_status seir_go_on(weft_model_ctx *mc, const char *doing)
 {
-	if (!weft_model_cancelled(mc))
+	if (!weft_model_cancelled(mc)) {
+		weft_model_progress(mc, doing, 0, 0);
 		return WEFT_OK;
+	}
 	return weft_model_fail(mc, WEFT_E_CANCELLED, "cancelled while %s",
 			       doing);
 }
@@ -365,7 +425,7 @@ static weft_status seir_snap_setup(weft_model_ctx *mc, seir_state *s)
 
 	return weft_model_rows_open(
 		mc, s->buf[SEIR_BUF_SERIES], s->series,
-		SEIR_ROW_WORDS * sizeof(uint32_t),
+		s->params.row_words * sizeof(uint32_t),
 		(every < s->params.n_days ? every : s->params.n_days) + 1,
 		&s->rows);
 }
@@ -404,7 +464,8 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 				       "cannot allocate the model state");
 	*out = s;
 	if ((st = weft__seir_read_params(mc, s)) ||
-	    (st = weft__seir_population_params(mc, &pp)))
+	    (st = weft__seir_population_params(mc, &pp)) ||
+	    (st = seir_go_on(mc, "building the population")))
 		return st;
 	st = weft__seir_population_build(&pp, &pop, err, sizeof err);
 	if (st)
@@ -419,11 +480,15 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 		return st;
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
-	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)))
+	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)) ||
+	    (st = weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
+					     "new_infections,new_deaths,"
+					     "cumulative,vaccinated,new_severe,"
+					     "new_critical,hospitalised,icu,"
+					     "over_hosp,over_icu,"
+					     "fully_vaccinated\n")))
 		return st;
-	return weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
-					  "new_infections,new_deaths,"
-					  "cumulative,vaccinated\n");
+	return weft__seir_age_open(mc, s);
 }
 
 /* Main thread, after the chunk ending at steps_done was enqueued: the
@@ -449,16 +514,20 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 	(void)steps_done;
 	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t d = first; s->csv && d < end; d++) {
-		const uint32_t *r = s->series + d * SEIR_ROW_WORDS;
+		const uint32_t *r = s->series + d * s->params.row_words;
 		if (d % every != 0 && d != weft_model_steps(mc))
 			continue;
 		st = weft_output_printf(
-			s->csv, "%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u\n",
+			s->csv,
+			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,"
+			"%u\n",
 			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
 			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
 			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
-			r[SEIR_R_VAC]);
-		if (st)
+			r[SEIR_R_VAC], r[SEIR_R_NEW_SEV], r[SEIR_R_NEW_CRIT],
+			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
+			r[SEIR_R_OVER_I], r[SEIR_R_FULL]);
+		if (st || (st = weft__seir_age_row(s, d, r)))
 			return st;
 	}
 	return WEFT_OK;
@@ -510,10 +579,10 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 	uint64_t read = weft_model_rows_read(s->rows);
 	uint64_t days = read ? read - 1 : 0, peak_day = 0;
 	uint32_t peak = 0, n = s->n_agents;
-	const uint32_t *last = s->series + days * SEIR_ROW_WORDS;
+	const uint32_t *last = s->series + days * s->params.row_words;
 
 	for (uint64_t d = 0; d <= days; d++) {
-		const uint32_t *r = s->series + d * SEIR_ROW_WORDS;
+		const uint32_t *r = s->series + d * s->params.row_words;
 		if (r[SEIR_R_IA] + r[SEIR_R_IS] > peak) {
 			peak = r[SEIR_R_IA] + r[SEIR_R_IS];
 			peak_day = d;
@@ -535,7 +604,8 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 	weft_model_summary(mc, "deaths", "%u (%.3f %% of agents)",
 			   last[SEIR_R_D],
 			   100.0 * last[SEIR_R_D] / (n ? n : 1));
-	weft_model_summary(mc, "vaccinated", "%u", last[SEIR_R_VAC]);
+	weft__seir_severity_summary(mc, s, days);
+	weft__seir_vaccination_summary(mc, s, last);
 	seir_summary_memory(mc, s);
 	return WEFT_OK;
 }
@@ -605,7 +675,10 @@ WEFT_MODEL_ENTRY = {
 	.estimate = weft__seir_estimate,
 	/* `weft conform`: small enough for a few seconds on a CPU OpenCL,
 	 * with every path on: interventions, isolation, vaccination by
-	 * age, deaths, individual transmissibility. */
+	 * age, deaths, individual transmissibility, severe courses with
+	 * hospitals and ICUs over capacity, outputs by age, a second,
+	 * two-dose campaign with efficacies against symptoms and severe
+	 * disease. */
 	.conform_sets = "seir.population=random\n"
 			"seir.agents=5000\n"
 			"seir.contacts=12\n"
@@ -621,6 +694,12 @@ WEFT_MODEL_ENTRY = {
 			"seir.vaccine_doses=150\n"
 			"seir.vaccine_start=5\n"
 			"seir.vaccine_priority=oldest\n"
+			"seir.n_beds_hosp=3\n"
+			"seir.n_beds_icu=1\n"
+			"seir.age_bands=0-19, 20-49, 50-64, 65+\n"
+			"seir.vaccine_campaigns=days=8-30 doses=60 "
+			"coverage=0.5 ages=50+ second=7 symptoms=0.5 "
+			"severe=0.8\n"
 			"simulation.steps=40\n",
 	.collect = seir_collect,
 	.emit = seir_emit,

@@ -29,14 +29,40 @@ enum seir_buf_id {
 	SEIR_BUF_COLS,	 /* u32 per stored edge */
 	SEIR_BUF_WEIGHT, /* u16 per stored edge (weighted layers) */
 	SEIR_BUF_SERIES, /* a row per day */
-	SEIR_N_BUFS
+	SEIR_BUF_CARE,	 /* u8 per agent: doses, campaign (vaccination) */
+	SEIR_BUF_CAMP0,	 /* one word: a campaign's index, bound to its
+			  * launch; SEIR_BUF_CAMP0 + c for campaign c */
+	SEIR_N_BUFS = SEIR_BUF_CAMP0 + SEIR_CAMPAIGNS
 };
+
+/* A vaccination campaign as configured (vaccination.c). */
+typedef struct seir_campaign_spec {
+	int has_days;
+	uint32_t first, last, doses, interval; /* days; last SEIR_FOREVER */
+	double coverage;		       /* of its age group */
+	uint32_t age_lo, age_hi;	       /* its age group, years */
+	int oldest;			       /* priority: oldest first */
+	uint32_t n_prio;		       /* priority: these bands first */
+	uint32_t prio_lo[SEIR_MAX_BANDS], prio_hi[SEIR_MAX_BANDS];
+	double ve[SEIR_VE_KINDS]; /* efficacy after the last dose */
+	double first_dose;	  /* the part of it a first of two gives */
+	uint32_t group;		  /* agents of its age group (at setup) */
+} seir_campaign_spec;
+
+/* The bands of the outputs by age ([seir] age_bands). */
+typedef struct seir_age_bands {
+	uint32_t n; /* 0: no outputs by age */
+	uint8_t lo[SEIR_MAX_BANDS], hi[SEIR_MAX_BANDS]; /* years; hi 255:
+							 * and over */
+	uint8_t of_age[256];		/* the band of every age */
+	char label[SEIR_MAX_BANDS][16]; /* "0to17", "65plus" */
+} seir_age_bands;
 
 typedef struct seir_state {
 	seir_params params;
 	seir_beta_spec spec; /* what the beta table is made of */
 	seir_intervention iv[SEIR_MAX_INTERVENTIONS];
-	int vac_oldest;	    /* vaccinate the oldest first */
+	seir_campaign_spec camps[SEIR_CAMPAIGNS];
 	uint32_t *beta;	    /* the beta table (host copy until uploaded) */
 	uint32_t beta_rows; /* its rows */
 	uint32_t n_agents;
@@ -51,6 +77,8 @@ typedef struct seir_state {
 	 * enqueues, emit() writes the slot's rows (weft_model_rows_*). */
 	weft_model_rows *rows;
 	weft_output *csv;
+	seir_age_bands bands;
+	weft_output *age_csv; /* by_age.csv */
 } seir_state;
 
 /* seir.c: allocate a device buffer of the model (and remember its size). */
@@ -61,6 +89,47 @@ weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
 /* seir_params.c: every [seir] key but the population's into s->params
  * (the population-dependent words are filled in later). */
 weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s);
+/* severity.c: hospital and ICU beds, and the outcome thresholds when they
+ * were full at exposure (from those of p->crit_thr[0], p->death_thr[0]). */
+weft_status weft__seir_severity_params(weft_model_ctx *mc, seir_params *p);
+/* severity.c: summary lines of hospital and ICU load over days + 1 rows. */
+void weft__seir_severity_summary(weft_model_ctx *mc, const seir_state *s,
+				 uint64_t days);
+
+/* outputs_age.c: "LO-HI, ..., LO+" (from 0, contiguous, up to 120 and
+ * over, at most SEIR_MAX_BANDS; empty: none) into b: 0, or -1 with the
+ * reason in why. */
+int weft__seir_age_bands_parse(const char *text, seir_age_bands *b, char *why,
+			       size_t why_size);
+/* outputs_age.c: [seir] age_bands into s->bands, params.n_bands and
+ * params.row_words. */
+weft_status weft__seir_age_params(weft_model_ctx *mc, seir_state *s);
+/* outputs_age.c: an agent's age byte: its bin, and its band above. */
+uint8_t weft__seir_age_byte(const seir_state *s, uint8_t age);
+/* outputs_age.c: by_age.csv (with bands and [output] csv) and its plot. */
+weft_status weft__seir_age_open(weft_model_ctx *mc, seir_state *s);
+/* outputs_age.c: the row of `day` of by_age.csv, from its series row. */
+weft_status weft__seir_age_row(seir_state *s, uint64_t day,
+			       const uint32_t *row);
+
+/* vaccination.c: the campaigns of vaccine_campaigns (at most max), each
+ * from the defaults d: 0, or -1 with the reason in why. */
+int weft__seir_campaigns_parse(const char *text, const seir_campaign_spec *d,
+			       seir_campaign_spec *out, uint32_t *n,
+			       uint32_t max, char *why, size_t why_size);
+/* vaccination.c: the vaccine_* keys into s->camps and params.camp. */
+weft_status weft__seir_vaccination_params(weft_model_ctx *mc, seir_state *s);
+/* vaccination.c: every campaign's order, one after another (*len
+ * entries, malloc()ed), and their places and coverage in params.camp. */
+weft_status weft__seir_vaccination_orders(weft_model_ctx *mc, seir_state *s,
+					  const seir_population *pop,
+					  uint32_t **orders, size_t *len);
+
+/* vaccination.c: summary lines: the vaccinated, and each campaign's
+ * coverage reached (its agents' care bytes read from the device). */
+void weft__seir_vaccination_summary(weft_model_ctx *mc, const seir_state *s,
+				    const uint32_t *last);
+
 /* seir_params.c: the beta table, once the population's layer weights are
  * known. */
 weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,

@@ -3,8 +3,9 @@
  * the population (age bins, the stored contact layers concatenated into
  * one CSR), the initial infections (exposed on day 0, with latent periods
  * drawn exactly as the kernels draw them), the active list, the
- * vaccination order, the tally and row 0 of the series. Every byte of
- * every buffer is written, since the conformance suite compares them all.
+ * vaccination orders and care bytes, the tally and row 0 of the series. Every
+ * byte of every buffer is written, since the conformance suite compares them
+ * all.
  *
  * Host-side draws are Philox keyed by the run's seed with purposes of
  * their own (counter word 3), distinct from the kernels'.
@@ -19,7 +20,6 @@
 #include "seir.h"
 
 #define SEIR_PURPOSE_SEEDING 102u
-#define SEIR_PURPOSE_ORDER   104u
 
 /* Uniform integer in [0, n) from a 32-bit draw (multiply-shift). */
 static uint32_t init_below(uint32_t draw, uint32_t n)
@@ -79,14 +79,11 @@ static weft_status init_bytes(
 	return st;
 }
 
-/* Age bins of ten years, the last from 90 on. */
+/* Age bins of ten years, the last from 90 on, and the age band above. */
 static uint8_t init_agebin(const seir_state *s, const seir_population *pop,
 			   uint32_t i)
 {
-	(void)s;
-	return (uint8_t)(pop->age[i] / 10 < SEIR_AGE_BINS - 1
-				 ? pop->age[i] / 10
-				 : SEIR_AGE_BINS - 1);
+	return weft__seir_age_byte(s, pop->age[i]);
 }
 
 /* The transmissibility class: the top 8 bits of Philox(seed; 0, agent,
@@ -316,7 +313,10 @@ static void init_seeds(const seir_params *p, uint32_t n, uint8_t *state,
 
 static weft_status init_tally(weft_model_ctx *mc, seir_state *s)
 {
-	uint32_t t[SEIR_TALLY_WORDS] = { 0 };
+	/* The counts by age band after the words of the tally, zero. */
+	uint32_t t[SEIR_TALLY_WORDS + SEIR_MAX_BANDS * SEIR_BAND_MEASURES] = {
+		0
+	};
 	uint32_t *row0 = s->series;
 	size_t rows = (size_t)s->params.n_days + 1;
 	weft_status st;
@@ -330,10 +330,10 @@ static weft_status init_tally(weft_model_ctx *mc, seir_state *s)
 	row0[SEIR_R_E] = s->n_seeds;
 	row0[SEIR_R_CUM] = s->n_seeds;
 	if ((st = weft_model_upload(mc, s->buf[SEIR_BUF_TALLY], 0, t,
-				    sizeof t)))
+				    s->bytes[SEIR_BUF_TALLY])))
 		return st;
 	return weft_model_upload(mc, s->buf[SEIR_BUF_SERIES], 0, s->series,
-				 rows * SEIR_ROW_WORDS * 4);
+				 rows * s->params.row_words * 4);
 }
 
 static weft_status init_agents(weft_model_ctx *mc, seir_state *s)
@@ -371,57 +371,43 @@ free_arrays:
 	return st;
 }
 
-/* ---- vaccination order --------------------------------------------------- */
+/* ---- vaccination -----------------------------------------------------------
+ */
 
-/* A random permutation (Fisher-Yates, draw i keyed by i), then, for
- * priority by age, a stable counting sort from the oldest down. */
-static weft_status init_order(weft_model_ctx *mc, seir_state *s,
-			      const seir_population *pop)
+/* The campaigns' orders (vaccination.c), every agent's care byte (0: no
+ * dose) and each campaign's index buffer, bound to its launch. */
+static weft_status init_vaccination(weft_model_ctx *mc, seir_state *s,
+				    const seir_population *pop)
 {
-	uint32_t n = s->n_agents, count[256] = { 0 }, at = 0;
-	uint32_t *perm = malloc((n ? n : 1) * sizeof *perm);
-	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
-	weft_status st = WEFT_E_NOMEM;
+	uint32_t *orders = NULL;
+	size_t len = 0;
+	weft_status st;
 
-	if (!perm || !order) {
-		weft_model_fail(mc, st,
-				"cannot allocate %zu bytes of host memory for "
-				"the vaccination order",
-				(size_t)n * 8);
-		goto free_arrays;
+	if (!s->params.n_campaigns)
+		return WEFT_OK;
+	if ((st = weft__seir_vaccination_orders(mc, s, pop, &orders, &len)))
+		return st;
+	st = weft__seir_alloc(mc, s, SEIR_BUF_ORDER, "vaccination order",
+			      len * 4);
+	if (!st)
+		st = weft_model_upload(mc, s->buf[SEIR_BUF_ORDER], 0, orders,
+				       len * 4);
+	free(orders);
+	if (st ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_CARE, "care",
+				   s->n_agents)) ||
+	    (st = init_fill(mc, s->buf[SEIR_BUF_CARE], s->n_agents, 0)))
+		return st;
+	for (uint32_t c = 0; c < s->params.n_campaigns; c++) {
+		char what[32];
+		snprintf(what, sizeof what, "campaign %u", c);
+		if ((st = weft__seir_alloc(mc, s, SEIR_BUF_CAMP0 + c, what,
+					   4)) ||
+		    (st = weft_model_upload(mc, s->buf[SEIR_BUF_CAMP0 + c], 0,
+					    &c, 4)))
+			return st;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		perm[i] = i;
-	for (uint32_t i = n; i > 1; i--) {
-		uint32_t j = init_below(
-			init_draw(&s->params, i - 1, SEIR_PURPOSE_ORDER), i);
-		uint32_t t = perm[i - 1];
-		perm[i - 1] = perm[j];
-		perm[j] = t;
-		if (i % 65536 == 0 && weft_model_cancelled(mc)) {
-			st = weft_model_fail(mc, WEFT_E_CANCELLED,
-					     "cancelled while drawing the "
-					     "vaccination order");
-			goto free_arrays;
-		}
-	}
-	if (s->vac_oldest) {
-		for (uint32_t i = 0; i < n; i++)
-			count[pop->age[i]]++;
-		for (int age = 255; age >= 0; age--) {
-			uint32_t c = count[age];
-			count[age] = at;
-			at += c;
-		}
-		for (uint32_t k = 0; k < n; k++)
-			order[count[pop->age[perm[k]]]++] = perm[k];
-	}
-	st = weft_model_upload(mc, s->buf[SEIR_BUF_ORDER], 0,
-			       s->vac_oldest ? order : perm, (size_t)n * 4);
-free_arrays:
-	free(order);
-	free(perm);
-	return st;
+	return WEFT_OK;
 }
 
 weft_status weft__seir_upload_state(weft_model_ctx *mc, seir_state *s,
@@ -435,7 +421,5 @@ weft_status weft__seir_upload_state(weft_model_ctx *mc, seir_state *s,
 	    (st = init_fill(mc, s->buf[SEIR_BUF_OFFS], s->bytes[SEIR_BUF_OFFS],
 			    0)))
 		return st;
-	if (s->buf[SEIR_BUF_ORDER])
-		return init_order(mc, s, pop);
-	return WEFT_OK;
+	return init_vaccination(mc, s, pop);
 }

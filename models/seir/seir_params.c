@@ -47,6 +47,11 @@ static weft_status params_durations(weft_model_ctx *mc, seir_params *p)
 		weft__seir_dur_probs(&d, prob);
 		weft__seir_dist_table(prob, cum);
 		memcpy(p->dur[k], cum, sizeof cum);
+		/* A severe course's terms are its stages. */
+		if (k >= SEIR_DUR_SEVERE)
+			weft__seir_stage_tables(&d, k != SEIR_DUR_SEVERE,
+						p->stage[k - SEIR_DUR_SEVERE +
+							 SEIR_PATH_SEVERE]);
 	}
 	return WEFT_OK;
 }
@@ -75,21 +80,23 @@ static weft_status params_course(weft_model_ctx *mc, seir_params *p)
 	if ((st = params_durations(mc, p)) ||
 	    (st = params_by_age(mc, "symp_prob", 1.0, 1, p->symp_thr)) ||
 	    (st = params_by_age(mc, "severe_prob", 1.0, 1, p->sev_thr)) ||
-	    (st = params_by_age(mc, "critical_prob", 1.0, 1, p->crit_thr)) ||
-	    (st = params_by_age(mc, "death_prob", 1.0, 1, p->death_thr)) ||
+	    (st = params_by_age(mc, "critical_prob", 1.0, 1, p->crit_thr[0])) ||
+	    (st = params_by_age(mc, "death_prob", 1.0, 1, p->death_thr[0])) ||
 	    (st = params_by_age(mc, "susceptibility", 10.0, 0, p->sus_q16)))
 		return st;
 	if (!weft_model_bool(mc, "deaths"))
 		memset(p->death_thr, 0, sizeof p->death_thr);
 	/* Dying passes through critical, critical through severe. */
 	for (int b = 0; b < SEIR_AGE_BINS; b++) {
-		if (p->crit_thr[b] < p->death_thr[b])
-			p->crit_thr[b] = p->death_thr[b];
-		if (p->sev_thr[b] < p->crit_thr[b])
-			p->sev_thr[b] = p->crit_thr[b];
+		if (p->crit_thr[0][b] < p->death_thr[0][b])
+			p->crit_thr[0][b] = p->death_thr[0][b];
+		if (p->sev_thr[b] < p->crit_thr[0][b])
+			p->sev_thr[b] = p->crit_thr[0][b];
 		if (p->sus_q16[b] > p->sus_max)
 			p->sus_max = p->sus_q16[b];
 	}
+	if ((st = weft__seir_severity_params(mc, p)))
+		return st;
 	weft__seir_skip_tables(p->lvl_q28, p->lvl_log, p->log2_q30);
 	p->asym_q16 = weft__seir_q16(weft_model_real(mc, "asym_factor"));
 	p->vl_on = (weft_u32)weft_model_bool(mc, "viral_load");
@@ -128,13 +135,7 @@ static weft_status params_interventions(weft_model_ctx *mc, seir_state *s)
 	s->spec.n_days = p->n_days;
 	p->iso_thr =
 		weft__seir_threshold(weft_model_real(mc, "isolation_prob"));
-	p->vac_doses = (uint32_t)weft_model_int(mc, "vaccine_doses");
-	p->vac_start = (uint32_t)weft_model_int(mc, "vaccine_start");
-	p->vac_q16 =
-		weft__seir_q16(1.0 - weft_model_real(mc, "vaccine_efficacy"));
-	s->vac_oldest = strcmp(weft_model_string(mc, "vaccine_priority"),
-			       "oldest") == 0;
-	return WEFT_OK;
+	return weft__seir_vaccination_params(mc, s);
 }
 
 static weft_status params_run(weft_model_ctx *mc, seir_state *s)
@@ -142,12 +143,15 @@ static weft_status params_run(weft_model_ctx *mc, seir_state *s)
 	uint64_t seed = weft_model_seed(mc);
 	uint64_t steps = weft_model_steps(mc);
 
-	if (steps >= UINT32_MAX / SEIR_ROW_WORDS)
+	/* The widest row: every band counted. */
+	uint32_t words = SEIR_ROW_WORDS + SEIR_MAX_BANDS * SEIR_BAND_MEASURES;
+
+	if (steps >= UINT32_MAX / words)
 		return weft_model_fail(mc, WEFT_E_CONFIG,
 				       "%llu steps is more days than the "
 				       "series can hold (%u)",
 				       (unsigned long long)steps,
-				       UINT32_MAX / SEIR_ROW_WORDS - 1);
+				       UINT32_MAX / words - 1);
 	if (params_set(mc, "initial_infected") &&
 	    params_set(mc, "initial_fraction"))
 		return weft_model_fail(
@@ -169,7 +173,8 @@ weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
 	weft_status st;
 
 	if ((st = params_run(mc, s)) || (st = params_course(mc, &s->params)) ||
-	    (st = params_interventions(mc, s)))
+	    (st = params_interventions(mc, s)) ||
+	    (st = weft__seir_age_params(mc, s)))
 		return st;
 	return WEFT_OK;
 }

@@ -23,9 +23,36 @@
 /* Flags in the high bits of the state byte. */
 #define SEIR_F_ISOLATE 0x40u /* symptomatic and isolating */
 #define SEIR_F_VACC    0x80u /* vaccinated */
+/* Bits 3 to 5 of the state byte: in E, whether the hospitals (0x08) and
+ * the ICUs (0x10) were full on the day of exposure (Covasim decides the
+ * course at infection: no_hosp_factor, no_icu_factor); in I_sym, the
+ * stage of a severe course (SEIR_STG_*). 0 in every other state. */
+#define SEIR_F_HOSP_FULL  0x08u
+#define SEIR_F_ICU_FULL	  0x10u
+#define SEIR_STAGE_SHIFT  3u
+#define SEIR_STAGE_MASK	  0x38u
+#define SEIR_STG_NONE	  0u /* mild (or asymptomatic) */
+#define SEIR_STG_SEV_PRE  1u /* will be severe, and recover */
+#define SEIR_STG_SEV	  2u /* severe (in hospital), will recover */
+#define SEIR_STG_CRIT_PRE 3u /* will be severe then critical */
+#define SEIR_STG_CRIT_SEV 4u /* severe, will be critical */
+#define SEIR_STG_CRIT	  5u /* critical (in ICU) */
 
-/* Age bins of ten years: 0-9, ..., 80-89, 90 and over. */
-#define SEIR_AGE_BINS 10
+/* Age bins of ten years: 0-9, ..., 80-89, 90 and over. An agent's age
+ * byte holds its bin in the low four bits and its age band (the outputs
+ * by age, [seir] age_bands) in the high four. */
+#define SEIR_AGE_BINS	10
+#define SEIR_BIN_MASK	0x0Fu
+#define SEIR_BAND_SHIFT 4u
+#define SEIR_MAX_BANDS	16
+/* What is counted by age band each day, in this order: new infections,
+ * new severe (hospital admissions), new critical (ICU admissions),
+ * deaths. */
+#define SEIR_BAND_INF	   0
+#define SEIR_BAND_SEV	   1
+#define SEIR_BAND_CRIT	   2
+#define SEIR_BAND_DEATH	   3
+#define SEIR_BAND_MEASURES 4
 /* Classes of per-agent relative transmissibility (equally likely): an
  * agent's class is the top 8 bits of a draw. */
 #define SEIR_REL_CLASSES 256
@@ -40,6 +67,49 @@
 #define SEIR_DUR_CRITICAL 4 /* critical, recovers */
 #define SEIR_DUR_DEATH	  5 /* critical, dies */
 #define SEIR_N_DURS	  6
+
+/* Vaccination campaigns ([seir] vaccine_campaigns; the vaccine_doses
+ * keys are campaign 0): at most SEIR_CAMPAIGNS. An agent's care byte
+ * holds the doses it received (bits 0-1: 0, 1 or 2) and from which
+ * campaign (bits 2-3); its state byte's SEIR_F_VACC says it has one. */
+#define SEIR_CAMPAIGNS	     4
+#define SEIR_CARE_DOSES	     0x03u
+#define SEIR_CARE_CAMP_SHIFT 2u
+#define SEIR_CARE_CAMP	     0x0Cu
+/* What a dose protects against (seir_campaign.left_q16): infection,
+ * symptoms given infection, severe disease given symptoms. */
+#define SEIR_VE_INF   0
+#define SEIR_VE_SYMP  1
+#define SEIR_VE_SEV   2
+#define SEIR_VE_KINDS 3
+/* An end day meaning "to the end of the run". */
+#define SEIR_FOREVER 0xFFFFFFFFu
+
+/* One campaign: first doses from day `first` to day `last`, `doses` a
+ * day to the next agents of its order (order[order_off + k], k from 0,
+ * at most n_target of them: its coverage of its group); with interval
+ * > 0 a second dose to each of them `interval` days after the first.
+ * left_q16[d][k]: what is left of the risk k (SEIR_VE_*) after dose d +
+ * 1 (Q16; 1 - efficacy). */
+typedef struct seir_campaign {
+	weft_u32 first, last, doses, n_target, order_off, interval;
+	weft_u32 items; /* min(doses, n_target): the launch's first half
+			 * gives first doses, its second half second ones */
+	weft_u32 left_q16[2][SEIR_VE_KINDS];
+} seir_campaign;
+
+/* Severe courses: their paths and stages (the terms of severe_duration,
+ * critical_duration, death_duration: the last is the time to recovery or
+ * death, the one before it on the critical paths from severe to
+ * critical, the others up to severe). */
+#define SEIR_PATH_SEVERE   0 /* severe, recovers */
+#define SEIR_PATH_CRITICAL 1 /* critical, recovers */
+#define SEIR_PATH_DEATH	   2 /* critical, dies */
+#define SEIR_PATHS	   3
+#define SEIR_STAGE_TO_SEV  0
+#define SEIR_STAGE_TO_CRIT 1
+#define SEIR_STAGE_REST	   2
+#define SEIR_STAGES	   3
 
 /* Layers (population.h numbers them the same): home, school, work,
  * community. The beta table has SEIR_BETA_COLS words per day: the four
@@ -67,6 +137,9 @@
 #define SEIR_PURPOSE_LATENT    9u  /* (day, agent): latent period */
 #define SEIR_PURPOSE_ONSET     10u /* (day, agent): course at onset */
 #define SEIR_PURPOSE_REL_TRANS 11u /* (0, agent): transmissibility class */
+#define SEIR_PURPOSE_STAGES                          \
+	12u /* (onset day, agent): a severe course's \
+	     * stages */
 /* Transmission draws (seir.wk, seir_walk_layer): (day, infector, 0,
  * TRANSMIT) gives each layer the skip to its first candidate; candidate
  * c (from 1) draws (day, infector, c, TRANSMIT + layer or COMMUNITY):
@@ -93,15 +166,14 @@ typedef struct seir_params {
 	weft_u32 n_slots;		  /* stored layers: rows per agent */
 	weft_u32 w_max[SEIR_LAYERS];	  /* a layer's largest weight, x1000 */
 	weft_u32 sus_max;		  /* the largest of sus_q16 */
-	weft_u32 weighted;  /* 1: the weight buffer holds x1000 weights */
-	weft_u32 beta_last; /* last row of the beta table (later days use
-			     * it) */
-	weft_u32 asym_q16;  /* transmissibility of asymptomatic agents */
-	weft_u32 rel_trans; /* 1: per-agent classes, else all 1 */
-	weft_u32 iso_thr;   /* chance that a symptomatic agent isolates */
-	weft_u32 vac_start; /* first day of vaccination */
-	weft_u32 vac_doses; /* doses per day */
-	weft_u32 vac_q16;   /* susceptibility left by the vaccine */
+	weft_u32 weighted;    /* 1: the weight buffer holds x1000 weights */
+	weft_u32 beta_last;   /* last row of the beta table (later days use
+			       * it) */
+	weft_u32 asym_q16;    /* transmissibility of asymptomatic agents */
+	weft_u32 rel_trans;   /* 1: per-agent classes, else all 1 */
+	weft_u32 iso_thr;     /* chance that a symptomatic agent isolates */
+	weft_u32 n_campaigns; /* vaccination campaigns */
+	seir_campaign camp[SEIR_CAMPAIGNS];
 	/* Covasim's viral load (seir_viral_q16): on when vl_on is 1. */
 	weft_u32 vl_on;
 	weft_u32 vl_frac_pm;   /* early part of the infectious period, 1/1000 */
@@ -113,15 +185,32 @@ typedef struct seir_params {
 	weft_u32 symp_thr[SEIR_AGE_BINS]; /* chance of symptoms */
 	/* Outcomes of a symptomatic agent, one draw against nested
 	 * thresholds: below death_thr dies (after critical), below crit_thr
-	 * critical, below sev_thr severe, else mild. */
-	weft_u32 death_thr[SEIR_AGE_BINS];
-	weft_u32 crit_thr[SEIR_AGE_BINS];
+	 * critical, below sev_thr severe, else mild. The first index is
+	 * the capacity flags of its exposure (bit 0: hospitals full, bit 1:
+	 * ICUs full), which raise the chances of critical given severe
+	 * (no_hosp_factor) and of death given critical (no_icu_factor). */
+	weft_u32 death_thr[4][SEIR_AGE_BINS];
+	weft_u32 crit_thr[4][SEIR_AGE_BINS];
 	weft_u32 sev_thr[SEIR_AGE_BINS];
+	/* Hospital and ICU beds (SEIR_NONE: no limit): full when more
+	 * agents are severe or critical (critical ones) than beds. */
+	weft_u32 hosp_beds;
+	weft_u32 icu_beds;
+	/* Outputs by age: n_bands bands (0: none), each SEIR_BAND_MEASURES
+	 * counts in the tally after SEIR_TALLY_WORDS and in every row of the
+	 * series after SEIR_ROW_WORDS; row_words in all. */
+	weft_u32 n_bands;
+	weft_u32 row_words;
 	weft_u32 sus_q16[SEIR_AGE_BINS];    /* relative susceptibility */
 	weft_u32 rel_q16[SEIR_REL_CLASSES]; /* transmissibility classes */
 	/* Cumulative thresholds: a duration is the first day d whose
 	 * dur[k][d - 1] exceeds the draw (seir_duration). */
 	weft_u32 dur[SEIR_N_DURS][SEIR_DUR_MAX];
+	/* The stages of a severe course (paths SEIR_PATH_*): days from
+	 * onset to severe, from severe to critical (0 on the severe path),
+	 * and the rest, each 0 to SEIR_DUR_MAX days: the first day d whose
+	 * stage[path][k][d] exceeds the draw (seir_stage_days). */
+	weft_u32 stage[SEIR_PATHS][SEIR_STAGES][SEIR_DUR_MAX + 1];
 	/* Skip sampling: candidate rates (Q28, decreasing), their
 	 * -log2(1 - q) (Q48, low word then high word), and log2(1 + i /
 	 * SEIR_LOG_STEPS) (Q30). */
@@ -131,7 +220,8 @@ typedef struct seir_params {
 } seir_params;
 
 /* The tally (buffer 3): the day being simulated, running totals, today's
- * transitions, and the sizes of the active list. */
+ * transitions, and the sizes of the active list; then, with age bands,
+ * today's counts by band. */
 #define SEIR_T_DAY	 0
 #define SEIR_T_S	 1
 #define SEIR_T_E	 2
@@ -149,26 +239,80 @@ typedef struct seir_params {
 #define SEIR_T_NEW_D	 14 /* ISD -> D */
 #define SEIR_T_NEW_VAC	 15
 #define SEIR_T_COUNT	 16 /* active list entries (seir_list_top) */
-#define SEIR_TALLY_WORDS 17
+#define SEIR_T_SEV	 17 /* severe or critical (Covasim's n_severe) */
+#define SEIR_T_CRIT	 18 /* critical */
+#define SEIR_T_NEW_SEV	 19 /* became severe today */
+#define SEIR_T_NEW_CRIT	 20 /* became critical today */
+#define SEIR_T_END_SEV	 21 /* severe or critical, recovered or died */
+#define SEIR_T_END_CRIT	 22 /* critical, recovered or died */
+#define SEIR_T_FULL	 23 /* completed their campaign's doses */
+#define SEIR_T_NEW_FULL	 24
+#define SEIR_TALLY_WORDS 25
 
-/* A row of the series (the CSV's columns after the day). */
-#define SEIR_R_S       0
-#define SEIR_R_E       1
-#define SEIR_R_IA      2
-#define SEIR_R_IS      3
-#define SEIR_R_R       4
-#define SEIR_R_D       5
-#define SEIR_R_NEW_INF 6
-#define SEIR_R_NEW_D   7
-#define SEIR_R_CUM     8
-#define SEIR_R_VAC     9
-#define SEIR_ROW_WORDS 10
+/* A row of the series (the CSV's columns after the day; with age bands,
+ * the day's counts by band follow, by_age.csv's). */
+#define SEIR_R_S	0
+#define SEIR_R_E	1
+#define SEIR_R_IA	2
+#define SEIR_R_IS	3
+#define SEIR_R_R	4
+#define SEIR_R_D	5
+#define SEIR_R_NEW_INF	6
+#define SEIR_R_NEW_D	7
+#define SEIR_R_CUM	8
+#define SEIR_R_VAC	9
+#define SEIR_R_NEW_SEV	10 /* became severe that day */
+#define SEIR_R_NEW_CRIT 11
+#define SEIR_R_HOSP	12 /* severe or critical in a hospital bed */
+#define SEIR_R_ICU	13 /* critical in an ICU bed */
+#define SEIR_R_OVER_H	14 /* severe or critical without a hospital bed */
+#define SEIR_R_OVER_I	15 /* critical without an ICU bed */
+#define SEIR_R_FULL	16 /* completed their campaign's doses so far */
+#define SEIR_ROW_WORDS	17
+
+/* The first index i of cum[0..hi] whose cumulative threshold exceeds
+ * the draw, 2^32 - 1 standing for 2^32 (so the entry where the table
+ * reaches 2^32 - 1 takes every larger draw). A binary search: the same
+ * answer as a scan. The host makes the tables (non-decreasing, cum[hi] =
+ * 2^32 - 1). */
+WEFT_FN weft_u32 seir_search(const WEFT_GLOBAL weft_u32 *cum, weft_u32 hi,
+			     weft_u32 draw)
+{
+	weft_u32 lo = 0;
+
+	while (lo < hi) {
+		weft_u32 mid = (lo + hi) / 2u;
+		if (draw < cum[mid] || cum[mid] == 0xFFFFFFFFu)
+			hi = mid;
+		else
+			lo = mid + 1u;
+	}
+	return lo;
+}
+
+/* Days of a stage, 0 to SEIR_DUR_MAX: the first d whose cumulative
+ * threshold cum[d] exceeds the draw (as seir_duration, 0 days
+ * included). */
+WEFT_FN weft_u32 seir_stage_days(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
+{
+	return seir_search(cum, SEIR_DUR_MAX, draw);
+}
 
 /* A chance decided by a draw: p = threshold / 2^32, and the largest
  * threshold means certain (so that p = 1 never misses). */
 WEFT_FN int seir_chance(weft_u32 draw, weft_u32 thr)
 {
 	return thr == 0xFFFFFFFFu || draw < thr;
+}
+
+/* The same chance times a factor f (Q16, at most 1: a vaccine's risk
+ * left): draw < thr x f / 2^16, in 64-bit integers; f = 1 is
+ * seir_chance itself. */
+WEFT_FN int seir_chance_q16(weft_u32 draw, weft_u32 thr, weft_u32 f)
+{
+	if (f >= SEIR_Q16_ONE)
+		return seir_chance(draw, thr);
+	return ((weft_u64)draw << 16) < (weft_u64)thr * f;
 }
 
 /* Covasim's viral load (compute_viral_load): an agent infectious for dur
@@ -216,16 +360,7 @@ WEFT_FN weft_u32 seir_viral_q16(const WEFT_GLOBAL seir_params *p, weft_u32 dur,
  * (non-decreasing, the last entry 2^32 - 1). */
 WEFT_FN weft_u32 seir_duration(const WEFT_GLOBAL weft_u32 *cum, weft_u32 draw)
 {
-	weft_u32 lo = 0, hi = SEIR_DUR_MAX - 1;
-
-	while (lo < hi) {
-		weft_u32 mid = (lo + hi) / 2u;
-		if (draw < cum[mid] || cum[mid] == 0xFFFFFFFFu)
-			hi = mid;
-		else
-			lo = mid + 1u;
-	}
-	return lo + 1u;
+	return seir_search(cum, SEIR_DUR_MAX - 1u, draw) + 1u;
 }
 
 /* The chance (Q28, a probability times 2^28; 2^28 and above: certain)

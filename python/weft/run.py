@@ -63,10 +63,23 @@ class Table(np.ndarray):
 
     @classmethod
     def read_csv(cls, path):
-        """A weft CSV (a header line, then numbers) as a Table."""
-        arr = np.genfromtxt(path, delimiter=",", names=True, dtype=None,
-                            encoding="utf-8")
-        return np.atleast_1d(arr).view(cls)
+        """A weft CSV (a header line, then numbers) as a Table. An empty
+        field (CartPole's mean return before any episode ended) is NaN,
+        its column float."""
+        arr = np.atleast_1d(np.genfromtxt(path, delimiter=",", names=True,
+                                          dtype=None, encoding="utf-8",
+                                          usemask=True))
+        missing = {n for n in arr.dtype.names
+                   if np.ma.getmaskarray(arr[n]).any()}
+        if missing:
+            dtype = [(n, np.float64 if n in missing else arr.dtype[n])
+                     for n in arr.dtype.names]
+            out = np.empty(len(arr), dtype=dtype)
+            for n in arr.dtype.names:
+                out[n] = (arr[n].astype(np.float64).filled(np.nan)
+                          if n in missing else arr[n].data)
+            arr = out
+        return np.asarray(arr).view(cls)
 
 
 class RunResult:

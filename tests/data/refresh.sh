@@ -1,9 +1,13 @@
 #!/bin/sh
 # tests/data/refresh.sh - how the reference outputs of tests/test-golden.sh
 # were made. cartpole-*: by weft as it was before models became plugins
-# (commit 4040abb, "Layout: public headers in include/weft, ..."). astoria-*:
+# (commit 4040abb, "Layout: public headers in include/weft, ..."), but for
+# the first row of cartpole-episodes.csv, remade by the run below (issue
+# 17: an interval in which no episode ended has empty means, not 0). astoria-*:
 # remade when SEIR became Covasim's epidemic (issue 16: skip sampling,
 # Covasim's course and contact draws change Astoria's epidemic on purpose),
+# and again when severe courses got their stages (issue 17: new columns,
+# and the stages drawn on their own change who recovers when),
 # by the same run from a build tree, with the build's plugins:
 #
 #   WEFT_PLUGIN_PATH=$B/plugins/openmp/.libs WEFT_MODEL_PATH=$B/models/seir/.libs \
