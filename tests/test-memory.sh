@@ -93,10 +93,16 @@ for cmd in run check; do
 	refused "$cmd: 1e8 agents are refused at once, not OOM-killed" \
 		"weft: model seir needs " "[seir] agents = 100000000" -- \
 		limited "$weft" $cmd "$tmp/seir.ini" --set seir.agents=100000000
-	refused "$cmd: 4e8 steps with interventions are refused at once" \
+	# (4e8 steps, the issue's case, are now refused by the model's own
+	# limit on the series' rows, below; 5e7 fit that limit, not memory.)
+	refused "$cmd: 5e7 steps with interventions are refused at once" \
 		"weft: model seir needs " \
-		"for the daily series ([simulation] steps = 400000000)" \
+		"for the daily series ([simulation] steps = 50000000)" \
 		"for the parameters and beta table ([seir] interventions" -- \
+		limited "$weft" $cmd "$tmp/seir.ini" --set simulation.steps=50000000 \
+		--set "seir.interventions=all 1-49999999 0.5"
+	refused "$cmd: 4e8 steps are refused at once, by the series' limit" \
+		"weft: model seir: 400000000 steps is more days than the series can hold" -- \
 		limited "$weft" $cmd "$tmp/seir.ini" --set simulation.steps=400000000 \
 		--set "seir.interventions=all 1-399999999 0.5"
 	refused "$cmd: the template's largest grid is refused at once" \
@@ -152,7 +158,11 @@ est() {
 	sed -n 's/.*(\([0-9]*\) bytes) on a backend whose device memory is host memory$/\1/p' "$tmp/est"
 }
 # within A B: A within 25 % of B.
-within() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(b > 0 && a >= 0.75 * b && a <= 1.25 * b) }'; }
+# The estimate a within 25 % under or 35 % over the measure b: over is the
+# safe side (a run near the limit is refused rather than OOM-killed); the
+# series of a long run, counted in full on the host and on the device,
+# is where SEIR's estimate is highest (30 % with issue 17's columns).
+within() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(b > 0 && a >= 0.75 * b && a <= 1.35 * b) }'; }
 
 # The process without the model: a tiny run's peak.
 "$maxrss" "$tmp/rss0" "$weft" run --quiet "$tmp/seir.ini" --set seir.agents=1000 > /dev/null 2>&1
@@ -185,7 +195,7 @@ measured() {
 	rss=$(($(cat "$tmp/rss" 2> /dev/null || echo 0) * 1024 - base))
 	got=$(sed -n "$pick" "$tmp/stdout")
 	[ "$rc" -eq 0 ] && within "$dev" "${got:-0}" && within "$shared" "$rss"
-	ok $? "$what: the estimate is within 25 % of the device memory reported ($dev for $got) and of the peak resident memory ($shared for $rss)"
+	ok $? "$what: the estimate is within -25 %/+35 % of the device memory reported ($dev for $got) and of the peak resident memory ($shared for $rss)"
 	[ "$rc" -eq 0 ] || diag "$tmp/stderr"
 }
 # SEIR's summary line; CartPole's counters (its device memory is the

@@ -21,8 +21,23 @@ typedef struct seir_est {
 	uint64_t n, entries, slots, days, beta_rows;
 	int weighted;
 	uint64_t dev_agents, dev_contacts, dev_series, dev_params;
-	uint64_t host_series, host_beta;
+	uint64_t host_series, host_beta, row_bytes;
 } seir_est;
+
+/* The campaigns' orders on the device (vaccination.c): each at most its
+ * coverage of everyone (its age group is not known before the
+ * population), and a word of each campaign's own. */
+static uint64_t est_orders(const seir_state *s, uint64_t n)
+{
+	uint64_t bytes = 0;
+
+	for (uint32_t c = 0; c < s->params.n_campaigns; c++) {
+		double target = s->camps[c].coverage * (double)n + 0.5;
+		uint64_t most = target < (double)n ? (uint64_t)target : n;
+		bytes += 4 * most + 4;
+	}
+	return bytes;
+}
 
 /* Device bytes, as seir_alloc_all(), init_bytes() and init_layers()
  * allocate them. */
@@ -36,12 +51,14 @@ static void est_device(const seir_state *s, seir_est *e)
 		e->dev_agents += n;
 	if (s->params.frontier)
 		e->dev_agents += 4 * n + 4 * blocks;
-	if (s->params.vac_doses)
-		e->dev_agents += 4 * n;
+	if (s->params.n_campaigns)
+		e->dev_agents += n + est_orders(s, n);
 	e->dev_contacts = (e->weighted ? 6 : 4) * e->entries;
-	e->dev_series = e->days * SEIR_ROW_WORDS * 4;
+	e->dev_series = e->days * s->params.row_words * 4;
 	e->dev_params = sizeof s->params + e->beta_rows * SEIR_BETA_COLS * 4 +
-			SEIR_TALLY_WORDS * 4;
+			(SEIR_TALLY_WORDS +
+			 (uint64_t)s->params.n_bands * SEIR_BAND_MEASURES) *
+				4;
 }
 
 /* The most host scratch of the uploads (seir_init.c): the rows, a chunk
@@ -55,11 +72,12 @@ static uint64_t est_upload_scratch(const seir_state *s, const seir_est *e)
 	/* The initial state: the states are all written, the timers, list
 	 * and bitmap only for the seeds (the rest stays untouched). */
 	uint64_t state = n;
-	uint64_t order = s->vac_oldest ? 8 * n : 4 * n;
+	/* The campaigns' permutation and their orders, at once. */
+	uint64_t order = 4 * n + 4 * (n * s->params.n_campaigns + 1);
 
 	most = cols > most ? cols : most;
 	most = state > most ? state : most;
-	if (s->params.vac_doses && order > most)
+	if (s->params.n_campaigns && order > most)
 		most = order;
 	return most;
 }
@@ -96,9 +114,8 @@ static weft_status est_parts(weft_model_ctx *mc, weft_model_estimate *est,
 {
 	int stepping = e->host_series > ps->pop_bytes + upload;
 	uint64_t every = weft_model_output_every(mc);
-	uint64_t snap =
-		weft_model_rows_bytes(mc, SEIR_ROW_WORDS * 4,
-				      (every < e->days ? every : e->days) + 1);
+	uint64_t snap = weft_model_rows_bytes(
+		mc, e->row_bytes, (every < e->days ? every : e->days) + 1);
 	char agents[256], contacts[256], steps[64];
 	weft_status st;
 
@@ -147,7 +164,8 @@ weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	}
 	e.days = (uint64_t)s.params.n_days + 1;
 	e.beta_rows = (uint64_t)weft__seir_beta_last(&s.spec) + 1;
-	e.host_series = e.days * SEIR_ROW_WORDS * 4;
+	e.row_bytes = (uint64_t)s.params.row_words * 4;
+	e.host_series = e.days * e.row_bytes;
 	e.host_beta = e.beta_rows * SEIR_BETA_COLS * 4;
 	est_device(&s, &e);
 	return est_parts(mc, est, &pp, &ps, &e, est_upload_scratch(&s, &e));

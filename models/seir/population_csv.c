@@ -271,7 +271,8 @@ static int pop_float_int(const char *s)
 static weft_status pop_float_fail(const pop_file *f, const char *what,
 				  const char *col, const char *value)
 {
-	return pop_fail(f, "%s '%s' is written as a float: pandas does that to "
+	return pop_fail(f,
+			"%s '%s' is written as a float: pandas does that to "
 			"an integer column with missing values; write it as "
 			"integers, df['%s'] = df['%s'].astype('Int64') "
 			"(astype(int) when none is missing), then "

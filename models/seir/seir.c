@@ -397,7 +397,8 @@ static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
 
 /* What a checkpoint saves: the buffers the day's kernels write (agents'
  * states and timers, the tally with the day counter that keys every
- * draw, the active set and list and the list's offsets; the series and
+ * draw, the active set and list and the list's offsets, the care byte of
+ * vaccination campaigns (doses given, which campaign); the series and
  * its snapshots are declared by weft_model_rows_open()). The rest is what
  * setup() builds from the configuration and the population (parameters
  * and beta table, ages, transmissibility classes, vaccination order,
@@ -406,8 +407,8 @@ static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
 static weft_status seir_declare_state(weft_model_ctx *mc, seir_state *s)
 {
 	static const enum seir_buf_id state[] = {
-		SEIR_BUF_STATE, SEIR_BUF_TIMER, SEIR_BUF_TALLY,
-		SEIR_BUF_BITS,	SEIR_BUF_LIST,	SEIR_BUF_OFFS,
+		SEIR_BUF_STATE, SEIR_BUF_TIMER, SEIR_BUF_TALLY, SEIR_BUF_BITS,
+		SEIR_BUF_LIST,	SEIR_BUF_OFFS,	SEIR_BUF_CARE,
 	};
 	weft_status st = WEFT_OK;
 
