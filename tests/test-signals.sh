@@ -66,6 +66,19 @@ until_file() {
 	while [ ! -s "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
 }
 
+# stepping: wait (up to 60 s) until the run in the background has set its
+# model up (SEIR opens daily.csv in the new output set last), then a
+# little more, so that a signal lands in the step loop however long the
+# setup took (a loaded machine, a sanitizer build).
+stepping() {
+	i=0
+	while ! ls "$tmp"/.out.weft-new-*/daily.csv > /dev/null 2>&1 && [ $i -lt 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sleep 0.3
+}
+
 # stopped NAME RC SIG TEXT: the run ended with RC in under 1 s, saying TEXT
 # in one line, and replaced nothing.
 stopped() {
@@ -88,7 +101,7 @@ stopped "SIGINT during the model's setup" 130 SIGINT "cancelled while"
 sentinel
 "$weft" run "$tmp/base.ini" > /dev/null 2> "$tmp/err" &
 pid=$!
-sleep 1.5
+stepping
 kill -HUP "$pid"
 finish "$pid" 10
 stopped "SIGHUP during the steps, like SIGTERM" 129 SIGHUP "cancelled while stepping"
@@ -96,7 +109,7 @@ stopped "SIGHUP during the steps, like SIGTERM" 129 SIGHUP "cancelled while step
 sentinel
 "$weft" run "$tmp/base.ini" > /dev/null 2> "$tmp/err" &
 pid=$!
-sleep 1.5
+stepping
 kill -TERM "$pid"
 finish "$pid" 10
 stopped "SIGTERM during the steps" 143 SIGTERM "cancelled while stepping"
