@@ -24,3 +24,8 @@ bench_cartpole_bench_SOURCES = bench/cartpole-bench.c
 bench_cartpole_bench_LDADD = models/cartpole/libweft-cartpole.la \
 	core/libweft.la
 EXTRA_DIST += bench/cartpole.sh bench/cartpole_gym.py
+
+# bench/shared-machine.sh: the OpenMP backend at 1 and 2 threads with and
+# without a competing busy process (docs/benchmarks.md, "OpenMP on a
+# shared machine"); runs bench/cartpole-bench and the weft command.
+EXTRA_DIST += bench/shared-machine.sh

@@ -449,26 +449,50 @@ static void progress_steps(progress *p, const weft_sim *sim)
 	fflush(stderr);
 }
 
-/* Step in chunks of about a twentieth of a second (doubled below 25 ms,
- * halved above 100 ms, as the cost of a step changes), so that the progress
- * line moves and a signal is seen between chunks: with a backend that
+/* The steps of the next chunk, after one of n steps that took t seconds
+ * and one before it of n_prev steps (0: none) that took t_prev: a chunk
+ * should take under 50 ms, and the cost of a step can grow fast (early in
+ * an epidemic, tenfold in 16 steps), so the next chunk's steps are assumed
+ * to cost as much more than the last's as those cost more than the ones
+ * before: twice as many when that still fits, and otherwise halved until
+ * it fits, down to 1. (Noise in the times of short chunks only makes a
+ * chunk smaller than it could be, until the next one is measured.) */
+static uint64_t next_chunk(uint64_t n, double t, uint64_t n_prev, double t_prev)
+{
+	const double most = 0.05;
+	double cost = t / (double)n, growth = 1.0;
+	uint64_t k = n;
+
+	if (n_prev && t_prev > 0.0 && cost > t_prev / (double)n_prev)
+		growth = cost / (t_prev / (double)n_prev);
+	if (2.0 * t * growth * growth < most && n < (1u << 30))
+		return 2 * n;
+	while (k > 1 && (double)k * cost * growth > most)
+		k /= 2;
+	return k;
+}
+
+/* Step in chunks (next_chunk) so that the progress line moves and a
+ * signal is seen between chunks, within about 50 ms: with a backend that
  * steps on the host, libweft checks for cancellation between calls. */
 static weft_status step_all(weft_sim *sim, progress *p)
 {
-	uint64_t chunk = 1;
+	uint64_t chunk = 1, last = 0;
+	double t_last = 0.0;
 	weft_status st = WEFT_OK;
 
 	p->t0 = p->last = now_s();
 	while (weft_sim_steps_done(sim) < weft_sim_steps_total(sim)) {
 		double t = now_s();
+		uint64_t n;
 		if ((st = weft_sim_step(sim, chunk)))
 			return st;
 		progress_steps(p, sim);
 		t = now_s() - t;
-		if (t < 0.025 && chunk < (1u << 30))
-			chunk *= 2;
-		else if (t > 0.1 && chunk > 1)
-			chunk /= 2;
+		n = next_chunk(chunk, t, last, t_last);
+		last = chunk;
+		t_last = t;
+		chunk = n;
 	}
 	progress_clear(p);
 	return st;

@@ -1,8 +1,17 @@
 # tests/conform-lib.sh - what the scripts that run `weft conform` on
 # plugins built to fail it share (test-conform-broken.sh,
-# test-conform-async.sh): TAP lines, and the two checks. Sourced; the
-# caller sets weft (the command), dir (where the plugins are) and tmp (a
-# scratch directory), and starts n=0 failed=0.
+# test-conform-async.sh): the command, a scratch directory, TAP lines, and
+# the checks. Sourced; the caller sets dir (where its plugins are) and
+# calls `needs` first.
+weft="$WEFT_BUILDDIR/cli/weft"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-conform-XXXXXX")
+n=0 failed=0
+trap 'rm -rf "$tmp"' EXIT
+
+# needs FILE WHAT: skip the whole script when FILE was not built.
+needs() {
+	[ -f "$1" ] || { echo "1..0 # SKIP $2 is not built ($1)"; exit 0; }
+}
 
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
 diag() { sed 's/^/# /' "$@"; }

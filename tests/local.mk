@@ -43,6 +43,7 @@ include tests/template.am
 include tests/model-template.am
 include tests/conform.am
 include tests/conform-async.am
+include tests/sanitize.am
 include tests/opencl.am
 include tests/cartpole.am
 include tests/plot.am

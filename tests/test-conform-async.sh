@@ -7,16 +7,9 @@
 # line in the group that states the rule. The CUDA backend's logic, on
 # the stand-in CUDA runtime, passes the same groups.
 set -u
-weft="$WEFT_BUILDDIR/cli/weft"
 dir="$WEFT_BUILDDIR/tests/async/.libs"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-async-XXXXXX")
-n=0 failed=0
-trap 'rm -rf "$tmp"' EXIT
-
-[ -f "$dir/weft-backend-async.so" ] ||
-	{ echo "1..0 # SKIP the asynchronous test backend is not built ($dir/weft-backend-async.so)"; exit 0; }
-
 . "$WEFT_SRCDIR/tests/conform-lib.sh"
+needs "$dir/weft-backend-async.so" "the asynchronous test backend"
 
 passes "$dir/weft-backend-async.so" "the asynchronous backend (every group)"
 # No group may depend on the test backend's delay: the lazy build of the

@@ -5,17 +5,10 @@
 # a `not ok` line in the group that states the promise; the template
 # itself, and the wrapper with nothing broken, pass (status 0).
 set -u
-weft="$WEFT_BUILDDIR/cli/weft"
 dir="$WEFT_BUILDDIR/tests/broken/.libs"
 template="$WEFT_BUILDDIR/plugins/template/.libs/weft-backend-template.so"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-broken-XXXXXX")
-n=0 failed=0
-trap 'rm -rf "$tmp"' EXIT
-
-[ -f "$dir/weft-backend-intact.so" ] ||
-	{ echo "1..0 # SKIP the template backend is not built ($dir/weft-backend-intact.so)"; exit 0; }
-
 . "$WEFT_SRCDIR/tests/conform-lib.sh"
+needs "$dir/weft-backend-intact.so" "the template backend"
 
 passes "$dir/weft-backend-intact.so" "the template through the wrapper, nothing broken"
 if [ -f "$template" ]; then

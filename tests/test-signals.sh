@@ -66,6 +66,19 @@ until_file() {
 	while [ ! -s "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
 }
 
+# stepping: wait (up to 60 s) until the run in the background has set its
+# model up (SEIR opens daily.csv in the new output set last), then a
+# little more, so that a signal lands in the step loop however long the
+# setup took (a loaded machine, a sanitizer build).
+stepping() {
+	i=0
+	while ! ls "$tmp"/.out.weft-new-*/daily.csv > /dev/null 2>&1 && [ $i -lt 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sleep 0.3
+}
+
 # stopped NAME RC SIG TEXT: the run ended with RC in under 1 s, saying TEXT
 # in one line, and replaced nothing.
 stopped() {
@@ -76,14 +89,15 @@ stopped() {
 }
 
 # interrupt AFTER SIG NAME RC TEXT [weft run options]: a run of base.ini
-# gets SIG AFTER seconds in, and must have stopped as stopped() says.
+# gets SIG AFTER seconds in (or, with AFTER "stepping", once it steps),
+# and must have stopped as stopped() says.
 interrupt() {
 	after=$1 sig=$2 name=$3 want=$4 text=$5
 	shift 5
 	sentinel
 	"$weft" run "$tmp/base.ini" "$@" > /dev/null 2> "$tmp/err" &
 	pid=$!
-	sleep "$after"
+	if [ "$after" = stepping ]; then stepping; else sleep "$after"; fi
 	kill -"$sig" "$pid"
 	finish "$pid" 10
 	stopped "$name" "$want" "SIG$sig" "$text"
@@ -93,10 +107,9 @@ interrupt() {
 interrupt 0.8 INT "SIGINT during the model's setup" 130 "cancelled while" \
 	--set seir.agents=2000000
 
-# ---- the steps (30,000 agents: built in milliseconds, even on a busy
-# machine, so that 1.5 s later the run is stepping) ---------------------------
-interrupt 1.5 HUP "SIGHUP during the steps, like SIGTERM" 129 "cancelled while stepping"
-interrupt 1.5 TERM "SIGTERM during the steps" 143 "cancelled while stepping"
+# ---- the steps (stepping: until the run's new set holds daily.csv) ------------
+interrupt stepping HUP "SIGHUP during the steps, like SIGTERM" 129 "cancelled while stepping"
+interrupt stepping TERM "SIGTERM during the steps" 143 "cancelled while stepping"
 
 # ---- the finish: gnuplot is killed ------------------------------------------
 sentinel

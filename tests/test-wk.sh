@@ -11,6 +11,9 @@ src="$WEFT_SRCDIR"
 build="$WEFT_BUILDDIR"
 wk="$build/cli/weft-wk"
 cc=${CC:-cc}
+# What links tests/wk/run.c, which loads this build's plugins: a sanitizer
+# build (tests/sanitize/run.sh) needs its runtime in the program.
+runcc=${WEFT_PLUGIN_HOST_CC:-$cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-wk-XXXXXX")
 n=0 failed=0
 trap 'rm -rf "$tmp"' EXIT
@@ -46,7 +49,7 @@ rc=$?
 ok $rc "it defines demo_program and demo_sigs, hidden, and nothing else global"
 [ "$rc" -eq 0 ] || diag "$tmp/syms" "$tmp/visible"
 
-$cc $cflags -I"$src/tests/wk" -I"$out" -o "$out/run" "$src/tests/wk/run.c" \
+$runcc $cflags -I"$src/tests/wk" -I"$out" -o "$out/run" "$src/tests/wk/run.c" \
 	"$out/demo_kernels.c" -ldl > "$tmp/cc.log" 2>&1
 rc=$?
 ok $rc "tests/wk/run.c links with demo_kernels.c (-pedantic -Werror)"

@@ -407,9 +407,20 @@ static weft_status async_issue(struct async_dev *ad, struct async_cmd *c,
 	return WEFT_OK;
 }
 
-#if defined(ASYNC_READ_NOWAIT) || defined(ASYNC_WRITE_NOWAIT)
-/* A blocking transfer done at once, on the caller's thread: as if it
- * jumped the queue. */
+/* The blocking transfers that jump the queue: none, but in the variants
+ * ASYNC_READ_NOWAIT and ASYNC_WRITE_NOWAIT. */
+#ifdef ASYNC_READ_NOWAIT
+#define ASYNC_READ_AT_ONCE 1
+#else
+#define ASYNC_READ_AT_ONCE 0
+#endif
+#ifdef ASYNC_WRITE_NOWAIT
+#define ASYNC_WRITE_AT_ONCE 1
+#else
+#define ASYNC_WRITE_AT_ONCE 0
+#endif
+
+/* A blocking transfer done at once, on the caller's thread. */
 static weft_status async_at_once(struct async_dev *ad, struct async_cmd *c,
 				 enum weft_dir dir, uint64_t t0)
 {
@@ -418,60 +429,55 @@ static weft_status async_at_once(struct async_dev *ad, struct async_cmd *c,
 	free(c);
 	return WEFT_OK;
 }
-#endif
+
+/* A write (from the host memory from) or a read (into to) of buf,
+ * checked as the template checks it, then queued. */
+static weft_status async_host_xfer(weft_device *dev, int writes, weft_buf *buf,
+				   size_t offset, const void *from, void *to,
+				   size_t bytes, unsigned flags,
+				   weft_error *err)
+{
+	struct async_dev *ad = AD(dev);
+	uint64_t t0 = tpl_now_ns();
+	const char *op = writes ? "write" : "read";
+	struct async_cmd *c;
+	weft_status st;
+
+	if (!ad || ((writes ? !from : !to) && bytes))
+		return tpl_fail(err, WEFT_E_INVALID, "%s of %zu bytes: %s", op,
+				bytes,
+				ad ? "the host pointer is NULL" : "no device");
+	st = tpl_check(ad->inner, op, flags, buf, offset, bytes, err);
+	if (st != WEFT_OK ||
+	    !(c = async_cmd_new(writes ? CMD_WRITE : CMD_READ, err)))
+		return st != WEFT_OK ? st : WEFT_E_NOMEM;
+	c->buf = buf;
+	c->offset = offset;
+	c->from = from;
+	c->to = to;
+	c->bytes = bytes;
+	if (!(flags & WEFT_XFER_ASYNC) &&
+	    (writes ? ASYNC_WRITE_AT_ONCE : ASYNC_READ_AT_ONCE))
+		return async_at_once(ad, c,
+				     writes ? WEFT_DIR_H2D : WEFT_DIR_D2H, t0);
+	return async_issue(ad, c, flags, writes ? WEFT_DIR_H2D : WEFT_DIR_D2H,
+			   t0);
+}
 
 static weft_status async_write(weft_device *dev, weft_buf *dst, size_t offset,
 			       const void *src, size_t bytes, unsigned flags,
 			       weft_error *err)
 {
-	struct async_dev *ad = AD(dev);
-	uint64_t t0 = tpl_now_ns();
-	struct async_cmd *c;
-	weft_status st;
-
-	if (!ad || (!src && bytes))
-		return tpl_fail(err, WEFT_E_INVALID, "write of %zu bytes: %s",
-				bytes,
-				ad ? "the host pointer is NULL" : "no device");
-	st = tpl_check(ad->inner, "write", flags, dst, offset, bytes, err);
-	if (st != WEFT_OK || !(c = async_cmd_new(CMD_WRITE, err)))
-		return st != WEFT_OK ? st : WEFT_E_NOMEM;
-	c->buf = dst;
-	c->offset = offset;
-	c->from = src;
-	c->bytes = bytes;
-#ifdef ASYNC_WRITE_NOWAIT
-	if (!(flags & WEFT_XFER_ASYNC))
-		return async_at_once(ad, c, WEFT_DIR_H2D, t0);
-#endif
-	return async_issue(ad, c, flags, WEFT_DIR_H2D, t0);
+	return async_host_xfer(dev, 1, dst, offset, src, NULL, bytes, flags,
+			       err);
 }
 
 static weft_status async_read(weft_device *dev, void *dst, weft_buf *src,
 			      size_t offset, size_t bytes, unsigned flags,
 			      weft_error *err)
 {
-	struct async_dev *ad = AD(dev);
-	uint64_t t0 = tpl_now_ns();
-	struct async_cmd *c;
-	weft_status st;
-
-	if (!ad || (!dst && bytes))
-		return tpl_fail(err, WEFT_E_INVALID, "read of %zu bytes: %s",
-				bytes,
-				ad ? "the host pointer is NULL" : "no device");
-	st = tpl_check(ad->inner, "read", flags, src, offset, bytes, err);
-	if (st != WEFT_OK || !(c = async_cmd_new(CMD_READ, err)))
-		return st != WEFT_OK ? st : WEFT_E_NOMEM;
-	c->buf = src;
-	c->offset = offset;
-	c->to = dst;
-	c->bytes = bytes;
-#ifdef ASYNC_READ_NOWAIT
-	if (!(flags & WEFT_XFER_ASYNC))
-		return async_at_once(ad, c, WEFT_DIR_D2H, t0);
-#endif
-	return async_issue(ad, c, flags, WEFT_DIR_D2H, t0);
+	return async_host_xfer(dev, 0, src, offset, NULL, dst, bytes, flags,
+			       err);
 }
 
 static weft_status async_copy(weft_device *dev, weft_buf *dst,
