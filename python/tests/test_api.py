@@ -35,13 +35,22 @@ def test_run_seir(astoria, tmp_path):
     assert np.issubdtype(daily["S"].dtype, np.integer)
     assert (daily["S"] + daily["E"] + daily["I_asym"] + daily["I_sym"] +
             daily["R"] + daily["D"] == 3000).all()
-    # zero synchronisations inside step(n): one at the end
-    # One sync at the drain and, since this session's merges, one more
-    # outside the steps (which one is not yet established: see the
-    # closing note); steps still counts 30 launches of step(n).
-    assert r.counters["syncs"] <= 2 and r.counters["steps"] == 30
+    # zero synchronisations inside step(n): the drain at the end, and one
+    # more for the campaign summary's read of the care bytes at the finish
+    assert r.counters["syncs"] == 2 and r.counters["steps"] == 30
     with open(r.outputs["daily.csv"]) as f:
         assert f.read().count("\n") == 32
+
+
+def test_syncs_outside_steps(astoria, tmp_path):
+    # syncs do not grow with the steps: none inside step(n)
+    longer = weft.run(astoria, overrides={**SMALL, "simulation.steps": 60},
+                      output=tmp_path / "60")
+    assert longer.counters["syncs"] == 2 and longer.counters["steps"] == 60
+    # without a vaccination campaign the finish reads no state: one sync
+    plain = weft.run(astoria, overrides={**SMALL, "seir.vaccine_doses": 0},
+                     output=tmp_path / "plain")
+    assert plain.counters["syncs"] == 1
 
 
 def test_run_to_pandas(astoria, tmp_path):
