@@ -162,6 +162,7 @@ static weft_status params_run(weft_model_ctx *mc, seir_state *s)
 	s->params.seed_hi = (uint32_t)(seed >> 32);
 	s->params.n_days = (uint32_t)steps;
 	s->params.frontier = (weft_u32)weft_model_bool(mc, "frontier");
+	s->params.count_work = (weft_u32)weft_model_bool(mc, "count_work");
 	return WEFT_OK;
 }
 

@@ -92,6 +92,7 @@ typedef struct seir_params {
 	weft_u32 seed_hi;
 	weft_u32 n_days;	  /* rows in the series after row 0 */
 	weft_u32 frontier;	  /* 1: work over the active list */
+	weft_u32 count_work;	  /* 1: count draws and candidates */
 	weft_u32 community_daily; /* contacts drawn per infectious day */
 	weft_u32 layer_slot[SEIR_LAYERS]; /* a stored layer's place among an
 					   * agent's rows, or SEIR_NONE */
@@ -157,7 +158,9 @@ typedef struct seir_params {
 #define SEIR_T_NEW_D	 14 /* ISD -> D */
 #define SEIR_T_NEW_VAC	 15
 #define SEIR_T_COUNT	 16 /* active list entries (seir_list_top) */
-#define SEIR_TALLY_WORDS 17
+#define SEIR_T_WALK	 17 /* infectors that drew today (count_work) */
+#define SEIR_T_CAND	 18 /* candidates walked today (count_work) */
+#define SEIR_TALLY_WORDS 19
 
 /* A row of the series (the CSV's columns after the day). */
 #define SEIR_R_S       0
@@ -170,7 +173,9 @@ typedef struct seir_params {
 #define SEIR_R_NEW_D   7
 #define SEIR_R_CUM     8
 #define SEIR_R_VAC     9
-#define SEIR_ROW_WORDS 10
+#define SEIR_R_WALK    10 /* with count_work: infectors that drew */
+#define SEIR_R_CAND    11 /* with count_work: candidates walked */
+#define SEIR_ROW_WORDS 12
 
 /* A chance decided by a draw: p = threshold / 2^32, and the largest
  * threshold means certain (so that p = 1 never misses). */
