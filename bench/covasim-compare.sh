@@ -30,8 +30,11 @@
 # notes the largest of those busy shares before its runs, the largest
 # share of the CPUs that other processes used during a run (the machine's
 # busy time less the run's own CPU time), and the load average before
-# and after the row. With KEEP set the scratch directory (logs, runs) is
-# kept.
+# and after the row. With NICE=N every timed run (Covasim's and weft's
+# alike) runs under `nice -n N` (a negative N needs root): on a machine
+# whose other users keep both CPUs busy, a run then gets its core nearly
+# whole; the busy shares still say what else ran. With KEEP set the
+# scratch directory (logs, runs) is kept.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/_build}
@@ -40,6 +43,7 @@ pops=${3:-random hybrid}
 seeds=${4:-3}
 threads=${THREADS:-1 2}
 days=120
+pri=${NICE:+nice -n $NICE}
 py=$("$top/bench/covasim-venv.sh")
 out=$(mktemp -d "${TMPDIR:-/tmp}/weft-cv-XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
@@ -87,7 +91,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : 
 # weft_run BUILD TREE N POP T SEED: one run, its summary in $out/log
 weft_run() {
 	WEFT_PLUGIN_PATH=$1/plugins/openmp/.libs WEFT_MODEL_PATH=$1/models/seir/.libs \
-	"$1/cli/weft" run "$2/examples/covasim-$4.ini" --quiet \
+	$pri "$1/cli/weft" run "$2/examples/covasim-$4.ini" --quiet \
 		--set "seir.agents=$3" --set "simulation.steps=$days" \
 		--set "simulation.seed=$6" --set backend.name=openmp \
 		--set "backend.threads=$5" --set "output.directory=$out/$4" \
@@ -122,7 +126,7 @@ for n in $sizes; do
 		: > "$out/cv"
 		: > "$out/busy"
 		for s in $(seq "$seeds"); do
-			timed "$py" "$top/bench/covasim_run.py" "$pop" "$n" "$days" "$s" > "$out/cv1" 2>/dev/null
+			timed $pri "$py" "$top/bench/covasim_run.py" "$pop" "$n" "$days" "$s" > "$out/cv1" 2>/dev/null
 			grep "^$pop " "$out/cv1" >> "$out/cv"
 		done
 		cv_run=$(awk '{ print $6 }' "$out/cv" | median)
