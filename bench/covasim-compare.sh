@@ -18,9 +18,14 @@
 # Each row: Covasim's seeds one after the other (bench/covasim_run.py, a
 # process per seed), then weft's (the old build's, then each thread
 # count). Times exclude building the population: Covasim's sim.run()
-# against weft's step loop plus finish (the "wall time" line of `weft
-# run`: every launch, the wait for the last outputs and their writing; no
-# plot). Medians over the seeds; person-days/s = agents x 120 / time;
+# (after a small simulation in the same process, untimed, has loaded its
+# numba functions from their cache) against weft's step loop (`weft
+# run`'s "steps" in its "wall time" line: every launch, which with the
+# OpenMP backend runs its kernel before it returns, and the reads of the
+# outputs). The finish, which writes the outputs to disk and commits them
+# (about 30 ms, most of it waiting for the disk), is left out as
+# Covasim's exporting of its results is. Medians over the seeds;
+# person-days/s = agents x 120 / time;
 # attack rates are medians too; bytes are weft's device memory per agent
 # and per stored contact (its summary).
 #
@@ -101,7 +106,7 @@ weft_run() {
 # weft_once BUILD TREE N POP T SEED: "steps_s attack% bytes_agent bytes_contact"
 weft_once() {
 	timed weft_run "$@"
-	awk '$1 == "wall" && $2 == "time" { s = $7 + $10 }
+	awk '$1 == "wall" && $2 == "time" { s = $7 }
 	     /attack rate/ { a = $0; sub(/.*attack rate /, "", a); sub(/ %.*/, "", a) }
 	     $1 == "device" && $2 == "memory" { b = $5; c = $8 }
 	     END { print s, a, b, c }' "$out/log"
