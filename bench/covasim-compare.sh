@@ -15,18 +15,31 @@
 # tree's presets, for the ratio before a change. Covasim is installed by
 # bench/covasim-venv.sh; its numba functions run on one thread.
 #
-# Each row: Covasim's seeds one after the other (bench/covasim_run.py),
-# then weft's (each thread count, then the old build's). Times exclude
-# building the population: Covasim's sim.run() against weft's step loop
-# plus finish (the "wall time" line of `weft run`: every launch, the wait
-# for the last outputs and their writing; no plot). Medians over the
-# seeds; person-days/s = agents x 120 / time; attack rates are medians
-# too; bytes are weft's device memory per agent and per stored contact
-# (its summary). Before each row the script waits (up to IDLE_WAIT
-# seconds, default 900) until the CPUs were busy less than IDLE_BUSY
-# percent (default 10) over 5 seconds (/proc/stat): on a shared machine
-# other jobs come and go. Each row notes that busy share and the load
-# average before it, and the load average after it.
+# Each row: Covasim's seeds one after the other (bench/covasim_run.py, a
+# process per seed), then weft's (the old build's, then each thread
+# count). Times exclude building the population: Covasim's sim.run()
+# (after a small simulation in the same process, untimed, has loaded its
+# numba functions from their cache) against weft's step loop (`weft
+# run`'s "steps" in its "wall time" line: every launch, which with the
+# OpenMP backend runs its kernel before it returns, and the reads of the
+# outputs). The finish, which writes the outputs to disk and commits them
+# (about 30 ms, most of it waiting for the disk), is left out as
+# Covasim's exporting of its results is. Medians over the seeds;
+# person-days/s = agents x 120 / time;
+# attack rates are medians too; bytes are weft's device memory per agent
+# and per stored contact (its summary).
+#
+# On a shared machine other jobs come and go, so every run waits (up to
+# IDLE_WAIT seconds, default 900) until the CPUs were busy less than
+# IDLE_BUSY percent (default 10) over 5 seconds (/proc/stat). Each row
+# notes the largest of those busy shares before its runs, the largest
+# share of the CPUs that other processes used during a run (the machine's
+# busy time less the run's own CPU time), and the load average before
+# and after the row. With NICE=N every timed run (Covasim's and weft's
+# alike) runs under `nice -n N` (a negative N needs root): on a machine
+# whose other users keep both CPUs busy, a run then gets its core nearly
+# whole; the busy shares still say what else ran. With KEEP set the
+# scratch directory (logs, runs) is kept.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/_build}
@@ -35,17 +48,19 @@ pops=${3:-random hybrid}
 seeds=${4:-3}
 threads=${THREADS:-1 2}
 days=120
+pri=${NICE:+nice -n $NICE}
 py=$("$top/bench/covasim-venv.sh")
 out=$(mktemp -d "${TMPDIR:-/tmp}/weft-cv-XXXXXX")
-trap 'rm -rf "$out"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 
 load() { cut -d' ' -f1 /proc/loadavg; }
+# ticks: the machine's busy and total CPU time so far (/proc/stat ticks).
+ticks() { awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8; print b, b + $5 + $6 }' /proc/stat; }
 # busy: percent of CPU time not idle over the next 5 seconds.
 busy() {
-	a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+	a=$(ticks)
 	sleep 5
-	b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
-	echo "$a $b" | awk '{ u = $3 - $1; i = $4 - $2; printf "%.0f", u + i ? 100 * u / (u + i) : 0 }'
+	echo "$a $(ticks)" | awk '{ t = $4 - $2; printf "%.0f", t ? 100 * ($3 - $1) / t : 0 }'
 }
 # wait_idle: until busy is under IDLE_BUSY, or IDLE_WAIT s; sets $idle.
 wait_idle() {
@@ -56,17 +71,42 @@ wait_idle() {
 		idle=$(busy)
 	done
 }
+# own_cpu: CPU seconds of this shell's finished children into $cpu (times,
+# run in this shell: in a pipe or $(...) it would count a subshell's).
+own_cpu() {
+	times > "$out/times"
+	cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.2f", s }' "$out/times")
+}
+# timed CMD...: CMD once the CPUs are idle; appends to $out/busy the busy
+# share before it and the share of the CPUs others used during it.
+timed() {
+	wait_idle
+	t0=$(ticks)
+	own_cpu
+	c0=$cpu
+	"$@"
+	t1=$(ticks)
+	own_cpu
+	echo "$idle $t0 $t1 $c0 $cpu $(getconf CLK_TCK)" | awk '{
+		t = ($5 - $3) / $8; o = ($4 - $2) / $8 - ($7 - $6);
+		printf "%s %.0f\n", $1, (t > 0 && o > 0) ? 100 * o / t : 0 }' >> "$out/busy"
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# weft_once BUILD TREE N POP T SEED: "steps_s attack% bytes_agent bytes_contact"
-weft_once() {
+# weft_run BUILD TREE N POP T SEED: one run, its summary in $out/log
+weft_run() {
 	WEFT_PLUGIN_PATH=$1/plugins/openmp/.libs WEFT_MODEL_PATH=$1/models/seir/.libs \
-	"$1/cli/weft" run "$2/examples/covasim-$4.ini" --quiet \
+	$pri "$1/cli/weft" run "$2/examples/covasim-$4.ini" --quiet \
 		--set "seir.agents=$3" --set "simulation.steps=$days" \
 		--set "simulation.seed=$6" --set backend.name=openmp \
 		--set "backend.threads=$5" --set "output.directory=$out/$4" \
 		--set "output.every=$days" --set output.plot=none > "$out/log"
-	awk '$1 == "wall" && $2 == "time" { s = $7 + $10 }
+}
+
+# weft_once BUILD TREE N POP T SEED: "steps_s attack% bytes_agent bytes_contact"
+weft_once() {
+	timed weft_run "$@"
+	awk '$1 == "wall" && $2 == "time" { s = $7 }
 	     /attack rate/ { a = $0; sub(/.*attack rate /, "", a); sub(/ %.*/, "", a) }
 	     $1 == "device" && $2 == "memory" { b = $5; c = $8 }
 	     END { print s, a, b, c }' "$out/log"
@@ -83,14 +123,17 @@ weft_median() {
 
 echo "Covasim $("$py" -c 'import covasim; print(covasim.__version__)' 2>/dev/null | tail -1); $(WEFT_MODEL_PATH=$build/models/seir/.libs "$build/cli/weft" --version | head -1); $days days; seeds 1-$seeds, medians; $(date -u '+%Y-%m-%d %H:%M UTC'); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
 echo
-echo "| agents | population | Covasim run (s) | Covasim attack | weft threads | weft steps (s) | weft attack | bytes/agent | bytes/contact | Covasim person-days/s | weft person-days/s | ratio | ratio before | busy before, load |"
+echo "| agents | population | Covasim run (s) | Covasim attack | weft threads | weft steps (s) | weft attack | bytes/agent | bytes/contact | Covasim person-days/s | weft person-days/s | ratio | ratio before | busy before, others during, load |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for n in $sizes; do
 	for pop in $pops; do
-		wait_idle
 		l0=$(load)
-		"$py" "$top/bench/covasim_run.py" "$pop" "$n" "$days" "1-$seeds" 2>/dev/null |
-			grep "^$pop " > "$out/cv"
+		: > "$out/cv"
+		: > "$out/busy"
+		for s in $(seq "$seeds"); do
+			timed $pri "$py" "$top/bench/covasim_run.py" "$pop" "$n" "$days" "$s" > "$out/cv1" 2>/dev/null
+			grep "^$pop " "$out/cv1" >> "$out/cv"
+		done
 		cv_run=$(awk '{ print $6 }' "$out/cv" | median)
 		cv_attack=$(awk '{ print 100 * $7 }' "$out/cv" | median)
 		before=-
@@ -99,11 +142,13 @@ for n in $sizes; do
 		fi
 		for t in $threads; do
 			res=$(weft_median "$build" "$top" "$n" "$pop" "$t")
-			echo "$n $pop $cv_run $cv_attack $t $res $days $before $l0 $(load) $idle" | awk '{
+			bm=$(sort -n -k1,1 "$out/busy" | tail -1 | cut -d' ' -f1)
+			om=$(sort -n -k2,2 "$out/busy" | tail -1 | cut -d' ' -f2)
+			echo "$n $pop $cv_run $cv_attack $t $res $days $before $l0 $(load) $bm $om" | awk '{
 				cv = $1 * $10 / $3; wf = $1 * $10 / $6;
 				rb = $11 == "-" || $5 != 1 ? "-" : sprintf("%.1fx", $1 * $10 / $11 / cv);
-				printf "| %d | %s | %.2f | %.2f %% | %d | %.3f | %s %% | %s | %s | %.3g | %.3g | %.1fx | %s | %s %%, %s-%s |\n",
-				       $1, $2, $3, $4, $5, $6, $7, $8, $9, cv, wf, wf / cv, rb, $14, $12, $13 }'
+				printf "| %d | %s | %.2f | %.2f %% | %d | %.3f | %s %% | %s | %s | %.3g | %.3g | %.1fx | %s | %s %%, %s %%, %s-%s |\n",
+				       $1, $2, $3, $4, $5, $6, $7, $8, $9, cv, wf, wf / cv, rb, $14, $15, $12, $13 }'
 		done
 	done
 done

@@ -14,6 +14,10 @@ SERIES_CSV every day of every seed is appended to that file as
 pop,agents,seed,day,new_infections,infectious,cumulative,deaths (agents
 in each state at the end of the day, as weft's daily.csv counts them).
 
+Before the first timed seed a small simulation of the same population
+type runs untimed: Covasim's numba functions load from their cache (or
+compile) on first use, which would otherwise count in the first run.
+
 Covasim runs as the presets assume: every agent simulated
 (rescale=False), no waning immunity (use_waning=False: a recovered agent
 is not infected again, as in weft), 20 initial infections, its defaults
@@ -55,6 +59,7 @@ def main():
     first, _, last = sys.argv[4].partition("-")
     seeds = range(int(first), int(last or first) + 1)
     out = sys.argv[5] if len(sys.argv) > 5 else None
+    run_one(pop_type, 2000, 10, 0)  # loads the numba functions; untimed
     for seed in seeds:
         sim, init_s, run_s = run_one(pop_type, pop_size, days, seed)
         r = sim.results

@@ -302,7 +302,8 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	double t, unique, issued, infectious = agents / 100.0;
 	double cand = infectious * contacts * 0.05;
 
-	weft__seir_skip_tables(pb.p.lvl_q28, pb.p.lvl_log, pb.p.log2_q30);
+	weft__seir_skip_tables(pb.p.lvl_q28, pb.p.lvl_log, pb.p.log2_q30,
+			       pb.p.lvl_start);
 	for (int b = 0; b < SEIR_AGE_BINS; b++)
 		pb.p.sus_q16[b] = SEIR_Q16_ONE;
 	tally[SEIR_T_DAY] = 1;

@@ -449,7 +449,7 @@ static void skip_case(double q)
 	uint32_t pc = (uint32_t)(q * 268435456.0), k;
 	double qk, sum = 0.0, acc = 0.0, n = 1000000.0, gm, gsd, asd;
 
-	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30);
+	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30, p.lvl_start);
 	k = seir_level(&p, pc);
 	qk = p.lvl_q28[k] / 268435456.0;
 	for (uint32_t i = 0; i < (uint32_t)n; i++) {
@@ -465,6 +465,79 @@ static void skip_case(double q)
 	       "skip sampling at chance %g: level rate %.5f, mean gap %.3f "
 	       "(geometric %.3f), acceptance %.5f (%.5f)",
 	       q, qk, sum / n, gm, acc / n, pc / 268435456.0 / qk);
+}
+
+/* The largest k whose rate is at least pc, by scanning from the top. */
+static uint32_t level_ref(const seir_params *p, uint32_t pc)
+{
+	uint32_t k = 0;
+
+	while (k + 1 < SEIR_LEVELS && p->lvl_q28[k + 1] >= pc)
+		k++;
+	return k;
+}
+
+/* The kernels' shortcuts against their definitions: seir_ilog2 against a
+ * shift loop, seir_level against a scan of the rates (every pc up to 2^16,
+ * every rate and its neighbours, 200,000 drawn ones), seir_skip against
+ * seir_gap capped (draws, levels and lengths on both sides of 2^13, where
+ * its shortcut stops). */
+static void test_skip_exact(void)
+{
+	static seir_params p;
+	uint32_t bad_log = 0, bad_lvl = 0, bad_skip = 0, n_lvl = 0, pc;
+
+	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30, p.lvl_start);
+	for (uint32_t i = 0; i < 32; i++) {
+		for (uint32_t d = 0; d < 3; d++) {
+			uint32_t x = d == 0   ? 1u << i
+				     : d == 1 ? (1u << i) + 1
+					      : (1u << i) - 1;
+			uint32_t e = 0;
+			if (x == 0)
+				continue;
+			while (x >> (e + 1) && e < 31)
+				e++;
+			bad_log += seir_ilog2(x) != e;
+		}
+	}
+	for (pc = 1; pc <= 1u << 16; pc++, n_lvl++)
+		bad_lvl += seir_level(&p, pc) != level_ref(&p, pc);
+	for (uint32_t k = 0; k < SEIR_LEVELS; k++) {
+		for (uint32_t d = 0; d < 3; d++, n_lvl++) {
+			pc = p.lvl_q28[k] + d - 1;
+			if (pc >= 1 && pc <= SEIR_Q28_ONE)
+				bad_lvl +=
+					seir_level(&p, pc) != level_ref(&p, pc);
+		}
+	}
+	for (uint32_t i = 0; i < 200000; i++, n_lvl++) {
+		weft_rand4 r = weft_philox(3, 0, 2, i, 0, 98);
+		pc = (r.v[0] >> (r.v[1] & 31u) >> 4) + 1;
+		bad_lvl += seir_level(&p, pc) != level_ref(&p, pc);
+	}
+	for (uint32_t i = 0; i < 200000; i++) {
+		weft_rand4 r = weft_philox(3, 0, 3, i, 0, 98);
+		uint32_t k = 1 + r.v[1] % (SEIR_LEVELS - 1);
+		uint32_t left =
+			r.v[2] % 3 ? r.v[3] % 16384 : r.v[3] >> (r.v[2] & 31u);
+		uint64_t g = seir_gap(&p, k, r.v[0]);
+		bad_skip += seir_skip(&p, k, r.v[0], left) !=
+			    (g < left ? (uint32_t)g : left);
+	}
+	/* Where left x -log2(1 - q) would pass 2^64: the longest skip (draw
+	 * 0) at the highest rates, every length from below 2^13 to 2^16. */
+	for (uint32_t k = 1; k <= 16; k++) {
+		for (uint32_t left = 8000; left < 65536; left++) {
+			uint64_t g = seir_gap(&p, k, 0);
+			bad_skip += seir_skip(&p, k, 0, left) !=
+				    (g < left ? (uint32_t)g : left);
+		}
+	}
+	tap_ok(bad_log == 0 && bad_lvl == 0 && bad_skip == 0,
+	       "seir_ilog2, seir_level (%u rates) and seir_skip give their "
+	       "definitions' answers (wrong: %u, %u, %u)",
+	       n_lvl, bad_log, bad_lvl, bad_skip);
 }
 
 static void test_skip(void)
@@ -570,5 +643,6 @@ int main(void)
 	test_viral_load();
 	test_skip();
 	test_stages();
+	test_skip_exact();
 	return tap_done();
 }

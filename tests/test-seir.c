@@ -454,6 +454,65 @@ static void test_identical(void)
 	run_free(&d);
 }
 
+/* count_work: the same CSV; every infectious agent-day draws when every
+ * agent transmits (no dispersion), fewer with Covasim's dispersion; every
+ * transmission is a candidate. The counts are read from summary.txt. */
+static int work_counted(const char *name, unsigned long long *walk,
+			unsigned long long *cand)
+{
+	char path[600], *txt, *at;
+	int got = 0;
+
+	snprintf(path, sizeof path, "%s/%s/summary.txt", tap_tmpdir(), name);
+	txt = tap_read_file(path, NULL);
+	at = txt ? strstr(txt, "work counted: ") : NULL;
+	if (at)
+		got = sscanf(at, "work counted: %llu infectors drew, %llu",
+			     walk, cand) == 2;
+	free(txt);
+	return got;
+}
+
+static long long infectious_days(const run *r)
+{
+	long long n = 0;
+
+	for (int i = 1; i < r->n_rows; i++)
+		n += r->rows[i].ia + r->rows[i].is;
+	return n;
+}
+
+static void test_count_work(void)
+{
+	static const char *no_disp[] = { "seir.rel_trans_dispersion=0",
+					 "seir.count_work=true", NULL };
+	static const char *count[] = { "seir.count_work=true", NULL };
+	unsigned long long walk = 0, cand = 0;
+	run a, b;
+	int got;
+
+	run_seir(&a, "nocount", NULL, all_on, NULL);
+	run_seir(&b, "count", NULL, all_on, count);
+	same_csv(&a, &b, "count_work: byte-identical CSV");
+	got = work_counted("count", &walk, &cand);
+	tap_ok(got && walk > 0 &&
+		       walk < (unsigned long long)infectious_days(&b) &&
+		       cand >= (unsigned long long)(last_row(&b)->cum - 30),
+	       "count_work, dispersion 0.45: %llu of %lld infectious "
+	       "agent-days drew (class 0 does not), %llu candidates for %lld "
+	       "transmissions",
+	       walk, infectious_days(&b), cand, last_row(&b)->cum - 30);
+	run_free(&a);
+	run_free(&b);
+	run_seir(&b, "count-nodisp", NULL, all_on, no_disp);
+	got = work_counted("count-nodisp", &walk, &cand);
+	tap_ok(got && walk == (unsigned long long)infectious_days(&b),
+	       "count_work, no dispersion: every infectious agent-day drew "
+	       "(%llu, %lld)",
+	       walk, infectious_days(&b));
+	run_free(&b);
+}
+
 /* Many infectors reaching the same agents on the same day: who claims
  * whom must not depend on timing, or the active list's layout would. */
 static const char *const crowded[] = { "seir.population=random",
@@ -1102,6 +1161,7 @@ int main(void)
 	test_campaign_efficacy();
 	test_campaigns_several();
 	test_identical();
+	test_count_work();
 	test_crowded();
 	test_opencl();
 	test_final_size();

@@ -100,11 +100,12 @@ void weft__seir_rel_trans(double k, double out[SEIR_REL_CLASSES]);
 uint32_t weft__seir_viral_early(double frac, double cap, uint32_t dur);
 
 /* The tables of skip sampling (seir_shared.h, seir_gap): the candidate
- * rates, their -log2(1 - q) in Q48, and log2 on SEIR_LOG_STEPS steps in
- * Q30. */
+ * rates, their -log2(1 - q) in Q48, log2 on SEIR_LOG_STEPS steps in Q30,
+ * and seir_level's first guess by octave and slice of a rate. */
 void weft__seir_skip_tables(uint32_t lvl_q28[SEIR_LEVELS],
 			    uint32_t lvl_log[SEIR_LEVELS][2],
-			    uint32_t log2_q30[SEIR_LOG_STEPS + 1]);
+			    uint32_t log2_q30[SEIR_LOG_STEPS + 1],
+			    uint32_t lvl_start[SEIR_LVL_STARTS]);
 
 /* ---- interventions and the beta table ----------------------------------- */
 

@@ -169,6 +169,10 @@ static const weft_key_desc seir_keys[] = {
 	{ "frontier", WEFT_KEY_BOOL, "true", 0, 0, NULL,
 	  "work over the active list of exposed and infectious agents only "
 	  "(false: over every agent, for comparison; same results)" },
+	{ "count_work", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "count the infectors that draw and the candidates skip sampling "
+	  "walks, for the summary (bench/seir-profile.sh; costs a few per "
+	  "cent of a day; same results)" },
 };
 
 weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
@@ -574,6 +578,30 @@ static void seir_summary_memory(weft_model_ctx *mc, const seir_state *s)
 		s->edges_total ? (double)edges / s->edges_total : 0.0, fixed);
 }
 
+/* With count_work: the transmission kernel's work over the days run,
+ * per infectious agent-day and per transmission. */
+static void seir_summary_work(weft_model_ctx *mc, const seir_state *s,
+			      uint64_t days)
+{
+	uint64_t walk = 0, cand = 0, inf = 0, trans = 0;
+
+	for (uint64_t d = 1; d <= days; d++) {
+		const uint32_t *r = s->series + d * s->params.row_words;
+		walk += r[SEIR_R_WALK];
+		cand += r[SEIR_R_CAND];
+		inf += (uint64_t)r[SEIR_R_IA] + r[SEIR_R_IS];
+		trans += r[SEIR_R_NEW_INF];
+	}
+	weft_model_summary(mc, "work counted",
+			   "%llu infectors drew, %llu candidates walked "
+			   "(%.3f and %.3f per infectious agent-day, %.2f "
+			   "candidates per transmission)",
+			   (unsigned long long)walk, (unsigned long long)cand,
+			   inf ? (double)walk / inf : 0.0,
+			   inf ? (double)cand / inf : 0.0,
+			   trans ? (double)cand / trans : 0.0);
+}
+
 static weft_status seir_finish(weft_model_ctx *mc, void *state)
 {
 	seir_state *s = state;
@@ -607,6 +635,8 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 			   100.0 * last[SEIR_R_D] / (n ? n : 1));
 	weft__seir_severity_summary(mc, s, days);
 	weft__seir_vaccination_summary(mc, s, last);
+	if (s->params.count_work)
+		seir_summary_work(mc, s, days);
 	seir_summary_memory(mc, s);
 	return WEFT_OK;
 }

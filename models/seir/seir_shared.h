@@ -128,6 +128,11 @@ typedef struct seir_campaign {
 #define SEIR_LEVELS    449
 #define SEIR_LOG_BITS  10
 #define SEIR_LOG_STEPS 1024
+/* seir_level's first guess: a level for each octave [2^e, 2^(e+1)) of a
+ * Q28 rate (e = 0..28) and each of its 2^SEIR_LVL_BITS slices. */
+#define SEIR_LVL_BITS	 5
+#define SEIR_LVL_OCTAVES 29
+#define SEIR_LVL_STARTS	 (SEIR_LVL_OCTAVES << SEIR_LVL_BITS)
 
 /* Purposes: the fourth counter word, so that draws for different
  * decisions never coincide. Transmission over a stored layer L uses
@@ -160,6 +165,7 @@ typedef struct seir_params {
 	weft_u32 seed_hi;
 	weft_u32 n_days;	  /* rows in the series after row 0 */
 	weft_u32 frontier;	  /* 1: work over the active list */
+	weft_u32 count_work;	  /* 1: count draws and candidates */
 	weft_u32 community_daily; /* contacts drawn per infectious day */
 	weft_u32 layer_slot[SEIR_LAYERS]; /* a stored layer's place among an
 					   * agent's rows, or SEIR_NONE */
@@ -217,6 +223,9 @@ typedef struct seir_params {
 	weft_u32 lvl_q28[SEIR_LEVELS];
 	weft_u32 lvl_log[SEIR_LEVELS][2];
 	weft_u32 log2_q30[SEIR_LOG_STEPS + 1];
+	/* seir_level: the level of the largest rate in each slice of each
+	 * octave (the answer for the slice, or one less). */
+	weft_u32 lvl_start[SEIR_LVL_STARTS];
 } seir_params;
 
 /* The tally (buffer 3): the day being simulated, running totals, today's
@@ -247,7 +256,9 @@ typedef struct seir_params {
 #define SEIR_T_END_CRIT	 22 /* critical, recovered or died */
 #define SEIR_T_FULL	 23 /* completed their campaign's doses */
 #define SEIR_T_NEW_FULL	 24
-#define SEIR_TALLY_WORDS 25
+#define SEIR_T_WALK	 25 /* infectors that drew today (count_work) */
+#define SEIR_T_CAND	 26 /* candidates walked today (count_work) */
+#define SEIR_TALLY_WORDS 27
 
 /* A row of the series (the CSV's columns after the day; with age bands,
  * the day's counts by band follow, by_age.csv's). */
@@ -268,7 +279,9 @@ typedef struct seir_params {
 #define SEIR_R_OVER_H	14 /* severe or critical without a hospital bed */
 #define SEIR_R_OVER_I	15 /* critical without an ICU bed */
 #define SEIR_R_FULL	16 /* completed their campaign's doses so far */
-#define SEIR_ROW_WORDS	17
+#define SEIR_R_WALK	17 /* with count_work: infectors that drew */
+#define SEIR_R_CAND	18 /* with count_work: candidates walked */
+#define SEIR_ROW_WORDS	19
 
 /* The first index i of cum[0..hi] whose cumulative threshold exceeds
  * the draw, 2^32 - 1 standing for 2^32 (so the entry where the table
@@ -394,41 +407,43 @@ WEFT_FN weft_u64 seir_chance_q28(weft_u32 base, weft_u32 f_trans,
  * to the contacts. */
 
 /* floor(log2(x)) for 1 <= x < 2^32: the highest bit set, found in five
- * halvings. */
+ * halvings without branches (comparisons give 0 or 1: a jump per halving
+ * on the bits of a draw would be mispredicted half the time). */
 WEFT_FN weft_u32 seir_ilog2(weft_u32 x)
 {
-	weft_u32 e = 0, sh;
+	weft_u32 e, s;
 
-	for (sh = 16u; sh != 0u; sh >>= 1) {
-		if (x >> sh) {
-			e += sh;
-			x >>= sh;
-		}
-	}
-	return e;
+	e = (weft_u32)(x > 0xFFFFu) << 4;
+	x >>= e;
+	s = (weft_u32)(x > 0xFFu) << 3;
+	x >>= s;
+	e |= s;
+	s = (weft_u32)(x > 0xFu) << 2;
+	x >>= s;
+	e |= s;
+	s = (weft_u32)(x > 0x3u) << 1;
+	x >>= s;
+	e |= s;
+	return e | (x >> 1);
 }
 
 /* The level of a candidate rate pc (Q28, 0 < pc <= 2^28): the largest k
- * whose rate is at least pc (lvl_q28 decreases from 2^28, and lvl_q28[16
- * i] is 2^(28 - i) exactly, so for pc in [2^e, 2^(e+1)) k lies between
- * 16 (27 - e) and 16 (29 - e): a binary search over 33 levels). */
+ * whose rate lvl_q28[k] is at least pc (the rates decrease from 2^28). The
+ * host tabulates, for each slice of each octave of pc (the top
+ * SEIR_LVL_BITS bits below its leading one), the level of the slice's
+ * largest rate: pc's level is that one or the next (a slice spans at
+ * most 33/32, less than the 2^(1/16) between levels;
+ * tests/test-seir-course.c checks every pc up to 2^20 and a million
+ * more), one comparison apart, with no jump on pc. */
 WEFT_FN weft_u32 seir_level(const WEFT_GLOBAL seir_params *p, weft_u32 pc)
 {
 	weft_u32 e = seir_ilog2(pc);
-	weft_u32 lo = e >= 27u ? 0u : 16u * (27u - e);
-	weft_u32 hi = 16u * (29u - (e > 28u ? 28u : e));
+	weft_u32 slice = (pc << (31u - e)) >> (31u - SEIR_LVL_BITS) &
+			 ((1u << SEIR_LVL_BITS) - 1u);
+	weft_u32 k = p->lvl_start[(e << SEIR_LVL_BITS) | slice];
+	weft_u32 t = k < SEIR_LEVELS - 1u ? k + 1u : k;
 
-	if (hi > SEIR_LEVELS - 1u)
-		hi = SEIR_LEVELS - 1u;
-
-	while (lo < hi) {
-		weft_u32 mid = (lo + hi + 1u) / 2u;
-		if (p->lvl_q28[mid] >= pc)
-			lo = mid;
-		else
-			hi = mid - 1u;
-	}
-	return lo;
+	return p->lvl_q28[t] >= pc ? t : k;
 }
 
 /* -log2((draw + 1) / 2^32), Q48: from 0 (draw 2^32 - 1) to 32. */
@@ -459,6 +474,23 @@ WEFT_FN weft_u64 seir_gap(const WEFT_GLOBAL seir_params *p, weft_u32 k,
 	weft_u64 lk = p->lvl_log[k][0] | (weft_u64)p->lvl_log[k][1] << 32;
 
 	return seir_neglog2_q48(p, draw) / lk;
+}
+
+/* The places skipped before the next candidate at level k (k > 0) when
+ * fewer than left, else left (the walk ends): seir_gap(), capped. Most
+ * walks end at their first skip, so when left is below 2^13 (left times
+ * -log2(1 - q), below 2^51, then fits in 64 bits) the end is told
+ * without a division: floor(x / lk) >= left exactly when x >= left lk. */
+WEFT_FN weft_u32 seir_skip(const WEFT_GLOBAL seir_params *p, weft_u32 k,
+			   weft_u32 draw, weft_u32 left)
+{
+	weft_u64 lk = p->lvl_log[k][0] | (weft_u64)p->lvl_log[k][1] << 32;
+	weft_u64 x = seir_neglog2_q48(p, draw), g;
+
+	if (left < 8192u && x >= (weft_u64)left * lk)
+		return left;
+	g = x / lk;
+	return g >= left ? left : (weft_u32)g;
 }
 
 /* Whether a candidate of chance c (Q28) transmits at level k: with
