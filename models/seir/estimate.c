@@ -53,11 +53,16 @@ static void est_device(const seir_state *s, seir_est *e)
 		e->dev_agents += 4 * n + 4 * blocks;
 	if (s->params.n_campaigns)
 		e->dev_agents += n + est_orders(s, n);
+	/* The tally's secondary infections, infectors (and infection log),
+	 * repro.c. */
+	e->dev_agents += 4 * ((n + 1) / 2) + 4 * n +
+			 (s->params.infection_log ? 8 * n : 0);
 	e->dev_contacts = (e->weighted ? 6 : 4) * e->entries;
 	e->dev_series = e->days * s->params.row_words * 4;
 	e->dev_params = sizeof s->params + e->beta_rows * SEIR_BETA_COLS * 4 +
 			(SEIR_TALLY_WORDS +
-			 (uint64_t)s->params.n_bands * SEIR_BAND_MEASURES) *
+			 (uint64_t)s->params.n_bands * SEIR_BAND_MEASURES +
+			 e->days * SEIR_COHORT_WORDS) *
 				4;
 }
 
