@@ -29,3 +29,6 @@ EXTRA_DIST += bench/cartpole.sh bench/cartpole_gym.py
 # without a competing busy process (docs/benchmarks.md, "OpenMP on a
 # shared machine"); runs bench/cartpole-bench and the weft command.
 EXTRA_DIST += bench/shared-machine.sh
+
+# bench/seir-r0.sh: [seir] r0's calibration at scale (docs/benchmarks.md).
+EXTRA_DIST += bench/seir-r0.sh

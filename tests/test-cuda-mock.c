@@ -1023,10 +1023,10 @@ static void seir_matches(const char *tag, int agents, int graphs)
 		       strchr(o, '\n') != strrchr(o, '\n'),
 	       "SEIR, %d agents, %s: daily.csv identical to OpenMP's", agents,
 	       tag);
-	tap_ok(sc.launches == 360 && sc.steps == 60 && sc.syncs == 1 &&
+	tap_ok(sc.launches == 420 && sc.steps == 60 && sc.syncs == 1 &&
 		       sc.fence_waits == 9 &&
 		       (sc.graph_captures >= 1) == graphs,
-	       "  ...360 launches (6 a day), 60 steps, 9 fence waits (one per "
+	       "  ...420 launches (7 a day), 60 steps, 9 fence waits (one per "
 	       "output) "
 	       "and 1 sync (%llu, %llu), graphs (%llu captures, %llu "
 	       "launches)",

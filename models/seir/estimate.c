@@ -53,11 +53,16 @@ static void est_device(const seir_state *s, seir_est *e)
 		e->dev_agents += 4 * n + 4 * blocks;
 	if (s->params.n_campaigns)
 		e->dev_agents += n + est_orders(s, n);
+	/* The tally's secondary infections, infectors (and infection log),
+	 * repro.c. */
+	e->dev_agents += 4 * ((n + 1) / 2) + 4 * n +
+			 (s->params.infection_log ? 8 * n : 0);
 	e->dev_contacts = (e->weighted ? 6 : 4) * e->entries;
 	e->dev_series = e->days * s->params.row_words * 4;
 	e->dev_params = sizeof s->params + e->beta_rows * SEIR_BETA_COLS * 4 +
 			(SEIR_TALLY_WORDS +
-			 (uint64_t)s->params.n_bands * SEIR_BAND_MEASURES) *
+			 (uint64_t)s->params.n_bands * SEIR_BAND_MEASURES +
+			 e->days * SEIR_COHORT_WORDS) *
 				4;
 }
 
@@ -165,7 +170,12 @@ weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	e.days = (uint64_t)s.params.n_days + 1;
 	e.beta_rows = (uint64_t)weft__seir_beta_last(&s.spec) + 1;
 	e.row_bytes = (uint64_t)s.params.row_words * 4;
-	e.host_series = e.days * e.row_bytes;
+	/* The series' host copy, and what the last chunk reads back for the
+	 * reproduction numbers (repro.c): the cohorts, every agent's counts
+	 * and infector (and log), state and timer. */
+	e.host_series = e.days * e.row_bytes + e.days * SEIR_COHORT_WORDS * 4 +
+			4 * ((e.n + 1) / 2) + 4 * e.n +
+			(s.params.infection_log ? 8 * e.n : 0) + 3 * e.n;
 	e.host_beta = e.beta_rows * SEIR_BETA_COLS * 4;
 	est_device(&s, &e);
 	return est_parts(mc, est, &pp, &ps, &e, est_upload_scratch(&s, &e));

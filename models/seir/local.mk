@@ -13,6 +13,7 @@ models_seir_libseir_la_SOURCES = \
 	models/seir/seir_params.c \
 	models/seir/seir_init.c \
 	models/seir/severity.c \
+	models/seir/repro.c \
 	models/seir/outputs_age.c \
 	models/seir/vaccination.c \
 	models/seir/course.h \

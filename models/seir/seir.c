@@ -173,6 +173,15 @@ static const weft_key_desc seir_keys[] = {
 	  "count the infectors that draw and the candidates skip sampling "
 	  "walks, for the summary (bench/seir-profile.sh; costs a few per "
 	  "cent of a day; same results)" },
+	{ "r0", WEFT_KEY_REAL, "0", 0, 100, NULL,
+	  "basic reproduction number to calibrate beta for, instead of "
+	  "beta: the beta whose next-generation estimate of R0 on this "
+	  "population (a random index case's expected secondary infections "
+	  "among susceptibles, without interventions) is r0; 0: beta as "
+	  "given (models/seir/seir.md)" },
+	{ "infection_log", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "write infections.csv: who infected whom on which day (8 bytes per "
+	  "agent on the device; for tests and debugging)" },
 };
 
 weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
@@ -210,11 +219,8 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 							      4)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_STATE, "state", n)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TIMER, "timer", n * 2)) ||
-	    (st = weft__seir_alloc(
-		     mc, s, SEIR_BUF_TALLY, "tally",
-		     (SEIR_TALLY_WORDS +
-		      (size_t)s->params.n_bands * SEIR_BAND_MEASURES) *
-			     4)) ||
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TALLY, "tally",
+				   weft__seir_repro_layout(s) * 4)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_BITS, "active set",
 				   seir_words(s) * 4)))
 		return st;
@@ -260,13 +266,22 @@ static weft_launch seir_count_by(const seir_state *s, weft_launch l, int count)
 	return l;
 }
 
-/* Progress and transmission over the active list (count: SEIR_T_COUNT)
- * or over every agent (count < 0). */
+/* Yesterday's exposures credited, progress and transmission over the
+ * active list (count: SEIR_T_COUNT) or over every agent (count < 0). */
 static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 {
 	uint32_t n = s->n_agents;
 
 	l[0] = seir_count_by(
+		s,
+		seir_credit_launch((seir_credit_bufs){ .p = B(PARAMS),
+						       .state = B(STATE),
+						       .tally = B(TALLY),
+						       .list = B(LIST),
+						       .bits = B(BITS) },
+				   n),
+		count);
+	l[1] = seir_count_by(
 		s,
 		seir_progress_launch((seir_progress_bufs){ .p = B(PARAMS),
 							   .state = B(STATE),
@@ -277,7 +292,7 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .care = B(CARE) },
 				     n),
 		count);
-	l[1] = seir_count_by(
+	l[2] = seir_count_by(
 		s,
 		seir_transmit_launch((seir_transmit_bufs){ .p = B(PARAMS),
 							   .state = B(STATE),
@@ -293,7 +308,7 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .care = B(CARE) },
 				     n),
 		count);
-	return 2;
+	return 3;
 }
 
 /* Tomorrow's active list from the bitmap: counts by block, offsets (and
@@ -346,7 +361,7 @@ static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
 	uint32_t k = 0;
-	weft_launch l[8 + SEIR_CAMPAIGNS];
+	weft_launch l[9 + SEIR_CAMPAIGNS];
 
 	k += seir_day_vaccination(s, &l[k]);
 	k += seir_day_core(s, &l[k], s->params.frontier ? SEIR_T_COUNT : -1);
@@ -383,6 +398,8 @@ static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
 
 	s->n_agents = pop->n_agents;
 	if ((st = weft__seir_count_seeds(mc, s)) ||
+	    (st = seir_go_on(mc, "estimating R0")) ||
+	    (st = weft__seir_repro_setup(mc, s, pop)) ||
 	    (st = weft__seir_make_beta(mc, s, pop)) ||
 	    (st = seir_go_on(mc, "allocating the state")) ||
 	    (st = seir_alloc_all(mc, s)) ||
@@ -390,6 +407,7 @@ static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
 	    (st = weft__seir_upload_population(mc, s, pop)) ||
 	    (st = seir_go_on(mc, "uploading the state")) ||
 	    (st = weft__seir_upload_state(mc, s, pop)) ||
+	    (st = weft__seir_repro_upload(mc, s)) ||
 	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_PARAMS], 0, &s->params,
 				    sizeof s->params)) ||
 	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_PARAMS],
@@ -491,7 +509,8 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 					     "cumulative,vaccinated,new_severe,"
 					     "new_critical,hospitalised,icu,"
 					     "over_hosp,over_icu,"
-					     "fully_vaccinated\n")))
+					     "fully_vaccinated,new_infectious,"
+					     "Rt\n")))
 		return st;
 	return weft__seir_age_open(mc, s);
 }
@@ -502,8 +521,10 @@ static weft_status seir_collect(weft_model_ctx *mc, void *state,
 				uint64_t steps_done, unsigned slot)
 {
 	seir_state *s = state;
+	weft_status st =
+		weft_model_rows_collect(mc, s->rows, slot, steps_done + 1);
 
-	return weft_model_rows_collect(mc, s->rows, slot, steps_done + 1);
+	return st ? st : weft__seir_repro_collect(mc, s, steps_done);
 }
 
 /* Writer thread, once the slot's rows are in `series`: append the CSV rows
@@ -520,18 +541,22 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t d = first; s->csv && d < end; d++) {
 		const uint32_t *r = s->series + d * s->params.row_words;
+		char rt[32] = "";
+		double v;
 		if (d % every != 0 && d != weft_model_steps(mc))
 			continue;
+		if (weft__seir_rt(s, d, &v) == 0)
+			snprintf(rt, sizeof rt, "%.4f", v);
 		st = weft_output_printf(
 			s->csv,
 			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,"
-			"%u\n",
+			"%u,%u,%s\n",
 			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
 			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
 			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
 			r[SEIR_R_VAC], r[SEIR_R_NEW_SEV], r[SEIR_R_NEW_CRIT],
 			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
-			r[SEIR_R_OVER_I], r[SEIR_R_FULL]);
+			r[SEIR_R_OVER_I], r[SEIR_R_FULL], r[SEIR_R_ONSET], rt);
 		if (st || (st = weft__seir_age_row(s, d, r)))
 			return st;
 	}
@@ -566,7 +591,7 @@ static void seir_summary_memory(weft_model_ctx *mc, const seir_state *s)
 	size_t total = 0,
 	       edges = s->bytes[SEIR_BUF_COLS] + s->bytes[SEIR_BUF_WEIGHT];
 	size_t fixed = s->bytes[SEIR_BUF_PARAMS] + s->bytes[SEIR_BUF_TALLY] +
-		       s->bytes[SEIR_BUF_SERIES];
+		       s->bytes[SEIR_BUF_SERIES] - s->repro_agent_bytes;
 
 	for (int b = 0; b < SEIR_N_BUFS; b++)
 		total += s->bytes[b];
@@ -638,7 +663,7 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 	if (s->params.count_work)
 		seir_summary_work(mc, s, days);
 	seir_summary_memory(mc, s);
-	return WEFT_OK;
+	return weft__seir_repro_finish(mc, s, days);
 }
 
 static void seir_teardown(weft_model_ctx *mc, void *state)
@@ -651,6 +676,8 @@ static void seir_teardown(weft_model_ctx *mc, void *state)
 	weft_model_rows_close(mc, s->rows);
 	free(s->beta);
 	free(s->series);
+	free(s->seeds);
+	weft__seir_repro_free(s);
 	free(s);
 }
 
@@ -709,7 +736,8 @@ WEFT_MODEL_ENTRY = {
 	 * age, deaths, individual transmissibility, severe courses with
 	 * hospitals and ICUs over capacity, outputs by age, a second,
 	 * two-dose campaign with efficacies against symptoms and severe
-	 * disease. */
+	 * disease, the infection log (the reproduction numbers' counts
+	 * are always on). */
 	.conform_sets = "seir.population=random\n"
 			"seir.agents=5000\n"
 			"seir.contacts=12\n"
@@ -731,6 +759,7 @@ WEFT_MODEL_ENTRY = {
 			"seir.vaccine_campaigns=days=8-30 doses=60 "
 			"coverage=0.5 ages=50+ second=7 symptoms=0.5 "
 			"severe=0.8\n"
+			"seir.infection_log=true\n"
 			"simulation.steps=40\n",
 	.collect = seir_collect,
 	.emit = seir_emit,

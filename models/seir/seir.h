@@ -35,6 +35,10 @@ enum seir_buf_id {
 	SEIR_N_BUFS = SEIR_BUF_CAMP0 + SEIR_CAMPAIGNS
 };
 
+/* The generation interval's longest: a latent period and an infectious
+ * one. */
+#define SEIR_GEN_MAX (2 * SEIR_DUR_MAX)
+
 /* A vaccination campaign as configured (vaccination.c). */
 typedef struct seir_campaign_spec {
 	int has_days;
@@ -58,6 +62,8 @@ typedef struct seir_age_bands {
 	char label[SEIR_MAX_BANDS][16]; /* "0to17", "65plus" */
 } seir_age_bands;
 
+typedef struct seir_repro_end seir_repro_end;
+
 typedef struct seir_state {
 	seir_params params;
 	seir_beta_spec spec; /* what the beta table is made of */
@@ -79,6 +85,13 @@ typedef struct seir_state {
 	weft_output *csv;
 	seir_age_bands bands;
 	weft_output *age_csv; /* by_age.csv */
+	/* Reproduction numbers (repro.c). */
+	uint32_t *seeds;	      /* the agents exposed on day 0 */
+	double r0_target;	      /* [seir] r0; 0: beta as given */
+	double r0_model;	      /* the next-generation estimate */
+	size_t repro_agent_bytes;     /* the tally's bytes per agent */
+	struct seir_repro_end *fin;   /* what the last chunk read back */
+	double gen[SEIR_GEN_MAX + 1]; /* generation interval, by day */
 } seir_state;
 
 /* seir.c: allocate a device buffer of the model (and remember its size). */
@@ -129,6 +142,33 @@ weft_status weft__seir_vaccination_orders(weft_model_ctx *mc, seir_state *s,
  * coverage reached (its agents' care bytes read from the device). */
 void weft__seir_vaccination_summary(weft_model_ctx *mc, const seir_state *s,
 				    const uint32_t *last);
+
+/* repro.c: [seir] r0 (not with beta) and infection_log. */
+weft_status weft__seir_repro_params(weft_model_ctx *mc, seir_state *s);
+/* repro.c: the generation interval and, with r0, beta calibrated on the
+ * population (before the beta table is made). */
+weft_status weft__seir_repro_setup(weft_model_ctx *mc, seir_state *s,
+				   const seir_population *pop);
+/* repro.c: the tally's words: the day's, the bands', then the cohorts,
+ * the secondary infections and the log, whose offsets it sets in
+ * s->params (and the bytes per agent in s->repro_agent_bytes). */
+size_t weft__seir_repro_layout(seir_state *s);
+/* repro.c: the reproduction counts' first contents (zero). */
+weft_status weft__seir_repro_upload(weft_model_ctx *mc, seir_state *s);
+/* repro.c: Rt on day d (Cori et al.) from the rows up to d in
+ * s->series: 0, or -1 when there is too little to estimate it. */
+int weft__seir_rt(const seir_state *s, uint64_t d, double *rt);
+/* repro.c: after the last step (steps_done = steps), enqueue the reads
+ * of what the end of the run needs (no sync: they complete with the
+ * chunk's outputs). */
+weft_status weft__seir_repro_collect(weft_model_ctx *mc, seir_state *s,
+				     uint64_t steps_done);
+void weft__seir_repro_free(seir_state *s);
+/* repro.c: reproduction.csv, infections.csv and the summary's lines. */
+weft_status weft__seir_repro_finish(weft_model_ctx *mc, const seir_state *s,
+				    uint64_t days);
+/* seir_init.c: agent i's transmissibility class (a draw of the seed). */
+uint8_t weft__seir_rel_class(const seir_params *p, uint32_t i);
 
 /* seir_params.c: the beta table, once the population's layer weights are
  * known. */

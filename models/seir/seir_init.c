@@ -92,8 +92,13 @@ static uint8_t init_relcls(const seir_state *s, const seir_population *pop,
 			   uint32_t i)
 {
 	(void)pop;
-	return (uint8_t)(weft_philox(s->params.seed_lo, s->params.seed_hi, 0u,
-				     i, 0u, SEIR_PURPOSE_REL_TRANS)
+	return weft__seir_rel_class(&s->params, i);
+}
+
+uint8_t weft__seir_rel_class(const seir_params *p, uint32_t i)
+{
+	return (uint8_t)(weft_philox(p->seed_lo, p->seed_hi, 0u, i, 0u,
+				     SEIR_PURPOSE_REL_TRANS)
 				 .v[0] >>
 			 SEIR_REL_SHIFT);
 }
@@ -330,7 +335,7 @@ static weft_status init_tally(weft_model_ctx *mc, seir_state *s)
 	row0[SEIR_R_E] = s->n_seeds;
 	row0[SEIR_R_CUM] = s->n_seeds;
 	if ((st = weft_model_upload(mc, s->buf[SEIR_BUF_TALLY], 0, t,
-				    s->bytes[SEIR_BUF_TALLY])))
+				    s->params.cohort_off * 4)))
 		return st;
 	return weft_model_upload(mc, s->buf[SEIR_BUF_SERIES], 0, s->series,
 				 rows * s->params.row_words * 4);
@@ -354,6 +359,14 @@ static weft_status init_agents(weft_model_ctx *mc, seir_state *s)
 	}
 	init_pick(&s->params, n, s->n_seeds, state);
 	init_seeds(&s->params, n, state, timer, list, bits);
+	/* The seeds, in order, for the index cases' R0 (repro.c). */
+	s->seeds = malloc(((size_t)s->n_seeds + 1) * sizeof *s->seeds);
+	if (!s->seeds) {
+		st = weft_model_fail(mc, WEFT_E_NOMEM,
+				     "cannot allocate the list of seeds");
+		goto free_arrays;
+	}
+	memcpy(s->seeds, list, (size_t)s->n_seeds * sizeof *list);
 	if ((st = weft_model_upload(mc, s->buf[SEIR_BUF_STATE], 0, state, n)) ||
 	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_TIMER], 0, timer,
 				    (size_t)n * 2)) ||

@@ -150,6 +150,25 @@ typedef struct seir_campaign {
  * c (from 1) draws (day, infector, c, TRANSMIT + layer or COMMUNITY):
  * .v[0] its acceptance, .v[1] the next skip, .v[2] a daily partner. */
 
+/* Reproduction numbers (models/seir/repro.c), in the tally buffer from
+ * p->cohort_off: the cohorts hold, for each day d of onset of
+ * infectiousness, two words: the secondary infections of the cohort's
+ * agents that are no longer infectious, and how many they are; an
+ * agent's secondary infections are a saturating 16-bit count, two agents
+ * a word (agent a in the half a & 1 of word a / 2); its infector a word
+ * (the lowest claimant of the day of its exposure; 2^32 - 1: none); with
+ * infection_log, two words per agent: infector and day. */
+#define SEIR_SEC_MAX	  0xFFFFu
+#define SEIR_COHORT_WORDS 2u
+#define SEIR_COHORT_SEC	  0u
+#define SEIR_COHORT_ENDED 1u
+
+/* The secondary infections counted for agent a so far. */
+WEFT_FN weft_u32 seir_sec_of(const WEFT_GLOBAL weft_u32 *sec, weft_u32 a)
+{
+	return (sec[a >> 1] >> ((a & 1u) * 16u)) & SEIR_SEC_MAX;
+}
+
 /* "None": a layer that is not stored. */
 #define SEIR_NONE 0xFFFFFFFFu
 /* The active set is a bitmap (bit a of word a / 32); each work item of
@@ -226,6 +245,15 @@ typedef struct seir_params {
 	/* seir_level: the level of the largest rate in each slice of each
 	 * octave (the answer for the slice, or one less). */
 	weft_u32 lvl_start[SEIR_LVL_STARTS];
+	/* 1: seir_try logs every infection (infector, day) by infectee
+	 * ([seir] infection_log, a debugging and test output). */
+	weft_u32 infection_log;
+	/* Where in the tally buffer, after the day's words and the bands',
+	 * the reproduction counts lie (words): the cohorts (SEIR_COHORT_WORDS
+	 * per day of onset), the secondary infections (two agents a word),
+	 * the infectors (a word per agent), and with infection_log the log
+	 * (two words per agent). */
+	weft_u32 cohort_off, sec_off, inf_off, log_off;
 } seir_params;
 
 /* The tally (buffer 3): the day being simulated, running totals, today's
@@ -281,7 +309,8 @@ typedef struct seir_params {
 #define SEIR_R_FULL	16 /* completed their campaign's doses so far */
 #define SEIR_R_WALK	17 /* with count_work: infectors that drew */
 #define SEIR_R_CAND	18 /* with count_work: candidates walked */
-#define SEIR_ROW_WORDS	19
+#define SEIR_R_ONSET	19 /* became infectious that day (a cohort) */
+#define SEIR_ROW_WORDS	20
 
 /* The first index i of cum[0..hi] whose cumulative threshold exceeds
  * the draw, 2^32 - 1 standing for 2^32 (so the entry where the table
