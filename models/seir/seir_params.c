@@ -176,7 +176,8 @@ weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
 
 	if ((st = params_run(mc, s)) || (st = params_course(mc, &s->params)) ||
 	    (st = params_interventions(mc, s)) ||
-	    (st = weft__seir_age_params(mc, s)))
+	    (st = weft__seir_age_params(mc, s)) ||
+	    (st = weft__seir_testing_params(mc, s)))
 		return st;
 	return WEFT_OK;
 }
