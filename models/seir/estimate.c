@@ -53,11 +53,13 @@ static void est_device(const seir_state *s, seir_est *e)
 		e->dev_agents += 4 * n + 4 * blocks;
 	if (s->params.n_campaigns)
 		e->dev_agents += n + est_orders(s, n);
-	/* Testing's diagnosis words, tracing's quarantine words (after
-	 * the active set's). */
+	/* Testing's diagnosis words, tracing's quarantine words, testing by
+	 * number's keys (after the active set's). */
 	if (s->params.testing)
 		e->dev_agents += 4 * n;
 	if (s->params.tracing)
+		e->dev_agents += 4 * n;
+	if (s->params.test_num)
 		e->dev_agents += 4 * n;
 	e->dev_contacts = (e->weighted ? 6 : 4) * e->entries;
 	e->dev_series = e->days * s->params.row_words * 4;

@@ -278,6 +278,7 @@ static uint32_t seir_day_testing(const seir_state *s, weft_launch *l, int count)
 		l[k++] = seir_tnum_count_launch(
 			(seir_tnum_count_bufs){ .p = B(PARAMS),
 						.state = B(STATE),
+						.timer = B(TIMER),
 						.tally = B(TALLY),
 						.bits = B(BITS) },
 			n);
@@ -290,6 +291,7 @@ static uint32_t seir_day_testing(const seir_state *s, weft_launch *l, int count)
 		s,
 		seir_test_launch((seir_test_bufs){ .p = B(PARAMS),
 						   .state = B(STATE),
+						   .timer = B(TIMER),
 						   .tally = B(TALLY),
 						   .agebin = B(AGEBIN),
 						   .list = B(LIST),

@@ -156,8 +156,9 @@ typedef struct seir_campaign {
  * (.v[2]); Philox(seed; day, index case, layer << 28 | place / 4, TRACE)
  * whether its contacts at places 4k to 4k + 3 of that layer are traced
  * (lane place % 4). */
-#define SEIR_PURPOSE_TEST  20u
-#define SEIR_PURPOSE_TRACE 21u
+#define SEIR_PURPOSE_TEST     20u
+#define SEIR_PURPOSE_TRACE    21u
+#define SEIR_PURPOSE_SYMPTOMS 22u /* (onset day, agent): days to symptoms */
 /* What decides a test's chance (seir_params.test_thr). */
 #define SEIR_TEST_SYMP	     0
 #define SEIR_TEST_ASYMP	     1
@@ -264,6 +265,11 @@ typedef struct seir_params {
 	 * tnum_w8[SEIR_TEST_*] (x256) of their kinds (seir_tnum_key). */
 	weft_u32 test_num;
 	weft_u32 tnum_w8[SEIR_TEST_KINDS];
+	/* Days from becoming infectious to symptoms (Covasim's inf2sym: the
+	 * terms of sym_duration before its last), 0 to SEIR_DUR_MAX
+	 * (seir_stage_days): a symptomatic agent is tested as one from
+	 * then on. */
+	weft_u32 symp_onset[SEIR_DUR_MAX + 1];
 	/* Contact tracing (Covasim's contact_tracing): on days trace_first
 	 * to trace_last, the contacts of an agent diagnosed that day are
 	 * traced on each stored layer with trace_thr[layer] and
@@ -582,6 +588,11 @@ WEFT_FN int seir_accepts(const WEFT_GLOBAL seir_params *p, weft_u32 k,
  * buffers already, the most a launch may (WEFT_KERNEL_MAX_BUFS). */
 #define SEIR_DIAG_WORDS(p, bits) ((bits) + ((p)->n_agents + 31u) / 32u)
 #define SEIR_QUAR_WORDS(p, bits) (SEIR_DIAG_WORDS(p, bits) + (p)->n_agents)
+/* With testing by number, today's key of every agent follows (after the
+ * quarantine words, if any): computed by the selection's first pass,
+ * read by the others and by seir_test. */
+#define SEIR_KEY_WORDS(p, bits) \
+	(SEIR_QUAR_WORDS(p, bits) + ((p)->tracing ? (p)->n_agents : 0u))
 
 /* Diagnosed on or before day (isolating, as Covasim's `isolated`). */
 WEFT_FN int seir_diagnosed(weft_u32 dg, weft_u32 day)

@@ -199,11 +199,29 @@ static weft_status tracing_read(weft_model_ctx *mc, seir_params *p)
 	return WEFT_OK;
 }
 
+/* The days to symptoms: the terms of sym_duration before its last (its
+ * "time to severe" as a severe course's stages would count it), checked
+ * already by the course's keys. */
+static void testing_symptoms(weft_model_ctx *mc, seir_params *p)
+{
+	static uint32_t stages[SEIR_STAGES][SEIR_DUR_MAX + 1];
+	seir_dur d;
+	char why[256];
+
+	if (weft__seir_dur_parse(weft_model_string(mc, "sym_duration"), &d, why,
+				 sizeof why) == 0) {
+		weft__seir_stage_tables(&d, 0, stages);
+		memcpy(p->symp_onset, stages[SEIR_STAGE_TO_SEV],
+		       sizeof p->symp_onset);
+	}
+}
+
 weft_status weft__seir_testing_params(weft_model_ctx *mc, seir_state *s)
 {
 	seir_params *p = &s->params;
 	weft_status st;
 
+	testing_symptoms(mc, p);
 	if ((st = testing_read(mc, p)) || (st = tracing_read(mc, p)) ||
 	    (st = testing_factors(mc, "diagnosed_factor",
 				  weft_model_real(mc, "isolation_factor"),
@@ -231,7 +249,8 @@ weft_status weft__seir_testing_params(weft_model_ctx *mc, seir_state *s)
 size_t weft__seir_testing_words(const seir_state *s)
 {
 	return (size_t)s->n_agents *
-	       ((s->params.testing ? 1 : 0) + (s->params.tracing ? 1 : 0));
+	       ((s->params.testing ? 1 : 0) + (s->params.tracing ? 1 : 0) +
+		(s->params.test_num ? 1 : 0));
 }
 
 void weft__seir_testing_summary(weft_model_ctx *mc, const seir_state *s,
