@@ -7,7 +7,9 @@
 # remade when SEIR became Covasim's epidemic (issue 16: skip sampling,
 # Covasim's course and contact draws change Astoria's epidemic on purpose),
 # and again when severe courses got their stages (issue 17: new columns,
-# and the stages drawn on their own change who recovers when),
+# and the stages drawn on their own change who recovers when), and when
+# testing and tracing added four columns (zeros for Astoria: its first 18
+# columns unchanged) and words to the parameters, tally and series,
 # by the same run from a build tree, with the build's plugins:
 #
 #   WEFT_PLUGIN_PATH=$B/plugins/openmp/.libs WEFT_MODEL_PATH=$B/models/seir/.libs \
