@@ -1,13 +1,17 @@
 #!/bin/sh
-# bench/covasim-severity.sh - issue 17's validation scenario "baseline with
-# severity": Covasim's random population with limited hospital and ICU
-# beds, SEEDS seeds of Covasim 3.1 and of weft (examples/covasim-random.ini,
-# DAYS days, one thread), the curves of new infections, agents severe
-# (hospitalised + over capacity), critical and deaths compared by
-# bench/covasim_severity.py (weft's mean inside Covasim's 5-95 % band).
+# bench/covasim-severity.sh - issue 17's validation scenarios "baseline
+# with severity", "testing by probability with isolation" and "testing
+# plus tracing plus quarantine": Covasim's random population with limited
+# hospital and ICU beds, SEEDS seeds of Covasim 3.1 and of weft
+# (examples/covasim-random.ini, DAYS days, one thread), the curves of new
+# infections, agents severe (hospitalised + over capacity), critical,
+# deaths and diagnoses compared by bench/covasim_severity.py (weft's mean
+# inside Covasim's 5-95 % band).
 #
-#   bench/covasim-severity.sh [WEFT] [AGENTS] [SEEDS] [BEDS_HOSP] [BEDS_ICU] [DAYS]
+#   bench/covasim-severity.sh [WEFT] [AGENTS] [SEEDS] [BEDS_HOSP] [BEDS_ICU] [DAYS] [SCENARIO]
 #
+# SCENARIO: severity (default), testing or tracing (the interventions are
+# in bench/covasim_severity.py, on both sides).
 # Defaults: _inst/bin/weft, 200000 agents, 10 seeds, 150 hospital and 40
 # ICU beds (enough to be full at the peak of 200,000 agents), 180 days.
 # Covasim's runs go to _bench/sev/cv-AGENTS-HOSP-ICU.csv (kept: minutes a
@@ -16,12 +20,17 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 weft=${1:-$top/_inst/bin/weft}
 n=${2:-200000} seeds=${3:-10} hosp=${4:-150} icu=${5:-40} days=${6:-180}
+scenario=${7:-severity}
 py=$("$top/bench/covasim-venv.sh" ${VENV:-})
 dir=$top/_bench/sev
 mkdir -p "$dir"
-cv=$dir/cv-$n-$hosp-$icu.csv wf=$dir/weft-$n-$hosp-$icu.csv
-[ -s "$cv" ] || "$py" "$top/bench/covasim_severity.py" run "$n" "$days" "1-$seeds" "$hosp" "$icu" "$cv"
-echo "seed,day,new_infections,severe,critical,deaths" > "$wf"
+cv=$dir/cv-$n-$hosp-$icu-$scenario.csv wf=$dir/weft-$n-$hosp-$icu-$scenario.csv
+[ -s "$cv" ] || "$py" "$top/bench/covasim_severity.py" run "$n" "$days" "1-$seeds" "$hosp" "$icu" "$cv" "$scenario"
+sets=""
+for kv in $("$py" "$top/bench/covasim_severity.py" sets "$scenario"); do
+	sets="$sets --set $kv"
+done
+echo "seed,day,new_infections,severe,critical,deaths,diagnoses" > "$wf"
 for s in $(seq "$seeds"); do
 	out=$dir/run-$n-$s
 	"$weft" run "$top/examples/covasim-random.ini" --quiet \
@@ -29,10 +38,10 @@ for s in $(seq "$seeds"); do
 		--set "simulation.seed=$s" --set backend.name=openmp \
 		--set backend.threads=1 --set "seir.n_beds_hosp=$hosp" \
 		--set "seir.n_beds_icu=$icu" --set "output.directory=$out" \
-		--set output.plot=none > /dev/null
+		--set output.plot=none $sets > /dev/null
 	# daily.csv: $8 new_infections, $7 D, $14 hospitalised, $15 icu,
-	# $16 over_hosp, $17 over_icu.
-	awk -F, -v s="$s" 'NR > 1 { print s "," $1 "," $8 "," $14 + $16 "," $15 + $17 "," $7 }' \
+	# $16 over_hosp, $17 over_icu, $21 diagnosed.
+	awk -F, -v s="$s" 'NR > 1 { print s "," $1 "," $8 "," $14 + $16 "," $15 + $17 "," $7 "," $21 }' \
 		"$out/daily.csv" >> "$wf"
 done
 "$py" "$top/bench/covasim_severity.py" compare "$cv" "$wf"

@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
 """bench/covasim_severity.py - hospital load with limited beds, weft against
-Covasim 3.1 (issue 17's first validation scenario, "baseline with
-severity"): Covasim's random population (examples/covasim-random.ini's
-settings) with n_beds_hosp and n_beds_icu, seed by seed, and the
-comparison of weft's mean curves with Covasim's seed-to-seed band.
+Covasim 3.1 (issue 17's validation scenarios "baseline with severity",
+"testing by probability with isolation" and "testing plus tracing plus
+quarantine"): Covasim's random population (examples/covasim-random.ini's
+settings) with n_beds_hosp and n_beds_icu, and the scenario's
+interventions, seed by seed, and the comparison of weft's mean curves
+with Covasim's seed-to-seed band.
 
-    covasim_severity.py run AGENTS DAYS SEEDS BEDS_HOSP BEDS_ICU OUT_CSV
+    covasim_severity.py run AGENTS DAYS SEEDS BEDS_HOSP BEDS_ICU OUT_CSV [SCENARIO]
     covasim_severity.py compare COVASIM_CSV WEFT_CSV
 
-run writes Covasim's rows seed,day,new_infections,severe,critical,deaths
-(severe: Covasim's n_severe, agents severe or critical; critical:
-n_critical; deaths: cumulative), SEEDS one seed or FIRST-LAST.
-bench/covasim-severity.sh writes weft's the same way (severe =
-hospitalised + over_hosp, critical = icu + over_icu, deaths = D).
+run writes Covasim's rows seed,day,new_infections,severe,critical,deaths,
+diagnoses (severe: Covasim's n_severe, agents severe or critical;
+critical: n_critical; deaths and diagnoses: cumulative), SEEDS one seed
+or FIRST-LAST. SCENARIO: severity (the default: no intervention),
+testing (SCENARIOS below: cv.test_prob) or tracing (cv.test_prob and
+cv.contact_tracing). bench/covasim-severity.sh writes weft's the same way
+(severe = hospitalised + over_hosp, critical = icu + over_icu, deaths =
+D, diagnoses = diagnosed) with the same interventions in weft's keys
+(WEFT_SETS).
 
 compare prints, per curve, the days on which weft's mean over its seeds
 lies inside Covasim's 5-95 % band (numpy percentiles over Covasim's
@@ -28,10 +34,35 @@ from collections import defaultdict
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-CURVES = ("new_infections", "severe", "critical", "deaths")
+CURVES = ("new_infections", "severe", "critical", "deaths", "diagnoses")
+
+# The scenarios' interventions on Covasim's side, and the same in weft's
+# keys (printed by `covasim_severity.py sets SCENARIO` for
+# bench/covasim-severity.sh). Covasim's defaults for its random
+# population are weft's: iso_factor 0.2 (weft's isolation_factor, which
+# diagnosed_factor takes by default), quar_factor 0.3, quar_period 14.
+TEST = dict(symp_prob=0.2, asymp_prob=0.002, test_delay=1)
+TRACE = dict(trace_probs=0.5, trace_time=1)
+WEFT_SETS = {
+    "severity": [],
+    "testing": ["seir.test_symp_prob=0.2", "seir.test_asymp_prob=0.002",
+                "seir.test_delay=1"],
+    "tracing": ["seir.test_symp_prob=0.2", "seir.test_asymp_prob=0.002",
+                "seir.test_delay=1", "seir.trace_probs=0.5",
+                "seir.trace_time=1"],
+}
 
 
-def run(agents, days, seeds, beds_hosp, beds_icu, out):
+def interventions(scenario):
+    import covasim as cv
+    if scenario == "severity":
+        return []
+    if scenario == "testing":
+        return [cv.test_prob(**TEST)]
+    return [cv.test_prob(**TEST), cv.contact_tracing(**TRACE)]
+
+
+def run(agents, days, seeds, beds_hosp, beds_icu, out, scenario):
     import covasim as cv
     first, _, last = seeds.partition("-")
     with open(out, "w", encoding="ascii") as f:
@@ -40,13 +71,15 @@ def run(agents, days, seeds, beds_hosp, beds_icu, out):
             sim = cv.Sim(dict(pop_type="random", pop_size=agents,
                               n_days=days, pop_infected=20, rand_seed=seed,
                               rescale=False, use_waning=False, verbose=0,
-                              n_beds_hosp=beds_hosp, n_beds_icu=beds_icu))
+                              n_beds_hosp=beds_hosp, n_beds_icu=beds_icu,
+                              interventions=interventions(scenario)))
             sim.run()
             r = sim.results
             for d in range(len(r["t"])):
                 f.write(f"{seed},{d},{int(r['new_infections'][d])},"
                         f"{int(r['n_severe'][d])},{int(r['n_critical'][d])},"
-                        f"{int(r['cum_deaths'][d])}\n")
+                        f"{int(r['cum_deaths'][d])},"
+                        f"{int(r['cum_diagnoses'][d])}\n")
 
 
 def load(path):
@@ -64,7 +97,8 @@ def outcomes(run_):
     return {"infected": sum(run_["new_infections"]),
             "peak severe": max(run_["severe"]),
             "peak critical": max(run_["critical"]),
-            "deaths": run_["deaths"][-1]}
+            "deaths": run_["deaths"][-1],
+            "diagnosed": run_["diagnoses"][-1]}
 
 
 def inside(v, lo, hi):
@@ -96,9 +130,13 @@ def compare(cv_path, wf_path):
 
 
 def main():
-    if len(sys.argv) == 8 and sys.argv[1] == "run":
+    if len(sys.argv) in (8, 9) and sys.argv[1] == "run":
         run(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4],
-            int(sys.argv[5]), int(sys.argv[6]), sys.argv[7])
+            int(sys.argv[5]), int(sys.argv[6]), sys.argv[7],
+            sys.argv[8] if len(sys.argv) == 9 else "severity")
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] == "sets":
+        print(" ".join(WEFT_SETS[sys.argv[2]]))
         return 0
     if len(sys.argv) == 4 and sys.argv[1] == "compare":
         return 0 if compare(sys.argv[2], sys.argv[3]) else 1

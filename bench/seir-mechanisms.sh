@@ -4,8 +4,11 @@
 # thread) in build tree BEFORE (weft without them), in build tree AFTER as
 # it is (severe courses in stages), and in AFTER with 150 hospital and 40
 # ICU beds, four age bands and a two-dose campaign for 60 % of the
-# over-50s; REPEATS rounds, interleaved; prints each run's steps time
-# (seconds, `weft run`'s steps line) and device memory.
+# over-50s, then that with testing by probability and contact tracing
+# (bench/covasim_severity.py's tracing scenario), and with testing by
+# number (2,000 tests a day) and tracing; REPEATS rounds, interleaved;
+# prints each run's steps time (seconds, `weft run`'s steps line) and
+# device memory.
 #
 #   bench/seir-mechanisms.sh BEFORE_BUILD AFTER_BUILD [AGENTS] [REPEATS]
 set -eu
@@ -36,4 +39,10 @@ for r in $(seq "$repeats"); do
 		--set seir.n_beds_icu=40 \
 		--set "seir.age_bands=0-17, 18-49, 50-64, 65+" \
 		--set "seir.vaccine_campaigns=days=30- doses=2000 coverage=0.6 ages=50+ priority=oldest second=21"
+	run after-tt "$after" --set seir.test_symp_prob=0.2 \
+		--set seir.test_asymp_prob=0.002 --set seir.test_delay=1 \
+		--set seir.trace_probs=0.5 --set seir.trace_time=1
+	run after-num "$after" --set seir.test_daily=2000 \
+		--set seir.test_delay=1 --set seir.trace_probs=0.5 \
+		--set seir.trace_time=1
 done

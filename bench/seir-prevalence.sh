@@ -3,13 +3,15 @@
 # prevalence, with the frontier (the active list) and without it (every
 # agent processed); prints a Markdown table.
 #
-#   bench/seir-prevalence.sh [WEFT] [AGENTS] [REPEATS] [THREADS]
+#   bench/seir-prevalence.sh [WEFT] [AGENTS] [REPEATS] [THREADS] [KEY=VALUE...]
 #
 # WEFT defaults to _build/cli/weft (the OpenMP plugin and the seir model
 # of the build tree WEFT is in are found through WEFT_PLUGIN_PATH and
 # WEFT_MODEL_PATH, which the script sets when unset; an installed weft
 # finds its own), AGENTS to 1000000, REPEATS to 3, THREADS to
-# 0 (every core). The Covasim hybrid preset (examples/covasim-hybrid.ini:
+# 0 (every core); each KEY=VALUE after them is one more --set (testing and
+# tracing on, say: seir.test_symp_prob=0.1 seir.trace_probs=1; the four
+# first arguments must then be given). The Covasim hybrid preset (examples/covasim-hybrid.ini:
 # homes, one school, one workplace and the community stored, 35.5
 # contacts per agent, Covasim's beta and course); a share of the agents is
 # exposed on day 0 with a latent period of 1 day, so that on day 1 exactly
@@ -27,6 +29,11 @@ weft=${1:-$top/_build/cli/weft}
 agents=${2:-1000000}
 repeats=${3:-3}
 threads=${4:-0}
+[ $# -gt 4 ] && shift 4 || set --
+extra=""
+for kv in "$@"; do
+	extra="$extra --set $kv"
+done
 tree=$(dirname "$weft")/..
 if [ -d "$tree/plugins/openmp/.libs" ]; then
 	: "${WEFT_PLUGIN_PATH:=$tree/plugins/openmp/.libs}"
@@ -43,7 +50,7 @@ grep -v '^initial_infected' "$(dirname "$0")/../examples/covasim-hybrid.ini" > "
 common="--set simulation.steps=1 --set backend.name=openmp
 	--set backend.threads=$threads --set output.directory=$out
 	--set output.every=1 --set output.plot=none --set seir.agents=$agents
-	--set seir.latent_duration=fixed(1)"
+	--set seir.latent_duration=fixed(1)$extra"
 
 # day_ms FRACTION FRONTIER: the day's best kernel time, in ms.
 day_ms() {
@@ -60,7 +67,7 @@ day_ms() {
 
 mem=$("$weft" run "$cfg" $common --set seir.initial_fraction=0.001 |
 	sed -n 's/^  device memory *//p')
-echo "$agents agents, covasim-hybrid.ini, OpenMP, threads = $threads ($(nproc) cores)"
+echo "$agents agents, covasim-hybrid.ini, OpenMP, threads = $threads ($(nproc) cores)${extra:+, with$extra}"
 echo "device memory: $mem"
 echo
 echo "| prevalence | frontier: ms/day | every agent: ms/day |"

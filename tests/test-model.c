@@ -161,8 +161,8 @@ static void test_beta_zero(void)
 	tap_ok(csv != NULL, "beta 0 runs");
 	TAP_EQ_INT(csv ? column_sum(csv, 7, &rows) : -1, 0,
 		   "beta 0 gives no new infections");
-	tap_ok(csv && strstr(csv,
-			     "\n60,4950,0,0,0,50,0,0,0,50,0,0,0,0,0,0,0,0,0,"),
+	tap_ok(csv && strstr(csv, "\n60,4950,0,0,0,50,0,0,0,50,0,0,0,0,0,0,0,0,"
+				  "0,0,0,0,"),
 	       "beta 0: the 50 seeds recover and nobody else is touched");
 	free(csv);
 }

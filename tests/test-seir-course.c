@@ -632,6 +632,66 @@ static void test_stages(void)
 	stage_case("gamma(20, 5)", 1, 0.0);
 }
 
+/* Testing by number: the smallest keys of seir_tnum_key_of are a
+ * weighted sample without replacement (Covasim's choose_w): over 200,000
+ * trials of four agents of weights 1, 2, 3 and 10, the first key's agent
+ * comes with probability w / W, and the two smallest include an agent
+ * with the probability of two draws without replacement, each within 4
+ * standard errors. */
+static void test_tnum_keys(void)
+{
+	static seir_params p;
+	static const double w[4] = { 1, 2, 3, 10 };
+	const double total = 16, trials = 200000;
+	double first[4] = { 0 }, two[4] = { 0 };
+	int within = 1;
+
+	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30, p.lvl_start);
+	for (uint32_t t = 0; t < trials; t++) {
+		uint32_t key[4], a = 0, b = 1;
+		for (uint32_t i = 0; i < 4; i++)
+			key[i] = seir_tnum_key_of(
+				seir_neglog2_q48(
+					&p,
+					weft_philox(7, 0, t, i, 0, 99).v[3]),
+				(uint32_t)(w[i] * 256));
+		if (key[b] < key[a]) {
+			a = 1;
+			b = 0;
+		}
+		for (uint32_t i = 2; i < 4; i++) {
+			if (key[i] < key[a]) {
+				b = a;
+				a = i;
+			} else if (key[i] < key[b]) {
+				b = i;
+			}
+		}
+		first[a]++;
+		two[a]++;
+		two[b]++;
+	}
+	for (int i = 0; i < 4; i++) {
+		double p1 = w[i] / total, p2 = p1;
+		for (int j = 0; j < 4; j++)
+			if (j != i)
+				p2 += w[j] / total * w[i] / (total - w[j]);
+		within &= fabs(first[i] / trials - p1) <
+				  4 * sqrt(p1 * (1 - p1) / trials) &&
+			  fabs(two[i] / trials - p2) <
+				  4 * sqrt(p2 * (1 - p2) / trials);
+	}
+	tap_ok(within,
+	       "test_num's keys: the smallest is agent i with w_i / W (%.4f "
+	       "for w 10 of 16: 0.625), the two smallest a sample without "
+	       "replacement (%.4f: 0.9002)",
+	       first[3] / trials, two[3] / trials);
+	tap_ok(seir_tnum_key_of(0, 0) == SEIR_TNUM_NONE &&
+		       seir_tnum_key_of((uint64_t)32 << 48, 1) ==
+			       SEIR_TNUM_NONE - 1,
+	       "weight 0 is never tested; the largest key stays below it");
+}
+
 int main(void)
 {
 	test_distributions();
@@ -644,5 +704,6 @@ int main(void)
 	test_skip();
 	test_stages();
 	test_skip_exact();
+	test_tnum_keys();
 	return tap_done();
 }

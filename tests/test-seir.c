@@ -47,6 +47,7 @@
 typedef struct row {
 	long long day, s, e, ia, is, r, d, new_inf, new_d, cum, vac;
 	long long new_sev, new_crit, hosp, icu, over_h, over_i, full;
+	long long new_tests, new_diag, diag, new_quar;
 } row;
 
 typedef struct run {
@@ -65,11 +66,19 @@ typedef struct run {
 	 * bin, the agents by age bin. */
 	long long care[4][4], vac_by_bin[16], by_bin[16];
 	char *by_age; /* by_age.csv, when written */
+	/* With testing: the words after the active set's bitmap (the
+	 * diagnosis words, then with tracing the quarantine words), and the
+	 * stored contacts (CSR rows and columns). */
+	uint32_t *tt, *csr_rows, *cols;
+	size_t n_tt, n_rows_csr;
 } run;
 
 static void run_free(run *r)
 {
 	free(r->by_age);
+	free(r->tt);
+	free(r->csr_rows);
+	free(r->cols);
 	free(r->csv);
 	free(r->rows);
 	memset(r, 0, sizeof *r);
@@ -84,11 +93,13 @@ static void parse_rows(run *r)
 		row *w = &r->rows[r->n_rows];
 		if (sscanf(line + 1,
 			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,"
-			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld",
+			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,"
+			   "%lld,%lld",
 			   &w->day, &w->s, &w->e, &w->ia, &w->is, &w->r, &w->d,
 			   &w->new_inf, &w->new_d, &w->cum, &w->vac,
 			   &w->new_sev, &w->new_crit, &w->hosp, &w->icu,
-			   &w->over_h, &w->over_i, &w->full) != 18)
+			   &w->over_h, &w->over_i, &w->full, &w->new_tests,
+			   &w->new_diag, &w->diag, &w->new_quar) != 22)
 			break;
 		r->n_rows++;
 		line = strchr(line + 1, '\n');
@@ -156,6 +167,32 @@ static weft_status count_stages(weft_sim *sim, run *r)
 	return rc;
 }
 
+/* With testing (the active set's buffer longer than its bitmap): the
+ * words after the bitmap, and the stored contacts. */
+static weft_status read_testing(weft_sim *sim, run *r)
+{
+	size_t n = 0, bytes = 0, words, rb = 0, cb = 0;
+	unsigned char *bits = read_buffer(sim, "active set", &bytes);
+
+	for (int b = 0; b < 16; b++)
+		n += (size_t)r->by_bin[b];
+	words = (n + 31) / 32;
+	if (!bits)
+		return WEFT_E_INTERNAL;
+	if (bytes > words * 4) {
+		r->n_tt = bytes / 4 - words;
+		r->tt = malloc(r->n_tt * 4);
+		if (r->tt)
+			memcpy(r->tt, bits + words * 4, r->n_tt * 4);
+		r->csr_rows = (uint32_t *)read_buffer(sim, "contact rows", &rb);
+		r->cols = (uint32_t *)read_buffer(sim, "contacts", &cb);
+		r->n_rows_csr = rb / 4;
+	}
+	free(bits);
+	return !r->n_tt || (r->tt && r->csr_rows && r->cols) ? WEFT_OK
+							     : WEFT_E_INTERNAL;
+}
+
 /* Run seir with `base` then `sets` (NULL-terminated) applied to a config
  * loaded from ini (or the defaults); the result in *r. */
 static void run_seir(run *r, const char *name, const char *ini,
@@ -183,7 +220,7 @@ static void run_seir(run *r, const char *name, const char *ini,
 	if ((r->st = weft_sim_open(ctx, cfg, &sim)) ||
 	    (r->st = weft_sim_step(sim, 1000000)) ||
 	    (r->st = weft_sim_finish(sim)) || (r->st = state_digest(sim, r)) ||
-	    (r->st = count_stages(sim, r)))
+	    (r->st = count_stages(sim, r)) || (r->st = read_testing(sim, r)))
 		goto done;
 	snprintf(path, sizeof path, "%s/daily.csv", dir);
 	r->csv = tap_read_file(path, NULL);
@@ -545,6 +582,20 @@ static void test_crowded(void)
 	run_free(&a);
 }
 
+/* Testing by probability over the active list, and tracing (testing by
+ * number is in the conformance configuration). */
+static const char *const tt_ocl[] = { "seir.population=random",
+				      "seir.agents=8000",
+				      "seir.contacts=12",
+				      "seir.beta=0.06",
+				      "seir.initial_infected=30",
+				      "seir.test_symp_prob=0.4",
+				      "seir.test_delay=1",
+				      "seir.trace_probs=0.8",
+				      "seir.trace_time=1",
+				      "simulation.steps=60",
+				      NULL };
+
 static void test_opencl(void)
 {
 	static const char *omp[] = { "backend.name=openmp", NULL };
@@ -558,7 +609,7 @@ static void test_opencl(void)
 		 dir ? dir : ".");
 	run_seir(&b, "opencl", NULL, all_on, ocl);
 	if (b.st == WEFT_E_UNAVAILABLE || b.st == WEFT_E_PLUGIN) {
-		tap_skip(3, "OpenCL is not available here");
+		tap_skip(4, "OpenCL is not available here");
 		run_free(&b);
 		return;
 	}
@@ -574,6 +625,14 @@ static void test_opencl(void)
 		       strcmp(a.csv, b.csv) == 0,
 	       "crowded contacts on OpenCL and OpenMP: every device buffer "
 	       "identical");
+	run_free(&a);
+	run_free(&b);
+	run_seir(&a, "tt-omp", NULL, tt_ocl, omp);
+	run_seir(&b, "tt-ocl", NULL, tt_ocl, ocl);
+	tap_ok(a.digest == b.digest && a.digest != 0 && a.csv && b.csv &&
+		       strcmp(a.csv, b.csv) == 0 && last_row(&a)->diag > 0,
+	       "testing the symptomatic and tracing on OpenCL and OpenMP: "
+	       "every device buffer identical");
 	run_free(&a);
 	run_free(&b);
 }
@@ -1075,6 +1134,298 @@ static void test_campaigns_several(void)
 
 /* ---- errors -------------------------------------------------------------- */
 
+/* ---- testing, contact tracing and quarantine -------------------------------
+ */
+
+static const char *const tt_base[] = {
+	"seir.population=random", "seir.agents=20000",
+	"seir.contacts=12",	  "seir.beta=0.05",
+	"seir.beta_community=1",  "seir.initial_infected=40",
+	"simulation.steps=80",	  NULL
+};
+
+/* Whether two runs' daily.csv agree on the epidemic's columns (those
+ * before new_tests). */
+static int same_epidemic(const run *a, const run *b)
+{
+	if (!a->n_rows || a->n_rows != b->n_rows)
+		return 0;
+	for (int d = 0; d < a->n_rows; d++)
+		if (memcmp(&a->rows[d], &b->rows[d],
+			   offsetof(row, new_tests)) != 0)
+			return 0;
+	return 1;
+}
+
+static void test_testing_counts(void)
+{
+	/* A diagnosis delay of 3 days: each positive test is counted on its
+	 * day, and its diagnosis word says that day plus 3. */
+	static const char *delay[] = {
+		"seir.test_symp_prob=0.3", "seir.test_asymp_prob=0.01",
+		"seir.test_delay=3", "seir.age_bands=0-29, 30-59, 60+", NULL
+	};
+	static const char *sure[] = { "seir.test_symp_prob=1",
+				      "seir.diagnosed_factor=1", NULL };
+	static const char *blind[] = { "seir.test_symp_prob=1",
+				       "seir.test_sensitivity=0", NULL };
+	long long by_day[128] = { 0 }, cum = 0, marked = 0;
+	int exact = 1, sums = 1, bands = 1;
+	run r, n, b;
+
+	run_seir(&r, "test-delay", NULL, tt_base, delay);
+	for (size_t a = 0; r.st == WEFT_OK && a < r.n_tt; a++)
+		if (r.tt[a]) {
+			marked++;
+			if (r.tt[a] - 1 >= 3 && r.tt[a] - 1 - 3 < 128)
+				by_day[r.tt[a] - 1 - 3]++;
+			else
+				exact = 0;
+		}
+	for (int d = 0; d < r.n_rows; d++) {
+		cum += r.rows[d].new_diag;
+		exact &= by_day[r.rows[d].day] == r.rows[d].new_diag;
+		sums &= r.rows[d].diag == cum &&
+			r.rows[d].new_diag <= r.rows[d].new_tests;
+	}
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows == 81 && cum > 100 && exact,
+		    "test_delay 3: every diagnosis word is its test's day plus "
+		    "3, day by day as new_diagnoses counts them (%lld)",
+		    cum))
+		tap_diag("%s", r.msg);
+	tap_ok(sums && marked == cum && last_row(&r)->new_tests > 0,
+	       "diagnosed is the sum of new_diagnoses, at most the tests of "
+	       "each day, and as many agents carry a diagnosis (%lld)",
+	       marked);
+	for (const char *line = r.by_age ? strchr(r.by_age, '\n') : NULL;
+	     line && line[1]; line = strchr(line + 1, '\n')) {
+		long long v[1 + 5 * 3];
+		const char *f = line + 1;
+		for (int i = 0; i < 1 + 5 * 3; i++) {
+			v[i] = strtoll(f, NULL, 10);
+			f = strchr(f, ',');
+			f = f ? f + 1 : "";
+		}
+		bands &= v[0] < r.n_rows &&
+			 v[13] + v[14] + v[15] == r.rows[v[0]].new_diag;
+	}
+	tap_ok(r.by_age && bands &&
+		       strstr(r.by_age, ",new_diagnoses_0to29,"
+					"new_diagnoses_30to59,"
+					"new_diagnoses_60plus\n"),
+	       "by_age.csv: the bands' new diagnoses add up to daily.csv's");
+	run_free(&r);
+
+	/* Testing that isolates nobody (diagnosed_factor 1) changes nothing
+	 * of the epidemic; every symptomatic agent is tested on its first
+	 * day and is positive: one test per diagnosis. */
+	run_seir(&n, "test-none", NULL, tt_base, NULL);
+	run_seir(&r, "test-sure", NULL, tt_base, sure);
+	exact = 1;
+	for (int d = 0; d < r.n_rows; d++)
+		exact &= r.rows[d].new_tests == r.rows[d].new_diag;
+	tap_ok(r.st == WEFT_OK && same_epidemic(&n, &r) &&
+		       last_row(&r)->diag > 100 && exact,
+	       "diagnosed_factor 1: the epidemic's columns as without "
+	       "testing; symptomatic agents tested with certainty: %lld "
+	       "tests, each positive",
+	       last_row(&r)->diag);
+	run_seir(&b, "test-blind", NULL, tt_base, blind);
+	tap_ok(b.st == WEFT_OK && last_row(&b)->diag == 0 &&
+		       b.rows[40].new_tests > 0 && same_epidemic(&n, &b),
+	       "sensitivity 0: tests, no diagnosis");
+	run_free(&b);
+	run_free(&r);
+	run_free(&n);
+}
+
+static void test_testing_number(void)
+{
+	static const char *num[] = { "seir.test_daily=500", "seir.test_delay=1",
+				     "seir.test_start=5", NULL };
+	static const char *num_full[] = { "seir.test_daily=500",
+					  "seir.test_delay=1",
+					  "seir.test_start=5",
+					  "seir.frontier=false", NULL };
+	static const char *even[] = { "seir.test_daily=500",
+				      "seir.test_delay=1", "seir.test_start=5",
+				      "seir.test_symp_odds=1", NULL };
+	int exact = 1;
+	run a, b;
+
+	run_seir(&a, "tnum", NULL, tt_base, num);
+	for (int d = 0; d < a.n_rows; d++)
+		exact &= a.rows[d].new_tests == (d >= 5 ? 500 : 0);
+	if (!tap_ok(a.st == WEFT_OK && a.n_rows == 81 && exact &&
+			    last_row(&a)->diag > 0,
+		    "test_daily 500 from day 5: 500 tests every day, %lld "
+		    "positive",
+		    last_row(&a)->diag))
+		tap_diag("%s", a.msg);
+	run_seir(&b, "tnum-full", NULL, tt_base, num_full);
+	tap_ok(a.csv && b.csv && !strcmp(a.csv, b.csv),
+	       "  ...the same CSV over every agent as with the frontier");
+	run_free(&b);
+	run_seir(&b, "tnum-even", NULL, tt_base, even);
+	tap_ok(b.st == WEFT_OK && a.rows[30].cum < b.rows[30].cum &&
+		       a.rows[30].diag * b.rows[30].cum >
+			       3 * b.rows[30].diag * a.rows[30].cum,
+	       "symptomatic odds 100 find more of the infected than odds 1 "
+	       "(%lld of %lld against %lld of %lld by day 30), and isolate "
+	       "them",
+	       a.rows[30].diag, a.rows[30].cum, b.rows[30].diag,
+	       b.rows[30].cum);
+	run_free(&a);
+	run_free(&b);
+}
+
+static void test_testing_isolation(void)
+{
+	static const char *iso[] = { "seir.test_symp_prob=1",
+				     "seir.symp_prob=1",
+				     "seir.diagnosed_factor=0", NULL };
+	static const char *half[] = { "seir.test_symp_prob=1",
+				      "seir.symp_prob=1",
+				      "seir.diagnosed_factor=0.5", NULL };
+	static const char *none[] = { "seir.symp_prob=1", NULL };
+	run a, b, c;
+
+	run_seir(&a, "iso-none", NULL, tt_base, none);
+	run_seir(&b, "iso-half", NULL, tt_base, half);
+	run_seir(&c, "iso-full", NULL, tt_base, iso);
+	tap_ok(a.st == WEFT_OK && b.st == WEFT_OK && c.st == WEFT_OK &&
+		       last_row(&a)->cum > last_row(&b)->cum &&
+		       last_row(&b)->cum > last_row(&c)->cum,
+	       "diagnosed agents isolate: %lld infected without testing, "
+	       "%lld with diagnosed_factor 0.5, %lld with 0",
+	       last_row(&a)->cum, last_row(&b)->cum, last_row(&c)->cum);
+	run_free(&a);
+	run_free(&b);
+	run_free(&c);
+}
+
+/* Whether some contact of j (the CSR of a single stored layer) has the
+ * diagnosis day `day` (a diagnosis word of day + 1). */
+static int contact_diagnosed_on(const run *r, size_t n, uint32_t j,
+				uint32_t day)
+{
+	for (uint32_t k = r->csr_rows[j]; k < r->csr_rows[j + 1]; k++)
+		if (r->cols[k] < n && r->tt[r->cols[k]] == day + 1)
+			return 1;
+	return 0;
+}
+
+static void test_tracing(void)
+{
+	static const char *trace[] = {
+		"seir.test_symp_prob=0.5", "seir.test_delay=1",
+		"seir.trace_probs=1",	   "seir.trace_time=2",
+		"seir.quar_period=10",	   NULL
+	};
+	static const char *quar0[] = { "seir.test_symp_prob=0.5",
+				       "seir.trace_probs=1",
+				       "seir.quar_factor=0", NULL };
+	static const char *quar1[] = { "seir.test_symp_prob=0.5",
+				       "seir.trace_probs=1",
+				       "seir.quar_factor=1", NULL };
+	static const char *full[] = { "seir.test_symp_prob=0.5",
+				      "seir.test_asymp_prob=0.02",
+				      "seir.trace_probs=0.6",
+				      "seir.trace_time=1",
+				      "seir.test_delay=2",
+				      "seir.frontier=false",
+				      NULL };
+	static const char *trace_full[] = { "seir.test_symp_prob=0.5",
+					    "seir.test_delay=1",
+					    "seir.trace_probs=1",
+					    "seir.trace_time=2",
+					    "seir.quar_period=10",
+					    "seir.frontier=false",
+					    NULL };
+	static const char *front_t1[] = { "seir.test_symp_prob=0.5",
+					  "seir.test_asymp_prob=0.02",
+					  "seir.trace_probs=0.6",
+					  "seir.trace_time=1",
+					  "seir.test_delay=2",
+					  "backend.threads=1",
+					  NULL };
+	static const char *front[] = { "seir.test_symp_prob=0.5",
+				       "seir.test_asymp_prob=0.02",
+				       "seir.trace_probs=0.6",
+				       "seir.trace_time=1",
+				       "seir.test_delay=2",
+				       "backend.threads=2",
+				       NULL };
+	long long quarantined = 0, notified = 0, bad_start = 0, bad_end = 0;
+	long long conserved = 1;
+	size_t n;
+	run r, a, b;
+
+	run_seir(&r, "trace", NULL, tt_base, trace);
+	n = r.n_tt / 2;
+	for (size_t j = 0; r.st == WEFT_OK && j < n; j++) {
+		uint32_t q = r.tt[n + j], s = q & 0xFFFF, e = q >> 16;
+		if (!q)
+			continue;
+		quarantined++;
+		/* From the earliest notification 2 days after a contact's
+		 * diagnosis, to 10 days after the latest. */
+		bad_start += s < 2 || !contact_diagnosed_on(&r, n, j, s - 2);
+		bad_end += e < 10 || e - s < 8 ||
+			   !contact_diagnosed_on(&r, n, j, e - 10);
+	}
+	for (int d = 0; d < r.n_rows; d++) {
+		const row *w = &r.rows[d];
+		notified += w->new_quar;
+		conserved &= w->s + w->e + w->ia + w->is + w->r + w->d == 20000;
+	}
+	if (!tap_ok(r.st == WEFT_OK && quarantined > 100 && bad_start == 0,
+		    "tracing reaches only real contacts, exactly trace_time "
+		    "2 days after their diagnosis (%lld quarantined; %lld "
+		    "not)",
+		    quarantined, bad_start))
+		tap_diag("%s", r.msg);
+	tap_ok(bad_end == 0 && conserved && notified >= quarantined,
+	       "a quarantine ends quar_period 10 days after the diagnosis "
+	       "that caused it (%lld not); states conserved; %lld "
+	       "quarantines counted",
+	       bad_end, notified);
+	run_free(&r);
+
+	run_seir(&a, "quar1", NULL, tt_base, quar1);
+	run_seir(&b, "quar0", NULL, tt_base, quar0);
+	tap_ok(a.st == WEFT_OK && b.st == WEFT_OK &&
+		       last_row(&a)->cum > last_row(&b)->cum &&
+		       last_row(&b)->new_quar + b.rows[60].new_quar > 0,
+	       "quarantine protects: %lld infected with quar_factor 1, %lld "
+	       "with 0",
+	       last_row(&a)->cum, last_row(&b)->cum);
+	run_free(&a);
+	run_free(&b);
+
+	run_seir(&a, "tt-front", NULL, tt_base, front);
+	run_seir(&b, "tt-full", NULL, tt_base, full);
+	tap_ok(a.st == WEFT_OK && last_row(&a)->diag > 0 &&
+		       last_row(&a)->new_tests > last_row(&a)->new_diag &&
+		       a.csv && b.csv && !strcmp(a.csv, b.csv),
+	       "testing everyone and tracing: frontier and every agent give "
+	       "byte-identical CSVs");
+	run_free(&b);
+	run_seir(&b, "tt-t1", NULL, tt_base, front_t1);
+	tap_ok(b.csv && a.csv && !strcmp(a.csv, b.csv) &&
+		       a.digest == b.digest && a.digest != 0,
+	       "  ...and 1 and 2 threads every device buffer");
+	run_free(&b);
+	run_seir(&b, "tt-sym", NULL, tt_base, trace);
+	run_seir(&r, "tt-sym-full", NULL, tt_base, trace_full);
+	tap_ok(b.csv && r.csv && !strcmp(b.csv, r.csv),
+	       "testing the symptomatic (over the active list) and tracing: "
+	       "frontier and every agent give byte-identical CSVs");
+	run_free(&r);
+	run_free(&a);
+	run_free(&b);
+}
+
 static void bad_ini(const char *key_line, const char *const *sets,
 		    const char *want)
 {
@@ -1097,6 +1448,8 @@ static void bad_ini(const char *key_line, const char *const *sets,
 static void test_errors(void)
 {
 	static const char *fraction[] = { "seir.initial_fraction=0.1", NULL };
+	static const char *start10[] = { "seir.test_start=10", NULL };
+	static const char *symp[] = { "seir.test_symp_prob=0.1", NULL };
 
 	bad_ini("latent_duration = gamma(3)", NULL,
 		"/bad.ini:6: [seir] latent_duration = gamma(3): "
@@ -1143,6 +1496,25 @@ static void test_errors(void)
 	bad_ini("age_bands = 0-17, 18-64", NULL,
 		"bad.ini:6: [seir] age_bands = 0-17, 18-64: the bands end at "
 		"64: the last must reach 120 (say '18+')");
+	bad_ini("test_daily = 100", symp,
+		"bad.ini:6: [seir] test_daily = 100: testing by number and by "
+		"probability (test_symp_prob, test_asymp_prob) in one run; "
+		"choose one");
+	bad_ini("trace_probs = 0.5", NULL,
+		"bad.ini:6: [seir] trace_probs = 0.5: tracing follows "
+		"diagnoses, and there is no testing");
+	bad_ini("trace_probs = 0.5, 0.2", NULL,
+		"bad.ini:6: [seir] trace_probs = 0.5, 0.2: 2 values; expected "
+		"1 (every layer) or 4 (home, school, work, community)");
+	bad_ini("trace_time = 14", NULL,
+		"bad.ini:6: [seir] trace_time = 14: 14 days is not below "
+		"quar_period = 14");
+	bad_ini("quar_factor = 0.3, high", NULL,
+		"bad.ini:6: [seir] quar_factor = 0.3, high: value 2: expected "
+		"a number from 0 to 1");
+	bad_ini("test_end = 3", start10,
+		"bad.ini:6: [seir] test_end = 3 comes before --set "
+		"seir.test_start: test_start = 10");
 	bad_ini("age_bands = 0-17, old", NULL,
 		"bad.ini:6: [seir] age_bands = 0-17, old: 'old': expected a "
 		"band LO-HI or LO+ (whole years, 0 to 120)");
@@ -1160,6 +1532,10 @@ int main(void)
 	test_campaign_coverage();
 	test_campaign_efficacy();
 	test_campaigns_several();
+	test_testing_counts();
+	test_testing_isolation();
+	test_testing_number();
+	test_tracing();
 	test_identical();
 	test_count_work();
 	test_crowded();

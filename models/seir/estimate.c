@@ -57,6 +57,14 @@ static void est_device(const seir_state *s, seir_est *e)
 	 * repro.c. */
 	e->dev_agents += 4 * ((n + 1) / 2) + 4 * n +
 			 (s->params.infection_log ? 8 * n : 0);
+	/* Testing's diagnosis words, tracing's quarantine words, testing by
+	 * number's keys (after the active set's). */
+	if (s->params.testing)
+		e->dev_agents += 4 * n;
+	if (s->params.tracing)
+		e->dev_agents += 4 * n;
+	if (s->params.test_num)
+		e->dev_agents += 4 * n;
 	e->dev_contacts = (e->weighted ? 6 : 4) * e->entries;
 	e->dev_series = e->days * s->params.row_words * 4;
 	e->dev_params = sizeof s->params + e->beta_rows * SEIR_BETA_COLS * 4 +

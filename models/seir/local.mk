@@ -16,6 +16,8 @@ models_seir_libseir_la_SOURCES = \
 	models/seir/repro.c \
 	models/seir/outputs_age.c \
 	models/seir/vaccination.c \
+	models/seir/testing.c \
+	models/seir/testing_keys.h \
 	models/seir/course.h \
 	models/seir/course.c \
 	models/seir/interventions.c \

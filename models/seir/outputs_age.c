@@ -133,7 +133,8 @@ uint8_t weft__seir_age_byte(const seir_state *s, uint8_t age)
 /* ---- by_age.csv and its plot ------------------------------------------- */
 
 static const char *const age_measures[SEIR_BAND_MEASURES] = {
-	"new_infections", "new_severe", "new_critical", "new_deaths"
+	"new_infections", "new_severe", "new_critical", "new_deaths",
+	"new_diagnoses"
 };
 
 /* A colour per band, the same in both panels. */

@@ -12,6 +12,7 @@
 
 #include "population_keys.h"
 #include "seir.h"
+#include "testing_keys.h"
 
 static const weft_key_desc seir_keys[] = {
 	SEIR_POPULATION_KEYS,
@@ -182,6 +183,7 @@ static const weft_key_desc seir_keys[] = {
 	{ "infection_log", WEFT_KEY_BOOL, "false", 0, 0, NULL,
 	  "write infections.csv: who infected whom on which day (8 bytes per "
 	  "agent on the device; for tests and debugging)" },
+	SEIR_TESTING_KEYS,
 };
 
 weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
@@ -221,8 +223,9 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TIMER, "timer", n * 2)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TALLY, "tally",
 				   weft__seir_repro_layout(s) * 4)) ||
-	    (st = weft__seir_alloc(mc, s, SEIR_BUF_BITS, "active set",
-				   seir_words(s) * 4)))
+	    (st = weft__seir_alloc(
+		     mc, s, SEIR_BUF_BITS, "active set",
+		     (seir_words(s) + weft__seir_testing_words(s)) * 4)))
 		return st;
 	if (s->params.frontier &&
 	    ((st = weft__seir_alloc(mc, s, SEIR_BUF_LIST, "active list",
@@ -266,11 +269,62 @@ static weft_launch seir_count_by(const seir_state *s, weft_launch l, int count)
 	return l;
 }
 
-/* Yesterday's exposures credited, progress and transmission over the
- * active list (count: SEIR_T_COUNT) or over every agent (count < 0). */
+/* Testing, then tracing (testing.c), over the active list (count) or
+ * every agent: after the day's progression, before its transmission.
+ * Testing without symptoms, and by number, runs over every agent. */
+static uint32_t seir_day_testing(const seir_state *s, weft_launch *l, int count)
+{
+	uint32_t n = s->n_agents, k = 0;
+
+	if (!s->params.testing)
+		return 0;
+	/* By number: four passes of the selection over every agent. */
+	for (uint32_t pass = 0; s->params.test_num && pass < SEIR_TNUM_DONE;
+	     pass++) {
+		l[k++] = seir_tnum_count_launch(
+			(seir_tnum_count_bufs){ .p = B(PARAMS),
+						.state = B(STATE),
+						.timer = B(TIMER),
+						.tally = B(TALLY),
+						.bits = B(BITS) },
+			n);
+		l[k++] = seir_tnum_pick_launch(
+			(seir_tnum_pick_bufs){ .p = B(PARAMS),
+					       .tally = B(TALLY) },
+			1);
+	}
+	l[k++] = seir_count_by(
+		s,
+		seir_test_launch((seir_test_bufs){ .p = B(PARAMS),
+						   .state = B(STATE),
+						   .timer = B(TIMER),
+						   .tally = B(TALLY),
+						   .agebin = B(AGEBIN),
+						   .list = B(LIST),
+						   .bits = B(BITS) },
+				 n),
+		s->params.test_all ? -1 : count);
+	if (s->params.tracing)
+		l[k++] = seir_count_by(
+			s,
+			seir_trace_launch((seir_trace_bufs){ .p = B(PARAMS),
+							     .state = B(STATE),
+							     .tally = B(TALLY),
+							     .list = B(LIST),
+							     .bits = B(BITS),
+							     .rows = B(ROWS),
+							     .cols = B(COLS) },
+					  n),
+			count);
+	return k;
+}
+
+/* Yesterday's exposures credited, progress, testing and tracing, and
+ * transmission over the active list (count: SEIR_T_COUNT) or over every
+ * agent (count < 0). */
 static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 {
-	uint32_t n = s->n_agents;
+	uint32_t n = s->n_agents, k;
 
 	l[0] = seir_count_by(
 		s,
@@ -292,7 +346,8 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .care = B(CARE) },
 				     n),
 		count);
-	l[2] = seir_count_by(
+	k = 2 + seir_day_testing(s, &l[2], count);
+	l[k] = seir_count_by(
 		s,
 		seir_transmit_launch((seir_transmit_bufs){ .p = B(PARAMS),
 							   .state = B(STATE),
@@ -308,7 +363,7 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .care = B(CARE) },
 				     n),
 		count);
-	return 3;
+	return k + 1;
 }
 
 /* Tomorrow's active list from the bitmap: counts by block, offsets (and
@@ -361,7 +416,7 @@ static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
 	uint32_t k = 0;
-	weft_launch l[9 + SEIR_CAMPAIGNS];
+	weft_launch l[11 + 2 * SEIR_TNUM_DONE + SEIR_CAMPAIGNS];
 
 	k += seir_day_vaccination(s, &l[k]);
 	k += seir_day_core(s, &l[k], s->params.frontier ? SEIR_T_COUNT : -1);
@@ -504,13 +559,15 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
 	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)) ||
-	    (st = weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
-					     "new_infections,new_deaths,"
-					     "cumulative,vaccinated,new_severe,"
-					     "new_critical,hospitalised,icu,"
-					     "over_hosp,over_icu,"
-					     "fully_vaccinated,new_infectious,"
-					     "Rt\n")))
+	    (st = weft_output_printf(s->csv,
+				     "day,S,E,I_asym,I_sym,R,D,"
+				     "new_infections,new_deaths,"
+				     "cumulative,vaccinated,new_severe,"
+				     "new_critical,hospitalised,icu,"
+				     "over_hosp,over_icu,"
+				     "fully_vaccinated,new_tests,"
+				     "new_diagnoses,diagnosed,"
+				     "new_quarantined,new_infectious,Rt\n")))
 		return st;
 	return weft__seir_age_open(mc, s);
 }
@@ -550,13 +607,15 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 		st = weft_output_printf(
 			s->csv,
 			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,"
-			"%u,%u,%s\n",
+			"%u,%u,%u,%u,%u,%u,%s\n",
 			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
 			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
 			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
 			r[SEIR_R_VAC], r[SEIR_R_NEW_SEV], r[SEIR_R_NEW_CRIT],
 			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
-			r[SEIR_R_OVER_I], r[SEIR_R_FULL], r[SEIR_R_ONSET], rt);
+			r[SEIR_R_OVER_I], r[SEIR_R_FULL], r[SEIR_R_NEW_TEST],
+			r[SEIR_R_NEW_DIAG], r[SEIR_R_DIAG], r[SEIR_R_NEW_QUAR],
+			r[SEIR_R_ONSET], rt);
 		if (st || (st = weft__seir_age_row(s, d, r)))
 			return st;
 	}
@@ -660,6 +719,7 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 			   100.0 * last[SEIR_R_D] / (n ? n : 1));
 	weft__seir_severity_summary(mc, s, days);
 	weft__seir_vaccination_summary(mc, s, last);
+	weft__seir_testing_summary(mc, s, days);
 	if (s->params.count_work)
 		seir_summary_work(mc, s, days);
 	seir_summary_memory(mc, s);
@@ -736,8 +796,10 @@ WEFT_MODEL_ENTRY = {
 	 * age, deaths, individual transmissibility, severe courses with
 	 * hospitals and ICUs over capacity, outputs by age, a second,
 	 * two-dose campaign with efficacies against symptoms and severe
-	 * disease, the infection log (the reproduction numbers' counts
-	 * are always on). */
+	 * disease, testing by number (the selection's passes over every
+	 * agent) with a delay, losses and isolation of the diagnosed,
+	 * tracing with a delay and quarantine, the infection log (the
+	 * reproduction numbers' counts are always on). */
 	.conform_sets = "seir.population=random\n"
 			"seir.agents=5000\n"
 			"seir.contacts=12\n"
@@ -760,6 +822,15 @@ WEFT_MODEL_ENTRY = {
 			"coverage=0.5 ages=50+ second=7 symptoms=0.5 "
 			"severe=0.8\n"
 			"seir.infection_log=true\n"
+			"seir.test_daily=150\n"
+			"seir.test_quar_odds=5\n"
+			"seir.test_delay=1\n"
+			"seir.test_sensitivity=0.9\n"
+			"seir.test_loss_prob=0.05\n"
+			"seir.diagnosed_factor=0.3, 0.1, 0.1, 0.1\n"
+			"seir.trace_probs=0.7\n"
+			"seir.trace_time=1\n"
+			"seir.quar_period=7\n"
 			"simulation.steps=40\n",
 	.collect = seir_collect,
 	.emit = seir_emit,

@@ -179,6 +179,16 @@ weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,
  * size is known. */
 weft_status weft__seir_count_seeds(weft_model_ctx *mc, seir_state *s);
 
+/* testing.c: the keys of testing, tracing and quarantine into
+ * s->params (after the run's and the interventions' keys). */
+weft_status weft__seir_testing_params(weft_model_ctx *mc, seir_state *s);
+/* testing.c: the words after the active set's bitmap, in its buffer:
+ * the diagnosis words (testing) and the quarantine words (tracing). */
+size_t weft__seir_testing_words(const seir_state *s);
+/* testing.c: summary lines of tests, diagnoses and quarantines. */
+void weft__seir_testing_summary(weft_model_ctx *mc, const seir_state *s,
+				uint64_t days);
+
 /* estimate.c: the memory a run needs (the model's estimate()). */
 weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est);
 

@@ -34,11 +34,11 @@ static uint32_t init_draw(const seir_params *p, uint64_t k, uint32_t purpose)
 		.v[0];
 }
 
-/* Fill bytes [0, bytes) of buf with one byte value, 1 MiB at a time. */
-static weft_status init_fill(weft_model_ctx *mc, weft_buf *buf, size_t bytes,
-			     int value)
+/* Fill bytes [from, bytes) of buf with one byte value, 1 MiB at a time. */
+static weft_status init_fill(weft_model_ctx *mc, weft_buf *buf, size_t from,
+			     size_t bytes, int value)
 {
-	size_t chunk = bytes < (1u << 20) ? bytes : (1u << 20);
+	size_t chunk = bytes - from < (1u << 20) ? bytes - from : (1u << 20);
 	void *block = malloc(chunk ? chunk : 1);
 	weft_status st = WEFT_OK;
 
@@ -48,7 +48,7 @@ static weft_status init_fill(weft_model_ctx *mc, weft_buf *buf, size_t bytes,
 				       "memory",
 				       chunk);
 	memset(block, value, chunk);
-	for (size_t at = 0; at < bytes && !st; at += chunk)
+	for (size_t at = from; at < bytes && !st; at += chunk)
 		st = weft_model_upload(mc, buf, at, block,
 				       bytes - at < chunk ? bytes - at : chunk);
 	free(block);
@@ -371,7 +371,10 @@ static weft_status init_agents(weft_model_ctx *mc, seir_state *s)
 	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_TIMER], 0, timer,
 				    (size_t)n * 2)) ||
 	    (st = weft_model_upload(mc, s->buf[SEIR_BUF_BITS], 0, bits,
-				    s->bytes[SEIR_BUF_BITS])))
+				    ((size_t)n + 31) / 32 * 4)) ||
+	    (st = init_fill(mc, s->buf[SEIR_BUF_BITS],
+			    ((size_t)n + 31) / 32 * 4, s->bytes[SEIR_BUF_BITS],
+			    0)))
 		goto free_arrays;
 	if (s->buf[SEIR_BUF_LIST])
 		st = weft_model_upload(mc, s->buf[SEIR_BUF_LIST], 0, list,
@@ -409,7 +412,7 @@ static weft_status init_vaccination(weft_model_ctx *mc, seir_state *s,
 	if (st ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_CARE, "care",
 				   s->n_agents)) ||
-	    (st = init_fill(mc, s->buf[SEIR_BUF_CARE], s->n_agents, 0)))
+	    (st = init_fill(mc, s->buf[SEIR_BUF_CARE], 0, s->n_agents, 0)))
 		return st;
 	for (uint32_t c = 0; c < s->params.n_campaigns; c++) {
 		char what[32];
@@ -431,8 +434,8 @@ weft_status weft__seir_upload_state(weft_model_ctx *mc, seir_state *s,
 	if ((st = init_agents(mc, s)) || (st = init_tally(mc, s)))
 		return st;
 	if (s->buf[SEIR_BUF_OFFS] &&
-	    (st = init_fill(mc, s->buf[SEIR_BUF_OFFS], s->bytes[SEIR_BUF_OFFS],
-			    0)))
+	    (st = init_fill(mc, s->buf[SEIR_BUF_OFFS], 0,
+			    s->bytes[SEIR_BUF_OFFS], 0)))
 		return st;
 	return init_vaccination(mc, s, pop);
 }

@@ -144,15 +144,6 @@ static weft_status params_run(weft_model_ctx *mc, seir_state *s)
 	uint64_t seed = weft_model_seed(mc);
 	uint64_t steps = weft_model_steps(mc);
 
-	/* The widest row: every band counted. */
-	uint32_t words = SEIR_ROW_WORDS + SEIR_MAX_BANDS * SEIR_BAND_MEASURES;
-
-	if (steps >= UINT32_MAX / words)
-		return weft_model_fail(mc, WEFT_E_CONFIG,
-				       "%llu steps is more days than the "
-				       "series can hold (%u)",
-				       (unsigned long long)steps,
-				       UINT32_MAX / words - 1);
 	if (params_set(mc, "initial_infected") &&
 	    params_set(mc, "initial_fraction"))
 		return weft_model_fail(
@@ -172,6 +163,7 @@ static weft_status params_run(weft_model_ctx *mc, seir_state *s)
 
 weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
 {
+	uint64_t steps = weft_model_steps(mc);
 	weft_status st;
 
 	if ((st = params_run(mc, s)) || (st = params_course(mc, &s->params)) ||
@@ -179,7 +171,14 @@ weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
 	    (st = weft__seir_age_params(mc, s)) ||
 	    (st = weft__seir_repro_params(mc, s)))
 		return st;
-	return WEFT_OK;
+	/* The series' rows are indexed in 32 bits (seir_tally). */
+	if (steps >= UINT32_MAX / s->params.row_words)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "%llu steps is more days than the "
+				       "series can hold (%u)",
+				       (unsigned long long)steps,
+				       UINT32_MAX / s->params.row_words - 1);
+	return weft__seir_testing_params(mc, s);
 }
 
 weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,

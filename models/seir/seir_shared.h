@@ -52,7 +52,8 @@
 #define SEIR_BAND_SEV	   1
 #define SEIR_BAND_CRIT	   2
 #define SEIR_BAND_DEATH	   3
-#define SEIR_BAND_MEASURES 4
+#define SEIR_BAND_DIAG	   4 /* positive tests (testing.c) */
+#define SEIR_BAND_MEASURES 5
 /* Classes of per-agent relative transmissibility (equally likely): an
  * agent's class is the top 8 bits of a draw. */
 #define SEIR_REL_CLASSES 256
@@ -168,6 +169,24 @@ WEFT_FN weft_u32 seir_sec_of(const WEFT_GLOBAL weft_u32 *sec, weft_u32 a)
 {
 	return (sec[a >> 1] >> ((a & 1u) * 16u)) & SEIR_SEC_MAX;
 }
+/* Testing and tracing (testing.c): Philox(seed; day, agent, 0, TEST)
+ * decides a test (.v[0]), its sensitivity (.v[1]) and loss to follow-up
+ * (.v[2]); Philox(seed; day, index case, layer << 28 | place / 4, TRACE)
+ * whether its contacts at places 4k to 4k + 3 of that layer are traced
+ * (lane place % 4). */
+#define SEIR_PURPOSE_TEST     20u
+#define SEIR_PURPOSE_TRACE    21u
+#define SEIR_PURPOSE_SYMPTOMS 22u /* (onset day, agent): days to symptoms */
+/* What decides a test's chance (seir_params.test_thr). */
+#define SEIR_TEST_SYMP	     0
+#define SEIR_TEST_ASYMP	     1
+#define SEIR_TEST_SYMP_QUAR  2
+#define SEIR_TEST_ASYMP_QUAR 3
+#define SEIR_TEST_KINDS	     4
+/* Testing by number: the passes of the radix selection (8 bits each) and
+ * the key that no selection reaches (weight 0: the diagnosed). */
+#define SEIR_TNUM_DONE 4u
+#define SEIR_TNUM_NONE 0xFFFFFFFFu
 
 /* "None": a layer that is not stored. */
 #define SEIR_NONE 0xFFFFFFFFu
@@ -254,39 +273,86 @@ typedef struct seir_params {
 	 * the infectors (a word per agent), and with infection_log the log
 	 * (two words per agent). */
 	weft_u32 cohort_off, sec_off, inf_off, log_off;
+	/* Testing (Covasim's test_prob; testing.c): on days test_first to
+	 * test_last, an agent not yet diagnosed is tested with the chance
+	 * test_thr[SEIR_TEST_*] of its kind (symptomatic or not, and in its
+	 * first day of quarantine or not); an infectious one tests positive
+	 * with sens_thr and is lost to follow-up with loss_thr, else
+	 * diagnosed test_delay days later. test_all: the kernel runs over
+	 * every agent (someone without symptoms may be tested), else over
+	 * the active list. Diagnosed agents transmit diag_q16[layer]. */
+	weft_u32 testing;
+	weft_u32 test_all;
+	weft_u32 test_first, test_last;
+	weft_u32 test_thr[SEIR_TEST_KINDS];
+	weft_u32 sens_thr, loss_thr, test_delay;
+	weft_u32 diag_q16[SEIR_LAYERS];
+	/* Testing by number (Covasim's test_num): test_num agents a day (0:
+	 * by probability), chosen without replacement with the weights
+	 * tnum_w8[SEIR_TEST_*] (x256) of their kinds (seir_tnum_key). */
+	weft_u32 test_num;
+	weft_u32 tnum_w8[SEIR_TEST_KINDS];
+	/* Days from becoming infectious to symptoms (Covasim's inf2sym: the
+	 * terms of sym_duration before its last), 0 to SEIR_DUR_MAX
+	 * (seir_stage_days): a symptomatic agent is tested as one from
+	 * then on. */
+	weft_u32 symp_onset[SEIR_DUR_MAX + 1];
+	/* Contact tracing (Covasim's contact_tracing): on days trace_first
+	 * to trace_last, the contacts of an agent diagnosed that day are
+	 * traced on each stored layer with trace_thr[layer] and
+	 * quarantined from trace_time[layer] days later to quar_period days
+	 * after the diagnosis; in quarantine they transmit, and are
+	 * susceptible, quar_q16[layer]. */
+	weft_u32 tracing;
+	weft_u32 trace_first, trace_last, quar_period;
+	weft_u32 trace_thr[SEIR_LAYERS];
+	weft_u32 trace_time[SEIR_LAYERS];
+	weft_u32 quar_q16[SEIR_LAYERS];
 } seir_params;
 
 /* The tally (buffer 3): the day being simulated, running totals, today's
  * transitions, and the sizes of the active list; then, with age bands,
  * today's counts by band. */
-#define SEIR_T_DAY	 0
-#define SEIR_T_S	 1
-#define SEIR_T_E	 2
-#define SEIR_T_IA	 3
-#define SEIR_T_IS	 4 /* IS and ISD */
-#define SEIR_T_R	 5
-#define SEIR_T_D	 6
-#define SEIR_T_CUM	 7 /* infected in all, seeds included */
-#define SEIR_T_VAC	 8 /* vaccinated in all */
-#define SEIR_T_NEW_E	 9
-#define SEIR_T_NEW_IA	 10
-#define SEIR_T_NEW_IS	 11
-#define SEIR_T_REC_A	 12 /* IA -> R */
-#define SEIR_T_REC_S	 13 /* IS -> R */
-#define SEIR_T_NEW_D	 14 /* ISD -> D */
-#define SEIR_T_NEW_VAC	 15
-#define SEIR_T_COUNT	 16 /* active list entries (seir_list_top) */
-#define SEIR_T_SEV	 17 /* severe or critical (Covasim's n_severe) */
-#define SEIR_T_CRIT	 18 /* critical */
-#define SEIR_T_NEW_SEV	 19 /* became severe today */
-#define SEIR_T_NEW_CRIT	 20 /* became critical today */
-#define SEIR_T_END_SEV	 21 /* severe or critical, recovered or died */
-#define SEIR_T_END_CRIT	 22 /* critical, recovered or died */
-#define SEIR_T_FULL	 23 /* completed their campaign's doses */
-#define SEIR_T_NEW_FULL	 24
-#define SEIR_T_WALK	 25 /* infectors that drew today (count_work) */
-#define SEIR_T_CAND	 26 /* candidates walked today (count_work) */
-#define SEIR_TALLY_WORDS 27
+#define SEIR_T_DAY	0
+#define SEIR_T_S	1
+#define SEIR_T_E	2
+#define SEIR_T_IA	3
+#define SEIR_T_IS	4 /* IS and ISD */
+#define SEIR_T_R	5
+#define SEIR_T_D	6
+#define SEIR_T_CUM	7 /* infected in all, seeds included */
+#define SEIR_T_VAC	8 /* vaccinated in all */
+#define SEIR_T_NEW_E	9
+#define SEIR_T_NEW_IA	10
+#define SEIR_T_NEW_IS	11
+#define SEIR_T_REC_A	12 /* IA -> R */
+#define SEIR_T_REC_S	13 /* IS -> R */
+#define SEIR_T_NEW_D	14 /* ISD -> D */
+#define SEIR_T_NEW_VAC	15
+#define SEIR_T_COUNT	16 /* active list entries (seir_list_top) */
+#define SEIR_T_SEV	17 /* severe or critical (Covasim's n_severe) */
+#define SEIR_T_CRIT	18 /* critical */
+#define SEIR_T_NEW_SEV	19 /* became severe today */
+#define SEIR_T_NEW_CRIT 20 /* became critical today */
+#define SEIR_T_END_SEV	21 /* severe or critical, recovered or died */
+#define SEIR_T_END_CRIT 22 /* critical, recovered or died */
+#define SEIR_T_FULL	23 /* completed their campaign's doses */
+#define SEIR_T_NEW_FULL 24
+#define SEIR_T_WALK	25 /* infectors that drew today (count_work) */
+#define SEIR_T_CAND	26 /* candidates walked today (count_work) */
+#define SEIR_T_NEW_TEST 27 /* tests today */
+#define SEIR_T_NEW_DIAG 28 /* positive tests today (to be diagnosed) */
+#define SEIR_T_DIAG	29 /* positive tests in all */
+#define SEIR_T_NEW_QUAR 30 /* agents put in quarantine today */
+/* Testing by number (seir_tnum_count, seir_tnum_pick): the passes of
+ * today's selection done (SEIR_TNUM_DONE: the threshold is known), the
+ * high bits of the threshold found so far, the rank sought among the keys
+ * that share them, and a histogram of the next 8 bits. */
+#define SEIR_T_TN_PASS	 31
+#define SEIR_T_TN_KEY	 32
+#define SEIR_T_TN_LEFT	 33
+#define SEIR_T_TN_HIST	 34 /* .. + 255 */
+#define SEIR_TALLY_WORDS (SEIR_T_TN_HIST + 256)
 
 /* A row of the series (the CSV's columns after the day; with age bands,
  * the day's counts by band follow, by_age.csv's). */
@@ -309,8 +375,14 @@ typedef struct seir_params {
 #define SEIR_R_FULL	16 /* completed their campaign's doses so far */
 #define SEIR_R_WALK	17 /* with count_work: infectors that drew */
 #define SEIR_R_CAND	18 /* with count_work: candidates walked */
-#define SEIR_R_ONSET	19 /* became infectious that day (a cohort) */
-#define SEIR_ROW_WORDS	20
+#define SEIR_R_NEW_TEST 19 /* tests that day */
+#define SEIR_R_NEW_DIAG                                          \
+	20		   /* positive tests that day (Covasim's \
+			    * new_diagnoses: counted on the test's day) */
+#define SEIR_R_DIAG	21 /* positive tests so far */
+#define SEIR_R_NEW_QUAR 22 /* agents notified and put in quarantine */
+#define SEIR_R_ONSET	23 /* became infectious that day (a cohort) */
+#define SEIR_ROW_WORDS	24
 
 /* The first index i of cum[0..hi] whose cumulative threshold exceeds
  * the draw, 2^32 - 1 standing for 2^32 (so the entry where the table
@@ -530,6 +602,61 @@ WEFT_FN int seir_accepts(const WEFT_GLOBAL seir_params *p, weft_u32 k,
 	if (c >= SEIR_Q28_ONE)
 		return 1;
 	return (weft_u64)draw * p->lvl_q28[k] < c << 32;
+}
+
+/* ---- testing, tracing and quarantine (testing.c) ------------------------
+ * An agent's diagnosis word (with testing) is 0, or the day of its
+ * diagnosis plus 1 (set by its positive test, test_delay days before);
+ * its quarantine word (with tracing) is 0, or the first day of its
+ * quarantine (low half) and the day after its last (high half). Both are
+ * dates, not countdowns: whether an agent is diagnosed or in quarantine
+ * on a day is a comparison, and no kernel visits it when that changes.
+ * They follow the active set's bitmap in its buffer (n diagnosis words,
+ * then n quarantine words): seir_transmit, which reads them, binds 12
+ * buffers already, the most a launch may (WEFT_KERNEL_MAX_BUFS). */
+#define SEIR_DIAG_WORDS(p, bits) ((bits) + ((p)->n_agents + 31u) / 32u)
+#define SEIR_QUAR_WORDS(p, bits) (SEIR_DIAG_WORDS(p, bits) + (p)->n_agents)
+/* With testing by number, today's key of every agent follows (after the
+ * quarantine words, if any): computed by the selection's first pass,
+ * read by the others and by seir_test. */
+#define SEIR_KEY_WORDS(p, bits) \
+	(SEIR_QUAR_WORDS(p, bits) + ((p)->tracing ? (p)->n_agents : 0u))
+
+/* Diagnosed on or before day (isolating, as Covasim's `isolated`). */
+WEFT_FN int seir_diagnosed(weft_u32 dg, weft_u32 day)
+{
+	return dg != 0u && dg - 1u <= day;
+}
+
+/* In quarantine on day: within its days, and not diagnosed (a diagnosis
+ * ends a quarantine: the agent isolates instead). */
+WEFT_FN int seir_quarantined(weft_u32 q, weft_u32 dg, weft_u32 day)
+{
+	return day >= (q & 0xFFFFu) && day < (q >> 16) &&
+	       !seir_diagnosed(dg, day);
+}
+
+/* Testing by number: an agent's key, the smallest test_num keys of the
+ * day being tested. -log2(u) / w for a uniform u (draw) and the weight w
+ * of its kind (w8 = 256 w): the exponential race of Efraimidis and
+ * Spirakis, whose smallest keys are a weighted sample without
+ * replacement, as Covasim's choose_w draws it. In integers: -log2(u) in
+ * Q48 (seir_neglog2_q48, up to 2^53) over w8 is in Q40; the key keeps 27
+ * bits of fraction (>> 13), below SEIR_TNUM_NONE. */
+WEFT_FN weft_u32 seir_tnum_key_of(weft_u64 neglog2_q48, weft_u32 w8)
+{
+	weft_u64 k;
+
+	if (w8 == 0u)
+		return SEIR_TNUM_NONE;
+	k = neglog2_q48 / w8 >> 13;
+	return k >= SEIR_TNUM_NONE - 1u ? SEIR_TNUM_NONE - 1u : (weft_u32)k;
+}
+
+/* A chance (Q28) or factor times f (Q16, at most 1). */
+WEFT_FN weft_u32 seir_times_q16(weft_u32 v, weft_u32 f)
+{
+	return (weft_u32)(((weft_u64)v * f) >> 16);
 }
 
 #endif /* SEIR_SHARED_H */

@@ -9,7 +9,9 @@
 # and again when severe courses got their stages (issue 17: new columns,
 # and the stages drawn on their own change who recovers when), and when
 # reproduction numbers were added (issue 17: two columns and summary lines
-# appended, the earlier columns unchanged),
+# appended, the earlier columns unchanged), and when testing and tracing
+# added four columns before those two (zeros for Astoria: its first 18
+# columns unchanged) and words to the parameters, tally and series,
 # by the same run from a build tree, with the build's plugins:
 #
 #   WEFT_PLUGIN_PATH=$B/plugins/openmp/.libs WEFT_MODEL_PATH=$B/models/seir/.libs \
