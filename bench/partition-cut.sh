@@ -15,7 +15,7 @@
 #   SIZES         agents of the graphs partitioned with METIS
 #                 (default 1000000 2000000 4000000)
 #   CHEAP_SIZES   agents of the graphs split by index and at random only
-#                 (default 8400000: METIS would need about 20 GB there)
+#                 (default 8400000: METIS would need about 14 GB there)
 #   KAHIP_SIZES   agents of the graphs also partitioned with KaHIP
 #                 (default none: KaHIP took 290 s at 1,000,000 agents)
 #   PARTS         numbers of parts (default 2,4,16,64)
