@@ -32,3 +32,11 @@ EXTRA_DIST += bench/shared-machine.sh
 
 # bench/seir-r0.sh: [seir] r0's calibration at scale (docs/benchmarks.md).
 EXTRA_DIST += bench/seir-r0.sh
+
+# bench/partition-graph: the SEIR contact graph read back from the device
+# through libweft's public API; bench/partition-cut.sh partitions it
+# (bench/partition_cut.py, METIS and KaHIP from PyPI) for docs/scaling.md.
+check_PROGRAMS += bench/partition-graph
+bench_partition_graph_SOURCES = bench/partition-graph.c
+bench_partition_graph_LDADD = core/libweft.la
+EXTRA_DIST += bench/partition-cut.sh bench/partition_cut.py
