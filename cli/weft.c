@@ -712,6 +712,85 @@ static int print_check(weft_context *ctx, const weft_config *cfg,
 	return EXIT_SUCCESS;
 }
 
+/* ---- ensembles ------------------------------------------------------ */
+
+/* `weft check` of an ensemble: every run validated, and its expansion. */
+static int print_ensemble_check(weft_context *ctx, const weft_config *cfg,
+				const run_opts *o)
+{
+	weft_ensemble *e;
+	size_t n;
+
+	if (weft_ensemble_open(ctx, cfg, &e))
+		return fail(ctx);
+	n = weft_ensemble_scenario_count(e);
+	printf("%s: ok\n", o->config);
+	printf("  %-20s %zu runs: %zu scenario%s x %zu seeds\n", "ensemble",
+	       weft_ensemble_run_count(e), n, n == 1 ? "" : "s",
+	       weft_ensemble_run_count(e) / n);
+	for (size_t i = 0; i < n; i++)
+		printf("  %-20s %s\n", i ? "" : "scenarios",
+		       weft_ensemble_scenario_at(e, i));
+	weft_ensemble_close(e);
+	return EXIT_SUCCESS;
+}
+
+/* The runs that failed, one line each, on standard error; exit 1. */
+static int print_ensemble_failures(const weft_ensemble *e)
+{
+	size_t n = weft_ensemble_failed_count(e), idx;
+	const char *msg, *scen;
+	uint64_t seed;
+
+	fprintf(stderr,
+		"weft: %zu of %zu runs failed (the others' results "
+		"were written):\n",
+		n, weft_ensemble_run_count(e));
+	for (size_t k = 0; k < n; k++)
+		if (weft_ensemble_failed_at(e, k, &idx, &msg) == WEFT_OK &&
+		    weft_ensemble_run_info(e, idx, &scen, &seed) == WEFT_OK)
+			fprintf(stderr,
+				"weft: run %zu (scenario %s, seed %llu): %s\n",
+				idx, scen, (unsigned long long)seed, msg);
+	return EXIT_FAILURE;
+}
+
+static int run_ensemble(weft_context *ctx, const weft_config *cfg,
+			const run_opts *o)
+{
+	progress p = { .mode = progress_choose(o), .t0 = now_s() };
+	weft_ensemble *e = NULL;
+	const char *k, *v;
+	weft_status st;
+	int rc = EXIT_SUCCESS;
+
+	if (o->resume)
+		die_usage("%s", "--resume: an ensemble does not resume (it "
+				"is run again)");
+	weft_context_set_progress(ctx, progress_setup, &p);
+	st = weft_ensemble_open(ctx, cfg, &e);
+	if (st == WEFT_OK)
+		st = weft_ensemble_run(e);
+	weft_context_set_progress(ctx, NULL, NULL);
+	progress_clear(&p);
+	if (st) {
+		rc = fail(ctx);
+		weft_ensemble_close(e);
+		return rc;
+	}
+	printf("weft: ensemble in %.3f s\n", now_s() - p.t0);
+	for (size_t i = 0; i < weft_ensemble_summary_count(e); i++)
+		if (weft_ensemble_summary_at(e, i, &k, &v) == WEFT_OK)
+			printf("  %-20s %s\n", k, v);
+	for (size_t i = 0; i < weft_ensemble_output_count(e); i++)
+		printf("  %-20s %s\n", i ? "" : "outputs",
+		       weft_ensemble_output_at(e, i));
+	if (weft_ensemble_failed_count(e))
+		rc = print_ensemble_failures(e);
+	weft_ensemble_close(e);
+	return rc;
+}
+
 static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 {
 	run_opts o = { 0 };
@@ -720,7 +799,10 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 
 	parse_run_opts(argc, argv, &o, is_run);
 	rc = load_config(ctx, &o, &cfg);
-	if (rc == 0 && !is_run)
+	if (rc == 0 && weft_config_is_ensemble(cfg))
+		rc = is_run ? run_ensemble(ctx, cfg, &o)
+			    : print_ensemble_check(ctx, cfg, &o);
+	else if (rc == 0 && !is_run)
 		rc = print_check(ctx, cfg, &o);
 	else if (rc == 0)
 		rc = run_sim(ctx, cfg, &o);
