@@ -156,6 +156,18 @@ static weft_status ens_run_dir(weft_ensemble *e, size_t i, char *dir,
 	return WEFT_OK;
 }
 
+/* Test hook: WEFT_TEST_ENSEMBLE_FAIL=N fails run N (0-based) as a model
+ * would, so that tests can check how a failed run is reported. */
+static weft_status ens_test_fail(weft_ensemble *e, size_t i)
+{
+	const char *v = getenv("WEFT_TEST_ENSEMBLE_FAIL");
+
+	if (!v || !*v || strtoull(v, NULL, 10) != i)
+		return WEFT_OK;
+	return weft__fail(e->ctx, WEFT_E_MODEL,
+			  "run %zu failed (WEFT_TEST_ENSEMBLE_FAIL)", i);
+}
+
 /* Run i as weft run does, into dir. */
 static weft_status ens_sim(weft_ensemble *e, size_t i, const char *dir)
 {
@@ -181,7 +193,9 @@ static weft_status ens_sim(weft_ensemble *e, size_t i, const char *dir)
 				  (size_t)weft__cfg_find_key(sim_s, "seed"),
 				  seed, "[ensemble] runs")))
 		return st;
-	st = weft_sim_open(e->ctx, g->cfg, &sim);
+	st = ens_test_fail(e, i);
+	if (st == WEFT_OK)
+		st = weft_sim_open(e->ctx, g->cfg, &sim);
 	if (st == WEFT_OK)
 		st = weft_sim_step(sim, weft_sim_steps_total(sim));
 	if (st == WEFT_OK)

@@ -53,3 +53,4 @@ include tests/model-plugins.am
 include tests/golden.am
 include tests/checkpoint.am
 include tests/memory.am
+include tests/ensemble.am
