@@ -755,6 +755,19 @@ static int print_ensemble_failures(const weft_ensemble *e)
 	return EXIT_FAILURE;
 }
 
+/* An ensemble's progress: which run, not each run's setup phases. */
+static void progress_ensemble(void *user, const char *what, uint64_t done,
+			      uint64_t total)
+{
+	progress *p = user;
+
+	if (strncmp(what, "ensemble:", 9) != 0 ||
+	    (p->mode != PROGRESS_TTY && p->what[0] &&
+	     now_s() - p->last < PROGRESS_LINE_S))
+		return;
+	progress_setup(user, what, done, total);
+}
+
 static int run_ensemble(weft_context *ctx, const weft_config *cfg,
 			const run_opts *o)
 {
@@ -767,7 +780,7 @@ static int run_ensemble(weft_context *ctx, const weft_config *cfg,
 	if (o->resume)
 		die_usage("%s", "--resume: an ensemble does not resume (it "
 				"is run again)");
-	weft_context_set_progress(ctx, progress_setup, &p);
+	weft_context_set_progress(ctx, progress_ensemble, &p);
 	st = weft_ensemble_open(ctx, cfg, &e);
 	if (st == WEFT_OK)
 		st = weft_ensemble_run(e);
