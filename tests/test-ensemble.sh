@@ -194,5 +194,9 @@ ok $? "an ensemble killed before its commit leaves the previous set"
 	[ -s "$tmp/out/baseline+seir.beta=0.02.csv" ] && ! ls -a "$tmp" | grep -q "weft-new"
 ok $? "the next ensemble replaces it, runs/ included, and leaves nothing beside"
 
+"$weft" check "$src/examples/ensemble.ini" > "$tmp/check" 2>&1 &&
+	grep -q "60 runs: 3 scenarios x 20 seeds" "$tmp/check"
+ok $? "examples/ensemble.ini is valid: 3 scenarios x 20 seeds"
+
 echo "1..$n"
 [ $failed -eq 0 ]
