@@ -25,9 +25,10 @@ const weft__plugin_kind weft__model_kind = {
 	.probe = NULL,
 };
 
-static const char *const core_sections[] = { "simulation", "backend", "output",
-					     "model", "checkpoint",
-					     "ensemble", "sweep" };
+static const char *const core_sections[] = { "simulation", "backend",
+					     "output",	   "model",
+					     "checkpoint", "ensemble",
+					     "sweep" };
 
 int weft__is_core_section(const char *name)
 {
