@@ -29,3 +29,8 @@ EXTRA_DIST += bench/cartpole.sh bench/cartpole_gym.py
 # without a competing busy process (docs/benchmarks.md, "OpenMP on a
 # shared machine"); runs bench/cartpole-bench and the weft command.
 EXTRA_DIST += bench/shared-machine.sh
+
+# bench/ensemble-scaling.sh: a 200-run ensemble with weft run, weft-mpi
+# at K = 1 and 2, and Covasim's MultiSim (bench/covasim_multisim.py);
+# docs/benchmarks.md, "Ensembles over MPI".
+EXTRA_DIST += bench/ensemble-scaling.sh bench/covasim_multisim.py
