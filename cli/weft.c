@@ -32,6 +32,7 @@
 #include <weft/model.h>
 #include <weft/weft.h>
 
+#include "ensemble-print.h"
 #include "weft_conform.h"
 
 #define EXIT_USAGE 2
@@ -735,26 +736,6 @@ static int print_ensemble_check(weft_context *ctx, const weft_config *cfg,
 	return EXIT_SUCCESS;
 }
 
-/* The runs that failed, one line each, on standard error; exit 1. */
-static int print_ensemble_failures(const weft_ensemble *e)
-{
-	size_t n = weft_ensemble_failed_count(e), idx;
-	const char *msg, *scen;
-	uint64_t seed;
-
-	fprintf(stderr,
-		"weft: %zu of %zu runs failed (the others' results "
-		"were written):\n",
-		n, weft_ensemble_run_count(e));
-	for (size_t k = 0; k < n; k++)
-		if (weft_ensemble_failed_at(e, k, &idx, &msg) == WEFT_OK &&
-		    weft_ensemble_run_info(e, idx, &scen, &seed) == WEFT_OK)
-			fprintf(stderr,
-				"weft: run %zu (scenario %s, seed %llu): %s\n",
-				idx, scen, (unsigned long long)seed, msg);
-	return EXIT_FAILURE;
-}
-
 /* An ensemble's progress: which run, not each run's setup phases. */
 static void progress_ensemble(void *user, const char *what, uint64_t done,
 			      uint64_t total)
@@ -773,9 +754,9 @@ static int run_ensemble(weft_context *ctx, const weft_config *cfg,
 {
 	progress p = { .mode = progress_choose(o), .t0 = now_s() };
 	weft_ensemble *e = NULL;
-	const char *k, *v;
+	char title[64];
 	weft_status st;
-	int rc = EXIT_SUCCESS;
+	int rc;
 
 	if (o->resume)
 		die_usage("%s", "--resume: an ensemble does not resume (it "
@@ -791,15 +772,8 @@ static int run_ensemble(weft_context *ctx, const weft_config *cfg,
 		weft_ensemble_close(e);
 		return rc;
 	}
-	printf("weft: ensemble in %.3f s\n", now_s() - p.t0);
-	for (size_t i = 0; i < weft_ensemble_summary_count(e); i++)
-		if (weft_ensemble_summary_at(e, i, &k, &v) == WEFT_OK)
-			printf("  %-20s %s\n", k, v);
-	for (size_t i = 0; i < weft_ensemble_output_count(e); i++)
-		printf("  %-20s %s\n", i ? "" : "outputs",
-		       weft_ensemble_output_at(e, i));
-	if (weft_ensemble_failed_count(e))
-		rc = print_ensemble_failures(e);
+	snprintf(title, sizeof title, "ensemble in %.3f s", now_s() - p.t0);
+	rc = weft_print_ensemble(e, "weft", title);
 	weft_ensemble_close(e);
 	return rc;
 }

@@ -229,16 +229,7 @@ weft_status weft__ens_read_csv(weft_context *ctx, const char *path,
 /* The index of name (len bytes) in header, or -1. */
 static long ens_col(const char *header, const char *name, size_t len)
 {
-	long i = 0;
-
-	for (const char *p = header;; i++) {
-		size_t n = strcspn(p, ",");
-		if (n == len && strncmp(p, name, len) == 0)
-			return i;
-		if (!p[n])
-			return -1;
-		p += n + 1;
-	}
+	return (long)weft__plot_column(header, name, len) - 1;
 }
 
 /* The sum of the columns "A+B" of row `row` of r; NAN when one is

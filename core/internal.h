@@ -64,6 +64,9 @@ const char *weft__closest(const char *word, const char *const *cands, size_t n);
 /* The first executable file called name in $PATH, in new memory; *out
  * stays NULL when there is none. */
 weft_status weft__plot_find(weft_context *ctx, const char *name, char **out);
+/* 1-based index of the column called name[0..len) in a CSV header line,
+ * or 0. */
+unsigned weft__plot_column(const char *header, const char *name, size_t len);
 /* Run gnuplot with argv and wait for it, up to $WEFT_GNUPLOT_TIMEOUT: 0
  * when it exited with status 0, -1 with why it did not draw in why,
  * WEFT_E_CANCELLED (gnuplot killed) when ctx was cancelled meanwhile. */

@@ -133,8 +133,7 @@ static weft_status weft__plot_header(weft__plot *p)
 }
 
 /* 1-based index of the column called name[0..len) in the header, or 0. */
-static unsigned weft__plot_column(const char *header, const char *name,
-				  size_t len)
+unsigned weft__plot_column(const char *header, const char *name, size_t len)
 {
 	unsigned i = 1;
 

@@ -4,8 +4,8 @@
 EXTRA_DIST += mpi/weft-mpi.c
 if BUILD_MPI
 bin_PROGRAMS += mpi/weft-mpi
-mpi_weft_mpi_SOURCES = mpi/weft-mpi.c
-mpi_weft_mpi_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)
+mpi_weft_mpi_SOURCES = mpi/weft-mpi.c cli/ensemble-print.h cli/ensemble-print.c
+mpi_weft_mpi_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir) -I$(top_srcdir)/cli
 mpi_weft_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 mpi_weft_mpi_LDADD = core/libweft.la $(MPI_LIBS)
 endif

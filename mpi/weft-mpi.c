@@ -27,12 +27,13 @@
  * Open MPI's mpirun terminates every process when one exits abnormally
  * (its default), so rank 0 never waits forever for a dead rank.
  */
-#include <inttypes.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <weft/weft.h>
+
+#include "ensemble-print.h"
 
 #define TAG_WORK   1 /* rank 0 -> a rank: int64 run index, -1: no more */
 #define TAG_RESULT 2 /* a rank -> rank 0: int64 index (-1: hello), bytes */
@@ -301,32 +302,11 @@ static weft_status run_worker(mpi_run *m)
 
 static int report(mpi_run *m, double seconds)
 {
-	weft_ensemble *e = m->e;
-	size_t failed = weft_ensemble_failed_count(e), idx;
-	const char *k, *v, *scen;
-	uint64_t seed;
+	char title[64];
 
-	printf("weft-mpi: ensemble on %d ranks in %.3f s\n", m->size, seconds);
-	for (size_t i = 0; i < weft_ensemble_summary_count(e); i++)
-		if (weft_ensemble_summary_at(e, i, &k, &v) == WEFT_OK)
-			printf("  %-20s %s\n", k, v);
-	for (size_t i = 0; i < weft_ensemble_output_count(e); i++)
-		printf("  %-20s %s\n", i ? "" : "outputs",
-		       weft_ensemble_output_at(e, i));
-	if (!failed)
-		return 0;
-	fprintf(stderr,
-		"weft-mpi: %zu of %zu runs failed (the others' results "
-		"were written):\n",
-		failed, weft_ensemble_run_count(e));
-	for (size_t j = 0; j < failed; j++)
-		if (weft_ensemble_failed_at(e, j, &idx, &v) == WEFT_OK &&
-		    weft_ensemble_run_info(e, idx, &scen, &seed) == WEFT_OK)
-			fprintf(stderr,
-				"weft-mpi: run %zu (scenario %s, seed %" PRIu64
-				"): %s\n",
-				idx, scen, seed, v);
-	return 1;
+	snprintf(title, sizeof title, "ensemble on %d ranks in %.3f s", m->size,
+		 seconds);
+	return weft_print_ensemble(m->e, "weft-mpi", title);
 }
 
 static int run(mpi_run *m)
