@@ -26,10 +26,12 @@ def main():
     pars = dict(pop_type=pop_type, pop_size=pop_size, n_days=days,
                 pop_infected=20, rescale=False, use_waning=False,
                 verbose=0)
-    base = cv.Sim(pars)
-    msim = cv.MultiSim(base, n_runs=runs, noise=0.0)
+    # One Sim per seed, as weft's seeds 1..RUNS (a MultiSim made from
+    # one base Sim with n_runs failed in its workers here: 'people' None).
+    sims = [cv.Sim(pars, rand_seed=seed) for seed in range(1, runs + 1)]
+    msim = cv.MultiSim(sims)
     t0 = time.perf_counter()
-    msim.run(n_cpus=n_cpus, keep_people=False)
+    msim.run(n_cpus=n_cpus)
     wall = time.perf_counter() - t0
     attack = [s.results['cum_infections'][-1] / pop_size for s in msim.sims]
     print(f"{runs} {n_cpus} {wall:.2f} {100 * sum(attack) / len(attack):.2f}")
