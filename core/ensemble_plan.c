@@ -46,6 +46,21 @@ static weft_status axis_add(weft_context *ctx, plan_axis *a, const char *v,
 	return WEFT_OK;
 }
 
+/* A value of a list, once: two runs of the same point would write the
+ * same files. */
+static weft_status axis_new(weft_context *ctx, const char *where, plan_axis *a,
+			    const char *v, size_t len)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (strlen(a->values[i]) == len &&
+		    strncmp(a->values[i], v, len) == 0)
+			return weft__fail(ctx, WEFT_E_CONFIG,
+					  "%s: '%.*s' is listed twice; each "
+					  "value once",
+					  where, (int)len, v);
+	return axis_add(ctx, a, v, len);
+}
+
 /* "FILE:LINE: [sweep] section.key = value" for messages. */
 static void plan_where(char *buf, size_t size, const weft_config *cfg,
 		       const char *sec, const struct cfg_raw *r)
@@ -119,6 +134,7 @@ static weft_status plan_values(weft_context *ctx, const weft_config *cfg,
 	if (strchr(p, ':') && !strchr(p, ','))
 		return plan_range(ctx, where, p, a);
 	for (;;) {
+		weft_status st;
 		size_t len = strcspn(p, ",");
 		const char *end = p + len;
 		while (p < end && isspace((unsigned char)*p))
@@ -130,8 +146,8 @@ static weft_status plan_values(weft_context *ctx, const weft_config *cfg,
 					  "%s: an empty value in the list; "
 					  "give v1, v2, ... or start:stop:step",
 					  where);
-		if (axis_add(ctx, a, p, (size_t)(end - p)))
-			return WEFT_E_NOMEM;
+		if ((st = axis_new(ctx, where, a, p, (size_t)(end - p))))
+			return st;
 		p += strcspn(p, ",");
 		if (!*p++)
 			return WEFT_OK;

@@ -106,6 +106,8 @@ expect_error "an override without a section" \
 beta = 0.01, 0.02'
 expect_error "an empty list" "an empty value in the list" '[sweep]
 seir.beta = 0.01, , 0.02'
+expect_error "a value listed twice" "'0.02' is listed twice" '[sweep]
+seir.beta = 0.02, 0.01, 0.02'
 expect_error "a malformed range" "a range is start:stop:step" '[sweep]
 seir.beta = 0.01:0.05'
 expect_error "a range with step 0" "a step of 0 never goes" '[sweep]
