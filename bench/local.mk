@@ -40,3 +40,8 @@ check_PROGRAMS += bench/partition-graph
 bench_partition_graph_SOURCES = bench/partition-graph.c
 bench_partition_graph_LDADD = core/libweft.la
 EXTRA_DIST += bench/partition-cut.sh bench/partition_cut.py
+
+# bench/ensemble-scaling.sh: a 200-run ensemble with weft run, weft-mpi
+# at K = 1 and 2, and Covasim's MultiSim (bench/covasim_multisim.py);
+# docs/benchmarks.md, "Ensembles over MPI".
+EXTRA_DIST += bench/ensemble-scaling.sh bench/covasim_multisim.py

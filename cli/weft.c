@@ -32,6 +32,7 @@
 #include <weft/model.h>
 #include <weft/weft.h>
 
+#include "ensemble-print.h"
 #include "weft_conform.h"
 
 #define EXIT_USAGE 2
@@ -712,6 +713,71 @@ static int print_check(weft_context *ctx, const weft_config *cfg,
 	return EXIT_SUCCESS;
 }
 
+/* ---- ensembles ------------------------------------------------------ */
+
+/* `weft check` of an ensemble: every run validated, and its expansion. */
+static int print_ensemble_check(weft_context *ctx, const weft_config *cfg,
+				const run_opts *o)
+{
+	weft_ensemble *e;
+	size_t n;
+
+	if (weft_ensemble_open(ctx, cfg, &e))
+		return fail(ctx);
+	n = weft_ensemble_scenario_count(e);
+	printf("%s: ok\n", o->config);
+	printf("  %-20s %zu runs: %zu scenario%s x %zu seeds\n", "ensemble",
+	       weft_ensemble_run_count(e), n, n == 1 ? "" : "s",
+	       weft_ensemble_run_count(e) / n);
+	for (size_t i = 0; i < n; i++)
+		printf("  %-20s %s\n", i ? "" : "scenarios",
+		       weft_ensemble_scenario_at(e, i));
+	weft_ensemble_close(e);
+	return EXIT_SUCCESS;
+}
+
+/* An ensemble's progress: which run, not each run's setup phases. */
+static void progress_ensemble(void *user, const char *what, uint64_t done,
+			      uint64_t total)
+{
+	progress *p = user;
+
+	if (strncmp(what, "ensemble:", 9) != 0 ||
+	    (p->mode != PROGRESS_TTY && p->what[0] &&
+	     now_s() - p->last < PROGRESS_LINE_S))
+		return;
+	progress_setup(user, what, done, total);
+}
+
+static int run_ensemble(weft_context *ctx, const weft_config *cfg,
+			const run_opts *o)
+{
+	progress p = { .mode = progress_choose(o), .t0 = now_s() };
+	weft_ensemble *e = NULL;
+	char title[64];
+	weft_status st;
+	int rc;
+
+	if (o->resume)
+		die_usage("%s", "--resume: an ensemble does not resume (it "
+				"is run again)");
+	weft_context_set_progress(ctx, progress_ensemble, &p);
+	st = weft_ensemble_open(ctx, cfg, &e);
+	if (st == WEFT_OK)
+		st = weft_ensemble_run(e);
+	weft_context_set_progress(ctx, NULL, NULL);
+	progress_clear(&p);
+	if (st) {
+		rc = fail(ctx);
+		weft_ensemble_close(e);
+		return rc;
+	}
+	snprintf(title, sizeof title, "ensemble in %.3f s", now_s() - p.t0);
+	rc = weft_print_ensemble(e, "weft", title);
+	weft_ensemble_close(e);
+	return rc;
+}
+
 static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 {
 	run_opts o = { 0 };
@@ -720,7 +786,10 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 
 	parse_run_opts(argc, argv, &o, is_run);
 	rc = load_config(ctx, &o, &cfg);
-	if (rc == 0 && !is_run)
+	if (rc == 0 && weft_config_is_ensemble(cfg))
+		rc = is_run ? run_ensemble(ctx, cfg, &o)
+			    : print_ensemble_check(ctx, cfg, &o);
+	else if (rc == 0 && !is_run)
 		rc = print_check(ctx, cfg, &o);
 	else if (rc == 0)
 		rc = run_sim(ctx, cfg, &o);

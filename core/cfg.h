@@ -46,6 +46,17 @@ struct cfg_section {
 	size_t n_raw;
 };
 
+/* A [sweep] or [scenario NAME] section: lines of "section.key = value"
+ * overrides, kept as written with their lines, expanded into the runs of
+ * an ensemble by ensemble_plan.c. */
+struct cfg_ens_section {
+	char *name; /* "sweep", or the scenario's NAME */
+	int is_sweep;
+	int header_line;
+	struct cfg_raw *raw;
+	size_t n_raw;
+};
+
 /* Everything a configuration holds, behind a pointer so that functions
  * given a const configuration may still find model plugins (resolving a
  * model is a cache, not a change of meaning). */
@@ -56,6 +67,11 @@ struct cfg_table {
 	 * of the model it holds (which owns the plugin). */
 	char *own_model_path;
 	struct cfg_section *own_model;
+	/* The file it was loaded from (NULL: none), and its [sweep] and
+	 * [scenario NAME] sections, in the file's order. */
+	char *path;
+	struct cfg_ens_section *ens;
+	size_t n_ens;
 };
 
 struct weft_config {
@@ -76,6 +92,11 @@ struct cfg_section *weft__cfg_add(const weft_config *cfg, const char *name);
 /* Give s its keys (a model's), allocating its values. */
 weft_status weft__cfg_set_keys(struct cfg_section *s, const weft_key_desc *keys,
 			       size_t n_keys);
+/* A new configuration holding cfg's values (and their origins) and its
+ * [sweep] and [scenario] sections; its model sections load their
+ * plugins again. */
+weft_status weft__config_dup(weft_context *ctx, const weft_config *cfg,
+			     weft_config **out);
 /* Replace a value and its origin. */
 weft_status weft__cfg_store(weft_context *ctx, struct cfg_section *s, size_t k,
 			    const char *text, const char *where);

@@ -130,6 +130,24 @@ static const weft_key_desc output_keys[] = {
 	  "and the CSV and the script are written as usual" },
 };
 
+static const weft_key_desc ensemble_keys[] = {
+	{ "runs", WEFT_KEY_INT, "1", 1, 10000, NULL,
+	  "runs of every scenario (and sweep point), with the seeds "
+	  "[simulation] seed, seed + 1, ...: setting it, or writing a [sweep] "
+	  "or a [scenario NAME] section, makes the file an ensemble. `weft "
+	  "run` runs them all and writes, per scenario, the mean, standard "
+	  "deviation and quantiles of every aggregated column per step "
+	  "(SCENARIO.csv), a summary across scenarios (summary.csv) and band "
+	  "plots (docs/design.md, \"Ensembles\"). [sweep] holds section.key = "
+	  "v1, v2, ... lists or start:stop:step ranges (their cartesian "
+	  "product); each [scenario NAME] holds section.key = value "
+	  "overrides; with both, every scenario runs every sweep point. At "
+	  "most 10000 runs in all" },
+	{ "keep_runs", WEFT_KEY_BOOL, "true", 0, 0, NULL,
+	  "keep every run's own outputs in runs/SCENARIO/SEED/ of the output "
+	  "directory; false keeps the aggregates only" },
+};
+
 /* The core's sections, in the reference's order (models.c lists their
  * names for the models' check: no model may take one). */
 struct core_section {
@@ -157,6 +175,10 @@ static const struct core_section core_sections[] = {
 	  "Saving a run's state as it goes, to resume it after an "
 	  "interruption (`weft run CONFIG --resume DIR`).",
 	  checkpoint_keys, N_OF(checkpoint_keys) },
+	{ "ensemble",
+	  "Many runs of one model: seeds, [sweep] and [scenario NAME] "
+	  "sections, and their aggregates.",
+	  ensemble_keys, N_OF(ensemble_keys) },
 };
 
 /* ---- the configuration -------------------------------------------------- */
@@ -179,6 +201,16 @@ static void section_free(struct cfg_section *s)
 	weft__plugin_free(s->plugin);
 	free(s->name);
 	free(s);
+}
+
+static void ens_section_free(struct cfg_ens_section *e)
+{
+	for (size_t j = 0; j < e->n_raw; j++) {
+		free(e->raw[j].key);
+		free(e->raw[j].value);
+	}
+	free(e->raw);
+	free(e->name);
 }
 
 weft_status weft__cfg_set_keys(struct cfg_section *s, const weft_key_desc *keys,
@@ -251,6 +283,10 @@ void weft_config_free(weft_config *cfg)
 			section_free(cfg->t->secs[i]);
 		free(cfg->t->secs);
 		free(cfg->t->own_model_path);
+		for (size_t i = 0; i < cfg->t->n_ens; i++)
+			ens_section_free(&cfg->t->ens[i]);
+		free(cfg->t->ens);
+		free(cfg->t->path);
 		free(cfg->t);
 	}
 	free(cfg);
@@ -912,4 +948,87 @@ const char *weft__config_model_path(const weft_config *cfg)
 	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
 		return "";
 	return s->plugin->path;
+}
+
+/* ---- copies (ensemble_plan.c) -------------------------------------------- */
+
+/* The values set in s, with their origins, into d (the same keys). */
+static weft_status dup_values(weft_context *ctx, struct cfg_section *d,
+			      const struct cfg_section *s)
+{
+	weft_status st = WEFT_OK;
+
+	for (size_t k = 0; st == WEFT_OK && k < s->n_keys; k++)
+		if (s->vals[k].text)
+			st = weft__cfg_store(ctx, d, k, s->vals[k].text,
+					     s->vals[k].where);
+	return st;
+}
+
+static weft_status dup_raw(struct cfg_raw **out, const struct cfg_raw *raw,
+			   size_t n)
+{
+	*out = calloc(n + 1, sizeof **out);
+	if (!*out)
+		return WEFT_E_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i] = (struct cfg_raw){ weft__strdup(raw[i].key),
+					      weft__strdup(raw[i].value),
+					      raw[i].line };
+		if (!(*out)[i].key || !(*out)[i].value)
+			return WEFT_E_NOMEM;
+	}
+	return WEFT_OK;
+}
+
+/* The file's name and its [sweep] and [scenario] sections. */
+static weft_status dup_ens(struct cfg_table *d, const struct cfg_table *s)
+{
+	if (s->path && !(d->path = weft__strdup(s->path)))
+		return WEFT_E_NOMEM;
+	d->ens = calloc(s->n_ens + 1, sizeof *d->ens);
+	if (!d->ens)
+		return WEFT_E_NOMEM;
+	for (size_t i = 0; i < s->n_ens; i++, d->n_ens++) {
+		d->ens[i] = s->ens[i];
+		d->ens[i].raw = NULL;
+		d->ens[i].name = weft__strdup(s->ens[i].name);
+		if (!d->ens[i].name ||
+		    dup_raw(&d->ens[i].raw, s->ens[i].raw, s->ens[i].n_raw))
+			return WEFT_E_NOMEM;
+	}
+	return WEFT_OK;
+}
+
+weft_status weft__config_dup(weft_context *ctx, const weft_config *cfg,
+			     weft_config **out)
+{
+	weft_config *c;
+	weft_status st;
+
+	*out = NULL;
+	if ((st = weft_config_new(ctx, &c)))
+		return st;
+	/* The core's sections come first: [model] plugin is known before
+	 * the model's section is looked for. */
+	for (size_t i = 0; st == WEFT_OK && i < cfg->t->n_secs; i++) {
+		const struct cfg_section *s = cfg->t->secs[i];
+		struct cfg_section *d = weft__cfg_find(c, s->name);
+		if (s->pending)
+			continue;
+		if (!d)
+			st = weft__cfg_model_section(ctx, c, "the ensemble",
+						     s->name, &d);
+		if (st == WEFT_OK)
+			st = dup_values(ctx, d, s);
+	}
+	if (st == WEFT_OK && dup_ens(c->t, cfg->t) != WEFT_OK)
+		st = weft__fail(ctx, WEFT_E_NOMEM,
+				"out of memory copying a configuration");
+	if (st != WEFT_OK) {
+		weft_config_free(c);
+		return st;
+	}
+	*out = c;
+	return WEFT_OK;
 }

@@ -39,6 +39,8 @@ struct load {
 	int fail_line;	/* line of the first error */
 	weft_status st; /* WEFT_OK until the first error */
 	struct cfg_section *sec; /* section of the last header, or NULL */
+	size_t ens;		 /* or 1 + its index in cfg->t->ens: a
+				  * [sweep] or [scenario NAME] */
 	const char *prev; /* name of the last key set since that header */
 	int prev_line;
 };
@@ -93,26 +95,105 @@ static weft_status open_section(struct load *ld, const char *name)
 	return WEFT_OK;
 }
 
-/* Keep a line of a pending section for later. */
-static weft_status keep_raw(struct load *ld, const char *key, const char *value)
+/* Keep a line for later: of a pending section, or of a [sweep] or
+ * [scenario NAME]. */
+static weft_status keep_line(struct load *ld, struct cfg_raw **raw,
+			     size_t *n_raw, const char *key, const char *value)
 {
-	struct cfg_section *s = ld->sec;
 	struct cfg_raw *grown;
 
-	grown = realloc(s->raw, (s->n_raw + 1) * sizeof *grown);
+	grown = realloc(*raw, (*n_raw + 1) * sizeof *grown);
 	if (!grown)
 		return weft__fail(ld->ctx, WEFT_E_NOMEM, "%s:%d: out of memory",
 				  ld->path, ld->line);
-	s->raw = grown;
-	grown[s->n_raw] = (struct cfg_raw){ weft__strdup(key),
-					    weft__strdup(value), ld->line };
-	if (!grown[s->n_raw].key || !grown[s->n_raw].value) {
-		free(grown[s->n_raw].key);
-		free(grown[s->n_raw].value);
+	*raw = grown;
+	grown[*n_raw] = (struct cfg_raw){ weft__strdup(key),
+					  weft__strdup(value), ld->line };
+	if (!grown[*n_raw].key || !grown[*n_raw].value) {
+		free(grown[*n_raw].key);
+		free(grown[*n_raw].value);
 		return weft__fail(ld->ctx, WEFT_E_NOMEM, "%s:%d: out of memory",
 				  ld->path, ld->line);
 	}
-	s->n_raw++;
+	(*n_raw)++;
+	return WEFT_OK;
+}
+
+static weft_status keep_raw(struct load *ld, const char *key, const char *value)
+{
+	return keep_line(ld, &ld->sec->raw, &ld->sec->n_raw, key, value);
+}
+
+/* [sweep], or [scenario NAME]: NAME names directories and files of the
+ * ensemble's outputs. */
+static int is_ens_header(const char *name)
+{
+	return strcmp(name, "sweep") == 0 ||
+	       (strncmp(name, "scenario", 8) == 0 &&
+		(name[8] == '\0' || isspace((unsigned char)name[8])));
+}
+
+static weft_status check_scenario_name(struct load *ld, const char *name)
+{
+	static const char *const taken[] = { "summary", "compare", "runs" };
+	size_t len = strlen(name);
+
+	if (!len || len > 64 ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != len)
+		return weft__fail(ld->ctx, WEFT_E_CONFIG,
+				  "%s:%d: [scenario %s]: a scenario needs a "
+				  "name of 1 to 64 letters, digits, '_' or "
+				  "'-' ([scenario school-closure]): it names "
+				  "its files",
+				  ld->path, ld->line, name);
+	for (size_t i = 0; i < sizeof taken / sizeof *taken; i++)
+		if (strcmp(name, taken[i]) == 0)
+			return weft__fail(ld->ctx, WEFT_E_CONFIG,
+					  "%s:%d: [scenario %s]: '%s' names "
+					  "one of the ensemble's own outputs "
+					  "(summary, compare, runs); choose "
+					  "another name",
+					  ld->path, ld->line, name, name);
+	return WEFT_OK;
+}
+
+static weft_status open_ens_section(struct load *ld, const char *header)
+{
+	struct cfg_table *t = ld->cfg->t;
+	int sweep = strcmp(header, "sweep") == 0;
+	const char *name = sweep ? header : skip_space(header + 8);
+	struct cfg_ens_section *grown;
+	weft_status st;
+
+	ld->sec = NULL;
+	if (!sweep && (st = check_scenario_name(ld, name)))
+		return st;
+	for (size_t i = 0; i < t->n_ens; i++)
+		if (t->ens[i].is_sweep == sweep &&
+		    strcmp(t->ens[i].name, name) == 0)
+			return weft__fail(ld->ctx, WEFT_E_CONFIG,
+					  "%s:%d: [%s] appears twice (first at "
+					  "line %d); %s",
+					  ld->path, ld->line, header,
+					  t->ens[i].header_line,
+					  sweep ? "put its keys under one "
+						  "[sweep]"
+						: "scenario names are unique");
+	grown = realloc(t->ens, (t->n_ens + 1) * sizeof *grown);
+	if (!grown)
+		return weft__fail(ld->ctx, WEFT_E_NOMEM, "%s:%d: out of memory",
+				  ld->path, ld->line);
+	t->ens = grown;
+	grown[t->n_ens] = (struct cfg_ens_section){
+		.name = weft__strdup(name),
+		.is_sweep = sweep,
+		.header_line = ld->line,
+	};
+	if (!grown[t->n_ens].name)
+		return weft__fail(ld->ctx, WEFT_E_NOMEM, "%s:%d: out of memory",
+				  ld->path, ld->line);
+	ld->ens = ++t->n_ens;
 	return WEFT_OK;
 }
 
@@ -140,6 +221,9 @@ static weft_status scan_header(struct load *ld, const char *p)
 				  ld->path, ld->line, shown_len(rest), rest,
 				  sec);
 	ld->prev = NULL;
+	ld->ens = 0;
+	if (is_ens_header(sec))
+		return open_ens_section(ld, sec);
 	return open_section(ld, sec);
 }
 
@@ -397,6 +481,10 @@ static weft_status load_key(struct load *ld, const char *key, const char *value)
 	if (!*key)
 		return weft__fail(ld->ctx, WEFT_E_CONFIG,
 				  "%s: missing key name before '='", where);
+	if (ld->ens) {
+		struct cfg_ens_section *e = &ld->cfg->t->ens[ld->ens - 1];
+		return keep_line(ld, &e->raw, &e->n_raw, key, value);
+	}
 	if (!s) {
 		home = weft__cfg_section_of_key(ld->cfg, key);
 		return weft__fail(ld->ctx, WEFT_E_CONFIG,
@@ -476,7 +564,9 @@ weft_status weft_config_load(weft_context *ctx, const char *path,
 				strerror(errno));
 		goto free_config;
 	}
-	st = parse_file(ctx, cfg, path, f);
+	cfg->t->path = weft__strdup(path);
+	st = cfg->t->path ? parse_file(ctx, cfg, path, f)
+			  : weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	fclose(f);
 	if (st == WEFT_OK)
 		st = weft__cfg_resolve_pending(ctx, cfg, path);

@@ -59,6 +59,23 @@ size_t weft__edit_distance(const char *a, const char *b, size_t cap);
 /* The candidate closest to word, or NULL when none is close enough to be
  * a plausible typo. */
 const char *weft__closest(const char *word, const char *const *cands, size_t n);
+/* ---- plot.c: running gnuplot (runs' plots, ensembles' plots) ------------ */
+
+/* The first executable file called name in $PATH, in new memory; *out
+ * stays NULL when there is none. */
+weft_status weft__plot_find(weft_context *ctx, const char *name, char **out);
+/* 1-based index of the column called name[0..len) in a CSV header line,
+ * or 0. */
+unsigned weft__plot_column(const char *header, const char *name, size_t len);
+/* Run gnuplot with argv and wait for it, up to $WEFT_GNUPLOT_TIMEOUT: 0
+ * when it exited with status 0, -1 with why it did not draw in why,
+ * WEFT_E_CANCELLED (gnuplot killed) when ctx was cancelled meanwhile. */
+int weft__plot_gnuplot(weft_context *ctx, const char *gnuplot,
+		       char *const argv[], char *why, size_t size);
+
+/* rm -r path, not following symbolic links; what cannot be removed
+ * stays. */
+void weft__rm_tree(const char *path);
 /* Monotonic clock in nanoseconds. */
 uint64_t weft__now_ns(void);
 

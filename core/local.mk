@@ -34,6 +34,11 @@ core_libweft_internal_la_SOURCES = \
 	core/output.c \
 	core/outdir.c \
 	core/plot.c \
+	core/ensemble.h \
+	core/ensemble.c \
+	core/ensemble_plan.c \
+	core/ensemble_agg.c \
+	core/ensemble_plot.c \
 	core/checkpoint.h \
 	core/checkpoint.c \
 	core/checkpoint_file.c \
@@ -42,11 +47,11 @@ core_libweft_internal_la_SOURCES = \
 # -pthread: the output writer thread (core/pipeline.c) and the checkpoint
 # writer (core/checkpoint.c).
 core_libweft_internal_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) -pthread
-core_libweft_internal_la_LIBADD = $(INIH_LIBS) $(XXHASH_LIBS) -lpthread
+core_libweft_internal_la_LIBADD = $(INIH_LIBS) $(XXHASH_LIBS) -lpthread -lm
 
 lib_LTLIBRARIES += core/libweft.la
 core_libweft_la_SOURCES = core/version.c
-core_libweft_la_LIBADD = core/libweft-internal.la $(INIH_LIBS) $(XXHASH_LIBS)
+core_libweft_la_LIBADD = core/libweft-internal.la $(INIH_LIBS) $(XXHASH_LIBS) -lm
 core_libweft_la_LDFLAGS = -version-info $(WEFT_LT_VERSION) -no-undefined
 
 # include/weft: the three contracts, installed as <weft/...>.

@@ -25,8 +25,10 @@ const weft__plugin_kind weft__model_kind = {
 	.probe = NULL,
 };
 
-static const char *const core_sections[] = { "simulation", "backend", "output",
-					     "model", "checkpoint" };
+static const char *const core_sections[] = { "simulation", "backend",
+					     "output",	   "model",
+					     "checkpoint", "ensemble",
+					     "sweep" };
 
 int weft__is_core_section(const char *name)
 {
@@ -90,7 +92,8 @@ static int check_names(weft__plugin *p, const weft_model *m)
 			p, "check",
 			"model name '%s' clashes with the core's section "
 			"[%s] (the core's sections are [simulation], "
-			"[backend], [output], [model] and [checkpoint])",
+			"[backend], [output], [model], [checkpoint], "
+			"[ensemble] and [sweep])",
 			m->name, m->name);
 	if (!m->summary || !m->version)
 		return weft__plugin_refuse(p, "check", "entry has no %s (NULL)",

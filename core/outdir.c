@@ -153,6 +153,7 @@ static int out_is_weft(const weft__outputs *set, const out_names *old,
 
 	if (strcmp(name, WEFT__OUT_MANIFEST) == 0 ||
 	    out_names_has(old, name, len) ||
+	    (set && set->tree && strcmp(name, set->tree) == 0) ||
 	    (set && weft__outputs_find(set, name)))
 		return 1;
 	if (name[0] != '.' || len < 9 || name[len - 7] != '.' ||
@@ -202,16 +203,21 @@ static int out_holds_cwd(const char *dir)
 	return in;
 }
 
-/* The first subdirectory of dir (which exists), into buf; 0 when none. */
+/* The first subdirectory of dir (which exists) that its manifest does not
+ * list (an ensemble's runs), into buf; 0 when none. */
 static int out_subdir(const char *dir, char *buf, size_t size)
 {
 	DIR *d = opendir(dir);
+	out_names listed = { 0 };
 	struct dirent *e;
 	struct stat sb;
-	int found = 0;
+	int found = 0, complete;
 
+	out_manifest_read(dir, &listed, &complete);
 	while (d && !found && (e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+		if (strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0 ||
+		    out_names_has(&listed, e->d_name, strlen(e->d_name)))
 			continue;
 		found = fstatat(dirfd(d), e->d_name, &sb,
 				AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -221,6 +227,7 @@ static int out_subdir(const char *dir, char *buf, size_t size)
 	}
 	if (d)
 		closedir(d);
+	out_names_free(&listed);
 	return found;
 }
 
@@ -444,6 +451,21 @@ static void out_recover(weft__outputs *set)
 	out_names_free(&olds);
 }
 
+/* Remove an entry of d: a file, or a set's tree (an ensemble's runs). */
+static int out_unlink(DIR *d, const char *dir, const char *name)
+{
+	char *path;
+
+	if (unlinkat(dirfd(d), name, 0) == 0)
+		return 1;
+	if (errno != EISDIR && errno != EPERM)
+		return 0;
+	if ((path = weft__path_join(dir, name)))
+		weft__rm_tree(path);
+	free(path);
+	return 1;
+}
+
 /* Remove an unfinished new set: everything in it is weft's outputs or
  * hard links to files of the output directory. */
 static void out_remove_new(weft__outputs *set, const char *path)
@@ -453,7 +475,7 @@ static void out_remove_new(weft__outputs *set, const char *path)
 
 	while (d && (e = readdir(d)))
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			unlinkat(dirfd(d), e->d_name, 0);
+			out_unlink(d, path, e->d_name);
 	if (d)
 		closedir(d);
 	if (rmdir(path) != 0)
@@ -505,7 +527,7 @@ static void out_remove_old(weft__outputs *set, const char *path, int with_new)
 			continue;
 		if (out_is_weft(with_new ? set : NULL, &old, name) ||
 		    out_is_carried(set, d, name))
-			removed += unlinkat(dirfd(d), name, 0) == 0;
+			removed += out_unlink(d, path, name);
 		else
 			out_move_in(set, d, name);
 		if (removed == 1 && with_new)
@@ -609,6 +631,8 @@ static weft_status out_manifest_write(weft_context *ctx, weft__outputs *set)
 
 	for (const weft_output *o = set->head; f && o; o = weft__output_next(o))
 		fprintf(f, "%s\n", weft__output_name(o));
+	if (f && set->tree)
+		fprintf(f, "%s\n", set->tree);
 	bad = !f || fputs(".\n", f) < 0 || fflush(f) != 0 ||
 	      fsync(fileno(f)) != 0;
 	if ((f && fclose(f) != 0) || bad) {

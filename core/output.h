@@ -35,6 +35,9 @@ typedef struct weft__outputs {
 	/* The configuration section whose directory this is, for messages:
 	 * "output" (NULL), or "checkpoint" (a checkpoint is a set too). */
 	const char *section;
+	/* A subdirectory of the set ("runs": an ensemble's runs), listed
+	 * in the manifest and removed with the set; NULL: none. */
+	const char *tree;
 } weft__outputs;
 
 /* ---- outdir.c: the directory ----------------------------------------------

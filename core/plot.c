@@ -133,8 +133,7 @@ static weft_status weft__plot_header(weft__plot *p)
 }
 
 /* 1-based index of the column called name[0..len) in the header, or 0. */
-static unsigned weft__plot_column(const char *header, const char *name,
-				  size_t len)
+unsigned weft__plot_column(const char *header, const char *name, size_t len)
 {
 	unsigned i = 1;
 
@@ -373,8 +372,7 @@ static weft_status weft__plot_script(weft__plot *p)
 
 /* The first executable file called name in $PATH (an empty entry is the
  * current directory), in new memory; *out stays NULL when there is none. */
-static weft_status weft__plot_find(weft_context *ctx, const char *name,
-				   char **out)
+weft_status weft__plot_find(weft_context *ctx, const char *name, char **out)
 {
 	const char *path = getenv("PATH");
 	struct stat sb;
@@ -496,8 +494,8 @@ static void weft__plot_why(const char *gnuplot, weft__child_end end, int status,
 /* Run gnuplot and wait for it, up to its time limit: 0 when it exited
  * with status 0, -1 with why it did not draw in why, WEFT_E_CANCELLED
  * (gnuplot killed) when the run was cancelled meanwhile. */
-static int weft__plot_gnuplot(weft_sim *sim, const char *gnuplot,
-			      char *const argv[], char *why, size_t size)
+int weft__plot_gnuplot(weft_context *ctx, const char *gnuplot,
+		       char *const argv[], char *why, size_t size)
 {
 	char text[2048], msgs[320];
 	double timeout = weft__plot_timeout();
@@ -519,8 +517,8 @@ static int weft__plot_gnuplot(weft_sim *sim, const char *gnuplot,
 			  strerror(rc));
 		return -1;
 	}
-	end = weft__child_wait(sim->ctx, pid, fds[0], timeout, text,
-			       sizeof text, &status);
+	end = weft__child_wait(ctx, pid, fds[0], timeout, text, sizeof text,
+			       &status);
 	if (end == WEFT__CHILD_CANCELLED)
 		return WEFT_E_CANCELLED;
 	weft__plot_messages(text, msgs, sizeof msgs);
@@ -548,7 +546,7 @@ static weft_status weft__plot_draw(weft__plot *p, const char *gnuplot,
 	argv[3] = (char *)weft__output_tmp(p->csv);
 	argv[4] = (char *)weft__output_tmp(p->image);
 	argv[5] = NULL;
-	rc = weft__plot_gnuplot(p->sim, gnuplot, argv, why, size);
+	rc = weft__plot_gnuplot(p->sim->ctx, gnuplot, argv, why, size);
 	if (rc == WEFT_E_CANCELLED)
 		return weft__cancel_fail(p->sim->ctx,
 					 "drawing the plot (gnuplot was "

@@ -13,7 +13,8 @@ AM_TESTS_ENVIRONMENT = \
 	WEFT_TEST_ISOLATE='$(abs_top_builddir)/tests/isolate/.libs'; export WEFT_TEST_ISOLATE; \
 	WEFT_SRCDIR='$(abs_top_srcdir)'; export WEFT_SRCDIR; \
 	WEFT_BUILDDIR='$(abs_top_builddir)'; export WEFT_BUILDDIR; \
-	XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; export XDG_CACHE_HOME;
+	XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; export XDG_CACHE_HOME; \
+	MPIRUN='$(MPIRUN)'; export MPIRUN;
 
 check_LTLIBRARIES += tests/libtap.la
 tests_libtap_la_SOURCES = tests/tap.h tests/tap.c
@@ -53,3 +54,5 @@ include tests/model-plugins.am
 include tests/golden.am
 include tests/checkpoint.am
 include tests/memory.am
+include tests/ensemble.am
+include tests/mpi.am

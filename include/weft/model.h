@@ -77,6 +77,55 @@ typedef struct weft_plot_desc {
 	uint32_t n_curves2;
 } weft_plot_desc;
 
+/* ---- what an ensemble aggregates ([ensemble], [sweep], [scenario]) ---- */
+
+/* How a run's final outcome is read from its series (the rows of the
+ * ensemble's CSV): the value of the last row, the largest value, the x
+ * (step column) of the first row with the largest value, or the sum of
+ * all rows. */
+typedef enum weft_outcome_kind {
+	WEFT_OUTCOME_LAST,
+	WEFT_OUTCOME_MAX,
+	WEFT_OUTCOME_ARGMAX,
+	WEFT_OUTCOME_SUM
+} weft_outcome_kind;
+
+/* One final outcome of a run, shown in the ensemble's summary with its
+ * mean and 5-95 % interval across runs: `kind` of the sum of `columns`
+ * ("cumulative", "I_asym+I_sym"), divided by the sum of `per` in the
+ * first row when per is not NULL (the population), times scale (0 is
+ * taken as 1). */
+typedef struct weft_outcome_desc {
+	const char *name; /* [a-z0-9_]+: "attack_rate_pct", "peak_day" */
+	const char *columns;
+	uint32_t kind; /* a weft_outcome_kind */
+	const char *per;
+	double scale;
+} weft_outcome_desc;
+
+/* What an ensemble of runs of the model aggregates (docs/design.md,
+ * "Ensembles"): one of the CSV files it writes, with one row per output
+ * step; per step, every column of `columns` gets its mean, standard
+ * deviation and quantiles across runs. A model without this descriptor
+ * (built for model ABI 1.3 or older, or leaving it NULL) gets the CSV of
+ * its plot, its x column, and every other column, with the last row of
+ * each column as its outcomes. Grows only by appending fields; the core
+ * reads those that struct_size covers. */
+typedef struct weft_ensemble_desc {
+	uint32_t struct_size; /* sizeof(weft_ensemble_desc) */
+	const char *csv;      /* the output aggregated: "daily.csv" */
+	const char *x;	      /* its step column, the same in every run */
+	const char *columns;  /* ','-separated; NULL: every column but x */
+	/* Band plots: ','-separated columns drawn with their 5-95 % and
+	 * 25-75 % bands and median, one plot per scenario; NULL: the first
+	 * four aggregated columns. */
+	const char *bands;
+	const char *compare; /* the column compared across scenarios in one
+			      * plot; NULL: the first of bands */
+	const weft_outcome_desc *outcomes;
+	uint32_t n_outcomes;
+} weft_ensemble_desc;
+
 /* ---- kernel signatures ------------------------------------------------ */
 
 /* The buffers a kernel binds, by name, in slot order: what the kernel
@@ -99,7 +148,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	3
+#define WEFT_MODEL_ABI_MINOR	4
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or
@@ -211,6 +260,12 @@ typedef struct weft_model {
 	 * the device's free memory. The same restrictions as check(), but
 	 * it may stat() and read the start of input files. */
 	weft_status (*estimate)(weft_model_ctx *mc, weft_model_estimate *est);
+
+	/* ABI 1.4 (read only when struct_size covers it; optional). */
+	/* What an ensemble aggregates across runs: its CSV, columns and
+	 * final outcomes. NULL, and models built for 1.3 and older: the
+	 * defaults weft_ensemble_desc describes. */
+	const weft_ensemble_desc *ensemble;
 } weft_model;
 
 /* The size of the first published layout: a model's struct_size is at
@@ -229,6 +284,10 @@ typedef struct weft_model {
 #define WEFT_MODEL_V1_3_SIZE              \
 	(offsetof(weft_model, estimate) + \
 	 sizeof(weft_status(*)(weft_model_ctx *, weft_model_estimate *)))
+
+/* The 1.4 layout, which appended ensemble. */
+#define WEFT_MODEL_V1_4_SIZE \
+	(offsetof(weft_model, ensemble) + sizeof(const weft_ensemble_desc *))
 
 /* ---- what a model may ask of the core ------------------------------- */
 /* Exported from libweft, which every model plugin links (pkg-config

@@ -205,6 +205,89 @@ WEFT_EXPORT const char *weft_sim_output_at(const weft_sim *sim, size_t i);
 /* Free everything; outputs not yet committed are removed. */
 WEFT_EXPORT void weft_sim_close(weft_sim *sim);
 
+/* ---- ensembles ------------------------------------------------------ */
+/*
+ * Many runs of one configuration ([ensemble] runs, [sweep], [scenario
+ * NAME]; docs/config.md, docs/design.md "Ensembles"): every run is the
+ * configuration plus its scenario's and sweep point's overrides, with the
+ * seeds [simulation] seed, seed + 1, ... A "scenario" below is a group of
+ * runs with the same overrides: a [scenario NAME], a sweep point
+ * ("seir.beta=0.02"), both ("school+seir.beta=0.02"), or "base".
+ *
+ * The outputs are one set, committed all or nothing like a run's: per run
+ * the model's outputs in runs/SCENARIO/SEED/ ([ensemble] keep_runs), per
+ * scenario SCENARIO.csv (per step and aggregated column: mean, sample
+ * standard deviation, quantiles 5, 25, 50, 75, 95 %), summary.csv and
+ * summary.txt (final outcomes: mean and 5-95 % interval), and the plots.
+ * A run that fails is reported with its scenario and seed; the others
+ * still run; the aggregates of its scenario are not written.
+ *
+ * weft_ensemble_run() does it all in this process. A program that spreads
+ * the runs over processes (weft-mpi) calls weft_ensemble_begin() in one of
+ * them, weft_ensemble_attach() with its staging directory in the others,
+ * weft_ensemble_run_one() wherever a run is done, hands each result's
+ * bytes to the first process's weft_ensemble_add_result(), and
+ * weft_ensemble_finish() there: the aggregates depend on the results
+ * only, taken in run order, so they are the same byte for byte.
+ */
+typedef struct weft_ensemble weft_ensemble;
+
+/* Expand cfg (validated) into its runs and validate every one of them as
+ * weft_config_validate() does, before any runs: a bad override is
+ * reported with its file and line. cfg must outlive the ensemble. */
+WEFT_EXPORT weft_status weft_ensemble_open(weft_context *ctx,
+					   const weft_config *cfg,
+					   weft_ensemble **out);
+/* 1 when cfg describes an ensemble ([ensemble] runs set, or a [sweep] or
+ * [scenario NAME] section), 0 for a single run. */
+WEFT_EXPORT int weft_config_is_ensemble(const weft_config *cfg);
+WEFT_EXPORT size_t weft_ensemble_run_count(const weft_ensemble *e);
+WEFT_EXPORT size_t weft_ensemble_scenario_count(const weft_ensemble *e);
+WEFT_EXPORT const char *weft_ensemble_scenario_at(const weft_ensemble *e,
+						  size_t i);
+/* Run i's scenario and seed (NULL pointers are skipped). */
+WEFT_EXPORT weft_status weft_ensemble_run_info(const weft_ensemble *e, size_t i,
+					       const char **scenario,
+					       uint64_t *seed);
+/* Everything: begin, every run in order, finish. WEFT_OK when the
+ * outputs were committed, runs that failed included (then
+ * weft_ensemble_failed_count() > 0). */
+WEFT_EXPORT weft_status weft_ensemble_run(weft_ensemble *e);
+/* Lock the output directory and make the set runs are written into; its
+ * path, for the other processes, in weft_ensemble_stage(). */
+WEFT_EXPORT weft_status weft_ensemble_begin(weft_ensemble *e);
+WEFT_EXPORT const char *weft_ensemble_stage(const weft_ensemble *e);
+/* In another process: write runs into stage, begun elsewhere. */
+WEFT_EXPORT weft_status weft_ensemble_attach(weft_ensemble *e,
+					     const char *stage);
+/* Run i and keep its result; a failed run is a result too (WEFT_OK), only
+ * a cancellation or a broken ensemble is an error. Its bytes (valid until
+ * the next call on e) in *data and *bytes, for weft_ensemble_add_result()
+ * elsewhere. */
+WEFT_EXPORT weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i,
+					      const void **data, size_t *bytes);
+WEFT_EXPORT weft_status weft_ensemble_add_result(weft_ensemble *e, size_t i,
+						 const void *data,
+						 size_t bytes);
+/* Aggregate, summarise, plot, and commit the set. Every run's result must
+ * be in. */
+WEFT_EXPORT weft_status weft_ensemble_finish(weft_ensemble *e);
+/* The runs that failed: their index, scenario, seed and message. */
+WEFT_EXPORT size_t weft_ensemble_failed_count(const weft_ensemble *e);
+WEFT_EXPORT weft_status weft_ensemble_failed_at(const weft_ensemble *e,
+						size_t k, size_t *index,
+						const char **message);
+/* The summary lines and the files committed, as for a run. */
+WEFT_EXPORT size_t weft_ensemble_summary_count(const weft_ensemble *e);
+WEFT_EXPORT weft_status weft_ensemble_summary_at(const weft_ensemble *e,
+						 size_t i, const char **key,
+						 const char **value);
+WEFT_EXPORT size_t weft_ensemble_output_count(const weft_ensemble *e);
+WEFT_EXPORT const char *weft_ensemble_output_at(const weft_ensemble *e,
+						size_t i);
+/* Free it; a set not committed is removed. */
+WEFT_EXPORT void weft_ensemble_close(weft_ensemble *e);
+
 /* ---- checkpoints ---------------------------------------------------- */
 /*
  * With [checkpoint] every = N, weft_sim_step() writes a checkpoint after

@@ -616,6 +616,24 @@ static const weft_plot_desc cartpole_plot = {
 	.n_curves = sizeof cartpole_curves / sizeof cartpole_curves[0],
 };
 
+/* Ensembles: the returns per output step across seeds, and the last
+ * interval's returns as final outcomes. */
+static const weft_outcome_desc cartpole_outcomes[] = {
+	{ "final_mean_return", "mean_return", WEFT_OUTCOME_LAST, NULL, 1.0 },
+	{ "best_max_return", "max_return", WEFT_OUTCOME_MAX, NULL, 1.0 },
+	{ "episodes", "episodes", WEFT_OUTCOME_SUM, NULL, 1.0 },
+};
+
+static const weft_ensemble_desc cartpole_ensemble = {
+	.struct_size = sizeof(weft_ensemble_desc),
+	.csv = "episodes.csv",
+	.x = "step",
+	.bands = "mean_return,max_return",
+	.compare = "mean_return",
+	.outcomes = cartpole_outcomes,
+	.n_outcomes = sizeof cartpole_outcomes / sizeof cartpole_outcomes[0],
+};
+
 WEFT_MODEL_ENTRY = {
 	.abi_major = WEFT_MODEL_ABI_MAJOR,
 	.abi_minor = WEFT_MODEL_ABI_MINOR,
@@ -638,6 +656,7 @@ WEFT_MODEL_ENTRY = {
 	.collect = cartpole_collect,
 	.emit = cartpole_emit,
 	.plot = &cartpole_plot,
+	.ensemble = &cartpole_ensemble,
 	/* setup() declares its state (cartpole_declare_state). */
 	.checkpoints = 1,
 };

@@ -774,6 +774,27 @@ static const weft_plot_desc seir_plot = {
 	.n_curves2 = sizeof seir_curves2 / sizeof seir_curves2[0],
 };
 
+/* Ensembles: every column of daily.csv per day; the summary's final
+ * outcomes. */
+static const weft_outcome_desc seir_outcomes[] = {
+	{ "attack_rate_pct", "cumulative", WEFT_OUTCOME_LAST,
+	  "S+E+I_asym+I_sym+R+D", 100.0 },
+	{ "peak_infectious", "I_asym+I_sym", WEFT_OUTCOME_MAX, NULL, 1.0 },
+	{ "peak_day", "I_asym+I_sym", WEFT_OUTCOME_ARGMAX, NULL, 1.0 },
+	{ "deaths", "D", WEFT_OUTCOME_LAST, NULL, 1.0 },
+	{ "peak_hospitalised", "hospitalised", WEFT_OUTCOME_MAX, NULL, 1.0 },
+};
+
+static const weft_ensemble_desc seir_ensemble = {
+	.struct_size = sizeof(weft_ensemble_desc),
+	.csv = "daily.csv",
+	.x = "day",
+	.bands = "S,E,I_sym,R",
+	.compare = "I_sym",
+	.outcomes = seir_outcomes,
+	.n_outcomes = sizeof seir_outcomes / sizeof seir_outcomes[0],
+};
+
 WEFT_MODEL_ENTRY = {
 	.abi_major = WEFT_MODEL_ABI_MAJOR,
 	.abi_minor = WEFT_MODEL_ABI_MINOR,
@@ -835,6 +856,7 @@ WEFT_MODEL_ENTRY = {
 	.collect = seir_collect,
 	.emit = seir_emit,
 	.plot = &seir_plot,
+	.ensemble = &seir_ensemble,
 	/* setup() declares its state (seir_declare_state). */
 	.checkpoints = 1,
 };

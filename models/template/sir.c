@@ -441,6 +441,24 @@ static const weft_plot_desc sir_plot = {
 	.n_curves = sizeof sir_curves / sizeof sir_curves[0],
 };
 
+/* Ensembles ([ensemble] runs, [sweep], [scenario NAME]): every column of
+ * sir.csv per step, and these final outcomes across runs (mean, 5-95 %):
+ * what a model declares so that its ensembles summarise what matters. */
+static const weft_outcome_desc sir_outcomes[] = {
+	{ "recovered_pct", "R", WEFT_OUTCOME_LAST, "S+I+R", 100.0 },
+	{ "peak_infected", "I", WEFT_OUTCOME_MAX, NULL, 1.0 },
+	{ "peak_step", "I", WEFT_OUTCOME_ARGMAX, NULL, 1.0 },
+};
+
+static const weft_ensemble_desc sir_ensemble = {
+	.struct_size = sizeof(weft_ensemble_desc),
+	.csv = "sir.csv",
+	.x = "step",
+	.compare = "I",
+	.outcomes = sir_outcomes,
+	.n_outcomes = sizeof sir_outcomes / sizeof sir_outcomes[0],
+};
+
 WEFT_MODEL_ENTRY = {
 	.abi_major = WEFT_MODEL_ABI_MAJOR,
 	.abi_minor = WEFT_MODEL_ABI_MINOR,
@@ -467,6 +485,7 @@ WEFT_MODEL_ENTRY = {
 			"sir.initial_infected=3\n"
 			"simulation.steps=60\n",
 	.plot = &sir_plot,
+	.ensemble = &sir_ensemble,
 	/* setup() declares its state (sir_declare_state): runs can be
 	 * checkpointed and resumed. */
 	.checkpoints = 1,

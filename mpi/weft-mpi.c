@@ -1,0 +1,373 @@
+/*
+ * mpi/weft-mpi.c - an ensemble's runs spread over MPI ranks:
+ *
+ *   mpirun -n K weft-mpi run ENSEMBLE.ini [--set section.key=value]...
+ *   mpirun -n K weft-mpi check ENSEMBLE.ini
+ *
+ * On weft's public API only (weft.h's ensembles). Every rank reads and
+ * validates the file; rank 0 locks the output directory and makes the set
+ * the runs are written into (weft_ensemble_begin), and every other rank
+ * writes its runs' outputs there (weft_ensemble_attach: a directory all
+ * ranks see, as on one machine or a shared filesystem). Rank 0 is a
+ * dynamic work queue: it hands out run indices, two to a rank at first
+ * and one for each result it gets back, so that a rank has its next run
+ * at hand while it reports the last; it runs runs itself between
+ * answering (with one rank, it runs them all, as `weft run` does). Each
+ * result (a run's series, or its failure) is sent to rank 0 as the bytes
+ * of weft_ensemble_run_one(); rank 0 aggregates them in run order
+ * (weft_ensemble_finish), so the aggregates are the same bytes for any K.
+ *
+ * Devices: with [backend] device empty and Open MPI's local rank known
+ * (OMPI_COMM_WORLD_LOCAL_RANK), a rank uses device LOCAL_RANK mod D of
+ * the backend, D the devices its probe lists, when there is more than
+ * one.
+ *
+ * A run that fails is reported with its scenario and seed; the others
+ * still run, and the exit status is 1. A rank that dies ends the job:
+ * Open MPI's mpirun terminates every process when one exits abnormally
+ * (its default), so rank 0 never waits forever for a dead rank.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <weft/weft.h>
+
+#include "ensemble-print.h"
+
+#define TAG_WORK   1 /* rank 0 -> a rank: int64 run index, -1: no more */
+#define TAG_RESULT 2 /* a rank -> rank 0: int64 index (-1: hello), bytes */
+
+typedef struct mpi_run {
+	weft_context *ctx;
+	weft_config *cfg;
+	weft_ensemble *e;
+	int rank, size;
+	int64_t next; /* rank 0: the next run to hand out */
+	size_t in;    /* rank 0: results in */
+	int hellos;   /* rank 0: ranks that asked for work */
+} mpi_run;
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: mpirun -n K weft-mpi run|check CONFIG "
+			"[--set section.key=value]...\n");
+	return 2;
+}
+
+/* ---- devices --------------------------------------------------------- */
+
+/* The devices a probe lists ("0: NAME; 1: NAME"): its "N:" entries. */
+static int count_devices(const char *devices)
+{
+	int n = 0;
+
+	for (const char *p = devices; p && *p; p++)
+		if ((p == devices || p[-1] == ' ') && *p >= '0' && *p <= '9' &&
+		    p[strspn(p, "0123456789")] == ':')
+			n++;
+	return n;
+}
+
+/* backend.device = LOCAL_RANK mod D (docs above). */
+static weft_status pick_device(mpi_run *m)
+{
+	const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+	const char *name = weft_config_get(m->cfg, "backend", "name");
+	const char *dev = weft_config_get(m->cfg, "backend", "device");
+	const weft_backend_info *best = NULL;
+	weft_backend_list *l;
+	char set[64];
+	int d;
+
+	if (!local || (dev && *dev) ||
+	    weft_backends_scan(
+		    m->ctx, weft_config_get(m->cfg, "backend", "plugin_path"),
+		    &l) != WEFT_OK)
+		return WEFT_OK;
+	for (size_t i = 0; i < weft_backend_list_count(l); i++) {
+		const weft_backend_info *b = weft_backend_list_at(l, i);
+		if (strcmp(b->state, "available") != 0 || b->shadowed)
+			continue;
+		if (strcmp(name, "auto") == 0 ? !best || b->score > best->score
+					      : strcmp(b->name, name) == 0)
+			best = b;
+	}
+	d = best ? count_devices(best->devices) : 0;
+	weft_backend_list_free(l);
+	if (d <= 1)
+		return WEFT_OK;
+	snprintf(set, sizeof set, "backend.device=%d", atoi(local) % d);
+	return weft_config_set(m->ctx, m->cfg, set);
+}
+
+/* ---- setting up ---------------------------------------------------------- */
+
+/* Load, override, validate, expand: every rank the same. */
+static weft_status open_all(mpi_run *m, int argc, char **argv)
+{
+	weft_status st;
+
+	if ((st = weft_config_load(m->ctx, argv[2], &m->cfg)))
+		return st;
+	for (int i = 3; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--set") == 0 && i + 1 < argc)
+			a = argv[++i];
+		else if (strncmp(a, "--set=", 6) == 0)
+			a += 6;
+		else
+			return weft_context_fail(m->ctx, WEFT_E_INVALID,
+						 "unknown argument '%s'", a);
+		if ((st = weft_config_set(m->ctx, m->cfg, a)))
+			return st;
+	}
+	if (!weft_config_is_ensemble(m->cfg))
+		return weft_context_fail(m->ctx, WEFT_E_CONFIG,
+					 "%s is not an ensemble (no [ensemble] "
+					 "runs, [sweep] or [scenario NAME]): "
+					 "run it with weft run",
+					 argv[2]);
+	if ((st = pick_device(m)))
+		return st;
+	return weft_ensemble_open(m->ctx, m->cfg, &m->e);
+}
+
+/* Whether every rank succeeded. Rank 0 says why it failed; another
+ * rank, only when rank 0 did not fail (a plugin missing on its node). */
+static int all_ok(mpi_run *m, weft_status st)
+{
+	int ok = st == WEFT_OK, ok0 = ok, all = 0;
+
+	MPI_Bcast(&ok0, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (!ok && m->rank == 0)
+		fprintf(stderr, "weft-mpi: %s\n", weft_context_error(m->ctx));
+	else if (!ok && ok0)
+		fprintf(stderr, "weft-mpi: rank %d: %s\n", m->rank,
+			weft_context_error(m->ctx));
+	MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	return all;
+}
+
+/* Rank 0 begins the set; the others attach to it. */
+static weft_status share_stage(mpi_run *m)
+{
+	weft_status st = m->rank == 0 ? weft_ensemble_begin(m->e) : WEFT_OK;
+	char stage[4096] = "";
+	int ok = st == WEFT_OK;
+
+	MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (!ok)
+		return m->rank == 0 ? st
+				    : weft_context_fail(m->ctx, WEFT_E_IO,
+							"rank 0 could not "
+							"begin the ensemble");
+	if (m->rank == 0)
+		snprintf(stage, sizeof stage, "%s", weft_ensemble_stage(m->e));
+	MPI_Bcast(stage, sizeof stage, MPI_CHAR, 0, MPI_COMM_WORLD);
+	return m->rank == 0 ? WEFT_OK : weft_ensemble_attach(m->e, stage);
+}
+
+/* ---- rank 0: the queue -----------------------------------------------------
+ */
+
+static void give_work(mpi_run *m, int to)
+{
+	int64_t i = m->next < (int64_t)weft_ensemble_run_count(m->e) ? m->next++
+								     : -1;
+
+	MPI_Send(&i, 1, MPI_INT64_T, to, TAG_WORK, MPI_COMM_WORLD);
+}
+
+/* Take one message (a hello or a result) and answer it. */
+static weft_status serve_one(mpi_run *m, const MPI_Status *probe)
+{
+	unsigned char *buf;
+	int bytes;
+	int64_t idx;
+	weft_status st = WEFT_OK;
+
+	MPI_Get_count(probe, MPI_BYTE, &bytes);
+	buf = malloc(bytes > 0 ? (size_t)bytes : 1);
+	if (!buf)
+		return weft_context_fail(m->ctx, WEFT_E_NOMEM, "out of memory");
+	MPI_Recv(buf, bytes, MPI_BYTE, probe->MPI_SOURCE, TAG_RESULT,
+		 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	memcpy(&idx, buf, sizeof idx);
+	if (idx < 0) {
+		m->hellos++;
+		give_work(m, probe->MPI_SOURCE);
+	} else {
+		st = weft_ensemble_add_result(m->e, (size_t)idx,
+					      buf + sizeof idx,
+					      (size_t)bytes - sizeof idx);
+		m->in++;
+	}
+	free(buf);
+	give_work(m, probe->MPI_SOURCE);
+	return st;
+}
+
+/* Answer what has arrived (wait: until something has). */
+static weft_status serve(mpi_run *m, int wait)
+{
+	MPI_Status probe;
+	int there = 0;
+	weft_status st = WEFT_OK;
+
+	for (;;) {
+		if (wait && !there)
+			MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD,
+				  &probe);
+		else
+			MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD,
+				   &there, &probe);
+		if (!wait && !there)
+			return st;
+		if ((st = serve_one(m, &probe)))
+			return st;
+		if (wait)
+			return st;
+	}
+}
+
+static weft_status run_root(mpi_run *m)
+{
+	size_t n = weft_ensemble_run_count(m->e);
+	weft_status st = WEFT_OK;
+
+	while (st == WEFT_OK && m->next < (int64_t)n) {
+		int64_t i = m->next++;
+		st = weft_ensemble_run_one(m->e, (size_t)i, NULL, NULL);
+		m->in += st == WEFT_OK;
+		if (st == WEFT_OK)
+			st = serve(m, 0);
+	}
+	while (st == WEFT_OK && (m->in < n || m->hellos < m->size - 1))
+		st = serve(m, 1);
+	return st;
+}
+
+/* ---- the other ranks
+ * ---------------------------------------------------------- */
+
+static weft_status send_result(mpi_run *m, int64_t idx, const void *data,
+			       size_t bytes)
+{
+	unsigned char *buf = malloc(sizeof idx + bytes);
+
+	if (!buf)
+		return weft_context_fail(m->ctx, WEFT_E_NOMEM, "out of memory");
+	memcpy(buf, &idx, sizeof idx);
+	if (bytes)
+		memcpy(buf + sizeof idx, data, bytes);
+	MPI_Send(buf, (int)(sizeof idx + bytes), MPI_BYTE, 0, TAG_RESULT,
+		 MPI_COMM_WORLD);
+	free(buf);
+	return WEFT_OK;
+}
+
+static int64_t recv_work(void)
+{
+	int64_t i;
+
+	MPI_Recv(&i, 1, MPI_INT64_T, 0, TAG_WORK, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	return i;
+}
+
+/* Hello (two indices come back), then a result for each index (one comes
+ * back each); after the first -1, the answer to the last result is -1
+ * too. */
+static weft_status run_worker(mpi_run *m)
+{
+	weft_status st = send_result(m, -1, NULL, 0);
+	int64_t i = st == WEFT_OK ? recv_work() : -1;
+	const void *data;
+	size_t bytes;
+
+	while (st == WEFT_OK && i >= 0) {
+		st = weft_ensemble_run_one(m->e, (size_t)i, &data, &bytes);
+		if (st == WEFT_OK)
+			st = send_result(m, i, data, bytes);
+		i = recv_work();
+	}
+	if (st == WEFT_OK)
+		recv_work();
+	return st;
+}
+
+/* ---- what rank 0 prints
+ * --------------------------------------------------------- */
+
+static int report(mpi_run *m, double seconds)
+{
+	char title[64];
+
+	snprintf(title, sizeof title, "ensemble on %d ranks in %.3f s", m->size,
+		 seconds);
+	return weft_print_ensemble(m->e, "weft-mpi", title);
+}
+
+static int run(mpi_run *m)
+{
+	double t0 = MPI_Wtime();
+	weft_status st = share_stage(m);
+
+	if (!all_ok(m, st))
+		return 1;
+	st = m->rank == 0 ? run_root(m) : run_worker(m);
+	if (st == WEFT_OK && m->rank == 0)
+		st = weft_ensemble_finish(m->e);
+	if (st) {
+		fprintf(stderr, "weft-mpi: rank %d: %s\n", m->rank,
+			weft_context_error(m->ctx));
+		MPI_Abort(MPI_COMM_WORLD, 1);
+		return 1;
+	}
+	return m->rank == 0 ? report(m, MPI_Wtime() - t0) : 0;
+}
+
+static int check(mpi_run *m, const char *path)
+{
+	size_t n = weft_ensemble_scenario_count(m->e);
+
+	if (m->rank)
+		return 0;
+	printf("%s: ok on %d ranks\n", path, m->size);
+	printf("  %-20s %zu runs: %zu scenario%s x %zu seeds\n", "ensemble",
+	       weft_ensemble_run_count(m->e), n, n == 1 ? "" : "s",
+	       weft_ensemble_run_count(m->e) / n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	mpi_run m = { 0 };
+	int rc;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &m.size);
+	if (argc < 3 ||
+	    (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "check") != 0)) {
+		rc = m.rank == 0 ? usage() : 2;
+		goto finalize;
+	}
+	if (weft_context_new(&m.ctx)) {
+		rc = 1;
+		goto finalize;
+	}
+	if (!all_ok(&m, open_all(&m, argc, argv)))
+		rc = 1;
+	else if (strcmp(argv[1], "check") == 0)
+		rc = check(&m, argv[2]);
+	else
+		rc = run(&m);
+	weft_ensemble_close(m.e);
+	weft_config_free(m.cfg);
+	weft_context_free(m.ctx);
+finalize:
+	MPI_Finalize();
+	return rc;
+}

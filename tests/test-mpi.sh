@@ -1,0 +1,120 @@
+#!/bin/sh
+# tests/test-mpi.sh - weft-mpi: an ensemble over 1, 2 and 3 MPI ranks
+# (mpirun --oversubscribe) writes aggregates byte-identical to `weft run`'s
+# and every run's outputs; a failed run is reported with its scenario and
+# seed (exit 1, the others' aggregates written); a rank killed with
+# SIGKILL fails the job with a message, without a hang, and replaces
+# nothing. Skipped when weft-mpi was not built (configure found no Open
+# MPI, or --without-mpi).
+set -u
+weft="$WEFT_BUILDDIR/cli/weft"
+wmpi="$WEFT_BUILDDIR/mpi/weft-mpi"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-mpi-XXXXXX")
+n=0 failed=0
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$wmpi" ] || [ -z "${MPIRUN:-}" ]; then
+	echo "1..0 # SKIP weft-mpi not built (configure: no Open MPI, or --without-mpi)"
+	exit 0
+fi
+# As root (CI), Open MPI refuses to start without these.
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+# One thread per rank: the ranks share this machine's cores.
+OMP_NUM_THREADS=1
+export OMP_NUM_THREADS
+
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+diag() { sed 's/^/# /' "$@"; }
+mpi() { k=$1; shift; timeout 120 "$MPIRUN" --oversubscribe -n "$k" "$wmpi" "$@"; }
+
+cat > "$tmp/ens.ini" <<INI
+[simulation]
+model = seir
+steps = 40
+seed = 7
+
+[backend]
+name = openmp
+threads = 1
+
+[output]
+directory = $tmp/out
+plot = none
+
+[ensemble]
+runs = 5
+
+[seir]
+agents = 2000
+initial_infected = 10
+
+[sweep]
+seir.beta = 0.012, 0.02
+
+[scenario baseline]
+
+[scenario distancing]
+seir.beta_community = 0.1
+INI
+
+"$weft" run "$tmp/ens.ini" > "$tmp/run" 2>&1
+ok $? "weft run: the single-process ensemble"
+mkdir -p "$tmp/ref"
+cp "$tmp/out"/*.csv "$tmp/out"/summary.txt "$tmp/ref/"
+(cd "$tmp/out/runs" && find . -type f | sort) > "$tmp/ref-runs"
+
+for k in 1 2 3; do
+	rm -rf "$tmp/out"
+	mpi $k run "$tmp/ens.ini" > "$tmp/mpi" 2>&1
+	rc=$?
+	same=0
+	for f in "$tmp/ref"/*; do
+		cmp -s "$f" "$tmp/out/$(basename "$f")" || same=1
+	done
+	[ $rc -eq 0 ] && [ $same -eq 0 ]
+	ok $? "mpirun -n $k: aggregates and summary byte-identical to weft run's"
+	[ $rc -eq 0 ] || diag "$tmp/mpi"
+	(cd "$tmp/out/runs" && find . -type f | sort) > "$tmp/runs"
+	cmp -s "$tmp/runs" "$tmp/ref-runs"
+	ok $? "mpirun -n $k: every run's outputs in runs/SCENARIO/SEED/"
+done
+
+WEFT_TEST_ENSEMBLE_FAIL=6 mpi 3 run "$tmp/ens.ini" > "$tmp/mpi" 2> "$tmp/stderr"
+rc=$?
+[ $rc -ne 0 ] &&
+	grep -q "run 6 (scenario baseline+seir.beta=0.02, seed 8): .*WEFT_TEST_ENSEMBLE_FAIL" "$tmp/stderr" &&
+	[ ! -e "$tmp/out/baseline+seir.beta=0.02.csv" ] &&
+	cmp -s "$tmp/ref/distancing+seir.beta=0.02.csv" "$tmp/out/distancing+seir.beta=0.02.csv"
+ok $? "a failed run: reported with scenario and seed, exit non-zero, the others' aggregates written"
+[ $? -eq 0 ] || diag "$tmp/stderr"
+
+# A rank killed mid-ensemble: longer runs, so that it is caught working.
+cp -r "$tmp/out" "$tmp/before"
+sed 's/^steps = 40/steps = 400/; s/^runs = 5/runs = 30/' "$tmp/ens.ini" > "$tmp/long.ini"
+mpi 3 run "$tmp/long.ini" > "$tmp/mpi" 2> "$tmp/stderr" &
+job=$!
+victim=""
+for i in $(seq 1 100); do
+	for p in $(pgrep -f "weft-mpi run $tmp/long.ini"); do
+		if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null |
+			grep -qx "OMPI_COMM_WORLD_RANK=1"; then
+			victim=$p
+		fi
+	done
+	[ -n "$victim" ] && break
+	sleep 0.1
+done
+sleep 0.5
+[ -n "$victim" ] && kill -9 "$victim"
+wait $job
+rc=$?
+[ -n "$victim" ] && [ $rc -ne 0 ] && [ $rc -ne 124 ] &&
+	grep -qi "signal 9\|killed" "$tmp/stderr"
+ok $? "a rank killed with SIGKILL fails the job with a message, no hang (rc $rc)"
+[ $? -eq 0 ] || diag "$tmp/stderr"
+diff -r "$tmp/before" "$tmp/out" > /dev/null
+ok $? "and replaces nothing"
+
+echo "1..$n"
+[ $failed -eq 0 ]
