@@ -152,6 +152,13 @@ static weft_status ens_row(weft_context *ctx, const char *path, int line,
 
 	while (c < cols && p <= end) {
 		char *stop;
+		if (p == end || *p == ',') {
+			/* An empty cell: a value the model could not give
+			 * (SEIR's Rt before a week of infections), NaN. */
+			v[c++] = NAN;
+			p++;
+			continue;
+		}
 		errno = 0;
 		v[c] = strtod(p, &stop);
 		if (stop == p || (stop < end && *stop != ',') ||
@@ -301,11 +308,23 @@ static double ens_quantile(const double *v, size_t n, double q)
 }
 
 /* mean, sample standard deviation (two passes, ddof = 1; NaN for one
- * run), quantiles; v is sorted. */
+ * run), quantiles of the runs' values that are numbers (as numpy's
+ * nanmean, nanstd and nanquantile: a run's empty cell is left out; none
+ * at all: NaN); v is reordered. */
 static void ens_stats(double *v, size_t n, double out[2 + ENS_NQ])
 {
 	double sum = 0.0, ss = 0.0, mean;
+	size_t m = 0;
 
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[m++] = v[i];
+	n = m;
+	if (n == 0) {
+		for (int q = 0; q < 2 + ENS_NQ; q++)
+			out[q] = NAN;
+		return;
+	}
 	for (size_t i = 0; i < n; i++)
 		sum += v[i];
 	mean = sum / (double)n;
