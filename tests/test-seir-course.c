@@ -496,7 +496,7 @@ static void test_skip_exact(void)
 			uint32_t e = 0;
 			if (x == 0)
 				continue;
-			while (x >> (e + 1) && e < 31)
+			while (e < 31 && x >> (e + 1))
 				e++;
 			bad_log += seir_ilog2(x) != e;
 		}
