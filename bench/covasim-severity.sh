@@ -10,8 +10,8 @@
 #
 #   bench/covasim-severity.sh [WEFT] [AGENTS] [SEEDS] [BEDS_HOSP] [BEDS_ICU] [DAYS] [SCENARIO]
 #
-# SCENARIO: severity (default), testing or tracing (the interventions are
-# in bench/covasim_severity.py, on both sides).
+# SCENARIO: severity (default), testing, tracing or vaccine (the
+# interventions are in bench/covasim_severity.py, on both sides).
 # Defaults: _inst/bin/weft, 200000 agents, 10 seeds, 150 hospital and 40
 # ICU beds (enough to be full at the peak of 200,000 agents), 180 days.
 # Covasim's runs go to _bench/sev/cv-AGENTS-HOSP-ICU.csv (kept: minutes a
@@ -26,10 +26,13 @@ dir=$top/_bench/sev
 mkdir -p "$dir"
 cv=$dir/cv-$n-$hosp-$icu-$scenario.csv wf=$dir/weft-$n-$hosp-$icu-$scenario.csv
 [ -s "$cv" ] || "$py" "$top/bench/covasim_severity.py" run "$n" "$days" "1-$seeds" "$hosp" "$icu" "$cv" "$scenario"
-sets=""
-for kv in $("$py" "$top/bench/covasim_severity.py" sets "$scenario"); do
-	sets="$sets --set $kv"
-done
+# The scenario's weft keys, one per line (a value may hold spaces).
+set --
+while IFS= read -r kv; do
+	if [ -n "$kv" ]; then set -- "$@" --set "$kv"; fi
+done <<EOF
+$("$py" "$top/bench/covasim_severity.py" sets "$scenario")
+EOF
 echo "seed,day,new_infections,severe,critical,deaths,diagnoses" > "$wf"
 for s in $(seq "$seeds"); do
 	out=$dir/run-$n-$s
@@ -38,7 +41,7 @@ for s in $(seq "$seeds"); do
 		--set "simulation.seed=$s" --set backend.name=openmp \
 		--set backend.threads=1 --set "seir.n_beds_hosp=$hosp" \
 		--set "seir.n_beds_icu=$icu" --set "output.directory=$out" \
-		--set output.plot=none $sets > /dev/null
+		--set output.plot=none "$@" > /dev/null
 	# daily.csv: $8 new_infections, $7 D, $14 hospitalised, $15 icu,
 	# $16 over_hosp, $17 over_icu, $21 diagnosed.
 	awk -F, -v s="$s" 'NR > 1 { print s "," $1 "," $8 "," $14 + $16 "," $15 + $17 "," $7 "," $21 }' \
