@@ -78,6 +78,11 @@ WEFT_SETS["vaccine"] = [
     " ages={min_age}+ second={second} efficacy={efficacy}"
     " symptoms={efficacy} severe=0 first={first}".format(**VAX)]
 WEFT_SETS["all"] = WEFT_SETS["tracing"] + WEFT_SETS["vaccine"]
+# The same campaign against infection alone (no effect on symptoms): the
+# control that shows where weft's and Covasim's vaccines differ (weft
+# decides symptoms at onset with the doses then, Covasim at exposure).
+WEFT_SETS["vaccine-inf"] = [WEFT_SETS["vaccine"][0].replace(
+    "symptoms={efficacy}".format(**VAX), "symptoms=0")]
 
 
 class Campaign:
@@ -120,7 +125,7 @@ class Campaign:
         return {"inds": inds, "vals": np.ones(len(inds))}
 
 
-def vaccine(seed, n_days):
+def vaccine(seed, n_days, symptoms=True):
     """cv.simple_vaccine with the campaign's allocation: the first dose
     multiplies susceptibility and the chance of symptoms by 1 - first x
     efficacy, the second by what takes them to 1 - efficacy (weft's
@@ -131,8 +136,8 @@ def vaccine(seed, n_days):
     second = (1 - (1 - e) / (1 - f * e)) / e
     c = Campaign(seed)
     return cv.simple_vaccine(days=c.days(n_days), prob=0.0,
-                             rel_sus=1 - e, rel_symp=1 - e, subtarget=c,
-                             cumulative=[f, second])
+                             rel_sus=1 - e, rel_symp=1 - e if symptoms else 1,
+                             subtarget=c, cumulative=[f, second])
 
 
 def interventions(scenario, seed=0, days=0):
@@ -143,6 +148,8 @@ def interventions(scenario, seed=0, days=0):
         return [cv.test_prob(**TEST)]
     if scenario == "vaccine":
         return [vaccine(seed, days)]
+    if scenario == "vaccine-inf":
+        return [vaccine(seed, days, symptoms=False)]
     tt = [cv.test_prob(**TEST), cv.contact_tracing(**TRACE)]
     return tt + [vaccine(seed, days)] if scenario == "all" else tt
 

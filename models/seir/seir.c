@@ -319,9 +319,33 @@ static uint32_t seir_day_testing(const seir_state *s, weft_launch *l, int count)
 	return k;
 }
 
-/* Yesterday's exposures credited, progress, testing and tracing, and
- * transmission over the active list (count: SEIR_T_COUNT) or over every
- * agent (count < 0). */
+/* The campaigns' doses of the day: a launch each, in campaign order,
+ * over its first doses and (two-dose campaigns) its second doses. */
+static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
+{
+	uint32_t k = 0;
+
+	for (uint32_t c = 0; c < s->params.n_campaigns; c++) {
+		const seir_campaign *cp = &s->params.camp[c];
+		if (!cp->items)
+			continue;
+		l[k++] = seir_vaccinate_launch(
+			(seir_vaccinate_bufs){
+				.p = B(PARAMS),
+				.state = B(STATE),
+				.care = B(CARE),
+				.tally = B(TALLY),
+				.order = B(ORDER),
+				.camp = seir_b(s, SEIR_BUF_CAMP0 + c) },
+			cp->interval ? 2 * cp->items : cp->items);
+	}
+	return k;
+}
+
+/* Yesterday's exposures credited, the day's doses (after the credit, so
+ * that a dose to an agent exposed yesterday is known to have come during
+ * its latency), progress, testing and tracing, and transmission over the
+ * active list (count: SEIR_T_COUNT) or over every agent (count < 0). */
 static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 {
 	uint32_t n = s->n_agents, k;
@@ -335,7 +359,8 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 						       .bits = B(BITS) },
 				   n),
 		count);
-	l[1] = seir_count_by(
+	k = 1 + seir_day_vaccination(s, &l[1]);
+	l[k++] = seir_count_by(
 		s,
 		seir_progress_launch((seir_progress_bufs){ .p = B(PARAMS),
 							   .state = B(STATE),
@@ -346,7 +371,7 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .care = B(CARE) },
 				     n),
 		count);
-	k = 2 + seir_day_testing(s, &l[2], count);
+	k += seir_day_testing(s, &l[k], count);
 	l[k] = seir_count_by(
 		s,
 		seir_transmit_launch((seir_transmit_bufs){ .p = B(PARAMS),
@@ -388,29 +413,6 @@ static uint32_t seir_day_list(const seir_state *s, weft_launch *l)
 	return 3;
 }
 
-/* The campaigns' doses of the day: a launch each, in campaign order,
- * over its first doses and (two-dose campaigns) its second doses. */
-static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
-{
-	uint32_t k = 0;
-
-	for (uint32_t c = 0; c < s->params.n_campaigns; c++) {
-		const seir_campaign *cp = &s->params.camp[c];
-		if (!cp->items)
-			continue;
-		l[k++] = seir_vaccinate_launch(
-			(seir_vaccinate_bufs){
-				.p = B(PARAMS),
-				.state = B(STATE),
-				.care = B(CARE),
-				.tally = B(TALLY),
-				.order = B(ORDER),
-				.camp = seir_b(s, SEIR_BUF_CAMP0 + c) },
-			cp->interval ? 2 * cp->items : cp->items);
-	}
-	return k;
-}
-
 /* One day (seir.wk): with the frontier, work over the active list whose
  * size the device keeps in the tally; without, over every agent. */
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
@@ -418,7 +420,6 @@ static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 	uint32_t k = 0;
 	weft_launch l[11 + 2 * SEIR_TNUM_DONE + SEIR_CAMPAIGNS];
 
-	k += seir_day_vaccination(s, &l[k]);
 	k += seir_day_core(s, &l[k], s->params.frontier ? SEIR_T_COUNT : -1);
 	if (s->params.frontier)
 		k += seir_day_list(s, &l[k]);

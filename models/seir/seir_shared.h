@@ -77,6 +77,10 @@
 #define SEIR_CARE_DOSES	     0x03u
 #define SEIR_CARE_CAMP_SHIFT 2u
 #define SEIR_CARE_CAMP	     0x0Cu
+/* The agent's last dose came while it was exposed (E): the infection it
+ * had then takes its symptoms and severity from one dose fewer, as
+ * Covasim decides them at exposure (seir_progress clears it at onset). */
+#define SEIR_CARE_LATENT 0x10u
 /* What a dose protects against (seir_campaign.left_q16): infection,
  * symptoms given infection, severe disease given symptoms. */
 #define SEIR_VE_INF   0
@@ -297,6 +301,12 @@ typedef struct seir_params {
 	 * (seir_stage_days): a symptomatic agent is tested as one from
 	 * then on. */
 	weft_u32 symp_onset[SEIR_DUR_MAX + 1];
+	/* The rest of a mild symptomatic course after its days to symptoms
+	 * (the last term of sym_duration), 0 to SEIR_DUR_MAX
+	 * (seir_stage_days): the course is the two added, so that its
+	 * symptoms begin inside it as Covasim's do (date_symptomatic, then
+	 * sym2rec). */
+	weft_u32 sym_rest[SEIR_DUR_MAX + 1];
 	/* Contact tracing (Covasim's contact_tracing): on days trace_first
 	 * to trace_last, the contacts of an agent diagnosed that day are
 	 * traced on each stored layer with trace_thr[layer] and

@@ -200,8 +200,9 @@ static weft_status tracing_read(weft_model_ctx *mc, seir_params *p)
 }
 
 /* The days to symptoms: the terms of sym_duration before its last (its
- * "time to severe" as a severe course's stages would count it), checked
- * already by the course's keys. */
+ * "time to severe" as a severe course's stages would count it), and the
+ * rest of a mild course, its last term; checked already by the course's
+ * keys. */
 static void testing_symptoms(weft_model_ctx *mc, seir_params *p)
 {
 	static uint32_t stages[SEIR_STAGES][SEIR_DUR_MAX + 1];
@@ -213,6 +214,8 @@ static void testing_symptoms(weft_model_ctx *mc, seir_params *p)
 		weft__seir_stage_tables(&d, 0, stages);
 		memcpy(p->symp_onset, stages[SEIR_STAGE_TO_SEV],
 		       sizeof p->symp_onset);
+		memcpy(p->sym_rest, stages[SEIR_STAGE_REST],
+		       sizeof p->sym_rest);
 	}
 }
 

@@ -12,7 +12,9 @@
 # appended, the earlier columns unchanged), and when testing and tracing
 # added four columns before those two (zeros for Astoria: its first 18
 # columns unchanged) and words to the parameters, tally and series,
-# by the same run from a build tree, with the build's plugins:
+# and when a mild course became its days to symptoms plus the rest
+# (issue 17: symptoms inside the course, as Covasim's; other draws, the
+# same law), by the same run from a build tree, with the build's plugins:
 #
 #   WEFT_PLUGIN_PATH=$B/plugins/openmp/.libs WEFT_MODEL_PATH=$B/models/seir/.libs \
 #     $B/cli/weft run --quiet examples/astoria.ini --set backend.name=openmp \
