@@ -12,6 +12,7 @@ with Covasim's seed-to-seed band.
     covasim_severity.py compare COVASIM_CSV WEFT_CSV
     covasim_severity.py sets SCENARIO
     covasim_severity.py time AGENTS DAYS SEED BEDS_HOSP BEDS_ICU SCENARIO
+    covasim_severity.py plot OUT_PNG LABEL COVASIM_CSV WEFT_CSV [LABEL ...]
 
 run writes Covasim's rows seed,day,new_infections,severe,critical,deaths,
 diagnoses (severe: Covasim's n_severe, agents severe or critical;
@@ -30,6 +31,10 @@ time runs one seed and prints "init_s run_s attack" (sim.initialize()
 and sim.run(), after an untimed small simulation has loaded Covasim's
 numba functions); SCENARIO none is Covasim's defaults (no interventions,
 unlimited beds: BEDS_HOSP and BEDS_ICU are ignored).
+
+plot draws, for each LABEL (a row), the curves of new infections,
+agents severe, critical, deaths and diagnoses: Covasim's 5-95 % band
+and median against weft's mean.
 
 compare prints, per curve, the days on which weft's mean over its seeds
 lies inside Covasim's 5-95 % band (numpy percentiles over Covasim's
@@ -241,6 +246,38 @@ def compare(cv_path, wf_path):
     return ok
 
 
+def plot(out, triples):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    rows = len(triples)
+    fig, axes = plt.subplots(rows, len(CURVES), figsize=(3.2 * len(CURVES),
+                                                         2.4 * rows),
+                             squeeze=False)
+    for i, (label, cv_path, wf_path) in enumerate(triples):
+        cvr, wfr = load(cv_path), load(wf_path)
+        for j, c in enumerate(CURVES):
+            ax = axes[i][j]
+            a = np.array([r[c] for r in cvr.values()])
+            m = np.array([r[c] for r in wfr.values()]).mean(axis=0)
+            lo, med, hi = np.percentile(a, [5, 50, 95], axis=0)
+            d = np.arange(a.shape[1])
+            ax.fill_between(d, lo, hi, color="tab:blue", alpha=0.3,
+                            label="Covasim 5-95 %")
+            ax.plot(d, med, color="tab:blue", lw=1, label="Covasim median")
+            ax.plot(np.arange(len(m)), m, color="tab:red", lw=1,
+                    label="weft mean")
+            if i == 0:
+                ax.set_title(c.replace("_", " "), fontsize=9)
+            if j == 0:
+                ax.set_ylabel(label, fontsize=9)
+            ax.tick_params(labelsize=7)
+    axes[0][0].legend(fontsize=6, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(out, dpi=90)
+
+
 def main():
     if len(sys.argv) in (8, 9) and sys.argv[1] == "run":
         run(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4],
@@ -254,6 +291,11 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "sets":
         for kv in WEFT_SETS[sys.argv[2]]:
             print(kv)
+        return 0
+    if len(sys.argv) >= 6 and sys.argv[1] == "plot" and \
+            (len(sys.argv) - 3) % 3 == 0:
+        a = sys.argv[3:]
+        plot(sys.argv[2], [tuple(a[k:k + 3]) for k in range(0, len(a), 3)])
         return 0
     if len(sys.argv) == 4 and sys.argv[1] == "compare":
         return 0 if compare(sys.argv[2], sys.argv[3]) else 1
