@@ -623,13 +623,13 @@ static weft_status tpl_check_launch(const weft_device *dev,
 			eb->size);
 }
 
-/* Runs one launch over [0, extent); a device-side count is read now, when
- * the launch executes (an earlier launch may have just written it). With a
- * replica layout (step_replicas()), it runs as replica r: each buffer
- * starts r strides in, and the count is r count-strides further; without
- * one (lay NULL, step()), nothing is shifted. */
-static void tpl_run_launch(const weft_program *p, const weft_launch *l,
-			   const weft_replica_layout *lay, uint32_t r)
+/* Runs replica r of one launch over [0, extent); a device-side count is
+ * read now, when the launch executes (an earlier launch may have just
+ * written it). Replica r's buffers start r strides in, and its count is r
+ * count-strides further, as its layout says (step_replicas()); without a
+ * layout (lay NULL) nothing is shifted. */
+static void tpl_run_replica(const weft_program *p, const weft_launch *l,
+			    const weft_replica_layout *lay, uint32_t r)
 {
 	weft_kargs ka;
 
@@ -650,6 +650,12 @@ static void tpl_run_launch(const weft_program *p, const weft_launch *l,
 			    (lay ? r * lay->stride[k] : 0);
 	if (ka.extent)
 		p->kernels[l->kernel].fn(&ka, 0, ka.extent);
+}
+
+/* Runs one launch of step(). */
+static void tpl_run_launch(const weft_program *p, const weft_launch *l)
+{
+	tpl_run_replica(p, l, NULL, 0);
 }
 
 /* What step() and step_replicas() check before running anything: a
@@ -687,7 +693,7 @@ static weft_status tpl_step(weft_device *dev, weft_program *prog,
 		return st;
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
-			tpl_run_launch(prog, &launches[i], NULL, 0);
+			tpl_run_launch(prog, &launches[i]);
 	dev->st.steps += n_steps;
 	dev->st.launches += n_steps * n_launches;
 	dev->st.time_ns[WEFT_PHASE_KERNEL] += tpl_now_ns() - t0;
@@ -751,7 +757,7 @@ static weft_status tpl_check_layout(const weft_program *p, uint32_t i,
 
 /* ABI 1.4, optional: batched replicas of a model. Runs the list n_steps
  * times like step(), each launch as `replicas` launches of its kernel,
- * replica r's buffers and count shifted by layouts[i] (tpl_run_launch).
+ * replica r's buffers and count shifted by layouts[i] (tpl_run_replica).
  * Here the replicas of a launch run one after the other; a parallel
  * backend runs them as one launch: plugins/openmp spreads all replicas'
  * items over its threads in one parallel region, the OpenCL and CUDA
@@ -782,8 +788,8 @@ static weft_status tpl_step_replicas(weft_device *dev, weft_program *prog,
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
 			for (uint32_t r = 0; r < replicas; r++)
-				tpl_run_launch(prog, &launches[i], &layouts[i],
-					       r);
+				tpl_run_replica(prog, &launches[i], &layouts[i],
+						r);
 	dev->st.steps += n_steps;
 	dev->st.launches += n_steps * n_launches;
 	dev->st.time_ns[WEFT_PHASE_KERNEL] += tpl_now_ns() - t0;
