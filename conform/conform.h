@@ -197,6 +197,9 @@ int weft__ct_counters_moved(weft__ct *t, const weft_stats *a,
 void *weft__ct_xmalloc(weft__ct *t, size_t bytes);
 /* Fill p with bytes depending on seed. */
 void weft__ct_pattern(void *p, size_t n, unsigned seed);
+/* The first byte where a and b differ, or n. */
+size_t weft__ct_first_diff(const unsigned char *a, const unsigned char *b,
+			   size_t n);
 
 /* ---- the groups ---------------------------------------------------------- */
 

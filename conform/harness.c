@@ -594,6 +594,16 @@ int weft__ct_counters_moved(weft__ct *t, const weft_stats *a,
 	return 0;
 }
 
+size_t weft__ct_first_diff(const unsigned char *a, const unsigned char *b,
+			   size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 void weft__ct_pattern(void *p, size_t n, unsigned seed)
 {
 	unsigned char *c = p;

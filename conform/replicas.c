@@ -247,17 +247,6 @@ static void rp_teardown(weft__ct *t, struct rp *s)
 	free(s->sep);
 }
 
-/* The first byte where a and b differ, or n. */
-static size_t first_diff(const unsigned char *a, const unsigned char *b,
-			 size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
 /* got holds the batch's buffer of a role: each replica's part equals its
  * own buffer (read into want), the padding after it what the host wrote. */
 static void compare_role(weft__ct *t, const struct rp *s, int role,
@@ -272,7 +261,7 @@ static void compare_role(weft__ct *t, const struct rp *s, int role,
 		if (weft__ct_read(t, want, s->sep[(size_t)r * RP_ROLES + role],
 				  0, bytes, 0))
 			return;
-		at = first_diff(part, want, bytes);
+		at = weft__ct_first_diff(part, want, bytes);
 		weft__ct_expect(t, at == bytes,
 				"replica %u, %s: byte %zu (word %zu) is 0x%02x "
 				"where step() on its own buffers gives 0x%02x",
@@ -282,9 +271,9 @@ static void compare_role(weft__ct *t, const struct rp *s, int role,
 		if (r + 1 == s->replicas || t->why[0])
 			continue;
 		pad = s->stride[role] - bytes;
-		at = first_diff(part + bytes,
-				s->image[role] + r * s->stride[role] + bytes,
-				pad);
+		at = weft__ct_first_diff(
+			part + bytes,
+			s->image[role] + r * s->stride[role] + bytes, pad);
 		weft__ct_expect(t, at == pad,
 				"%s: byte %zu of the padding after replica "
 				"%u's part (at byte %zu of the buffer) was "
@@ -370,7 +359,7 @@ static void rp_untouched(weft__ct *t, const struct rp *s)
 		unsigned char *got = weft__ct_xmalloc(t, n);
 
 		if (got && !weft__ct_read(t, got, s->batch[role], 0, n, 0)) {
-			at = first_diff(got, s->image[role], n);
+			at = weft__ct_first_diff(got, s->image[role], n);
 			weft__ct_expect(t, at == n,
 					"%s: byte %zu changed: launches ran "
 					"before the list was refused",
@@ -508,31 +497,35 @@ static void rp_skip_all(weft__ct *t)
 	}
 }
 
+/* The comparisons with step(): replicas, items, and the step_replicas()
+ * calls (of calls[0], calls[1], ... steps). */
+static const struct rp_case {
+	uint32_t replicas, cap;
+	uint64_t calls[3];
+	size_t n_calls;
+} rp_cases[RT_BAD] = {
+	[RT_SMALL] = { 5, 200, { 7 }, 1 },
+	[RT_MANY] = { 64, 37, { 3 }, 1 },
+	[RT_WIDE] = { 3, 5000, { 2 }, 1 },
+	[RT_SPLIT] = { 5, 200, { 3, 0, 4 }, 3 },
+	[RT_ONE] = { 1, 200, { 7 }, 1 },
+};
+
 void weft__ct_group_replicas(weft__ct *t)
 {
-	static const uint64_t seven[] = { 7 }, three[] = { 3 }, two[] = { 2 };
-	static const uint64_t split[] = { 3, 0, 4 };
 	struct rp s;
 
 	if (!weft__ct_has_replicas(t)) {
 		rp_skip_all(t);
 		return;
 	}
-	weft__ct_begin(t, "%s", same_tests[RT_SMALL]);
-	rp_same(t, 5, 200, seven, 1);
-	weft__ct_end(t);
-	weft__ct_begin(t, "%s", same_tests[RT_MANY]);
-	rp_same(t, 64, 37, three, 1);
-	weft__ct_end(t);
-	weft__ct_begin(t, "%s", same_tests[RT_WIDE]);
-	rp_same(t, 3, 5000, two, 1);
-	weft__ct_end(t);
-	weft__ct_begin(t, "%s", same_tests[RT_SPLIT]);
-	rp_same(t, 5, 200, split, 3);
-	weft__ct_end(t);
-	weft__ct_begin(t, "%s", same_tests[RT_ONE]);
-	rp_same(t, 1, 200, seven, 1);
-	weft__ct_end(t);
+	for (int i = 0; i < RT_BAD; i++) {
+		const struct rp_case *c = &rp_cases[i];
+
+		weft__ct_begin(t, "%s", same_tests[i]);
+		rp_same(t, c->replicas, c->cap, c->calls, c->n_calls);
+		weft__ct_end(t);
+	}
 	for (int bad = 0; bad < BAD_N; bad++) {
 		begin_bad(t, bad);
 		rp_sizes(&s, 3, 100);
