@@ -72,8 +72,8 @@ static const struct rp_launch {
 };
 #define RP_N (sizeof rp_list / sizeof rp_list[0])
 
-/* Padding between parts, and what the bad-layout tests expect to find
- * everywhere they did not run. */
+/* The bytes of the padding after each replica's part, which no replica
+ * may write. */
 #define RP_PAD 0xC5
 
 /* One test's buffers: each role once for the whole batch (the replicas'
@@ -81,8 +81,8 @@ static const struct rp_launch {
  * what the host wrote into the batch's buffers (image). */
 struct rp {
 	uint32_t replicas, cap;
-	size_t bytes[RP_ALL];	 /* of one replica's part */
-	uint64_t stride[RP_ALL]; /* 0: shared */
+	size_t bytes[RP_ALL];	 /* of one replica's part (shared: unused) */
+	uint64_t stride[RP_ALL]; /* shared: 0 */
 	unsigned char *image[RP_ROLES];
 	weft_buf *batch[RP_ROLES];
 	weft_buf *shared[RP_ALL - RP_ROLES];
@@ -116,8 +116,6 @@ static void rp_sizes(struct rp *s, uint32_t replicas, uint32_t cap)
 	s->stride[RP_CTL] = round64(s->bytes[RP_CTL]);
 	s->bytes[RP_CNT] = 4;
 	s->stride[RP_CNT] = 4;
-	s->bytes[RP_P] = 4;
-	s->bytes[RP_SHARED] = 8;
 }
 
 /* Entry j of cf_count's table: 0, counts past the capacity, and others. */
@@ -203,10 +201,10 @@ static int rp_setup(weft__ct *t, struct rp *s, int want_sep)
 		s->sep = calloc((size_t)s->replicas * RP_ROLES, sizeof *s->sep);
 	if (want_sep && !weft__ct_expect(t, s->sep != NULL, "out of memory"))
 		return -1;
-	if ((s->shared[0] = weft__ct_alloc(t, 4)))
-		weft__ct_write(t, s->shared[0], 0, &p, 4, 0);
-	if (!t->why[0] && (s->shared[1] = weft__ct_alloc(t, 8)))
-		weft__ct_write(t, s->shared[1], 0, shared, 8, 0);
+	if ((s->shared[0] = weft__ct_alloc(t, sizeof p)))
+		weft__ct_write(t, s->shared[0], 0, &p, sizeof p, 0);
+	if (!t->why[0] && (s->shared[1] = weft__ct_alloc(t, sizeof shared)))
+		weft__ct_write(t, s->shared[1], 0, shared, sizeof shared, 0);
 	for (int role = 0; role < RP_ROLES && !t->why[0]; role++) {
 		size_t n = batch_bytes(s, role);
 
