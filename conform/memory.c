@@ -13,22 +13,11 @@
 
 #define MIB ((size_t)1 << 20)
 
-/* First byte where a and b differ, or n. */
-static size_t first_diff(const unsigned char *a, const unsigned char *b,
-			 size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
 /* got[0..n) equals want[0..n), or the first difference is recorded. */
 static int same_bytes(weft__ct *t, const void *got, const void *want, size_t n,
 		      const char *what)
 {
-	size_t i = first_diff(got, want, n);
+	size_t i = weft__ct_first_diff(got, want, n);
 
 	return weft__ct_expect(t, i == n,
 			       "%s: byte %zu of %zu differs (got 0x%02x, "

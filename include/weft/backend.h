@@ -27,6 +27,9 @@
  *    pointer, cl_mem), never waits and never changes (ABI 1.2, optional);
  *  - mem_info() says how much memory the device has and has free, or that
  *    its memory is the host's (ABI 1.3, optional);
+ *  - step_replicas() runs R replicas of each launch of a list as one
+ *    launch, replica r's buffers starting r strides into the launch's
+ *    buffers (ABI 1.4, optional; batched replicas of a model);
  *  - a backend contains no model-specific code: it runs whatever program
  *    a model hands it (portable source for run-time compilers, host
  *    function pointers for host backends).
@@ -83,7 +86,7 @@ extern "C" {
 #endif
 
 #define WEFT_BACKEND_ABI_MAJOR	  1
-#define WEFT_BACKEND_ABI_MINOR	  3
+#define WEFT_BACKEND_ABI_MINOR	  4
 #define WEFT_BACKEND_ENTRY_SYMBOL "weft_backend_entry"
 
 /* Export the entry of a plugin; everything else in a plugin is static:
@@ -183,6 +186,26 @@ typedef struct weft_launch {
 	weft_buf *extent_buf;
 	uint32_t extent_offset; /* bytes, multiple of 4 */
 } weft_launch;
+
+/* ---- replicas (ABI 1.4) ------------------------------------------------ */
+
+/* How the replicas of one launch of step_replicas() find their memory.
+ * Replica r (0 <= r < replicas) of a launch runs the launch's kernel with
+ * bound buffer k starting at byte r * stride[k] of bufs[k] (stride 0: all
+ * replicas see the whole buffer, unshifted), and, when the launch has an
+ * extent_buf, its item count is
+ *
+ *     min(extent, *(uint32_t *)(extent_buf + extent_offset
+ *                               + r * extent_stride))
+ *
+ * read when the launch executes. Strides are multiples of 64 (a replica's
+ * part keeps the alignment a buffer has), extent_stride a multiple of 4;
+ * r * stride[k] stays inside bufs[k] for every r < replicas, and so does
+ * the last replica's count word. */
+typedef struct weft_replica_layout {
+	uint64_t stride[WEFT_KERNEL_MAX_BUFS]; /* bytes per replica, by slot */
+	uint64_t extent_stride;		       /* bytes per replica */
+} weft_replica_layout;
 
 /* ---- transfers -------------------------------------------------------- */
 
@@ -289,6 +312,25 @@ typedef struct weft_backend {
 	 * waits, transfers or counts anything. */
 	weft_status (*mem_info)(weft_device *dev, weft_mem_info *out,
 				weft_error *err);
+
+	/* ABI 1.4, optional (the core checks struct_size and NULL; without
+	 * it, a model's replicas run one after another, not batched):
+	 * batched replicas. Enqueue n_steps repetitions of the launch list,
+	 * in order, where launch i runs `replicas` times as one launch of
+	 * its kernel: replica r binds its buffers and reads its count as
+	 * layouts[i] says (weft_replica_layout above). The replicas of one
+	 * launch are independent (they may run in any order, or at once),
+	 * and all of them complete before launch i + 1 starts, as launches
+	 * do in step(). With replicas = 1 it is step(). The whole list is
+	 * validated before anything is enqueued (strides, bounds, counts):
+	 * a bad list fails with nothing run. Counted as step() counts: one
+	 * launch per launch of the list, whatever `replicas`. Never waits;
+	 * the caller may change or free both arrays when it returns. */
+	weft_status (*step_replicas)(weft_device *dev, weft_program *prog,
+				     const weft_launch *launches,
+				     const weft_replica_layout *layouts,
+				     uint32_t n_launches, uint32_t replicas,
+				     uint64_t n_steps, weft_error *err);
 } weft_backend;
 
 /* Sizes of the first published layouts. A struct with a struct_size field
@@ -317,6 +359,10 @@ typedef struct weft_backend {
  * is at least this and it is non-NULL. */
 #define WEFT_BACKEND_V1_3_SIZE \
 	(offsetof(weft_backend, mem_info) + sizeof(void (*)(void)))
+/* The 1.4 vtable, with step_replicas(): a caller uses it only when
+ * struct_size is at least this and it is non-NULL. */
+#define WEFT_BACKEND_V1_4_SIZE \
+	(offsetof(weft_backend, step_replicas) + sizeof(void (*)(void)))
 /* The first published layout of weft_mem_info. */
 #define WEFT_MEM_INFO_V1_3_SIZE \
 	(offsetof(weft_mem_info, free_bytes) + sizeof(uint64_t))

@@ -373,6 +373,73 @@ weft_status weft__chk_step(const weft__chk_ops *ops, const void *dev,
 	return WEFT_OK;
 }
 
+/* Slot k (k < 0: the count word) of launch i: replicas parts of `stride`
+ * bytes, the last one starting inside the buffer (and, for the count,
+ * holding its 4 bytes). */
+static weft_status check_stride(const weft__chk_ops *ops,
+				const struct weft__prog *pg, uint32_t i,
+				const weft_launch *l, int k, uint64_t stride,
+				uint32_t replicas, weft_error *err)
+{
+	const weft_buf *b = k < 0 ? l->extent_buf : l->bufs[k];
+	uint64_t size = pb_of(ops, b)->size, align = k < 0 ? 4 : 64;
+	uint64_t start = k < 0 ? l->extent_offset : 0, need = k < 0 ? 4 : 1;
+	uint64_t last = (uint64_t)(replicas - 1);
+	char role[32];
+
+	if (stride % align == 0 &&
+	    (stride == 0 || last == 0 ||
+	     (last <= (UINT64_MAX - start - need) / stride &&
+	      start + last * stride + need <= size)))
+		return WEFT_OK;
+	if (k < 0)
+		snprintf(role, sizeof role, "the count's stride");
+	else
+		snprintf(role, sizeof role, "buffer %d's stride", k);
+	return weft__chk_fail(
+		ops, err, WEFT_E_INVALID,
+		"launch %u of program '%s' (kernel '%s'): %s %llu %s (%u "
+		"replicas, the buffer has %llu bytes)",
+		(unsigned)i, pg->name, pg->kernel_names[l->kernel], role,
+		(unsigned long long)stride,
+		stride % align ? (k < 0 ? "is not a multiple of 4"
+					: "is not a multiple of 64")
+			       : "puts the last replica past the buffer's end",
+		(unsigned)replicas, (unsigned long long)size);
+}
+
+weft_status weft__chk_step_replicas(const weft__chk_ops *ops, const void *dev,
+				    const weft_program *prog,
+				    const weft_launch *launches,
+				    const weft_replica_layout *layouts,
+				    uint32_t n, uint32_t replicas,
+				    weft_error *err)
+{
+	weft_status st = weft__chk_step(ops, dev, prog, launches, n, err);
+	const struct weft__prog *pg;
+
+	if (st != WEFT_OK)
+		return st;
+	if (replicas == 0 || (!layouts && n))
+		return weft__chk_fail(
+			ops, err, WEFT_E_INVALID, "step_replicas: %s",
+			replicas ? "the layouts are NULL" : "0 replicas");
+	pg = pg_of(ops, prog);
+	for (uint32_t i = 0; i < n; i++) {
+		const weft_launch *l = &launches[i];
+
+		for (uint32_t k = 0; k < l->n_bufs; k++)
+			if (check_stride(ops, pg, i, l, (int)k,
+					 layouts[i].stride[k], replicas, err))
+				return WEFT_E_INVALID;
+		if (l->extent_buf &&
+		    check_stride(ops, pg, i, l, -1, layouts[i].extent_stride,
+				 replicas, err))
+			return WEFT_E_INVALID;
+	}
+	return WEFT_OK;
+}
+
 weft_status weft__chk_mem_info(const weft__chk_ops *ops, const void *dev,
 			       const weft_mem_info *out, weft_error *err)
 {

@@ -98,5 +98,14 @@ weft_status weft__chk_step(const weft__chk_ops *ops, const void *dev,
 			   const weft_program *prog,
 			   const weft_launch *launches, uint32_t n,
 			   weft_error *err);
+/* step_replicas(): step()'s checks, at least one replica, and every
+ * layout's strides (multiples of 64, of 4 for the count) keeping the last
+ * replica's part inside its buffer. */
+weft_status weft__chk_step_replicas(const weft__chk_ops *ops, const void *dev,
+				    const weft_program *prog,
+				    const weft_launch *launches,
+				    const weft_replica_layout *layouts,
+				    uint32_t n, uint32_t replicas,
+				    weft_error *err);
 
 #endif /* WEFT_PLUGIN_CHECK_H */

@@ -13,10 +13,17 @@
  * step() validates the whole launch list first, so that a bad list fails
  * without running anything, then executes it n_steps times in order. Being
  * eager, it never has anything to wait for, and never syncs.
+ *
+ * step_replicas() runs each launch for R replicas as one parallel region:
+ * the items of all replicas, replica after replica, cut into one
+ * contiguous chunk per thread; a thread's chunk may span replicas, each
+ * part run with that replica's arguments (its buffers shifted by its
+ * strides, its own count).
  */
 #include "config.h"
 
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "priv.h"
@@ -103,26 +110,89 @@ static void run_kernel(weft_device *dev, weft_host_kernel_fn fn,
 	}
 }
 
-/* The extent is read from the device when the launch executes: an earlier
+/* Replica r's arguments of launch l (lay NULL: r is 0, nothing shifted).
+ * The extent is read from the device when the launch executes: an earlier
  * launch of the same step may have just written it. */
+static void launch_args(const weft_launch *l, const weft_replica_layout *lay,
+			uint32_t r, weft_kargs *ka)
+{
+	memset(ka, 0, sizeof *ka);
+	ka->extent = l->extent;
+	if (l->extent_buf) {
+		const char *at = l->extent_buf->ptr;
+		uint32_t count;
+
+		at += l->extent_offset + (lay ? r * lay->extent_stride : 0);
+		memcpy(&count, at, sizeof count);
+		if (count < ka->extent)
+			ka->extent = count;
+	}
+	for (uint32_t k = 0; k < l->n_bufs; k++)
+		ka->buf[k] = (char *)l->bufs[k]->ptr +
+			     (lay ? r * lay->stride[k] : 0);
+}
+
 static void run_launch(weft_device *dev, const weft_program *prog,
 		       const weft_launch *l)
 {
 	weft_kargs ka;
 
-	memset(&ka, 0, sizeof ka);
-	ka.extent = l->extent;
-	if (l->extent_buf) {
-		const char *at = l->extent_buf->ptr;
-		uint32_t count;
-
-		memcpy(&count, at + l->extent_offset, sizeof count);
-		if (count < ka.extent)
-			ka.extent = count;
-	}
-	for (uint32_t k = 0; k < l->n_bufs; k++)
-		ka.buf[k] = l->bufs[k]->ptr;
+	launch_args(l, NULL, 0, &ka);
 	run_kernel(dev, prog->fns[l->kernel], &ka);
+}
+
+/* Items [begin, end) of the replicas' items laid end to end (first[r] is
+ * where replica r's start; first[replicas] the total). */
+static void run_span(weft_host_kernel_fn fn, const weft_kargs *ka,
+		     const uint64_t *first, uint32_t replicas, uint64_t begin,
+		     uint64_t end)
+{
+	uint32_t r = 0;
+
+	while (r + 1 < replicas && first[r + 1] <= begin)
+		r++;
+	for (; r < replicas && first[r] < end; r++) {
+		uint64_t b = begin > first[r] ? begin : first[r];
+		uint64_t e = end < first[r + 1] ? end : first[r + 1];
+
+		if (b < e)
+			fn(&ka[r], (uint32_t)(b - first[r]),
+			   (uint32_t)(e - first[r]));
+	}
+}
+
+/* One launch for all replicas: ka[r] and first[] are the caller's
+ * scratch, replicas and replicas + 1 long. */
+static void run_replicas(weft_device *dev, const weft_program *prog,
+			 const weft_launch *l, const weft_replica_layout *lay,
+			 uint32_t replicas, weft_kargs *ka, uint64_t *first)
+{
+	weft_host_kernel_fn fn = prog->fns[l->kernel];
+	uint64_t n, nt;
+
+	first[0] = 0;
+	for (uint32_t r = 0; r < replicas; r++) {
+		launch_args(l, lay, r, &ka[r]);
+		first[r + 1] = first[r] + ka[r].extent;
+	}
+	n = first[replicas];
+	nt = n / MIN_ITEMS_PER_THREAD;
+	if (nt > 1) {
+		uint64_t team = (uint64_t)weft__omp_team(dev);
+
+		nt = nt < team ? nt : team;
+	}
+	if (nt <= 1) {
+		run_span(fn, ka, first, replicas, 0, n);
+		return;
+	}
+#pragma omp parallel num_threads((int)nt)
+	{
+		uint64_t k = (uint64_t)omp_get_num_threads();
+		uint64_t t = (uint64_t)omp_get_thread_num();
+
+		run_span(fn, ka, first, replicas, n * t / k, n * (t + 1) / k);
+	}
 }
 
 weft_status weft__omp_step(weft_device *dev, weft_program *prog,
@@ -139,6 +209,41 @@ weft_status weft__omp_step(weft_device *dev, weft_program *prog,
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
 			run_launch(dev, prog, &launches[i]);
+	weft__stats_step(&dev->st, n_steps, n_launches, t0);
+	return WEFT_OK;
+}
+
+weft_status weft__omp_step_replicas(weft_device *dev, weft_program *prog,
+				    const weft_launch *launches,
+				    const weft_replica_layout *layouts,
+				    uint32_t n_launches, uint32_t replicas,
+				    uint64_t n_steps, weft_error *err)
+{
+	uint64_t t0 = weft__clock_ns();
+	weft_kargs *ka;
+	uint64_t *first;
+	weft_status st;
+
+	st = weft__chk_step_replicas(&weft__omp_chk, dev, prog, launches,
+				     layouts, n_launches, replicas, err);
+	if (st != WEFT_OK)
+		return st;
+	ka = malloc(replicas * sizeof *ka);
+	first = malloc((replicas + (size_t)1) * sizeof *first);
+	if (!ka || !first) {
+		free(ka);
+		free(first);
+		return weft__omp_fail(err, WEFT_E_NOMEM,
+				      "device 0: out of host memory for the "
+				      "arguments of %u replicas",
+				      (unsigned)replicas);
+	}
+	for (uint64_t s = 0; s < n_steps; s++)
+		for (uint32_t i = 0; i < n_launches; i++)
+			run_replicas(dev, prog, &launches[i], &layouts[i],
+				     replicas, ka, first);
+	free(first);
+	free(ka);
 	weft__stats_step(&dev->st, n_steps, n_launches, t0);
 	return WEFT_OK;
 }

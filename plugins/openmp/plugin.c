@@ -222,4 +222,5 @@ WEFT_BACKEND_ENTRY = {
 	.wait = omp_wait,
 	.native = weft__omp_native,
 	.mem_info = omp_mem_info,
+	.step_replicas = weft__omp_step_replicas,
 };

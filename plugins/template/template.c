@@ -563,7 +563,7 @@ static void tpl_unload_program(weft_device *dev, weft_program *prog)
 	}
 }
 
-/* ---- step, sync, fences, stats ------------------------------------------ */
+/* ---- step --------------------------------------------------------------- */
 
 /* A buffer a launch binds (k < 0: the extent buffer) is live here. */
 static weft_status tpl_check_bound(const weft_device *dev, uint32_t i,
@@ -623,27 +623,60 @@ static weft_status tpl_check_launch(const weft_device *dev,
 			eb->size);
 }
 
-/* Runs one launch over [0, extent); a device-side count is read now, when
- * the launch executes (an earlier launch may have just written it). */
-static void tpl_run_launch(const weft_program *p, const weft_launch *l)
+/* Runs replica r of one launch over [0, extent); a device-side count is
+ * read now, when the launch executes (an earlier launch may have just
+ * written it). Replica r's buffers start r strides in, and its count is r
+ * count-strides further, as its layout says (step_replicas()); without a
+ * layout (lay NULL) nothing is shifted. */
+static void tpl_run_replica(const weft_program *p, const weft_launch *l,
+			    const weft_replica_layout *lay, uint32_t r)
 {
 	weft_kargs ka;
 
 	memset(&ka, 0, sizeof ka);
 	ka.extent = l->extent;
 	if (l->extent_buf) {
+		uint64_t at =
+			l->extent_offset + (lay ? r * lay->extent_stride : 0);
 		uint32_t count;
 
-		memcpy(&count,
-		       (const char *)l->extent_buf->ptr + l->extent_offset,
+		memcpy(&count, (const char *)l->extent_buf->ptr + at,
 		       sizeof count);
 		if (count < ka.extent)
 			ka.extent = count;
 	}
 	for (uint32_t k = 0; k < l->n_bufs; k++)
-		ka.buf[k] = l->bufs[k]->ptr;
+		ka.buf[k] = (char *)l->bufs[k]->ptr +
+			    (lay ? r * lay->stride[k] : 0);
 	if (ka.extent)
 		p->kernels[l->kernel].fn(&ka, 0, ka.extent);
+}
+
+/* Runs one launch of step(). */
+static void tpl_run_launch(const weft_program *p, const weft_launch *l)
+{
+	tpl_run_replica(p, l, NULL, 0);
+}
+
+/* What step() and step_replicas() check before running anything: a
+ * device, a program, and launches it can run. */
+static weft_status tpl_check_list(const weft_device *dev,
+				  const weft_program *prog, const char *op,
+				  const weft_launch *launches,
+				  uint32_t n_launches, weft_error *err)
+{
+	if (!dev || !prog)
+		return tpl_fail(err, WEFT_E_INVALID, "%s: no %s", op,
+				dev ? "program" : "device");
+	if (!launches && n_launches)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"%s: %u launches but the list is NULL", op,
+				(unsigned)n_launches);
+	for (uint32_t i = 0; i < n_launches; i++)
+		if (tpl_check_launch(dev, prog, i, &launches[i], err) !=
+		    WEFT_OK)
+			return WEFT_E_INVALID;
+	return WEFT_OK;
 }
 
 /* Validates the whole list before running anything, then runs it n_steps
@@ -653,18 +686,11 @@ static weft_status tpl_step(weft_device *dev, weft_program *prog,
 			    uint64_t n_steps, weft_error *err)
 {
 	uint64_t t0 = tpl_now_ns();
+	weft_status st;
 
-	if (!dev || !prog)
-		return tpl_fail(err, WEFT_E_INVALID, "step: no %s",
-				dev ? "program" : "device");
-	if (!launches && n_launches)
-		return tpl_fail(err, WEFT_E_INVALID,
-				"step: %u launches but the list is NULL",
-				(unsigned)n_launches);
-	for (uint32_t i = 0; i < n_launches; i++)
-		if (tpl_check_launch(dev, prog, i, &launches[i], err) !=
-		    WEFT_OK)
-			return WEFT_E_INVALID;
+	st = tpl_check_list(dev, prog, "step", launches, n_launches, err);
+	if (st != WEFT_OK)
+		return st;
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
 			tpl_run_launch(prog, &launches[i]);
@@ -673,6 +699,104 @@ static weft_status tpl_step(weft_device *dev, weft_program *prog,
 	dev->st.time_ns[WEFT_PHASE_KERNEL] += tpl_now_ns() - t0;
 	return WEFT_OK;
 }
+
+/* ---- replicas (ABI 1.4) ------------------------------------------------- */
+
+/* One stride of launch i's layout: a multiple of `align` (64 for a bound
+ * buffer, so that every replica's part keeps the buffer's alignment; 4 for
+ * the count), and small enough that the last replica's part starts inside
+ * the buffer, or for the count, that its 4 bytes at `start` fit. Stride 0
+ * (every replica sees the same memory) always fits. */
+static weft_status tpl_check_stride(uint32_t i, const char *kernel,
+				    const char *role, const weft_buf *b,
+				    uint64_t start, uint64_t need,
+				    uint64_t stride, uint64_t align,
+				    uint32_t replicas, weft_error *err)
+{
+	uint64_t last = replicas - 1;
+	uint64_t room = b->size >= start + need ? b->size - start - need : 0;
+
+	if (stride % align)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"launch %u (kernel '%s'): %s's stride %llu is "
+				"not a multiple of %llu",
+				(unsigned)i, kernel, role,
+				(unsigned long long)stride,
+				(unsigned long long)align);
+	if (stride == 0 || last == 0 ||
+	    (b->size >= start + need && last <= room / stride))
+		return WEFT_OK;
+	return tpl_fail(err, WEFT_E_INVALID,
+			"launch %u (kernel '%s'): %s's stride %llu puts "
+			"replica %u past the end of its %zu-byte buffer",
+			(unsigned)i, kernel, role, (unsigned long long)stride,
+			(unsigned)last, b->size);
+}
+
+/* Every stride of launch i's layout (tpl_check_stride). */
+static weft_status tpl_check_layout(const weft_program *p, uint32_t i,
+				    const weft_launch *l,
+				    const weft_replica_layout *lay,
+				    uint32_t replicas, weft_error *err)
+{
+	const char *kernel = p->kernels[l->kernel].name;
+	char role[32];
+
+	for (uint32_t k = 0; k < l->n_bufs; k++) {
+		snprintf(role, sizeof role, "buffer %u", (unsigned)k);
+		if (tpl_check_stride(i, kernel, role, l->bufs[k], 0, 1,
+				     lay->stride[k], TPL_ALIGN, replicas, err))
+			return WEFT_E_INVALID;
+	}
+	if (!l->extent_buf)
+		return WEFT_OK;
+	return tpl_check_stride(i, kernel, "the count", l->extent_buf,
+				l->extent_offset, 4, lay->extent_stride, 4,
+				replicas, err);
+}
+
+/* ABI 1.4, optional: batched replicas of a model. Runs the list n_steps
+ * times like step(), each launch as `replicas` launches of its kernel,
+ * replica r's buffers and count shifted by layouts[i] (tpl_run_replica).
+ * Here the replicas of a launch run one after the other; a parallel
+ * backend runs them as one launch: plugins/openmp spreads all replicas'
+ * items over its threads in one parallel region, the OpenCL and CUDA
+ * backends give the replica a grid dimension of its own. The whole list
+ * is checked before anything runs; counted as step() counts (one launch
+ * per launch of the list, whatever the number of replicas). */
+static weft_status tpl_step_replicas(weft_device *dev, weft_program *prog,
+				     const weft_launch *launches,
+				     const weft_replica_layout *layouts,
+				     uint32_t n_launches, uint32_t replicas,
+				     uint64_t n_steps, weft_error *err)
+{
+	uint64_t t0 = tpl_now_ns();
+	weft_status st;
+
+	st = tpl_check_list(dev, prog, "step_replicas", launches, n_launches,
+			    err);
+	if (st != WEFT_OK)
+		return st;
+	if (replicas == 0 || (!layouts && n_launches))
+		return tpl_fail(err, WEFT_E_INVALID, "step_replicas: %s",
+				replicas ? "the layouts are NULL"
+					 : "0 replicas");
+	for (uint32_t i = 0; i < n_launches; i++)
+		if (tpl_check_layout(prog, i, &launches[i], &layouts[i],
+				     replicas, err))
+			return WEFT_E_INVALID;
+	for (uint64_t s = 0; s < n_steps; s++)
+		for (uint32_t i = 0; i < n_launches; i++)
+			for (uint32_t r = 0; r < replicas; r++)
+				tpl_run_replica(prog, &launches[i], &layouts[i],
+						r);
+	dev->st.steps += n_steps;
+	dev->st.launches += n_steps * n_launches;
+	dev->st.time_ns[WEFT_PHASE_KERNEL] += tpl_now_ns() - t0;
+	return WEFT_OK;
+}
+
+/* ---- sync, fences, stats ------------------------------------------------ */
 
 /* Everything completed when issued: nothing to wait for, but every call is
  * counted, so that callers' waits can be checked. */
@@ -764,4 +888,7 @@ WEFT_BACKEND_ENTRY = {
 			       * cannot be handed out */
 	.mem_info = tpl_mem_info, /* ABI 1.3, optional: NULL to leave the
 				   * device's memory unchecked */
+	.step_replicas = tpl_step_replicas, /* ABI 1.4, optional: NULL to
+					     * have the core run replicas
+					     * one after another */
 };

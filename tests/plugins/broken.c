@@ -34,6 +34,14 @@
  *                         instead of down, so a buffer's last
  *                         (bytes % 64) bytes are the first bytes of the
  *                         buffer carved before it               -> guard
+ *   BROKEN_REPLICA_STRIDE step_replicas: every slot shifted by slot 0's
+ *                         stride                               -> replicas
+ *   BROKEN_REPLICA_COUNT  step_replicas: every replica reads replica 0's
+ *                         count (extent_stride ignored)        -> replicas
+ *   BROKEN_REPLICA_ALIGN  step_replicas: a stride that is not a multiple
+ *                         of 64 is rounded down, not refused   -> replicas
+ *   BROKEN_REPLICA_COUNTED step_replicas: counts a launch per replica
+ *                                                              -> replicas
  */
 #define weft_backend_entry weft__template_inner
 #include "../../plugins/template/template.c"
@@ -461,6 +469,65 @@ static void broken_close(weft_device *dev)
 }
 #endif
 
+/* ---- step_replicas: a copy of the layouts with one thing changed --------- */
+#if defined(BROKEN_REPLICA_STRIDE) || defined(BROKEN_REPLICA_COUNT) || \
+	defined(BROKEN_REPLICA_ALIGN)
+#define BROKEN_STEP_REPLICAS broken_step_replicas
+#define BROKEN_MAX_LAYOUTS   16
+static weft_status broken_step_replicas(weft_device *dev, weft_program *prog,
+					const weft_launch *launches,
+					const weft_replica_layout *layouts,
+					uint32_t n_launches, uint32_t replicas,
+					uint64_t n_steps, weft_error *err)
+{
+	weft_replica_layout lay[BROKEN_MAX_LAYOUTS];
+
+	if (!layouts || n_launches > BROKEN_MAX_LAYOUTS)
+		return tpl_step_replicas(dev, prog, launches, layouts,
+					 n_launches, replicas, n_steps, err);
+	for (uint32_t i = 0; i < n_launches; i++) {
+		lay[i] = layouts[i];
+		for (int k = 0; k < WEFT_KERNEL_MAX_BUFS; k++) {
+#ifdef BROKEN_REPLICA_STRIDE
+			lay[i].stride[k] = layouts[i].stride[0];
+#elif defined(BROKEN_REPLICA_ALIGN)
+			lay[i].stride[k] -= lay[i].stride[k] % TPL_ALIGN;
+#endif
+		}
+#ifdef BROKEN_REPLICA_COUNT
+		lay[i].extent_stride = 0;
+#endif
+	}
+	return tpl_step_replicas(dev, prog, launches, lay, n_launches, replicas,
+				 n_steps, err);
+}
+#ifdef BROKEN_REPLICA_STRIDE
+#define BROKEN_WHAT "step_replicas() shifts every slot by slot 0's stride"
+#elif defined(BROKEN_REPLICA_COUNT)
+#define BROKEN_WHAT "step_replicas() ignores the count's stride"
+#else
+#define BROKEN_WHAT "step_replicas() rounds strides down to 64 bytes"
+#endif
+#endif
+
+#ifdef BROKEN_REPLICA_COUNTED
+#define BROKEN_WHAT	     "step_replicas() counts a launch per replica"
+#define BROKEN_STEP_REPLICAS broken_step_replicas
+static weft_status broken_step_replicas(weft_device *dev, weft_program *prog,
+					const weft_launch *launches,
+					const weft_replica_layout *layouts,
+					uint32_t n_launches, uint32_t replicas,
+					uint64_t n_steps, weft_error *err)
+{
+	weft_status st = tpl_step_replicas(dev, prog, launches, layouts,
+					   n_launches, replicas, n_steps, err);
+
+	if (st == WEFT_OK)
+		dev->st.launches += n_steps * n_launches * (replicas - 1);
+	return st;
+}
+#endif
+
 /* ---- the entry: the template's functions, one replaced ------------------- */
 
 #ifndef BROKEN_WHAT
@@ -499,6 +566,9 @@ static void broken_close(weft_device *dev)
 #ifndef BROKEN_CLOSE
 #define BROKEN_CLOSE tpl_close
 #endif
+#ifndef BROKEN_STEP_REPLICAS
+#define BROKEN_STEP_REPLICAS tpl_step_replicas
+#endif
 
 WEFT_BACKEND_ENTRY = {
 	.abi_major = WEFT_BACKEND_ABI_MAJOR,
@@ -523,4 +593,5 @@ WEFT_BACKEND_ENTRY = {
 	.fence = tpl_fence,
 	.wait = BROKEN_WAIT,
 	.native = BROKEN_NATIVE,
+	.step_replicas = BROKEN_STEP_REPLICAS,
 };
