@@ -408,8 +408,8 @@ static weft_status check_stride(const weft__chk_ops *ops,
 		(unsigned)replicas, (unsigned long long)size);
 }
 
-weft_status weft__chk_step_replicas(const weft__chk_ops *ops,
-				    const void *dev, const weft_program *prog,
+weft_status weft__chk_step_replicas(const weft__chk_ops *ops, const void *dev,
+				    const weft_program *prog,
 				    const weft_launch *launches,
 				    const weft_replica_layout *layouts,
 				    uint32_t n, uint32_t replicas,
@@ -421,10 +421,9 @@ weft_status weft__chk_step_replicas(const weft__chk_ops *ops,
 	if (st != WEFT_OK)
 		return st;
 	if (replicas == 0 || (!layouts && n))
-		return weft__chk_fail(ops, err, WEFT_E_INVALID,
-				      "step_replicas: %s",
-				      replicas ? "the layouts are NULL"
-					       : "0 replicas");
+		return weft__chk_fail(
+			ops, err, WEFT_E_INVALID, "step_replicas: %s",
+			replicas ? "the layouts are NULL" : "0 replicas");
 	pg = pg_of(ops, prog);
 	for (uint32_t i = 0; i < n; i++) {
 		const weft_launch *l = &launches[i];

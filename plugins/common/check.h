@@ -101,8 +101,8 @@ weft_status weft__chk_step(const weft__chk_ops *ops, const void *dev,
 /* step_replicas(): step()'s checks, at least one replica, and every
  * layout's strides (multiples of 64, of 4 for the count) keeping the last
  * replica's part inside its buffer. */
-weft_status weft__chk_step_replicas(const weft__chk_ops *ops,
-				    const void *dev, const weft_program *prog,
+weft_status weft__chk_step_replicas(const weft__chk_ops *ops, const void *dev,
+				    const weft_program *prog,
 				    const weft_launch *launches,
 				    const weft_replica_layout *layouts,
 				    uint32_t n, uint32_t replicas,
