@@ -13,6 +13,8 @@
  *               counters
  *   fence.c     group fence: fence() and wait(), when present
  *   native.c    group native: native(), when present
+ *   replicas.c  group replicas: step_replicas(), when present, against
+ *               step() per replica; bad layouts; counters
  *   lifetime.c  groups lifetime (what may be released under queued work)
  *               and ordering (what blocking transfers and waits promise)
  *   models.c    group models: every model, candidate against the
@@ -155,6 +157,11 @@ int weft__ct_wait(weft__ct *t, uint64_t token);
  * (its struct_size set to the whole struct). */
 int weft__ct_has_native(const weft__ct *t);
 int weft__ct_native(weft__ct *t, weft_buf *b, weft_native *out);
+/* The vtable has step_replicas() (ABI 1.4, non-NULL); a call of it. */
+int weft__ct_has_replicas(const weft__ct *t);
+int weft__ct_step_replicas(weft__ct *t, const weft_launch *l,
+			   const weft_replica_layout *layouts, uint32_t n,
+			   uint32_t replicas, uint64_t n_steps);
 
 /* A launch of kernel over extent items, binding b0 (and b1 unless NULL). */
 weft_launch weft__ct_launch(uint32_t kernel, uint32_t extent, weft_buf *b0,
@@ -208,6 +215,7 @@ void weft__ct_group_extent(weft__ct *t);
 void weft__ct_group_counters(weft__ct *t);
 void weft__ct_group_fence(weft__ct *t);
 void weft__ct_group_native(weft__ct *t);
+void weft__ct_group_replicas(weft__ct *t);
 void weft__ct_group_lifetime(weft__ct *t);
 void weft__ct_group_ordering(weft__ct *t);
 void weft__ct_group_models(weft__ct *t);

@@ -403,6 +403,29 @@ int weft__ct_native(weft__ct *t, weft_buf *b, weft_native *out)
 	return called(t, t->vt->native(t->dev, b, out, &t->err), "native()");
 }
 
+int weft__ct_has_replicas(const weft__ct *t)
+{
+	return t->vt->struct_size >= WEFT_BACKEND_V1_4_SIZE &&
+	       t->vt->step_replicas;
+}
+
+int weft__ct_step_replicas(weft__ct *t, const weft_launch *l,
+			   const weft_replica_layout *layouts, uint32_t n,
+			   uint32_t replicas, uint64_t n_steps)
+{
+	char what[96];
+
+	t->err.msg[0] = '\0';
+	weft__ct_fmt(what, sizeof what,
+		     "step_replicas(%u launches, %u replicas, %llu steps)",
+		     (unsigned)n, (unsigned)replicas,
+		     (unsigned long long)n_steps);
+	return called(t,
+		      t->vt->step_replicas(t->dev, t->prog, l, layouts, n,
+					   replicas, n_steps, &t->err),
+		      what);
+}
+
 int weft__ct_stats(weft__ct *t, weft_stats *s)
 {
 	weft_status st;

@@ -15,6 +15,7 @@ conform_libweft_conform_la_SOURCES = \
 	conform/launch.c \
 	conform/fence.c \
 	conform/native.c \
+	conform/replicas.c \
 	conform/lifetime.c \
 	conform/models.c
 nodist_conform_libweft_conform_la_SOURCES = \
