@@ -242,7 +242,7 @@ static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
 	if (rc != CL_SUCCESS)
 		return weft__ocl_cl_fail(dev, err, "clEnqueueNDRangeKernel", rc,
 					 "launch %u of program '%s' (kernel "
-					 "'%s', %zu work items x %u replicas)",
+					 "'%s', %zu work items, %u replica(s))",
 					 (unsigned)i, prog->pg.name, kname,
 					 gsize[0], (unsigned)replicas);
 	return WEFT_OK;
