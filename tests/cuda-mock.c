@@ -18,7 +18,10 @@
  *    overlapping copies abort the process with a message.
  * Kernels run on the host: the portable kernels of the tests and of SEIR
  * compiled with kernel_host.h, given the extent the CUDA prelude would
- * compute from struct weft__cuda_args.
+ * compute from struct weft__cuda_args, once per replica (block row y runs
+ * replicas y, y + gridDim.y, ..., with the buffers and the count shifted
+ * by the replica's strides), rows in a random order; a grid with more
+ * rows than replicas or than 65535 aborts.
  *
  * Test hooks (exported, tests/cuda.am; streams are named by their slot,
  * in creation order: a device opened when no other is open has its
@@ -32,7 +35,9 @@
  *  - weft_mock_fail_records(n, e): the next n cudaEventRecord calls fail
  *    with error e (0: cudaErrorInvalidResourceHandle) and record nothing;
  *  - weft_mock_fail_pinned(n): the next n cudaMallocHost calls fail
- *    (cudaErrorMemoryAllocation).
+ *    (cudaErrorMemoryAllocation);
+ *  - weft_mock_last_grid(g): the grid (x, y) and the replicas of the
+ *    last cudaLaunchKernel call, captured or not, in g[0..2].
  *
  * Environment: WEFT_MOCK_CUDA_DEVICES (1; -1: an initialisation error),
  * WEFT_MOCK_CUDA_CC (90),
@@ -147,7 +152,7 @@ struct op {
 	/* kernel */
 	struct CUkern_st *k;
 	struct weft__cuda_args a;
-	unsigned grid, block;
+	unsigned grid, grid_y, block;
 	/* record, wait */
 	struct CUevent_st *ev;
 	uint64_t id; /* record: its id; wait: the record waited for */
@@ -186,6 +191,7 @@ static struct block blocks[MAX_BLOCKS];
 static size_t mem_used;
 static uint64_t next_id = 1, rng;
 static cudaError_t last_error;
+static unsigned last_grid[3]; /* x, y, replicas of the last launch */
 
 static void fail(const char *what)
 {
@@ -325,27 +331,51 @@ static int ready(const struct op *o)
 	return o->kind != OP_WAIT || o->id == 0 || o->ev->done >= o->id;
 }
 
+/* Replica r of a launch, as the prelude runs it: the buffers shifted by r
+ * strides, the count read r * xstride words after xoff. */
+static void run_replica(const struct op *o, uint32_t r)
+{
+	const struct weft__cuda_args *a = &o->a;
+	weft_kargs ka;
+	uint32_t n = a->xcap;
+
+	if (a->xdyn) {
+		const uint32_t *at = a->xbuf + a->xoff + r * a->xstride;
+
+		if (!find_block(at, 4, 0))
+			fail("the extent count is not in device memory");
+		if (*at < n)
+			n = *at;
+	}
+	memset(&ka, 0, sizeof ka);
+	for (int k = 0; k < WEFT_KERNEL_MAX_BUFS; k++)
+		ka.buf[k] = a->b[k] ? (char *)a->b[k] + r * a->stride[k] : NULL;
+	ka.extent = n;
+	if (n)
+		o->k->fn(&ka, 0, n);
+}
+
+/* Block row y runs replicas y, y + grid_y, ... (prelude.c); the rows run
+ * in an order of their own, from a random one on. */
 static void run_kernel(struct op *o)
 {
-	weft_kargs ka;
-	uint32_t n = o->a.xcap;
+	unsigned first;
 
 	if (!o->k->lib->alive)
 		fail("a kernel of an unloaded library runs");
 	if (o->block != WEFT__CUDA_BLOCK || o->grid == 0 ||
 	    o->grid > (o->a.xcap + o->block - 1) / o->block)
 		fail("a launch has a bad grid");
-	if (o->a.xdyn) {
-		if (!find_block(o->a.xbuf + o->a.xoff, 4, 0))
-			fail("the extent count is not in device memory");
-		if (o->a.xbuf[o->a.xoff] < n)
-			n = o->a.xbuf[o->a.xoff];
+	if (o->a.replicas == 0 || o->grid_y == 0 || o->grid_y > 65535 ||
+	    o->grid_y > o->a.replicas)
+		fail("a launch has a bad grid for its replicas");
+	first = rnd(o->grid_y);
+	for (unsigned i = 0; i < o->grid_y; i++) {
+		unsigned y = (first + i) % o->grid_y;
+
+		for (uint32_t r = y; r < o->a.replicas; r += o->grid_y)
+			run_replica(o, r);
 	}
-	memset(&ka, 0, sizeof ka);
-	memcpy(ka.buf, o->a.b, sizeof ka.buf);
-	ka.extent = n;
-	if (n)
-		o->k->fn(&ka, 0, n);
 }
 
 static void execute(struct op *o)
@@ -449,6 +479,12 @@ WEFT_EXPORT void weft_mock_hold(int slot, int on);
 WEFT_EXPORT int weft_mock_settle(int slot);
 WEFT_EXPORT void weft_mock_fail_records(int n, int e);
 WEFT_EXPORT void weft_mock_fail_pinned(int n);
+WEFT_EXPORT void weft_mock_last_grid(unsigned *g);
+
+void weft_mock_last_grid(unsigned *g)
+{
+	memcpy(g, last_grid, sizeof last_grid);
+}
 
 static int pinned_to_fail;
 
@@ -802,15 +838,18 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
 	struct op *o = new_op(OP_KERNEL);
 
 	progress();
-	if (!known_stream(s) || shared || grid.y != 1 || grid.z != 1 ||
-	    block.y != 1 || block.z != 1)
+	if (!known_stream(s) || shared || grid.z != 1 || block.y != 1 ||
+	    block.z != 1)
 		fail("a bad launch");
 	o->k = (struct CUkern_st *)(uintptr_t)func;
 	if (!o->k->lib->alive)
 		fail("launching a kernel of an unloaded library");
 	memcpy(&o->a, args[0], sizeof o->a);
 	o->grid = grid.x;
+	o->grid_y = grid.y;
 	o->block = block.x;
+	last_grid[0] = grid.x, last_grid[1] = grid.y;
+	last_grid[2] = o->a.replicas;
 	push(s, o);
 	return cudaSuccess;
 }

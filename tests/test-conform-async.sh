@@ -23,6 +23,7 @@ passes "$dir/weft-backend-async-lazy.so" "the asynchronous backend, run lazily"
 mock="$WEFT_BUILDDIR/tests/cuda-mock/.libs/weft-backend-cuda.so"
 groups=entry,probe,open,alloc,align,transfer,async-order,invalid-args,oversize
 groups=$groups,guard,step,device-extent,counters,fence,native,lifetime,ordering
+groups=$groups,replicas
 for seed in 1 2; do
 	if [ -f "$mock" ]; then
 		WEFT_MOCK_SEED=$seed passes "$mock" \

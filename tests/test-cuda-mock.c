@@ -13,8 +13,10 @@
  * launches with WEFT_CUDA_GRAPHS=0, the kernel cache, fences, native()
  * (the device pointer), the overlap of copy-stream reads with later
  * launches (cross-stream waits only where a buffer needs one, seen through
- * the mock's hooks), and SEIR end to end giving byte for byte the OpenMP
- * backend's daily.csv.
+ * the mock's hooks), step_replicas() (each replica's bytes those of the
+ * replica run alone, graphs captured and replayed as for step(), the grid's
+ * replica rows, more replicas than the 65535 rows), and SEIR end to end
+ * giving byte for byte the OpenMP backend's daily.csv.
  *
  * What the mock cannot check is the GPU itself: the CUBIN's code, the real
  * runtime's semantics, timings. bench/gpu-check.sh runs on a GPU.
@@ -43,6 +45,7 @@ static void (*mock_hold)(int slot, int on);
 static int (*mock_settle)(int slot);
 static void (*mock_fail_records)(int n, int e);
 static void (*mock_fail_pinned)(int n);
+static void (*mock_last_grid)(unsigned *g);
 
 /* The test kernels, in the dialect: NVRTC compiles them; the mock runs
  * its host builds of the same names. */
@@ -728,6 +731,159 @@ static void test_invalid_launch(weft_device *dev, weft_program *prog)
 	vt->free(dev, e);
 }
 
+/* ---- replicas (step_replicas, ABI 1.4) ---------------------------------- */
+
+enum { REP_R = 5, REP_CAP = 100, REP_STEPS = 11 };
+/* A replica's marks: REP_CAP words, rounded up to 64 bytes. */
+#define REP_MARKS ((REP_CAP * 4 + 63) / 64 * 64)
+
+/* test_device_extent's list: c holds a count increment (word 0) and the
+ * count (word 1) that the second launch reads on the device. */
+static void rep_list(weft_launch l[2], weft_buf *c, weft_buf *m)
+{
+	memset(l, 0, 2 * sizeof *l);
+	l[0] = (weft_launch){
+		.kernel = K_BUMP, .n_bufs = 1, .bufs = { c }, .extent = 1
+	};
+	l[1] = (weft_launch){ .kernel = K_ADD_ONE,
+			      .n_bufs = 1,
+			      .bufs = { m },
+			      .extent = REP_CAP,
+			      .extent_buf = c,
+			      .extent_offset = 4 };
+}
+
+/* Replica r's count: 10 r, growing by 5 + 3 r a step (the last ones reach
+ * the capacity). */
+static void rep_counts(uint32_t r, uint32_t c[16])
+{
+	memset(c, 0, 64);
+	c[0] = 5 + 3 * r;
+	c[1] = 10 * r;
+}
+
+/* Replica r alone, through step(): its count part and marks into out. */
+static void rep_alone(weft_device *dev, weft_program *prog, uint32_t r,
+		      uint8_t *out)
+{
+	uint32_t c[16];
+	uint8_t zero[REP_MARKS] = { 0 };
+	weft_buf *bc = alloc_or_bail(dev, 64), *bm = alloc_or_bail(dev, 448);
+	weft_launch l[2];
+
+	rep_counts(r, c);
+	put(dev, bc, 0, c, 64);
+	put(dev, bm, 0, zero, REP_MARKS);
+	rep_list(l, bc, bm);
+	if (vt->step(dev, prog, l, 2, REP_STEPS, &err) != WEFT_OK)
+		tap_bail("step: %s", err.msg);
+	get(dev, out, bc, 0, 64);
+	get(dev, out + 64, bm, 0, REP_MARKS);
+	vt->free(dev, bc);
+	vt->free(dev, bm);
+}
+
+static void test_replicas(weft_device *dev, weft_program *prog)
+{
+	const size_t part = 64 + REP_MARKS;
+	uint8_t *alone = xcalloc(REP_R, part), *got = xcalloc(REP_R, part);
+	uint8_t zero[REP_R * REP_MARKS] = { 0 };
+	uint32_t c[16 * REP_R];
+	weft_buf *bc = alloc_or_bail(dev, 64 * REP_R);
+	weft_buf *bm = alloc_or_bail(dev, REP_MARKS * REP_R);
+	weft_replica_layout lay[2] = { { .stride = { 64 } },
+				       { .stride = { REP_MARKS },
+					 .extent_stride = 64 } };
+	weft_launch l[2];
+	unsigned grid[3];
+	weft_stats s0, s1;
+
+	for (uint32_t r = 0; r < REP_R; r++) {
+		rep_counts(r, &c[16 * r]);
+		rep_alone(dev, prog, r, alone + r * part);
+	}
+	put(dev, bc, 0, c, sizeof c);
+	put(dev, bm, 0, zero, sizeof zero);
+	rep_list(l, bc, bm);
+	s0 = stats_of(dev);
+	is(vt->step_replicas(dev, prog, l, lay, 2, REP_R, REP_STEPS, &err),
+	   WEFT_OK, "step_replicas: 5 replicas, 11 steps");
+	s1 = stats_of(dev);
+	mock_last_grid(grid);
+	tap_ok(grid[0] == 1 && grid[1] == REP_R && grid[2] == REP_R,
+	       "  ...a row of blocks per replica (grid %u x %u, %u replicas)",
+	       grid[0], grid[1], grid[2]);
+	is(s1.launches - s0.launches, 2 * REP_STEPS,
+	   "  ...one launch per list entry and step, whatever the replicas");
+	is(s1.syncs - s0.syncs, 0, "  ...no synchronisation");
+	is(s1.graph_captures - s0.graph_captures, 2,
+	   "  ...captured as step() captures: one step, and 8 unrolled");
+	is(s1.graph_launches - s0.graph_launches, 1 + 3,
+	   "  ...and replayed as step() replays them");
+	for (uint32_t r = 0; r < REP_R; r++) {
+		get(dev, got + r * part, bc, 64 * r, 64);
+		get(dev, got + r * part + 64, bm, REP_MARKS * r, REP_MARKS);
+	}
+	tap_ok(memcmp(got, alone, REP_R * part) == 0,
+	       "  ...every replica's bytes are those of the replica run "
+	       "alone");
+	vt->step_replicas(dev, prog, l, lay, 2, REP_R, 1, &err);
+	is(stats_of(dev).graph_captures - s1.graph_captures, 0,
+	   "the same replicas again: the graph is replayed");
+	vt->step_replicas(dev, prog, l, lay, 2, REP_R - 1, 1, &err);
+	lay[1].extent_stride = 0;
+	vt->step_replicas(dev, prog, l, lay, 2, REP_R - 1, 1, &err);
+	is(stats_of(dev).graph_captures - s1.graph_captures, 2,
+	   "other replicas or strides: captured again");
+	vt->free(dev, bc);
+	vt->free(dev, bm);
+	free(alone);
+	free(got);
+}
+
+/* Replicas of a launch of 10 items in 64-byte parts: each part gets +n
+ * in its first 10 words and nothing else, whatever the grid. */
+static void many_replicas(weft_device *dev, weft_program *prog,
+			  uint32_t replicas, uint32_t extent, uint64_t stride,
+			  const unsigned want_grid[2])
+{
+	size_t bytes = (size_t)replicas * stride;
+	uint32_t *x = xcalloc(bytes, 1);
+	weft_buf *b = alloc_or_bail(dev, bytes);
+	weft_launch l = { .kernel = K_ADD_ONE,
+			  .n_bufs = 1,
+			  .bufs = { b },
+			  .extent = extent };
+	weft_replica_layout lay = { .stride = { stride } };
+	unsigned grid[3];
+	int ok = 1;
+
+	put(dev, b, 0, x, bytes);
+	is(vt->step_replicas(dev, prog, &l, &lay, 1, replicas, 2, &err),
+	   WEFT_OK, "step_replicas(2)");
+	mock_last_grid(grid);
+	tap_ok(grid[0] == want_grid[0] && grid[1] == want_grid[1] &&
+		       grid[2] == replicas,
+	       "  ...%u replicas of %u items: grid %u x %u (want %u x %u)",
+	       replicas, extent, grid[0], grid[1], want_grid[0], want_grid[1]);
+	get(dev, x, b, 0, bytes);
+	for (size_t i = 0; i < bytes / 4 && ok; i++)
+		ok = x[i] == (i % (stride / 4) < extent ? 2u : 0u);
+	tap_ok(ok, "  ...every replica's items ran twice, nothing else");
+	vt->free(dev, b);
+	free(x);
+}
+
+static void test_many_replicas(weft_device *dev, weft_program *prog)
+{
+	/* 4 multiprocessors of the mock: at most 128 blocks in all, and at
+	 * least one per row. */
+	const unsigned wide[2] = { 128 / 3, 3 }, tall[2] = { 1, 65535 };
+
+	many_replicas(dev, prog, 3, 100000, 400000, wide);
+	many_replicas(dev, prog, 70000, 10, 64, tall);
+}
+
 static void test_plain_launches(void)
 {
 	weft_device *dev;
@@ -750,6 +906,20 @@ static void test_plain_launches(void)
 	tap_ok(v[0] == 17 && v[299] == 17 && s.graph_captures == 0 &&
 		       s.graph_launches == 0 && s.launches == 17,
 	       "  ...plain launches, no graph");
+	{
+		weft_replica_layout lay = { .stride = { 0 } };
+
+		l.extent = 70; /* 3 replicas of 70 words, 448 bytes apart */
+		lay.stride[0] = 448;
+		is(vt->step_replicas(dev, prog, &l, &lay, 1, 3, 2, &err),
+		   WEFT_OK, "WEFT_CUDA_GRAPHS=0: step_replicas(2)");
+		get(dev, v, b, 0, sizeof v);
+		tap_ok(v[0] == 19 && v[69] == 19 && v[70] == 17 &&
+			       v[112] == 19 && v[224] == 19 && v[293] == 19 &&
+			       v[294] == 17 && v[299] == 17 &&
+			       stats_of(dev).graph_captures == 0,
+		       "  ...each replica's part, plain launches");
+	}
 	vt->free(dev, b);
 	vt->unload_program(dev, prog);
 	vt->close(dev);
@@ -1055,7 +1225,8 @@ int main(void)
 	*(void **)&mock_settle = dlsym(p->dl, "weft_mock_settle");
 	*(void **)&mock_fail_records = dlsym(p->dl, "weft_mock_fail_records");
 	*(void **)&mock_fail_pinned = dlsym(p->dl, "weft_mock_fail_pinned");
-	if (!mock_waits || !mock_hold || !mock_settle)
+	*(void **)&mock_last_grid = dlsym(p->dl, "weft_mock_last_grid");
+	if (!mock_waits || !mock_hold || !mock_settle || !mock_last_grid)
 		tap_bail("the mock's hooks are not exported: %s", dlerror());
 	dev = open_cfg(NULL);
 	if (vt->load_program(dev, &test_program, &prog, &err) ==
@@ -1079,6 +1250,8 @@ int main(void)
 	test_recapture(dev, prog);
 	test_device_extent(dev, prog);
 	test_invalid_launch(dev, prog);
+	test_replicas(dev, prog);
+	test_many_replicas(dev, prog);
 	test_fences(dev);
 	test_native(dev, prog);
 	test_overlap_read(dev, prog);

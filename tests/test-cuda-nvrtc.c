@@ -113,13 +113,16 @@ static void test_plugin(void)
 
 /* Every name of the dialect, and the device side of the parameter layout
  * asserted in priv.h (NVRTC has no offsetof without headers: 12 pointers,
- * then a pointer and four words in 120 bytes fixes the offsets). Compiled
- * after weft/kernel.h, as models' sources are. */
+ * then a pointer and four words in 120 bytes, then 13 64-bit words in 224,
+ * fixes the offsets). Compiled after weft/kernel.h, as models' sources
+ * are. */
 static const char dialect_src[] =
 	"#ifndef WEFT_TARGET_CUDA\n#error no target\n#endif\n"
-	"static_assert(sizeof(weft__cuda_args) == 120, \"size\");\n"
+	"static_assert(sizeof(weft__cuda_args) == 224, \"size\");\n"
 	"static_assert(sizeof(((weft__cuda_args *)0)->b) == 96 &&\n"
-	"  sizeof(((weft__cuda_args *)0)->xbuf) == 8, \"layout\");\n"
+	"  sizeof(((weft__cuda_args *)0)->xbuf) == 8 &&\n"
+	"  sizeof(((weft__cuda_args *)0)->stride) == 96 &&\n"
+	"  sizeof(((weft__cuda_args *)0)->xstride) == 8, \"layout\");\n"
 	"static_assert(sizeof(weft_u8) == 1 && sizeof(weft_u16) == 2 &&\n"
 	"  sizeof(weft_u32) == 4 && sizeof(weft_i32) == 4 &&\n"
 	"  sizeof(weft_u64) == 8 && sizeof(weft_f32) == 4, \"types\");\n"

@@ -3,8 +3,10 @@
  * the platform and device, compiling the portable dialect (and reporting a
  * broken build), the on-disk binary cache, transfers through the pinned
  * staging area, native() (the cl_mem, used through a queue of the test's
- * own), step() without host synchronisation, and extents read on the
- * device. (What every backend must do is the conformance suite's.)
+ * own), step() without host synchronisation, extents read on the
+ * device, and step_replicas() (each replica's bytes those of the replica
+ * run alone; shared buffers; thousands of replicas). (What every backend must
+ * do is the conformance suite's.)
  *
  * The plugin is the built weft-backend-opencl.so, found in
  * $WEFT_PLUGIN_PATH or else in $WEFT_BUILDDIR/plugins/opencl/.libs, and
@@ -901,6 +903,158 @@ static void test_bad_list(weft_device *dev, weft_program *prog)
 	vt->free(dev, b);
 }
 
+/* ---- replicas (step_replicas, ABI 1.4) ----------------------------------
+ */
+
+enum { REP_R = 7, REP_CAP = 100, REP_STEPS = 3 };
+/* Replica r's seen[] part: REP_CAP words rounded up to 64 bytes. */
+#define REP_SEEN ((REP_CAP * 4 + 63) / 64 * 64)
+
+/* The list of test_device_extent for one replica or for REP_R: c (a
+ * 64-byte part per replica) holds the count at word 2 and its increment
+ * at word 3; seen[] and info[] are per replica. */
+static void rep_list(weft_launch l[2], weft_buf *c, weft_buf *seen,
+		     weft_buf *info)
+{
+	memset(l, 0, 2 * sizeof *l);
+	l[0] = (weft_launch){
+		.kernel = K_BUMP, .n_bufs = 1, .bufs = { c }, .extent = 1
+	};
+	l[1] = (weft_launch){ .kernel = K_MARK,
+			      .n_bufs = 2,
+			      .bufs = { seen, info },
+			      .extent = REP_CAP,
+			      .extent_buf = c,
+			      .extent_offset = 8 };
+}
+
+/* Replica r's count starts at 10 + 13 r and grows by r + 1 a step: the
+ * last ones reach the capacity. */
+static void rep_counts(uint32_t r, uint32_t c[16])
+{
+	memset(c, 0, 64);
+	c[2] = 10 + 13 * r;
+	c[3] = r + 1;
+}
+
+/* Replica r alone, through step(): its c, seen and info, 64 + REP_SEEN +
+ * 64 bytes into out. */
+static void rep_alone(weft_device *dev, weft_program *prog, uint32_t r,
+		      uint8_t *out)
+{
+	uint32_t c[16];
+	weft_buf *bc = alloc_or_bail(dev, 64),
+		 *bs = alloc_or_bail(dev, REP_SEEN);
+	weft_buf *bi = alloc_or_bail(dev, 64);
+	weft_launch l[2];
+
+	rep_counts(r, c);
+	put(dev, bc, 0, c, 64);
+	zero(dev, bs, REP_SEEN);
+	zero(dev, bi, 64);
+	rep_list(l, bc, bs, bi);
+	run(dev, prog, l, 2, REP_STEPS);
+	get(dev, out, bc, 0, 64);
+	get(dev, out + 64, bs, 0, REP_SEEN);
+	get(dev, out + 64 + REP_SEEN, bi, 0, 64);
+	vt->free(dev, bc), vt->free(dev, bs), vt->free(dev, bi);
+}
+
+/* REP_R replicas as one launch per list entry: each replica's bytes are
+ * those of the replica run alone, and what a replica sees is its own
+ * count (capped by the capacity). */
+static void test_replicas(weft_device *dev, weft_program *prog)
+{
+	const size_t part = 64 + REP_SEEN + 64;
+	uint8_t *alone = xcalloc(REP_R, part), *got = xcalloc(REP_R, part);
+	uint32_t c[16 * REP_R];
+	weft_buf *bc = alloc_or_bail(dev, 64 * REP_R);
+	weft_buf *bs = alloc_or_bail(dev, (size_t)REP_SEEN * REP_R);
+	weft_buf *bi = alloc_or_bail(dev, 64 * REP_R);
+	weft_replica_layout lay[2] = { { .stride = { 64 } },
+				       { .stride = { REP_SEEN, 64 },
+					 .extent_stride = 64 } };
+	weft_launch l[2];
+	weft_stats s0, s1;
+	int ok = 1;
+
+	for (uint32_t r = 0; r < REP_R; r++) {
+		rep_counts(r, &c[16 * r]);
+		rep_alone(dev, prog, r, alone + r * part);
+	}
+	put(dev, bc, 0, c, sizeof c);
+	zero(dev, bs, (size_t)REP_SEEN * REP_R);
+	zero(dev, bi, 64 * REP_R);
+	rep_list(l, bc, bs, bi);
+	s0 = stats_of(dev);
+	is(vt->step_replicas(dev, prog, l, lay, 2, REP_R, REP_STEPS, &err),
+	   WEFT_OK, "step_replicas: 7 replicas, 3 steps");
+	s1 = stats_of(dev);
+	is(s1.launches - s0.launches, 2 * REP_STEPS,
+	   "  ...one launch per list entry and step, whatever the replicas");
+	is(s1.syncs - s0.syncs, 0, "  ...no synchronisation");
+	for (uint32_t r = 0; r < REP_R; r++) {
+		get(dev, got + r * part, bc, 64 * r, 64);
+		get(dev, got + r * part + 64, bs, (size_t)REP_SEEN * r,
+		    REP_SEEN);
+		get(dev, got + r * part + 64 + REP_SEEN, bi, 64 * r, 64);
+	}
+	for (uint32_t r = 0; r < REP_R; r++) {
+		const uint32_t *info =
+			(const uint32_t *)(alone + r * part + 64 + REP_SEEN);
+		uint32_t want = c[16 * r + 2] + REP_STEPS * c[16 * r + 3];
+
+		ok &= info[2] == (want < REP_CAP ? want : REP_CAP);
+	}
+	tap_ok(ok, "  ...each replica alone ends at its own count");
+	tap_ok(memcmp(got, alone, REP_R * part) == 0,
+	       "  ...every replica's bytes are those of the replica run "
+	       "alone");
+	vt->free(dev, bc), vt->free(dev, bs), vt->free(dev, bi);
+	free(alone), free(got);
+}
+
+/* Stride 0: every replica sees the whole buffer (info[0] counts the items
+ * of all replicas); and thousands of replicas in one launch. */
+static void test_replicas_shared(weft_device *dev, weft_program *prog)
+{
+	enum { MANY = 3000, N = 10 };
+	uint32_t *x = xcalloc(MANY, 64), info[3];
+	weft_buf *bx = alloc_or_bail(dev, (size_t)MANY * 64);
+	weft_buf *bs = alloc_or_bail(dev, (size_t)MANY * 64);
+	weft_buf *bi = alloc_or_bail(dev, 64);
+	weft_launch add = {
+		.kernel = K_ADD_ONE, .n_bufs = 1, .bufs = { bx }, .extent = N
+	};
+	weft_launch mark = {
+		.kernel = K_MARK, .n_bufs = 2, .bufs = { bs, bi }, .extent = N
+	};
+	weft_replica_layout lay_add = { .stride = { 64 } };
+	weft_replica_layout lay_mark = { .stride = { 64, 0 } };
+	int ok = 1;
+
+	zero(dev, bx, (size_t)MANY * 64);
+	zero(dev, bs, (size_t)MANY * 64);
+	zero(dev, bi, 64);
+	is(vt->step_replicas(dev, prog, &mark, &lay_mark, 1, 5, 2, &err),
+	   WEFT_OK, "step_replicas with a shared buffer (stride 0)");
+	get(dev, info, bi, 0, sizeof info);
+	is(info[0], 5 * 2 * N, "  ...every replica's items counted in it");
+	is(vt->step_replicas(dev, prog, &add, &lay_add, 1, MANY, 4, &err),
+	   WEFT_OK, "step_replicas: 3000 replicas");
+	get(dev, x, bx, 0, (size_t)MANY * 64);
+	for (uint32_t i = 0; i < MANY * 16; i++)
+		ok &= x[i] == (i % 16 < N ? 4u : 0u);
+	tap_ok(ok, "  ...each of their items ran 4 times");
+	lay_add.stride[0] = 96;
+	is(vt->step_replicas(dev, prog, &add, &lay_add, 1, 3, 1, &err),
+	   WEFT_E_INVALID, "a stride that is not a multiple of 64 is refused");
+	tap_contains(err.msg, "launch 0 of program 'opencl_test'",
+		     "  ...naming the launch");
+	vt->free(dev, bx), vt->free(dev, bs), vt->free(dev, bi);
+	free(x);
+}
+
 /* ---- the program text ------------------------------------------------------
  */
 
@@ -946,6 +1100,8 @@ int main(void)
 	test_step_no_sync(dev, prog);
 	test_device_extent(dev, prog);
 	test_bad_list(dev, prog);
+	test_replicas(dev, prog);
+	test_replicas_shared(dev, prog);
 	test_cache();
 	/* Left loaded and allocated on purpose: close releases everything
 	 * (valgrind checks). */

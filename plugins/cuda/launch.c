@@ -35,6 +35,14 @@
  * The grid is ceil(capacity / 256) blocks of 256 threads, at most 32
  * blocks per multiprocessor; the kernels' grid-stride loop covers the
  * rest. A launch whose capacity is 0 runs nothing.
+ *
+ * step_replicas() is the same path with replica layouts: a launch's
+ * record carries every replica's strides, and its grid has a row of
+ * blocks per replica (at most 65535 rows, each running every 65535th
+ * replica, prelude.c), the blocks per row cut so that all rows together
+ * stay within 32 blocks per multiprocessor (at least one each). Graphs
+ * are captured and replayed as for step(); a record differs when a
+ * stride or the number of replicas does, and is captured again.
  */
 #include "config.h"
 
@@ -281,21 +289,40 @@ void weft__cuda_programs_release(weft_device *dev)
 
 /* ---- resolving and enqueueing ------------------------------------------- */
 
-static uint32_t grid_for(const weft_device *dev, uint32_t capacity)
+/* Blocks per replica row, for `rows` rows. */
+static uint32_t grid_for(const weft_device *dev, uint32_t capacity,
+			 uint32_t rows)
 {
 	uint64_t blocks =
 		((uint64_t)capacity + WEFT__CUDA_BLOCK - 1) / WEFT__CUDA_BLOCK;
 	uint64_t most = (uint64_t)dev->sm_count * WEFT__CUDA_BLOCKS_PER_SM;
 
+	most = most / rows ? most / rows : 1;
 	return (uint32_t)(blocks < most ? blocks : most);
 }
 
-/* Records for a validated list (malloc()ed, every byte written); the
- * number of launches that run something goes to *active. */
-static struct weft__cuda_rec *resolve(const weft_device *dev,
-				      const weft_program *prog,
-				      const weft_launch *launches, uint32_t n,
-				      uint32_t *active)
+/* Replica strides of a record (lay NULL: step(), one replica). */
+static void resolve_replicas(struct weft__cuda_rec *r, const weft_launch *l,
+			     const weft_replica_layout *lay, uint32_t replicas)
+{
+	r->a.replicas = replicas;
+	r->grid_y = replicas < WEFT__CUDA_MAX_GRID_Y ? replicas
+						     : WEFT__CUDA_MAX_GRID_Y;
+	if (!lay)
+		return;
+	for (uint32_t k = 0; k < l->n_bufs; k++)
+		r->a.stride[k] = lay->stride[k];
+	if (l->extent_buf)
+		r->a.xstride = lay->extent_stride / sizeof(uint32_t);
+}
+
+/* Records for a validated list (malloc()ed, every byte written), with
+ * layouts for `replicas` replicas (NULL: step()); the number of launches
+ * that run something goes to *active. */
+static struct weft__cuda_rec *
+resolve(const weft_device *dev, const weft_program *prog,
+	const weft_launch *launches, const weft_replica_layout *layouts,
+	uint32_t n, uint32_t replicas, uint32_t *active)
 {
 	struct weft__cuda_rec *recs = calloc(n, sizeof *recs);
 
@@ -314,7 +341,8 @@ static struct weft__cuda_rec *resolve(const weft_device *dev,
 				l->extent_offset / (uint32_t)sizeof(uint32_t);
 			r->a.xdyn = 1;
 		}
-		r->grid = grid_for(dev, l->extent);
+		resolve_replicas(r, l, layouts ? &layouts[i] : NULL, replicas);
+		r->grid = grid_for(dev, l->extent, r->grid_y);
 		*active += r->grid != 0;
 	}
 	return recs;
@@ -322,7 +350,8 @@ static struct weft__cuda_rec *resolve(const weft_device *dev,
 
 static cudaError_t launch_rec(struct weft__cuda_rec *r, cudaStream_t s)
 {
-	dim3 grid = { r->grid, 1, 1 }, block = { WEFT__CUDA_BLOCK, 1, 1 };
+	dim3 grid = { r->grid, r->grid_y, 1 };
+	dim3 block = { WEFT__CUDA_BLOCK, 1, 1 };
 	void *params[1] = { &r->a };
 
 	if (r->grid == 0)
@@ -463,14 +492,17 @@ static int list_hazard(const weft_device *dev, const weft_launch *launches,
 	return 0;
 }
 
-/* Enqueue a validated list n_steps times; *done counts the steps
- * enqueued. */
+/* Enqueue a validated list n_steps times, for `replicas` replicas laid
+ * out as layouts say (NULL: step()); *done counts the steps enqueued. */
 static weft_status enqueue(weft_device *dev, weft_program *prog,
-			   const weft_launch *launches, uint32_t n,
-			   uint64_t n_steps, uint64_t *done, weft_error *err)
+			   const weft_launch *launches,
+			   const weft_replica_layout *layouts, uint32_t n,
+			   uint32_t replicas, uint64_t n_steps, uint64_t *done,
+			   weft_error *err)
 {
 	uint32_t active = 0;
-	struct weft__cuda_rec *recs = resolve(dev, prog, launches, n, &active);
+	struct weft__cuda_rec *recs =
+		resolve(dev, prog, launches, layouts, n, replicas, &active);
 	weft_status st;
 
 	if (!recs)
@@ -495,25 +527,56 @@ static weft_status enqueue(weft_device *dev, weft_program *prog,
 	return st;
 }
 
+/* A validated list: enqueued, and counted. */
+static weft_status step_list(weft_device *dev, weft_program *prog,
+			     const weft_launch *launches,
+			     const weft_replica_layout *layouts,
+			     uint32_t n_launches, uint32_t replicas,
+			     uint64_t n_steps, uint64_t t0, weft_error *err)
+{
+	uint64_t done = 0;
+	weft_status st = WEFT_OK;
+
+	if (n_steps && n_launches) {
+		st = weft__cuda_enter(dev, err);
+		if (st == WEFT_OK)
+			st = enqueue(dev, prog, launches, layouts, n_launches,
+				     replicas, n_steps, &done, err);
+	} else {
+		done = n_steps;
+	}
+	weft__stats_step(&dev->st, done, n_launches, t0);
+	return st;
+}
+
 weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
 			    const weft_launch *launches, uint32_t n_launches,
 			    uint64_t n_steps, weft_error *err)
 {
-	uint64_t t0 = weft__clock_ns(), done = 0;
+	uint64_t t0 = weft__clock_ns();
 	weft_status st;
 
 	st = weft__chk_step(&weft__cuda_chk, dev, prog, launches, n_launches,
 			    err);
 	if (st != WEFT_OK)
 		return st;
-	if (n_steps && n_launches) {
-		st = weft__cuda_enter(dev, err);
-		if (st == WEFT_OK)
-			st = enqueue(dev, prog, launches, n_launches, n_steps,
-				     &done, err);
-	} else {
-		done = n_steps;
-	}
-	weft__stats_step(&dev->st, done, n_launches, t0);
-	return st;
+	return step_list(dev, prog, launches, NULL, n_launches, 1, n_steps, t0,
+			 err);
+}
+
+weft_status weft__cuda_step_replicas(weft_device *dev, weft_program *prog,
+				     const weft_launch *launches,
+				     const weft_replica_layout *layouts,
+				     uint32_t n_launches, uint32_t replicas,
+				     uint64_t n_steps, weft_error *err)
+{
+	uint64_t t0 = weft__clock_ns();
+	weft_status st;
+
+	st = weft__chk_step_replicas(&weft__cuda_chk, dev, prog, launches,
+				     layouts, n_launches, replicas, err);
+	if (st != WEFT_OK)
+		return st;
+	return step_list(dev, prog, launches, layouts, n_launches, replicas,
+			 n_steps, t0, err);
 }

@@ -441,4 +441,5 @@ WEFT_BACKEND_ENTRY = {
 	.wait = cuda_wait,
 	.native = weft__cuda_native,
 	.mem_info = weft__cuda_mem_info,
+	.step_replicas = weft__cuda_step_replicas,
 };

@@ -17,6 +17,14 @@
  * min(capacity, count) with the count read from the extent buffer when
  * the launch runs), then runs a grid-stride loop over the work items, so
  * that any grid covers any extent.
+ *
+ * The grid's y dimension is the replica (step_replicas(), backend ABI
+ * 1.4): block row blockIdx.y runs replicas blockIdx.y, blockIdx.y +
+ * gridDim.y, ... (gridDim.y is at most 65535; the args say how many
+ * replicas there are). Replica r's per-item function gets the bound
+ * buffers shifted by r times their byte strides and the count read
+ * r * xstride words after xoff; step() passes 1 replica and strides 0, so
+ * the same program serves both, and a body never knows its replica.
  */
 #include "config.h"
 
@@ -62,31 +70,43 @@ const char weft__cuda_prelude[] =
 	"struct weft__cuda_args {\n"
 	"  void *b[" MAX_BUFS "];\n"
 	"  const weft_u32 *xbuf;\n"
-	"  weft_u32 xoff, xcap, xdyn, pad;\n"
+	"  weft_u32 xoff, xcap, xdyn, replicas;\n"
+	"  weft_u64 stride[" MAX_BUFS "];\n"
+	"  weft_u64 xstride;\n"
 	"};\n"
 	"#define WEFT_KERNEL(name) \\\n"
 	"  static __device__ __forceinline__ void name##__item( \\\n"
-	"    const weft__cuda_args &weft__a, weft_u32 weft__gid, \\\n"
+	"    void *const *weft__b, weft_u32 weft__gid, \\\n"
 	"    weft_u32 weft__extent); \\\n"
 	"  extern \"C\" __global__ void \\\n"
 	"  __launch_bounds__(" BLOCK ") \\\n"
 	"  name(const weft__cuda_args weft__a) \\\n"
 	"  { \\\n"
-	"    weft_u32 weft__n = weft__a.xcap; \\\n"
-	"    if (weft__a.xdyn) { \\\n"
-	"      weft_u32 weft__c = weft__a.xbuf[weft__a.xoff]; \\\n"
-	"      if (weft__c < weft__n) weft__n = weft__c; \\\n"
+	"    for (weft_u32 weft__r = blockIdx.y; weft__r < weft__a.replicas; "
+	"\\\n"
+	"         weft__r += gridDim.y) { \\\n"
+	"      void *weft__b[" MAX_BUFS "]; \\\n"
+	"      weft_u32 weft__n = weft__a.xcap; \\\n"
+	"      _Pragma(\"unroll\") \\\n"
+	"      for (int weft__k = 0; weft__k < " MAX_BUFS "; weft__k++) \\\n"
+	"        weft__b[weft__k] = (char *)weft__a.b[weft__k] + \\\n"
+	"                           weft__r * weft__a.stride[weft__k]; \\\n"
+	"      if (weft__a.xdyn) { \\\n"
+	"        weft_u32 weft__c = weft__a.xbuf[weft__a.xoff + \\\n"
+	"                             weft__r * weft__a.xstride]; \\\n"
+	"        if (weft__c < weft__n) weft__n = weft__c; \\\n"
+	"      } \\\n"
+	"      for (weft_u64 weft__g = (weft_u64)blockIdx.x * blockDim.x + \\\n"
+	"                              threadIdx.x; \\\n"
+	"           weft__g < weft__n; \\\n"
+	"           weft__g += (weft_u64)gridDim.x * blockDim.x) \\\n"
+	"        name##__item(weft__b, (weft_u32)weft__g, weft__n); \\\n"
 	"    } \\\n"
-	"    for (weft_u64 weft__g = (weft_u64)blockIdx.x * blockDim.x + \\\n"
-	"                            threadIdx.x; \\\n"
-	"         weft__g < weft__n; \\\n"
-	"         weft__g += (weft_u64)gridDim.x * blockDim.x) \\\n"
-	"      name##__item(weft__a, (weft_u32)weft__g, weft__n); \\\n"
 	"  } \\\n"
 	"  static __device__ __forceinline__ void name##__item( \\\n"
-	"    const weft__cuda_args &weft__a, weft_u32 weft__gid, \\\n"
+	"    void *const *weft__b, weft_u32 weft__gid, \\\n"
 	"    weft_u32 weft__extent)\n"
-	"#define WEFT_BUF(T, name, k) T *name = (T *)weft__a.b[k]\n"
+	"#define WEFT_BUF(T, name, k) T *name = (T *)weft__b[k]\n"
 	"#define WEFT_GID (weft__gid)\n"
 	"#define WEFT_EXTENT (weft__extent)\n";
 

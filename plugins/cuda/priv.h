@@ -80,29 +80,41 @@ struct weft_buf {
 
 /* The single kernel parameter, passed by value. The prelude (prelude.c)
  * declares the same layout in CUDA C++: 12 buffer pointers, then the
- * device-side extent: xcap items, or min(xcap, xbuf[xoff]) when xdyn. */
+ * device-side extent: xcap items, or min(xcap, xbuf[xoff]) when xdyn;
+ * then the replicas (step_replicas(); step() runs 1 with strides 0):
+ * replica r sees buffer k at b[k] + r * stride[k] bytes and its count at
+ * xbuf[xoff + r * xstride]. No padding, so that records compare with
+ * memcmp. */
 struct weft__cuda_args {
 	void *b[WEFT_KERNEL_MAX_BUFS];
 	const uint32_t *xbuf;
 	uint32_t xoff; /* index of the count in xbuf, in 32-bit words */
 	uint32_t xcap;
 	uint32_t xdyn;
-	uint32_t pad; /* explicit, so that records compare with memcmp */
+	uint32_t replicas;		       /* at least 1 */
+	uint64_t stride[WEFT_KERNEL_MAX_BUFS]; /* bytes per replica */
+	uint64_t xstride; /* the count's, in 32-bit words */
 };
 /* The prelude's copy must match: tests/test-cuda-nvrtc.c compiles the
  * same assertions on the device side. */
-_Static_assert(sizeof(struct weft__cuda_args) == 120 &&
+_Static_assert(sizeof(struct weft__cuda_args) == 224 &&
 		       offsetof(struct weft__cuda_args, xbuf) == 96 &&
-		       offsetof(struct weft__cuda_args, xoff) == 104,
+		       offsetof(struct weft__cuda_args, xoff) == 104 &&
+		       offsetof(struct weft__cuda_args, replicas) == 116 &&
+		       offsetof(struct weft__cuda_args, stride) == 120 &&
+		       offsetof(struct weft__cuda_args, xstride) == 216,
 	       "struct weft__cuda_args has the prelude's layout");
+/* The most block rows of a grid (gridDim.y): more replicas than this are
+ * run by the rows in turn (prelude.c). */
+#define WEFT__CUDA_MAX_GRID_Y 65535u
 
 /* One launch of a step, resolved to what the GPU is given. Records are
  * compared with memcmp to decide whether a captured graph still applies,
  * so every byte of them is written. */
 struct weft__cuda_rec {
 	cudaKernel_t fn;
-	uint32_t grid; /* blocks; 0: nothing to run (capacity 0) */
-	uint32_t pad;
+	uint32_t grid;	 /* blocks per replica row; 0: nothing to run */
+	uint32_t grid_y; /* replica rows, at least 1 */
 	struct weft__cuda_args a;
 };
 
@@ -307,6 +319,11 @@ void weft__cuda_unload_program(weft_device *dev, weft_program *prog);
 weft_status weft__cuda_step(weft_device *dev, weft_program *prog,
 			    const weft_launch *launches, uint32_t n_launches,
 			    uint64_t n_steps, weft_error *err);
+weft_status weft__cuda_step_replicas(weft_device *dev, weft_program *prog,
+				     const weft_launch *launches,
+				     const weft_replica_layout *layouts,
+				     uint32_t n_launches, uint32_t replicas,
+				     uint64_t n_steps, weft_error *err);
 /* Unload every program still loaded (close). */
 void weft__cuda_programs_release(weft_device *dev);
 

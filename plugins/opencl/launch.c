@@ -16,6 +16,13 @@
  * enqueue time). Each launch starts min(capacity, max_items) work items
  * (rounded up to a multiple of 64), which loop over the extent computed on
  * the device (see prelude.c); a capacity of 0 enqueues nothing.
+ *
+ * step_replicas() is the same loop over a list with replica layouts: each
+ * launch is one NDRange of two dimensions, items by replicas, whose
+ * second dimension is the replica (prelude.c shifts the buffers and the
+ * count by it); the items per replica are cut so that all replicas
+ * together start about max_items. step() passes no layouts: one replica,
+ * every stride 0.
  */
 #include "config.h"
 
@@ -24,12 +31,15 @@
 #include "priv.h"
 
 /* Kernel arguments: 12 buffers, then the extent's count buffer, the
- * count's index in it (in words), the capacity, and whether the count is
- * read at all. */
-#define ARG_XBUF (WEFT_KERNEL_MAX_BUFS)
-#define ARG_XIDX (WEFT_KERNEL_MAX_BUFS + 1)
-#define ARG_XCAP (WEFT_KERNEL_MAX_BUFS + 2)
-#define ARG_XDYN (WEFT_KERNEL_MAX_BUFS + 3)
+ * count's index in it (in words), the capacity, whether the count is read
+ * at all, the 12 buffers' replica strides (bytes) and the count's (in
+ * words). */
+#define ARG_XBUF   (WEFT_KERNEL_MAX_BUFS)
+#define ARG_XIDX   (WEFT_KERNEL_MAX_BUFS + 1)
+#define ARG_XCAP   (WEFT_KERNEL_MAX_BUFS + 2)
+#define ARG_XDYN   (WEFT_KERNEL_MAX_BUFS + 3)
+#define ARG_STRIDE (WEFT_KERNEL_MAX_BUFS + 4)
+#define ARG_XS	   (2 * WEFT_KERNEL_MAX_BUFS + 4)
 
 /* ---- programs ------------------------------------------------------------ */
 
@@ -141,8 +151,24 @@ void weft__ocl_programs_release(weft_device *dev)
 /* ---- enqueueing -----------------------------------------------------------
  */
 
+/* The replica strides of a launch (lay NULL: all 0). */
+static cl_int set_strides(cl_kernel k, const weft_replica_layout *lay)
+{
+	cl_ulong xs = lay ? lay->extent_stride / sizeof(cl_uint) : 0;
+	cl_int rc = CL_SUCCESS;
+
+	for (cl_uint a = 0; a < WEFT_KERNEL_MAX_BUFS && rc == CL_SUCCESS; a++) {
+		cl_ulong s = lay ? lay->stride[a] : 0;
+
+		rc = clSetKernelArg(k, ARG_STRIDE + a, sizeof s, &s);
+	}
+	if (rc == CL_SUCCESS)
+		rc = clSetKernelArg(k, ARG_XS, sizeof xs, &xs);
+	return rc;
+}
+
 static cl_int set_args(const weft_device *dev, cl_kernel k,
-		       const weft_launch *l)
+		       const weft_launch *l, const weft_replica_layout *lay)
 {
 	cl_uint xidx = l->extent_offset / (cl_uint)sizeof(cl_uint);
 	cl_uint xcap = l->extent, xdyn = l->extent_buf != NULL;
@@ -162,31 +188,43 @@ static cl_int set_args(const weft_device *dev, cl_kernel k,
 		rc = clSetKernelArg(k, ARG_XCAP, sizeof xcap, &xcap);
 	if (rc == CL_SUCCESS)
 		rc = clSetKernelArg(k, ARG_XDYN, sizeof xdyn, &xdyn);
+	if (rc == CL_SUCCESS)
+		rc = set_strides(k, lay);
 	return rc;
 }
 
-/* Work items to start: enough to fill the device, never more than the
- * capacity needs (rounded up to a multiple of 64). */
-static size_t global_size(const weft_device *dev, uint32_t capacity)
+/* Work items to start per replica: enough for all replicas together to
+ * fill the device (at least 64 each), never more than the capacity needs
+ * (rounded up to a multiple of 64). */
+static size_t global_size(const weft_device *dev, uint32_t capacity,
+			  uint32_t replicas)
 {
-	size_t n = capacity < dev->max_items ? capacity : dev->max_items;
+	size_t most = dev->max_items / replicas;
+	size_t n;
+
+	if (most < 64)
+		most = 64;
+	n = capacity < most ? capacity : most;
 
 	if (n > 64)
 		n = (n + 63) & ~(size_t)63;
 	return n;
 }
 
+/* Launch i of the list, for `replicas` replicas laid out as lay says
+ * (NULL: one replica). */
 static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
 				  uint32_t i, const weft_launch *l,
-				  weft_error *err)
+				  const weft_replica_layout *lay,
+				  uint32_t replicas, weft_error *err)
 {
 	struct weft__ocl_kernel *kn = &prog->kernels[l->kernel];
 	const char *kname = prog->pg.kernel_names[l->kernel];
-	size_t gsize;
+	size_t gsize[2];
 	cl_int rc;
 
 	if (kn->set_for != (int64_t)i) {
-		rc = set_args(dev, kn->k, l);
+		rc = set_args(dev, kn->k, l, lay);
 		if (rc != CL_SUCCESS)
 			return weft__ocl_cl_fail(dev, err, "clSetKernelArg", rc,
 						 "launch %u of program '%s' "
@@ -197,35 +235,37 @@ static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
 	}
 	if (l->extent == 0)
 		return WEFT_OK;
-	gsize = global_size(dev, l->extent);
-	rc = clEnqueueNDRangeKernel(dev->queue, kn->k, 1, NULL, &gsize, NULL, 0,
+	gsize[0] = global_size(dev, l->extent, replicas);
+	gsize[1] = replicas;
+	rc = clEnqueueNDRangeKernel(dev->queue, kn->k, 2, NULL, gsize, NULL, 0,
 				    NULL, NULL);
 	if (rc != CL_SUCCESS)
 		return weft__ocl_cl_fail(dev, err, "clEnqueueNDRangeKernel", rc,
 					 "launch %u of program '%s' (kernel "
-					 "'%s', %zu work items)",
+					 "'%s', %zu work items, %u replica(s))",
 					 (unsigned)i, prog->pg.name, kname,
-					 gsize);
+					 gsize[0], (unsigned)replicas);
 	return WEFT_OK;
 }
 
-weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
-			   const weft_launch *launches, uint32_t n_launches,
-			   uint64_t n_steps, weft_error *err)
+/* Enqueue a validated list n_steps times (layouts NULL: step()). */
+static weft_status enqueue_list(weft_device *dev, weft_program *prog,
+				const weft_launch *launches,
+				const weft_replica_layout *layouts,
+				uint32_t n_launches, uint32_t replicas,
+				uint64_t n_steps, weft_error *err)
 {
 	uint64_t t0 = weft__clock_ns();
-	weft_status st;
+	weft_status st = WEFT_OK;
 	cl_int rc;
 
-	st = weft__chk_step(&weft__ocl_chk, dev, prog, launches, n_launches,
-			    err);
-	if (st != WEFT_OK)
-		return st;
 	for (uint32_t k = 0; k < prog->pg.n_kernels; k++)
 		prog->kernels[k].set_for = -1;
 	for (uint64_t s = 0; s < n_steps && st == WEFT_OK; s++)
 		for (uint32_t i = 0; i < n_launches && st == WEFT_OK; i++)
-			st = enqueue_launch(dev, prog, i, &launches[i], err);
+			st = enqueue_launch(dev, prog, i, &launches[i],
+					    layouts ? &layouts[i] : NULL,
+					    replicas, err);
 	/* Start the work without waiting for it. */
 	rc = clFlush(dev->queue);
 	if (st == WEFT_OK && rc != CL_SUCCESS)
@@ -234,4 +274,34 @@ weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
 		return st;
 	weft__stats_step(&dev->st, n_steps, n_launches, t0);
 	return WEFT_OK;
+}
+
+weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
+			   const weft_launch *launches, uint32_t n_launches,
+			   uint64_t n_steps, weft_error *err)
+{
+	weft_status st;
+
+	st = weft__chk_step(&weft__ocl_chk, dev, prog, launches, n_launches,
+			    err);
+	if (st != WEFT_OK)
+		return st;
+	return enqueue_list(dev, prog, launches, NULL, n_launches, 1, n_steps,
+			    err);
+}
+
+weft_status weft__ocl_step_replicas(weft_device *dev, weft_program *prog,
+				    const weft_launch *launches,
+				    const weft_replica_layout *layouts,
+				    uint32_t n_launches, uint32_t replicas,
+				    uint64_t n_steps, weft_error *err)
+{
+	weft_status st;
+
+	st = weft__chk_step_replicas(&weft__ocl_chk, dev, prog, launches,
+				     layouts, n_launches, replicas, err);
+	if (st != WEFT_OK)
+		return st;
+	return enqueue_list(dev, prog, launches, layouts, n_launches, replicas,
+			    n_steps, err);
 }

@@ -412,4 +412,5 @@ WEFT_BACKEND_ENTRY = {
 	.wait = ocl_wait,
 	.native = weft__ocl_native,
 	.mem_info = weft__ocl_mem_info,
+	.step_replicas = weft__ocl_step_replicas,
 };

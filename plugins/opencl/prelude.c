@@ -11,23 +11,32 @@
  *
  *   static inline void name__item(BUFS, uint weft__gid, uint weft__extent);
  *   __kernel void name(BUFS, __global const uint *weft__xbuf,
- *                      uint weft__xidx, uint weft__xcap, uint weft__xdyn)
+ *                      uint weft__xidx, uint weft__xcap, uint weft__xdyn,
+ *                      STRIDES, ulong weft__xs)
  *   {
- *           extent = xdyn ? min(xcap, xbuf[xidx]) : xcap;
+ *           r = get_global_id(1);
+ *           extent = xdyn ? min(xcap, xbuf[xidx + r * xs]) : xcap;
  *           for (gid = get_global_id(0); gid < extent;
  *                gid += get_global_size(0))
- *                   name__item(BUFS, gid, extent);
+ *                   name__item(BUFS + r * STRIDES, gid, extent);
  *   }
  *   static inline void name__item(BUFS, uint weft__gid, uint weft__extent)
  *   { body }
  *
  * where BUFS are the twelve buffer parameters weft__b0..weft__b11 (bound
- * to a dummy buffer when a launch binds fewer). The extent is computed on
- * the device, from a count buffer when the launch has one, so a launch
- * whose count is known only on the device costs no host round trip; the
- * grid-stride loop lets the host start no more work items than the device
- * can run at once (launch.c), and no item ever sees gid >= extent.
- * `return` in a body ends that item, as on the host.
+ * to a dummy buffer when a launch binds fewer) and STRIDES twelve ulong
+ * byte strides weft__s0..weft__s11. The extent is computed on the device,
+ * from a count buffer when the launch has one, so a launch whose count is
+ * known only on the device costs no host round trip; the grid-stride loop
+ * lets the host start no more work items than the device can run at once
+ * (launch.c), and no item ever sees gid >= extent. `return` in a body ends
+ * that item, as on the host.
+ *
+ * The second dimension of the range is the replica (step_replicas(),
+ * backend ABI 1.4): replica r's item function sees buffer k starting
+ * r * weft__s{k} bytes into it, and its count r * weft__xs words after
+ * weft__xidx. step() launches one replica with every stride 0, so the same
+ * program serves both, and a body never knows which replica it is.
  */
 #include "config.h"
 
@@ -63,21 +72,34 @@ const char weft__ocl_prelude[] =
 	"\t__global uchar *weft__b6, __global uchar *weft__b7, \\\n"
 	"\t__global uchar *weft__b8, __global uchar *weft__b9, \\\n"
 	"\t__global uchar *weft__b10, __global uchar *weft__b11\n"
-	"#define WEFT__ARGS \\\n"
-	"\tweft__b0, weft__b1, weft__b2, weft__b3, weft__b4, weft__b5, \\\n"
-	"\tweft__b6, weft__b7, weft__b8, weft__b9, weft__b10, weft__b11\n"
+	"#define WEFT__STRIDES \\\n"
+	"\tulong weft__s0, ulong weft__s1, ulong weft__s2, ulong weft__s3, \\\n"
+	"\tulong weft__s4, ulong weft__s5, ulong weft__s6, ulong weft__s7, \\\n"
+	"\tulong weft__s8, ulong weft__s9, ulong weft__s10, ulong weft__s11\n"
+	/* Replica r's buffers: each one shifted by r strides. */
+	"#define WEFT__ARGS(r) \\\n"
+	"\tweft__b0 + (r) * weft__s0, weft__b1 + (r) * weft__s1, \\\n"
+	"\tweft__b2 + (r) * weft__s2, weft__b3 + (r) * weft__s3, \\\n"
+	"\tweft__b4 + (r) * weft__s4, weft__b5 + (r) * weft__s5, \\\n"
+	"\tweft__b6 + (r) * weft__s6, weft__b7 + (r) * weft__s7, \\\n"
+	"\tweft__b8 + (r) * weft__s8, weft__b9 + (r) * weft__s9, \\\n"
+	"\tweft__b10 + (r) * weft__s10, weft__b11 + (r) * weft__s11\n"
 	"#define WEFT_KERNEL(name) \\\n"
 	"\tstatic inline void name##__item(WEFT__BUFS, uint weft__gid, \\\n"
 	"\t\t\t\t\tuint weft__extent); \\\n"
 	"\t__kernel void name(WEFT__BUFS, __global const uint *weft__xbuf, \\\n"
-	"\t\t\t   uint weft__xidx, uint weft__xcap, uint weft__xdyn) \\\n"
+	"\t\t\t   uint weft__xidx, uint weft__xcap, uint weft__xdyn, \\\n"
+	"\t\t\t   WEFT__STRIDES, ulong weft__xs) \\\n"
 	"\t{ \\\n"
-	"\t\tuint weft__e = weft__xdyn ? min(weft__xcap, \\\n"
-	"\t\t\t\t\t\t weft__xbuf[weft__xidx]) \\\n"
-	"\t\t\t\t\t : weft__xcap; \\\n"
+	"\t\tsize_t weft__r = get_global_id(1); \\\n"
+	"\t\tuint weft__e = weft__xdyn \\\n"
+	"\t\t\t? min(weft__xcap, \\\n"
+	"\t\t\t      weft__xbuf[weft__xidx + weft__r * weft__xs]) \\\n"
+	"\t\t\t: weft__xcap; \\\n"
 	"\t\tfor (size_t weft__g = get_global_id(0); weft__g < weft__e; \\\n"
 	"\t\t     weft__g += get_global_size(0)) \\\n"
-	"\t\t\tname##__item(WEFT__ARGS, (uint)weft__g, weft__e); \\\n"
+	"\t\t\tname##__item(WEFT__ARGS(weft__r), (uint)weft__g, \\\n"
+	"\t\t\t\t     weft__e); \\\n"
 	"\t} \\\n"
 	"\tstatic inline void name##__item(WEFT__BUFS, uint weft__gid, \\\n"
 	"\t\t\t\t\tuint weft__extent)\n";

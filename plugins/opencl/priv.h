@@ -237,6 +237,11 @@ void weft__ocl_unload_program(weft_device *dev, weft_program *prog);
 weft_status weft__ocl_step(weft_device *dev, weft_program *prog,
 			   const weft_launch *launches, uint32_t n_launches,
 			   uint64_t n_steps, weft_error *err);
+weft_status weft__ocl_step_replicas(weft_device *dev, weft_program *prog,
+				    const weft_launch *launches,
+				    const weft_replica_layout *layouts,
+				    uint32_t n_launches, uint32_t replicas,
+				    uint64_t n_steps, weft_error *err);
 /* Unload every program still loaded (close). */
 void weft__ocl_programs_release(weft_device *dev);
 
