@@ -1,6 +1,7 @@
 # bench/: benchmarks, and the scripts that check weft on a GPU machine
 # (bench/gpu-prepare.sh here, bench/gpu-check.sh there; see their headers).
-EXTRA_DIST += bench/gpu-prepare.sh bench/gpu-check.sh bench/seir-prevalence.sh
+EXTRA_DIST += bench/gpu-prepare.sh bench/gpu-check.sh bench/seir-prevalence.sh \
+	bench/replicas.sh
 
 # bench/cuda-bench: step() overhead with and without CUDA graphs, copy
 # bandwidth and the SEIR transmission kernel's throughput, through the

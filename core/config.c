@@ -146,6 +146,15 @@ static const weft_key_desc ensemble_keys[] = {
 	{ "keep_runs", WEFT_KEY_BOOL, "true", 0, 0, NULL,
 	  "keep every run's own outputs in runs/SCENARIO/SEED/ of the output "
 	  "directory; false keeps the aggregates only" },
+	{ "batch", WEFT_KEY_INT, "1", 1, 4096, NULL,
+	  "step the runs of a scenario this many at a time as one batch of "
+	  "replicas on one device: one launch of each kernel for all of "
+	  "them, so that many small runs keep a GPU (or every core) busy. "
+	  "Every run's outputs and the aggregates are byte for byte those of "
+	  "batch = 1. The batch's memory is this many times a run's; a "
+	  "backend without batched replicas (backend ABI 1.4 "
+	  "step_replicas()) runs them one after another, and summary.txt "
+	  "says so (docs/design.md, \"Batched replicas\")" },
 };
 
 /* The core's sections, in the reference's order (models.c lists their

@@ -142,8 +142,8 @@ void weft__rm_tree(const char *path)
 }
 
 /* STAGE/runs/SCENARIO/SEED, and the lock the run leaves beside it. */
-static weft_status ens_run_dir(weft_ensemble *e, size_t i, char *dir,
-			       size_t dsize, char *lock, size_t lsize)
+weft_status weft__ens_run_dir(weft_ensemble *e, size_t i, char *dir,
+			      size_t dsize, char *lock, size_t lsize)
 {
 	const char *label;
 	uint64_t seed;
@@ -158,7 +158,7 @@ static weft_status ens_run_dir(weft_ensemble *e, size_t i, char *dir,
 
 /* Test hook: WEFT_TEST_ENSEMBLE_FAIL=N fails run N (0-based) as a model
  * would, so that tests can check how a failed run is reported. */
-static weft_status ens_test_fail(weft_ensemble *e, size_t i)
+weft_status weft__ens_test_fail(weft_ensemble *e, size_t i)
 {
 	const char *v = getenv("WEFT_TEST_ENSEMBLE_FAIL");
 
@@ -168,14 +168,15 @@ static weft_status ens_test_fail(weft_ensemble *e, size_t i)
 			  "run %zu failed (WEFT_TEST_ENSEMBLE_FAIL)", i);
 }
 
-/* Run i as weft run does, into dir. */
-static weft_status ens_sim(weft_ensemble *e, size_t i, const char *dir)
+/* Run i's configuration: its place in the set, its CSV on and its own
+ * plot off, its seed. */
+weft_status weft__ens_run_cfg(weft_ensemble *e, weft_config *cfg, size_t i,
+			      const char *dir)
 {
 	weft__ens_group *g = &e->groups[i / e->per_group];
-	struct cfg_section *out = weft__cfg_find(g->cfg, "output");
-	struct cfg_section *sim_s = weft__cfg_find(g->cfg, "simulation");
+	struct cfg_section *out = weft__cfg_find(cfg, "output");
+	struct cfg_section *sim_s = weft__cfg_find(cfg, "simulation");
 	char seed[32];
-	weft_sim *sim = NULL;
 	weft_status st;
 
 	weft__fmt(seed, sizeof seed, "%llu",
@@ -188,12 +189,23 @@ static weft_status ens_sim(weft_ensemble *e, size_t i, const char *dir)
 				  "true", "the ensemble")) ||
 	    (st = weft__cfg_store(e->ctx, out,
 				  (size_t)weft__cfg_find_key(out, "plot"),
-				  "none", "the ensemble")) ||
-	    (st = weft__cfg_store(e->ctx, sim_s,
-				  (size_t)weft__cfg_find_key(sim_s, "seed"),
-				  seed, "[ensemble] runs")))
+				  "none", "the ensemble")))
 		return st;
-	st = ens_test_fail(e, i);
+	return weft__cfg_store(e->ctx, sim_s,
+			       (size_t)weft__cfg_find_key(sim_s, "seed"), seed,
+			       "[ensemble] runs");
+}
+
+/* Run i as weft run does, into dir. */
+static weft_status ens_sim(weft_ensemble *e, size_t i, const char *dir)
+{
+	weft__ens_group *g = &e->groups[i / e->per_group];
+	weft_sim *sim = NULL;
+	weft_status st;
+
+	if ((st = weft__ens_run_cfg(e, g->cfg, i, dir)))
+		return st;
+	st = weft__ens_test_fail(e, i);
 	if (st == WEFT_OK)
 		st = weft_sim_open(e->ctx, g->cfg, &sim);
 	if (st == WEFT_OK)
@@ -236,22 +248,15 @@ static weft_status ens_wire(weft_ensemble *e, const weft__ens_result *r)
 	return WEFT_OK;
 }
 
-weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i, const void **data,
-				  size_t *bytes)
+/* Run i's result once it ended with st (msg: its failure, NULL for the
+ * context's message): read from the CSV it committed, or its failure. */
+weft_status weft__ens_run_result(weft_ensemble *e, size_t i, weft_status st,
+				 const char *msg)
 {
 	char dir[4096], lock[4096], csv[4200];
-	weft__ens_result *r;
-	weft_status st;
+	weft__ens_result *r = &e->res[i];
 
-	if (!e || i >= e->n_runs || !e->stage)
-		return weft__fail(e ? e->ctx : NULL, WEFT_E_INVALID,
-				  "weft_ensemble_run_one: run %zu of %zu, %s",
-				  i, e ? e->n_runs : 0,
-				  e && e->stage ? "" : "not begun");
-	r = &e->res[i];
-	ens_result_clear(r);
-	ens_run_dir(e, i, dir, sizeof dir, lock, sizeof lock);
-	st = ens_sim(e, i, dir);
+	weft__ens_run_dir(e, i, dir, sizeof dir, lock, sizeof lock);
 	unlink(lock);
 	if (st == WEFT_E_CANCELLED || weft__cancelled(e->ctx))
 		return st ? st
@@ -262,14 +267,33 @@ weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i, const void **data,
 	if (st != WEFT_OK) {
 		ens_result_clear(r);
 		r->failed = 1;
-		if (!(r->error = weft__strdup(weft_context_error(e->ctx))))
+		if (!(r->error = weft__strdup(
+			      msg ? msg : weft_context_error(e->ctx))))
 			return weft__fail(e->ctx, WEFT_E_NOMEM,
 					  "out of memory");
 	}
 	r->have = 1;
 	if (!e->keep_runs)
 		weft__rm_tree(dir);
-	if ((st = ens_wire(e, r)))
+	return WEFT_OK;
+}
+
+weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i, const void **data,
+				  size_t *bytes)
+{
+	char dir[4096], lock[4096];
+	weft_status st;
+
+	if (!e || i >= e->n_runs || !e->stage)
+		return weft__fail(e ? e->ctx : NULL, WEFT_E_INVALID,
+				  "weft_ensemble_run_one: run %zu of %zu, %s",
+				  i, e ? e->n_runs : 0,
+				  e && e->stage ? "" : "not begun");
+	ens_result_clear(&e->res[i]);
+	weft__ens_run_dir(e, i, dir, sizeof dir, lock, sizeof lock);
+	st = ens_sim(e, i, dir);
+	if ((st = weft__ens_run_result(e, i, st, NULL)) ||
+	    (st = ens_wire(e, &e->res[i])))
 		return st;
 	if (data)
 		*data = e->wire;
@@ -352,19 +376,15 @@ weft_status weft_ensemble_finish(weft_ensemble *e)
 	return WEFT_OK;
 }
 
-weft_status weft_ensemble_run(weft_ensemble *e)
+/* Runs i0 .. i0 + n - 1 one after another. */
+weft_status weft__ens_run_each(weft_ensemble *e, size_t i0, size_t n)
 {
-	weft_status st;
 	const char *label;
 	uint64_t seed;
 	char what[256];
+	weft_status st;
 
-	if (!e)
-		return weft__fail(NULL, WEFT_E_INVALID,
-				  "weft_ensemble_run: e is NULL");
-	if ((st = weft_ensemble_begin(e)))
-		return st;
-	for (size_t i = 0; i < e->n_runs; i++) {
+	for (size_t i = i0; i < i0 + n; i++) {
 		weft_ensemble_run_info(e, i, &label, &seed);
 		weft__fmt(what, sizeof what,
 			  "ensemble: run %zu of %zu (%s, seed %llu)", i + 1,
@@ -372,6 +392,29 @@ weft_status weft_ensemble_run(weft_ensemble *e)
 		weft__progress(e->ctx, what, i, e->n_runs);
 		if ((st = weft_ensemble_run_one(e, i, NULL, NULL)))
 			return st;
+	}
+	return WEFT_OK;
+}
+
+weft_status weft_ensemble_run(weft_ensemble *e)
+{
+	weft_status st;
+
+	if (!e)
+		return weft__fail(NULL, WEFT_E_INVALID,
+				  "weft_ensemble_run: e is NULL");
+	if ((st = weft_ensemble_begin(e)))
+		return st;
+	/* A scenario's runs, e->batch at a time (the last batch of a
+	 * scenario may be smaller). */
+	for (size_t i = 0; i < e->n_runs;) {
+		size_t left = e->per_group - i % e->per_group;
+		size_t n = left < e->batch ? left : e->batch;
+		st = n > 1 ? weft__ens_batch(e, i, n)
+			   : weft__ens_run_each(e, i, n);
+		if (st)
+			return st;
+		i += n;
 	}
 	return weft_ensemble_finish(e);
 }
@@ -483,6 +526,7 @@ void weft_ensemble_close(weft_ensemble *e)
 	free(e->res);
 	free(e->wire);
 	free(e->stage);
+	free(e->batch_note);
 	free(e->csv);
 	free(e->x);
 	free(e->columns);

@@ -46,6 +46,8 @@ struct weft_ensemble {
 	size_t per_group; /* [ensemble] runs */
 	size_t n_runs;	  /* n_groups * per_group */
 	int keep_runs;
+	size_t batch;	  /* [ensemble] batch: replicas stepped together */
+	char *batch_note; /* summary.txt's "batch" line (NULL: none) */
 	/* What is aggregated (ensemble_agg.c fills what the model left). */
 	char *csv, *x, *columns, *bands, *compare;
 	weft__ens_outcome *outcomes;
@@ -60,6 +62,33 @@ struct weft_ensemble {
 	char **outputs; /* committed files */
 	size_t n_outputs;
 };
+
+/* ---- ensemble.c ---------------------------------------------------------- */
+
+/* Run i's configuration cfg: its place dir in the set, its CSV on and its
+ * own plot off, its seed. */
+weft_status weft__ens_run_cfg(weft_ensemble *e, weft_config *cfg, size_t i,
+			      const char *dir);
+/* WEFT_TEST_ENSEMBLE_FAIL=N: run N fails as a model would (a test hook). */
+weft_status weft__ens_test_fail(weft_ensemble *e, size_t i);
+/* Run i's result once its run ended with st (msg: its failure, NULL for
+ * the context's message): read from its CSV, or its failure. */
+weft_status weft__ens_run_result(weft_ensemble *e, size_t i, weft_status st,
+				 const char *msg);
+/* Runs i0 .. i0 + n - 1, one after another. */
+weft_status weft__ens_run_each(weft_ensemble *e, size_t i0, size_t n);
+/* STAGE/runs/SCENARIO/SEED, run i's place, and the lock its run leaves
+ * beside it. */
+weft_status weft__ens_run_dir(weft_ensemble *e, size_t i, char *dir,
+			      size_t dsize, char *lock, size_t lsize);
+
+/* ---- ensemble_batch.c ---------------------------------------------------- */
+
+/* Runs i0 .. i0 + n - 1, of one scenario, as one batch of replicas
+ * ([ensemble] batch): every run of a batch that fails fails with its
+ * message; a backend without batched replicas runs them (and the rest of
+ * the ensemble) one after another, with a note in the summary. */
+weft_status weft__ens_batch(weft_ensemble *e, size_t i0, size_t n);
 
 /* ---- ensemble_plan.c ----------------------------------------------------- */
 

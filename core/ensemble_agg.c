@@ -622,6 +622,9 @@ weft_status weft__ens_aggregate(weft_ensemble *e)
 				    e->n_runs, e->n_groups, e->per_group,
 				    failed)))
 		return st;
+	if (e->batch_note &&
+	    (st = weft__ens_summary(e, "batch", "%s", e->batch_note)))
+		return st;
 	if (header && !e->n_outcomes && (st = ens_default_outcomes(e, header)))
 		return st;
 	for (size_t g = 0; st == WEFT_OK && g < e->n_groups; g++)

@@ -349,6 +349,7 @@ weft_status weft__ens_plan(weft_ensemble *e)
 
 	e->per_group = (size_t)weft__config_int(e->base, "ensemble", "runs");
 	e->keep_runs = weft__config_bool(e->base, "ensemble", "keep_runs");
+	e->batch = (size_t)weft__config_int(e->base, "ensemble", "batch");
 	if ((st = plan_checkpoints(e)) || (st = plan_read(&p)) ||
 	    (st = plan_count(&p)))
 		goto free_plan;

@@ -24,6 +24,8 @@ core_libweft_internal_la_SOURCES = \
 	core/models.c \
 	core/sim.h \
 	core/sim.c \
+	core/batch.h \
+	core/batch.c \
 	core/run.c \
 	core/pipeline.c \
 	core/model_api.c \
@@ -36,6 +38,7 @@ core_libweft_internal_la_SOURCES = \
 	core/plot.c \
 	core/ensemble.h \
 	core/ensemble.c \
+	core/ensemble_batch.c \
 	core/ensemble_plan.c \
 	core/ensemble_agg.c \
 	core/ensemble_plot.c \

@@ -433,6 +433,50 @@ weft_status weft__mem_fits(weft_context *ctx, const weft_config *cfg,
 			   const weft_model *model, const weft_backend *vt,
 			   weft_device *dev)
 {
+	return weft__mem_fits_n(ctx, cfg, model, vt, dev, 1);
+}
+
+static uint64_t weft__mul_sat(uint64_t a, uint64_t n)
+{
+	return n && a > UINT64_MAX / n ? UINT64_MAX : a * n;
+}
+
+/* n replicas of p: each holds its host bytes and, until the batch's
+ * buffers are allocated, its device bytes staged in host memory. */
+static void weft__part_times(weft__mem_part *p, uint64_t n)
+{
+	p->host = weft__mul_sat(weft__add_sat(p->host, p->device), n);
+	p->device = weft__mul_sat(p->device, n);
+}
+
+/* The estimate of a batch of n replicas. */
+static void weft__est_times(weft_model_estimate *est, uint64_t n)
+{
+	if (n < 2)
+		return;
+	for (unsigned i = 0; i < est->n; i++)
+		weft__part_times(&est->part[i], n);
+	weft__part_times(&est->setup, n);
+	est->host = weft__mul_sat(weft__add_sat(est->host, est->device), n);
+	est->device = weft__mul_sat(est->device, n);
+}
+
+/* "a batch of N replicas: " before the message of a refusal. */
+static weft_status weft__mem_batch_fail(weft_context *ctx, weft_status st,
+					uint32_t n)
+{
+	char msg[WEFT__MSG_MAX];
+
+	if (n < 2 || st != WEFT_E_NOMEM)
+		return st;
+	weft__fmt(msg, sizeof msg, "%s", weft_context_error(ctx));
+	return weft__fail(ctx, st, "a batch of %u replicas: %s", n, msg);
+}
+
+weft_status weft__mem_fits_n(weft_context *ctx, const weft_config *cfg,
+			     const weft_model *model, const weft_backend *vt,
+			     weft_device *dev, uint32_t replicas)
+{
 	weft_model_estimate est;
 	weft__mem_avail host, devmem = { 0 };
 	weft_status st;
@@ -441,11 +485,13 @@ weft_status weft__mem_fits(weft_context *ctx, const weft_config *cfg,
 	    (st = weft__mem_host(ctx, &host)) ||
 	    (vt && (st = weft__mem_device(ctx, vt, dev, &devmem))))
 		return st;
-	if ((st = weft__mem_check_host(ctx, model->name, &est, &host,
-				       devmem.host, vt ? vt->name : "")))
-		return st;
-	return weft__mem_check_device(ctx, model->name, &est, &devmem,
-				      vt ? vt->name : "");
+	weft__est_times(&est, replicas);
+	st = weft__mem_check_host(ctx, model->name, &est, &host, devmem.host,
+				  vt ? vt->name : "");
+	if (st == WEFT_OK)
+		st = weft__mem_check_device(ctx, model->name, &est, &devmem,
+					    vt ? vt->name : "");
+	return weft__mem_batch_fail(ctx, st, replicas);
 }
 
 /* ---- weft check's report ------------------------------------------------- */

@@ -29,6 +29,12 @@
  * signal, so SIGINT and SIGTERM reach the main thread, which stops between
  * chunks; weft_sim_close() then stops and joins the writer before the
  * model's state is torn down.
+ *
+ * A replica of a batch (core/batch.c) has no writer thread: a batch may
+ * hold thousands. The batch collects every replica's chunk, then settles
+ * each: the first settle's sync() waits for all of their reads (the
+ * replica view syncs the device once), and emit() runs on the main thread
+ * with the writer's model context, its failures in the writer's context.
  */
 #include "internal.h"
 
@@ -190,6 +196,10 @@ weft_status weft__pipe_start(weft_sim *sim)
 		return WEFT_OK;
 	p->on = 1;
 	p->fences = sim->has_fences;
+	if (sim->batched) {
+		weft__mc_init(&p->w.mc, sim, 1);
+		return WEFT_OK;
+	}
 	return weft__writer_start(sim);
 }
 
@@ -222,6 +232,24 @@ static weft_status weft__pipe_hand_pending(weft_sim *sim)
 	return weft__writer_hand(sim, &p->pending);
 }
 
+/* A batched replica's collected chunk: its reads waited for (one sync
+ * for the whole batch), then emitted on this thread. */
+static weft_status weft__pipe_emit_here(weft_sim *sim)
+{
+	weft__pipe *p = &sim->pipe;
+	weft_status st;
+
+	p->has_pending = 0;
+	if ((st = weft__pipe_sync(sim)))
+		return st;
+	weft__output_thread_ctx(&p->w.ctx);
+	st = sim->model->emit(&p->w.mc, sim->mstate, p->pending.steps_done,
+			      p->pending.slot);
+	weft__output_thread_ctx(NULL);
+	p->w.emitted++;
+	return st == WEFT_OK ? WEFT_OK : weft__writer_failure(sim, st);
+}
+
 weft_status weft__pipe_chunk(weft_sim *sim)
 {
 	weft__pipe *p = &sim->pipe;
@@ -230,13 +258,18 @@ weft_status weft__pipe_chunk(weft_sim *sim)
 	weft_error err = { { 0 } };
 	weft_status st;
 
-	if ((st = weft__writer_slot(sim, p->next)))
+	if (!sim->batched && (st = weft__writer_slot(sim, p->next)))
 		return st;
 	p->unsynced = 1;
 	st = sim->model->collect(&sim->mc, sim->mstate, c.steps_done, c.slot);
 	if (st)
 		return st;
 	p->next++;
+	if (sim->batched) {
+		p->pending = c;
+		p->has_pending = 1;
+		return WEFT_OK;
+	}
 	if (!p->fences)
 		return (st = weft__pipe_sync(sim)) ? st
 						   : weft__writer_hand(sim, &c);
@@ -259,6 +292,8 @@ weft_status weft__pipe_settle(weft_sim *sim)
 
 	if (!p->on)
 		return WEFT_OK;
+	if (sim->batched)
+		return p->has_pending ? weft__pipe_emit_here(sim) : WEFT_OK;
 	if (p->has_pending && (st = weft__pipe_hand_pending(sim)))
 		return st;
 	return weft__writer_wait(sim, p->next);

@@ -177,39 +177,61 @@ static weft_status weft__sim_lists_init(weft_sim *sim)
 	return WEFT_OK;
 }
 
-static weft_status weft__sim_setup(weft_sim *sim)
+/* What every run sets first: its model, lists, lengths and outputs' place. */
+static weft_status weft__sim_init(weft_sim *sim)
 {
-	weft_status st;
-
 	if (!sim->model)
 		sim->model = weft__config_model(sim->cfg);
 	if (!sim->model)
 		return weft__fail(sim->ctx, WEFT_E_INTERNAL,
 				  "the configuration's model was not found");
-	if ((st = weft__sim_lists_init(sim)))
-		return st;
 	sim->steps_total =
 		(uint64_t)weft__config_int(sim->cfg, "simulation", "steps");
 	sim->every = (uint64_t)weft__config_int(sim->cfg, "output", "every");
 	sim->outdir = weft__config_str(sim->cfg, "output", "directory");
 	weft__mc_init(&sim->mc, sim, 0);
-	/* The output directory before any work that takes time, so that a
-	 * second run into it is refused at once; after the backend's probe,
-	 * whose child must not inherit the directory's lock. */
+	return weft__sim_lists_init(sim);
+}
+
+/* The output directory, when the configuration writes: before any work
+ * that takes time, so that a second run into it is refused at once. */
+static weft_status weft__sim_outputs_early(weft_sim *sim)
+{
+	weft_status st = weft__sim_go_on(sim, "preparing the output directory");
+
+	if (st == WEFT_OK && weft__config_writes(sim->cfg))
+		st = weft__sim_outputs_prepare(sim);
+	return st;
+}
+
+/* The backend, the device and the model's kernels, for one run or (a
+ * batch's, replicas > 0) for `replicas` runs whose replicas prepare their
+ * own output directories. The output directory after the backend's probe,
+ * whose child must not inherit the directory's lock. */
+static weft_status weft__sim_backend(weft_sim *sim, uint32_t replicas)
+{
+	weft_status st;
+
 	if ((st = weft__sim_go_on(sim, "loading the backend")) ||
 	    (st = weft__sim_pick_backend(sim)) ||
-	    (st = weft__sim_go_on(sim, "preparing the output directory")) ||
-	    (weft__config_writes(sim->cfg) &&
-	     (st = weft__sim_outputs_prepare(sim))) ||
+	    (!replicas && (st = weft__sim_outputs_early(sim))) ||
 	    (st = weft__sim_go_on(sim, "opening the device")) ||
 	    (st = weft__sim_open_device(sim)) ||
 	    (st = weft__model_check(sim->ctx, sim->cfg, sim->model)) ||
 	    (st = weft__sim_go_on(sim, "estimating the memory")) ||
-	    (st = weft__mem_fits(sim->ctx, sim->cfg, sim->model, sim->vt,
-				 sim->dev)) ||
-	    (st = weft__sim_go_on(sim, "loading the kernels")) ||
-	    (st = weft__sim_load_program(sim)) ||
-	    (st = weft__sim_go_on(sim, "setting the model up")))
+	    (st = weft__mem_fits_n(sim->ctx, sim->cfg, sim->model, sim->vt,
+				   sim->dev, replicas ? replicas : 1)) ||
+	    (st = weft__sim_go_on(sim, "loading the kernels")))
+		return st;
+	return weft__sim_load_program(sim);
+}
+
+/* The model's setup, the output pipeline and the checkpoints. */
+static weft_status weft__sim_model_setup(weft_sim *sim)
+{
+	weft_status st;
+
+	if ((st = weft__sim_go_on(sim, "setting the model up")))
 		return st;
 	sim->in_setup = 1;
 	st = sim->model->setup(&sim->mc, &sim->mstate);
@@ -226,6 +248,40 @@ static weft_status weft__sim_setup(weft_sim *sim)
 	return st;
 }
 
+/* A new run of cfg (model NULL: the configuration's), not set up yet. */
+static weft_status weft__sim_new(weft_context *ctx, const weft_config *cfg,
+				 const weft_model *model, weft_sim **out)
+{
+	weft_status st;
+
+	if (!ctx || !cfg || !out)
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "weft_sim_open: NULL argument");
+	*out = NULL;
+	if ((st = weft_config_validate(ctx, cfg)))
+		return st;
+	*out = calloc(1, sizeof **out);
+	if (!*out)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	(*out)->ctx = ctx;
+	(*out)->cfg = cfg;
+	(*out)->model = model;
+	return weft__sim_init(*out);
+}
+
+/* The end of an open: the run in *out, or closed on failure. */
+static weft_status weft__sim_opened(weft_sim *sim, weft_status st,
+				    weft_sim **out)
+{
+	*out = NULL;
+	if (st) {
+		weft_sim_close(sim);
+		return st;
+	}
+	*out = sim;
+	return WEFT_OK;
+}
+
 weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
 			  weft_sim **out)
 {
@@ -235,28 +291,45 @@ weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
 weft_status weft__sim_open_model(weft_context *ctx, const weft_config *cfg,
 				 const weft_model *model, weft_sim **out)
 {
-	weft_sim *sim;
-	weft_status st;
+	weft_sim *sim = NULL;
+	weft_status st = weft__sim_new(ctx, cfg, model, &sim);
 
-	if (!ctx || !cfg || !out)
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "weft_sim_open: NULL argument");
-	*out = NULL;
-	if ((st = weft_config_validate(ctx, cfg)))
-		return st;
-	sim = calloc(1, sizeof *sim);
-	if (!sim)
-		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
-	sim->ctx = ctx;
-	sim->cfg = cfg;
-	sim->model = model;
-	st = weft__sim_setup(sim);
-	if (st) {
-		weft_sim_close(sim);
-		return st;
+	if (st == WEFT_OK && (st = weft__sim_backend(sim, 0)) == WEFT_OK)
+		st = weft__sim_model_setup(sim);
+	return sim ? weft__sim_opened(sim, st, out) : st;
+}
+
+weft_status weft__sim_open_base(weft_context *ctx, const weft_config *cfg,
+				const weft_model *model, uint32_t replicas,
+				weft_sim **out)
+{
+	weft_sim *sim = NULL;
+	weft_status st = weft__sim_new(ctx, cfg, model, &sim);
+
+	if (st == WEFT_OK)
+		st = weft__sim_backend(sim, replicas);
+	return sim ? weft__sim_opened(sim, st, out) : st;
+}
+
+weft_status weft__sim_open_replica(weft_context *ctx, const weft_config *cfg,
+				   const weft_sim *base, const weft_backend *vt,
+				   weft_device *dev, weft_sim **out)
+{
+	weft_sim *sim = NULL;
+	weft_status st = weft__sim_new(ctx, cfg, base->model, &sim);
+
+	if (st == WEFT_OK) {
+		sim->batched = 1;
+		sim->plugin = base->plugin;
+		sim->vt = vt;
+		sim->dev = dev;
+		st = weft__sim_outputs_early(sim);
 	}
-	*out = sim;
-	return WEFT_OK;
+	if (st == WEFT_OK)
+		st = weft__model_check(ctx, cfg, sim->model);
+	if (st == WEFT_OK)
+		st = weft__sim_model_setup(sim);
+	return sim ? weft__sim_opened(sim, st, out) : st;
 }
 
 static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)

@@ -126,7 +126,8 @@ struct weft_sim {
 	uint32_t n_lists;
 	weft__sim_array *arrays;
 	size_t n_arrays;
-	int has_fences;	     /* the backend has fence() and wait() */
+	int has_fences; /* the backend has fence() and wait() */
+	int batched;	/* a replica of a batch (batch.c): vt is its view */
 	uint64_t last_fence; /* the last token weft_sim_fence() gave */
 	uint64_t steps_total, steps_done, every;
 	const char *outdir;
@@ -156,6 +157,18 @@ struct weft_sim {
  * run test-only models. */
 weft_status weft__sim_open_model(weft_context *ctx, const weft_config *cfg,
 				 const weft_model *model, weft_sim **out);
+
+/* A batch's device (core/batch.c): the backend, device and kernels of
+ * cfg for `replicas` runs (the memory check counts them all), without a
+ * model setup or an output directory. */
+weft_status weft__sim_open_base(weft_context *ctx, const weft_config *cfg,
+				const weft_model *model, uint32_t replicas,
+				weft_sim **out);
+/* A replica of a batch: a run of cfg set up through the replica view vt
+ * (device dev) instead of a backend of its own; base's model and plugin. */
+weft_status weft__sim_open_replica(weft_context *ctx, const weft_config *cfg,
+				   const weft_sim *base, const weft_backend *vt,
+				   weft_device *dev, weft_sim **out);
 
 /* Where buf's bytes live (the backend's native(), ABI 1.2): a
  * WEFT_E_UNSUPPORTED failure naming the backend and its plugin when the

@@ -55,4 +55,5 @@ include tests/golden.am
 include tests/checkpoint.am
 include tests/memory.am
 include tests/ensemble.am
+include tests/batch.am
 include tests/mpi.am
