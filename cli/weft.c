@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -252,11 +253,14 @@ static void die_by(int sig)
 	_exit(128 + sig);
 }
 
+static sem_t signal_thread_up;
+
 static void *signal_thread(void *arg)
 {
 	weft_context *ctx = arg;
 	int sig;
 
+	sem_post(&signal_thread_up);
 	for (;;) {
 		if (sigwait(&caught, &sig) != 0)
 			continue;
@@ -269,7 +273,10 @@ static void *signal_thread(void *arg)
 }
 
 /* Before any other thread exists (backends', the output writer), so that
- * all inherit the mask. */
+ * all inherit the mask. Returns once the thread runs: a thread still
+ * starting may hold a lock of the C library's (or of a sanitizer's
+ * runtime) that a child forked then (a plugin's isolated load) would
+ * inherit locked, and hang on. */
 static void catch_signals(weft_context *ctx)
 {
 	pthread_t th;
@@ -280,10 +287,14 @@ static void catch_signals(weft_context *ctx)
 	sigaddset(&caught, SIGHUP);
 	sigaddset(&caught, SIGQUIT);
 	pthread_sigmask(SIG_BLOCK, &caught, NULL);
-	if (pthread_create(&th, NULL, signal_thread, ctx) == 0)
+	if (sem_init(&signal_thread_up, 0, 0) == 0 &&
+	    pthread_create(&th, NULL, signal_thread, ctx) == 0) {
 		pthread_detach(th);
-	else
+		while (sem_wait(&signal_thread_up) != 0 && errno == EINTR)
+			;
+	} else {
 		pthread_sigmask(SIG_UNBLOCK, &caught, NULL);
+	}
 }
 
 /* ---- run and check -------------------------------------------------- */
