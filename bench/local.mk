@@ -2,6 +2,13 @@
 # (bench/gpu-prepare.sh here, bench/gpu-check.sh there; see their headers).
 EXTRA_DIST += bench/gpu-prepare.sh bench/gpu-check.sh bench/seir-prevalence.sh \
 	bench/replicas.sh
+# The comparisons with Covasim (and what they share): every script the
+# docs name, so that they run from a release as from a clone.
+EXTRA_DIST += bench/idle.sh bench/covasim-venv.sh bench/covasim-validate.sh \
+	bench/covasim_validate.py bench/covasim_params.py \
+	bench/covasim-severity.sh bench/covasim_severity.py \
+	bench/covasim-mechanisms.sh bench/seir-mechanisms.sh \
+	bench/seir-profile.sh bench/cartpole_python.py
 
 # bench/cuda-bench: step() overhead with and without CUDA graphs, copy
 # bandwidth and the SEIR transmission kernel's throughput, through the

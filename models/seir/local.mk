@@ -45,7 +45,8 @@ models_seir_weft_model_seir_la_LIBADD = models/seir/libseir.la \
 BUILT_SOURCES += models/seir/seir_kernels.c models/seir/seir_kernels.h
 CLEANFILES += models/seir/seir_kernels.c models/seir/seir_kernels.h
 EXTRA_DIST += models/seir/seir.wk models/seir/seir.md \
-	models/seir/populations.md
+	models/seir/populations.md models/seir/covasim-validation.png \
+	models/seir/covasim-scenarios.png
 
 models/seir/seir_kernels.h: models/seir/seir_kernels.c
 models/seir/seir_kernels.c: $(top_srcdir)/models/seir/seir.wk \
