@@ -23,7 +23,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 backends=${CARTPOLE_BACKENDS:-openmp:1 openmp:2 opencl:0}
 sizes=${CARTPOLE_SIZES:-8 256 4096 65536 1048576}
 WEFT_PLUGIN_PATH="$build/plugins/openmp/.libs:$build/plugins/opencl/.libs:$build/plugins/cuda/.libs"
-export WEFT_PLUGIN_PATH
+# The build's CartPole model (a plugin since models became plugins).
+WEFT_MODEL_PATH="$build/models/cartpole/.libs${WEFT_MODEL_PATH:+:$WEFT_MODEL_PATH}"
+export WEFT_PLUGIN_PATH WEFT_MODEL_PATH
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC') $(uname -srm); $(nproc) CPUs:" \
 	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
