@@ -18,7 +18,10 @@
 #             so the conformance run is not repeated under it)
 #   sanitize  memcheck and racecheck
 #   agree     examples/astoria.ini on every available backend: daily.csv
-#             must be identical to OpenMP's
+#             must be identical to OpenMP's; examples/cartpole.ini: its
+#             episodes.csv too; 8 Astoria runs as one batch on cuda
+#             (step_replicas): each run's daily.csv and the aggregates
+#             identical to OpenMP's runs one after another
 #   bench     SEIR time per simulated day at 37,518 and 8,400,000 agents
 #             (10 contacts each; CUDA with and without graphs, OpenMP for
 #             reference), bench/cuda-bench: step() overhead with and
@@ -26,6 +29,13 @@
 #             bytes per second; bench/cartpole-bench: CartPole env steps
 #             per second on cuda and openmp (policy, host and device
 #             actions, 8 to 1,048,576 environments)
+#   replicas  bench/replicas.sh on cuda: 256 Astoria runs as one batch
+#             against one after another (issue 15's measurement;
+#             WEFT_GPU_REPLICAS="RUNS BATCH DAYS REPEATS" for another)
+#   python    the Python package built against the build tree with the
+#             machine's python3 (PyTorch's), and python/tests run:
+#             test_cuda.py puts torch and CuPy tensors over the CUDA
+#             backend's memory (DLPack) and steps with a GPU policy
 # Steps after build build first when nothing is built yet; the steps after
 # test run the installed weft (make install, into the work directory).
 #
@@ -42,6 +52,7 @@
 #   sh _gpukit/gpu-check.sh --steps build,conform,agree "$OUT"
 #   sh _gpukit/gpu-check.sh --steps memcheck "$OUT"
 #   sh _gpukit/gpu-check.sh --steps racecheck,bench "$OUT"
+#   sh _gpukit/gpu-check.sh --steps python,replicas "$OUT"
 #   sh _gpukit/gpu-check.sh --steps test "$OUT"     (if time is left)
 # Each step's runs have time limits that keep a call of those steps
 # under 10 minutes on an H100-class machine.
@@ -61,12 +72,17 @@ while [ $# -gt 0 ]; do
 done
 for s in $(echo "$steps" | tr ',' ' '); do
 	case $s in
-	all | build | test | conform | sanitize | memcheck | racecheck | agree | bench) ;;
+	all | build | test | conform | sanitize | memcheck | racecheck | agree | bench | \
+		replicas | python) ;;
 	*) echo "gpu-check: unknown step '$s'" >&2; exit 2 ;;
 	esac
 done
 
 work=${WEFT_GPU_WORK:-$(dirname "$kit")/_gpuwork}
+# The unpacked release tarball (the source tree), whichever step built it.
+tarball=""
+for t in "$kit"/weft-*.tar.gz; do [ -f "$t" ] && tarball=$t; done
+src=$work/$(basename "${tarball:-weft.tar.gz}" .tar.gz)
 deps=$kit/deps
 logs=$work/logs
 build=$work/build
@@ -193,11 +209,9 @@ export PKG_CONFIG_PATH="$deps/lib/pkgconfig"
 do_build() {
 	md ""
 	md "## Build"
-	set -- "$kit"/weft-*.tar.gz
-	[ -f "$1" ] || { md "no weft-*.tar.gz in $kit"; fail build; return 1; }
-	src=$work/$(basename "$1" .tar.gz)
-	[ -d "$src" ] || (cd "$work" && tar xzf "$1") ||
-		{ md "cannot unpack $1"; fail build; return 1; }
+	[ -f "$tarball" ] || { md "no weft-*.tar.gz in $kit"; fail build; return 1; }
+	[ -d "$src" ] || (cd "$work" && tar xzf "$tarball") ||
+		{ md "cannot unpack $tarball"; fail build; return 1; }
 	mkdir -p "$build"
 	if [ ! -f "$build/Makefile" ]; then
 		run configure 300 sh -c "cd '$build' && '$src/configure' \
@@ -382,6 +396,86 @@ do_agree() {
 			fail "agree-$b"
 		fi
 	done
+	agree_cartpole
+	agree_batch
+}
+
+# same_files NAME REF DIR FILE...: each FILE of DIR is REF's, byte for byte.
+same_files() {
+	name=$1 ref=$2 dir=$3
+	shift 3
+	bad=""
+	for f in "$@"; do
+		cmp -s "$ref/$f" "$dir/$f" || bad="$bad $f"
+	done
+	if [ -z "$bad" ]; then
+		n=$#
+		[ "$n" -gt 3 ] && set -- "$1" "$2" "... $(eval "echo \"\${$n}\"")"
+		md "- $name: identical to OpenMP's, byte for byte ($n files: $*)"
+		return 0
+	fi
+	md "- $name: DIFFERS from OpenMP's in$bad"
+	md '```'
+	# shellcheck disable=SC2086 # one word per file
+	set -- $bad
+	diff "$ref/$1" "$dir/$1" 2>&1 | head -n 20 >> "$report"
+	md '```'
+	fail "agree-$name"
+}
+
+# CartPole (examples/cartpole.ini, 65,536 environments, 1,000 steps, its
+# on-device linear policy): episodes.csv on each backend against OpenMP's.
+agree_cartpole() {
+	md ""
+	md "## Same CartPole episodes on every backend (examples/cartpole.ini)"
+	ex=$inst/share/weft/examples/cartpole.ini
+	for b in openmp cuda opencl; do
+		"$weft" backends 2>/dev/null | grep -q -E "^$b +available" || continue
+		run "agree-cartpole-$b" 300 "$weft" run "$ex" --quiet \
+			--set backend.name="$b" --set output.plot=none \
+			--set output.directory="$work/out/agree-cartpole-$b"
+		if [ "$rc" -ne 0 ]; then
+			md "- cartpole on $b: the run failed (exit $rc)"
+			tail_of "agree-cartpole-$b" 10
+			fail "agree-cartpole-$b"
+		elif [ "$b" != openmp ]; then
+			same_files "cartpole-$b" "$work/out/agree-cartpole-openmp" \
+				"$work/out/agree-cartpole-$b" episodes.csv
+		fi
+	done
+}
+
+# Batched replicas (step_replicas, [ensemble] batch): 8 Astoria runs of
+# 60 days as one batch on cuda against one after another on OpenMP: the
+# per-run daily.csv and the aggregates must be the same bytes.
+agree_batch() {
+	md ""
+	md "## Batched replicas on cuda (8 Astoria runs, 60 days, one batch)"
+	ex=$inst/share/weft/examples/astoria.ini
+	for v in openmp:1 cuda:8; do
+		b=${v%%:*}
+		run "agree-batch-$b" 300 "$weft" run "$ex" --quiet \
+			--set backend.name="$b" --set simulation.steps=60 \
+			--set output.plot=none --set ensemble.runs=8 \
+			--set ensemble.batch="${v#*:}" \
+			--set output.directory="$work/out/agree-batch-$b"
+		[ "$rc" -eq 0 ] && continue
+		md "- $b: the ensemble failed (exit $rc)"
+		tail_of "agree-batch-$b" 10
+		fail "agree-batch-$b"
+		return 1
+	done
+	d=$work/out/agree-batch-cuda
+	if ! grep -q 'stepped together on backend cuda' "$d/summary.txt"; then
+		md "- cuda: the runs were not batched (summary.txt):"
+		md '```'
+		head -n 5 "$d/summary.txt" >> "$report"
+		md '```'
+		fail agree-batch-cuda
+	fi
+	# shellcheck disable=SC2046 # file names without spaces
+	same_files batch-cuda "$work/out/agree-batch-openmp" "$d" \
+		base.csv summary.csv $(cd "$d" && ls runs/base/*/daily.csv)
 }
 
 # ---- bench -------------------------------------------------------------------------
@@ -503,12 +597,63 @@ do_bench() {
 	return "$bench_rc"
 }
 
+# ---- replicas ----------------------------------------------------------------------
+
+# Issue 15's measurement on cuda: 256 Astoria runs of 120 days, one batch
+# of 256 against one after another (bench/replicas.sh, medians of 3).
+do_replicas() {
+	md ""
+	# RUNS BATCH DAYS REPEATS ($WEFT_GPU_REPLICAS: a smaller dry run)
+	# shellcheck disable=SC2086 # four words
+	set -- ${WEFT_GPU_REPLICAS:-256 256 120 3}
+	md "## Batched replicas: $1 Astoria runs on cuda (bench/replicas.sh)"
+	run bench-replicas 560 env WEFT_BUILDDIR="$build" \
+		sh "$src/bench/replicas.sh" cuda 0 "$@"
+	status_line "bench/replicas.sh cuda 0 $*"
+	md '```'
+	grep -v '^ *$' "$logs/bench-replicas.log" | tail -n 25 >> "$report"
+	md '```'
+	[ "$rc" -eq 0 ] || { fail replicas; return 1; }
+}
+
+# ---- python ------------------------------------------------------------------------
+
+# The Python package against the build tree, with the python3 that holds
+# PyTorch (and CuPy): python/tests, test_cuda.py among them (DLPack
+# tensors over the CUDA backend's memory, a GPU policy writing the
+# actions in place, the streams waited for).
+do_python() {
+	md ""
+	md "## Python (python/tests, PyTorch and CuPy on the CUDA backend)"
+	py=$(command -v python3 || true)
+	if [ -z "$py" ] || ! "$py" -c 'import numpy, pytest' 2>/dev/null; then
+		md "python3 with numpy and pytest not found: skipped"
+		fail python-missing
+		return 1
+	fi
+	md "- $("$py" -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__, "cuda", torch.cuda.is_available())' 2>&1 | tail -n 1)"
+	run python-build 300 sh -c "cd '$src/python' && WEFT_BUILD_DIR='$build' \
+		'$py' setup.py -q build_ext --inplace"
+	status_line "WEFT_BUILD_DIR=build python3 setup.py build_ext --inplace"
+	[ "$rc" -eq 0 ] || { tail_of python-build 30; fail python-build; return 1; }
+	run python-test 400 sh -c "cd '$src/python' && PYTHONPATH='$src/python' \
+		'$py' -m pytest -p no:cacheprovider -rs -v tests"
+	status_line "python3 -m pytest -rs -v python/tests"
+	md '```'
+	grep -E '(PASSED|FAILED|ERROR|SKIPPED)|^=+ .* in [0-9.]+s' \
+		"$logs/python-test.log" | tail -n 60 >> "$report"
+	md '```'
+	grep -q 'test_cuda.py::test_policy_on_the_gpu_matches_host_actions PASSED' \
+		"$logs/python-test.log" || fail python-cuda
+	[ "$rc" -eq 0 ] || { tail_of python-test 40; fail python; return 1; }
+}
+
 # ---- main --------------------------------------------------------------------------
 
 if want build; then
 	do_build || true
 fi
-for s in test conform memcheck racecheck agree bench; do
+for s in test conform memcheck racecheck agree bench replicas python; do
 	wanted_step "$s" || continue
 	if ! ensure_built; then
 		md ""

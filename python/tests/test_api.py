@@ -13,11 +13,17 @@ SMALL = {"seir.agents": 3000, "simulation.steps": 30, "output.plot": "none",
 
 
 def test_listings():
-    names = {b.name: b for b in weft.backends()}
+    found = weft.backends()
+    # a copy installed elsewhere on the path is listed too, shadowed
+    names = {b.name: b for b in found if not b.shadowed}
+    for b in found:
+        if b.shadowed:
+            assert b.state == "unavailable" and "shadowed by" in b.reason
+            assert names[b.name].path in b.reason
     assert names["openmp"].state == "available"
     assert names["openmp"].score > 0
     assert {"cuda", "opencl", "openmp"} <= set(names)
-    models = {m.name: m for m in weft.models()}
+    models = {m.name: m for m in weft.models() if m.state != "shadowed"}
     assert models["seir"].state == "available"
     assert models["cartpole"].summary
     assert weft.library_version() == weft.__version__

@@ -1,6 +1,8 @@
 """Device arrays through DLPack: numpy and torch, zero copy on the CPU;
 actions written in place by a torch policy, then step_device(); OpenCL's
 refusal, said clearly."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -117,3 +119,47 @@ def test_opencl_says_why(backends):
     o = env.step([1, 0, 1, 0])[0]
     assert o.shape == (4, 4)  # numpy arrays read back to the host
     env.close()
+
+
+class _Stream:
+    """A stand-in for torch.cuda.Stream: counts synchronize() calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def synchronize(self):
+        self.calls += 1
+
+
+def test_step_device_waits_for_the_given_stream(pair):
+    a, b = pair
+    s = _Stream()
+    np.from_dlpack(a.device_array("actions"))[:] = 1
+    ra = a.step_device(stream=s)
+    assert s.calls == 1
+    assert ra[0].tobytes() == b.step(np.ones(16, np.uint8))[0].tobytes()
+    with pytest.raises(TypeError, match="synchronize"):
+        a.step_device(stream=3)
+    assert s.calls == 1
+
+
+def test_step_device_on_the_host_waits_for_no_stream(pair, monkeypatch):
+    # a host backend's arrays are not CUDA memory: no library's current
+    # stream is asked for (a stand-in torch that fails if it is)
+    class Cuda:
+        @staticmethod
+        def is_initialized():
+            return True
+
+        @staticmethod
+        def current_stream(device=None):
+            raise AssertionError("asked for a CUDA stream on the host")
+
+    class Torch:
+        cuda = Cuda
+
+    monkeypatch.setitem(sys.modules, "torch", Torch)
+    a, b = pair
+    np.from_dlpack(a.device_array("actions"))[:] = 0
+    assert a.step_device()[0].tobytes() == \
+        b.step(np.zeros(16, np.uint8))[0].tobytes()

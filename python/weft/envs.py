@@ -19,6 +19,8 @@ where it lies, for torch.from_dlpack (CPU and CUDA, zero copy);
 step_device() steps with the actions written into the action buffer in
 place.
 """
+import sys
+
 import numpy as np
 
 from . import _weft
@@ -34,6 +36,19 @@ except ImportError:  # gymnasium is optional
     _Mode = None
 
 __all__ = ["CartPoleVectorEnv"]
+
+
+def _sync_current_streams(device):
+    """Wait for the current CUDA stream of PyTorch and of CuPy on
+    `device`, for each that is imported and has started CUDA (neither is
+    imported here: one that is not loaded has queued nothing)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_initialized():
+        torch.cuda.current_stream(device).synchronize()
+    cupy = sys.modules.get("cupy")
+    if cupy is not None:
+        with cupy.cuda.Device(device):
+            cupy.cuda.get_current_stream().synchronize()
 
 _THETA = 12 * 2 * np.pi / 360  # Gymnasium's theta_threshold_radians
 
@@ -95,6 +110,7 @@ class CartPoleVectorEnv(_Base):
                 np.full(self.num_envs, 2))
             self.single_observation_space, self.observation_space = \
                 _observation_space(self.num_envs)
+        self._cuda_device = None  # _on_cuda(): -1, or the CUDA device
         self.closed = False
 
     def _views(self, lay):
@@ -177,11 +193,41 @@ class CartPoleVectorEnv(_Base):
             return self._result(ended)
         return self._obs, self._rew, self._term, self._trunc, {}
 
-    def step_device(self):
+    def step_device(self, stream=None):
         """One step with the actions already in device_array("actions")
         (written there in place, e.g. by a torch policy); values other
-        than 0 push right. Returns what step() returns."""
+        than 0 push right. Returns what step() returns.
+
+        Work queued on another stream must be complete before the step
+        reads the actions and overwrites the arrays: on the CUDA
+        backend, weft's stream does not wait for PyTorch's or CuPy's
+        (nor they for it). So the step first waits for `stream` (an
+        object with synchronize(): torch.cuda.Stream, cupy.cuda.Stream)
+        when one is given, on any backend; with None, on CUDA, for the
+        current stream of PyTorch and of CuPy, where either has been
+        imported and has started CUDA."""
+        if stream is not None:
+            sync = getattr(stream, "synchronize", None)
+            if not callable(sync):
+                raise TypeError(
+                    "stream must have a synchronize() method (a "
+                    "torch.cuda.Stream or cupy.cuda.Stream), got %r"
+                    % (stream,))
+            sync()
+        elif self._on_cuda():
+            _sync_current_streams(self._cuda_device)
         return self._result(self._c.step_device())
+
+    def _on_cuda(self):
+        """Whether the action buffer is CUDA memory (asked once)."""
+        if self._cuda_device is None:
+            try:
+                nat = self._c.device_array("actions").native
+            except Exception:  # no native buffers: nothing to wait for
+                nat = {"kind": "?", "device": -1}
+            self._cuda_device = nat["device"] if nat["kind"] == "cuda" \
+                else -1
+        return self._cuda_device >= 0
 
     def _out(self, a):
         return a.copy() if self._copy else a
