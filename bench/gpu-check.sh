@@ -411,7 +411,9 @@ same_files() {
 	if [ -z "$bad" ]; then
 		n=$#
 		[ "$n" -gt 3 ] && set -- "$1" "$2" "... $(eval "echo \"\${$n}\"")"
-		md "- $name: identical to OpenMP's, byte for byte ($n files: $*)"
+		what="$n files: $*"
+		[ "$n" -eq 1 ] && what=$1
+		md "- $name: identical to OpenMP's, byte for byte ($what)"
 		return 0
 	fi
 	md "- $name: DIFFERS from OpenMP's in$bad"

@@ -16,8 +16,8 @@
  *  - freeing device or pinned memory, or unloading a library, while work
  *    is queued, capturing anything but launches, out-of-range and
  *    overlapping copies abort the process with a message.
- * Kernels run on the host: the portable kernels of the tests and of SEIR
- * compiled with kernel_host.h, given the extent the CUDA prelude would
+ * Kernels run on the host: the portable kernels of the tests, SEIR and
+ * CartPole compiled with kernel_host.h, given the extent the CUDA prelude would
  * compute from struct weft__cuda_args, once per replica (block row y runs
  * replicas y, y + gridDim.y, ..., with the buffers and the count shifted
  * by the replica's strides), rows in a random order; a grid with more
@@ -57,6 +57,7 @@
 #include <weft/kernel.h>
 
 #include "seir_kernels.h"
+#include "cartpole_kernels.h"
 
 /* The conformance suite's program (conform/cf_kernels.c, compiled into
  * the mock), so that `weft conform` can run on the mock plugin. */
@@ -107,8 +108,9 @@ static int program_find(const weft_program_desc *p, const char *name,
 	return 0;
 }
 
-/* A kernel of the tests', SEIR's or the conformance suite's program
- * (seir_kernels.c, cf_kernels.c, compiled into the mock): its host build
+/* A kernel of the tests', SEIR's, CartPole's or the conformance suite's
+ * program (seir_kernels.c, cartpole_kernels.c, cf_kernels.c, compiled into
+ * the mock): its host build
  * runs in place of the device's. */
 static int registry_find(const char *name, const char **found,
 			 weft_host_kernel_fn *fn)
@@ -120,6 +122,7 @@ static int registry_find(const char *name, const char **found,
 			return 1;
 		}
 	return program_find(&seir_program, name, found, fn) ||
+	       program_find(&cartpole_program, name, found, fn) ||
 	       program_find(&cf_program, name, found, fn);
 }
 

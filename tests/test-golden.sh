@@ -4,8 +4,9 @@
 # how they were made): examples/astoria.ini's daily.csv and summary.txt,
 # examples/cartpole.ini's episodes.csv and summary.txt, with [output]
 # plot = none, on openmp and on opencl when it is built (a backend that
-# cannot run here is skipped with its reason), and on cuda when it can run
-# here. The build's models are found through WEFT_MODEL_PATH (tests/local.mk).
+# cannot run here is skipped with its reason), on cuda when it can run
+# here, and on the CUDA plugin built against the stand-in runtime when
+# CUDA is built. The build's models are found through WEFT_MODEL_PATH (tests/local.mk).
 set -u
 weft="$WEFT_BUILDDIR/cli/weft"
 data="$WEFT_SRCDIR/tests/data"
@@ -25,19 +26,20 @@ ok() {
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 diag() { sed 's/^/# /' "$@"; }
 
-# golden BACKEND EXAMPLE CSV: run examples/EXAMPLE.ini on BACKEND and
-# compare CSV and summary.txt with tests/data/EXAMPLE-*.
+# golden BACKEND EXAMPLE CSV [LABEL]: run examples/EXAMPLE.ini on BACKEND
+# and compare CSV and summary.txt with tests/data/EXAMPLE-*.
 golden() {
-	b=$1 ex=$2 csv=$3 out="$tmp/$1-$2"
+	b=$1 ex=$2 csv=$3 label=${4:-$1}
+	out="$tmp/$label-$2"
 	"$weft" run --quiet "$WEFT_SRCDIR/examples/$ex.ini" \
 		--set backend.name="$b" --set output.plot=none \
 		--set output.directory="$out" > "$tmp/run.out" 2>&1
 	rc=$?
 	for f in "$csv" summary.txt; do
 		if [ "$rc" -eq 0 ] && cmp -s "$data/$ex-$f" "$out/$f"; then
-			ok 0 "$b: $ex.ini's $f is byte for byte the reference"
+			ok 0 "$label: $ex.ini's $f is byte for byte the reference"
 		else
-			ok 1 "$b: $ex.ini's $f is byte for byte the reference (run exit $rc)"
+			ok 1 "$label: $ex.ini's $f is byte for byte the reference (run exit $rc)"
 			diag "$tmp/run.out"
 			[ -f "$out/$f" ] && diff "$data/$ex-$f" "$out/$f" | head -20 | diag
 		fi
@@ -71,9 +73,25 @@ backend() {
 	done
 }
 
+# The CUDA plugin's host logic on the stand-in runtime (tests/cuda-mock.c,
+# built with CUDA): the kernels' host builds, run in the order the mock
+# picks among its streams, NVRTC compiling the real sources.
+standin() {
+	libs="$WEFT_BUILDDIR/tests/cuda-mock/.libs"
+	if [ ! -f "$libs/weft-backend-cuda.so" ]; then
+		echo "# cuda stand-in: not built (configured without CUDA)"
+		return
+	fi
+	WEFT_PLUGIN_PATH=$libs
+	export WEFT_PLUGIN_PATH
+	golden cuda astoria daily.csv "cuda stand-in"
+	golden cuda cartpole episodes.csv "cuda stand-in"
+}
+
 backend openmp
 backend opencl
 backend cuda
+standin
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,12 +1,18 @@
 """The CUDA backend's device arrays with PyTorch (and CuPy): tensors over
 weft's device memory through DLPack, no copy; a policy on the GPU writing
 the actions in place, each step equal byte for byte to the same actions
-given from the host on OpenMP; the stream of the policy waited for. Needs
-a GPU: skipped where the CUDA backend or torch's CUDA is not available
-(bench/gpu-check.sh --steps python runs these on a GPU machine)."""
+given from the host on OpenMP; the stream of the policy waited for. Most
+need a GPU: skipped where the CUDA backend or torch's CUDA is not
+available (bench/gpu-check.sh --steps python runs them on a GPU machine).
+The first tests run without one, on the CUDA plugin built against the
+stand-in runtime (tests/cuda-mock.c, built by make check with CUDA)."""
+import os
+import sys
+
 import numpy as np
 import pytest
 
+import weft
 from weft.envs import CartPoleVectorEnv
 from conftest import need
 
@@ -32,6 +38,95 @@ def pair(backends, torch):
     yield a, b
     a.close()
     b.close()
+
+
+@pytest.fixture
+def standin(monkeypatch):
+    """CUDA environments on the stand-in runtime (its device memory is
+    host memory: DLPack consumers cannot use it, weft's logic runs)."""
+    build = weft._paths.BUILD_DIR
+    libs = os.path.join(build or "", "tests", "cuda-mock", ".libs")
+    if not build or not os.path.exists(
+            os.path.join(libs, "weft-backend-cuda.so")):
+        pytest.skip("no CUDA stand-in in this build (make check builds "
+                    "it where weft is configured with CUDA)")
+    monkeypatch.setenv("WEFT_PLUGIN_PATH", os.pathsep.join(
+        (libs, os.environ.get("WEFT_PLUGIN_PATH", ""))))
+    calls = []
+
+    class Stream:
+        def __init__(self, who, device):
+            self.who, self.device = who, device
+
+        def synchronize(self):
+            calls.append((self.who, self.device))
+
+    class Device:  # cupy.cuda.Device(n) as a context
+        def __init__(self, n):
+            self.n = n
+
+        def __enter__(self):
+            Cupy.cuda.device = self.n
+
+        def __exit__(self, *exc):
+            Cupy.cuda.device = None
+
+    class TorchCuda:
+        @staticmethod
+        def is_initialized():
+            return True
+
+        @staticmethod
+        def current_stream(device=None):
+            return Stream("torch", device)
+
+    class Torch:
+        cuda = TorchCuda
+
+    class CupyCuda:
+        device = None
+
+        @staticmethod
+        def get_current_stream():
+            return Stream("cupy", CupyCuda.device)
+
+    CupyCuda.Device = Device
+
+    class Cupy:
+        cuda = CupyCuda
+
+    monkeypatch.setitem(sys.modules, "torch", Torch)
+    monkeypatch.setitem(sys.modules, "cupy", Cupy)
+    a = CartPoleVectorEnv(64, backend="cuda")
+    b = CartPoleVectorEnv(64, backend="openmp")
+    a.reset(seed=1)
+    b.reset(seed=1)
+    yield a, b, calls
+    a.close()
+    b.close()
+
+
+def test_standin_arrays_are_cuda_memory(standin):
+    a, _, _ = standin
+    assert a.backend == "cuda" and not a.zero_copy
+    d = a.device_array("actions")
+    assert d.native["kind"] == "cuda" and d.native["handle"] != 0
+    assert d.__dlpack_device__() == (2, d.native["device"])
+
+
+def test_standin_step_device_waits_for_the_current_streams(standin):
+    a, b, calls = standin
+    x = np.random.default_rng(4).integers(0, 2, 64).astype(np.uint8)
+    for _ in range(20):
+        assert a.step(x)[0].tobytes() == b.step(x)[0].tobytes()
+    assert calls == []  # host actions: no other stream is involved
+    # the action buffer holds the last host actions: step with them again
+    ra = a.step_device()
+    assert calls == [("torch", 0), ("cupy", 0)]
+    assert ra[0].tobytes() == b.step(x)[0].tobytes()
+    s = type("S", (), {"synchronize": lambda self: calls.append("given")})
+    a.step_device(stream=s())
+    assert calls[2:] == ["given"]  # that stream, and no other
 
 
 def _policy(torch, obs, w):
