@@ -302,6 +302,51 @@ weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i, const void **data,
 	return WEFT_OK;
 }
 
+size_t weft_ensemble_batch_at(const weft_ensemble *e, size_t i)
+{
+	size_t left;
+
+	if (!e || i >= e->n_runs)
+		return 0;
+	left = e->per_group - i % e->per_group;
+	return left < e->batch ? left : e->batch;
+}
+
+weft_status weft_ensemble_run_batch(weft_ensemble *e, size_t i, size_t n)
+{
+	if (!e || !e->stage || n == 0 || i >= e->n_runs || n > e->n_runs - i ||
+	    i / e->per_group != (i + n - 1) / e->per_group)
+		return weft__fail(e ? e->ctx : NULL, WEFT_E_INVALID,
+				  "weft_ensemble_run_batch: runs %zu to %zu of "
+				  "%zu%s",
+				  i + 1, i + n, e ? e->n_runs : 0,
+				  !e || !e->stage ? ", not begun"
+				  : n == 0	  ? ": no runs"
+					   : ": not all of one scenario");
+	for (size_t j = i; j < i + n; j++)
+		ens_result_clear(&e->res[j]);
+	return n > 1 ? weft__ens_batch(e, i, n) : weft__ens_run_each(e, i, 1);
+}
+
+weft_status weft_ensemble_result(weft_ensemble *e, size_t i, const void **data,
+				 size_t *bytes)
+{
+	weft_status st;
+
+	if (!e || i >= e->n_runs || !e->res[i].have)
+		return weft__fail(e ? e->ctx : NULL, WEFT_E_INVALID,
+				  "weft_ensemble_result: run %zu of %zu has "
+				  "no result here",
+				  i + 1, e ? e->n_runs : 0);
+	if ((st = ens_wire(e, &e->res[i])))
+		return st;
+	if (data)
+		*data = e->wire;
+	if (bytes)
+		*bytes = e->wire_bytes;
+	return WEFT_OK;
+}
+
 weft_status weft_ensemble_add_result(weft_ensemble *e, size_t i,
 				     const void *data, size_t bytes)
 {
@@ -408,11 +453,8 @@ weft_status weft_ensemble_run(weft_ensemble *e)
 	/* A scenario's runs, e->batch at a time (the last batch of a
 	 * scenario may be smaller). */
 	for (size_t i = 0; i < e->n_runs;) {
-		size_t left = e->per_group - i % e->per_group;
-		size_t n = left < e->batch ? left : e->batch;
-		st = n > 1 ? weft__ens_batch(e, i, n)
-			   : weft__ens_run_each(e, i, n);
-		if (st)
+		size_t n = weft_ensemble_batch_at(e, i);
+		if ((st = weft_ensemble_run_batch(e, i, n)))
 			return st;
 		i += n;
 	}

@@ -12,10 +12,13 @@
  * dynamic work queue: it hands out run indices, two to a rank at first
  * and one for each result it gets back, so that a rank has its next run
  * at hand while it reports the last; it runs runs itself between
- * answering (with one rank, it runs them all, as `weft run` does). Each
- * result (a run's series, or its failure) is sent to rank 0 as the bytes
- * of weft_ensemble_run_one(); rank 0 aggregates them in run order
- * (weft_ensemble_finish), so the aggregates are the same bytes for any K.
+ * answering (with one rank, it runs them all, as `weft run` does). The
+ * work is a batch of runs: [ensemble] batch runs of a scenario stepped
+ * together (weft_ensemble_batch_at, weft_ensemble_run_batch), one run
+ * when batch is 1. A batch's results (each run's series, or its failure)
+ * go to rank 0 in one message, each as the bytes of weft_ensemble_result();
+ * rank 0 aggregates them in run order (weft_ensemble_finish), so the
+ * aggregates are the same bytes for any K and any batch.
  *
  * Devices: with [backend] device empty and Open MPI's local rank known
  * (OMPI_COMM_WORLD_LOCAL_RANK), a rank uses device LOCAL_RANK mod D of
@@ -35,8 +38,10 @@
 
 #include "ensemble-print.h"
 
-#define TAG_WORK   1 /* rank 0 -> a rank: int64 run index, -1: no more */
-#define TAG_RESULT 2 /* a rank -> rank 0: int64 index (-1: hello), bytes */
+/* rank 0 -> a rank: int64 first run and count (-1, 0: no more) */
+#define TAG_WORK 1
+/* a rank -> rank 0: int64 first run (-1: hello) and count, the results */
+#define TAG_RESULT 2
 
 typedef struct mpi_run {
 	weft_context *ctx;
@@ -171,20 +176,63 @@ static weft_status share_stage(mpi_run *m)
 /* ---- rank 0: the queue -----------------------------------------------------
  */
 
+/* Hand out the next batch of runs ({first, count}; {-1, 0}: no more). */
 static void give_work(mpi_run *m, int to)
 {
-	int64_t i = m->next < (int64_t)weft_ensemble_run_count(m->e) ? m->next++
-								     : -1;
+	int64_t w[2] = { -1, 0 };
 
-	MPI_Send(&i, 1, MPI_INT64_T, to, TAG_WORK, MPI_COMM_WORLD);
+	if (m->next < (int64_t)weft_ensemble_run_count(m->e)) {
+		w[0] = m->next;
+		w[1] = (int64_t)weft_ensemble_batch_at(m->e, (size_t)m->next);
+		m->next += w[1];
+	}
+	MPI_Send(w, 2, MPI_INT64_T, to, TAG_WORK, MPI_COMM_WORLD);
 }
 
-/* Take one message (a hello or a result) and answer it. */
+/* A batch's results as sent (send_results): first, count, then per run
+ * its bytes' length and its bytes. */
+static weft_status add_results(mpi_run *m, const unsigned char *buf,
+			       size_t bytes)
+{
+	int64_t h[2];
+	size_t at = sizeof h;
+	weft_status st = WEFT_OK;
+
+	if (bytes < sizeof h)
+		return weft_context_fail(m->ctx, WEFT_E_INVALID,
+					 "a message of %zu bytes that is not "
+					 "a batch's results",
+					 bytes);
+	memcpy(h, buf, sizeof h);
+	for (int64_t j = 0; st == WEFT_OK && j < h[1]; j++) {
+		uint64_t len;
+
+		if (bytes - at < sizeof len)
+			break;
+		memcpy(&len, buf + at, sizeof len);
+		at += sizeof len;
+		if (bytes - at < len)
+			break;
+		st = weft_ensemble_add_result(m->e, (size_t)(h[0] + j),
+					      buf + at, (size_t)len);
+		at += (size_t)len;
+		m->in++;
+	}
+	if (st == WEFT_OK && at != bytes)
+		st = weft_context_fail(m->ctx, WEFT_E_INVALID,
+				       "the results of runs %lld to %lld came "
+				       "truncated (%zu bytes)",
+				       (long long)h[0] + 1,
+				       (long long)(h[0] + h[1]), bytes);
+	return st;
+}
+
+/* Take one message (a hello or a batch's results) and answer it. */
 static weft_status serve_one(mpi_run *m, const MPI_Status *probe)
 {
 	unsigned char *buf;
 	int bytes;
-	int64_t idx;
+	int64_t first;
 	weft_status st = WEFT_OK;
 
 	MPI_Get_count(probe, MPI_BYTE, &bytes);
@@ -193,15 +241,12 @@ static weft_status serve_one(mpi_run *m, const MPI_Status *probe)
 		return weft_context_fail(m->ctx, WEFT_E_NOMEM, "out of memory");
 	MPI_Recv(buf, bytes, MPI_BYTE, probe->MPI_SOURCE, TAG_RESULT,
 		 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-	memcpy(&idx, buf, sizeof idx);
-	if (idx < 0) {
+	memcpy(&first, buf, sizeof first);
+	if (first < 0) {
 		m->hellos++;
 		give_work(m, probe->MPI_SOURCE);
 	} else {
-		st = weft_ensemble_add_result(m->e, (size_t)idx,
-					      buf + sizeof idx,
-					      (size_t)bytes - sizeof idx);
-		m->in++;
+		st = add_results(m, buf, (size_t)bytes);
 	}
 	free(buf);
 	give_work(m, probe->MPI_SOURCE);
@@ -237,9 +282,12 @@ static weft_status run_root(mpi_run *m)
 	weft_status st = WEFT_OK;
 
 	while (st == WEFT_OK && m->next < (int64_t)n) {
-		int64_t i = m->next++;
-		st = weft_ensemble_run_one(m->e, (size_t)i, NULL, NULL);
-		m->in += st == WEFT_OK;
+		size_t i = (size_t)m->next;
+		size_t k = weft_ensemble_batch_at(m->e, i);
+
+		m->next += (int64_t)k;
+		st = weft_ensemble_run_batch(m->e, i, k);
+		m->in += st == WEFT_OK ? k : 0;
 		if (st == WEFT_OK)
 			st = serve(m, 0);
 	}
@@ -251,49 +299,74 @@ static weft_status run_root(mpi_run *m)
 /* ---- the other ranks
  * ---------------------------------------------------------- */
 
-static weft_status send_result(mpi_run *m, int64_t idx, const void *data,
-			       size_t bytes)
+/* Hello: first -1, count 0, nothing more. */
+static void send_hello(void)
 {
-	unsigned char *buf = malloc(sizeof idx + bytes);
+	int64_t h[2] = { -1, 0 };
+
+	MPI_Send(h, (int)sizeof h, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+}
+
+/* Runs first .. first + count - 1's results, in one message. */
+static weft_status send_results(mpi_run *m, int64_t first, int64_t count)
+{
+	int64_t h[2] = { first, count };
+	unsigned char *buf = malloc(sizeof h), *grown;
+	size_t at = sizeof h;
+	weft_status st = WEFT_OK;
 
 	if (!buf)
 		return weft_context_fail(m->ctx, WEFT_E_NOMEM, "out of memory");
-	memcpy(buf, &idx, sizeof idx);
-	if (bytes)
-		memcpy(buf + sizeof idx, data, bytes);
-	MPI_Send(buf, (int)(sizeof idx + bytes), MPI_BYTE, 0, TAG_RESULT,
-		 MPI_COMM_WORLD);
-	free(buf);
-	return WEFT_OK;
-}
+	memcpy(buf, h, sizeof h);
+	for (int64_t j = 0; st == WEFT_OK && j < count; j++) {
+		const void *data;
+		size_t bytes;
+		uint64_t len;
 
-static int64_t recv_work(void)
-{
-	int64_t i;
-
-	MPI_Recv(&i, 1, MPI_INT64_T, 0, TAG_WORK, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
-	return i;
-}
-
-/* Hello (two indices come back), then a result for each index (one comes
- * back each); after the first -1, the answer to the last result is -1
- * too. */
-static weft_status run_worker(mpi_run *m)
-{
-	weft_status st = send_result(m, -1, NULL, 0);
-	int64_t i = st == WEFT_OK ? recv_work() : -1;
-	const void *data;
-	size_t bytes;
-
-	while (st == WEFT_OK && i >= 0) {
-		st = weft_ensemble_run_one(m->e, (size_t)i, &data, &bytes);
-		if (st == WEFT_OK)
-			st = send_result(m, i, data, bytes);
-		i = recv_work();
+		if ((st = weft_ensemble_result(m->e, (size_t)(first + j), &data,
+					       &bytes)))
+			break;
+		if (!(grown = realloc(buf, at + sizeof len + bytes))) {
+			st = weft_context_fail(m->ctx, WEFT_E_NOMEM,
+					       "out of memory");
+			break;
+		}
+		buf = grown;
+		len = bytes;
+		memcpy(buf + at, &len, sizeof len);
+		memcpy(buf + at + sizeof len, data, bytes);
+		at += sizeof len + bytes;
 	}
 	if (st == WEFT_OK)
-		recv_work();
+		MPI_Send(buf, (int)at, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+	free(buf);
+	return st;
+}
+
+static void recv_work(int64_t w[2])
+{
+	MPI_Recv(w, 2, MPI_INT64_T, 0, TAG_WORK, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+}
+
+/* Hello (two batches come back), then the results of each batch (one
+ * comes back each); after the first -1, the answer to the last results is
+ * -1 too. */
+static weft_status run_worker(mpi_run *m)
+{
+	int64_t w[2];
+	weft_status st = WEFT_OK;
+
+	send_hello();
+	recv_work(w);
+	while (st == WEFT_OK && w[0] >= 0) {
+		st = weft_ensemble_run_batch(m->e, (size_t)w[0], (size_t)w[1]);
+		if (st == WEFT_OK)
+			st = send_results(m, w[0], w[1]);
+		recv_work(w);
+	}
+	if (st == WEFT_OK)
+		recv_work(w);
 	return st;
 }
 

@@ -1,11 +1,12 @@
 #!/bin/sh
 # tests/test-mpi.sh - weft-mpi: an ensemble over 1, 2 and 3 MPI ranks
 # (mpirun --oversubscribe) writes aggregates byte-identical to `weft run`'s
-# and every run's outputs; a failed run is reported with its scenario and
-# seed (exit 1, the others' aggregates written); a rank killed with
-# SIGKILL fails the job with a message, without a hang, and replaces
-# nothing. Skipped when weft-mpi was not built (configure found no Open
-# MPI, or --without-mpi).
+# and every run's outputs, with [ensemble] batch = 1 and 3 (a batch is
+# a rank's unit of work); a failed run is reported with its scenario and
+# seed (exit 1, the others' aggregates written; with batch = 3, its
+# batch's runs); a rank killed with SIGKILL fails the job with a message,
+# without a hang, and replaces nothing. Skipped when weft-mpi was not
+# built (configure found no Open MPI, or --without-mpi).
 set -u
 weft="$WEFT_BUILDDIR/cli/weft"
 wmpi="$WEFT_BUILDDIR/mpi/weft-mpi"
@@ -74,6 +75,7 @@ ok $? "weft run: the single-process ensemble"
 mkdir -p "$tmp/ref"
 cp "$tmp/out"/*.csv "$tmp/out"/summary.txt "$tmp/ref/"
 (cd "$tmp/out/runs" && find . -type f | sort) > "$tmp/ref-runs"
+cp -r "$tmp/out/runs" "$tmp/refruns"
 
 for k in 1 2 3; do
 	rm -rf "$tmp/out"
@@ -90,6 +92,47 @@ for k in 1 2 3; do
 	cmp -s "$tmp/runs" "$tmp/ref-runs"
 	ok $? "mpirun -n $k: every run's outputs in runs/SCENARIO/SEED/"
 done
+
+# [ensemble] batch = 3: each scenario's 5 runs as batches of 3 and 2 (a
+# batch is the unit of work a rank is given). The aggregates are those of
+# weft run with the same batch, and those of the runs one at a time.
+"$weft" run "$tmp/ens.ini" --set ensemble.batch=3 > "$tmp/run" 2>&1
+ok $? "weft run: the ensemble in batches of 3"
+mkdir -p "$tmp/refb"
+cp "$tmp/out"/*.csv "$tmp/out"/summary.txt "$tmp/refb/"
+same=0
+for f in "$tmp/ref"/*.csv; do
+	cmp -s "$f" "$tmp/refb/$(basename "$f")" || same=1
+done
+[ $same -eq 0 ] && grep -q 'stepped together on backend openmp' "$tmp/refb/summary.txt"
+ok $? "batched: the aggregates are the runs' one at a time, and summary.txt says it batched"
+for k in 1 2 3; do
+	rm -rf "$tmp/out"
+	mpi $k run "$tmp/ens.ini" --set ensemble.batch=3 > "$tmp/mpi" 2>&1
+	rc=$?
+	same=0
+	for f in "$tmp/refb"/*; do
+		cmp -s "$f" "$tmp/out/$(basename "$f")" || same=1
+	done
+	for f in $(cat "$tmp/ref-runs"); do
+		case $f in */daily.csv) cmp -s "$tmp/out/runs/$f" "$tmp/refruns/$f" || same=1 ;; esac
+	done 2>/dev/null
+	[ $rc -eq 0 ] && [ $same -eq 0 ]
+	ok $? "mpirun -n $k, batch = 3: aggregates, summary and each run's daily.csv byte-identical to weft run's"
+	[ $rc -eq 0 ] || diag "$tmp/mpi"
+done
+# A failed run fails its batch, as in weft run: run 6 (seed 8) is in the
+# batch of runs 5 to 7 (seeds 7 to 9), so run 5 is reported too; the
+# other scenarios are written.
+WEFT_TEST_ENSEMBLE_FAIL=6 mpi 2 run "$tmp/ens.ini" --set ensemble.batch=3 > "$tmp/mpi" 2> "$tmp/stderr"
+rc=$?
+[ $rc -ne 0 ] &&
+	grep -q "run 6 (scenario baseline+seir.beta=0.02, seed 8): .*WEFT_TEST_ENSEMBLE_FAIL" "$tmp/stderr" &&
+	grep -q "run 5 (scenario baseline+seir.beta=0.02, seed 7): " "$tmp/stderr" &&
+	[ ! -e "$tmp/out/baseline+seir.beta=0.02.csv" ] &&
+	cmp -s "$tmp/refb/distancing+seir.beta=0.02.csv" "$tmp/out/distancing+seir.beta=0.02.csv"
+ok $? "batch = 3, a failed run: its batch's runs reported with scenario and seed, the others' aggregates written"
+[ $? -eq 0 ] || diag "$tmp/stderr"
 
 WEFT_TEST_ENSEMBLE_FAIL=6 mpi 3 run "$tmp/ens.ini" > "$tmp/mpi" 2> "$tmp/stderr"
 rc=$?

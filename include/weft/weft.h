@@ -225,7 +225,8 @@ WEFT_EXPORT void weft_sim_close(weft_sim *sim);
  * weft_ensemble_run() does it all in this process. A program that spreads
  * the runs over processes (weft-mpi) calls weft_ensemble_begin() in one of
  * them, weft_ensemble_attach() with its staging directory in the others,
- * weft_ensemble_run_one() wherever a run is done, hands each result's
+ * weft_ensemble_run_one() (or weft_ensemble_run_batch() and
+ * weft_ensemble_result()) wherever runs are done, hands each result's
  * bytes to the first process's weft_ensemble_add_result(), and
  * weft_ensemble_finish() there: the aggregates depend on the results
  * only, taken in run order, so they are the same byte for byte.
@@ -266,6 +267,20 @@ WEFT_EXPORT weft_status weft_ensemble_attach(weft_ensemble *e,
  * elsewhere. */
 WEFT_EXPORT weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i,
 					      const void **data, size_t *bytes);
+/* How many runs from run i weft_ensemble_run() steps together: [ensemble]
+ * batch of them, fewer where run i's scenario ends (1: a run alone; 0:
+ * i is past the last run). Less than [ensemble] batch, 1 from then on,
+ * once a backend was found without batched replicas in this process. */
+WEFT_EXPORT size_t weft_ensemble_batch_at(const weft_ensemble *e, size_t i);
+/* Runs i .. i + n - 1, all of one scenario, as one batch of replicas
+ * (core/batch.c; one after another on a backend without them), keeping
+ * their results as weft_ensemble_run_one() does; n = 1 is run i alone. */
+WEFT_EXPORT weft_status weft_ensemble_run_batch(weft_ensemble *e, size_t i,
+						size_t n);
+/* The bytes of run i's result, once it ran here (valid until the next call
+ * on e), for weft_ensemble_add_result() elsewhere. */
+WEFT_EXPORT weft_status weft_ensemble_result(weft_ensemble *e, size_t i,
+					     const void **data, size_t *bytes);
 WEFT_EXPORT weft_status weft_ensemble_add_result(weft_ensemble *e, size_t i,
 						 const void *data,
 						 size_t bytes);
