@@ -7,7 +7,7 @@ EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	python/weft/errors.py python/weft/run.py \
 	python/tests/conftest.py python/tests/test_api.py \
 	python/tests/test_cartpole.py python/tests/test_dlpack.py \
-	python/tests/test_cuda.py \
+	python/tests/test_cuda.py python/tests/test_ensemble.py \
 	python/tests/test_interrupt.py python/tests/test_optional.py \
 	examples/python/reinforce_cartpole.py \
 	examples/python/epidemic_ensemble.py bench/cartpole_python.py

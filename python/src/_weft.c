@@ -1528,6 +1528,114 @@ static PyTypeObject DeviceArrayType = {
 
 /* ---- the module -------------------------------------------------------- */
 
+/* ---- ensembles ----------------------------------------------------------- */
+
+/* What an ensemble left, as a dict: scenarios, runs, summary ((key,
+ * value) pairs), outputs (paths) and failed ((index, scenario, seed,
+ * message) tuples). */
+static PyObject *ens_result(weft_ensemble *e)
+{
+	size_t n_sum = weft_ensemble_summary_count(e);
+	size_t n_out = weft_ensemble_output_count(e);
+	size_t n_sc = weft_ensemble_scenario_count(e);
+	size_t n_fail = weft_ensemble_failed_count(e);
+	PyObject *sc = PyList_New((Py_ssize_t)n_sc);
+	PyObject *sum = PyList_New((Py_ssize_t)n_sum);
+	PyObject *out = PyList_New((Py_ssize_t)n_out);
+	PyObject *fail = PyList_New((Py_ssize_t)n_fail), *d = NULL;
+
+	if (!sc || !sum || !out || !fail)
+		goto drop;
+	for (size_t i = 0; i < n_sc; i++)
+		PyList_SET_ITEM(
+			sc, i,
+			PyUnicode_FromString(weft_ensemble_scenario_at(e, i)));
+	for (size_t i = 0; i < n_sum; i++) {
+		const char *k = "", *v = "";
+
+		weft_ensemble_summary_at(e, i, &k, &v);
+		PyList_SET_ITEM(sum, i, Py_BuildValue("(ss)", k, v));
+	}
+	for (size_t i = 0; i < n_out; i++)
+		PyList_SET_ITEM(out, i,
+				PyUnicode_DecodeFSDefault(
+					weft_ensemble_output_at(e, i)));
+	for (size_t k = 0; k < n_fail; k++) {
+		const char *msg = "", *label = "";
+		uint64_t seed = 0;
+		size_t idx = 0;
+
+		weft_ensemble_failed_at(e, k, &idx, &msg);
+		weft_ensemble_run_info(e, idx, &label, &seed);
+		PyList_SET_ITEM(fail, k,
+				Py_BuildValue("(nsKs)", (Py_ssize_t)idx, label,
+					      (unsigned long long)seed, msg));
+	}
+	if (!PyErr_Occurred())
+		d = Py_BuildValue(
+			"{s:O,s:n,s:O,s:O,s:O}", "scenarios", sc, "runs",
+			(Py_ssize_t)weft_ensemble_run_count(e), "summary", sum,
+			"outputs", out, "failed", fail);
+drop:
+	Py_XDECREF(sc);
+	Py_XDECREF(sum);
+	Py_XDECREF(out);
+	Py_XDECREF(fail);
+	return d;
+}
+
+/* ensemble(config, sets): weft_ensemble_run() with the GIL released
+ * (Ctrl-C cancels it, committing nothing), and what it left. */
+static PyObject *py_ensemble(PyObject *self, PyObject *args)
+{
+	PyObject *path, *sets, *res = NULL;
+	weft_ensemble *e = NULL;
+	weft_context *ctx;
+	weft_config *cfg;
+	cancel_guard g;
+	weft_status st;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OO", &path, &sets))
+		return NULL;
+	if (weft_context_new(&ctx))
+		return PyErr_NoMemory();
+	if (!(cfg = make_config(ctx, path, sets, 1)))
+		goto free_ctx;
+	if (!weft_config_is_ensemble(cfg)) {
+		char msg[1200];
+		const char *name = PyUnicode_Check(path)
+					   ? PyUnicode_AsUTF8(path)
+					   : "the configuration";
+
+		snprintf(msg, sizeof msg,
+			 "%s is not an ensemble: no [ensemble] runs, [sweep] "
+			 "or [scenario NAME] (set ensemble.runs, or use "
+			 "weft.run for one run)",
+			 name ? name : "the configuration");
+		PyErr_Clear();
+		raise_status(WEFT_E_CONFIG, msg);
+		goto free_cfg;
+	}
+	if ((st = weft_ensemble_open(ctx, cfg, &e))) {
+		raise_ctx(ctx, st);
+		goto free_cfg;
+	}
+	guard_arm(&g, ctx);
+	Py_BEGIN_ALLOW_THREADS st = weft_ensemble_run(e);
+	Py_END_ALLOW_THREADS guard_disarm(&g, ctx);
+	if (st)
+		raise_ctx(ctx, st);
+	else
+		res = ens_result(e);
+	weft_ensemble_close(e);
+free_cfg:
+	weft_config_free(cfg);
+free_ctx:
+	weft_context_free(ctx);
+	return res;
+}
+
 static PyObject *py_version(PyObject *self, PyObject *unused)
 {
 	(void)self;
@@ -1543,6 +1651,8 @@ static PyMethodDef module_methods[] = {
 	  "models(model_path=None): every model plugin found" },
 	{ "check", py_check, METH_VARARGS,
 	  "check(config, sets): load and validate a configuration" },
+	{ "ensemble", py_ensemble, METH_VARARGS,
+	  "ensemble(config, sets): run an ensemble; what it left" },
 	{ NULL, NULL, 0, NULL },
 };
 

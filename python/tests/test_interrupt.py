@@ -68,3 +68,25 @@ def test_ctrl_c_cancels_a_long_setup(tmp_path):
     only once setup has ended."""
     took = interrupted(tmp_path, SETUP_SCRIPT, "daily.csv", 1.0)
     assert took < 3, "took %.1f s to stop the setup" % took
+
+
+ENSEMBLE_SCRIPT = r"""
+import sys, weft
+print("started", flush=True)
+try:
+    weft.run_ensemble(model="seir", backend="openmp", output=sys.argv[1],
+                      runs=1000, overrides={"seir.agents": 20000,
+                                            "simulation.steps": 60,
+                                            "output.plot": "none"})
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_cancels_an_ensemble(tmp_path):
+    """An ensemble is one libweft call: Ctrl-C cancels it between (or
+    inside) runs, and the set it was writing is removed."""
+    took = interrupted(tmp_path, ENSEMBLE_SCRIPT, "summary.txt", 1.5)
+    assert took < 3, "took %.1f s to stop the ensemble" % took

@@ -3,15 +3,17 @@
     import weft
     r = weft.run("examples/astoria.ini", overrides={"seir.agents": 5000})
     r.summary["attack rate"]; r.tables["daily"].to_pandas()
+    e = weft.run_ensemble("examples/astoria.ini", runs=20, batch=20)
+    e.tables["base"]["I_sym_mean"]              # mean over the 20 seeds
 
     from weft.envs import CartPoleVectorEnv
     env = CartPoleVectorEnv(1024)          # a gymnasium.vector.VectorEnv
     obs, info = env.reset(seed=0)
 
-weft.run, weft.check, weft.backends and weft.models wrap libweft's API
-(weft/weft.h) through the C extension weft._weft; failures raise the
-classes of weft.errors with the C library's message. docs/python.md is
-the guide.
+weft.run, weft.run_ensemble, weft.check, weft.backends and weft.models
+wrap libweft's API (weft/weft.h) through the C extension weft._weft;
+failures raise the classes of weft.errors with the C library's message.
+docs/python.md is the guide.
 """
 from . import _paths  # noqa: F401  (plugins of a build tree)
 from ._weft import version as _c_version
@@ -19,11 +21,12 @@ from .errors import (WeftError, InvalidArgumentError, OutOfMemoryError,
                      FileError, ConfigError, PluginError, BackendError,
                      DeviceError, ModelError, UnsupportedError,
                      InternalError)
-from .run import (run, check, backends, models, RunResult, Table,
-                  BackendInfo, ModelInfo)
+from .run import (run, run_ensemble, check, backends, models, RunResult,
+                  EnsembleResult, FailedRun, Table, BackendInfo, ModelInfo)
 
 __version__ = "0.1.0"
-__all__ = ["run", "check", "backends", "models", "RunResult", "Table",
+__all__ = ["run", "run_ensemble", "check", "backends", "models",
+           "RunResult", "EnsembleResult", "FailedRun", "Table",
            "BackendInfo", "ModelInfo", "library_version", "WeftError",
            "InvalidArgumentError", "OutOfMemoryError", "FileError",
            "ConfigError", "PluginError", "BackendError", "DeviceError",

@@ -13,7 +13,8 @@ import numpy as np
 
 from . import _weft
 
-__all__ = ["run", "check", "backends", "models", "RunResult", "Table",
+__all__ = ["run", "run_ensemble", "check", "backends", "models",
+           "RunResult", "EnsembleResult", "FailedRun", "Table",
            "BackendInfo", "ModelInfo"]
 
 
@@ -131,6 +132,65 @@ def run(config=None, *, overrides=None, model=None, backend=None,
                          sim.outputs())
     finally:
         sim.close()
+
+
+class FailedRun(NamedTuple):
+    """A run of an ensemble that failed: its index, scenario, seed and
+    weft's message."""
+    index: int
+    scenario: str
+    seed: int
+    message: str
+
+
+class EnsembleResult:
+    """What an ensemble left (`weft run` on an ensemble file; Covasim's
+    MultiSim): scenarios (names, in order), runs (how many), summary
+    (key -> text, as summary.txt), failed (FailedRun of each run that
+    failed; its scenario's aggregates are then not written), outputs
+    (file name -> path of every committed file) and tables (CSV stem ->
+    Table): tables[SCENARIO] holds, per step, each aggregated column's
+    mean, std and quantiles (S_mean, S_std, S_q05 ... S_q95), and
+    tables["summary"] the final outcomes per scenario."""
+
+    def __init__(self, d):
+        self.scenarios = list(d["scenarios"])
+        self.runs = d["runs"]
+        self.summary = dict(d["summary"])
+        self.failed = [FailedRun(*f) for f in d["failed"]]
+        self.outputs = {os.path.basename(p): p for p in d["outputs"]}
+        self.tables = {os.path.splitext(n)[0]: Table.read_csv(p)
+                       for n, p in self.outputs.items()
+                       if n.endswith(".csv")}
+
+    def __repr__(self):
+        return "EnsembleResult(runs=%d, scenarios=%r, failed=%d)" % (
+            self.runs, self.scenarios, len(self.failed))
+
+
+def run_ensemble(config=None, *, overrides=None, model=None, backend=None,
+                 steps=None, seed=None, runs=None, batch=None,
+                 output=None):
+    """Run an ensemble as `weft run ENSEMBLE.ini` does ([ensemble] runs,
+    [sweep], [scenario NAME]; docs/config.md) and return an
+    EnsembleResult.
+
+    runs: [ensemble] runs, seeds seed, seed + 1, ... of each scenario;
+    batch: [ensemble] batch, that many runs of a scenario stepped
+    together as one batch of replicas on one device (same results);
+    the other arguments as for run(). A run that fails does not raise:
+    it is in .failed, and the others' results are written. Raises
+    ConfigError (naming file and line) for a bad configuration, one
+    that is not an ensemble included; KeyboardInterrupt on Ctrl-C,
+    replacing no output."""
+    sets = _sets(overrides, **{"simulation.model": model,
+                               "backend.name": backend,
+                               "simulation.steps": steps,
+                               "simulation.seed": seed,
+                               "ensemble.runs": runs,
+                               "ensemble.batch": batch,
+                               "output.directory": output})
+    return EnsembleResult(_weft.ensemble(config, sets))
 
 
 def check(config=None, *, overrides=None):
