@@ -1,9 +1,13 @@
 #!/bin/sh
-# bench/ensemble-scaling.sh [RUNS] [DAYS] [REPEATS] - an ensemble of RUNS
-# runs of examples/covasim-random.ini at Astoria's size (37,518 agents,
-# DAYS days, seeds 1..RUNS), timed side by side, REPEATS times each:
+# bench/ensemble-scaling.sh [RUNS] [DAYS] [REPEATS] [BATCH] - an ensemble
+# of RUNS runs of examples/covasim-random.ini at Astoria's size (37,518
+# agents, DAYS days, seeds 1..RUNS), timed side by side, REPEATS times each:
 #   weft run              one process
 #   weft-mpi at K = 1, 2  mpirun -n K (one OpenMP thread per rank)
+#   ... with batches      with BATCH > 1 (default 1: not timed), weft run
+#                         and weft-mpi at K = 2 with [ensemble] batch =
+#                         BATCH (a rank is handed BATCH runs at a time,
+#                         stepped together)
 #   Covasim's MultiSim    n_cpus = 2, every core (bench/covasim_multisim.py,
 #                         in the Covasim venv $COVASIM_PY, default
 #                         /work/wt-16/_bench/venv/bin/python), in the
@@ -16,7 +20,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${WEFT_BUILDDIR:-$top/_build}
-runs=${1:-200} days=${2:-60} reps=${3:-3}
+runs=${1:-200} days=${2:-60} reps=${3:-3} batch=${4:-1}
 py=${COVASIM_PY:-/work/wt-16/_bench/venv/bin/python}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-ens-bench-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -41,6 +45,7 @@ median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu | sed -n 's/^Model name: *//p'); $(nproc --all) cores"
 echo "# $runs runs x $days days x 37518 agents; load before: $(uptime | sed 's/.*load average: //')"
 : > "$tmp/weft"; : > "$tmp/k1"; : > "$tmp/k2"; : > "$tmp/c2"
+: > "$tmp/wb"; : > "$tmp/k2b"
 for r in $(seq 1 "$reps"); do
 	# shellcheck disable=SC2086
 	t "$build/cli/weft" run "$ini" $sets >> "$tmp/weft"
@@ -49,6 +54,15 @@ for r in $(seq 1 "$reps"); do
 	# shellcheck disable=SC2086
 	t mpirun --oversubscribe -n 2 "$build/mpi/weft-mpi" run "$ini" $sets >> "$tmp/k2"
 	grep "^  base" "$tmp/log" | head -1
+	if [ "$batch" -gt 1 ]; then
+		# shellcheck disable=SC2086
+		t "$build/cli/weft" run "$ini" $sets --set ensemble.batch="$batch" >> "$tmp/wb"
+		grep "^  batch" "$tmp/log" | head -1
+		# shellcheck disable=SC2086
+		t mpirun --oversubscribe -n 2 "$build/mpi/weft-mpi" run "$ini" $sets \
+			--set ensemble.batch="$batch" >> "$tmp/k2b"
+		echo "# repeat $r, batch = $batch: weft $(tail -1 "$tmp/wb") s, K=2 $(tail -1 "$tmp/k2b") s"
+	fi
 	if [ -x "$py" ] && [ "$r" -le "${COVASIM_REPS:-1}" ]; then
 		"$py" "$top/bench/covasim_multisim.py" random 37518 "$days" "$runs" 2 > "$tmp/cv"
 		cat "$tmp/cv"
@@ -60,5 +74,7 @@ echo "# load after: $(uptime | sed 's/.*load average: //')"
 printf 'weft run (1 process)   %s s\n' "$(median < "$tmp/weft")"
 printf 'weft-mpi K = 1         %s s\n' "$(median < "$tmp/k1")"
 printf 'weft-mpi K = 2         %s s\n' "$(median < "$tmp/k2")"
+[ -s "$tmp/wb" ] && printf 'weft run, batch %-5s  %s s\n' "$batch" "$(median < "$tmp/wb")"
+[ -s "$tmp/k2b" ] && printf 'weft-mpi K = 2, batch %-3s %s s\n' "$batch" "$(median < "$tmp/k2b")"
 [ -s "$tmp/c2" ] && printf 'Covasim MultiSim 2 cpu %s s\n' "$(median < "$tmp/c2")"
 true

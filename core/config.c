@@ -154,7 +154,8 @@ static const weft_key_desc ensemble_keys[] = {
 	  "batch = 1. The batch's memory is this many times a run's; a "
 	  "backend without batched replicas (backend ABI 1.4 "
 	  "step_replicas()) runs them one after another, and summary.txt "
-	  "says so (docs/design.md, \"Batched replicas\")" },
+	  "says so (docs/design.md, \"Batched replicas\"). Under weft-mpi "
+	  "a batch is the unit of work a rank is given" },
 };
 
 /* The core's sections, in the reference's order (models.c lists their
