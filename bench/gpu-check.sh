@@ -311,6 +311,11 @@ do_conform() {
 		fi
 		tap_summary "conform-$b"
 		[ "$rc" -eq 0 ] || fail "conform-$b"
+		# With a GPU listed by nvidia-smi, cuda must not skip.
+		if [ "$b" = cuda ] && grep -q -E '^1\.\.0 # *SKIP' "$logs/conform-$b.log"; then
+			md "  cuda skipped every test on a machine with a GPU"
+			fail conform-cuda-skipped
+		fi
 	done
 }
 
