@@ -1,23 +1,32 @@
-"""Ctrl-C during weft.run: KeyboardInterrupt within a chunk of steps, and
-no output replaced (outputs are committed only when a run finishes)."""
+"""Ctrl-C during weft.run and weft.run_ensemble: KeyboardInterrupt within
+a chunk of steps (or a cancelled setup or ensemble), and no output
+replaced (outputs are committed only when a run finishes)."""
 import os
 import signal
 import subprocess
 import sys
 import time
 
-SCRIPT = r"""
+def _script(call):
+    """A program that makes `call` (weft's, taking the output directory
+    as sys.argv[1]), saying when it started and whether it was
+    interrupted (exit 130) or finished."""
+    return r"""
 import sys, weft
 print("started", flush=True)
 try:
-    weft.run(model="cartpole", backend="openmp", output=sys.argv[1],
-             overrides={"cartpole.envs": 100000, "simulation.steps": 10**7,
-                        "output.every": 1000, "output.plot": "none"})
+    CALL
 except KeyboardInterrupt:
     print("interrupted", flush=True)
     sys.exit(130)
 print("finished", flush=True)
-"""
+""".replace("CALL", call)
+
+
+SCRIPT = _script(
+    'weft.run(model="cartpole", backend="openmp", output=sys.argv[1], '
+    'overrides={"cartpole.envs": 100000, "simulation.steps": 10**7, '
+    '"output.every": 1000, "output.plot": "none"})')
 
 
 def interrupted(tmp_path, script, earlier, after):
@@ -48,18 +57,10 @@ def test_ctrl_c_raises_and_replaces_nothing(tmp_path):
     assert took < 5, "took %.1f s to stop" % took
 
 
-SETUP_SCRIPT = r"""
-import sys, weft
-print("started", flush=True)
-try:
-    weft.run(model="seir", backend="openmp", output=sys.argv[1],
-             overrides={"seir.agents": 4000000, "simulation.steps": 1,
-                        "output.plot": "none"})
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-    sys.exit(130)
-print("finished", flush=True)
-"""
+SETUP_SCRIPT = _script(
+    'weft.run(model="seir", backend="openmp", output=sys.argv[1], '
+    'overrides={"seir.agents": 4000000, "simulation.steps": 1, '
+    '"output.plot": "none"})')
 
 
 def test_ctrl_c_cancels_a_long_setup(tmp_path):
@@ -70,19 +71,10 @@ def test_ctrl_c_cancels_a_long_setup(tmp_path):
     assert took < 3, "took %.1f s to stop the setup" % took
 
 
-ENSEMBLE_SCRIPT = r"""
-import sys, weft
-print("started", flush=True)
-try:
-    weft.run_ensemble(model="seir", backend="openmp", output=sys.argv[1],
-                      runs=1000, overrides={"seir.agents": 20000,
-                                            "simulation.steps": 60,
-                                            "output.plot": "none"})
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-    sys.exit(130)
-print("finished", flush=True)
-"""
+ENSEMBLE_SCRIPT = _script(
+    'weft.run_ensemble(model="seir", backend="openmp", output=sys.argv[1], '
+    'runs=1000, overrides={"seir.agents": 20000, "simulation.steps": 60, '
+    '"output.plot": "none"})')
 
 
 def test_ctrl_c_cancels_an_ensemble(tmp_path):
