@@ -415,7 +415,7 @@ same_files() {
 	done
 	if [ -z "$bad" ]; then
 		n=$#
-		[ "$n" -gt 3 ] && set -- "$1" "$2" "... $(eval "echo \"\${$n}\"")"
+		[ "$n" -gt 3 ] && set -- "$1" "$2" ...
 		what="$n files: $*"
 		[ "$n" -eq 1 ] && what=$1
 		md "- $name: identical to OpenMP's, byte for byte ($what)"

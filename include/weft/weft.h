@@ -269,8 +269,8 @@ WEFT_EXPORT weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i,
 					      const void **data, size_t *bytes);
 /* How many runs from run i weft_ensemble_run() steps together: [ensemble]
  * batch of them, fewer where run i's scenario ends (1: a run alone; 0:
- * i is past the last run). Less than [ensemble] batch, 1 from then on,
- * once a backend was found without batched replicas in this process. */
+ * i is past the last run). Once this process has found the backend
+ * without batched replicas, 1 from then on. */
 WEFT_EXPORT size_t weft_ensemble_batch_at(const weft_ensemble *e, size_t i);
 /* Runs i .. i + n - 1, all of one scenario, as one batch of replicas
  * (core/batch.c; one after another on a backend without them), keeping

@@ -1603,16 +1603,18 @@ static PyObject *py_ensemble(PyObject *self, PyObject *args)
 	if (!(cfg = make_config(ctx, path, sets, 1)))
 		goto free_ctx;
 	if (!weft_config_is_ensemble(cfg)) {
+		/* the file as given (str or os.PathLike), or none */
+		PyObject *fs = path == Py_None ? NULL : PyOS_FSPath(path);
+		const char *name =
+			fs && PyUnicode_Check(fs) ? PyUnicode_AsUTF8(fs) : NULL;
 		char msg[1200];
-		const char *name = PyUnicode_Check(path)
-					   ? PyUnicode_AsUTF8(path)
-					   : "the configuration";
 
 		snprintf(msg, sizeof msg,
 			 "%s is not an ensemble: no [ensemble] runs, [sweep] "
 			 "or [scenario NAME] (set ensemble.runs, or use "
 			 "weft.run for one run)",
 			 name ? name : "the configuration");
+		Py_XDECREF(fs);
 		PyErr_Clear();
 		raise_status(WEFT_E_CONFIG, msg);
 		goto free_cfg;

@@ -74,6 +74,10 @@ def test_errors(tmp_path):
     with pytest.raises(weft.ConfigError, match="not an ensemble"):
         weft.run_ensemble(overrides=SMALL, model="seir",
                           output=tmp_path / "x")
+    single = tmp_path / "single.ini"  # a pathlib.Path, named
+    single.write_text("[simulation]\nmodel = seir\n")
+    with pytest.raises(weft.ConfigError, match=r"single\.ini is not an"):
+        weft.run_ensemble(single, overrides=SMALL, output=tmp_path / "s")
     bad = _ini(tmp_path, "[seir]\nagents = many\n")
     with pytest.raises(weft.ConfigError, match=r"ens\.ini:\d+.*agents"):
         weft.run_ensemble(bad, output=tmp_path / "y")
