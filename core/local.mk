@@ -1,6 +1,8 @@
 # core/: libweft, the library every application, model and backend
-# harness links: configuration, the plugin loader, runs, the model API,
-# outputs, the output pipeline and plots.
+# harness links, in layers (one folder each): util/ (the context,
+# strings, child processes), plugin/ (plugin files), config/ (the
+# configuration), output/ (output files and their commit), run/ (a run:
+# validation, the step loop, the model API, checkpoints) and ensemble/.
 #
 # Everything the library is made of goes into one convenience library,
 # core/libweft-internal.la: libweft.la wraps it with the exported
@@ -9,51 +11,34 @@
 noinst_LTLIBRARIES += core/libweft-internal.la
 core_libweft_internal_la_SOURCES = \
 	core/internal.h \
-	core/util.c \
-	core/context.c \
-	core/cfg.h \
-	core/config.c \
-	core/config_file.c \
-	core/config_model.c \
-	core/config_ref.c \
-	core/elf.c \
-	core/child.c \
-	core/loader.c \
-	core/isolate.c \
-	core/backends.c \
-	core/models.c \
-	core/sim.h \
-	core/sim.c \
-	core/batch.h \
-	core/batch.c \
-	core/run.c \
-	core/pipeline.c \
-	core/model_api.c \
-	core/model_rows.c \
-	core/memory.h \
-	core/memory.c \
-	core/output.h \
-	core/output.c \
-	core/outdir.c \
-	core/plot.c \
-	core/ensemble.h \
-	core/ensemble.c \
-	core/ensemble_batch.c \
-	core/ensemble_plan.c \
-	core/ensemble_agg.c \
-	core/ensemble_plot.c \
-	core/checkpoint.h \
-	core/checkpoint.c \
-	core/checkpoint_file.c \
-	core/config_hash.c \
-	core/resume.c
-# -pthread: the output writer thread (core/pipeline.c) and the checkpoint
-# writer (core/checkpoint.c).
+	$(core_util) $(core_plugin) $(core_config) $(core_output) $(core_run) \
+	$(core_ensemble)
+# One variable a folder, bottom layer first: each folder calls and
+# includes only the ones above it in this list (tests/core/test-layers.sh).
+core_util = core/util/util.h core/util/util.c core/util/context.c \
+	core/util/elf.c core/util/child.c core/util/value.c
+core_plugin = core/plugin/plugin.h core/plugin/loader.c \
+	core/plugin/isolate.c core/plugin/backends.c core/plugin/models.c
+core_config = core/config/conf.h core/config/cfg.h core/config/config.c \
+	core/config/config_file.c core/config/config_model.c \
+	core/config/config_ref.c core/config/config_hash.c
+core_output = core/output/output.h core/output/output.c \
+	core/output/outdir.c
+core_run = core/run/sim.h core/run/sim.c core/run/batch.h core/run/batch.c \
+	core/run/run.c core/run/pipeline.c core/run/model_api.c \
+	core/run/model_rows.c core/run/memory.h core/run/memory.c \
+	core/run/plot.c core/run/checkpoint.h core/run/checkpoint.c \
+	core/run/checkpoint_file.c core/run/resume.c
+core_ensemble = core/ensemble/ensemble.h core/ensemble/ensemble.c \
+	core/ensemble/ensemble_batch.c core/ensemble/ensemble_plan.c \
+	core/ensemble/ensemble_agg.c core/ensemble/ensemble_plot.c
+# -pthread: the output writer thread (core/run/pipeline.c) and the checkpoint
+# writer (core/run/checkpoint.c).
 core_libweft_internal_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) -pthread
 core_libweft_internal_la_LIBADD = $(INIH_LIBS) $(XXHASH_LIBS) -lpthread -lm
 
 lib_LTLIBRARIES += core/libweft.la
-core_libweft_la_SOURCES = core/version.c
+core_libweft_la_SOURCES = core/util/version.c
 core_libweft_la_LIBADD = core/libweft-internal.la $(INIH_LIBS) $(XXHASH_LIBS) -lm
 core_libweft_la_LDFLAGS = -version-info $(WEFT_LT_VERSION) -no-undefined
 

@@ -15,8 +15,8 @@
 #include <weft/model.h>
 #include <weft/weft.h>
 
-#include "batch.h"
-#include "sim.h"
+#include "run/batch.h"
+#include "run/sim.h"
 #include "tap.h"
 
 #define SEED0 41

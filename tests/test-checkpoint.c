@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "checkpoint.h"
+#include "run/checkpoint.h"
 #include "tap.h"
 
 static weft_context *ctx;

@@ -14,7 +14,7 @@
 
 /* config.c's single-value check, called here for ENUM keys, which no
  * section declares yet. */
-weft_status weft__config_check(weft_context *ctx, const char *where,
+weft_status weft__value_check(weft_context *ctx, const char *where,
 			       const char *section, const weft_key_desc *d,
 			       const char *text);
 
@@ -647,17 +647,17 @@ static void test_enum(void)
 					    0,		 "fast|slow|exact",
 					    "how to run" };
 
-	tap_ok(weft__config_check(ctx, "x.ini:1", "demo", &mode, "slow") ==
+	tap_ok(weft__value_check(ctx, "x.ini:1", "demo", &mode, "slow") ==
 		       WEFT_OK,
 	       "an enum choice is accepted");
-	tap_ok(weft__config_check(ctx, "x.ini:2", "demo", &mode, "fsat") ==
+	tap_ok(weft__value_check(ctx, "x.ini:2", "demo", &mode, "fsat") ==
 		       WEFT_E_CONFIG,
 	       "a wrong enum choice is refused");
 	tap_contains(err(),
 		     "x.ini:2: [demo] mode = fsat: expected one of: "
 		     "fast, slow, exact; did you mean 'fast'?",
 		     "the message lists the choices and suggests one");
-	tap_ok(weft__config_check(ctx, "x.ini:3", "demo", &mode, "Slow") ==
+	tap_ok(weft__value_check(ctx, "x.ini:3", "demo", &mode, "Slow") ==
 		       WEFT_E_CONFIG,
 	       "enum choices are case-sensitive");
 }

@@ -19,7 +19,7 @@
  * giving byte for byte the OpenMP backend's daily.csv.
  *
  * What the mock cannot check is the GPU itself: the CUBIN's code, the real
- * runtime's semantics, timings. bench/gpu-check.sh runs on a GPU.
+ * runtime's semantics, timings. .ci/gpu-check.sh runs on a GPU.
  */
 #include "internal.h"
 

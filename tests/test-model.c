@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim.h"
+#include "run/sim.h"
 #include "tap.h"
 
 /* How a run is made: another model than the registry's SEIR (same name

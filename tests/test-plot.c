@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim.h"
+#include "run/sim.h"
 #include "tap.h"
 
 typedef struct run {

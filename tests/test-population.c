@@ -15,7 +15,7 @@
 
 #include "population_build.h"
 #include "population_keys.h"
-#include "sim.h"
+#include "run/sim.h"
 #include "tap.h"
 
 static const char *const layer_names[] = { "home", "school", "work",

@@ -16,7 +16,7 @@
 #include <weft/model.h>
 #include <weft/weft.h>
 
-#include "sim.h"
+#include "run/sim.h"
 #include "tap.h"
 
 static weft_context *ctx;

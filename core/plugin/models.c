@@ -1,0 +1,424 @@
+/*
+ * core/plugin/models.c - model plugins (weft-model-NAME.so): the checks of their
+ * table before any of their code runs, and `weft models`' listing.
+ *
+ * A model's table is data: its keys, kernels and signatures can all be
+ * checked without calling it, so a model that passes these checks can only
+ * fail later in its own setup(). Header mismatches (ABI, size, name) are
+ * the `version` stage; unusable contents the `check` stage.
+ */
+#include "plugin/plugin.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int model_check(weft__plugin *p);
+
+const weft__plugin_kind weft__model_kind = {
+	.noun = "model",
+	.prefix = "weft-model-",
+	.env = "WEFT_MODEL_PATH",
+	.symbol = WEFT_MODEL_ENTRY_SYMBOL,
+	.entry_macro = "WEFT_MODEL_ENTRY",
+	.check = model_check,
+	.probe = NULL,
+};
+
+static const char *const core_sections[] = { "simulation", "backend",
+					     "output",	   "model",
+					     "checkpoint", "ensemble",
+					     "sweep" };
+
+int weft__is_core_section(const char *name)
+{
+	for (size_t i = 0; i < sizeof core_sections / sizeof *core_sections;
+	     i++)
+		if (strcmp(core_sections[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* [a-z0-9_]+, as INI section and key names are matched. */
+static int is_ident(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
+}
+
+/* ---- the header: the version stage --------------------------------------- */
+
+static int check_header(weft__plugin *p, const weft_model *m)
+{
+	if (m->abi_major != WEFT_MODEL_ABI_MAJOR)
+		return weft__plugin_refuse(p, "version",
+					   "built for model ABI %" PRIu32
+					   ".%" PRIu32 ", this weft expects "
+					   "%d.x",
+					   m->abi_major, m->abi_minor,
+					   WEFT_MODEL_ABI_MAJOR);
+	if (m->struct_size < WEFT_MODEL_V1_0_SIZE)
+		return weft__plugin_refuse(p, "version",
+					   "entry struct is %" PRIu32
+					   " bytes, model ABI 1.0 needs at "
+					   "least %zu",
+					   m->struct_size,
+					   (size_t)WEFT_MODEL_V1_0_SIZE);
+	if (!m->name)
+		return weft__plugin_refuse(p, "version",
+					   "entry has no name (NULL), expected "
+					   "'%s'",
+					   p->name);
+	if (strcmp(m->name, p->name) != 0)
+		return weft__plugin_refuse(p, "version",
+					   "entry is named '%.64s', but the "
+					   "file is named for '%s'",
+					   m->name, p->name);
+	return 0;
+}
+
+/* ---- the contents: the check stage --------------------------------------- */
+
+static int check_names(weft__plugin *p, const weft_model *m)
+{
+	if (!is_ident(m->name))
+		return weft__plugin_refuse(p, "check",
+					   "model name '%s' cannot name an INI "
+					   "section (use a-z, 0-9 and '_')",
+					   m->name);
+	if (weft__is_core_section(m->name))
+		return weft__plugin_refuse(
+			p, "check",
+			"model name '%s' clashes with the core's section "
+			"[%s] (the core's sections are [simulation], "
+			"[backend], [output], [model], [checkpoint], "
+			"[ensemble] and [sweep])",
+			m->name, m->name);
+	if (!m->summary || !m->version)
+		return weft__plugin_refuse(p, "check", "entry has no %s (NULL)",
+					   !m->summary ? "summary" : "version");
+	/* For listings, which load nothing (the check runs in a child). */
+	weft__fmt(p->summary, sizeof p->summary, "%s", m->summary);
+	weft__fmt(p->version, sizeof p->version, "%s", m->version);
+	return 0;
+}
+
+static int check_functions(weft__plugin *p, const weft_model *m)
+{
+	const char *missing = !m->setup	     ? "setup"
+			      : !m->finish   ? "finish"
+			      : !m->teardown ? "teardown"
+					     : NULL;
+
+	if (missing)
+		return weft__plugin_refuse(p, "check",
+					   "entry has no %s function (NULL); "
+					   "model ABI 1.0 requires setup, "
+					   "finish and teardown",
+					   missing);
+	if (!m->collect != !m->emit)
+		return weft__plugin_refuse(p, "check",
+					   "entry has %s but no %s: a model "
+					   "has both or neither",
+					   m->collect ? "collect" : "emit",
+					   m->collect ? "emit" : "collect");
+	return 0;
+}
+
+/* One key: a name, a known type, a help line, a default that passes its
+ * own declaration. */
+static int check_key(weft__plugin *p, const weft_model *m,
+		     const weft_key_desc *d)
+{
+	weft_context ctx = { .msg = "" };
+
+	if (!is_ident(d->name))
+		return weft__plugin_refuse(p, "check",
+					   "key '%s' of [%s] is not a key name "
+					   "(a-z, 0-9 and '_')",
+					   d->name ? d->name : "(NULL)",
+					   m->name);
+	if (d->type > WEFT_KEY_ENUM || !d->def || !d->help || !d->help[0] ||
+	    (d->type == WEFT_KEY_ENUM && !d->choices))
+		return weft__plugin_refuse(
+			p, "check", "key [%s] %s has %s", m->name, d->name,
+			d->type > WEFT_KEY_ENUM	  ? "an unknown type"
+			: !d->def		  ? "no default (NULL)"
+			: !d->help || !d->help[0] ? "no help text"
+						  : "no choices");
+	/* "its default: [NAME] KEY = TEXT: why" (the path is the
+	 * message's already). */
+	if (weft__value_check(&ctx, "its default", m->name, d, d->def) !=
+	    WEFT_OK)
+		return weft__plugin_refuse(p, "check", "%s", ctx.msg);
+	return 0;
+}
+
+static int check_keys(weft__plugin *p, const weft_model *m)
+{
+	if (m->n_keys && !m->keys)
+		return weft__plugin_refuse(p, "check",
+					   "entry has %" PRIu32 " keys but no "
+					   "key table (NULL)",
+					   m->n_keys);
+	for (uint32_t k = 0; k < m->n_keys; k++) {
+		if (check_key(p, m, &m->keys[k]))
+			return -1;
+		for (uint32_t j = 0; j < k; j++)
+			if (strcmp(m->keys[j].name, m->keys[k].name) == 0)
+				return weft__plugin_refuse(
+					p, "check",
+					"key [%s] %s is declared twice",
+					m->name, m->keys[k].name);
+	}
+	return 0;
+}
+
+static int check_sig(weft__plugin *p, const weft_model *m, uint32_t i)
+{
+	const weft_kernel_desc *k = &m->program->kernels[i];
+	const weft_kernel_sig *s = &m->sigs[i];
+
+	if (!k->name || !k->host_fn)
+		return weft__plugin_refuse(p, "check",
+					   "kernel %" PRIu32 " has no %s", i,
+					   !k->name ? "name" : "host build");
+	if (!s->kernel || strcmp(s->kernel, k->name) != 0)
+		return weft__plugin_refuse(
+			p, "check",
+			"signature %" PRIu32 " is for '%s', "
+			"kernel %" PRIu32 " is '%s' (weft-wk "
+			"writes both from the .wk file)",
+			i, s->kernel ? s->kernel : "(NULL)", i, k->name);
+	if (s->n_bufs > WEFT_KERNEL_MAX_BUFS || (s->n_bufs && !s->bufs))
+		return weft__plugin_refuse(
+			p, "check", "kernel %s declares %" PRIu32 " buffers%s",
+			k->name, s->n_bufs,
+			s->n_bufs > WEFT_KERNEL_MAX_BUFS ? " (at most 12)"
+							 : " but names none");
+	for (uint32_t b = 0; b < s->n_bufs; b++)
+		if (!s->bufs[b])
+			return weft__plugin_refuse(p, "check",
+						   "kernel %s: buffer %" PRIu32
+						   " has no name",
+						   k->name, b);
+	return 0;
+}
+
+static int check_program(weft__plugin *p, const weft_model *m)
+{
+	const weft_program_desc *pd = m->program;
+
+	if (!pd)
+		return weft__plugin_refuse(p, "check",
+					   "it has no program (NULL; weft-wk "
+					   "writes NAME_program)");
+	if (pd->struct_size < WEFT_PROGRAM_DESC_V1_0_SIZE || !pd->name ||
+	    !pd->source || !pd->kernels || pd->n_kernels == 0)
+		return weft__plugin_refuse(
+			p, "check", "its program is incomplete (%s)",
+			pd->struct_size < WEFT_PROGRAM_DESC_V1_0_SIZE
+				? "struct_size too small"
+			: !pd->name   ? "no name"
+			: !pd->source ? "no source text for run-time compilers"
+				      : "no kernels");
+	if (!m->sigs)
+		return weft__plugin_refuse(p, "check",
+					   "its kernels have no signatures "
+					   "(sigs is NULL; weft-wk generates "
+					   "them)");
+	for (uint32_t i = 0; i < pd->n_kernels; i++)
+		if (check_sig(p, m, i))
+			return -1;
+	return 0;
+}
+
+static int model_check(weft__plugin *p)
+{
+	const weft_model *m = WEFT__MODEL(p);
+
+	return check_header(p, m) || check_names(p, m) ||
+	       check_functions(p, m) || check_keys(p, m) || check_program(p, m);
+}
+
+/* ---- the public listing -------------------------------------------------- */
+
+struct weft_model_list {
+	weft__plugin_set *set;
+	weft_model_info *items;
+	size_t n;
+};
+
+static void info_from_plugin(weft_model_info *info, const weft__plugin *p)
+{
+	int ok = !p->stage && !p->shadowed;
+
+	info->name = p->name;
+	info->path = p->path;
+	info->stage = p->stage ? p->stage : "";
+	info->reason = p->stage || p->shadowed ? p->reason : "";
+	info->summary = ok ? p->summary : "";
+	info->version = ok ? p->version : "";
+	info->state = p->shadowed ? "shadowed"
+		      : p->stage  ? "failed"
+				  : "available";
+}
+
+weft_status weft_models_scan(weft_context *ctx, const char *model_path,
+			     weft_model_list **out)
+{
+	weft_model_list *l;
+	weft_status st;
+
+	if (!out)
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "weft_models_scan: out is NULL");
+	*out = NULL;
+	l = calloc(1, sizeof *l);
+	if (!l)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	st = weft__plugins_scan_kind(ctx, &weft__model_kind, model_path,
+				     &l->set);
+	if (st == WEFT_OK &&
+	    !(l->items = calloc(l->set->n + 1, sizeof *l->items)))
+		st = weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	if (st != WEFT_OK) {
+		weft_model_list_free(l);
+		return st;
+	}
+	for (size_t i = 0; i < l->set->n; i++)
+		info_from_plugin(&l->items[l->n++], &l->set->items[i]);
+	*out = l;
+	return WEFT_OK;
+}
+
+size_t weft_model_list_count(const weft_model_list *l)
+{
+	return l ? l->n : 0;
+}
+
+const weft_model_info *weft_model_list_at(const weft_model_list *l, size_t i)
+{
+	return l && i < l->n ? &l->items[i] : NULL;
+}
+
+void weft_model_list_free(weft_model_list *l)
+{
+	if (!l)
+		return;
+	free(l->items);
+	weft__plugins_free(l->set);
+	free(l);
+}
+
+/* ---- loading for harnesses (weft/model.h) -----------------------------------
+ */
+
+struct weft_model_plugin {
+	weft__plugin *p;
+};
+
+void weft__models_hint(const char *searched, const char *name, char *buf,
+		       size_t size)
+{
+	weft__names models;
+	char list[WEFT__MSG_MAX / 2];
+	const char *best;
+
+	weft__plugin_names(&weft__model_kind, searched, &models);
+	best = weft__closest(name, (const char *const *)models.name, models.n);
+	if (best) {
+		weft__fmt(buf, size, "; did you mean '%s'?", best);
+	} else {
+		weft__names_join(&models, list, sizeof list);
+		weft__fmt(buf, size, "; models there: %s", list);
+	}
+	weft__names_free(&models);
+}
+
+/* By name: the first weft-model-NAME.so in the search path. A file name
+ * is not a model name: "weft-model-x.so" is not looked for as
+ * weft-model-weft-model-x.so.so, nor opened from the current directory. */
+static weft_status model_find_name(weft_context *ctx, const char *name,
+				   const char *model_path, weft__plugin **out)
+{
+	char hint[WEFT__MSG_MAX / 2];
+	char *searched;
+	weft_status st;
+	size_t len = strlen(name);
+	int file = len > 3 && strcmp(name + len - 3, ".so") == 0;
+
+	if (!is_ident(name))
+		return weft__fail(ctx, WEFT_E_PLUGIN,
+				  "'%s' is not a model name (a-z, 0-9 and "
+				  "'_')%s%s",
+				  name,
+				  file ? "; give a plugin file as a path, such "
+					 "as ./"
+				       : "",
+				  file ? name : "");
+	searched = weft__plugin_search_path(&weft__model_kind, model_path);
+	if (!searched)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	st = weft__plugin_find(ctx, &weft__model_kind, searched, name, out);
+	if (st == WEFT_OK && !*out) {
+		weft__models_hint(searched, name, hint, sizeof hint);
+		st = weft__fail(ctx, WEFT_E_PLUGIN,
+				"no model plugin weft-model-%s.so in %s%s",
+				name, searched, hint);
+	}
+	if (st == WEFT_OK && (*out)->stage) {
+		st = weft__fail(ctx, WEFT_E_PLUGIN, "%s: %s: %s", (*out)->path,
+				(*out)->stage, (*out)->reason);
+		weft__plugin_free(*out);
+		*out = NULL;
+	}
+	free(searched);
+	return st;
+}
+
+weft_status weft_model_plugin_open(weft_context *ctx, const char *spec,
+				   const char *model_path,
+				   weft_model_plugin **out)
+{
+	weft_model_plugin *mp;
+	weft_status st;
+
+	if (!spec || !out)
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "weft_model_plugin_open: NULL argument");
+	*out = NULL;
+	mp = calloc(1, sizeof *mp);
+	if (!mp)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	if (strchr(spec, '/'))
+		st = weft__plugin_open_path(ctx, &weft__model_kind, spec, 0,
+					    &mp->p);
+	else
+		st = model_find_name(ctx, spec, model_path, &mp->p);
+	if (st != WEFT_OK) {
+		free(mp);
+		return st;
+	}
+	*out = mp;
+	return WEFT_OK;
+}
+
+const weft_model *weft_model_plugin_table(const weft_model_plugin *mp)
+{
+	return mp ? WEFT__MODEL(mp->p) : NULL;
+}
+
+const char *weft_model_plugin_path(const weft_model_plugin *mp)
+{
+	return mp ? mp->p->path : "";
+}
+
+void weft_model_plugin_close(weft_model_plugin *mp)
+{
+	if (!mp)
+		return;
+	weft__plugin_free(mp->p);
+	free(mp);
+}

@@ -1,0 +1,535 @@
+/*
+ * core/run/memory.c - bounded memory: the model's estimate of the memory a
+ * run needs (model ABI 1.3, estimate()), what the host and the device
+ * have for it, and the check that refuses a run that does not fit before
+ * anything is allocated, with the bytes needed, what needs them (the
+ * keys that drive each part) and the bytes available.
+ *
+ * The host has MemAvailable (/proc/meminfo; $WEFT_MEM_AVAILABLE instead,
+ * for tests), or less when the process is limited: its address-space
+ * limit (ulimit -v) less what it has mapped, its cgroup's memory.max less
+ * memory.current. A device has what its backend's mem_info() (backend
+ * ABI 1.3) says is free ($WEFT_DEVICE_MEM_AVAILABLE instead); a device
+ * whose memory is the host's (OpenMP, a CPU OpenCL device) adds its
+ * buffers to the host's bytes. docs/design.md, "Memory".
+ */
+#include "run/sim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "run/memory.h"
+
+/* ---- the estimate ---------------------------------------------------------
+ */
+
+static uint64_t weft__add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+weft_status weft_model_estimate_add(weft_model_estimate *est, const char *what,
+				    const char *keys, uint64_t host_bytes,
+				    uint64_t device_bytes)
+{
+	weft__mem_part *p;
+
+	if (!est || !what)
+		return WEFT_E_INVALID;
+	/* Past the last place, parts are counted in the last one. */
+	p = &est->part[est->n < WEFT__MEM_PARTS ? est->n++
+						: WEFT__MEM_PARTS - 1];
+	if (p->what[0]) {
+		weft__fmt(p->what, sizeof p->what, "other parts");
+		p->keys[0] = '\0';
+	} else {
+		weft__fmt(p->what, sizeof p->what, "%s", what);
+		weft__fmt(p->keys, sizeof p->keys, "%s", keys ? keys : "");
+	}
+	p->host = weft__add_sat(p->host, host_bytes);
+	p->device = weft__add_sat(p->device, device_bytes);
+	est->host = weft__add_sat(est->host, host_bytes);
+	est->device = weft__add_sat(est->device, device_bytes);
+	return WEFT_OK;
+}
+
+weft_status weft_model_estimate_setup(weft_model_estimate *est,
+				      const char *what, const char *keys,
+				      uint64_t host_bytes)
+{
+	if (!est || !what)
+		return WEFT_E_INVALID;
+	if (host_bytes <= est->setup.host)
+		return WEFT_OK; /* the largest is the one held */
+	weft__fmt(est->setup.what, sizeof est->setup.what, "%s", what);
+	weft__fmt(est->setup.keys, sizeof est->setup.keys, "%s",
+		  keys ? keys : "");
+	est->setup.host = host_bytes;
+	return WEFT_OK;
+}
+
+uint64_t weft_model_rows_bytes(const weft_model_ctx *mc, size_t row_bytes,
+			       uint64_t slot_rows)
+{
+	uint64_t slots = weft_model_output_slots(mc);
+
+	if (slot_rows && row_bytes > UINT64_MAX / slots / slot_rows)
+		return UINT64_MAX;
+	return slots * slot_rows * row_bytes;
+}
+
+weft_status weft__mem_estimate(weft_context *ctx, const weft_config *cfg,
+			       const weft_model *model,
+			       weft_model_estimate *est)
+{
+	weft_model_ctx mc = { .cfg = cfg, .model = model, .ctx = ctx };
+
+	memset(est, 0, sizeof *est);
+	if (model->struct_size < WEFT_MODEL_V1_3_SIZE || !model->estimate)
+		return WEFT_OK;
+	if (weft__cancelled(ctx))
+		return weft__cancel_fail(
+			ctx, "estimating the memory of model %s", model->name);
+	est->known = 1;
+	return model->estimate(&mc, est);
+}
+
+/* ---- what the host has ----------------------------------------------------
+ */
+
+/* The first size - 1 bytes of a small file (/proc, /sys), NUL-terminated;
+ * 0 when it cannot be read. */
+static int weft__read_small(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return n > 0;
+}
+
+/* A decimal number of bytes, with nothing after it but blanks. */
+static int weft__parse_bytes(const char *text, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (text[0] < '0' || text[0] > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno)
+		return 0;
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (*end)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+/* "MemAvailable:  N kB" of /proc/meminfo, in bytes. */
+static int weft__meminfo(uint64_t *out)
+{
+	char text[4096], *p;
+	unsigned long long kb;
+
+	if (!weft__read_small("/proc/meminfo", text, sizeof text) ||
+	    !(p = strstr(text, "MemAvailable:")) ||
+	    sscanf(p + 13, "%llu", &kb) != 1)
+		return 0;
+	*out = kb > UINT64_MAX / 1024 ? UINT64_MAX : kb * 1024;
+	return 1;
+}
+
+/* The address space the limit (ulimit -v) leaves: the limit less the
+ * process's virtual size. */
+static int weft__as_left(uint64_t *out)
+{
+	struct rlimit rl;
+	char text[256];
+	unsigned long long pages;
+	uint64_t mapped;
+
+	if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    !weft__read_small("/proc/self/statm", text, sizeof text) ||
+	    sscanf(text, "%llu", &pages) != 1)
+		return 0;
+	mapped = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+	*out = rl.rlim_cur > mapped ? rl.rlim_cur - mapped : 0;
+	return 1;
+}
+
+/* The cgroup (v2) limit: memory.max less memory.current of the process's
+ * cgroup, when it has a limit. */
+static int weft__cgroup_left(uint64_t *out)
+{
+	char text[512], path[600], value[64];
+	uint64_t max, cur;
+	char *line;
+
+	if (!weft__read_small("/proc/self/cgroup", text, sizeof text) ||
+	    !(line = strstr(text, "0::/")))
+		return 0;
+	line[strcspn(line, "\n")] = '\0';
+	weft__fmt(path, sizeof path, "/sys/fs/cgroup%s/memory.max", line + 3);
+	if (!weft__read_small(path, value, sizeof value) ||
+	    !weft__parse_bytes(value, &max))
+		return 0; /* "max": no limit */
+	weft__fmt(path, sizeof path, "/sys/fs/cgroup%s/memory.current",
+		  line + 3);
+	if (!weft__read_small(path, value, sizeof value) ||
+	    !weft__parse_bytes(value, &cur))
+		return 0;
+	*out = max > cur ? max - cur : 0;
+	return 1;
+}
+
+/* An environment variable holding bytes: 1 when set (in *out), 0 when
+ * not, -1 (and a message) when it is not a number of bytes. */
+static int weft__env_bytes(weft_context *ctx, const char *name, uint64_t *out)
+{
+	const char *text = getenv(name);
+
+	if (!text || !text[0])
+		return 0;
+	if (weft__parse_bytes(text, out))
+		return 1;
+	weft__fail(ctx, WEFT_E_CONFIG,
+		   "%s=%.40s is not a number of bytes (a decimal integer)",
+		   name, text);
+	return -1;
+}
+
+/* The lowest of what limits the host's (or the device's) memory. */
+static void weft__avail_min(weft__mem_avail *a, uint64_t bytes,
+			    const char *from)
+{
+	if (a->known && a->bytes <= bytes)
+		return;
+	a->known = 1;
+	a->bytes = bytes;
+	a->from = from;
+}
+
+/* $name, bytes that replace what the machine reports, into out: 1 when
+ * set, 0 when not, -1 (and a message) when not a number of bytes. */
+static int weft__mem_env(weft_context *ctx, const char *name,
+			 weft__mem_avail *out)
+{
+	uint64_t v;
+	int env = weft__env_bytes(ctx, name, &v);
+
+	if (env > 0)
+		weft__avail_min(out, v, name);
+	return env;
+}
+
+weft_status weft__mem_host(weft_context *ctx, weft__mem_avail *out)
+{
+	uint64_t v;
+	int env;
+
+	memset(out, 0, sizeof *out);
+	if ((env = weft__mem_env(ctx, "WEFT_MEM_AVAILABLE", out)) < 0)
+		return WEFT_E_CONFIG;
+	if (env == 0 && weft__meminfo(&v))
+		weft__avail_min(out, v, "MemAvailable");
+	if (weft__cgroup_left(&v))
+		weft__avail_min(out, v, "what the cgroup's memory.max leaves");
+	if (weft__as_left(&v))
+		weft__avail_min(out, v,
+				"what the address-space limit (ulimit -v) "
+				"leaves");
+	return WEFT_OK;
+}
+
+/* ---- what the device has --------------------------------------------------
+ */
+
+weft_status weft__mem_device(weft_context *ctx, const weft_backend *vt,
+			     weft_device *dev, weft__mem_avail *out)
+{
+	weft_mem_info mi = { .struct_size = sizeof mi };
+	weft_error err = { { 0 } };
+	weft_status st;
+	int env;
+
+	memset(out, 0, sizeof *out);
+	if ((env = weft__mem_env(ctx, "WEFT_DEVICE_MEM_AVAILABLE", out)) < 0)
+		return WEFT_E_CONFIG;
+	if (env > 0)
+		return WEFT_OK;
+	if (vt->struct_size < WEFT_BACKEND_V1_3_SIZE || !vt->mem_info)
+		return WEFT_OK; /* a backend older than 1.3: not checked */
+	st = vt->mem_info(dev, &mi, &err);
+	if (st)
+		return weft__fail(ctx, st, "backend %s: mem_info: %s", vt->name,
+				  err.msg[0] ? err.msg : weft_status_str(st));
+	out->host = mi.host;
+	if (!mi.host && mi.free_bytes)
+		weft__avail_min(out, mi.free_bytes, "free");
+	out->total = mi.total_bytes;
+	return WEFT_OK;
+}
+
+/* ---- the check ------------------------------------------------------------
+ */
+
+/* "1.5 GiB", "12.0 MiB", "800 bytes". */
+static void weft__human(char *buf, size_t size, uint64_t bytes)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB",
+					    "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int u = -1;
+
+	while (v >= 1024.0 && u < 5) {
+		v /= 1024.0;
+		u++;
+	}
+	if (u < 0)
+		weft__fmt(buf, size, "%llu bytes", (unsigned long long)bytes);
+	else
+		weft__fmt(buf, size, "%.1f %s", v, unit[u]);
+}
+
+/* Bytes of part p: its host bytes (which = 'h'), device bytes ('d'), or
+ * both ('b', a device in host memory). */
+static uint64_t weft__part_bytes(const weft__mem_part *p, int which)
+{
+	if (which == 'h')
+		return p->host;
+	if (which == 'd')
+		return p->device;
+	return weft__add_sat(p->host, p->device);
+}
+
+/* "12.0 MiB for agents ([seir] agents = 37518)" after buf's text. */
+static void weft__part_add(char *buf, size_t size, const weft__mem_part *p,
+			   uint64_t bytes)
+{
+	char h[32];
+
+	weft__human(h, sizeof h, bytes);
+	weft__msg_add(buf, size, "%s%s for %s%s%s%s", buf[0] ? ", " : "", h,
+		      p->what, p->keys[0] ? " (" : "", p->keys,
+		      p->keys[0] ? ")" : "");
+}
+
+void weft__mem_parts(const weft_model_estimate *est, int which, char *buf,
+		     size_t size)
+{
+	buf[0] = '\0';
+	for (unsigned i = 0; i < est->n; i++) {
+		uint64_t b = weft__part_bytes(&est->part[i], which);
+		if (b)
+			weft__part_add(buf, size, &est->part[i], b);
+	}
+}
+
+uint64_t weft__mem_need(const weft_model_estimate *est, int which)
+{
+	uint64_t later = which == 'b'	? weft__add_sat(est->host, est->device)
+			 : which == 'd' ? est->device
+					: est->host;
+
+	return which != 'd' && est->setup.host > later ? est->setup.host
+						       : later;
+}
+
+/* The parts of what weft__mem_need() counts: setup's alone when it is
+ * the larger. */
+static void weft__mem_need_parts(const weft_model_estimate *est, int which,
+				 char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (which != 'd' && weft__mem_need(est, which) == est->setup.host &&
+	    est->setup.host)
+		weft__part_add(buf, size, &est->setup, est->setup.host);
+	else
+		weft__mem_parts(est, which, buf, size);
+}
+
+/* "needs N bytes of KIND memory (PARTS), AVAILABLE": the run fails. */
+static weft_status weft__mem_refuse(weft_context *ctx, const char *model,
+				    const weft_model_estimate *est, int which,
+				    uint64_t need, const char *kind,
+				    const char *avail)
+{
+	char parts[WEFT__MSG_MAX / 2], h[32];
+
+	weft__mem_need_parts(est, which, parts, sizeof parts);
+	weft__human(h, sizeof h, need);
+	return weft__fail(ctx, WEFT_E_NOMEM,
+			  "model %s needs %llu bytes (%s) of %s memory (%s), "
+			  "%s; lower the keys named, or run where there is "
+			  "more memory",
+			  model, (unsigned long long)need, h, kind, parts,
+			  avail);
+}
+
+/* "MemAvailable is M bytes (1.2 GiB)". */
+static void weft__avail_text(char *buf, size_t size, const weft__mem_avail *a,
+			     const char *what)
+{
+	char h[32];
+
+	weft__human(h, sizeof h, a->bytes);
+	weft__fmt(buf, size, "%s%s is %llu bytes", what ? what : "", a->from,
+		  (unsigned long long)a->bytes);
+	if (a->bytes >= 1024)
+		weft__msg_add(buf, size, " (%s)", h);
+}
+
+weft_status weft__mem_check_host(weft_context *ctx, const char *model,
+				 const weft_model_estimate *est,
+				 const weft__mem_avail *host, int with_device,
+				 const char *backend)
+{
+	uint64_t need = weft__mem_need(est, with_device ? 'b' : 'h');
+	char avail[256];
+
+	if (!est->known || !host->known || need <= host->bytes)
+		return WEFT_OK;
+	weft__avail_text(avail, sizeof avail, host, NULL);
+	if (with_device)
+		weft__msg_add(avail, sizeof avail,
+			      " (backend %s keeps its buffers in host memory)",
+			      backend);
+	return weft__mem_refuse(ctx, model, est, with_device ? 'b' : 'h', need,
+				"host", avail);
+}
+
+weft_status weft__mem_check_device(weft_context *ctx, const char *model,
+				   const weft_model_estimate *est,
+				   const weft__mem_avail *dev,
+				   const char *backend)
+{
+	char avail[256], what[96], h[32];
+
+	if (!est->known || !dev->known || est->device <= dev->bytes)
+		return WEFT_OK;
+	weft__fmt(what, sizeof what, "backend %s's device: ", backend);
+	weft__avail_text(avail, sizeof avail, dev, what);
+	if (dev->total) {
+		weft__human(h, sizeof h, dev->total);
+		weft__msg_add(avail, sizeof avail, " of %llu (%s)",
+			      (unsigned long long)dev->total, h);
+	}
+	return weft__mem_refuse(ctx, model, est, 'd', est->device, "device",
+				avail);
+}
+
+weft_status weft__mem_fits(weft_context *ctx, const weft_config *cfg,
+			   const weft_model *model, const weft_backend *vt,
+			   weft_device *dev)
+{
+	return weft__mem_fits_n(ctx, cfg, model, vt, dev, 1);
+}
+
+static uint64_t weft__mul_sat(uint64_t a, uint64_t n)
+{
+	return n && a > UINT64_MAX / n ? UINT64_MAX : a * n;
+}
+
+/* n replicas of p: each holds its host bytes and, until the batch's
+ * buffers are allocated, its device bytes staged in host memory. */
+static void weft__part_times(weft__mem_part *p, uint64_t n)
+{
+	p->host = weft__mul_sat(weft__add_sat(p->host, p->device), n);
+	p->device = weft__mul_sat(p->device, n);
+}
+
+/* The estimate of a batch of n replicas. */
+static void weft__est_times(weft_model_estimate *est, uint64_t n)
+{
+	if (n < 2)
+		return;
+	for (unsigned i = 0; i < est->n; i++)
+		weft__part_times(&est->part[i], n);
+	weft__part_times(&est->setup, n);
+	est->host = weft__mul_sat(weft__add_sat(est->host, est->device), n);
+	est->device = weft__mul_sat(est->device, n);
+}
+
+/* "a batch of N replicas: " before the message of a refusal. */
+static weft_status weft__mem_batch_fail(weft_context *ctx, weft_status st,
+					uint32_t n)
+{
+	char msg[WEFT__MSG_MAX];
+
+	if (n < 2 || st != WEFT_E_NOMEM)
+		return st;
+	weft__fmt(msg, sizeof msg, "%s", weft_context_error(ctx));
+	return weft__fail(ctx, st, "a batch of %u replicas: %s", n, msg);
+}
+
+weft_status weft__mem_fits_n(weft_context *ctx, const weft_config *cfg,
+			     const weft_model *model, const weft_backend *vt,
+			     weft_device *dev, uint32_t replicas)
+{
+	weft_model_estimate est;
+	weft__mem_avail host, devmem = { 0 };
+	weft_status st;
+
+	if ((st = weft__mem_estimate(ctx, cfg, model, &est)) || !est.known ||
+	    (st = weft__mem_host(ctx, &host)) ||
+	    (vt && (st = weft__mem_device(ctx, vt, dev, &devmem))))
+		return st;
+	weft__est_times(&est, replicas);
+	st = weft__mem_check_host(ctx, model->name, &est, &host, devmem.host,
+				  vt ? vt->name : "");
+	if (st == WEFT_OK)
+		st = weft__mem_check_device(ctx, model->name, &est, &devmem,
+					    vt ? vt->name : "");
+	return weft__mem_batch_fail(ctx, st, replicas);
+}
+
+/* ---- weft check's report ------------------------------------------------- */
+
+weft_status weft_config_estimate(weft_context *ctx, const weft_config *cfg,
+				 weft_estimate *out)
+{
+	weft_estimate full = { .struct_size = sizeof full };
+	weft_model_estimate est;
+	weft__mem_avail host;
+	const weft_model *model = weft__config_model(cfg);
+	weft_status st;
+
+	if (!cfg || !out || out->struct_size < sizeof(uint32_t))
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "weft_config_estimate: NULL argument, or "
+				  "struct_size not set");
+	if (!model)
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "weft_config_estimate: the configuration "
+				  "was not validated (weft_config_validate)");
+	if ((st = weft__mem_estimate(ctx, cfg, model, &est)) ||
+	    (st = weft__mem_host(ctx, &host)))
+		return st;
+	full.known = est.known;
+	full.host_bytes = weft__mem_need(&est, 'h');
+	full.device_bytes = est.device;
+	full.shared_bytes = weft__mem_need(&est, 'b');
+	full.host_available = host.known ? host.bytes : 0;
+	full.available_from = host.known ? host.from : "";
+	weft__mem_parts(&est, 'b', full.parts, sizeof full.parts);
+	if (est.setup.host) {
+		weft__msg_add(full.parts, sizeof full.parts, "; before that, ");
+		weft__part_add(full.parts + strlen(full.parts),
+			       sizeof full.parts - strlen(full.parts),
+			       &est.setup, est.setup.host);
+	}
+	full.struct_size =
+		out->struct_size < sizeof full ? out->struct_size : sizeof full;
+	memcpy(out, &full, full.struct_size);
+	return WEFT_OK;
+}

@@ -1,0 +1,618 @@
+/*
+ * core/run/model_api.c - what a model may ask of the core (weft/model.h):
+ * parameters, device memory, transfers, the step's launches, outputs and
+ * summary lines. Each call forwards to the backend and names, on failure,
+ * the model, the buffer and the bytes involved.
+ *
+ * emit() runs on the output writer thread (pipeline.c) with the writer's
+ * model context: failures go to the writer's error context, and whatever
+ * would reach the backend or change the run is refused there.
+ */
+#include "run/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+void weft__mc_init(weft_model_ctx *mc, weft_sim *sim, int writer)
+{
+	mc->sim = sim;
+	mc->writer = writer;
+	mc->cfg = sim->cfg;
+	mc->model = sim->model;
+	mc->ctx = writer ? &sim->pipe.w.ctx : sim->ctx;
+}
+
+weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
+			      const weft_model *model)
+{
+	weft_model_ctx mc = { .cfg = cfg, .model = model, .ctx = ctx };
+
+	if (model->struct_size < WEFT_MODEL_V1_1_SIZE || !model->check)
+		return WEFT_OK;
+	if (weft__cancelled(ctx))
+		return weft__cancel_fail(ctx,
+					 "checking the parameters of "
+					 "model %s",
+					 model->name);
+	return model->check(&mc);
+}
+
+weft_status weft_model_fail(weft_model_ctx *mc, weft_status st, const char *fmt,
+			    ...)
+{
+	char msg[WEFT__MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return weft__fail(mc->ctx, st, "model %s: %s", mc->model->name, msg);
+}
+
+int weft_model_cancelled(const weft_model_ctx *mc)
+{
+	if (!mc)
+		return 0;
+	/* The writer's context only keeps its messages: the run's is the
+	 * one weft_context_cancel() was given. */
+	return weft__cancelled(mc->sim ? mc->sim->ctx : mc->ctx);
+}
+
+/* [a-z0-9_]+, for the names applications look lists and views up by. */
+static int weft__is_name(const char *s)
+{
+	return s && *s &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
+}
+
+void weft_model_progress(const weft_model_ctx *mc, const char *what,
+			 uint64_t done, uint64_t total)
+{
+	char line[256];
+
+	/* The writer thread must not call the application's callback
+	 * while the main thread may; check() has no run. */
+	if (!mc || !mc->sim || mc->writer || !what)
+		return;
+	weft__fmt(line, sizeof line, "model %s: %s", mc->model->name, what);
+	weft__progress(mc->sim->ctx, line, done, total);
+}
+
+/* Calls that reach the backend or change the run: not for emit(), and
+ * not for check(), which has no run. */
+static weft_status weft__mc_main(weft_model_ctx *mc, const char *what)
+{
+	if (!mc->sim)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "%s called from check(), which may only "
+				       "read parameters",
+				       what);
+	if (!mc->writer)
+		return WEFT_OK;
+	return weft_model_fail(mc, WEFT_E_INVALID,
+			       "%s called from emit(), which may only write "
+			       "outputs from host memory",
+			       what);
+}
+
+int64_t weft_model_int(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_int(mc->cfg, mc->model->name, key);
+}
+
+double weft_model_real(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_real(mc->cfg, mc->model->name, key);
+}
+
+int weft_model_bool(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_bool(mc->cfg, mc->model->name, key);
+}
+
+const char *weft_model_string(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_str(mc->cfg, mc->model->name, key);
+}
+
+const char *weft_model_where(const weft_model_ctx *mc, const char *key)
+{
+	return weft__config_where(mc->cfg, mc->model->name, key);
+}
+
+uint64_t weft_model_seed(const weft_model_ctx *mc)
+{
+	return (uint64_t)weft__config_int(mc->cfg, "simulation", "seed");
+}
+
+uint64_t weft_model_steps(const weft_model_ctx *mc)
+{
+	return (uint64_t)weft__config_int(mc->cfg, "simulation", "steps");
+}
+
+uint64_t weft_model_output_every(const weft_model_ctx *mc)
+{
+	return (uint64_t)weft__config_int(mc->cfg, "output", "every");
+}
+
+unsigned weft_model_output_slots(const weft_model_ctx *mc)
+{
+	(void)mc;
+	return WEFT__SIM_SLOTS;
+}
+
+int weft_model_want_csv(const weft_model_ctx *mc)
+{
+	return weft__config_bool(mc->cfg, "output", "csv");
+}
+
+weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
+			     weft_buf **out)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if ((st = weft__mc_main(mc, "weft_model_alloc")))
+		return st;
+	st = sim->vt->alloc(sim->dev, bytes, out, &err);
+	if (st)
+		return weft_model_fail(mc, st, "allocating %s (%zu bytes): %s",
+				       what, bytes, err.msg);
+	/* Recorded for state digests (the conformance suite). */
+	st = weft__sim_buf_add(sim, what, *out, bytes);
+	if (st) {
+		sim->vt->free(sim->dev, *out);
+		*out = NULL;
+		return weft_model_fail(mc, st, "allocating %s: out of memory",
+				       what);
+	}
+	return WEFT_OK;
+}
+
+void weft_model_free(weft_model_ctx *mc, weft_buf *buf)
+{
+	if (!buf || weft__mc_main(mc, "weft_model_free"))
+		return;
+	weft__sim_buf_drop(mc->sim, buf);
+	mc->sim->vt->free(mc->sim->dev, buf);
+}
+
+weft_status weft_model_buffer_tolerance(weft_model_ctx *mc, weft_buf *buf,
+					double abs_tol)
+{
+	weft__sim_buf *b;
+
+	if (weft__mc_main(mc, "weft_model_buffer_tolerance"))
+		return WEFT_E_INVALID;
+	b = weft__sim_buf_find(mc->sim, buf);
+	if (!b)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "buffer tolerance: the buffer was not "
+				       "allocated with weft_model_alloc");
+	if (b->bytes % sizeof(float) != 0)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "buffer tolerance: buffer '%s' has %zu "
+				       "bytes, not a whole number of f32 "
+				       "elements",
+				       b->name, b->bytes);
+	if (!(abs_tol >= 0.0) || abs_tol > 1e300)
+		return weft_model_fail(
+			mc, WEFT_E_INVALID,
+			"buffer tolerance: %g for buffer '%s' is "
+			"not a finite tolerance >= 0",
+			abs_tol, b->name);
+	b->is_f32 = 1;
+	b->abs_tol = abs_tol;
+	return WEFT_OK;
+}
+
+/* Declarations of state: in setup() only, on the main thread. */
+static weft_status weft__mc_setup(weft_model_ctx *mc, const char *what)
+{
+	weft_status st = weft__mc_main(mc, what);
+
+	if (st || mc->sim->in_setup)
+		return st;
+	return weft_model_fail(mc, WEFT_E_INVALID,
+			       "%s called outside setup(): the state is "
+			       "declared once, before the first step",
+			       what);
+}
+
+weft_status weft_model_state(weft_model_ctx *mc, weft_buf *buf)
+{
+	weft__sim_buf *b;
+	weft_status st;
+
+	if ((st = weft__mc_setup(mc, "weft_model_state")))
+		return st;
+	if (!(b = weft__sim_buf_find(mc->sim, buf)))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "weft_model_state: the buffer was not "
+				       "allocated with weft_model_alloc");
+	b->is_state = 1;
+	return WEFT_OK;
+}
+
+weft_status weft_model_state_host(weft_model_ctx *mc, const char *name,
+				  void *data, size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft__sim_host *grown;
+	weft_status st;
+
+	if ((st = weft__mc_setup(mc, "weft_model_state_host")))
+		return st;
+	if (!weft__is_name(name) || (!data && bytes))
+		return weft_model_fail(
+			mc, WEFT_E_INVALID, "weft_model_state_host: %s",
+			!weft__is_name(name) ? "the name is not a name (a-z, "
+					       "0-9 and '_')"
+					     : "no memory for its bytes");
+	for (size_t i = 0; i < sim->n_hosts; i++)
+		if (strcmp(sim->hosts[i].name, name) == 0)
+			return weft_model_fail(mc, WEFT_E_INVALID,
+					       "host state '%s' is declared "
+					       "twice",
+					       name);
+	grown = realloc(sim->hosts, (sim->n_hosts + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->hosts = grown;
+	grown[sim->n_hosts] =
+		(weft__sim_host){ weft__strdup(name), data, bytes };
+	if (!grown[sim->n_hosts].name)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->n_hosts++;
+	return WEFT_OK;
+}
+
+weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
+			      const void *src, size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if ((st = weft__mc_main(mc, "weft_model_upload")))
+		return st;
+	st = sim->vt->write(sim->dev, dst, offset, src, bytes, 0, &err);
+	if (st)
+		return weft_model_fail(mc, st, "uploading %zu bytes: %s", bytes,
+				       err.msg);
+	return WEFT_OK;
+}
+
+/* A read followed by a sync: models call it between chunks of steps only
+ * (from setup, output and finish), never inside step(). */
+weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
+				size_t offset, size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if ((st = weft__mc_main(mc, "weft_model_download")))
+		return st;
+	st = sim->vt->read(sim->dev, dst, src, offset, bytes, WEFT_XFER_ASYNC,
+			   &err);
+	if (st == WEFT_OK)
+		st = sim->vt->sync(sim->dev, &err);
+	if (st)
+		return weft_model_fail(mc, st, "downloading %zu bytes: %s",
+				       bytes, err.msg);
+	return WEFT_OK;
+}
+
+/* The name a buffer was allocated under, for messages. */
+static const char *weft__buf_name(weft_sim *sim, weft_buf *buf)
+{
+	const weft__sim_buf *b = weft__sim_buf_find(sim, buf);
+
+	return b ? b->name : "a buffer not from weft_model_alloc";
+}
+
+weft_status weft_model_copy(weft_model_ctx *mc, weft_buf *dst,
+			    size_t dst_offset, weft_buf *src, size_t src_offset,
+			    size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if ((st = weft__mc_main(mc, "weft_model_copy")))
+		return st;
+	st = sim->vt->copy(sim->dev, dst, dst_offset, src, src_offset, bytes,
+			   WEFT_XFER_ASYNC, &err);
+	if (st)
+		return weft_model_fail(mc, st,
+				       "copying %zu bytes from %s (offset %zu) "
+				       "to %s (offset %zu): %s",
+				       bytes, weft__buf_name(sim, src),
+				       src_offset, weft__buf_name(sim, dst),
+				       dst_offset, err.msg);
+	return WEFT_OK;
+}
+
+/* Completed by the pipeline's wait (or sync) before emit() sees dst. */
+weft_status weft_model_download_async(weft_model_ctx *mc, void *dst,
+				      weft_buf *src, size_t offset,
+				      size_t bytes)
+{
+	weft_sim *sim = mc->sim;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if ((st = weft__mc_main(mc, "weft_model_download_async")))
+		return st;
+	st = sim->vt->read(sim->dev, dst, src, offset, bytes, WEFT_XFER_ASYNC,
+			   &err);
+	if (st)
+		return weft_model_fail(mc, st,
+				       "reading %zu bytes of %s (offset %zu) "
+				       "back: %s",
+				       bytes, weft__buf_name(sim, src), offset,
+				       err.msg);
+	return WEFT_OK;
+}
+
+/* Launch i of list `list` against its kernel's signature: a kernel of the
+ * program, as many buffers as it declares, none NULL. */
+static weft_status weft__check_launch(weft_model_ctx *mc, const char *list,
+				      const weft_launch *l, uint32_t i)
+{
+	const weft_model *m = mc->sim->model;
+	const weft_kernel_sig *sig;
+
+	if (l->kernel >= m->program->n_kernels)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list '%s', launch %u: kernel "
+				       "%u does not exist (the program has "
+				       "%u)",
+				       list, i, l->kernel,
+				       m->program->n_kernels);
+	sig = &m->sigs[l->kernel];
+	if (l->n_bufs != sig->n_bufs)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list '%s', launch %u (%s): "
+				       "binds %u buffers, the kernel declares "
+				       "%u",
+				       list, i, sig->kernel, l->n_bufs,
+				       sig->n_bufs);
+	for (uint32_t k = 0; k < sig->n_bufs; k++)
+		if (!l->bufs[k])
+			return weft_model_fail(mc, WEFT_E_INVALID,
+					       "launch list '%s', launch %u "
+					       "(%s): buffer '%s' (slot %u) is "
+					       "not bound",
+					       list, i, sig->kernel,
+					       sig->bufs[k], k);
+	return WEFT_OK;
+}
+
+/* Check and copy n launches into list (its old launches freed). */
+static weft_status weft__set_list(weft_model_ctx *mc, weft__sim_list *list,
+				  const weft_launch *l, uint32_t n)
+{
+	weft_launch *copy;
+	weft_status st;
+
+	if (n && !l)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list '%s': %u launches, no "
+				       "array",
+				       list->name, n);
+	for (uint32_t i = 0; i < n; i++)
+		if ((st = weft__check_launch(mc, list->name, &l[i], i)))
+			return st;
+	copy = malloc((size_t)n * sizeof *copy + 1);
+	if (!copy)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	if (n)
+		memcpy(copy, l, (size_t)n * sizeof *copy);
+	free(list->l);
+	list->l = copy;
+	list->n = n;
+	return WEFT_OK;
+}
+
+weft_status weft_model_set_step(weft_model_ctx *mc, const weft_launch *l,
+				uint32_t n)
+{
+	if (weft__mc_main(mc, "weft_model_set_step"))
+		return WEFT_E_INVALID;
+	return weft__set_list(mc, WEFT__SIM_STEP(mc->sim), l, n);
+}
+
+weft_status weft_model_plot(weft_model_ctx *mc, const weft_plot_desc *pd)
+{
+	if (weft__mc_main(mc, "weft_model_plot"))
+		return WEFT_E_INVALID;
+	return weft__sim_plot_add(mc->sim, pd);
+}
+
+weft_status weft_model_add_list(weft_model_ctx *mc, const char *name,
+				const weft_launch *l, uint32_t n)
+{
+	weft_sim *sim = mc->sim;
+	weft__sim_list *grown;
+	long index;
+	weft_status st;
+
+	if (weft__mc_main(mc, "weft_model_add_list"))
+		return WEFT_E_INVALID;
+	if (!weft__is_name(name))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list name '%s' is not a name "
+				       "(a-z, 0-9 and '_')",
+				       name ? name : "(NULL)");
+	if ((index = weft__sim_list_find(sim, name)) >= 0)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "launch list '%s' is declared twice%s",
+				       name,
+				       index == 0 ? " ('step' is the step's "
+						    "own list)"
+						  : "");
+	grown = realloc(sim->lists, (sim->n_lists + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->lists = grown;
+	grown[sim->n_lists] = (weft__sim_list){ weft__strdup(name), NULL, 0 };
+	if (!grown[sim->n_lists].name)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	st = weft__set_list(mc, &grown[sim->n_lists], l, n);
+	if (st) {
+		free(grown[sim->n_lists].name);
+		return st;
+	}
+	sim->n_lists++;
+	return WEFT_OK;
+}
+
+/* The view's element count, in *elems; 0 when a dimension is negative or
+ * the product overflows. */
+static int weft__array_elems(uint32_t ndim, const int64_t *shape,
+			     uint64_t *elems)
+{
+	*elems = 1;
+	for (uint32_t d = 0; d < ndim; d++) {
+		if (shape[d] < 0 ||
+		    (shape[d] && *elems > UINT64_MAX / (uint64_t)shape[d]))
+			return 0;
+		*elems *= (uint64_t)shape[d];
+	}
+	return 1;
+}
+
+static int weft__dtype_known(uint32_t t)
+{
+	switch (t) {
+	case WEFT_DTYPE_I8:
+	case WEFT_DTYPE_I16:
+	case WEFT_DTYPE_I32:
+	case WEFT_DTYPE_I64:
+	case WEFT_DTYPE_U8:
+	case WEFT_DTYPE_U16:
+	case WEFT_DTYPE_U32:
+	case WEFT_DTYPE_U64:
+	case WEFT_DTYPE_F32:
+	case WEFT_DTYPE_F64: return 1;
+	}
+	return 0;
+}
+
+/* The view lies in the buffer, with a known type and a sane shape. */
+static weft_status weft__check_array(weft_model_ctx *mc, const char *name,
+				     const weft__sim_buf *b, size_t offset,
+				     weft_dtype dtype, uint32_t ndim,
+				     const int64_t *shape)
+{
+	uint64_t elems;
+
+	if (!b)
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "view '%s': the buffer was not "
+				       "allocated with weft_model_alloc",
+				       name);
+	if (!weft__dtype_known((uint32_t)dtype) || ndim == 0 ||
+	    ndim > WEFT_ARRAY_MAX_DIMS || !shape ||
+	    !weft__array_elems(ndim, shape, &elems))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "view '%s' of '%s': %s", name, b->name,
+				       !weft__dtype_known((uint32_t)dtype)
+					       ? "unknown dtype"
+					       : "needs 1 to 4 dimensions, "
+						 "none negative");
+	if (offset > b->bytes ||
+	    elems > (b->bytes - offset) / WEFT_DTYPE_BYTES(dtype) ||
+	    offset % WEFT_DTYPE_BYTES(dtype))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "view '%s': %llu elements of %u bytes "
+				       "at offset %zu do not lie, aligned, in "
+				       "'%s' (%zu bytes)",
+				       name, (unsigned long long)elems,
+				       WEFT_DTYPE_BYTES(dtype), offset, b->name,
+				       b->bytes);
+	return WEFT_OK;
+}
+
+weft_status weft_model_array(weft_model_ctx *mc, const char *name,
+			     weft_buf *buf, size_t offset, weft_dtype dtype,
+			     uint32_t ndim, const int64_t *shape)
+{
+	weft_sim *sim = mc->sim;
+	weft__sim_array *grown, *a;
+	weft__sim_buf *b;
+	weft_status st;
+
+	if (weft__mc_main(mc, "weft_model_array"))
+		return WEFT_E_INVALID;
+	b = weft__sim_buf_find(sim, buf);
+	if (!weft__is_name(name))
+		return weft_model_fail(mc, WEFT_E_INVALID,
+				       "view name '%s' is not a name (a-z, "
+				       "0-9 and '_')",
+				       name ? name : "(NULL)");
+	for (size_t i = 0; i < sim->n_arrays; i++)
+		if (strcmp(sim->arrays[i].name, name) == 0)
+			return weft_model_fail(mc, WEFT_E_INVALID,
+					       "view '%s' is declared twice",
+					       name);
+	if ((st = weft__check_array(mc, name, b, offset, dtype, ndim, shape)))
+		return st;
+	grown = realloc(sim->arrays, (sim->n_arrays + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->arrays = grown;
+	a = &grown[sim->n_arrays];
+	memset(a, 0, sizeof *a);
+	if (!(a->name = weft__strdup(name)))
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	a->b = b;
+	a->offset = offset;
+	a->dtype = (uint32_t)dtype;
+	a->ndim = ndim;
+	memcpy(a->shape, shape, ndim * sizeof *shape);
+	sim->n_arrays++;
+	return WEFT_OK;
+}
+
+weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
+				   weft_output **out)
+{
+	weft_sim *sim = mc->sim;
+
+	if (weft__mc_main(mc, "weft_model_output_open"))
+		return WEFT_E_INVALID;
+	return weft__sim_output_open(sim, filename, out);
+}
+
+weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
+			       const char *fmt, ...)
+{
+	weft_sim *sim = mc->sim;
+	char value[512];
+	weft__summary_line *grown;
+	va_list ap;
+
+	if (weft__mc_main(mc, "weft_model_summary"))
+		return WEFT_E_INVALID;
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof value, fmt, ap);
+	va_end(ap);
+	grown = realloc(sim->summary, (sim->n_summary + 1) * sizeof *grown);
+	if (!grown)
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	sim->summary = grown;
+	grown[sim->n_summary].key = weft__strdup(key);
+	grown[sim->n_summary].value = weft__strdup(value);
+	if (!grown[sim->n_summary].key || !grown[sim->n_summary].value) {
+		free(grown[sim->n_summary].key);
+		free(grown[sim->n_summary].value);
+		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+	}
+	sim->n_summary++;
+	return WEFT_OK;
+}
