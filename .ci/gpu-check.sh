@@ -1,13 +1,14 @@
 #!/bin/sh
 # shellcheck disable=SC2317 # the steps are called as "do_$step"
 # gpu-check.sh [--steps LIST] [OUTDIR] - check weft on a GPU machine, from
-# the kit made by bench/gpu-prepare.sh (this script sits in the kit, next
+# the kit made by .ci/gpu-prepare.sh (this script sits in the kit, next
 # to the release tarball and deps/), and write one Markdown report.
 #
 # Steps (LIST is comma-separated; default all):
 #   build     unpack the tarball, configure (--with-cuda, deps/ for inih,
 #             xxHash, Random123, OpenCL), make
-#   test      make check (every TAP test; tests/test-cuda-* included),
+#   test      make check (every TAP test; tests/plugins/test-cuda-*
+#             included),
 #             with nothing installed (the loader's tests need that)
 #   conform   `weft conform` on the cuda, opencl and openmp plugins
 #   memcheck  the cuda conformance run and a short SEIR run under
@@ -30,7 +31,8 @@
 #             per second on cuda and openmp (policy, host and device
 #             actions, 8 to 1,048,576 environments)
 #   replicas  bench/replicas.sh on cuda: 256 Astoria runs as one batch
-#             against one after another (issue 15's measurement;
+#             against one after another (the measurement of
+#             docs/benchmarks.md, "Batched replicas";
 #             WEFT_GPU_REPLICAS="RUNS BATCH DAYS REPEATS" for another)
 #   python    the Python package built against the build tree with the
 #             machine's python3 (PyTorch's), and python/tests run:
@@ -216,10 +218,11 @@ do_build() {
 	if [ ! -f "$build/Makefile" ]; then
 		run configure 300 sh -c "cd '$build' && '$src/configure' \
 			--prefix='$inst' --with-cuda='$cuda_home' --enable-cuda \
+			--enable-test-hooks \
 			CPPFLAGS='-I$deps/include' \
 			LDFLAGS='-L$deps/lib -Wl,-rpath,$deps/lib' \
 			INIH_CFLAGS='-I$deps/include' INIH_LIBS='-L$deps/lib -linih'"
-		status_line "configure --with-cuda=$cuda_home --enable-cuda (deps from the kit)"
+		status_line "configure --with-cuda=$cuda_home --enable-cuda --enable-test-hooks (deps from the kit)"
 		if [ "$rc" -ne 0 ]; then
 			tail_of configure 40
 			fail configure
@@ -266,17 +269,17 @@ do_test() {
 	md ""
 	md "| test | pass | fail | skip |"
 	md "|---|---:|---:|---:|"
-	for trs in "$build"/tests/*.trs; do
-		[ -f "$trs" ] || continue
+	for trs in $(find "$build/tests" -name '*.trs' | sort); do
 		p=$(grep -c '^:test-result: PASS' "$trs")
 		f=$(grep -c -E '^:test-result: (FAIL|XPASS|ERROR)' "$trs")
 		k=$(grep -c '^:test-result: SKIP' "$trs")
-		md "| $(basename "$trs" .trs) | $p | $f | $k |"
+		t=${trs#"$build/tests/"}
+		md "| ${t%.trs} | $p | $f | $k |"
 	done
 	if [ "$rc" -ne 0 ]; then
 		fail test
 		md '```'
-		grep -h -E '^(not ok|Bail out|# )' "$build"/tests/*.log 2>/dev/null |
+		find "$build/tests" -name '*.log' -exec grep -h -E '^(not ok|Bail out|# )' {} + 2>/dev/null |
 			grep -v -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' |
 			head -n 60 >> "$report"
 		md '```'
@@ -606,8 +609,8 @@ do_bench() {
 
 # ---- replicas ----------------------------------------------------------------------
 
-# Issue 15's measurement on cuda: 256 Astoria runs of 120 days, one batch
-# of 256 against one after another (bench/replicas.sh, medians of 3).
+# docs/benchmarks.md's measurement on cuda: 256 Astoria runs of 120 days,
+# one batch of 256 against one after another (bench/replicas.sh, medians of 3).
 do_replicas() {
 	md ""
 	# RUNS BATCH DAYS REPEATS ($WEFT_GPU_REPLICAS: a smaller dry run)

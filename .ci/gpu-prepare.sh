@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/gpu-prepare.sh [KITDIR] - build, here, the kit that
-# bench/gpu-check.sh needs on a GPU machine that has a compiler, make, nvcc
+# .ci/gpu-prepare.sh [KITDIR] - build, here, the kit that
+# .ci/gpu-check.sh needs on a GPU machine that has a compiler, make, nvcc
 # and the NVIDIA driver, but no package registry and no autotools.
 #
 #   KITDIR/weft-VERSION.tar.gz   the release tarball (`make dist`: the
@@ -96,7 +96,7 @@ for need in include/ini.h include/xxhash.h include/Random123/philox.h \
 done
 
 # 3. The check script and a manifest.
-cp "$top/bench/gpu-check.sh" "$kit/gpu-check.sh"
+cp "$top/.ci/gpu-check.sh" "$kit/gpu-check.sh"
 chmod +x "$kit/gpu-check.sh"
 {
 	echo "weft GPU kit, made $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n)"

@@ -1,9 +1,9 @@
 #!/bin/sh
 # bench/covasim-compare.sh - person-days per second of weft's SEIR model and
 # of Covasim 3.1 on the same epidemic (examples/covasim-random.ini and
-# covasim-hybrid.ini, which bench/covasim_params.py checks against the
-# installed Covasim), side by side on this machine; prints a Markdown
-# table.
+# covasim-hybrid.ini, which bench/validate/covasim_params.py checks
+# against the installed Covasim), side by side on this machine; prints a
+# Markdown table.
 #
 #   bench/covasim-compare.sh [BUILD] [SIZES] [POPS] [SEEDS]
 #

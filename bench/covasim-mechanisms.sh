@@ -1,8 +1,9 @@
 #!/bin/sh
-# bench/covasim-mechanisms.sh - what issue 17's mechanisms cost, weft
-# against Covasim 3.1 with the same interventions: person-days per second
-# of Covasim's random population (examples/covasim-random.ini) without
-# them and with each scenario of bench/covasim_severity.py (severity with
+# bench/covasim-mechanisms.sh - what the SEIR model's severity, testing,
+# tracing and vaccination cost, weft against Covasim 3.1 with the same
+# interventions: person-days per second of Covasim's random population
+# (examples/covasim-random.ini) without them and with each scenario of
+# bench/validate/covasim_severity.py (severity with
 # limited beds; testing by probability; testing and contact tracing with
 # quarantine; a two-dose campaign for 60 % of the over-50s; all of them
 # together), side by side; prints a Markdown table.
@@ -13,8 +14,8 @@
 # 1..SEEDS on both sides, medians), DAYS 120, SCENARIOS "none severity
 # testing tracing vaccine all" ("none": no interventions and unlimited
 # beds; the others 150 hospital and 40 ICU beds, as
-# bench/covasim-severity.sh). Times exclude building the population, as
-# bench/covasim-compare.sh's do: Covasim's sim.run() against weft's step
+# bench/validate/covasim-severity.sh). Times exclude building the
+# population, as bench/covasim-compare.sh's do: Covasim's sim.run() against weft's step
 # loop (one OpenMP thread, `weft run`'s "steps"). Each run waits for idle
 # CPUs (bench/idle.sh: IDLE_WAIT, IDLE_BUSY); NICE=N runs both under
 # nice -n N. bytes/agent is weft's device memory per agent (its summary).
@@ -25,7 +26,7 @@ n=${2:-200000} seeds=${3:-3} days=${4:-120}
 scenarios=${5:-none severity testing tracing vaccine all}
 pri=${NICE:+nice -n $NICE}
 py=$("$top/bench/covasim-venv.sh" ${VENV:-})
-sev=$top/bench/covasim_severity.py
+sev=$top/bench/validate/covasim_severity.py
 out=$(mktemp -d "${TMPDIR:-/tmp}/weft-mech-XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 . "$top/bench/idle.sh"

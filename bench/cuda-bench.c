@@ -1,7 +1,7 @@
 /*
  * bench/cuda-bench.c - GPU measurements through a backend's vtable (made
  * for the CUDA backend; any backend loads), printed as "key=value" lines
- * that bench/gpu-check.sh puts into its report.
+ * that .ci/gpu-check.sh puts into its report.
  *
  *   cuda-bench PLUGIN.so overhead [STEPS]      host cost of step(n)
  *   cuda-bench PLUGIN.so bandwidth [MIB]       copy bandwidth
@@ -37,6 +37,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <weft/backend.h>
 #include <weft/kernel_host.h>
 
 #include "seir.h"

@@ -9,8 +9,8 @@
 #                         BATCH (a rank is handed BATCH runs at a time,
 #                         stepped together)
 #   Covasim's MultiSim    n_cpus = 2, every core (bench/covasim_multisim.py,
-#                         in the Covasim venv $COVASIM_PY, default
-#                         /work/wt-16/_bench/venv/bin/python), in the
+#                         with $COVASIM_PY, default the python of
+#                         bench/covasim-venv.sh's _bench/venv), in the
 #                         first repeat only (COVASIM_REPS=N: the first N;
 #                         a run takes minutes)
 # and prints each wall time, then the median of each, with the load
@@ -21,7 +21,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${WEFT_BUILDDIR:-$top/_build}
 runs=${1:-200} days=${2:-60} reps=${3:-3} batch=${4:-1}
-py=${COVASIM_PY:-/work/wt-16/_bench/venv/bin/python}
+py=${COVASIM_PY:-$top/_bench/venv/bin/python}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-ens-bench-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export WEFT_MODEL_PATH="$build/models/seir/.libs"

@@ -1,19 +1,30 @@
-# bench/: benchmarks, and the scripts that check weft on a GPU machine
-# (bench/gpu-prepare.sh here, bench/gpu-check.sh there; see their headers).
-EXTRA_DIST += bench/gpu-prepare.sh bench/gpu-check.sh bench/seir-prevalence.sh \
-	bench/replicas.sh
-# The comparisons with Covasim (and what they share): every script the
-# docs name, so that they run from a release as from a clone.
-EXTRA_DIST += bench/idle.sh bench/covasim-venv.sh bench/covasim-validate.sh \
-	bench/covasim_validate.py bench/covasim_params.py \
-	bench/covasim-severity.sh bench/covasim_severity.py \
-	bench/covasim-mechanisms.sh bench/seir-mechanisms.sh \
-	bench/seir-profile.sh bench/cartpole_python.py
+# bench/: weft timed against its peers, and bench/validate/: weft's
+# results checked against its peers' (bench/README.md says which script
+# measures what). Every script is in the release tarball, so that the
+# ones the docs name run from a release as from a clone. The scripts that
+# check weft on a GPU machine are developer tooling: .ci/gpu-prepare.sh
+# and .ci/gpu-check.sh (in EXTRA_DIST in Makefile.am).
+
+# Timing against peers (docs/benchmarks.md, docs/scaling.md), and the
+# helpers they share with bench/validate/: bench/covasim-venv.sh (the
+# Covasim environment) and bench/covasim_run.py (Covasim's runs, timed and
+# as the validation's reference); bench/idle.sh is sourced by the timing
+# scripts that wait for idle CPUs.
+EXTRA_DIST += bench/README.md bench/seir-backends.sh bench/seir-prevalence.sh \
+	bench/seir-profile.sh bench/seir-mechanisms.sh bench/replicas.sh \
+	bench/covasim-compare.sh bench/covasim_run.py bench/covasim-venv.sh \
+	bench/covasim-mechanisms.sh bench/idle.sh bench/cartpole_python.py
+
+# The agreement checks against Covasim, and [seir] r0's calibration.
+EXTRA_DIST += bench/validate/covasim-validate.sh \
+	bench/validate/covasim_validate.py bench/validate/covasim_params.py \
+	bench/validate/covasim-severity.sh bench/validate/covasim_severity.py \
+	bench/validate/seir-r0.sh
 
 # bench/cuda-bench: step() overhead with and without CUDA graphs, copy
 # bandwidth and the SEIR transmission kernel's throughput, through the
-# plugin's vtable. Built with the tests (never installed); gpu-check.sh
-# runs it.
+# plugin's vtable. Built with the tests (never installed);
+# .ci/gpu-check.sh runs it on a GPU machine.
 if BUILD_CUDA
 check_PROGRAMS += bench/cuda-bench
 bench_cuda_bench_SOURCES = bench/cuda-bench.c
@@ -37,9 +48,6 @@ EXTRA_DIST += bench/cartpole.sh bench/cartpole_gym.py
 # without a competing busy process (docs/benchmarks.md, "OpenMP on a
 # shared machine"); runs bench/cartpole-bench and the weft command.
 EXTRA_DIST += bench/shared-machine.sh
-
-# bench/seir-r0.sh: [seir] r0's calibration at scale (docs/benchmarks.md).
-EXTRA_DIST += bench/seir-r0.sh
 
 # bench/partition-graph: the SEIR contact graph read back from the device
 # through libweft's public API; bench/partition-cut.sh partitions it

@@ -10,10 +10,11 @@
 # and prints each wall time, the medians and their ratio, with the load
 # (uptime) before and after, the CPU (lscpu) and the date; it checks the
 # two ensembles' aggregates are the same bytes, and that the batched one
-# really batched (its summary.txt). The defaults are issue 15's
-# measurement (256 runs, one batch of 256, 120 days, 3 repeats): a batch of
-# 256 Astoria replicas needs 256 times a run's memory (the batch is refused
-# at its start, naming the bytes, when it does not fit: lower BATCH).
+# really batched (its summary.txt). The defaults are the measurement of
+# docs/benchmarks.md (256 runs, one batch of 256, 120 days, 3 repeats): a
+# batch of 256 Astoria replicas needs 256 times a run's memory (the batch
+# is refused at its start, naming the bytes, when it does not fit: lower
+# BATCH).
 # Results go to docs/benchmarks.md, "Batched replicas". Needs a build in
 # ${WEFT_BUILDDIR:-_build}.
 set -eu

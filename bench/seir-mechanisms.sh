@@ -1,11 +1,12 @@
 #!/bin/sh
-# bench/seir-mechanisms.sh - what issue 17's mechanisms cost: the step
-# loop of examples/covasim-random.ini (AGENTS agents, 120 days, OpenMP, one
+# bench/seir-mechanisms.sh - what the SEIR model's severity, testing,
+# tracing and vaccination cost: the step loop of
+# examples/covasim-random.ini (AGENTS agents, 120 days, OpenMP, one
 # thread) in build tree BEFORE (weft without them), in build tree AFTER as
 # it is (severe courses in stages), and in AFTER with 150 hospital and 40
 # ICU beds, four age bands and a two-dose campaign for 60 % of the
 # over-50s, then that with testing by probability and contact tracing
-# (bench/covasim_severity.py's tracing scenario), and with testing by
+# (bench/validate/covasim_severity.py's tracing scenario), and with testing by
 # number (2,000 tests a day) and tracing; REPEATS rounds, interleaved;
 # prints each run's steps time (seconds, `weft run`'s steps line) and
 # device memory.

@@ -1,20 +1,20 @@
 #!/bin/sh
-# bench/covasim-validate.sh - weft's epidemic against Covasim's: SEEDS seeds
-# of weft (examples/covasim-POP.ini, 120 days, one thread) against
-# Covasim's seeds 1-20 at the same size, compared by
-# bench/covasim_validate.py (curves and outcomes inside Covasim's 5-95 %
-# band; a plot with PLOT set).
+# bench/validate/covasim-validate.sh - weft's epidemic against Covasim's:
+# SEEDS seeds of weft (examples/covasim-POP.ini, 120 days, one thread)
+# against Covasim's seeds 1-20 at the same size, compared by
+# bench/validate/covasim_validate.py (curves and outcomes inside
+# Covasim's 5-95 % band; a plot with PLOT set).
 #
-#   bench/covasim-validate.sh [WEFT] [SIZES] [POPS] [SEEDS]
+#   bench/validate/covasim-validate.sh [WEFT] [SIZES] [POPS] [SEEDS]
 #
 # WEFT defaults to _inst/bin/weft; SIZES to "37518 1000000"; POPS to
 # "random hybrid"; SEEDS to 20. Covasim's runs are kept in _bench/ref
 # (cv-POP-N.csv, made once by bench/covasim_run.py: minutes a run at 1
 # million agents); weft's go to _bench/val. With PLOT=FILE.png the curves
 # are drawn; with BANDS=FILE Covasim's bands are written as the reference
-# of tests/test-seir-covasim.sh (tests/data/refresh.sh does this).
+# of tests/models/test-seir-covasim.sh (tests/data/refresh.sh does this).
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 weft=${1:-$top/_inst/bin/weft}
 sizes=${2:-37518 1000000}
 pops=${3:-random hybrid}
@@ -46,6 +46,6 @@ for n in $sizes; do
 	done
 done
 if [ -n "${BANDS:-}" ]; then
-	"$py" "$top/bench/covasim_validate.py" bands "$cv_all" "$BANDS"
+	"$py" "$top/bench/validate/covasim_validate.py" bands "$cv_all" "$BANDS"
 fi
-"$py" "$top/bench/covasim_validate.py" compare "$cv_all" "$wf_all" ${PLOT:-}
+"$py" "$top/bench/validate/covasim_validate.py" compare "$cv_all" "$wf_all" ${PLOT:-}

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""bench/covasim_params.py - check that weft's Covasim presets and the SEIR
-defaults documented as Covasim's hold the installed Covasim's values.
+"""bench/validate/covasim_params.py - check that weft's Covasim presets and
+the SEIR defaults documented as Covasim's hold the installed Covasim's
+values.
 
     covasim_params.py [TOP]
 
-TOP is the source tree (default: this script's parent). Reads, from the
+TOP is the source tree (default: the tree this script is in). Reads, from the
 installed Covasim (3.1.x): make_pars() (durations, beta, asymp_factor,
 beta_dist, viral_dist, pop_infected, iso_factor), reset_layer_pars() for
 pop_type random and hybrid (contacts, beta_layer, dynam_layer),
@@ -240,8 +241,9 @@ def check_defaults(top, course):
 
 
 def main():
+    here = os.path.dirname(os.path.abspath(__file__))  # bench/validate
     top = sys.argv[1] if len(sys.argv) > 1 else \
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        os.path.dirname(os.path.dirname(here))
     course = covasim_course()
     check_preset(top, 'random', course)
     check_preset(top, 'hybrid', course)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""bench/covasim_severity.py - hospital load with limited beds, weft against
-Covasim 3.1 (issue 17's validation scenarios "baseline with severity",
+"""bench/validate/covasim_severity.py - hospital load with limited beds,
+weft against Covasim 3.1 (the validation scenarios of the SEIR model's
+severity, testing, tracing and vaccination: "baseline with severity",
 "testing by probability with isolation" and "testing plus tracing plus
 quarantine", "a two-dose vaccination campaign to 60 % coverage of the
 over-50s"): Covasim's random population (examples/covasim-random.ini's
@@ -21,7 +22,8 @@ or FIRST-LAST. SCENARIO: severity (the default: no intervention),
 testing (SCENARIOS below: cv.test_prob), tracing (cv.test_prob and
 cv.contact_tracing), vaccine (a two-dose campaign: weft's
 vaccine_campaigns on its side, cv.simple_vaccine given weft's allocation
-on Covasim's; see Campaign) or all (tracing and vaccine together). bench/covasim-severity.sh writes weft's the same way
+on Covasim's; see Campaign) or all (tracing and vaccine together).
+bench/validate/covasim-severity.sh writes weft's the same way
 (severe = hospitalised + over_hosp, critical = icu + over_icu, deaths =
 D, diagnoses = diagnosed) with the same interventions in weft's keys
 (WEFT_SETS).
@@ -54,7 +56,7 @@ CURVES = ("new_infections", "severe", "critical", "deaths", "diagnoses")
 
 # The scenarios' interventions on Covasim's side, and the same in weft's
 # keys (printed by `covasim_severity.py sets SCENARIO` for
-# bench/covasim-severity.sh). Covasim's defaults for its random
+# bench/validate/covasim-severity.sh). Covasim's defaults for its random
 # population are weft's: iso_factor 0.2 (weft's isolation_factor, which
 # diagnosed_factor takes by default), quar_factor 0.3, quar_period 14.
 TEST = dict(symp_prob=0.2, asymp_prob=0.002, test_delay=1)

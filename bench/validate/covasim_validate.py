@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""bench/covasim_validate.py - weft's epidemic against Covasim's seed-to-seed
-range: the validation of examples/covasim-random.ini and covasim-hybrid.ini.
+"""bench/validate/covasim_validate.py - weft's epidemic against Covasim's
+seed-to-seed range: the validation of examples/covasim-random.ini and
+covasim-hybrid.ini.
 
     covasim_validate.py compare COVASIM_CSV WEFT_CSV [PLOT.png]
     covasim_validate.py bands COVASIM_CSV OUT_CSV
 
 Both CSVs hold pop,agents,seed,day,new_infections,infectious,cumulative,
 deaths, one row per day per seed (bench/covasim_run.py writes Covasim's,
-bench/covasim-validate.sh weft's). For each population type and size:
+bench/validate/covasim-validate.sh weft's). For each population type and size:
 
 - Covasim's band: the 5th and 95th percentiles over its seeds (numpy's
   linear interpolation), day by day, of new infections, infectious agents
@@ -22,7 +23,7 @@ inside on at least 95 % of the days (days where the band is [0, 0] count
 as inside when weft's mean is below 0.5). With PLOT.png it draws the
 curves (matplotlib): Covasim's band and median, weft's mean and band.
 
-bands writes the reference that tests/test-seir-covasim.sh compares with
+bands writes the reference that tests/models/test-seir-covasim.sh compares with
 (tests/data/covasim-bands.csv): per population and size, one row per day
 with the band of each curve, then rows "final" with the outcomes' bands.
 """

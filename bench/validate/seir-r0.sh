@@ -1,10 +1,10 @@
 #!/bin/sh
-# bench/seir-r0.sh - [seir] r0 at scale: the calibrated beta, what the
-# calibration costs, and the R0 that runs measure (the mean secondary
-# infections of the index cases) against the request; prints a Markdown
-# table (docs/benchmarks.md keeps its results).
+# bench/validate/seir-r0.sh - [seir] r0 at scale: the calibrated beta,
+# what the calibration costs, and the R0 that runs measure (the mean
+# secondary infections of the index cases) against the request; prints a
+# Markdown table (docs/benchmarks.md keeps its results).
 #
-#   bench/seir-r0.sh [WEFT] [AGENTS] [SEEDS] [RUNS] [PRESET]
+#   bench/validate/seir-r0.sh [WEFT] [AGENTS] [SEEDS] [RUNS] [PRESET]
 #
 # WEFT defaults to _build/cli/weft (with the build tree's OpenMP plugin
 # and seir model), AGENTS to 1000000, SEEDS (index cases a run) to 2000,
@@ -17,7 +17,7 @@
 # less the setup's with the calibrated beta given (the same population;
 # both estimate R0 once for the summary).
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 weft=${1:-$top/_build/cli/weft}
 agents=${2:-1000000}
 seeds=${3:-2000}
