@@ -1,23 +1,55 @@
-# tests/: TAP tests run by Automake's tap-driver.sh. Topic fragments below
-# add their programs to check_PROGRAMS and TESTS.
+# tests/: TAP tests run by Automake's tap-driver.sh, in a folder each by
+# what they check:
+#   tests/core/     the library: configuration, loader, runs, outputs,
+#                   checkpoints, memory, ensembles, batches, the layers
+#   tests/plugins/  the backends, the conformance suite run on each, and the
+#                   test backends (fake, broken, asynchronous, the CUDA mock)
+#   tests/models/   the models, their references, model plugins, the
+#                   model template
+#   tests/cli/      the commands: weft, weft-wk, weft-mpi, signals
+#   tests/sanitize/ make check-sanitize and the fuzzers of tests/fuzz/
+# Each folder has one fragment per topic, FOLDER/TOPIC.am, included at the
+# end of this file: a shell test is added with
+#   TESTS += tests/FOLDER/test-NAME.sh
+#   EXTRA_DIST += tests/FOLDER/test-NAME.sh
+# (it sources tests/tap.sh), a C test with
+#   check_PROGRAMS += tests/FOLDER/test-NAME
+#   TESTS += tests/FOLDER/test-NAME
+#   tests_FOLDER_test_NAME_SOURCES = tests/FOLDER/test-NAME.c
+#   tests_FOLDER_test_NAME_CPPFLAGS = $(WEFT_TEST_CPPFLAGS)
+#   tests_FOLDER_test_NAME_LDADD = $(WEFT_TEST_LIBS)
+#   tests_FOLDER_test_NAME_LDFLAGS = $(WEFT_TEST_EXPORT)
+# (it includes "tap.h"; a - in NAME is a _ in the variables' names).
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_DRIVER = $(LOG_DRIVER)
+SH_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += build-aux/tap-driver.sh
 
 # Where tests find plugins built in this tree, sources and data; caches
 # (weft's binary cache, the OpenCL driver's) stay in the build tree.
+# WEFT_TEST_HOOKS: yes when the library was configured with
+# --enable-test-hooks; a test that sets a hook's variable skips without.
 AM_TESTS_ENVIRONMENT = \
 	WEFT_PLUGIN_PATH='$(abs_top_builddir)/plugins/openmp/.libs'; export WEFT_PLUGIN_PATH; \
 	WEFT_MODEL_PATH='$(abs_top_builddir)/models/seir/.libs:$(abs_top_builddir)/models/cartpole/.libs:$(abs_top_builddir)/models/template/.libs'; export WEFT_MODEL_PATH; \
 	LD_LIBRARY_PATH='$(abs_top_builddir)/core/.libs:$(abs_top_builddir)/models/cartpole/.libs'$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}; export LD_LIBRARY_PATH; \
-	WEFT_TEST_PLUGINS='$(abs_top_builddir)/tests/plugins/.libs'; export WEFT_TEST_PLUGINS; \
-	WEFT_TEST_ISOLATE='$(abs_top_builddir)/tests/isolate/.libs'; export WEFT_TEST_ISOLATE; \
+	WEFT_TEST_PLUGINS='$(abs_top_builddir)/tests/plugins/fake/.libs'; export WEFT_TEST_PLUGINS; \
+	WEFT_TEST_ISOLATE='$(abs_top_builddir)/tests/plugins/isolate/.libs'; export WEFT_TEST_ISOLATE; \
 	WEFT_SRCDIR='$(abs_top_srcdir)'; export WEFT_SRCDIR; \
 	WEFT_BUILDDIR='$(abs_top_builddir)'; export WEFT_BUILDDIR; \
+	WEFT_TEST_HOOKS='$(WEFT_TEST_HOOKS)'; export WEFT_TEST_HOOKS; \
 	XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; export XDG_CACHE_HOME; \
 	MPIRUN='$(MPIRUN)'; export MPIRUN;
 
+# The TAP helpers: tests/tap.h for C tests, tests/tap.sh for shell tests.
 check_LTLIBRARIES += tests/libtap.la
 tests_libtap_la_SOURCES = tests/tap.h tests/tap.c
+EXTRA_DIST += tests/tap.sh
+
+# What every C test is compiled with: tap.h's folder, beside the core's
+# headers (AM_CPPFLAGS).
+WEFT_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 
 # What every test program links: the TAP helper and the whole library,
 # internals included. Programs that load model plugins also export the
@@ -28,32 +60,59 @@ WEFT_TEST_LIBS = tests/libtap.la core/libweft-internal.la $(INIH_LIBS)
 WEFT_TEST_EXPORT = -export-dynamic \
 	-Wl,--whole-archive,$(top_builddir)/core/.libs/libweft-internal.a,--no-whole-archive
 
-include tests/rng.am
-include tests/config.am
-include tests/loader.am
-include tests/isolation.am
-include tests/openmp.am
-include tests/model.am
-include tests/seir.am
-include tests/population.am
-include tests/cuda.am
-include tests/cli.am
-include tests/commit.am
-include tests/signals.am
-include tests/template.am
-include tests/model-template.am
-include tests/conform.am
-include tests/conform-async.am
-include tests/sanitize.am
-include tests/opencl.am
-include tests/cartpole.am
-include tests/plot.am
-include tests/run.am
-include tests/wk.am
-include tests/model-plugins.am
-include tests/golden.am
-include tests/checkpoint.am
-include tests/memory.am
-include tests/ensemble.am
-include tests/batch.am
-include tests/mpi.am
+# Every C file follows .clang-format: a check of the whole tree.
+TESTS += tests/test-format.sh
+EXTRA_DIST += tests/test-format.sh .clang-format
+
+# The binary caches of tests (weft's and the OpenCL driver's, through
+# XDG_CACHE_HOME) live under the build tree.
+clean-local: clean-local-test-cache
+clean-local-test-cache:
+	-rm -rf tests/cache
+.PHONY: clean-local-test-cache
+
+# tests/core/: the library.
+include tests/core/rng.am
+include tests/core/config.am
+include tests/core/loader.am
+include tests/core/isolation.am
+include tests/core/model.am
+include tests/core/commit.am
+include tests/core/plot.am
+include tests/core/run.am
+include tests/core/checkpoint.am
+include tests/core/memory.am
+include tests/core/ensemble.am
+include tests/core/batch.am
+include tests/core/validate-once.am
+
+# tests/plugins/: the backends and the conformance suite.
+include tests/plugins/openmp.am
+include tests/plugins/opencl.am
+include tests/plugins/cuda.am
+include tests/plugins/template.am
+include tests/plugins/conform.am
+include tests/plugins/conform-async.am
+
+# tests/models/: the models.
+include tests/models/seir.am
+include tests/models/population.am
+include tests/models/cartpole.am
+include tests/models/model-template.am
+include tests/models/model-plugins.am
+include tests/models/golden.am
+
+# tests/cli/: the commands.
+include tests/cli/cli.am
+include tests/cli/signals.am
+include tests/cli/wk.am
+include tests/cli/mpi.am
+
+# tests/sanitize/: make check-sanitize.
+include tests/sanitize/sanitize.am
+
+# Tests added beside the others (tests/core/NAME.am).
+include tests/core/hooks.am
+include tests/core/long-path.am
+include tests/core/layers.am
+include tests/models/template-minimal.am

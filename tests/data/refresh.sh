@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/data/refresh.sh - how the reference outputs of tests/test-golden.sh
+# tests/data/refresh.sh - how the reference outputs of tests/models/test-golden.sh
 # were made. cartpole-*: by weft as it was before models became plugins
 # (commit 4040abb, "Layout: public headers in include/weft, ..."), but for
 # the first row of cartpole-episodes.csv, remade by the run below (issue

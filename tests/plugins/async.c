@@ -1,6 +1,6 @@
 /*
  * tests/plugins/async.c - a backend whose queue really is asynchronous, for
- * tests/test-conform-async.sh: the template backend (plugins/template/
+ * tests/plugins/test-conform-async.sh: the template backend (plugins/template/
  * template.c, compiled in with its entry renamed) with every operation
  * enqueued to a worker thread that runs it later.
  *
@@ -26,7 +26,7 @@
  * of transfers, and the kernels it runs, so nothing but the queue needs a
  * lock.
  *
- * tests/conform-async.am builds it as weft-backend-async.so, which must
+ * tests/plugins/conform-async.am builds it as weft-backend-async.so, which must
  * pass the whole conformance suite, and once per -D flag below as a
  * variant that breaks one rule, which the named group must catch:
  *

@@ -1,12 +1,12 @@
 /*
  * tests/plugins/broken.c - backends that break one promise each, for
- * tests/test-conform-broken.sh: the conformance suite must catch every one
- * of them, in the group that states the promise.
+ * tests/plugins/test-conform-broken.sh: the conformance suite must catch every
+ * one of them, in the group that states the promise.
  *
  * Each is the template backend (plugins/template/template.c, compiled in
  * here with its entry renamed) with exactly one function of its vtable
- * replaced by a wrapper that breaks one promise. tests/conform.am builds
- * one plugin per -D flag below, named BROKEN_NAME; with none, the plugin
+ * replaced by a wrapper that breaks one promise. tests/plugins/conform.am
+ * builds one plugin per -D flag below, named BROKEN_NAME; with none, the plugin
  * is the template unchanged ("intact"), which must pass.
  *
  *   BROKEN_MISALIGN       load_program: kernels see every buffer 4 bytes

@@ -1,7 +1,7 @@
 /*
  * tests/plugins/fake.c - fake backends for the loader's tests, built only
  * by `make check`. One source, compiled once per plugin; the -D flags in
- * tests/loader.am choose what each copy is called and how it is broken:
+ * tests/core/loader.am choose what each copy is called and how it is broken:
  *
  *   FAKE_ID          the NAME of its file weft-backend-NAME.so (required)
  *   FAKE_NAME        the name its entry claims (default FAKE_ID)

@@ -15,18 +15,16 @@ secs=${FUZZ_SECONDS:-60}
 WEFT_MODEL_PATH=$build/models/seir/.libs:$build/models/cartpole/.libs:$build/models/template/.libs
 LD_LIBRARY_PATH=$build/core/.libs:$build/models/cartpole/.libs
 # Model plugins are looked at in this process rather than in a forked
-# child (core/isolate.c): the fuzzers then try about 2.5 times as many
+# child (core/plugin/isolate.c): the fuzzers then try about 2.5 times as many
 # inputs, and the suite checks the isolation itself.
 WEFT_PROBE_TIMEOUT=0
 export WEFT_MODEL_PATH LD_LIBRARY_PATH WEFT_PROBE_TIMEOUT
-n=0
-failed=0
+. "$src/tests/tap.sh"
 
 # fuzz NAME [MORE SEED DIRECTORIES]
 fuzz() {
 	name=$1
 	shift
-	n=$((n + 1))
 	mkdir -p "$build/fuzz/$name"
 	"$build/tests/fuzz/fuzz-$name" -max_total_time="$secs" -timeout=10 \
 		-rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
@@ -36,10 +34,9 @@ fuzz() {
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/fuzz/$name.log")
 	if [ "$rc" -eq 0 ]; then
-		echo "ok $n - fuzz-$name ran $secs s clean (${runs:-?} inputs)"
+		ok 0 "fuzz-$name ran $secs s clean (${runs:-?} inputs)"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - fuzz-$name failed (exit $rc; $build/fuzz/$name.log)"
+		ok 1 "fuzz-$name failed (exit $rc; $build/fuzz/$name.log)"
 		grep -m 5 -E 'ERROR|SUMMARY|runtime error|Test unit written' \
 			"$build/fuzz/$name.log" | sed 's/^/# /'
 	fi
@@ -48,5 +45,4 @@ fuzz() {
 fuzz config-load "$src/examples"
 fuzz config-set
 fuzz population "$src/examples/population"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -37,14 +37,15 @@ if ! command -v "$cc" > /dev/null 2>&1; then
 	exit 1
 fi
 t0=$(date +%s) # configure and build, suite, fuzzers: timed for the report
-flags="CC=$cc CFLAGS=-g -O1 $san $cov LDFLAGS=$san"
+flags="CC=$cc CFLAGS=-g -O1 $san $cov LDFLAGS=$san --enable-test-hooks"
 mkdir -p "$build" && cd "$build" || exit 1
 if [ ! -f config.status ] || [ config.status -ot "$src/configure" ] ||
 	[ "$(cat sanitize-flags 2> /dev/null)" != "$flags" ]; then
 	echo "check-sanitize: configuring $build ($cc $san)"
 	if ! "$src/configure" CC="$cc" \
 		CFLAGS="-g -O1 $san $cov -Wno-unknown-warning-option" \
-		LDFLAGS="$san" --enable-werror --prefix="$build/_inst" \
+		LDFLAGS="$san" --enable-werror --enable-test-hooks \
+		--prefix="$build/_inst" \
 		> configure.log 2>&1; then
 		tail -20 configure.log >&2
 		echo "check-sanitize: configure failed ($build/configure.log)" >&2
@@ -56,7 +57,7 @@ fi
 ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
 UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 LSAN_OPTIONS=use_tls=0:print_suppressions=0:suppressions=$src/tests/sanitize/lsan.supp
-# tests/test-wk.sh links a program that loads the plugins.
+# tests/cli/test-wk.sh links a program that loads the plugins.
 WEFT_PLUGIN_HOST_CC="$cc $san"
 # Tests that cannot hold under ASan (address-space limits, resident
 # memory measured) skip themselves when WEFT_SANITIZE is set.
@@ -78,7 +79,7 @@ AM_TAP_AWK=${AWK:-awk} FUZZ_SECONDS=$secs WEFT_SRCDIR=$src WEFT_BUILDDIR=$build 
 grep -q '^:test-result: \(FAIL\|ERROR\)' tests/fuzz.trs && status=1
 t3=$(date +%s)
 echo "check-sanitize: $( [ "$status" -eq 0 ] && echo passed || echo FAILED)" \
-	"(suite and fuzzers in $build; logs tests/*.log, fuzz/*.log);" \
+	"(suite and fuzzers in $build; logs tests/*/*.log, fuzz/*.log);" \
 	"build $((t1 - t0)) s, suite $((t2 - t1)) s, fuzzers $((t3 - t2)) s;" \
 	"load $(cut -d' ' -f1-3 /proc/loadavg)"
 exit "$status"

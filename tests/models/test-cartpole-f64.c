@@ -1,0 +1,482 @@
+/*
+ * tests/models/test-cartpole-f64.c - the integer binary64 arithmetic of
+ * [cartpole] precision = f64 (models/cartpole/cartpole_f64.h), compiled
+ * as the host build of the kernels is, against this machine's double
+ * precision hardware: add, sub, mul, fma (C99 fma()), div, comparisons
+ * and the float conversions, bit for bit, on random operands of every
+ * kind (normal, subnormal, zero, infinite, close magnitudes that cancel,
+ * results that overflow or underflow); and the sin and cos of the model
+ * (cartpole_shared.h) against the C library's over CartPole's angles,
+ * which Gymnasium calls through numpy. Then the C API with precision =
+ * f64 on each backend that runs here: whole episodes from states set
+ * with weft_cartpole_set_state, observation by observation against
+ * Gymnasium's CartPoleEnv.step written here in double (the bits numpy
+ * computes, this file being compiled without contraction); states read
+ * back exactly; seeds of their own per environment; refusals.
+ *
+ * Built with -ffp-contract=off, so the hardware reference rounds each
+ * operation on its own.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/cartpole.h>
+
+#include "cartpole.h"
+#include "tap.h"
+
+static uint64_t bits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, 8);
+	return u;
+}
+
+static double dbl(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* xorshift64*: reproducible operands. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+/* An operand: any bit pattern, or one of the kinds that exercise the
+ * corners (exponents near each other, subnormals, zeros, infinities,
+ * values near the overflow and underflow thresholds). */
+static uint64_t operand(uint64_t near)
+{
+	uint64_t r = rnd(), sign = rnd() & CP64_SIGN;
+
+	switch (r % 8) {
+	case 0: return rnd();
+	case 1: /* same exponent as `near`, give or take one */
+		return (near & ~CP64_FRAC) + ((rnd() % 3) << 52) -
+		       (1ull << 52) + (rnd() & CP64_FRAC);
+	case 2: return sign | (rnd() & CP64_FRAC); /* subnormal */
+	case 3: return sign | ((rnd() % 2) ? CP64_INF : 0);
+	case 4: /* near 1 */
+		return sign | ((1020 + rnd() % 7) << 52) | (rnd() & CP64_FRAC);
+	case 5: /* huge or tiny */
+		return sign |
+		       (((rnd() % 2) ? 2000 + rnd() % 46 : rnd() % 60) << 52) |
+		       (rnd() & CP64_FRAC);
+	case 6: /* a few bits only: exact results and ties */
+		return sign | ((1000 + rnd() % 50) << 52) |
+		       (rnd() & 0x000ff00000000000ull);
+	default:
+		return near ^
+		       (rnd() & 0xffull); /* nearly equal: cancellation */
+	}
+}
+
+/* NaN payloads differ between implementations; the model makes none. */
+static int same(uint64_t got, uint64_t want)
+{
+	return got == want || (CP64_ISNAN(got) && CP64_ISNAN(want));
+}
+
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FMA, OP_LT, OP_F32, N_OPS };
+static const char *const op_names[N_OPS] = { "add", "sub", "mul",     "div",
+					     "fma", "lt",  "to float" };
+
+static uint64_t soft(int op, uint64_t a, uint64_t b, uint64_t c)
+{
+	switch (op) {
+	case OP_ADD: return cp64_add(a, b);
+	case OP_SUB: return cp64_sub(a, b);
+	case OP_MUL: return cp64_mul(a, b);
+	case OP_DIV: return cp64_div(a, b);
+	case OP_FMA: return cp64_fma(a, b, c);
+	case OP_LT: return (uint64_t)cp64_lt(a, b);
+	default: return cp64_to_f32_bits(a);
+	}
+}
+
+static uint64_t hard(int op, uint64_t a, uint64_t b, uint64_t c)
+{
+	double x = dbl(a), y = dbl(b);
+
+	switch (op) {
+	case OP_ADD: return bits(x + y);
+	case OP_SUB: return bits(x - y);
+	case OP_MUL: return bits(x * y);
+	case OP_DIV: return bits(x / y);
+	case OP_FMA: return bits(fma(x, y, dbl(c)));
+	case OP_LT: return (uint64_t)(x < y);
+	default: return fbits((float)x);
+	}
+}
+
+static void check_op(int op, long n)
+{
+	long bad = 0;
+
+	for (long i = 0; i < n; i++) {
+		uint64_t a = operand(rnd()), b = operand(a), c = operand(a);
+		uint64_t got, want;
+
+		if (op == OP_LT && (CP64_ISNAN(a) || CP64_ISNAN(b)))
+			continue;
+		got = soft(op, a, b, c);
+		want = hard(op, a, b, c);
+		if (op == OP_F32
+			    ? got == want || ((got & 0x7fffffff) > 0x7f800000 &&
+					      (want & 0x7fffffff) > 0x7f800000)
+			    : same(got, want))
+			continue;
+		if (bad++ < 3)
+			tap_diag("%s(%016llx, %016llx, %016llx): got %016llx, "
+				 "want %016llx",
+				 op_names[op], (unsigned long long)a,
+				 (unsigned long long)b, (unsigned long long)c,
+				 (unsigned long long)got,
+				 (unsigned long long)want);
+	}
+	tap_ok(bad == 0,
+	       "%s: %ld random operand sets bit for bit as the FPU "
+	       "(%ld differ)",
+	       op_names[op], n, bad);
+}
+
+static void check_conversions(void)
+{
+	long bad = 0;
+
+	for (long i = 0; i < 1000000; i++) {
+		uint32_t w = (uint32_t)rnd();
+		int32_t k = (int32_t)rnd() >> (rnd() % 32);
+		float f;
+
+		memcpy(&f, &w, 4);
+		if (!isnan(f) && cp64_from_f32_bits(w) != bits((double)f))
+			bad++;
+		if (cp64_from_i32(k) != bits((double)k))
+			bad++;
+	}
+	tap_ok(bad == 0, "float and int32 to double: exact (%ld differ)", bad);
+}
+
+/* sin and cos over CartPole's angles (a step starts within 12 degrees)
+ * and small magnitudes down to the C library's own shortcuts. */
+static void check_trig(long n)
+{
+	const uint64_t *tab = weft__cartpole_trig_table;
+	long bad_s = 0, bad_c = 0;
+
+	if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2")) {
+		tap_skip(1, "this CPU has no FMA: glibc computes sin and cos "
+			    "with its other variant, which precision = f64 "
+			    "does not reproduce (cartpole.md)");
+		return;
+	}
+
+	for (long i = 0; i < n; i++) {
+		double t =
+			((double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1) *
+			0.2095;
+
+		if (i % 4 == 0)
+			t = ldexp(t, -(int)(rnd() % 40));
+		if (cp64_sin(bits(t), tab) != bits(sin(t)) && bad_s++ < 3)
+			tap_diag("sin(%a): got %a, want %a", t,
+				 dbl(cp64_sin(bits(t), tab)), sin(t));
+		if (cp64_cos(bits(t), tab) != bits(cos(t)) && bad_c++ < 3)
+			tap_diag("cos(%a): got %a, want %a", t,
+				 dbl(cp64_cos(bits(t), tab)), cos(t));
+	}
+	tap_ok(bad_s == 0 && bad_c == 0,
+	       "sin and cos of %ld angles within 12 degrees: the C library's "
+	       "bits (%ld and %ld differ)",
+	       n, bad_s, bad_c);
+}
+
+/* precision = f64 starts episodes from the f32 model's states, exactly. */
+static void check_reset(void)
+{
+	weft_u32 keys[CP_KEY_ARRAYS] = { 0x12345678u, 7u, 0u,
+					 CP_PURPOSE_RESET };
+	long bad = 0;
+
+	for (weft_u32 e = 0; e < 100000; e++) {
+		weft_rand4 r = cp_reset_draw(keys, 1, 0, e);
+		cartpole_obs s = cp_reset_state(r);
+		cartpole_obs64 d = cp64_reset_state(r);
+
+		bad += d.x != bits(s.x) || d.x_dot != bits(s.x_dot) ||
+		       d.theta != bits(s.theta) ||
+		       d.theta_dot != bits(s.theta_dot);
+	}
+	tap_ok(bad == 0,
+	       "f64 reset states equal the f32 ones (%ld of 100000 "
+	       "differ)",
+	       bad);
+}
+
+/* ---- the C API with precision = f64 ----------------------------------- */
+
+/* Gymnasium 1.x CartPoleEnv.step (cartpole.py), in its order. */
+static void gym_step(double *s, int action)
+{
+	double force = action == 1 ? 10.0 : -10.0;
+	double c = cos(s[2]), sn = sin(s[2]);
+	double temp = (force + 0.1 * 0.5 * (s[3] * s[3]) * sn) / (0.1 + 1.0);
+	double thetaacc = (9.8 * sn - c * temp) /
+			  (0.5 * (4.0 / 3.0 - 0.1 * (c * c) / (0.1 + 1.0)));
+	double xacc = temp - 0.1 * 0.5 * thetaacc * c / (0.1 + 1.0);
+
+	s[0] = s[0] + 0.02 * s[1];
+	s[1] = s[1] + 0.02 * xacc;
+	s[2] = s[2] + 0.02 * s[3];
+	s[3] = s[3] + 0.02 * thetaacc;
+}
+
+static int gym_terminated(const double *s)
+{
+	double thr = 12 * 2 * 3.141592653589793 / 360;
+
+	return s[0] < -2.4 || s[0] > 2.4 || s[2] < -thr || s[2] > thr;
+}
+
+typedef struct api {
+	weft_context *ctx;
+	weft_config *cfg;
+	weft_cartpole *env;
+	weft_cartpole_layout lay;
+	unsigned char *io;
+} api;
+
+static int api_open(api *a, const char *backend, const char *precision,
+		    uint32_t n)
+{
+	const char *dir = getenv("WEFT_BUILDDIR");
+	char set[5][700];
+
+	memset(a, 0, sizeof *a);
+	/* The plugin built in this tree ($WEFT_PLUGIN_PATH has openmp's). */
+	snprintf(set[4], sizeof set[4],
+		 "backend.plugin_path=%s/plugins/%s/.libs", dir ? dir : ".",
+		 backend);
+	snprintf(set[0], sizeof set[0], "backend.name=%s", backend);
+	snprintf(set[1], sizeof set[1], "cartpole.precision=%s", precision);
+	snprintf(set[2], sizeof set[2], "cartpole.envs=%u", n);
+	snprintf(set[3], sizeof set[3], "output.directory=%s", tap_tmpdir());
+	if (weft_context_new(&a->ctx) || weft_config_new(a->ctx, &a->cfg) ||
+	    weft_config_set(a->ctx, a->cfg, "simulation.model=cartpole") ||
+	    weft_config_set(a->ctx, a->cfg, "simulation.seed=11") ||
+	    weft_config_set(a->ctx, a->cfg, "output.csv=false") ||
+	    weft_config_set(a->ctx, a->cfg, "output.summary=false"))
+		tap_bail("config: %s", weft_context_error(a->ctx));
+	for (int k = 0; k < 5; k++)
+		if (weft_config_set(a->ctx, a->cfg, set[k]))
+			tap_bail("config: %s", weft_context_error(a->ctx));
+	if (weft_cartpole_open(a->ctx, a->cfg, &a->env))
+		return 0;
+	weft_cartpole_layout_of(n, &a->lay);
+	a->io = malloc(a->lay.total_bytes);
+	if (!a->io)
+		tap_bail("out of memory");
+	return 1;
+}
+
+static void api_close(api *a)
+{
+	weft_cartpole_close(a->env);
+	weft_config_free(a->cfg);
+	weft_context_free(a->ctx);
+	free(a->io);
+}
+
+/* Does observation o (float bits of the packed buffer) equal s rounded? */
+static int obs_is(const unsigned char *o, const double *s)
+{
+	for (int k = 0; k < 4; k++) {
+		float f = (float)s[k], g;
+
+		memcpy(&g, o + 4 * k, 4);
+		if (fbits(f) != fbits(g))
+			return 0;
+	}
+	return 1;
+}
+
+#define EP_ENVS	 32
+#define EP_STEPS 1500
+
+/* EP_STEPS steps of EP_ENVS environments from states set here, actions
+ * from a fixed hash that keeps many poles up; the reference follows each
+ * environment and takes weft's state again after an automatic reset. */
+static void check_episodes(const char *backend)
+{
+	static double ref[EP_ENVS][4], back[EP_ENVS][4];
+	uint8_t act[EP_ENVS];
+	long bad = 0, ended = 0, exact_state = 1;
+	api a;
+
+	if (!api_open(&a, backend, "f64", EP_ENVS)) {
+		tap_skip(2, "%s: %s", backend, weft_context_error(a.ctx));
+		api_close(&a);
+		return;
+	}
+	for (int i = 0; i < EP_ENVS; i++)
+		for (int k = 0; k < 4; k++)
+			ref[i][k] =
+				((double)(rnd() >> 11) / 9007199254740992.0 -
+				 0.5) *
+				(k % 2 ? 0.4 : 0.1);
+	if (weft_cartpole_set_state(a.env, NULL, &ref[0][0], NULL) ||
+	    weft_cartpole_get_state(a.env, &back[0][0]))
+		tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+	exact_state = memcmp(ref, back, sizeof ref) == 0;
+	for (int t = 0; t < EP_STEPS; t++) {
+		for (int i = 0; i < EP_ENVS; i++) {
+			/* push the way the pole falls, now and then not */
+			act[i] = (ref[i][2] + 0.3 * ref[i][3] > 0) ^
+				 ((rnd() % 16) == 0);
+			gym_step(ref[i], act[i]);
+		}
+		if (weft_cartpole_step(a.env, act, 1, a.io, a.lay.total_bytes))
+			tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+		if (weft_cartpole_get_state(a.env, &back[0][0]))
+			tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+		for (int i = 0; i < EP_ENVS; i++) {
+			int term = a.io[a.lay.terminated + i];
+			int trunc = a.io[a.lay.truncated + i];
+
+			if (term != gym_terminated(ref[i]))
+				bad++;
+			if (term || trunc) {
+				ended++;
+				bad += !obs_is(a.io + a.lay.final_obs + 16 * i,
+					       ref[i]);
+				memcpy(ref[i], back[i], sizeof ref[i]);
+			} else {
+				bad += !obs_is(a.io + a.lay.obs + 16 * i,
+					       ref[i]) ||
+				       memcmp(ref[i], back[i], sizeof ref[i]);
+			}
+		}
+	}
+	tap_ok(exact_state,
+	       "%s: set_state then get_state gives the doubles "
+	       "back exactly",
+	       backend);
+	tap_ok(bad == 0 && ended > EP_ENVS,
+	       "%s: %d steps of %d environments (%ld episodes ended): "
+	       "states, observations and termination as Gymnasium's float64 "
+	       "step, bit for bit (%ld differ)",
+	       backend, EP_STEPS, EP_ENVS, ended, bad);
+	api_close(&a);
+}
+
+/* Seeds of their own: the same seed gives the same episodes whatever the
+ * environment's index; f32 and f64 start from the same states. */
+static void check_seeds(void)
+{
+	uint8_t which[8] = { 2, 0, 0, 0, 0, 2, 2, 1 };
+	uint64_t seeds[8] = { 42, 0, 0, 0, 0, 42, 43, 0 };
+	float o64[8][4], o32[8][4], again[8][4];
+	api a, b;
+
+	if (!api_open(&a, "openmp", "f64", 8))
+		tap_bail("open: %s", weft_context_error(a.ctx));
+	if (!api_open(&b, "openmp", "f32", 8))
+		tap_bail("open: %s", weft_context_error(b.ctx));
+	tap_ok(weft_cartpole_precision(a.env) == 64 &&
+		       weft_cartpole_precision(b.env) == 32,
+	       "weft_cartpole_precision says 64 and 32");
+	if (weft_cartpole_reset_some(a.env, which, seeds, &o64[0][0]) ||
+	    weft_cartpole_reset_some(b.env, which, seeds, &o32[0][0]))
+		tap_bail("reset_some: %s", weft_context_error(a.ctx));
+	tap_ok(memcmp(o64, o32, sizeof o64) == 0,
+	       "f64 and f32 environments start from the same states");
+	tap_ok(memcmp(o64[0], o64[5], 16) == 0 && memcmp(o64[0], o64[6], 16),
+	       "seed 42 gives the same state at index 0 and 5, seed 43 "
+	       "another");
+	which[6] = 1;
+	weft_cartpole_reset_some(a.env, which, seeds, NULL);
+	which[0] = which[5] = 1;
+	weft_cartpole_reset_some(a.env, which, seeds, &again[0][0]);
+	tap_ok(memcmp(again[0], again[5], 16) == 0 &&
+		       memcmp(again[0], o64[0], 16),
+	       "their next episodes agree too, and differ from the first");
+	which[3] = 3;
+	tap_ok(weft_cartpole_reset_some(a.env, which, seeds, NULL) ==
+			       WEFT_E_INVALID &&
+		       tap_contains(weft_context_error(a.ctx), "which[3] is 3",
+				    "message"),
+	       "a which[] value of 3 is refused, naming it");
+	which[3] = 2;
+	tap_ok(weft_cartpole_reset_some(a.env, which, NULL, NULL) ==
+		       WEFT_E_INVALID,
+	       "seeding without seeds is refused");
+	api_close(&a);
+	api_close(&b);
+}
+
+static void check_set_state_errors(void)
+{
+	double s[2][4] = { { 0, 0, 0.1, 0 }, { 0, 0, 0.3, 0 } };
+	double back[2][4];
+	uint8_t which[2] = { 1, 0 };
+	api a;
+
+	if (!api_open(&a, "openmp", "f32", 2))
+		tap_bail("open: %s", weft_context_error(a.ctx));
+	tap_ok(weft_cartpole_set_state(a.env, NULL, &s[0][0], NULL) ==
+			       WEFT_E_INVALID &&
+		       tap_contains(weft_context_error(a.ctx),
+				    "environment 1: state", "message"),
+	       "a terminated state (theta 0.3) is refused, naming its "
+	       "environment");
+	s[1][2] = NAN;
+	tap_ok(weft_cartpole_set_state(a.env, NULL, &s[0][0], NULL) ==
+			       WEFT_E_INVALID &&
+		       tap_contains(weft_context_error(a.ctx), "not finite",
+				    "message"),
+	       "a NaN is refused");
+	s[0][0] = 0.1;
+	tap_ok(weft_cartpole_set_state(a.env, which, &s[0][0], NULL) == 0 &&
+		       weft_cartpole_get_state(a.env, &back[0][0]) == 0 &&
+		       back[0][0] == (double)0.1f && back[0][2] == (double)0.1f,
+	       "with precision f32 the state set is rounded to floats, and "
+	       "environments left out of which[] are not checked");
+	api_close(&a);
+}
+
+int main(void)
+{
+	for (int op = 0; op < N_OPS; op++)
+		check_op(op, 2000000);
+	check_conversions();
+	check_trig(2000000);
+	check_reset();
+	check_episodes("openmp");
+	check_episodes("opencl");
+	check_seeds();
+	check_set_state_errors();
+	return tap_done();
+}

@@ -1,0 +1,80 @@
+# tests/tap.sh - the TAP helper of the shell tests, as tests/tap.h is of
+# the C tests: what they print is read by Automake's tap-driver.sh. A test
+# sources it first:
+#
+#   . "$WEFT_SRCDIR/tests/tap.sh"
+#
+# (make check sets WEFT_SRCDIR, tests/local.mk). It sets n, the number of
+# tests so far, and failed, how many of them failed, and defines:
+#
+#   ok STATUS TEXT     "ok N - TEXT" when STATUS is 0, else "not ok N -
+#                      TEXT", counted in failed
+#   skip TEXT REASON   "ok N - TEXT # SKIP REASON"; with REASON alone,
+#                      "ok N # SKIP REASON"
+#   diag [FILE...]     the files' lines (or standard input's) as
+#                      diagnostics, "# LINE"
+#   skip_all REASON    "1..0 # SKIP REASON" and exit 0: nothing to test here
+#   bail [FILE...]     stop after a failure that leaves nothing to test:
+#                      the files as diagnostics, the plan so far, exit 1
+#   bail_out REASON    "Bail out! REASON" and exit 1: the test cannot run
+#   plan               "1..N", N the tests so far
+#   tap_done           the plan, then the script's status: 0 when no test
+#                      failed (a script's last command)
+#   hooks TEXT...      0 when the library reads its test hooks, the
+#                      WEFT_TEST_* variables (configure --enable-test-hooks;
+#                      make check says so in WEFT_TEST_HOOKS); otherwise
+#                      each test TEXT is skipped, and 1:
+#                        if hooks "killed in a commit"; then ...; ok $? ...
+n=0 failed=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+skip() {
+	n=$((n + 1))
+	if [ $# -ge 2 ]; then
+		echo "ok $n - $1 # SKIP $2"
+	else
+		echo "ok $n # SKIP $1"
+	fi
+}
+
+diag() { sed 's/^/# /' "$@"; }
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+plan() { echo "1..$n"; }
+
+bail() {
+	[ $# -eq 0 ] || diag "$@"
+	plan
+	exit 1
+}
+
+bail_out() {
+	echo "Bail out! $1"
+	exit 1
+}
+
+hooks() {
+	[ "${WEFT_TEST_HOOKS:-no}" = yes ] && return 0
+	for tap_hook_text in "$@"; do
+		skip "$tap_hook_text" "the library is built without --enable-test-hooks"
+	done
+	return 1
+}
+
+tap_done() {
+	plan
+	[ "$failed" -eq 0 ]
+}
