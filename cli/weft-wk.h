@@ -9,7 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <weft/backend.h>
+#include <weft/program.h>
 
 #define WK_MAX_BUFS WEFT_KERNEL_MAX_BUFS
 

@@ -1,7 +1,9 @@
 /*
  * cli/weft.c - the weft command: run, check, backends, models,
- * config-reference, conform. All work is done by libweft through weft/weft.h;
- * this file parses arguments, shows progress and prints results.
+ * config-reference, conform. All work is done by libweft through weft/weft.h
+ * (and weft/harness.h, to say why a model named on the command line cannot
+ * be loaded); this file parses arguments, shows progress and prints
+ * results.
  *
  * Exit status: 0 success, 1 the work failed (message on stderr), 2 bad
  * command line, 128 + N when stopped by signal N (SIGINT, SIGTERM, SIGHUP)
@@ -30,7 +32,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <weft/model.h>
+#include <weft/harness.h>
 #include <weft/weft.h>
 
 #include "ensemble-print.h"
@@ -43,7 +45,7 @@
 static atomic_int interrupted;
 
 /* Each command's help: its synopsis, what it does and its options, as
- * docs/weft.1 describes them (tests/test-cli.sh checks that every option
+ * docs/weft.1 describes them (tests/cli/test-cli.sh checks that every option
  * of the man page's synopsis is in the command's help). `weft --help`
  * prints every synopsis; `weft COMMAND --help` (or `weft help COMMAND`)
  * one command's whole help. */
@@ -911,7 +913,7 @@ static int cmd_reference(weft_context *ctx)
 	if (weft_config_reference(ctx, &md))
 		return fail(ctx);
 	fputs(md, stdout);
-	free(md);
+	weft_free(md);
 	return EXIT_SUCCESS;
 }
 
@@ -1083,11 +1085,11 @@ static int dispatch(weft_context *ctx, int argc, char **argv)
 	if (strcmp(cmd, "conform") == 0)
 		return cmd_conform(ctx, argc, argv);
 	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-		unsigned major, minor;
+		unsigned major, minor, mmajor, mminor;
 		weft_backend_abi(&major, &minor);
-		printf("weft %s (backend ABI %u.%u, model ABI %d.%d)\n",
-		       weft_version(), major, minor, WEFT_MODEL_ABI_MAJOR,
-		       WEFT_MODEL_ABI_MINOR);
+		weft_model_abi(&mmajor, &mminor);
+		printf("weft %s (backend ABI %u.%u, model ABI %u.%u)\n",
+		       weft_version(), major, minor, mmajor, mminor);
 		return EXIT_SUCCESS;
 	}
 	if (strcmp(cmd, "help") == 0)

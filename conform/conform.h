@@ -18,13 +18,22 @@
  *   lifetime.c  groups lifetime (what may be released under queued work)
  *               and ordering (what blocking transfers and waits promise)
  *   models.c    group models: every model, candidate against the
- *               reference, by state digest; and a model plugin run on
- *               every backend (weft_conform_model)
- *   conform.wk  the suite's kernels (host.c, conform_source.c)
+ *               reference, by state digest, and checkpointed on the
+ *               reference and resumed on the candidate; or one model
+ *               plugin run on every backend (weft_conform_options.model)
+ *   conform.wk  the suite's kernels; weft-wk makes cf_kernels.c and
+ *               cf_kernels.h from it in the build tree (the host builds,
+ *               the source text, the program descriptor cf_program and
+ *               the launch helpers)
+ *   shared.h    what the kernels and the host code share (the guard
+ *               words, the extent control block)
+ *   weft_conform.h  the suite's entry, for the weft command
  *
  * The suite is a client of libweft's public headers only: weft/weft.h for
- * runs, weft/backend.h for the plugin's table and for loading it
- * (weft_backend_plugin_open).
+ * runs, weft/harness.h for loading plugins as a run would
+ * (weft_backend_plugin_open, weft_model_plugin_open), weft/backend.h for
+ * a backend plugin's table, weft/model.h for a model plugin's table
+ * (models.c).
  *
  * A child writes one line per event to the driver (a pipe, or a temporary
  * file when groups are not isolated); the driver numbers the results:
@@ -44,6 +53,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <weft/backend.h>
+#include <weft/harness.h>
 #include <weft/weft.h>
 
 #include "weft_conform.h"

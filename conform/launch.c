@@ -5,7 +5,7 @@
  * counters count exactly what was issued, with no synchronisation inside
  * step() (counters).
  *
- * Every buffer a kernel writes is guarded (conform_shared.h): CF_GUARD
+ * Every buffer a kernel writes is guarded (shared.h): CF_GUARD
  * words on each side that no launch may touch.
  */
 #include "config.h"

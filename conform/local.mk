@@ -1,8 +1,8 @@
 # conform/: the conformance suite (`weft conform`): every promise of the
 # backend ABI tested through a plugin's table, every model compared across
 # backends, and a model plugin checked on every backend. A client of
-# libweft's public headers only (weft/weft.h, weft/backend.h,
-# weft/model.h), linked into the weft command.
+# libweft's public headers only (weft/weft.h, weft/harness.h,
+# weft/backend.h, weft/model.h), linked into the weft command.
 noinst_LTLIBRARIES += conform/libweft-conform.la
 conform_libweft_conform_la_SOURCES = \
 	conform/weft_conform.h \

@@ -691,7 +691,7 @@ static void models_of_model(weft__ct *t)
 		       "60 s on %s",
 		       m.name, cand.name);
 	weft__ct_expect(t, weft__ct_now_ns() - t0 < 60000000000ull,
-			"three runs took %.1f s",
+			"five runs took %.1f s",
 			(double)(weft__ct_now_ns() - t0) / 1e9);
 	weft__ct_end(t);
 	if (have_ref)

@@ -9,3 +9,4 @@ WEFT_MODEL_LDFLAGS = -module -avoid-version -shared -no-undefined
 include models/seir/local.mk
 include models/cartpole/local.mk
 include models/template/local.mk
+include models/template-minimal/local.mk

@@ -4,9 +4,10 @@
  *   mpirun -n K weft-mpi run ENSEMBLE.ini [--set section.key=value]...
  *   mpirun -n K weft-mpi check ENSEMBLE.ini
  *
- * On weft's public API only (weft.h's ensembles). Every rank reads and
- * validates the file; rank 0 locks the output directory and makes the set
- * the runs are written into (weft_ensemble_begin), and every other rank
+ * On weft's public API only (weft.h's ensembles, spread over processes
+ * with weft/distribute.h). Every rank reads and validates the file; rank
+ * 0 locks the output directory and makes the set the runs are written
+ * into (weft_ensemble_begin), and every other rank
  * writes its runs' outputs there (weft_ensemble_attach: a directory all
  * ranks see, as on one machine or a shared filesystem). Rank 0 is a
  * dynamic work queue: it hands out run indices, two to a rank at first
@@ -30,10 +31,14 @@
  * Open MPI's mpirun terminates every process when one exits abnormally
  * (its default), so rank 0 never waits forever for a dead rank.
  */
+#include "config.h"
+
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <weft/distribute.h>
 #include <weft/weft.h>
 
 #include "ensemble-print.h"
@@ -154,12 +159,22 @@ static int all_ok(mpi_run *m, weft_status st)
 	return all;
 }
 
-/* Rank 0 begins the set; the others attach to it. */
+/* Rank 0 begins the set; the others attach to it. The stage is sent in
+ * a path's buffer: one longer (which the system would not have made) is
+ * an error, never sent cut. */
 static weft_status share_stage(mpi_run *m)
 {
 	weft_status st = m->rank == 0 ? weft_ensemble_begin(m->e) : WEFT_OK;
-	char stage[4096] = "";
-	int ok = st == WEFT_OK;
+	const char *mine = m->rank == 0 ? weft_ensemble_stage(m->e) : "";
+	char stage[PATH_MAX] = "";
+	int ok;
+
+	if (st == WEFT_OK && strlen(mine) >= sizeof stage)
+		st = weft_context_fail(m->ctx, WEFT_E_INVALID,
+				       "the ensemble's stage %.60s... is %zu "
+				       "bytes; a path holds at most %zu",
+				       mine, strlen(mine), sizeof stage - 1);
+	ok = st == WEFT_OK;
 
 	MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (!ok)
@@ -168,7 +183,7 @@ static weft_status share_stage(mpi_run *m)
 							"rank 0 could not "
 							"begin the ensemble");
 	if (m->rank == 0)
-		snprintf(stage, sizeof stage, "%s", weft_ensemble_stage(m->e));
+		memcpy(stage, mine, strlen(mine) + 1);
 	MPI_Bcast(stage, sizeof stage, MPI_CHAR, 0, MPI_COMM_WORLD);
 	return m->rank == 0 ? WEFT_OK : weft_ensemble_attach(m->e, stage);
 }

@@ -1,6 +1,9 @@
 /*
  * weft/backend.h - the plugin ABI: everything a backend author needs, and
- * nothing an application needs.
+ * nothing an application needs. The types a backend shares with models
+ * (buffers, programs, launches) are in weft/program.h, included here; a
+ * harness that loads a backend plugin itself (the conformance suite, a
+ * backend author's own tests) does it through weft/harness.h.
  *
  * A backend is a shared object named weft-backend-NAME.so that exports one
  * data symbol, WEFT_BACKEND_ENTRY_SYMBOL, of type `const weft_backend`.
@@ -8,8 +11,8 @@
  * the plugin before calling any of its functions when they do not match.
  *
  * Rules every backend follows (`weft conform PLUGIN` checks them, and
- * every model's results against the OpenMP backend's; docs/design.md,
- * "The conformance suite"):
+ * every model's results against the OpenMP backend's;
+ * docs/conformance.md):
  *  - every function returns a weft_status and, on failure, writes a message
  *    naming what failed (device, bytes, kernel) into the weft_error it was
  *    given; it never prints, exits or aborts;
@@ -80,6 +83,7 @@
 #define WEFT_BACKEND_H
 
 #include <weft/common.h>
+#include <weft/program.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,12 +99,10 @@ extern "C" {
 	WEFT_EXPORT extern const struct weft_backend weft_backend_entry; \
 	const struct weft_backend weft_backend_entry
 
-/* Most buffers one kernel launch binds. */
-#define WEFT_KERNEL_MAX_BUFS 12
-
-typedef struct weft_device weft_device;	  /* opened device, backend-owned */
-typedef struct weft_buf weft_buf;	  /* device allocation */
-typedef struct weft_program weft_program; /* a model's loaded kernels */
+/* An opened device, the backend's own. Buffers (weft_buf), programs
+ * (weft_program), their descriptors and launches are in weft/program.h,
+ * which models share. */
+typedef struct weft_device weft_device;
 
 /* Result of probe(): must have no side effects beyond looking. */
 typedef struct weft_probe {
@@ -130,7 +132,7 @@ typedef struct weft_device_config {
 
 /* What mem_info() reports (ABI 1.3): the device's memory, so that the core
  * can refuse a run that does not fit before the model allocates anything
- * (docs/design.md, "Memory"). Grows by appending; fill only what
+ * (docs/memory.md). Grows by appending; fill only what
  * struct_size covers. */
 typedef struct weft_mem_info {
 	uint32_t struct_size; /* set by the caller */
@@ -143,49 +145,6 @@ typedef struct weft_mem_info {
 			       * says, or the total less what this device
 			       * holds when it cannot say; 0 when unknown */
 } weft_mem_info;
-
-/* ---- programs: a model's kernels ------------------------------------- */
-
-/* What a host-compiled kernel receives. buf[k] is the host address of the
- * k-th bound buffer; extent is the launch extent (read from the device
- * when the launch has a device-side extent). */
-typedef struct weft_kargs {
-	void *buf[WEFT_KERNEL_MAX_BUFS];
-	uint32_t extent;
-} weft_kargs;
-
-/* A kernel compiled into the model for host backends: runs the work items
- * begin..end-1 (end <= extent). Safe to call concurrently on disjoint
- * ranges. */
-typedef void (*weft_host_kernel_fn)(const weft_kargs *ka, uint32_t begin,
-				    uint32_t end);
-
-typedef struct weft_kernel_desc {
-	const char *name;	     /* entry point in the portable source */
-	weft_host_kernel_fn host_fn; /* the same kernel compiled as C */
-} weft_kernel_desc;
-
-typedef struct weft_program_desc {
-	uint32_t struct_size;
-	const char *name;   /* model name: messages and cache keys */
-	const char *source; /* portable kernel source, without prelude */
-	size_t source_len;  /* bytes of source; the core always sets it */
-	const weft_kernel_desc *kernels;
-	uint32_t n_kernels;
-} weft_program_desc;
-
-/* One kernel launch of a step. When extent_buf is set, the launch runs
- * min(extent, *(uint32_t *)(extent_buf + extent_offset)) work items, the
- * count being read on the device when the launch executes: extent is then
- * the capacity (the most items the count can reach). */
-typedef struct weft_launch {
-	uint32_t kernel; /* index into the program's kernels */
-	uint32_t n_bufs;
-	weft_buf *bufs[WEFT_KERNEL_MAX_BUFS];
-	uint32_t extent;
-	weft_buf *extent_buf;
-	uint32_t extent_offset; /* bytes, multiple of 4 */
-} weft_launch;
 
 /* ---- replicas (ABI 1.4) ------------------------------------------------ */
 
@@ -341,8 +300,6 @@ typedef struct weft_backend {
 	(offsetof(weft_device_config, cache_dir) + sizeof(const char *))
 #define WEFT_DEVICE_CONFIG_V1_1_SIZE \
 	(offsetof(weft_device_config, platform) + sizeof(const char *))
-#define WEFT_PROGRAM_DESC_V1_0_SIZE \
-	(offsetof(weft_program_desc, n_kernels) + sizeof(uint32_t))
 /* Size of the first published vtable: the loader refuses anything smaller. */
 #define WEFT_BACKEND_V1_0_SIZE \
 	(offsetof(weft_backend, stats) + sizeof(void (*)(void)))
@@ -366,38 +323,6 @@ typedef struct weft_backend {
 /* The first published layout of weft_mem_info. */
 #define WEFT_MEM_INFO_V1_3_SIZE \
 	(offsetof(weft_mem_info, free_bytes) + sizeof(uint64_t))
-
-/* ---- loading a backend plugin, for harnesses -------------------------- */
-/*
- * What a harness that drives a backend's table itself (the conformance
- * suite, `weft conform`; a backend author's own tests) uses to load a
- * plugin exactly as a run would: the same search, the same checks before
- * any of its code runs, the same messages (path, stage, reason). Exported
- * from libweft (an application uses weft/weft.h instead).
- */
-typedef struct weft_context weft_context;
-typedef struct weft_backend_plugin weft_backend_plugin;
-
-/* Keep a plugin whose probe says it cannot run here (weft_backend_plugin_
- * probe() says why) instead of failing with WEFT_E_UNAVAILABLE. */
-#define WEFT_PLUGIN_KEEP_UNAVAILABLE 1u
-
-/* spec is a path (it contains '/') of a weft-backend-NAME.so, or a name
- * ("auto": the best available) looked up in plugin_path (':'-separated,
- * may be NULL), $WEFT_PLUGIN_PATH and the installed plugin directory. */
-WEFT_EXPORT weft_status weft_backend_plugin_open(weft_context *ctx,
-						 const char *spec,
-						 const char *plugin_path,
-						 unsigned flags,
-						 weft_backend_plugin **out);
-/* Its checked table (valid until close), its file, and what its probe
- * said. */
-WEFT_EXPORT const weft_backend *
-weft_backend_plugin_table(const weft_backend_plugin *p);
-WEFT_EXPORT const char *weft_backend_plugin_path(const weft_backend_plugin *p);
-WEFT_EXPORT const weft_probe *
-weft_backend_plugin_probe(const weft_backend_plugin *p);
-WEFT_EXPORT void weft_backend_plugin_close(weft_backend_plugin *p);
 
 #ifdef __cplusplus
 }

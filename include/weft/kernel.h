@@ -14,7 +14,7 @@
  * depend on scheduling. It is written out here, rather than included from
  * Random123's headers, so that the program text handed to run-time
  * compilers is self-contained (no include paths on the machine that runs
- * it); tests/test-rng.c checks it against Random123's philox4x32 and its
+ * it); tests/core/test-rng.c checks it against Random123's philox4x32 and its
  * known-answer vectors. WEFT_MULHI32 (the high word of a 32x32 product)
  * comes from the target prelude: mul_hi in OpenCL, __umulhi in CUDA.
  */

@@ -5,7 +5,7 @@
  * as OpenCL C and as CUDA by their backends, each with its own prelude, and
  * as plain C at build time with this prelude, so that host backends
  * (OpenMP, or any third party's) need no compiler at run time. Every
- * prelude defines the same macros; docs/design.md lists them.
+ * prelude defines the same macros; docs/kernel-dialect.md lists them.
  *
  * On the host a kernel becomes a function that runs work items begin..end-1
  * (a weft_host_kernel_fn); its body is an inline per-item function, so the
@@ -15,7 +15,7 @@
 #define WEFT_KERNEL_HOST_H
 
 #include <stdint.h>
-#include <weft/backend.h>
+#include <weft/program.h>
 
 typedef uint8_t weft_u8;
 typedef uint16_t weft_u16;

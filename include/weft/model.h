@@ -11,16 +11,58 @@
  *             the entry (WEFT_MODEL_ENTRY).
  * A model never calls a backend API and a backend never sees model code:
  * the core hands the model's program (source text plus host-compiled
- * kernels) to whatever backend was chosen. docs/writing-a-model.md walks
- * from the installed template (share/weft/model-template) to a model that
- * passes `weft conform`.
+ * kernels) to whatever backend was chosen. The types both sides share
+ * (weft_buf, weft_program_desc, weft_launch) are in weft/program.h,
+ * included here. docs/writing-a-model.md walks from the installed
+ * templates (share/weft/model-template-minimal, share/weft/model-template)
+ * to a model that passes `weft conform`.
+ *
+ * What a first model needs, and what it may add later. The descriptor
+ * (weft_model) and the functions below are grouped so:
+ *
+ *   every model   the descriptor's header (ABI, name, version, summary),
+ *                 keys, program and sigs, setup(), finish(), teardown()
+ *                 and conform_sets; and these functions: weft_model_fail,
+ *                 weft_model_int/real/bool/string (one per key type),
+ *                 weft_model_where, weft_model_seed, weft_model_steps,
+ *                 weft_model_alloc, weft_model_free, weft_model_upload,
+ *                 weft_model_download, weft_model_set_step and
+ *                 weft_model_summary. The minimal template
+ *                 (model-template-minimal) calls only these.
+ *   optional: output files
+ *                 weft_model_output_open and weft_output_*: CSV files
+ *                 committed with the run; the descriptor's plot, and
+ *                 weft_model_plot; weft_model_output_every and
+ *                 weft_model_want_csv ([output] every and csv).
+ *   optional: outputs between steps
+ *                 collect() and emit(), with weft_model_copy,
+ *                 weft_model_download_async, weft_model_output_slots and
+ *                 weft_model_rows_*: rows read back while the next steps
+ *                 run (the full template, models/template, does this).
+ *   optional: checkpoints
+ *                 the descriptor's checkpoints, with weft_model_state and,
+ *                 for host memory that is state, weft_model_state_host.
+ *   optional: validation and the memory estimate
+ *                 check(); estimate(), with weft_model_estimate_add,
+ *                 weft_model_estimate_setup and weft_model_rows_bytes.
+ *   optional: long setups
+ *                 weft_model_cancelled and weft_model_progress.
+ *   optional: floating-point state
+ *                 weft_model_buffer_tolerance.
+ *   optional: ensembles
+ *                 the descriptor's ensemble (what is aggregated).
+ *   optional: applications that drive the run
+ *                 weft_model_add_list and weft_model_array (CartPole).
+ *
+ * Loading a model plugin from a harness (weft_model_plugin_open) is in
+ * weft/harness.h.
  */
 #ifndef WEFT_MODEL_H
 #define WEFT_MODEL_H
 
 #include <stdarg.h>
-#include <weft/backend.h>
 #include <weft/common.h>
+#include <weft/program.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,7 +101,7 @@ typedef struct weft_plot_curve {
 
 /* A plot of one of the model's CSV outputs against one of its columns. The
  * core writes a gnuplot script next to the CSV and runs gnuplot on it
- * after the last step (docs/design.md, "Plots"). Grows only by appending
+ * after the last step (docs/plots.md). Grows only by appending
  * fields; the core reads those that struct_size covers. */
 typedef struct weft_plot_desc {
 	uint32_t struct_size; /* sizeof(weft_plot_desc) */
@@ -103,10 +145,10 @@ typedef struct weft_outcome_desc {
 	double scale;
 } weft_outcome_desc;
 
-/* What an ensemble of runs of the model aggregates (docs/design.md,
- * "Ensembles"): one of the CSV files it writes, with one row per output
- * step; per step, every column of `columns` gets its mean, standard
- * deviation and quantiles across runs. A model without this descriptor
+/* What an ensemble of runs of the model aggregates (docs/ensembles.md):
+ * one of the CSV files it writes, with one row per output step; per
+ * step, every column of `columns` gets its mean, standard deviation and
+ * quantiles across runs. A model without this descriptor
  * (built for model ABI 1.3 or older, or leaving it NULL) gets the CSV of
  * its plot, its x column, and every other column, with the last row of
  * each column as its outcomes. Grows only by appending fields; the core
@@ -171,7 +213,8 @@ typedef struct weft_model {
 	const char *version;  /* the model's own version string */
 	const char *summary;  /* one line for `weft models` */
 
-	/* ABI 1.0. */
+	/* ABI 1.0. Every model: keys (n_keys may be 0), program and sigs,
+	 * setup(), finish() and teardown(), conform_sets. */
 	const weft_key_desc *keys; /* its section's keys, each with a help */
 	uint32_t n_keys;
 	/* Its kernels (host builds and source) and their signatures, one
@@ -187,9 +230,10 @@ typedef struct weft_model {
 	/* Whenever *state was set, also after a failed setup. */
 	void (*teardown)(weft_model_ctx *mc, void *state);
 
-	/* Outputs, in two halves, so that reading results back overlaps the
-	 * next steps and formatting them runs on the core's writer thread.
-	 * Both or neither (a model without outputs between steps).
+	/* Optional: outputs between steps, in two halves, so that reading
+	 * results back overlaps the next steps and formatting them runs on
+	 * the core's writer thread. Both or neither (NULL: a model without
+	 * outputs between steps, which may still write files in finish()).
 	 *
 	 * collect: on the main thread, right after the chunk of steps that
 	 * ends at steps_done was enqueued (after every chunk that ends on a
@@ -219,8 +263,8 @@ typedef struct weft_model {
 	 * e.g. "seir.agents=5000\nsimulation.steps=40". NULL: the model's
 	 * defaults. */
 	const char *conform_sets;
-	/* What [output] plot draws once the run has finished, from one of
-	 * the CSV files the model writes. NULL: the model has no plot. */
+	/* Optional: what [output] plot draws once the run has finished,
+	 * from one of the CSV files the model writes. NULL: no plot. */
 	const weft_plot_desc *plot;
 
 	/* ABI 1.1 (read only when struct_size covers it; optional). */
@@ -234,7 +278,7 @@ typedef struct weft_model {
 	 * read what it checked, so the checks are written once. */
 	weft_status (*check)(weft_model_ctx *mc);
 
-	/* ABI 1.2 (read only when struct_size covers it). */
+	/* ABI 1.2 (read only when struct_size covers it; optional). */
 	/* Nonzero when setup() declares everything that a step changes and
 	 * later steps or outputs depend on: device buffers with
 	 * weft_model_state(), host memory (counters that emit() keeps, say)
@@ -242,7 +286,7 @@ typedef struct weft_model {
 	 * ([checkpoint] every) and resumed (`weft run --resume`): the core
 	 * saves those bytes, the step reached and the outputs so far, and on
 	 * resume runs setup() as usual and writes them back
-	 * (docs/design.md, "Checkpoints"). 0, and models built for 1.0 and
+	 * (docs/checkpoints.md). 0, and models built for 1.0 and
 	 * 1.1: a configuration that asks for checkpoints is refused. */
 	uint32_t checkpoints;
 
@@ -291,13 +335,21 @@ typedef struct weft_model {
 
 /* ---- what a model may ask of the core ------------------------------- */
 /* Exported from libweft, which every model plugin links (pkg-config
- * weft). */
+ * weft). Grouped by need, as the opening comment says: "every model",
+ * then one group for each optional part. check() and estimate() may only
+ * read parameters (and fail); emit(), on the writer thread, may only
+ * write outputs from host memory: the calls that reach the device or
+ * change the run fail with WEFT_E_INVALID there. */
+
+/* ---- every model: messages and parameters ----------------------------- */
 
 /* Record a failure message (prefixed with the model name) and return st. */
 WEFT_EXPORT weft_status weft_model_fail(weft_model_ctx *mc, weft_status st,
 					const char *fmt, ...) WEFT_PRINTF(3, 4);
 
-/* Parameters of the model's own section, already validated. */
+/* Parameters of the model's own section, already validated. A string is
+ * the configuration's: valid until the run is closed, never freed by the
+ * model. */
 WEFT_EXPORT int64_t weft_model_int(const weft_model_ctx *mc, const char *key);
 WEFT_EXPORT double weft_model_real(const weft_model_ctx *mc, const char *key);
 WEFT_EXPORT int weft_model_bool(const weft_model_ctx *mc, const char *key);
@@ -305,64 +357,22 @@ WEFT_EXPORT const char *weft_model_string(const weft_model_ctx *mc,
 					  const char *key);
 /* Where a key's value came from ("astoria.ini:12", "--set seir.beta",
  * "default"), for error messages about values that are valid alone but not
- * together. */
+ * together. The configuration's string, as for weft_model_string(). */
 WEFT_EXPORT const char *weft_model_where(const weft_model_ctx *mc,
 					 const char *key);
 
-/* 1 when the run was cancelled (weft_context_cancel(), the weft
- * command's SIGINT or SIGTERM). A model's long loops in setup() (building
- * a population from millions of agents, reading large files) ask it, say
- * once per ten thousand agents or rows, and return
- * weft_model_fail(mc, WEFT_E_CANCELLED, "...") at once, so that the run
- * ends promptly. Async-signal-safe flag read; 0 for NULL. */
-WEFT_EXPORT int weft_model_cancelled(const weft_model_ctx *mc);
-
-/* Progress of setup()'s long phases, for the application's progress line
- * (weft_context_set_progress(); the weft command shows it): what the
- * model is doing ("building the work layer"; the core adds "model
- * NAME: "), and done of total units when it knows them (total 0: a phase
- * without a count). Call it when a phase starts and, in long loops, say
- * every million agents; the application decides what to show. Ignored
- * outside setup() and finish() (from check() and emit()). */
-WEFT_EXPORT void weft_model_progress(const weft_model_ctx *mc, const char *what,
-				     uint64_t done, uint64_t total);
-
+/* [simulation] seed and steps. */
 WEFT_EXPORT uint64_t weft_model_seed(const weft_model_ctx *mc);
 WEFT_EXPORT uint64_t weft_model_steps(const weft_model_ctx *mc);
-/* Output stride in steps ([output] every). */
-WEFT_EXPORT uint64_t weft_model_output_every(const weft_model_ctx *mc);
-/* Whether the per-step CSV is wanted ([output] csv). */
-WEFT_EXPORT int weft_model_want_csv(const weft_model_ctx *mc);
 
-/* Device memory; `what` names the buffer in error messages. */
+/* ---- every model: device memory, the step, the summary ---------------- */
+
+/* Device memory; `what` names the buffer in error messages and state
+ * digests. *out is the model's: free it with weft_model_free() (in
+ * teardown(); NULL is ignored). */
 WEFT_EXPORT weft_status weft_model_alloc(weft_model_ctx *mc, const char *what,
 					 size_t bytes, weft_buf **out);
 WEFT_EXPORT void weft_model_free(weft_model_ctx *mc, weft_buf *buf);
-/* Declare buf (from weft_model_alloc) as holding f32 elements that the
- * conformance suite compares across backends within abs_tol; any other
- * buffer must match byte for byte. */
-WEFT_EXPORT weft_status weft_model_buffer_tolerance(weft_model_ctx *mc,
-						    weft_buf *buf,
-						    double abs_tol);
-/* Checkpoints (a model whose descriptor sets `checkpoints`; only in
- * setup()). Declare buf (from weft_model_alloc) part of the state: what
- * steps change and later steps or outputs read (agents' states, counters
- * and step counters on the device, a series of rows). A checkpoint saves
- * its bytes; a resumed run writes them back after setup() has built
- * everything else again. Buffers setup() fills and no step changes
- * (parameters, contact networks) are not state: a resume checks that
- * setup() rebuilt them byte for byte. Declaring a buffer twice is
- * harmless. */
-WEFT_EXPORT weft_status weft_model_state(weft_model_ctx *mc, weft_buf *buf);
-/* Declare `bytes` of host memory at `data` part of the state, under a
- * name ([a-z0-9_]+, unique): totals that emit() adds up, say. It must
- * stay valid until teardown and hold plain bytes (fixed-width integers,
- * no pointers): a checkpoint copies it as it is, once the writer thread
- * has emitted every chunk collected so far, and a resume copies it back
- * after setup(). */
-WEFT_EXPORT weft_status weft_model_state_host(weft_model_ctx *mc,
-					      const char *name, void *data,
-					      size_t bytes);
 
 /* Blocking host-to-device and device-to-host copies. */
 WEFT_EXPORT weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
@@ -371,6 +381,48 @@ WEFT_EXPORT weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst,
 WEFT_EXPORT weft_status weft_model_download(weft_model_ctx *mc, void *dst,
 					    weft_buf *src, size_t offset,
 					    size_t bytes);
+
+/* The launches that make up one step; copied. Each launch is checked
+ * against its kernel's signature (weft_kernel_sig). */
+WEFT_EXPORT weft_status weft_model_set_step(weft_model_ctx *mc,
+					    const weft_launch *l, uint32_t n);
+
+/* Add a line to the run summary ("attack rate" = "53.1 %"); key and the
+ * formatted value are copied. */
+WEFT_EXPORT weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
+					   const char *fmt, ...)
+	WEFT_PRINTF(3, 4);
+
+/* ---- optional: output files ------------------------------------------- */
+
+/* Output stride in steps ([output] every). */
+WEFT_EXPORT uint64_t weft_model_output_every(const weft_model_ctx *mc);
+/* Whether the per-step CSV is wanted ([output] csv). */
+WEFT_EXPORT int weft_model_want_csv(const weft_model_ctx *mc);
+
+/* Output files: written to a temporary file under [output] directory and
+ * renamed into place only when the whole run succeeds. *out belongs to
+ * the run, which closes and commits it (or removes it): the model writes
+ * to it until finish() returns and never closes it. Opened in setup(), or
+ * in finish() for a file written at the end; not from emit(). */
+typedef struct weft_output weft_output;
+WEFT_EXPORT weft_status weft_model_output_open(weft_model_ctx *mc,
+					       const char *filename,
+					       weft_output **out);
+WEFT_EXPORT weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
+	WEFT_PRINTF(2, 3);
+WEFT_EXPORT weft_status weft_output_write(weft_output *o, const void *data,
+					  size_t bytes);
+/* Another plot ([output] plot), of another CSV the model writes, for plots
+ * that depend on the parameters (SEIR's by_age.csv: a curve per
+ * configured age band). Drawn like the descriptor's `plot`, after it, into
+ * NAME.gp and NAME.png beside NAME.csv. Only in setup; pd, its strings and
+ * its curves are copied. */
+WEFT_EXPORT weft_status weft_model_plot(weft_model_ctx *mc,
+					const weft_plot_desc *pd);
+
+/* ---- optional: outputs between steps (collect() and emit()) ----------- */
+
 /* For collect(): enqueued, never waited for. A device-to-device copy
  * (within one buffer it behaves like memmove()), and an asynchronous read
  * whose bytes are in dst when emit() of the chunk is called: dst must stay
@@ -399,6 +451,8 @@ WEFT_EXPORT unsigned weft_model_output_slots(const weft_model_ctx *mc);
  *   emit():    weft_model_rows_slot() gives the rows [first, end) of the
  *              slot, now in host;
  *   teardown(): weft_model_rows_close() (NULL is fine).
+ * *out is the model's: weft_model_rows_close() frees it and its snapshot
+ * buffer (series and host stay the model's).
  * For checkpoints it declares the series and the snapshot buffer state
  * itself, records how many rows were collected, and on resume reads the
  * rows collected before the checkpoint back into host (finish() may then
@@ -419,28 +473,29 @@ WEFT_EXPORT void weft_model_rows_slot(const weft_model_rows *rows,
 WEFT_EXPORT uint64_t weft_model_rows_read(const weft_model_rows *rows);
 WEFT_EXPORT void weft_model_rows_close(weft_model_ctx *mc,
 				       weft_model_rows *rows);
-/* The launches that make up one step; copied. Each launch is checked
- * against its kernel's signature (weft_kernel_sig). */
-WEFT_EXPORT weft_status weft_model_set_step(weft_model_ctx *mc,
-					    const weft_launch *l, uint32_t n);
-/* A launch list of its own name, besides the step's, for applications
- * that drive the run themselves (weft_sim_list() and weft_sim_launch() in
- * weft/weft.h): CartPole's "act" (a step with the actions in the action
- * buffer) or "reset". Copied and checked like the step's; names are
- * [a-z0-9_]+, unique, and "step" is the step's own list. Only in setup. */
-WEFT_EXPORT weft_status weft_model_add_list(weft_model_ctx *mc,
-					    const char *name,
-					    const weft_launch *l, uint32_t n);
-/* A typed view of part of a buffer, by name, for applications
- * (weft_sim_array() in weft/weft.h: a binding hands it to numpy, PyTorch
- * or JAX without a copy, as DLPack describes a tensor): elements of
- * `dtype` from byte `offset` of buf, C order, shape[0..ndim). Names are
- * [a-z0-9_]+ and unique; the view must lie inside the buffer. Only in
- * setup. */
-WEFT_EXPORT weft_status weft_model_array(weft_model_ctx *mc, const char *name,
-					 weft_buf *buf, size_t offset,
-					 weft_dtype dtype, uint32_t ndim,
-					 const int64_t *shape);
+
+/* ---- optional: checkpoints (the descriptor's `checkpoints`) ----------- */
+
+/* Only in setup(). Declare buf (from weft_model_alloc) part of the state:
+ * what steps change and later steps or outputs read (agents' states,
+ * counters and step counters on the device, a series of rows). A
+ * checkpoint saves its bytes; a resumed run writes them back after
+ * setup() has built everything else again. Buffers setup() fills and no
+ * step changes (parameters, contact networks) are not state: a resume
+ * checks that setup() rebuilt them byte for byte. Declaring a buffer
+ * twice is harmless. */
+WEFT_EXPORT weft_status weft_model_state(weft_model_ctx *mc, weft_buf *buf);
+/* Declare `bytes` of host memory at `data` part of the state, under a
+ * name ([a-z0-9_]+, unique): totals that emit() adds up, say. It must
+ * stay valid until teardown and hold plain bytes (fixed-width integers,
+ * no pointers): a checkpoint copies it as it is, once the writer thread
+ * has emitted every chunk collected so far, and a resume copies it back
+ * after setup(). data stays the model's. */
+WEFT_EXPORT weft_status weft_model_state_host(weft_model_ctx *mc,
+					      const char *name, void *data,
+					      size_t bytes);
+
+/* ---- optional: the memory estimate (estimate()) ----------------------- */
 
 /* For estimate(): one part of the memory a run needs. what names it
  * ("agents", "contacts"), keys says what drives it, as a user would
@@ -466,49 +521,55 @@ WEFT_EXPORT uint64_t weft_model_rows_bytes(const weft_model_ctx *mc,
 					   size_t row_bytes,
 					   uint64_t slot_rows);
 
-/* Output files: written to a temporary file under [output] directory and
- * renamed into place only when the whole run succeeds. */
-typedef struct weft_output weft_output;
-WEFT_EXPORT weft_status weft_model_output_open(weft_model_ctx *mc,
-					       const char *filename,
-					       weft_output **out);
-WEFT_EXPORT weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
-	WEFT_PRINTF(2, 3);
-WEFT_EXPORT weft_status weft_output_write(weft_output *o, const void *data,
-					  size_t bytes);
-/* Another plot ([output] plot), of another CSV the model writes, for plots
- * that depend on the parameters (SEIR's by_age.csv: a curve per
- * configured age band). Drawn like the descriptor's `plot`, after it, into
- * NAME.gp and NAME.png beside NAME.csv. Only in setup; pd, its strings and
- * its curves are copied. */
-WEFT_EXPORT weft_status weft_model_plot(weft_model_ctx *mc,
-					const weft_plot_desc *pd);
-/* Add a line to the run summary ("attack rate" = "53.1 %"). */
-WEFT_EXPORT weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
-					   const char *fmt, ...)
-	WEFT_PRINTF(3, 4);
+/* ---- optional: long setups -------------------------------------------- */
 
-/* ---- loading a model plugin, for harnesses ----------------------------- */
-/*
- * What a harness that reads a model's table (the conformance suite's model
- * checks) uses to load a model plugin as a run would: the same search, the
- * same checks before any of its code runs, the same messages (path, stage,
- * reason). spec is a path (it contains '/') of a weft-model-NAME.so, or a
- * name looked up in model_path (':'-separated, may be NULL),
- * $WEFT_MODEL_PATH and the installed plugin directory.
- */
-typedef struct weft_context weft_context;
-typedef struct weft_model_plugin weft_model_plugin;
+/* 1 when the run was cancelled (weft_context_cancel(), the weft
+ * command's SIGINT or SIGTERM). A model's long loops in setup() (building
+ * a population from millions of agents, reading large files) ask it, say
+ * once per ten thousand agents or rows, and return
+ * weft_model_fail(mc, WEFT_E_CANCELLED, "...") at once, so that the run
+ * ends promptly. Async-signal-safe flag read; 0 for NULL. */
+WEFT_EXPORT int weft_model_cancelled(const weft_model_ctx *mc);
 
-WEFT_EXPORT weft_status weft_model_plugin_open(weft_context *ctx,
-					       const char *spec,
-					       const char *model_path,
-					       weft_model_plugin **out);
-/* Its checked table (valid until close) and its file. */
-WEFT_EXPORT const weft_model *
-weft_model_plugin_table(const weft_model_plugin *p);
-WEFT_EXPORT const char *weft_model_plugin_path(const weft_model_plugin *p);
-WEFT_EXPORT void weft_model_plugin_close(weft_model_plugin *p);
+/* Progress of setup()'s long phases, for the application's progress line
+ * (weft_context_set_progress(); the weft command shows it): what the
+ * model is doing ("building the work layer"; the core adds "model
+ * NAME: "), and done of total units when it knows them (total 0: a phase
+ * without a count). Call it when a phase starts and, in long loops, say
+ * every million agents; the application decides what to show. Ignored
+ * outside setup() and finish() (from check() and emit()). */
+WEFT_EXPORT void weft_model_progress(const weft_model_ctx *mc, const char *what,
+				     uint64_t done, uint64_t total);
+
+/* ---- optional: floating-point state ----------------------------------- */
+
+/* Declare buf (from weft_model_alloc) as holding f32 elements that the
+ * conformance suite compares across backends within abs_tol; any other
+ * buffer must match byte for byte. */
+WEFT_EXPORT weft_status weft_model_buffer_tolerance(weft_model_ctx *mc,
+						    weft_buf *buf,
+						    double abs_tol);
+
+/* ---- optional: for applications that drive the run -------------------- */
+
+/* A launch list of its own name, besides the step's, for applications
+ * that drive the run themselves (weft_sim_list() and weft_sim_launch() in
+ * weft/weft.h): CartPole's "act" (a step with the actions in the action
+ * buffer) or "reset". Copied and checked like the step's; names are
+ * [a-z0-9_]+, unique, and "step" is the step's own list. Only in setup. */
+WEFT_EXPORT weft_status weft_model_add_list(weft_model_ctx *mc,
+					    const char *name,
+					    const weft_launch *l, uint32_t n);
+/* A typed view of part of a buffer, by name, for applications
+ * (weft_sim_array() in weft/weft.h: a binding hands it to numpy, PyTorch
+ * or JAX without a copy, as DLPack describes a tensor): elements of
+ * `dtype` from byte `offset` of buf, C order, shape[0..ndim). Names are
+ * [a-z0-9_]+ and unique; the view must lie inside the buffer. Only in
+ * setup. */
+WEFT_EXPORT weft_status weft_model_array(weft_model_ctx *mc, const char *name,
+					 weft_buf *buf, size_t offset,
+					 weft_dtype dtype, uint32_t ndim,
+					 const int64_t *shape);
 
 #ifdef __cplusplus
 }

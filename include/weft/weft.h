@@ -7,6 +7,21 @@
  * keeps one message naming what failed and where, read with
  * weft_context_error(). The library never prints and never exits.
  *
+ * Ownership. What a function allocates for the caller is the caller's
+ * and is released by the function its comment names: an object by its
+ * own (weft_config_free() for weft_config_load()'s, weft_sim_close() for
+ * weft_sim_open()'s, ...), a string or buffer by weft_free(), never by
+ * free(): the library and the application may use different allocators.
+ * A `const char *` or a pointer to a struct that a function returns
+ * without saying so belongs to the object it was read from and stays
+ * valid until that object is freed (or as the comment says); the caller
+ * never frees it.
+ *
+ * Two more headers go with this one: weft/harness.h (loading a backend
+ * or model plugin for a program that reads its table, such as `weft
+ * conform`) and weft/distribute.h (an ensemble's runs spread over
+ * processes, as weft-mpi does).
+ *
  * Models and backends are plugins (weft-model-NAME.so,
  * weft-backend-NAME.so) found at run time: `weft models` and `weft
  * backends` list them.
@@ -26,13 +41,27 @@ typedef struct weft_config weft_config;
 typedef struct weft_sim weft_sim;
 typedef struct weft_backend_list weft_backend_list;
 
+/* The library's version, a static string. */
 WEFT_EXPORT const char *weft_version(void);
 /* The backend ABI version plugins must be built for (major must match). */
 WEFT_EXPORT void weft_backend_abi(unsigned *major, unsigned *minor);
+/* The model ABI version model plugins must be built for (major must
+ * match; weft/model.h's WEFT_MODEL_ABI_MAJOR and _MINOR of this
+ * library). */
+WEFT_EXPORT void weft_model_abi(unsigned *major, unsigned *minor);
 
+/* Free memory the library allocated for the caller: the strings and
+ * buffers whose comments say "weft_free()" (weft_config_reference()'s
+ * text). NULL is ignored. Objects have their own functions
+ * (weft_context_free(), weft_config_free(), ...). */
+WEFT_EXPORT void weft_free(void *p);
+
+/* A new context; *out is the caller's, freed with weft_context_free()
+ * (NULL is ignored). */
 WEFT_EXPORT weft_status weft_context_new(weft_context **out);
 WEFT_EXPORT void weft_context_free(weft_context *ctx);
-/* The message of the last failure on this context ("" if none). */
+/* The message of the last failure on this context ("" if none): ctx's,
+ * valid until its next failure or weft_context_free(). */
 WEFT_EXPORT const char *weft_context_error(const weft_context *ctx);
 /* Record a failure on the context and return st: for libraries built on
  * libweft (the CartPole API, language bindings) that report their own
@@ -77,7 +106,8 @@ WEFT_EXPORT void weft_context_set_progress(weft_context *ctx,
 
 /* ---- configuration -------------------------------------------------- */
 
-/* A configuration holding only defaults. */
+/* A configuration holding only defaults. *out is the caller's, freed with
+ * weft_config_free() (NULL is ignored), as are weft_config_load()'s. */
 WEFT_EXPORT weft_status weft_config_new(weft_context *ctx, weft_config **out);
 /* Parse and validate an INI file. */
 WEFT_EXPORT weft_status weft_config_load(weft_context *ctx, const char *path,
@@ -98,7 +128,7 @@ WEFT_EXPORT weft_status weft_config_validate(weft_context *ctx,
  * what the host has for it: what `weft check` reports. weft_config_
  * validate() refuses a configuration whose host bytes do not fit;
  * weft_sim_open() checks the device bytes too, once the device is open
- * (docs/design.md, "Memory"). */
+ * (docs/memory.md). */
 typedef struct weft_estimate {
 	uint32_t struct_size;  /* set by the caller: sizeof *out */
 	int known;	       /* 0: the model gives no estimate (older ABI) */
@@ -118,11 +148,20 @@ typedef struct weft_estimate {
 WEFT_EXPORT weft_status weft_config_estimate(weft_context *ctx,
 					     const weft_config *cfg,
 					     weft_estimate *out);
-/* The value of a key as text (the default when unset), NULL if undeclared. */
+/* The value of a key as text (the default when unset), NULL if
+ * undeclared: cfg's, valid until weft_config_free(cfg) or a
+ * weft_config_set() of that key. A model's keys are declared once the
+ * configuration has found its model: weft_config_load() and
+ * weft_config_set() find it when they can, weft_config_validate() always
+ * (or fails saying why). Reading never loads a plugin or changes cfg, so
+ * threads may read one configuration at once. */
 WEFT_EXPORT const char *weft_config_get(const weft_config *cfg,
 					const char *section, const char *key);
 WEFT_EXPORT void weft_config_free(weft_config *cfg);
-/* Write the reference of every key (Markdown) to buf; see docs/config.md. */
+/* The reference of every key (Markdown: the core's sections and every
+ * model plugin found), as docs/config.md holds it, in *markdown: a
+ * NUL-terminated string, the caller's, freed with weft_free(). NULL on
+ * failure. */
 WEFT_EXPORT weft_status weft_config_reference(weft_context *ctx,
 					      char **markdown);
 
@@ -140,7 +179,9 @@ typedef struct weft_backend_info {
 } weft_backend_info;
 
 /* Find and probe every plugin: plugin_path (may be NULL), then
- * $WEFT_PLUGIN_PATH, then the installed plugin directory. */
+ * $WEFT_PLUGIN_PATH, then the installed plugin directory. *out is the
+ * caller's, freed with weft_backend_list_free() (NULL is ignored); the
+ * entries of weft_backend_list_at() and their strings are the list's. */
 WEFT_EXPORT weft_status weft_backends_scan(weft_context *ctx,
 					   const char *plugin_path,
 					   weft_backend_list **out);
@@ -166,7 +207,9 @@ typedef struct weft_model_info {
 /* Find every model plugin, weft-model-NAME.so: model_path (':'-separated,
  * may be NULL), then $WEFT_MODEL_PATH, then the installed plugin
  * directory. Each is loaded and its table checked; none of its functions
- * is called. */
+ * is called. *out is the caller's, freed with weft_model_list_free()
+ * (NULL is ignored); the entries of weft_model_list_at() and their
+ * strings are the list's. */
 WEFT_EXPORT weft_status weft_models_scan(weft_context *ctx,
 					 const char *model_path,
 					 weft_model_list **out);
@@ -180,7 +223,10 @@ WEFT_EXPORT void weft_model_list_free(weft_model_list *l);
 /* Load the backend, open the device, set the model up. The output
  * directory is created here and outputs are written to hidden temporary
  * files in it; no output file is created or replaced under its own name
- * until weft_sim_finish() succeeds. */
+ * until weft_sim_finish() succeeds. *out is the caller's, freed with
+ * weft_sim_close(); cfg must outlive it. The strings that the weft_sim_*
+ * functions below return (backend and model names, summary lines, output
+ * paths, buffer and view names) are sim's, valid until weft_sim_close(). */
 WEFT_EXPORT weft_status weft_sim_open(weft_context *ctx, const weft_config *cfg,
 				      weft_sim **out);
 /* Advance n steps: the backend enqueues them in chunks of [output] every
@@ -202,13 +248,14 @@ WEFT_EXPORT weft_status weft_sim_summary_at(const weft_sim *sim, size_t i,
 /* Output files committed by weft_sim_finish(), for the caller to list. */
 WEFT_EXPORT size_t weft_sim_output_count(const weft_sim *sim);
 WEFT_EXPORT const char *weft_sim_output_at(const weft_sim *sim, size_t i);
-/* Free everything; outputs not yet committed are removed. */
+/* Free everything; outputs not yet committed are removed. NULL is
+ * ignored. */
 WEFT_EXPORT void weft_sim_close(weft_sim *sim);
 
 /* ---- ensembles ------------------------------------------------------ */
 /*
  * Many runs of one configuration ([ensemble] runs, [sweep], [scenario
- * NAME]; docs/config.md, docs/design.md "Ensembles"): every run is the
+ * NAME]; docs/config.md, docs/ensembles.md): every run is the
  * configuration plus its scenario's and sweep point's overrides, with the
  * seeds [simulation] seed, seed + 1, ... A "scenario" below is a group of
  * runs with the same overrides: a [scenario NAME], a sweep point
@@ -223,19 +270,19 @@ WEFT_EXPORT void weft_sim_close(weft_sim *sim);
  * still run; the aggregates of its scenario are not written.
  *
  * weft_ensemble_run() does it all in this process. A program that spreads
- * the runs over processes (weft-mpi) calls weft_ensemble_begin() in one of
- * them, weft_ensemble_attach() with its staging directory in the others,
- * weft_ensemble_run_one() (or weft_ensemble_run_batch() and
- * weft_ensemble_result()) wherever runs are done, hands each result's
- * bytes to the first process's weft_ensemble_add_result(), and
- * weft_ensemble_finish() there: the aggregates depend on the results
- * only, taken in run order, so they are the same byte for byte.
+ * the runs over processes (weft-mpi) does the same in parts, with the
+ * functions of weft/distribute.h.
+ *
+ * The strings the weft_ensemble_* functions return (scenarios, messages,
+ * summary lines, output paths) are the ensemble's, valid until
+ * weft_ensemble_close().
  */
 typedef struct weft_ensemble weft_ensemble;
 
 /* Expand cfg (validated) into its runs and validate every one of them as
  * weft_config_validate() does, before any runs: a bad override is
- * reported with its file and line. cfg must outlive the ensemble. */
+ * reported with its file and line. cfg must outlive the ensemble. *out is
+ * the caller's, freed with weft_ensemble_close(). */
 WEFT_EXPORT weft_status weft_ensemble_open(weft_context *ctx,
 					   const weft_config *cfg,
 					   weft_ensemble **out);
@@ -254,39 +301,6 @@ WEFT_EXPORT weft_status weft_ensemble_run_info(const weft_ensemble *e, size_t i,
  * outputs were committed, runs that failed included (then
  * weft_ensemble_failed_count() > 0). */
 WEFT_EXPORT weft_status weft_ensemble_run(weft_ensemble *e);
-/* Lock the output directory and make the set runs are written into; its
- * path, for the other processes, in weft_ensemble_stage(). */
-WEFT_EXPORT weft_status weft_ensemble_begin(weft_ensemble *e);
-WEFT_EXPORT const char *weft_ensemble_stage(const weft_ensemble *e);
-/* In another process: write runs into stage, begun elsewhere. */
-WEFT_EXPORT weft_status weft_ensemble_attach(weft_ensemble *e,
-					     const char *stage);
-/* Run i and keep its result; a failed run is a result too (WEFT_OK), only
- * a cancellation or a broken ensemble is an error. Its bytes (valid until
- * the next call on e) in *data and *bytes, for weft_ensemble_add_result()
- * elsewhere. */
-WEFT_EXPORT weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i,
-					      const void **data, size_t *bytes);
-/* How many runs from run i weft_ensemble_run() steps together: [ensemble]
- * batch of them, fewer where run i's scenario ends (1: a run alone; 0:
- * i is past the last run). Once this process has found the backend
- * without batched replicas, 1 from then on. */
-WEFT_EXPORT size_t weft_ensemble_batch_at(const weft_ensemble *e, size_t i);
-/* Runs i .. i + n - 1, all of one scenario, as one batch of replicas
- * (core/batch.c; one after another on a backend without them), keeping
- * their results as weft_ensemble_run_one() does; n = 1 is run i alone. */
-WEFT_EXPORT weft_status weft_ensemble_run_batch(weft_ensemble *e, size_t i,
-						size_t n);
-/* The bytes of run i's result, once it ran here (valid until the next call
- * on e), for weft_ensemble_add_result() elsewhere. */
-WEFT_EXPORT weft_status weft_ensemble_result(weft_ensemble *e, size_t i,
-					     const void **data, size_t *bytes);
-WEFT_EXPORT weft_status weft_ensemble_add_result(weft_ensemble *e, size_t i,
-						 const void *data,
-						 size_t bytes);
-/* Aggregate, summarise, plot, and commit the set. Every run's result must
- * be in. */
-WEFT_EXPORT weft_status weft_ensemble_finish(weft_ensemble *e);
 /* The runs that failed: their index, scenario, seed and message. */
 WEFT_EXPORT size_t weft_ensemble_failed_count(const weft_ensemble *e);
 WEFT_EXPORT weft_status weft_ensemble_failed_at(const weft_ensemble *e,
@@ -300,7 +314,7 @@ WEFT_EXPORT weft_status weft_ensemble_summary_at(const weft_ensemble *e,
 WEFT_EXPORT size_t weft_ensemble_output_count(const weft_ensemble *e);
 WEFT_EXPORT const char *weft_ensemble_output_at(const weft_ensemble *e,
 						size_t i);
-/* Free it; a set not committed is removed. */
+/* Free it; a set not committed is removed. NULL is ignored. */
 WEFT_EXPORT void weft_ensemble_close(weft_ensemble *e);
 
 /* ---- checkpoints ---------------------------------------------------- */
@@ -309,7 +323,7 @@ WEFT_EXPORT void weft_ensemble_close(weft_ensemble *e);
  * every N steps into [checkpoint] directory: the model's state (what it
  * declared with weft_model_state()), the step reached, the outputs so far
  * and the configuration's hash, replacing the previous checkpoint in one
- * step (docs/design.md, "Checkpoints"). Each costs one wait for the
+ * step (docs/checkpoints.md). Each costs one wait for the
  * device; its files are written by a thread of their own while the next
  * steps run. A checkpoint that cannot be written fails the run (the
  * previous one stays). The model must be able to: its descriptor's
@@ -322,10 +336,11 @@ WEFT_EXPORT void weft_ensemble_close(weft_ensemble *e);
  * an application may call it once a cancelled weft_sim_step() returned,
  * to keep what was done. */
 WEFT_EXPORT weft_status weft_sim_checkpoint(weft_sim *sim);
-/* Open a run as weft_sim_open() does and continue it from the checkpoint
- * in dir: the run is at the checkpoint's step, its outputs hold what they
- * held there, and stepping it to the end gives the outputs an
- * uninterrupted run gives, byte for byte, on any backend. Refused, with
+/* Open a run as weft_sim_open() does (*out the caller's, freed with
+ * weft_sim_close()) and continue it from the checkpoint in dir: the run
+ * is at the checkpoint's step, its outputs hold what they held there, and
+ * stepping it to the end gives the outputs an uninterrupted run gives,
+ * byte for byte, on any backend. Refused, with
  * the reason, before setup when dir holds no checkpoint this weft reads
  * (another format, truncated, damaged), one of another weft version,
  * model or model version, or of another configuration (the first key that
@@ -351,7 +366,8 @@ typedef struct weft_checkpoint_info {
 	const char *resumed_dir; /* and the directory ("" none) */
 } weft_checkpoint_info;
 
-/* What the run did with checkpoints, for the caller to report. */
+/* What the run did with checkpoints, for the caller to report; its
+ * strings are sim's, valid until weft_sim_close(). */
 WEFT_EXPORT weft_status weft_sim_checkpoint_info(const weft_sim *sim,
 						 weft_checkpoint_info *out);
 
@@ -371,8 +387,11 @@ typedef struct weft_digest_buf {
 
 typedef struct weft_digest weft_digest;
 
+/* *out is the caller's, freed with weft_digest_free() (NULL is ignored);
+ * it holds copies of the buffers' bytes, so it outlives sim. */
 WEFT_EXPORT weft_status weft_sim_digest(weft_sim *sim, weft_digest **out);
-/* The buffers, in allocation order. */
+/* The buffers, in allocation order: d's, valid until weft_digest_free(d),
+ * their names and data included. */
 WEFT_EXPORT size_t weft_digest_count(const weft_digest *d);
 WEFT_EXPORT const weft_digest_buf *weft_digest_at(const weft_digest *d,
 						  size_t i);

@@ -15,9 +15,9 @@
  * nearest multiple of 1/128, from a table, combined with a short
  * polynomial of the remainder, with fused multiply-adds where the
  * compiled library has them (read off its machine code, and checked on 2e7
- * angles: tests/test-cartpole-f64.c). CartPole only ever takes the sine of
- * an angle within 12 degrees, so the larger-argument paths are left out.
- * The table (cp64_sincos_table) is the model's `constants` buffer.
+ * angles: tests/models/test-cartpole-f64.c). CartPole only ever takes the
+ * sine of an angle within 12 degrees, so the larger-argument paths are left
+ * out. The table (cp64_sincos_table) is the model's `constants` buffer.
  */
 #ifndef CARTPOLE_DYN64_H
 #define CARTPOLE_DYN64_H

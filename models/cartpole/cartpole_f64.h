@@ -9,9 +9,9 @@
  * the model needs, all rounded to nearest, ties to even, as IEEE 754 says,
  * with subnormals, infinities and NaN (one quiet NaN). Integer arithmetic
  * is exact on every target, so every backend computes the same bits, and
- * they are the bits a double-precision FPU computes (tests/test-cartpole-
- * f64.c compares each operation with the host's hardware on millions of
- * operands).
+ * they are the bits a double-precision FPU computes
+ * (tests/models/test-cartpole-f64.c compares each operation with the host's
+ * hardware on millions of operands).
  *
  * The layout follows the usual software-float scheme: a result is
  * rounded from a significand `sig` whose leading one is at bit 62 (ten

@@ -13,7 +13,7 @@
  * corrections are not always the correctly rounded remainders (an
  * mpmath computation differs from row 2 on by one unit in the last
  * place of some corrections), which is why they are copied from it, and
- * checked against its sin and cos in tests/test-cartpole-f64.c. */
+ * checked against its sin and cos in tests/models/test-cartpole-f64.c. */
 const uint64_t weft__cartpole_trig_table[4 * CP64_TABLE_ROWS] = {
 	0x0000000000000000ul, 0x0000000000000000ul, 0x3ff0000000000000ul,
 	0x0000000000000000ul, 0x3f7fffeaaaaeeeeful, 0xbc1e45e2ec67b77cul,

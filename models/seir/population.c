@@ -223,7 +223,7 @@ void weft__seir_population_defaults(seir_pop_params *pp)
 		int64_t iv = d->type == WEFT_KEY_BOOL
 				     ? strcmp(d->def, "true") == 0
 				     : strtoll(d->def, NULL, 10);
-		/* The defaults are valid: tests/test-population.c checks
+		/* The defaults are valid: tests/models/test-population.c checks
 		 * that they parse. */
 		(void)pop_set(d, iv, strtod(d->def, NULL), d->def, pp, err,
 			      sizeof err);

@@ -7,7 +7,7 @@
  *
  * The formulas follow the builders (population.c, population_csr.c,
  * population_csv.c): expected contacts per agent from the distributions,
- * and the arrays each build allocates. tests/test-memory.sh holds the
+ * and the arrays each build allocates. tests/core/test-memory.sh holds the
  * result to what the run then measures.
  */
 

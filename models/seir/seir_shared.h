@@ -544,7 +544,7 @@ WEFT_FN weft_u32 seir_ilog2(weft_u32 x)
  * SEIR_LVL_BITS bits below its leading one), the level of the slice's
  * largest rate: pc's level is that one or the next (a slice spans at
  * most 33/32, less than the 2^(1/16) between levels;
- * tests/test-seir-course.c checks every pc up to 2^20 and a million
+ * tests/models/test-seir-course.c checks every pc up to 2^20 and a million
  * more), one comparison apart, with no jump on pc. */
 WEFT_FN weft_u32 seir_level(const WEFT_GLOBAL seir_params *p, weft_u32 pc)
 {

@@ -3,8 +3,8 @@
 #
 # Built here exactly as every model in models/ is built, from the
 # installed headers and its kernels through weft-wk, so that `make check`
-# compiles it and the conformance runs (tests/conformance/*.conform) and
-# tests/test-model-template.sh run it on every backend built. The plugin
+# compiles it and the conformance runs (tests/plugins/conformance/*.conform) and
+# tests/models/test-model-template.sh run it on every backend built. The plugin
 # is built for `make check` only and never installed as a model; its
 # sources and Makefile.example are installed into
 # $(pkgdatadir)/model-template, so that an installed weft ships its own

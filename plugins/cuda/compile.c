@@ -7,7 +7,7 @@
  * NVRTC is not linked: it is dlopen()ed when the first program is loaded,
  * so that the plugin loads (and probes) without it. This file makes no
  * CUDA runtime call, so that tests can compile programs on a machine
- * without a GPU (tests/test-cuda-nvrtc.c).
+ * without a GPU (tests/plugins/test-cuda-nvrtc.c).
  */
 #include "config.h"
 

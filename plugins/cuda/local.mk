@@ -13,7 +13,7 @@
 # driver; its probe then says why it cannot run. -z nodelete: the driver's
 # threads outlive any call, so the plugin must stay mapped after dlclose().
 # The files that make no CUDA runtime call, which tests compile alone
-# (tests/cuda.am, tests/cartpole.am) with plugins/common.
+# (tests/plugins/cuda.am, tests/models/cartpole.am) with plugins/common.
 cuda_compile_sources = \
 	plugins/cuda/prelude.c \
 	plugins/cuda/compile.c \

@@ -1,7 +1,7 @@
 /*
  * plugins/cuda/prelude.c - the CUDA C++ definition of weft's portable
  * kernel dialect: every name weft/kernel_host.h defines for C
- * (docs/design.md, "The portable kernel dialect"), for NVRTC with
+ * (docs/kernel-dialect.md), for NVRTC with
  * -default-device and C++17.
  *
  * A model's program is this prelude, a #line directive naming the program

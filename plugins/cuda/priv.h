@@ -95,7 +95,7 @@ struct weft__cuda_args {
 	uint64_t stride[WEFT_KERNEL_MAX_BUFS]; /* bytes per replica */
 	uint64_t xstride; /* the count's, in 32-bit words */
 };
-/* The prelude's copy must match: tests/test-cuda-nvrtc.c compiles the
+/* The prelude's copy must match: tests/plugins/test-cuda-nvrtc.c compiles the
  * same assertions on the device side. */
 _Static_assert(sizeof(struct weft__cuda_args) == 224 &&
 		       offsetof(struct weft__cuda_args, xbuf) == 96 &&

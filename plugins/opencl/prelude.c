@@ -1,7 +1,7 @@
 /*
  * plugins/opencl/prelude.c - the OpenCL C definition of weft's portable
  * kernel dialect: the same names weft/kernel_host.h defines for the host
- * (docs/design.md lists them), for OpenCL C 1.2.
+ * (docs/kernel-dialect.md lists them), for OpenCL C 1.2.
  *
  * A model's program is this prelude, a #line directive naming the program
  * (so that compiler messages give lines of the model's own text), then the

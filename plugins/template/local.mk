@@ -5,7 +5,7 @@
 # weft.pc. Both are installed into $(pkgdatadir)/template, so that an
 # installed weft ships its own starting point.
 #
-# The plugin is built for `make check` only (tests/test-template.sh and the
+# The plugin is built for `make check` only (tests/plugins/test-template.sh and the
 # conformance suite run it); it is never installed as a backend.
 check_LTLIBRARIES += plugins/template/weft-backend-template.la
 plugins_template_weft_backend_template_la_SOURCES = plugins/template/template.c

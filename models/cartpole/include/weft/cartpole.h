@@ -71,7 +71,9 @@ WEFT_EXPORT void weft_cartpole_layout_of(uint32_t n, weft_cartpole_layout *out);
  * `weft run` would ([simulation] model must be cartpole; seed from
  * [simulation] seed); cfg must outlive env. cfg NULL: every default
  * (backend auto). No output file is written ([output] directory is
- * created, as by any run). Every environment starts episode 0. */
+ * created, as by any run). Every environment starts episode 0. *out is
+ * the caller's, freed with weft_cartpole_close(); the strings the
+ * functions below return are env's, valid until then. */
 WEFT_EXPORT weft_status weft_cartpole_open(weft_context *ctx,
 					   const weft_config *cfg,
 					   weft_cartpole **out);
