@@ -14,7 +14,6 @@
 /* Room for "FILE:LINE" or "--set section.key" in messages. */
 #define WHERE_MAX 512
 
-
 struct cfg_value {
 	char *text;  /* validated text; NULL while the default holds */
 	char *where; /* "FILE:LINE" or "--set section.key"; NULL: default */
@@ -30,6 +29,7 @@ struct cfg_raw {
 
 struct cfg_section {
 	char *name;
+	struct cfg_table *t;  /* the table that holds it */
 	const char *about;    /* one sentence, for the reference */
 	weft__plugin *plugin; /* model sections: the model's plugin (owned);
 			       * NULL for the core's sections and pending
@@ -71,7 +71,22 @@ struct cfg_table {
 	char *path;
 	struct cfg_ens_section *ens;
 	size_t n_ens;
+	/* The core's options, parsed (config.c: cfg_changed()). */
+	weft__opts opts;
+	/* The selected model's section once found; NULL before and after a
+	 * value changes. */
+	struct cfg_section *model;
+	/* Validation's record (weft__config_valid()); freed on change. */
+	void *valid;
 };
+
+/* After any value or section changed: the options parsed again, the
+ * selected model and validation's record forgotten. */
+void weft__cfg_changed(struct cfg_table *t);
+/* After a file is loaded or a --set: the selected model found when it
+ * can be (its plugin loaded, its section made), so that the getters read
+ * its keys; what is wrong with it, validation says. */
+void weft__cfg_select_quietly(const weft_config *cfg);
 
 struct weft_config {
 	struct cfg_table *t;

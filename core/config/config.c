@@ -1,6 +1,6 @@
 /*
- * core/config/config.c - the configuration: a schema of declared keys (the core's
- * own sections, and one section per model, declared by the model's
+ * core/config/config.c - the configuration: a schema of declared keys (the
+ * core's own sections, and one section per model, declared by the model's
  * plugin), "--set section.key=value" overrides, checks across keys, and
  * typed access. INI files are read in config_file.c, model sections found
  * in config_model.c, the Markdown reference written in config_ref.c.
@@ -20,10 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "run/checkpoint.h"
-#include "run/memory.h"
-#include "output/output.h"
 
 /* 2^53 - 1: the largest integer that the schema's double bounds hold. */
 #define INT53_MAX 9007199254740991.0
@@ -138,7 +134,7 @@ static const weft_key_desc ensemble_keys[] = {
 	  "run` runs them all and writes, per scenario, the mean, standard "
 	  "deviation and quantiles of every aggregated column per step "
 	  "(SCENARIO.csv), a summary across scenarios (summary.csv) and band "
-	  "plots (docs/design.md, \"Ensembles\"). [sweep] holds section.key = "
+	  "plots (docs/ensembles.md). [sweep] holds section.key = "
 	  "v1, v2, ... lists or start:stop:step ranges (their cartesian "
 	  "product); each [scenario NAME] holds section.key = value "
 	  "overrides; with both, every scenario runs every sweep point. At "
@@ -154,7 +150,7 @@ static const weft_key_desc ensemble_keys[] = {
 	  "batch = 1. The batch's memory is this many times a run's; a "
 	  "backend without batched replicas (backend ABI 1.4 "
 	  "step_replicas()) runs them one after another, and summary.txt "
-	  "says so (docs/design.md, \"Batched replicas\"). Under weft-mpi "
+	  "says so (docs/ensembles.md, \"Batched replicas\"). Under weft-mpi "
 	  "a batch is the unit of work a rank is given" },
 };
 
@@ -235,6 +231,8 @@ weft_status weft__cfg_set_keys(struct cfg_section *s, const weft_key_desc *keys,
 		return WEFT_E_NOMEM;
 	for (size_t k = 0; k < n_keys; k++)
 		s->key_names[k] = keys[k].name;
+	if (s->t)
+		weft__cfg_changed(s->t);
 	return WEFT_OK;
 }
 
@@ -252,11 +250,12 @@ struct cfg_section *weft__cfg_add(const weft_config *cfg, const char *name)
 		free(s);
 		return NULL;
 	}
+	s->t = t;
 	t->secs[t->n_secs++] = s;
 	return s;
 }
 
-weft_status weft_config_new(weft_context *ctx, weft_config **out)
+weft_status weft__config_new(weft_context *ctx, weft_config **out)
 {
 	weft_config *cfg;
 
@@ -275,16 +274,17 @@ weft_status weft_config_new(weft_context *ctx, weft_config **out)
 			goto free_config;
 		s->about = core_sections[i].about;
 	}
+	weft__cfg_changed(cfg->t);
 	*out = cfg;
 	return WEFT_OK;
 
 free_config:
-	weft_config_free(cfg);
+	weft__config_free(cfg);
 	return weft__fail(ctx, WEFT_E_NOMEM,
 			  "out of memory creating a configuration");
 }
 
-void weft_config_free(weft_config *cfg)
+void weft__config_free(weft_config *cfg)
 {
 	if (!cfg)
 		return;
@@ -297,9 +297,20 @@ void weft_config_free(weft_config *cfg)
 			ens_section_free(&cfg->t->ens[i]);
 		free(cfg->t->ens);
 		free(cfg->t->path);
+		free(cfg->t->valid);
 		free(cfg->t);
 	}
 	free(cfg);
+}
+
+weft_status weft_config_new(weft_context *ctx, weft_config **out)
+{
+	return weft__config_new(ctx, out);
+}
+
+void weft_config_free(weft_config *cfg)
+{
+	weft__config_free(cfg);
 }
 
 /* ---- lookups ------------------------------------------------------------ */
@@ -330,7 +341,7 @@ struct cfg_section *weft__cfg_section_of_key(const weft_config *cfg,
 			return cfg->t->secs[i];
 	/* The selected model's keys, for "'agents' belongs in [seir]". */
 	model = weft__cfg_model_lookup(
-		cfg, weft__config_str(cfg, "simulation", "model"));
+		cfg, weft__config_opts(cfg)->simulation.model);
 	return model && weft__cfg_find_key(model, key) >= 0 ? model : NULL;
 }
 
@@ -345,8 +356,6 @@ static const struct cfg_value *find_value(const weft_config *cfg,
 	if (!cfg || !section || !key)
 		return NULL;
 	s = weft__cfg_find(cfg, section);
-	if (!s)
-		s = weft__cfg_model_lookup(cfg, section);
 	if (!s || s->pending || (k = weft__cfg_find_key(s, key)) < 0)
 		return NULL;
 	*d = &s->keys[k];
@@ -418,8 +427,8 @@ weft_status weft__cfg_unknown_key(weft_context *ctx, const weft_config *cfg,
 		weft__fmt(hint, sizeof hint, "; '%s' belongs in [%s]", key,
 			  other->name);
 	else
-		weft__suggest(hint, sizeof hint, key, s->key_names,
-				  s->n_keys, "'", "'", label);
+		weft__suggest(hint, sizeof hint, key, s->key_names, s->n_keys,
+			      "'", "'", label);
 	return weft__fail(ctx, WEFT_E_CONFIG, "%s: unknown key '%s' in [%s]%s",
 			  where, key, s->name, hint);
 }
@@ -442,6 +451,7 @@ weft_status weft__cfg_store(weft_context *ctx, struct cfg_section *s, size_t k,
 	free(v->where);
 	v->text = t;
 	v->where = w;
+	weft__cfg_changed(s->t);
 	return WEFT_OK;
 }
 
@@ -549,6 +559,8 @@ weft_status weft_config_set(weft_context *ctx, weft_config *cfg,
 	}
 	*dot = '\0';
 	st = set_value(ctx, cfg, trim(name), trim(dot + 1), trim(eq + 1));
+	if (st == WEFT_OK)
+		weft__cfg_select_quietly(cfg);
 free_copy:
 	free(copy);
 	return st;
@@ -578,8 +590,8 @@ static int is_backend_name(const char *s)
 
 static weft_status validate_backend(weft_context *ctx, const weft_config *cfg)
 {
-	const char *name = weft__config_str(cfg, "backend", "name");
-	const char *plugin = weft__config_str(cfg, "backend", "plugin");
+	const char *name = weft__config_opts(cfg)->backend.name;
+	const char *plugin = weft__config_opts(cfg)->backend.plugin;
 
 	if (!is_backend_name(name))
 		return weft__fail(ctx, WEFT_E_CONFIG,
@@ -605,57 +617,31 @@ static weft_status validate_backend(weft_context *ctx, const weft_config *cfg)
  * but the default (png) quietly draws nothing when csv = false. */
 static weft_status validate_output(weft_context *ctx, const weft_config *cfg)
 {
-	const char *plot = weft__config_str(cfg, "output", "plot");
+	const char *plot = weft__config_opts(cfg)->output.plot;
 	const char *where = weft__cfg_where_of(cfg, "output", "plot");
 
-	if (!*weft__config_str(cfg, "output", "directory"))
+	if (!*weft__config_opts(cfg)->output.directory)
 		return weft__fail(
 			ctx, WEFT_E_CONFIG,
 			"%s: [output] directory is empty; name a "
 			"directory, or . for the current one",
 			weft__cfg_where_of(cfg, "output", "directory"));
 	if (strcmp(plot, "none") != 0 && strcmp(where, "default") != 0 &&
-	    !weft__config_bool(cfg, "output", "csv"))
+	    !weft__config_opts(cfg)->output.csv)
 		return weft__fail(ctx, WEFT_E_CONFIG,
 				  "%s: [output] plot = %s needs the CSV, but "
 				  "[output] csv = false (%s); set csv = true, "
 				  "or plot = none",
 				  where, plot,
 				  weft__cfg_where_of(cfg, "output", "csv"));
-	/* What a run would find wrong with the directory itself. */
-	if (!weft__config_writes(cfg))
-		return WEFT_OK;
-	return weft__outputs_check(
-		ctx, "output", weft__config_str(cfg, "output", "directory"),
-		weft__cfg_where_of(cfg, "output", "directory"));
+	return WEFT_OK;
 }
 
-weft_status weft_config_validate(weft_context *ctx, const weft_config *cfg)
+weft_status weft__config_check_core(weft_context *ctx, const weft_config *cfg)
 {
-	struct cfg_section *model;
-	weft_status st;
+	weft_status st = validate_backend(ctx, cfg);
 
-	if (!cfg)
-		return weft__fail(ctx, WEFT_E_INVALID,
-				  "weft_config_validate: cfg is NULL");
-	if (weft__cancelled(ctx))
-		return weft__cancel_fail(ctx, "validating the configuration");
-	st = validate_backend(ctx, cfg);
-	if (st == WEFT_OK)
-		st = validate_output(ctx, cfg);
-	if (st == WEFT_OK)
-		st = weft__cfg_selected_model(ctx, cfg, &model);
-	/* What the model checks before its setup, as a run would. */
-	if (st == WEFT_OK)
-		st = weft__model_check(ctx, cfg, WEFT__MODEL(model->plugin));
-	if (st == WEFT_OK)
-		st = weft__ckpt_validate(ctx, cfg, WEFT__MODEL(model->plugin));
-	/* The host bytes of the model's estimate, before any allocation;
-	 * the run checks the device's once it is open. */
-	if (st == WEFT_OK)
-		st = weft__mem_fits(ctx, cfg, WEFT__MODEL(model->plugin), NULL,
-				    NULL);
-	return st;
+	return st ? st : validate_output(ctx, cfg);
 }
 
 /* ---- getters ------------------------------------------------------------ */
@@ -711,28 +697,121 @@ const char *weft__config_where(const weft_config *c, const char *section,
 
 int weft__config_writes(const weft_config *c)
 {
-	return weft__config_bool(c, "output", "csv") ||
-	       weft__config_bool(c, "output", "summary");
+	return weft__config_opts(c)->output.csv ||
+	       weft__config_opts(c)->output.summary;
+}
+
+int weft__config_has(const weft_config *c, const char *section, const char *key)
+{
+	const weft_key_desc *d;
+
+	return find_value(c, section, key, &d) != NULL;
 }
 
 const weft_model *weft__config_model(const weft_config *cfg)
 {
-	struct cfg_section *s;
-	weft_context ctx = { .msg = "" };
-
-	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
-		return NULL;
-	return WEFT__MODEL(s->plugin);
+	return cfg && cfg->t->model ? WEFT__MODEL(cfg->t->model->plugin) : NULL;
 }
 
 const char *weft__config_model_path(const weft_config *cfg)
 {
-	struct cfg_section *s;
-	weft_context ctx = { .msg = "" };
+	return cfg && cfg->t->model ? cfg->t->model->plugin->path : "";
+}
 
-	if (weft__cfg_selected_model(&ctx, cfg, &s) != WEFT_OK)
-		return "";
-	return s->plugin->path;
+weft_status weft__config_select(weft_context *ctx, const weft_config *cfg,
+				const weft_model **out)
+{
+	struct cfg_section *s;
+	weft_status st = weft__cfg_selected_model(ctx, cfg, &s);
+
+	*out = NULL;
+	if (st)
+		return st;
+	cfg->t->model = s;
+	*out = WEFT__MODEL(s->plugin);
+	return WEFT_OK;
+}
+
+/* ---- the core's options, parsed ------------------------------------------ */
+
+const weft__opts *weft__config_opts(const weft_config *c)
+{
+	return &c->t->opts;
+}
+
+/* The text of a core key, "" when its section is not there yet (while
+ * the configuration is being made). */
+static const char *opt_text(const weft_config *c, const char *section,
+			    const char *key)
+{
+	const char *t = value_text(c, section, key);
+	return t ? t : "";
+}
+
+static int opt_bool(const weft_config *c, const char *section, const char *key)
+{
+	int b = 0;
+
+	weft__parse_bool(opt_text(c, section, key), &b);
+	return b;
+}
+
+#define OPT_U64(c, s, k) ((uint64_t)strtoull(opt_text(c, s, k), NULL, 10))
+#define OPT_U32(c, s, k) ((uint32_t)strtoul(opt_text(c, s, k), NULL, 10))
+
+static void opts_parse(const weft_config *c, weft__opts *o)
+{
+	o->simulation.model = opt_text(c, "simulation", "model");
+	o->simulation.steps = OPT_U64(c, "simulation", "steps");
+	o->simulation.seed = OPT_U64(c, "simulation", "seed");
+	o->backend.name = opt_text(c, "backend", "name");
+	o->backend.plugin = opt_text(c, "backend", "plugin");
+	o->backend.device = opt_text(c, "backend", "device");
+	o->backend.platform = opt_text(c, "backend", "platform");
+	o->backend.cache_dir = opt_text(c, "backend", "cache_dir");
+	o->backend.plugin_path = opt_text(c, "backend", "plugin_path");
+	o->backend.threads = OPT_U32(c, "backend", "threads");
+	o->output.directory = opt_text(c, "output", "directory");
+	o->output.plot = opt_text(c, "output", "plot");
+	o->output.every = OPT_U64(c, "output", "every");
+	o->output.csv = opt_bool(c, "output", "csv");
+	o->output.summary = opt_bool(c, "output", "summary");
+	o->model.plugin = opt_text(c, "model", "plugin");
+	o->model.plugin_path = opt_text(c, "model", "plugin_path");
+	o->checkpoint.every = OPT_U64(c, "checkpoint", "every");
+	o->checkpoint.directory = opt_text(c, "checkpoint", "directory");
+	o->ensemble.runs = OPT_U32(c, "ensemble", "runs");
+	o->ensemble.batch = OPT_U32(c, "ensemble", "batch");
+	o->ensemble.keep_runs = opt_bool(c, "ensemble", "keep_runs");
+}
+
+void weft__cfg_changed(struct cfg_table *t)
+{
+	weft_config c = { .t = t };
+
+	opts_parse(&c, &t->opts);
+	t->model = NULL;
+	free(t->valid);
+	t->valid = NULL;
+}
+
+void weft__cfg_select_quietly(const weft_config *cfg)
+{
+	weft_context scratch = { .msg = "" };
+	const weft_model *m;
+
+	(void)weft__config_select(&scratch, cfg, &m);
+}
+
+void *weft__config_valid(const weft_config *c)
+{
+	return c->t->valid;
+}
+
+void weft__config_keep_valid(const weft_config *c, void *valid)
+{
+	free(c->t->valid);
+	c->t->valid = valid;
 }
 
 /* ---- copies (ensemble_plan.c) -------------------------------------------- */
@@ -792,7 +871,7 @@ weft_status weft__config_dup(weft_context *ctx, const weft_config *cfg,
 	weft_status st;
 
 	*out = NULL;
-	if ((st = weft_config_new(ctx, &c)))
+	if ((st = weft__config_new(ctx, &c)))
 		return st;
 	/* The core's sections come first: [model] plugin is known before
 	 * the model's section is looked for. */
@@ -811,7 +890,7 @@ weft_status weft__config_dup(weft_context *ctx, const weft_config *cfg,
 		st = weft__fail(ctx, WEFT_E_NOMEM,
 				"out of memory copying a configuration");
 	if (st != WEFT_OK) {
-		weft_config_free(c);
+		weft__config_free(c);
 		return st;
 	}
 	*out = c;

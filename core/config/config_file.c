@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,49 +399,66 @@ static int is_path_key(const struct cfg_section *s, const char *key)
 
 /* One path (of len bytes) from dir: as it is when absolute or empty; dir
  * for "."; else dir/path. Appended to out (of size bytes). */
-static void add_path(char *out, size_t size, const char *dir, const char *path,
-		     size_t len)
+/* Append to out what fmt makes: 1, or 0 when it does not fit whole. */
+static int add_text(char *out, size_t size, const char *fmt, ...)
+	WEFT_PRINTF(3, 4);
+static int add_text(char *out, size_t size, const char *fmt, ...)
+{
+	size_t used = strlen(out);
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(out + used, size - used, fmt, ap);
+	va_end(ap);
+	return k >= 0 && (size_t)k < size - used;
+}
+
+/* path[0..len) taken from dir, appended to out: 0 when it does not fit. */
+static int add_path(char *out, size_t size, const char *dir, const char *path,
+		    size_t len)
 {
 	while (len > 2 && path[0] == '.' && path[1] == '/') {
 		path += 2; /* "./x.so" is "x.so" */
 		len -= 2;
 	}
 	if (!len || path[0] == '/')
-		weft__msg_add(out, size, "%.*s", (int)len, path);
-	else if (len == 1 && path[0] == '.')
-		weft__msg_add(out, size, "%s", dir);
-	else
-		weft__msg_add(out, size, "%s/%.*s", dir, (int)len, path);
+		return add_text(out, size, "%.*s", (int)len, path);
+	if (len == 1 && path[0] == '.')
+		return add_text(out, size, "%s", dir);
+	return add_text(out, size, "%s/%.*s", dir, (int)len, path);
 }
 
 /* value of key as read from file: relative paths taken from the file's
  * directory (each of a ':'-separated list), into out. A [model] plugin
  * that is a bare model name stays as it is (validation says what to
- * write instead). */
-static void resolve_paths(const char *file, const struct cfg_section *s,
-			  const char *key, const char *value, char *out,
-			  size_t size)
+ * write instead). 0 when the result does not fit in out (never cut). */
+static int resolve_paths(const char *file, const struct cfg_section *s,
+			 const char *key, const char *value, char *out,
+			 size_t size)
 {
 	const char *slash = strrchr(file, '/');
-	char dir[WEFT__MSG_MAX];
+	char dir[WEFT__MSG_MAX] = "";
 	int list = strcmp(key, "plugin_path") == 0;
 
-	weft__fmt(out, size, "%s", value);
+	out[0] = '\0';
 	if (!slash || !is_path_key(s, key) ||
 	    (!list && !strchr(value, '/') &&
 	     strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
 		     strlen(value)))
-		return;
-	weft__fmt(dir, sizeof dir, "%.*s",
-		  slash == file ? 1 : (int)(slash - file), file);
-	out[0] = '\0';
+		return add_text(out, size, "%s", value);
+	if (!add_text(dir, sizeof dir, "%.*s",
+		      slash == file ? 1 : (int)(slash - file), file))
+		return 0;
 	for (const char *p = value;; p++) {
 		size_t n = list ? strcspn(p, ":") : strlen(p);
-		add_path(out, size, dir, p, n);
+		if (!add_path(out, size, dir, p, n))
+			return 0;
 		p += n;
 		if (!*p)
-			break;
-		weft__msg_add(out, size, ":");
+			return 1;
+		if (!add_text(out, size, ":"))
+			return 0;
 	}
 }
 
@@ -461,7 +479,16 @@ weft_status weft__cfg_load_key(weft_context *ctx, const weft_config *cfg,
 				  "%s: [%s] %s is set twice (first at %s:%d); "
 				  "remove one",
 				  where, s->name, key, path, s->vals[k].line);
-	resolve_paths(path, s, key, raw, value, sizeof value);
+	if (!resolve_paths(path, s, key, raw, value, sizeof value)) {
+		char shown[160];
+		weft__path_shown(shown, sizeof shown, raw);
+		return weft__fail(ctx, WEFT_E_CONFIG,
+				  "%s: [%s] %s = %s: longer than %zu bytes%s",
+				  where, s->name, key, shown, sizeof value - 1,
+				  is_path_key(s, key) ? " once taken from the "
+							"file's directory"
+						      : "");
+	}
 	st = weft__value_check(ctx, where, s->name, &s->keys[k], value);
 	if (st == WEFT_OK)
 		st = weft__cfg_store(ctx, s, (size_t)k, value, where);
@@ -554,7 +581,7 @@ weft_status weft_config_load(weft_context *ctx, const char *path,
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_config_load: path or out is NULL");
 	*out = NULL;
-	st = weft_config_new(ctx, &cfg);
+	st = weft__config_new(ctx, &cfg);
 	if (st != WEFT_OK)
 		return st;
 	f = fopen(path, "rb");
@@ -572,10 +599,11 @@ weft_status weft_config_load(weft_context *ctx, const char *path,
 		st = weft__cfg_resolve_pending(ctx, cfg, path);
 	if (st != WEFT_OK)
 		goto free_config;
+	weft__cfg_select_quietly(cfg);
 	*out = cfg;
 	return WEFT_OK;
 
 free_config:
-	weft_config_free(cfg);
+	weft__config_free(cfg);
 	return st;
 }

@@ -22,7 +22,6 @@
 #include <string.h>
 #include <xxhash.h>
 
-
 /* The keys of [output] that outputs so far depend on. */
 static int canon_output_key(const char *key)
 {

@@ -17,7 +17,7 @@
 
 char *weft__cfg_model_search_path(const weft_config *cfg)
 {
-	const char *user = weft__config_str(cfg, "model", "plugin_path");
+	const char *user = weft__config_opts(cfg)->model.plugin_path;
 
 	return weft__plugin_search_path(&weft__model_kind,
 					user[0] ? user : NULL);
@@ -56,7 +56,7 @@ static weft_status own_model(weft_context *ctx, const weft_config *cfg,
 			     struct cfg_section **out)
 {
 	struct cfg_table *t = cfg->t;
-	const char *path = weft__config_str(cfg, "model", "plugin");
+	const char *path = weft__config_opts(cfg)->model.plugin;
 	const char *where = weft__cfg_where_of(cfg, "model", "plugin");
 	struct cfg_section *s;
 	weft__plugin *p;
@@ -84,7 +84,7 @@ static weft_status own_model(weft_context *ctx, const weft_config *cfg,
 				  where, path, t->own_model_path);
 	if (weft__plugin_open_path(ctx, &weft__model_kind, path, 0, &p))
 		return weft__fail(ctx, WEFT_E_PLUGIN, "%s: [model] plugin = %s",
-				  where, weft_context_error(ctx));
+				  where, weft__context_error(ctx));
 	s = weft__cfg_find(cfg, p->name);
 	if (s && !s->pending) {
 		weft__plugin_free(p);
@@ -236,7 +236,7 @@ struct cfg_section *weft__cfg_model_lookup(const weft_config *cfg,
 weft_status weft__cfg_selected_model(weft_context *ctx, const weft_config *cfg,
 				     struct cfg_section **out)
 {
-	const char *name = weft__config_str(cfg, "simulation", "model");
+	const char *name = weft__config_opts(cfg)->simulation.model;
 	const char *where = weft__cfg_where_of(cfg, "simulation", "model");
 	struct cfg_section *own;
 	weft_status st;

@@ -1,7 +1,8 @@
 /*
- * core/config/config_ref.c - the Markdown reference of every key (docs/config.md,
- * `weft config-reference`): the core's sections, then the section of every
- * model plugin found, from the same declarations that the checks use.
+ * core/config/config_ref.c - the Markdown reference of every key
+ * (docs/config.md, `weft config-reference`): the core's sections, then the
+ * section of every model plugin found, from the same declarations that the
+ * checks use.
  */
 #include "config/cfg.h"
 
@@ -208,15 +209,16 @@ static weft_status add_models(weft_context *ctx, weft_config *cfg)
 	weft_model_list *l;
 	struct cfg_section *s;
 	size_t first = cfg->t->n_secs;
-	weft_status st = weft_models_scan(ctx, NULL, &l);
+	weft_status st = weft__models_scan(ctx, NULL, &l);
 
-	for (size_t i = 0; st == WEFT_OK && i < weft_model_list_count(l); i++) {
-		const weft_model_info *m = weft_model_list_at(l, i);
+	for (size_t i = 0; st == WEFT_OK && i < weft__model_list_count(l);
+	     i++) {
+		const weft_model_info *m = weft__model_list_at(l, i);
 		if (strcmp(m->state, "available") == 0)
 			st = weft__cfg_model_section(ctx, cfg, "reference",
 						     m->name, &s);
 	}
-	weft_model_list_free(l);
+	weft__model_list_free(l);
 	qsort(cfg->t->secs + first, cfg->t->n_secs - first,
 	      sizeof *cfg->t->secs, by_name);
 	return st;
@@ -247,9 +249,9 @@ weft_status weft_config_reference(weft_context *ctx, char **markdown)
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_config_reference: markdown is NULL");
 	*markdown = NULL;
-	st = weft_config_new(ctx, &cfg);
+	st = weft__config_new(ctx, &cfg);
 	if (st == WEFT_OK && (st = add_models(ctx, cfg)) != WEFT_OK)
-		weft_config_free(cfg);
+		weft__config_free(cfg);
 	if (st != WEFT_OK)
 		return st;
 	f = open_memstream(&text, &len);
@@ -259,14 +261,14 @@ weft_status weft_config_reference(weft_context *ctx, char **markdown)
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		goto free_text;
-	weft_config_free(cfg);
+	weft__config_free(cfg);
 	*markdown = text;
 	return WEFT_OK;
 
 free_text:
 	free(text);
 no_memory:
-	weft_config_free(cfg);
+	weft__config_free(cfg);
 	return weft__fail(ctx, WEFT_E_NOMEM,
 			  "out of memory writing the configuration reference");
 }

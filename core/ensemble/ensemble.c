@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ weft_status weft_ensemble_open(weft_context *ctx, const weft_config *cfg,
 	e->base = cfg;
 	e->out.lock_fd = -1;
 	e->out.tail = &e->out.head;
-	if ((st = weft_config_validate(ctx, cfg)) || (st = weft__ens_plan(e)) ||
+	if ((st = weft__validate_cfg(ctx, cfg)) || (st = weft__ens_plan(e)) ||
 	    (st = weft__ens_desc(e)))
 		goto close_ensemble;
 	e->res = calloc(e->n_runs, sizeof *e->res);
@@ -80,21 +81,56 @@ const char *weft_ensemble_scenario_at(const weft_ensemble *e, size_t i)
 weft_status weft_ensemble_run_info(const weft_ensemble *e, size_t i,
 				   const char **scenario, uint64_t *seed)
 {
-	const weft__ens_group *g;
-
 	if (!e || i >= e->n_runs)
 		return weft__fail(e ? e->ctx : NULL, WEFT_E_INVALID,
 				  "ensemble run %zu: there are %zu runs", i,
 				  e ? e->n_runs : 0);
-	g = &e->groups[i / e->per_group];
+	weft__ensemble_run_info(e, i, scenario, seed);
+	return WEFT_OK;
+}
+
+void weft__ensemble_run_info(const weft_ensemble *e, size_t i,
+			     const char **scenario, uint64_t *seed)
+{
+	const weft__ens_group *g = &e->groups[i / e->per_group];
+
 	if (scenario)
 		*scenario = g->label;
 	if (seed)
 		*seed = g->seed0 + i % e->per_group;
-	return WEFT_OK;
 }
 
 /* ---- the set ------------------------------------------------------------- */
+
+/* Every run's directory and lock are paths the system takes: checked
+ * before any run, so that an [output] directory too long for them is
+ * named as the cause, once. A scenario's longest are those of its first
+ * and last seeds (the seeds count up). */
+static weft_status ens_paths_fit(weft_ensemble *e)
+{
+	char dir[PATH_MAX], lock[PATH_MAX], shown[400], key[WEFT__MSG_MAX / 2];
+	weft_status st = WEFT_OK;
+
+	for (size_t g = 0; st == WEFT_OK && g < e->n_groups; g++) {
+		size_t first = g * e->per_group;
+		size_t last = first + e->per_group - 1;
+
+		st = weft__ens_run_dir(e, first, dir, sizeof dir, lock,
+				       sizeof lock);
+		if (st == WEFT_OK)
+			st = weft__ens_run_dir(e, last, dir, sizeof dir, lock,
+					       sizeof lock);
+	}
+	if (st == WEFT_OK)
+		return WEFT_OK;
+	weft__path_shown(shown, sizeof shown,
+			 weft__config_opts(e->base)->output.directory);
+	weft__where_key(key, sizeof key,
+			weft__cfg_where_of(e->base, "output", "directory"),
+			"output", "directory", shown);
+	return weft__fail(e->ctx, WEFT_E_CONFIG, "%s: its runs' paths: %s", key,
+			  weft__context_error(e->ctx));
+}
 
 weft_status weft_ensemble_begin(weft_ensemble *e)
 {
@@ -102,11 +138,12 @@ weft_status weft_ensemble_begin(weft_ensemble *e)
 
 	e->out.tree = "runs";
 	st = weft__outputs_prepare(
-		e->ctx, &e->out,
-		weft__config_str(e->base, "output", "directory"),
+		e->ctx, &e->out, weft__config_opts(e->base)->output.directory,
 		weft__cfg_where_of(e->base, "output", "directory"));
 	if (st == WEFT_OK && !(e->stage = weft__strdup(e->out.tmp)))
 		st = weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
+	if (st == WEFT_OK)
+		st = ens_paths_fit(e);
 	return st;
 }
 
@@ -134,25 +171,30 @@ weft_status weft__ens_run_dir(weft_ensemble *e, size_t i, char *dir,
 {
 	const char *label;
 	uint64_t seed;
+	weft_status st;
 
-	weft_ensemble_run_info(e, i, &label, &seed);
-	weft__fmt(dir, dsize, "%s/runs/%s/%llu", e->stage, label,
-		  (unsigned long long)seed);
-	weft__fmt(lock, lsize, "%s/runs/%s/.%llu%s", e->stage, label,
-		  (unsigned long long)seed, WEFT__OUT_LOCK);
-	return WEFT_OK;
+	weft__ensemble_run_info(e, i, &label, &seed);
+	st = weft__fmt_path(e->ctx, dir, dsize, "run directory",
+			    "%s/runs/%s/%llu", e->stage, label,
+			    (unsigned long long)seed);
+	if (st == WEFT_OK)
+		st = weft__fmt_path(e->ctx, lock, lsize, "run lock",
+				    "%s/runs/%s/.%llu%s", e->stage, label,
+				    (unsigned long long)seed, WEFT__OUT_LOCK);
+	return st;
 }
 
-/* Test hook: WEFT_TEST_ENSEMBLE_FAIL=N fails run N (0-based) as a model
- * would, so that tests can check how a failed run is reported. */
+/* Test hook ENSEMBLE_FAIL=N (util.h: weft__test_hook) fails run N
+ * (0-based) as a model would, so that tests can check how a failed run is
+ * reported. */
 weft_status weft__ens_test_fail(weft_ensemble *e, size_t i)
 {
-	const char *v = getenv("WEFT_TEST_ENSEMBLE_FAIL");
+	const char *v = weft__test_hook("ENSEMBLE_FAIL");
 
 	if (!v || !*v || strtoull(v, NULL, 10) != i)
 		return WEFT_OK;
 	return weft__fail(e->ctx, WEFT_E_MODEL,
-			  "run %zu failed (WEFT_TEST_ENSEMBLE_FAIL)", i);
+			  "run %zu failed (test hook ENSEMBLE_FAIL)", i);
 }
 
 /* Run i's configuration: its place in the set, its CSV on and its own
@@ -194,12 +236,12 @@ static weft_status ens_sim(weft_ensemble *e, size_t i, const char *dir)
 		return st;
 	st = weft__ens_test_fail(e, i);
 	if (st == WEFT_OK)
-		st = weft_sim_open(e->ctx, g->cfg, &sim);
+		st = weft__sim_open_model(e->ctx, g->cfg, NULL, &sim);
 	if (st == WEFT_OK)
-		st = weft_sim_step(sim, weft_sim_steps_total(sim));
+		st = weft__sim_step(sim, sim->steps_total);
 	if (st == WEFT_OK)
-		st = weft_sim_finish(sim);
-	weft_sim_close(sim);
+		st = weft__sim_finish(sim);
+	weft__sim_close(sim);
 	return st;
 }
 
@@ -240,22 +282,26 @@ static weft_status ens_wire(weft_ensemble *e, const weft__ens_result *r)
 weft_status weft__ens_run_result(weft_ensemble *e, size_t i, weft_status st,
 				 const char *msg)
 {
-	char dir[4096], lock[4096], csv[4200];
+	char dir[PATH_MAX], lock[PATH_MAX], *csv;
 	weft__ens_result *r = &e->res[i];
+	weft_status pst;
 
-	weft__ens_run_dir(e, i, dir, sizeof dir, lock, sizeof lock);
+	if ((pst = weft__ens_run_dir(e, i, dir, sizeof dir, lock, sizeof lock)))
+		return pst;
 	unlink(lock);
 	if (st == WEFT_E_CANCELLED || weft__cancelled(e->ctx))
 		return st ? st
 			  : weft__cancel_fail(e->ctx, "running an ensemble");
-	weft__fmt(csv, sizeof csv, "%s/%s", dir, e->csv);
+	if (!(csv = weft__path_join(dir, e->csv)))
+		return weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
 	if (st == WEFT_OK)
 		st = weft__ens_read_csv(e->ctx, csv, r);
+	free(csv);
 	if (st != WEFT_OK) {
 		ens_result_clear(r);
 		r->failed = 1;
 		if (!(r->error = weft__strdup(
-			      msg ? msg : weft_context_error(e->ctx))))
+			      msg ? msg : weft__context_error(e->ctx))))
 			return weft__fail(e->ctx, WEFT_E_NOMEM,
 					  "out of memory");
 	}
@@ -268,7 +314,7 @@ weft_status weft__ens_run_result(weft_ensemble *e, size_t i, weft_status st,
 weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i, const void **data,
 				  size_t *bytes)
 {
-	char dir[4096], lock[4096];
+	char dir[PATH_MAX], lock[PATH_MAX];
 	weft_status st;
 
 	if (!e || i >= e->n_runs || !e->stage)
@@ -277,7 +323,8 @@ weft_status weft_ensemble_run_one(weft_ensemble *e, size_t i, const void **data,
 				  i, e ? e->n_runs : 0,
 				  e && e->stage ? "" : "not begun");
 	ens_result_clear(&e->res[i]);
-	weft__ens_run_dir(e, i, dir, sizeof dir, lock, sizeof lock);
+	if ((st = weft__ens_run_dir(e, i, dir, sizeof dir, lock, sizeof lock)))
+		return st;
 	st = ens_sim(e, i, dir);
 	if ((st = weft__ens_run_result(e, i, st, NULL)) ||
 	    (st = ens_wire(e, &e->res[i])))
@@ -417,7 +464,7 @@ weft_status weft__ens_run_each(weft_ensemble *e, size_t i0, size_t n)
 	weft_status st;
 
 	for (size_t i = i0; i < i0 + n; i++) {
-		weft_ensemble_run_info(e, i, &label, &seed);
+		weft__ensemble_run_info(e, i, &label, &seed);
 		weft__fmt(what, sizeof what,
 			  "ensemble: run %zu of %zu (%s, seed %llu)", i + 1,
 			  e->n_runs, label, (unsigned long long)seed);
@@ -513,9 +560,15 @@ weft_status weft_ensemble_summary_at(const weft_ensemble *e, size_t i,
 		return weft__fail(e ? e->ctx : NULL, WEFT_E_INVALID,
 				  "summary line %zu: there are %zu", i,
 				  e ? e->n_summary : 0);
+	weft__ensemble_summary_at(e, i, key, value);
+	return WEFT_OK;
+}
+
+void weft__ensemble_summary_at(const weft_ensemble *e, size_t i,
+			       const char **key, const char **value)
+{
 	*key = e->summary[i];
 	*value = e->summary[i] + strlen(e->summary[i]) + 1;
-	return WEFT_OK;
 }
 
 size_t weft_ensemble_output_count(const weft_ensemble *e)
@@ -535,7 +588,7 @@ void weft_ensemble_close(weft_ensemble *e)
 	weft__outputs_discard(&e->out);
 	for (size_t g = 0; g < e->n_groups; g++) {
 		free(e->groups[g].label);
-		weft_config_free(e->groups[g].cfg);
+		weft__config_free(e->groups[g].cfg);
 	}
 	for (size_t i = 0; e->res && i < e->n_runs; i++)
 		ens_result_clear(&e->res[i]);

@@ -2,12 +2,13 @@
  * core/ensemble/ensemble.h - ensembles of runs ([ensemble], [sweep], [scenario
  * NAME]): the plan of runs (ensemble_plan.c), running them and their
  * results (ensemble.c), the aggregates and summary (ensemble_agg.c) and
- * the band plots (ensemble_plot.c). docs/design.md, "Ensembles".
+ * the band plots (ensemble_plot.c). docs/ensembles.md.
  */
 #ifndef WEFT_ENSEMBLE_H
 #define WEFT_ENSEMBLE_H
 
 #include "run/sim.h"
+#include "run/validate.h"
 #include "output/output.h"
 
 /* The most runs an ensemble may have ([ensemble] runs's limit too). */
@@ -69,7 +70,7 @@ struct weft_ensemble {
  * own plot off, its seed. */
 weft_status weft__ens_run_cfg(weft_ensemble *e, weft_config *cfg, size_t i,
 			      const char *dir);
-/* WEFT_TEST_ENSEMBLE_FAIL=N: run N fails as a model would (a test hook). */
+/* Test hook ENSEMBLE_FAIL=N: run N fails as a model would. */
 weft_status weft__ens_test_fail(weft_ensemble *e, size_t i);
 /* Run i's result once its run ended with st (msg: its failure, NULL for
  * the context's message): read from its CSV, or its failure. */
@@ -78,9 +79,16 @@ weft_status weft__ens_run_result(weft_ensemble *e, size_t i, weft_status st,
 /* Runs i0 .. i0 + n - 1, one after another. */
 weft_status weft__ens_run_each(weft_ensemble *e, size_t i0, size_t n);
 /* STAGE/runs/SCENARIO/SEED, run i's place, and the lock its run leaves
- * beside it. */
+ * beside it; WEFT_E_INVALID, naming the path, when one does not fit
+ * (buffers of PATH_MAX: never a cut path). */
 weft_status weft__ens_run_dir(weft_ensemble *e, size_t i, char *dir,
 			      size_t dsize, char *lock, size_t lsize);
+/* weft_ensemble_run_info() and weft_ensemble_summary_at() for i in
+ * range: the core's own calls. */
+void weft__ensemble_run_info(const weft_ensemble *e, size_t i,
+			     const char **scenario, uint64_t *seed);
+void weft__ensemble_summary_at(const weft_ensemble *e, size_t i,
+			       const char **key, const char **value);
 
 /* ---- ensemble_batch.c ---------------------------------------------------- */
 

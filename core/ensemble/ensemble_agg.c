@@ -424,7 +424,7 @@ static weft_status ens_write_row(weft_output *o, const weft_ensemble *e,
 
 	weft__ens_num(num, sizeof num,
 		      r0->v[(size_t)row * r0->cols + (size_t)c->x]);
-	if ((st = weft_output_printf(o, "%s", num)))
+	if ((st = weft__output_printf(o, "%s", num)))
 		return st;
 	for (size_t j = 0; j < c->n; j++) {
 		double s[2 + ENS_NQ];
@@ -437,11 +437,11 @@ static weft_status ens_write_row(weft_output *o, const weft_ensemble *e,
 		ens_stats(vals, e->per_group, s);
 		for (int q = 0; q < 2 + ENS_NQ; q++) {
 			weft__ens_num(num, sizeof num, s[q]);
-			if ((st = weft_output_printf(o, ",%s", num)))
+			if ((st = weft__output_printf(o, ",%s", num)))
 				return st;
 		}
 	}
-	return weft_output_printf(o, "\n");
+	return weft__output_printf(o, "\n");
 }
 
 /* SCENARIO.csv: x, then per column its mean, std and quantiles. */
@@ -458,17 +458,17 @@ static weft_status ens_write_group(weft_ensemble *e, size_t g)
 		goto free_cols;
 	weft__fmt(name, sizeof name, "%s.csv", e->groups[g].label);
 	if ((st = weft__output_open(e->ctx, &e->out, name, &o)) ||
-	    (st = weft_output_printf(o, "%s", e->x)))
+	    (st = weft__output_printf(o, "%s", e->x)))
 		goto free_cols;
 	for (size_t j = 0; st == WEFT_OK && j < c.n; j++)
-		st = weft_output_printf(o,
-					",%s_mean,%s_std,%s_q05,%s_q25,"
-					"%s_q50,%s_q75,%s_q95",
-					c.name[j], c.name[j], c.name[j],
-					c.name[j], c.name[j], c.name[j],
-					c.name[j]);
+		st = weft__output_printf(o,
+					 ",%s_mean,%s_std,%s_q05,%s_q25,"
+					 "%s_q50,%s_q75,%s_q95",
+					 c.name[j], c.name[j], c.name[j],
+					 c.name[j], c.name[j], c.name[j],
+					 c.name[j]);
 	if (st == WEFT_OK)
-		st = weft_output_printf(o, "\n");
+		st = weft__output_printf(o, "\n");
 	if (st == WEFT_OK && !(vals = calloc(e->per_group, sizeof *vals)))
 		st = weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
 	for (uint32_t row = 0; st == WEFT_OK && row < r0->rows; row++)
@@ -525,20 +525,20 @@ static weft_status ens_summary_group(weft_ensemble *e, weft_output *csv,
 	char line[1024] = "", m[40], lo[40], hi[40];
 	weft_status st;
 
-	if ((st = weft_output_printf(csv, "%s,%zu,%zu", gr->label, e->per_group,
-				     gr->failed)))
+	if ((st = weft__output_printf(csv, "%s,%zu,%zu", gr->label,
+				      e->per_group, gr->failed)))
 		return st;
 	for (size_t k = 0; k < e->n_outcomes; k++) {
 		double s[2 + ENS_NQ];
 		if (gr->failed) {
-			st = weft_output_printf(csv, ",,,");
+			st = weft__output_printf(csv, ",,,");
 			continue;
 		}
 		ens_outcome_stats(e, g, k, vals, s);
 		weft__ens_num(m, sizeof m, s[0]);
 		weft__ens_num(lo, sizeof lo, s[2]);
 		weft__ens_num(hi, sizeof hi, s[2 + ENS_NQ - 1]);
-		if ((st = weft_output_printf(csv, ",%s,%s,%s", m, lo, hi)))
+		if ((st = weft__output_printf(csv, ",%s,%s,%s", m, lo, hi)))
 			return st;
 		weft__msg_add(line, sizeof line, "%s%s %.4g (%.4g-%.4g)",
 			      k ? ", " : "", e->outcomes[k].name, s[0], s[2],
@@ -549,7 +549,7 @@ static weft_status ens_summary_group(weft_ensemble *e, weft_output *csv,
 			  "%zu of %zu runs failed: no aggregates", gr->failed,
 			  e->per_group);
 	if (st == WEFT_OK)
-		st = weft_output_printf(csv, "\n");
+		st = weft__output_printf(csv, "\n");
 	return st ? st : weft__ens_summary(e, gr->label, "%s", line);
 }
 
@@ -563,13 +563,13 @@ static weft_status ens_write_summary(weft_ensemble *e)
 		return weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
 	st = weft__output_open(e->ctx, &e->out, "summary.csv", &csv);
 	if (st == WEFT_OK)
-		st = weft_output_printf(csv, "scenario,runs,failed");
+		st = weft__output_printf(csv, "scenario,runs,failed");
 	for (size_t k = 0; st == WEFT_OK && k < e->n_outcomes; k++)
-		st = weft_output_printf(
+		st = weft__output_printf(
 			csv, ",%s_mean,%s_q05,%s_q95", e->outcomes[k].name,
 			e->outcomes[k].name, e->outcomes[k].name);
 	if (st == WEFT_OK)
-		st = weft_output_printf(csv, "\n");
+		st = weft__output_printf(csv, "\n");
 	for (size_t g = 0; st == WEFT_OK && g < e->n_groups; g++)
 		st = ens_summary_group(e, csv, g, vals);
 	free(vals);
@@ -584,19 +584,19 @@ static weft_status ens_write_text(weft_ensemble *e)
 	weft_status st = weft__output_open(e->ctx, &e->out, "summary.txt", &o);
 
 	for (size_t i = 0; st == WEFT_OK && i < e->n_summary; i++) {
-		weft_ensemble_summary_at(e, i, &k, &v);
-		st = weft_output_printf(o, "%-24s %s\n", k, v);
+		weft__ensemble_summary_at(e, i, &k, &v);
+		st = weft__output_printf(o, "%-24s %s\n", k, v);
 	}
 	for (size_t i = 0; st == WEFT_OK && i < e->n_runs; i++) {
 		const char *label;
 		uint64_t seed;
 		if (!e->res[i].failed)
 			continue;
-		weft_ensemble_run_info(e, i, &label, &seed);
-		st = weft_output_printf(o,
-					"failed run %zu (%s, seed %llu): %s\n",
-					i, label, (unsigned long long)seed,
-					e->res[i].error ? e->res[i].error : "");
+		weft__ensemble_run_info(e, i, &label, &seed);
+		st = weft__output_printf(
+			o, "failed run %zu (%s, seed %llu): %s\n", i, label,
+			(unsigned long long)seed,
+			e->res[i].error ? e->res[i].error : "");
 	}
 	return st;
 }

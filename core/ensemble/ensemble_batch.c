@@ -1,6 +1,6 @@
 /*
- * core/ensemble/ensemble_batch.c - [ensemble] batch: a scenario's runs stepped as
- * batches of replicas on one device (core/batch.c).
+ * core/ensemble/ensemble_batch.c - [ensemble] batch: a scenario's runs stepped
+ * as batches of replicas on one device (core/run/batch.c).
  *
  * Each run of a batch gets its own copy of the scenario's configuration
  * (its seed and directory, as a run alone has them), so that its outputs,
@@ -12,6 +12,7 @@
  */
 #include "config/cfg.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +31,7 @@ typedef struct ens_batch {
 static void ens_batch_free(ens_batch *eb)
 {
 	for (size_t j = 0; eb->cfgs && j < eb->n; j++)
-		weft_config_free(eb->cfgs[j]);
+		weft__config_free(eb->cfgs[j]);
 	for (size_t j = 0; eb->msg && j < eb->n; j++)
 		free(eb->msg[j]);
 	free(eb->cfgs);
@@ -43,7 +44,7 @@ static void ens_batch_free(ens_batch *eb)
 static weft_status ens_batch_cfgs(weft_ensemble *e, ens_batch *eb, size_t i0)
 {
 	const weft_config *group = e->groups[i0 / e->per_group].cfg;
-	char dir[4096], lock[4096];
+	char dir[PATH_MAX], lock[PATH_MAX];
 	weft_status st = WEFT_OK;
 
 	eb->cfgs = calloc(eb->n, sizeof *eb->cfgs);
@@ -52,9 +53,10 @@ static weft_status ens_batch_cfgs(weft_ensemble *e, ens_batch *eb, size_t i0)
 	if (!eb->cfgs || !eb->st || !eb->msg)
 		return weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
 	for (size_t j = 0; st == WEFT_OK && j < eb->n; j++) {
-		weft__ens_run_dir(e, i0 + j, dir, sizeof dir, lock,
-				  sizeof lock);
-		st = weft__config_dup(e->ctx, group, &eb->cfgs[j]);
+		st = weft__ens_run_dir(e, i0 + j, dir, sizeof dir, lock,
+				       sizeof lock);
+		if (st == WEFT_OK)
+			st = weft__config_dup(e->ctx, group, &eb->cfgs[j]);
 		if (st == WEFT_OK)
 			st = weft__ens_run_cfg(e, eb->cfgs[j], i0 + j, dir);
 		if (st == WEFT_OK)
@@ -87,15 +89,15 @@ static weft_status ens_batch_run(weft_ensemble *e, ens_batch *eb,
 	st = weft__batch_open(e->ctx, (const weft_config *const *)eb->cfgs,
 			      (uint32_t)eb->n, NULL, &b, no_replicas);
 	if (st == WEFT_OK && !e->batch_note)
-		st = ens_batch_note(e, weft_sim_backend(weft__batch_sim(b, 0)));
+		st = ens_batch_note(e, weft__batch_sim(b, 0)->vt->name);
 	if (st == WEFT_OK)
 		st = weft__batch_step(b, UINT64_MAX);
 	for (size_t j = 0; st == WEFT_OK && j < eb->n; j++) {
-		eb->st[j] = weft_sim_finish(weft__batch_sim(b, (uint32_t)j));
+		eb->st[j] = weft__sim_finish(weft__batch_sim(b, (uint32_t)j));
 		if (eb->st[j] == WEFT_E_CANCELLED)
 			st = eb->st[j];
 		else if (eb->st[j] && !(eb->msg[j] = weft__strdup(
-						weft_context_error(e->ctx))))
+						weft__context_error(e->ctx))))
 			st = weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
 	}
 	weft__batch_close(b);
@@ -111,7 +113,7 @@ static weft_status ens_batch_off(weft_ensemble *e, size_t i0, size_t n)
 	weft__fmt(note, sizeof note,
 		  "%zu replicas at a time asked for, none batched: %s; the "
 		  "runs ran one after another",
-		  e->batch, weft_context_error(e->ctx));
+		  e->batch, weft__context_error(e->ctx));
 	free(e->batch_note);
 	if (!(e->batch_note = weft__strdup(note)))
 		return weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
@@ -137,7 +139,7 @@ static void ens_batch_progress(weft_ensemble *e, size_t i0, size_t n)
 	uint64_t seed;
 	char what[256];
 
-	weft_ensemble_run_info(e, i0, &label, &seed);
+	weft__ensemble_run_info(e, i0, &label, &seed);
 	weft__fmt(what, sizeof what,
 		  "ensemble: runs %zu to %zu of %zu (%s, seeds %llu to %llu) "
 		  "as a batch",
@@ -164,7 +166,7 @@ weft_status weft__ens_batch(weft_ensemble *e, size_t i0, size_t n)
 		ens_batch_free(&eb);
 		return st ? st : weft__cancel_fail(e->ctx, "running a batch");
 	}
-	if (st && !(eb.failure = weft__strdup(weft_context_error(e->ctx))))
+	if (st && !(eb.failure = weft__strdup(weft__context_error(e->ctx))))
 		st = weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
 	else
 		st = ens_batch_results(e, &eb, i0);

@@ -263,14 +263,14 @@ static weft_status plan_group(plan *p, const struct cfg_ens_section *s,
 		at /= ax->n;
 	}
 	if (st == WEFT_OK)
-		st = weft_config_validate(ctx, cfg);
+		st = weft__validate_cfg(ctx, cfg);
 	if (st != WEFT_OK) {
 		char msg[WEFT__MSG_MAX];
-		weft__fmt(msg, sizeof msg, "%s", weft_context_error(ctx));
+		weft__fmt(msg, sizeof msg, "%s", weft__context_error(ctx));
 		return weft__fail(ctx, st, "%s (in scenario %s)", msg,
 				  g->label);
 	}
-	g->seed0 = (uint64_t)weft__config_int(cfg, "simulation", "seed");
+	g->seed0 = (uint64_t)weft__config_opts(cfg)->simulation.seed;
 	return WEFT_OK;
 }
 
@@ -331,7 +331,7 @@ static weft_status plan_count(plan *p)
 
 static weft_status plan_checkpoints(weft_ensemble *e)
 {
-	if (weft__config_int(e->base, "checkpoint", "every") == 0)
+	if (weft__config_opts(e->base)->checkpoint.every == 0)
 		return WEFT_OK;
 	return weft__fail(
 		e->ctx, WEFT_E_CONFIG,
@@ -339,7 +339,7 @@ static weft_status plan_checkpoints(weft_ensemble *e)
 		"not checkpoint its runs (each is short; an "
 		"interrupted ensemble is run again); set every = 0",
 		weft__cfg_where_of(e->base, "checkpoint", "every"),
-		(long long)weft__config_int(e->base, "checkpoint", "every"));
+		(long long)weft__config_opts(e->base)->checkpoint.every);
 }
 
 weft_status weft__ens_plan(weft_ensemble *e)
@@ -347,9 +347,9 @@ weft_status weft__ens_plan(weft_ensemble *e)
 	plan p = { .e = e };
 	weft_status st;
 
-	e->per_group = (size_t)weft__config_int(e->base, "ensemble", "runs");
-	e->keep_runs = weft__config_bool(e->base, "ensemble", "keep_runs");
-	e->batch = (size_t)weft__config_int(e->base, "ensemble", "batch");
+	e->per_group = (size_t)weft__config_opts(e->base)->ensemble.runs;
+	e->keep_runs = weft__config_opts(e->base)->ensemble.keep_runs;
+	e->batch = (size_t)weft__config_opts(e->base)->ensemble.batch;
 	if ((st = plan_checkpoints(e)) || (st = plan_read(&p)) ||
 	    (st = plan_count(&p)))
 		goto free_plan;

@@ -47,7 +47,7 @@ static weft_status ens_plot_head(weft_output *o, const char *base,
 				 const char *xlabel)
 {
 	if (strcmp(format, "svg") == 0)
-		return weft_output_printf(
+		return weft__output_printf(
 			o,
 			"# %s.gp, written by weft %s: in this directory, "
 			"`gnuplot %s.gp` draws %s.svg again.\n"
@@ -58,7 +58,7 @@ static weft_status ens_plot_head(weft_output *o, const char *base,
 			"set title '%s'\nset xlabel '%s'\n"
 			"set key outside right top\n",
 			base, PACKAGE_VERSION, base, base, base, title, xlabel);
-	return weft_output_printf(
+	return weft__output_printf(
 		o,
 		"# %s.gp, written by weft %s: in this directory, `gnuplot "
 		"%s.gp` draws %s.png again.\n"
@@ -81,21 +81,21 @@ static weft_status ens_plot_band(weft_output *o, int first, const char *csv,
 				 unsigned x, unsigned q05, const char *color,
 				 const char *label, int inner)
 {
-	weft_status st = weft_output_printf(
+	weft_status st = weft__output_printf(
 		o,
 		"%s dir.'/%s' every ::1 using %u:%u:%u with filledcurves "
 		"fs transparent solid 0.15 noborder lc rgb '%s' notitle",
 		first ? "plot" : ", \\\n    ", csv, x, q05, q05 + 4, color);
 
 	if (st == WEFT_OK && inner)
-		st = weft_output_printf(
+		st = weft__output_printf(
 			o,
 			", \\\n     dir.'/%s' every ::1 using %u:%u:%u with "
 			"filledcurves fs transparent solid 0.3 noborder lc "
 			"rgb '%s' notitle",
 			csv, x, q05 + 1, q05 + 3, color);
 	if (st == WEFT_OK)
-		st = weft_output_printf(
+		st = weft__output_printf(
 			o,
 			", \\\n     dir.'/%s' every ::1 using %u:%u with lines "
 			"lw 2 lc rgb '%s' title '%s'",
@@ -173,7 +173,7 @@ static weft_status ens_plot_group(weft_ensemble *e, const char *gnuplot,
 		p += len + 1;
 	}
 	if (st == WEFT_OK)
-		st = weft_output_printf(o, "\n");
+		st = weft__output_printf(o, "\n");
 	weft__fmt(name, sizeof name, "%s", label);
 	return st ? st : ens_plot_draw(e, gnuplot, o, name, format);
 }
@@ -220,13 +220,13 @@ static weft_status ens_plot_compare(weft_ensemble *e, const char *gnuplot,
 		n++;
 	}
 	if (st == WEFT_OK)
-		st = weft_output_printf(o, "\n");
+		st = weft__output_printf(o, "\n");
 	return st ? st : ens_plot_draw(e, gnuplot, o, "compare", format);
 }
 
 weft_status weft__ens_plots(weft_ensemble *e)
 {
-	const char *format = weft__config_str(e->base, "output", "plot");
+	const char *format = weft__config_opts(e->base)->output.plot;
 	char *gnuplot = NULL;
 	weft_status st;
 

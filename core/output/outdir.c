@@ -34,6 +34,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,17 +43,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 #define OUT_ALNUM \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 #define OUT_MANIFEST_MAX (1u << 20) /* bytes of a manifest read */
 
-/* Test hook: WEFT_TEST_COMMIT_KILL=N kills the process with SIGKILL at
- * the commit's point N (1 to 7, in order), so that tests can check what a
- * crash at each instant leaves. */
+/* Test hook COMMIT_KILL=N (util.h: weft__test_hook) kills the process with
+ * SIGKILL at the commit's point N (1 to 7, in order), so that tests can
+ * check what a crash at each instant leaves. */
 static void out_point(int n)
 {
-	const char *v = getenv("WEFT_TEST_COMMIT_KILL");
+	const char *v = weft__test_hook("COMMIT_KILL");
 
 	if (v && atoi(v) == n)
 		raise(SIGKILL);
@@ -259,10 +259,29 @@ static weft_status out_check_existing(weft_context *ctx, const char *section,
 	return WEFT_OK;
 }
 
+/* The set is written beside dir first, in PARENT/.BASE.weft-new-XXXXXX/
+ * with its manifest: a directory too long for those paths is refused
+ * before anything is made (key: "FILE:LINE: [output] directory = ..."). */
+static weft_status out_check_length(weft_context *ctx, const char *key,
+				    const char *d)
+{
+	char path[PATH_MAX];
+	const char *last = strrchr(d, '/');
+	int base = (int)(last ? last + 1 - d : 0);
+
+	if (weft__fmt_path(ctx, path, sizeof path,
+			   "a run writes its set beside it first, in",
+			   "%.*s.%s%sXXXXXX/%s", base, d, d + base,
+			   WEFT__OUT_NEW, WEFT__OUT_MANIFEST) == WEFT_OK)
+		return WEFT_OK;
+	return weft__fail(ctx, WEFT_E_CONFIG, "%s: %s", key,
+			  weft__context_error(ctx));
+}
+
 weft_status weft__outputs_check(weft_context *ctx, const char *section,
 				const char *dir, const char *where)
 {
-	char key[WEFT__MSG_MAX / 2];
+	char key[WEFT__MSG_MAX / 2], shown[400];
 	char *d = out_trim(dir);
 	const char *last;
 	struct stat sb;
@@ -271,7 +290,8 @@ weft_status weft__outputs_check(weft_context *ctx, const char *section,
 	if (!d)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	section = section ? section : "output";
-	weft__where_key(key, sizeof key, where, section, "directory", dir);
+	weft__path_shown(shown, sizeof shown, dir);
+	weft__where_key(key, sizeof key, where, section, "directory", shown);
 	last = strrchr(d, '/');
 	last = last ? last + 1 : d;
 	if (stat(d, &sb) == 0)
@@ -285,6 +305,8 @@ weft_status weft__outputs_check(weft_context *ctx, const char *section,
 				"directory, '.' and '..' cannot be replaced by "
 				"a run's set)",
 				key);
+	if (st == WEFT_OK)
+		st = out_check_length(ctx, key, d);
 	free(d);
 	return st;
 }
@@ -754,6 +776,9 @@ static weft_status out_swap_renames(weft_context *ctx, weft__outputs *set)
 /* The one step: the new set in place of the old (or of nothing). */
 static weft_status out_swap(weft_context *ctx, weft__outputs *set)
 {
+	/* Test hook COMMIT_RENAME: the two renames of filesystems that
+	 * cannot exchange, on any. */
+	int renames = weft__test_hook("COMMIT_RENAME") != NULL;
 	struct stat sb;
 
 	if (lstat(set->real, &sb) != 0) {
@@ -766,11 +791,10 @@ static weft_status out_swap(weft_context *ctx, weft__outputs *set)
 		out_fsync_dir(set->parent);
 		return WEFT_OK;
 	}
-	if (getenv("WEFT_TEST_COMMIT_RENAME") ||
-	    renameat2(AT_FDCWD, set->tmp, AT_FDCWD, set->real,
-		      RENAME_EXCHANGE) != 0) {
-		if (getenv("WEFT_TEST_COMMIT_RENAME") || errno == EINVAL ||
-		    errno == ENOSYS || errno == EOPNOTSUPP)
+	if (renames || renameat2(AT_FDCWD, set->tmp, AT_FDCWD, set->real,
+				 RENAME_EXCHANGE) != 0) {
+		if (renames || errno == EINVAL || errno == ENOSYS ||
+		    errno == EOPNOTSUPP)
 			return out_swap_renames(ctx, set);
 		return weft__fail(ctx, WEFT_E_IO,
 				  "cannot exchange %s and %s: %s; nothing was "

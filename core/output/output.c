@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 struct weft_output {
 	weft_context *ctx; /* where write errors go (but see below) */
 	char *name;	   /* NAME */
@@ -63,16 +62,21 @@ static int weft__output_name_ok(const char *name)
 }
 
 /* The file itself: created new (an output opened twice is a mistake),
- * with the mode any new file gets (0666 less the umask). */
+ * with the mode any new file gets (0666 less the umask). A long path is
+ * shown cut in the message, so that the reason stays in it. */
 static weft_status weft__output_create(weft_context *ctx, weft_output *o)
 {
 	int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	int err = errno;
+	char shown[400];
 
-	if (fd < 0)
+	if (fd < 0) {
+		weft__path_shown(shown, sizeof shown, o->tmp);
 		return weft__fail(ctx, WEFT_E_IO, "cannot create %s: %s%s",
-				  o->tmp, strerror(errno),
-				  errno == EEXIST ? " (an output opened twice)"
-						  : "");
+				  shown, strerror(err),
+				  err == EEXIST ? " (an output opened twice)"
+						: "");
+	}
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		close(fd);
@@ -120,6 +124,11 @@ weft_status weft__output_open(weft_context *ctx, weft__outputs *set,
 
 weft_status weft_output_write(weft_output *o, const void *data, size_t bytes)
 {
+	return weft__output_write(o, data, bytes);
+}
+
+weft_status weft__output_write(weft_output *o, const void *data, size_t bytes)
+{
 	if (fwrite(data, 1, bytes, o->f) != bytes)
 		return weft__fail(weft__output_ctx(o), WEFT_E_IO,
 				  "cannot write %s: %s", o->tmp,
@@ -129,13 +138,29 @@ weft_status weft_output_write(weft_output *o, const void *data, size_t bytes)
 
 weft_status weft_output_printf(weft_output *o, const char *fmt, ...)
 {
+	weft_status st;
 	va_list ap;
-	int r;
 
 	va_start(ap, fmt);
-	r = vfprintf(o->f, fmt, ap);
+	st = weft__output_vprintf(o, fmt, ap);
 	va_end(ap);
-	if (r < 0)
+	return st;
+}
+
+weft_status weft__output_printf(weft_output *o, const char *fmt, ...)
+{
+	weft_status st;
+	va_list ap;
+
+	va_start(ap, fmt);
+	st = weft__output_vprintf(o, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+weft_status weft__output_vprintf(weft_output *o, const char *fmt, va_list ap)
+{
+	if (vfprintf(o->f, fmt, ap) < 0)
 		return weft__fail(weft__output_ctx(o), WEFT_E_IO,
 				  "cannot write %s: %s", o->tmp,
 				  strerror(errno));
@@ -148,7 +173,7 @@ weft_status weft__output_replace(weft_output *o, const void *data, size_t bytes)
 	    fseek(o->f, 0, SEEK_SET) != 0)
 		return weft__fail(o->ctx, WEFT_E_IO, "cannot rewrite %s: %s",
 				  o->tmp, strerror(errno));
-	return weft_output_write(o, data, bytes);
+	return weft__output_write(o, data, bytes);
 }
 
 weft_status weft__output_close(weft_output *o)

@@ -1,11 +1,12 @@
 /*
- * core/output/output.h - a run's outputs as one set (core/output.c: the files,
- * core/outdir.c: the directory, its lock and the commit), for sim.c.
+ * core/output/output.h - a run's outputs as one set (output.c: the files,
+ * outdir.c: the directory, its lock and the commit), and running gnuplot
+ * (gnuplot.c), for the run and ensemble layers above.
  *
  * A run writes its files into a new directory beside the output directory
  * and replaces the output directory by it in one step when it completes
- * (docs/design.md, "Outputs"): the output directory holds the old set or
- * the new one, never a mix.
+ * (docs/output-commit.md): the output directory holds the old set or the
+ * new one, never a mix.
  */
 #ifndef WEFT_OUTPUT_H
 #define WEFT_OUTPUT_H
@@ -77,6 +78,12 @@ weft_status weft__output_open(weft_context *ctx, weft__outputs *set,
  * the checkpoint); it is then written on from there. */
 weft_status weft__output_replace(weft_output *o, const void *data,
 				 size_t bytes);
+/* weft_output_write() and weft_output_printf(), for the core. */
+weft_status weft__output_write(weft_output *o, const void *data, size_t bytes);
+weft_status weft__output_printf(weft_output *o, const char *fmt, ...)
+	WEFT_PRINTF(2, 3);
+weft_status weft__output_vprintf(weft_output *o, const char *fmt, va_list ap)
+	WEFT_PRINTF(2, 0);
 /* Flush to disk and close (at commit). */
 weft_status weft__output_close(weft_output *o);
 /* Its final path, DIR/NAME, and its name. */
@@ -110,6 +117,5 @@ unsigned weft__plot_column(const char *header, const char *name, size_t len);
  * WEFT_E_CANCELLED (gnuplot killed) when ctx was cancelled meanwhile. */
 int weft__plot_gnuplot(weft_context *ctx, const char *gnuplot,
 		       char *const argv[], char *why, size_t size);
-
 
 #endif

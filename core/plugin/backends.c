@@ -1,8 +1,8 @@
 /*
- * core/plugin/backends.c - backend plugins (weft-backend-NAME.so): the checks of
- * their table before any of their code runs, the probe, the choice of one
- * by name or by score, `weft backends`' listing, and the loading API for
- * harnesses (weft/backend.h).
+ * core/plugin/backends.c - backend plugins (weft-backend-NAME.so): the checks
+ * of their table before any of their code runs, the probe, the choice of one by
+ * name or by score, `weft backends`' listing, and the loading API for harnesses
+ * (weft/harness.h).
  *
  * A plugin refused by its probe stays loaded (its table is valid) until
  * the set is freed.
@@ -120,7 +120,7 @@ static void backend_probe(weft__plugin *p)
 		char reason[sizeof pr->reason];
 
 		weft__fmt(reason, sizeof reason, "%s%s%s", pr->reason,
-			  pr->reason[0] ? " - " : "", weft_status_str(st));
+			  pr->reason[0] ? " - " : "", weft__status_str(st));
 		memcpy(pr->reason, reason, sizeof reason);
 		pr->available = 0;
 	}
@@ -510,7 +510,7 @@ void weft_backend_list_free(weft_backend_list *l)
 	free(l);
 }
 
-/* ---- loading for harnesses (weft/backend.h) --------------------------------
+/* ---- loading for harnesses (weft/harness.h) --------------------------------
  */
 
 struct weft_backend_plugin {

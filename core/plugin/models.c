@@ -1,6 +1,6 @@
 /*
- * core/plugin/models.c - model plugins (weft-model-NAME.so): the checks of their
- * table before any of their code runs, and `weft models`' listing.
+ * core/plugin/models.c - model plugins (weft-model-NAME.so): the checks of
+ * their table before any of their code runs, and `weft models`' listing.
  *
  * A model's table is data: its keys, kernels and signatures can all be
  * checked without calling it, so a model that passes these checks can only
@@ -268,12 +268,18 @@ static void info_from_plugin(weft_model_info *info, const weft__plugin *p)
 weft_status weft_models_scan(weft_context *ctx, const char *model_path,
 			     weft_model_list **out)
 {
-	weft_model_list *l;
-	weft_status st;
-
 	if (!out)
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_models_scan: out is NULL");
+	return weft__models_scan(ctx, model_path, out);
+}
+
+weft_status weft__models_scan(weft_context *ctx, const char *model_path,
+			      weft_model_list **out)
+{
+	weft_model_list *l;
+	weft_status st;
+
 	*out = NULL;
 	l = calloc(1, sizeof *l);
 	if (!l)
@@ -284,7 +290,7 @@ weft_status weft_models_scan(weft_context *ctx, const char *model_path,
 	    !(l->items = calloc(l->set->n + 1, sizeof *l->items)))
 		st = weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	if (st != WEFT_OK) {
-		weft_model_list_free(l);
+		weft__model_list_free(l);
 		return st;
 	}
 	for (size_t i = 0; i < l->set->n; i++)
@@ -295,15 +301,30 @@ weft_status weft_models_scan(weft_context *ctx, const char *model_path,
 
 size_t weft_model_list_count(const weft_model_list *l)
 {
-	return l ? l->n : 0;
+	return l ? weft__model_list_count(l) : 0;
+}
+
+size_t weft__model_list_count(const weft_model_list *l)
+{
+	return l->n;
 }
 
 const weft_model_info *weft_model_list_at(const weft_model_list *l, size_t i)
 {
-	return l && i < l->n ? &l->items[i] : NULL;
+	return l && i < l->n ? weft__model_list_at(l, i) : NULL;
+}
+
+const weft_model_info *weft__model_list_at(const weft_model_list *l, size_t i)
+{
+	return &l->items[i];
 }
 
 void weft_model_list_free(weft_model_list *l)
+{
+	weft__model_list_free(l);
+}
+
+void weft__model_list_free(weft_model_list *l)
 {
 	if (!l)
 		return;
@@ -312,7 +333,7 @@ void weft_model_list_free(weft_model_list *l)
 	free(l);
 }
 
-/* ---- loading for harnesses (weft/model.h) -----------------------------------
+/* ---- loading for harnesses (weft/harness.h) ---------------------------------
  */
 
 struct weft_model_plugin {

@@ -180,6 +180,13 @@ int weft__is_core_section(const char *name);
  * mean 'seir'?", or "; models there: a, b" (or "none"). */
 void weft__models_hint(const char *searched, const char *name, char *buf,
 		       size_t size);
-
+/* weft_models_scan() and the list's accessors, without their argument
+ * checks: out is not NULL, l is a list, i < its count (free takes
+ * NULL). */
+weft_status weft__models_scan(weft_context *ctx, const char *model_path,
+			      weft_model_list **out);
+size_t weft__model_list_count(const weft_model_list *l);
+const weft_model_info *weft__model_list_at(const weft_model_list *l, size_t i);
+void weft__model_list_free(weft_model_list *l);
 
 #endif /* WEFT_PLUGIN_H */

@@ -320,8 +320,7 @@ static const weft_backend view_table = {
 
 static uint64_t batch_seed(const weft__batch *b, uint32_t r)
 {
-	return (uint64_t)weft__config_int(b->sims[r]->cfg, "simulation",
-					  "seed");
+	return (uint64_t)weft__config_opts(b->sims[r]->cfg)->simulation.seed;
 }
 
 /* Fail with "batch of N replicas: replica R (seed S): ...". */
@@ -548,11 +547,12 @@ static weft_status batch_realize(weft__batch *b)
 
 /* ---- open, step, close --------------------------------------------------- */
 
-/* Test hook: WEFT_TEST_NO_STEP_REPLICAS set treats the backend as one
- * without step_replicas(), so that tests reach the fallback on any. */
+/* Test hook NO_STEP_REPLICAS (util.h: weft__test_hook), set, treats the
+ * backend as one without step_replicas(), so that tests reach the
+ * fallback on any. */
 static int batch_has_replicas(const weft_backend *vt)
 {
-	const char *hide = getenv("WEFT_TEST_NO_STEP_REPLICAS");
+	const char *hide = weft__test_hook("NO_STEP_REPLICAS");
 
 	return vt->struct_size >= WEFT_BACKEND_V1_4_SIZE && vt->step_replicas &&
 	       !(hide && *hide);
@@ -591,7 +591,7 @@ static weft_status batch_device(weft__batch *b, const weft_config *cfg,
 static weft_status batch_no_checkpoints(weft_context *ctx,
 					const weft_config *cfg)
 {
-	if (weft__config_int(cfg, "checkpoint", "every") == 0)
+	if (weft__config_opts(cfg)->checkpoint.every == 0)
 		return WEFT_OK;
 	return weft__fail(ctx, WEFT_E_UNSUPPORTED,
 			  "%s: [checkpoint] every: a batch of replicas takes "
@@ -731,13 +731,13 @@ void weft__batch_close(weft__batch *b)
 	if (!b)
 		return;
 	for (uint32_t r = 0; r < b->n; r++) {
-		weft_sim_close(b->sims[r]);
+		weft__sim_close(b->sims[r]);
 		if (b->views[r].b)
 			batch_view_free(&b->views[r]);
 	}
 	for (size_t i = 0; i < b->n_bufs; i++)
 		REAL(b)->free(REAL_DEV(b), b->bufs[i]);
-	weft_sim_close(b->base);
+	weft__sim_close(b->base);
 	free(b->bufs);
 	free(b->stride);
 	free(b->list);

@@ -2,8 +2,8 @@
  * core/run/batch.h - batched replicas (batch.c): R runs of one configuration,
  * differing only in [simulation] seed and [output] directory, stepped
  * together on one device, each launch of their step one launch for all of
- * them (the backend's step_replicas(), ABI 1.4). docs/design.md, "Batched
- * replicas".
+ * them (the backend's step_replicas(), ABI 1.4). docs/ensembles.md,
+ * "Batched replicas".
  */
 #ifndef WEFT_BATCH_H
 #define WEFT_BATCH_H

@@ -50,8 +50,8 @@ static size_t ckpt_trimmed(const char *dir)
 
 char *weft__ckpt_dir(const weft_config *cfg)
 {
-	const char *dir = weft__config_str(cfg, "checkpoint", "directory");
-	const char *out = weft__config_str(cfg, "output", "directory");
+	const char *dir = weft__config_opts(cfg)->checkpoint.directory;
+	const char *out = weft__config_opts(cfg)->output.directory;
 	size_t n = ckpt_trimmed(out);
 	char *path;
 
@@ -84,8 +84,8 @@ static weft_status ckpt_validate_model(weft_context *ctx,
 		"%s: [checkpoint] every = %lld: model %s (%s) cannot be "
 		"checkpointed: %s; set every = 0",
 		weft__config_where(cfg, "checkpoint", "every"),
-		(long long)weft__config_int(cfg, "checkpoint", "every"),
-		m->name, weft__config_model_path(cfg),
+		(long long)weft__config_opts(cfg)->checkpoint.every, m->name,
+		weft__config_model_path(cfg),
 		m->struct_size < WEFT_MODEL_V1_2_SIZE
 			? "its plugin is built for a model ABI older than "
 			  "1.2, which added checkpoints"
@@ -96,7 +96,7 @@ static weft_status ckpt_validate_model(weft_context *ctx,
 weft_status weft__ckpt_validate(weft_context *ctx, const weft_config *cfg,
 				const weft_model *model)
 {
-	const char *out = weft__config_str(cfg, "output", "directory");
+	const char *out = weft__config_opts(cfg)->output.directory;
 	char *dir = weft__ckpt_dir(cfg);
 	weft_status st = WEFT_OK;
 
@@ -111,9 +111,9 @@ weft_status weft__ckpt_validate(weft_context *ctx, const weft_config *cfg,
 			weft__config_where(cfg, "checkpoint", "directory"), dir,
 			ckpt_inside(dir, out) ? "is, or lies inside," : "holds",
 			out, weft__config_where(cfg, "output", "directory"));
-	if (st == WEFT_OK && weft__config_int(cfg, "checkpoint", "every") > 0)
+	if (st == WEFT_OK && weft__config_opts(cfg)->checkpoint.every > 0)
 		st = ckpt_validate_model(ctx, cfg, model);
-	if (st == WEFT_OK && weft__config_int(cfg, "checkpoint", "every") > 0)
+	if (st == WEFT_OK && weft__config_opts(cfg)->checkpoint.every > 0)
 		st = weft__outputs_check(
 			ctx, "checkpoint", dir,
 			weft__config_where(cfg, "checkpoint", "directory"));
@@ -135,7 +135,7 @@ weft__ckpt *weft__ckpt_get(weft_sim *sim)
 		weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
 		return NULL;
 	}
-	c->every = (uint64_t)weft__config_int(sim->cfg, "checkpoint", "every");
+	c->every = (uint64_t)weft__config_opts(sim->cfg)->checkpoint.every;
 	c->set.lock_fd = -1;
 	c->set.tail = &c->set.head;
 	c->set.section = "checkpoint";
@@ -184,7 +184,7 @@ weft_status weft__ckpt_start(weft_sim *sim)
 	weft__ckpt *c;
 	weft_status st;
 
-	if (weft__config_int(sim->cfg, "checkpoint", "every") == 0)
+	if (weft__config_opts(sim->cfg)->checkpoint.every == 0)
 		return WEFT_OK;
 	if (!(c = weft__ckpt_get(sim)))
 		return WEFT_E_NOMEM;
@@ -223,7 +223,7 @@ static weft_status ckpt_copy_state(weft_sim *sim, weft__ckpt_job *job)
 		weft__sim_buf *b = sim->bufs[i];
 		if (!b->is_state)
 			continue;
-		st = weft_sim_read(sim, job->state + at, b, 0, b->bytes, 0);
+		st = weft__sim_read(sim, job->state + at, b, 0, b->bytes, 0);
 		at += b->bytes;
 	}
 	for (size_t i = 0; i < sim->n_hosts && st == WEFT_OK; i++) {
@@ -296,7 +296,7 @@ static weft_status ckpt_copy(weft_sim *sim, weft__ckpt *c, weft__ckpt_job *job)
 {
 	weft_status st;
 
-	if ((st = weft__pipe_settle(sim)) || (st = weft_sim_sync(sim)))
+	if ((st = weft__pipe_settle(sim)) || (st = weft__sim_sync(sim)))
 		return st;
 	if (!ckpt_layout_current(sim, c)) {
 		weft__ckpt_layout_free(&c->layout);
@@ -313,12 +313,13 @@ static weft_status ckpt_copy(weft_sim *sim, weft__ckpt *c, weft__ckpt_job *job)
 
 /* ---- writing it ---------------------------------------------------------- */
 
-/* Test hook: WEFT_TEST_CHECKPOINT_KILL=N kills the process with SIGKILL
- * halfway through writing state.bin of the run's N-th checkpoint, so that
- * tests can check that the previous one stays whole. */
+/* Test hook CHECKPOINT_KILL=N (util.h: weft__test_hook) kills the process
+ * with SIGKILL halfway through writing state.bin of the run's N-th
+ * checkpoint, so that tests can check that the previous one stays
+ * whole. */
 static int ckpt_kill_now(const weft__ckpt *c)
 {
-	const char *v = getenv("WEFT_TEST_CHECKPOINT_KILL");
+	const char *v = weft__test_hook("CHECKPOINT_KILL");
 
 	return v && (unsigned)atoi(v) == c->seq;
 }
@@ -331,12 +332,12 @@ static weft_status ckpt_file(weft__ckpt *c, const char *name, const void *data,
 	weft_status st = weft__output_open(&c->tctx, &c->set, name, &o);
 
 	if (st == WEFT_OK && kill) {
-		weft_output_write(o, data, bytes / 2);
+		weft__output_write(o, data, bytes / 2);
 		weft__output_flush(o);
 		raise(SIGKILL);
 	}
 	if (st == WEFT_OK)
-		st = weft_output_write(o, data, bytes);
+		st = weft__output_write(o, data, bytes);
 	return st;
 }
 
@@ -355,14 +356,16 @@ static weft_status ckpt_write(weft__ckpt *c)
 {
 	const weft__ckpt_job *job = &c->job;
 	weft_status st;
-	char name[1024];
 
 	st = ckpt_file(c, WEFT__CKPT_STATE, job->state, job->state_bytes,
 		       ckpt_kill_now(c));
 	for (size_t i = 0; st == WEFT_OK && i < job->n_out; i++) {
-		weft__fmt(name, sizeof name, WEFT__CKPT_OUTPUT "%s",
-			  job->out_name[i]);
-		st = ckpt_file(c, name, job->out_data[i], job->out_len[i], 0);
+		char *name = weft__strcat(WEFT__CKPT_OUTPUT, job->out_name[i]);
+
+		st = name ? ckpt_file(c, name, job->out_data[i],
+				      job->out_len[i], 0)
+			  : weft__fail(&c->tctx, WEFT_E_NOMEM, "out of memory");
+		free(name);
 	}
 	if (st == WEFT_OK)
 		st = ckpt_file(c, WEFT__CKPT_MANIFEST, job->manifest,

@@ -4,7 +4,7 @@
  * format: the manifest, the setup digest), resume.c (reading, checking
  * and restoring) and sim.c (when they are due).
  *
- * A checkpoint is a directory (docs/design.md, "Checkpoints"):
+ * A checkpoint is a directory (docs/checkpoints.md):
  *   checkpoint.txt   the manifest: format, versions, model, step, the
  *                    configuration (canonical, and its hash), every
  *                    buffer, host state, row series and output, with

@@ -108,7 +108,7 @@ static weft_status ckpt_hash_buffer(weft_sim *sim, weft_sim_buffer *b,
 	for (size_t at = 0; at < bytes && st == WEFT_OK;) {
 		size_t n = bytes - at < CKPT_HASH_CHUNK ? bytes - at
 							: CKPT_HASH_CHUNK;
-		st = weft_sim_read(sim, chunk, b, at, n, 0);
+		st = weft__sim_read(sim, chunk, b, at, n, 0);
 		if (st == WEFT_OK)
 			XXH3_64bits_update(h, chunk, n);
 		at += n;
@@ -227,7 +227,8 @@ static void ckpt_write_tail(const weft_sim *sim, FILE *f,
 
 	for (size_t i = 0; i < sim->n_rows; i++)
 		fprintf(f, "rows %llu\n",
-			(unsigned long long)weft_model_rows_read(sim->rows[i]));
+			(unsigned long long)weft__model_rows_read(
+				sim->rows[i]));
 	for (size_t i = 0; i < job->n_out; i++) {
 		weft__escape(name, sizeof name, job->out_name[i],
 			     strlen(job->out_name[i]));

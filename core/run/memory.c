@@ -11,7 +11,7 @@
  * memory.current. A device has what its backend's mem_info() (backend
  * ABI 1.3) says is free ($WEFT_DEVICE_MEM_AVAILABLE instead); a device
  * whose memory is the host's (OpenMP, a CPU OpenCL device) adds its
- * buffers to the host's bytes. docs/design.md, "Memory".
+ * buffers to the host's bytes. docs/memory.md.
  */
 #include "run/sim.h"
 
@@ -21,7 +21,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "run/memory.h"
+#include "run/validate.h"
 
 /* ---- the estimate ---------------------------------------------------------
  */
@@ -74,7 +74,7 @@ weft_status weft_model_estimate_setup(weft_model_estimate *est,
 uint64_t weft_model_rows_bytes(const weft_model_ctx *mc, size_t row_bytes,
 			       uint64_t slot_rows)
 {
-	uint64_t slots = weft_model_output_slots(mc);
+	uint64_t slots = weft__model_output_slots(mc);
 
 	if (slot_rows && row_bytes > UINT64_MAX / slots / slot_rows)
 		return UINT64_MAX;
@@ -94,7 +94,7 @@ weft_status weft__mem_estimate(weft_context *ctx, const weft_config *cfg,
 		return weft__cancel_fail(
 			ctx, "estimating the memory of model %s", model->name);
 	est->known = 1;
-	return model->estimate(&mc, est);
+	return weft__mc_end(&mc, model->estimate(&mc, est));
 }
 
 /* ---- what the host has ----------------------------------------------------
@@ -272,7 +272,7 @@ weft_status weft__mem_device(weft_context *ctx, const weft_backend *vt,
 	st = vt->mem_info(dev, &mi, &err);
 	if (st)
 		return weft__fail(ctx, st, "backend %s: mem_info: %s", vt->name,
-				  err.msg[0] ? err.msg : weft_status_str(st));
+				  err.msg[0] ? err.msg : weft__status_str(st));
 	out->host = mi.host;
 	if (!mi.host && mi.free_bytes)
 		weft__avail_min(out, mi.free_bytes, "free");
@@ -428,13 +428,6 @@ weft_status weft__mem_check_device(weft_context *ctx, const char *model,
 				avail);
 }
 
-weft_status weft__mem_fits(weft_context *ctx, const weft_config *cfg,
-			   const weft_model *model, const weft_backend *vt,
-			   weft_device *dev)
-{
-	return weft__mem_fits_n(ctx, cfg, model, vt, dev, 1);
-}
-
 static uint64_t weft__mul_sat(uint64_t a, uint64_t n)
 {
 	return n && a > UINT64_MAX / n ? UINT64_MAX : a * n;
@@ -468,27 +461,29 @@ static weft_status weft__mem_batch_fail(weft_context *ctx, weft_status st,
 
 	if (n < 2 || st != WEFT_E_NOMEM)
 		return st;
-	weft__fmt(msg, sizeof msg, "%s", weft_context_error(ctx));
+	weft__fmt(msg, sizeof msg, "%s", weft__context_error(ctx));
 	return weft__fail(ctx, st, "a batch of %u replicas: %s", n, msg);
 }
 
-weft_status weft__mem_fits_n(weft_context *ctx, const weft_config *cfg,
-			     const weft_model *model, const weft_backend *vt,
-			     weft_device *dev, uint32_t replicas)
+weft_status weft__mem_fits(weft_context *ctx, const char *model,
+			   const weft_model_estimate *estimate,
+			   const weft_backend *vt, weft_device *dev,
+			   uint32_t replicas)
 {
-	weft_model_estimate est;
+	weft_model_estimate est = *estimate;
 	weft__mem_avail host, devmem = { 0 };
 	weft_status st;
 
-	if ((st = weft__mem_estimate(ctx, cfg, model, &est)) || !est.known ||
-	    (st = weft__mem_host(ctx, &host)) ||
+	if (!est.known)
+		return WEFT_OK;
+	if ((st = weft__mem_host(ctx, &host)) ||
 	    (vt && (st = weft__mem_device(ctx, vt, dev, &devmem))))
 		return st;
 	weft__est_times(&est, replicas);
-	st = weft__mem_check_host(ctx, model->name, &est, &host, devmem.host,
+	st = weft__mem_check_host(ctx, model, &est, &host, devmem.host,
 				  vt ? vt->name : "");
 	if (st == WEFT_OK)
-		st = weft__mem_check_device(ctx, model->name, &est, &devmem,
+		st = weft__mem_check_device(ctx, model, &est, &devmem,
 					    vt ? vt->name : "");
 	return weft__mem_batch_fail(ctx, st, replicas);
 }
@@ -499,34 +494,32 @@ weft_status weft_config_estimate(weft_context *ctx, const weft_config *cfg,
 				 weft_estimate *out)
 {
 	weft_estimate full = { .struct_size = sizeof full };
-	weft_model_estimate est;
+	const weft__valid *v = cfg ? weft__config_valid(cfg) : NULL;
 	weft__mem_avail host;
-	const weft_model *model = weft__config_model(cfg);
 	weft_status st;
 
 	if (!cfg || !out || out->struct_size < sizeof(uint32_t))
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_config_estimate: NULL argument, or "
 				  "struct_size not set");
-	if (!model)
+	if (!v)
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_config_estimate: the configuration "
 				  "was not validated (weft_config_validate)");
-	if ((st = weft__mem_estimate(ctx, cfg, model, &est)) ||
-	    (st = weft__mem_host(ctx, &host)))
+	if ((st = weft__mem_host(ctx, &host)))
 		return st;
-	full.known = est.known;
-	full.host_bytes = weft__mem_need(&est, 'h');
-	full.device_bytes = est.device;
-	full.shared_bytes = weft__mem_need(&est, 'b');
+	full.known = v->est.known;
+	full.host_bytes = weft__mem_need(&v->est, 'h');
+	full.device_bytes = v->est.device;
+	full.shared_bytes = weft__mem_need(&v->est, 'b');
 	full.host_available = host.known ? host.bytes : 0;
 	full.available_from = host.known ? host.from : "";
-	weft__mem_parts(&est, 'b', full.parts, sizeof full.parts);
-	if (est.setup.host) {
+	weft__mem_parts(&v->est, 'b', full.parts, sizeof full.parts);
+	if (v->est.setup.host) {
 		weft__msg_add(full.parts, sizeof full.parts, "; before that, ");
 		weft__part_add(full.parts + strlen(full.parts),
 			       sizeof full.parts - strlen(full.parts),
-			       &est.setup, est.setup.host);
+			       &v->est.setup, v->est.setup.host);
 	}
 	full.struct_size =
 		out->struct_size < sizeof full ? out->struct_size : sizeof full;

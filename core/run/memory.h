@@ -62,18 +62,16 @@ weft_status weft__mem_check_device(weft_context *ctx, const char *model,
 				   const weft_model_estimate *est,
 				   const weft__mem_avail *dev,
 				   const char *backend);
-/* The model's estimate on cfg against the host (vt NULL: before a
- * device is open, the host bytes alone) or against the host and the
- * open device dev of backend vt. */
-weft_status weft__mem_fits(weft_context *ctx, const weft_config *cfg,
-			   const weft_model *model, const weft_backend *vt,
-			   weft_device *dev);
-/* The same for a batch of `replicas` runs of cfg on one device (batch.c):
- * replicas times the estimate (the staged buffers of their setups count
- * in the host's bytes), the message saying so. */
-weft_status weft__mem_fits_n(weft_context *ctx, const weft_config *cfg,
-			     const weft_model *model, const weft_backend *vt,
-			     weft_device *dev, uint32_t replicas);
+/* Model `model`'s estimate est (validation's) against the host (vt
+ * NULL: before a device is open, the host bytes alone) or against the
+ * host and the open device dev of backend vt, for a batch of `replicas`
+ * runs on one device (batch.c: replicas times the estimate, the staged
+ * buffers of their setups counting in the host's bytes, the message
+ * saying so). */
+weft_status weft__mem_fits(weft_context *ctx, const char *model,
+			   const weft_model_estimate *est,
+			   const weft_backend *vt, weft_device *dev,
+			   uint32_t replicas);
 /* The bytes a run needs of the host (which 'h'), of the device ('d'), or
  * of the host with the device's buffers in it ('b'): setup's early host
  * memory when it is the larger. */

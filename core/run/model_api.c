@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 void weft__mc_init(weft_model_ctx *mc, weft_sim *sim, int writer)
 {
 	mc->sim = sim;
@@ -35,18 +34,76 @@ weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
 					 "checking the parameters of "
 					 "model %s",
 					 model->name);
-	return model->check(&mc);
+	return weft__mc_end(&mc, model->check(&mc));
+}
+
+weft_status weft__mc_end(weft_model_ctx *mc, weft_status st)
+{
+	const weft_model *m = mc->model;
+	const char *names[256];
+	char hint[WEFT__MSG_MAX / 2];
+	size_t n = 0;
+
+	if (st != WEFT_OK || !mc->undeclared[0])
+		return st;
+	for (size_t k = 0; k < m->n_keys && n < 256; k++)
+		names[n++] = m->keys[k].name;
+	if (n)
+		weft__suggest(hint, sizeof hint, mc->undeclared, names, n, "'",
+			      "'", "its keys:");
+	else
+		weft__fmt(hint, sizeof hint, "; it declares no keys");
+	st = weft__fail(mc->ctx, WEFT_E_MODEL,
+			"model %s read [%s] %s, a key it does not declare "
+			"(a model reads only the keys of its descriptor's "
+			"keys[])%s",
+			m->name, m->name, mc->undeclared, hint);
+	mc->undeclared[0] = '\0';
+	return st;
+}
+
+/* key, when the model declares it; otherwise the first such key is
+ * recorded for weft__mc_end() and the getters read the type's zero. */
+static const char *weft__mc_key(const weft_model_ctx *mc, const char *key)
+{
+	weft_model_ctx *own = (weft_model_ctx *)mc;
+
+	if (weft__config_has(mc->cfg, mc->model->name, key ? key : ""))
+		return key;
+	if (!own->undeclared[0])
+		weft__fmt(own->undeclared, sizeof own->undeclared, "%s",
+			  key ? key : "(NULL)");
+	return NULL;
 }
 
 weft_status weft_model_fail(weft_model_ctx *mc, weft_status st, const char *fmt,
 			    ...)
 {
-	char msg[WEFT__MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	st = weft__model_vfail(mc, st, fmt, ap);
 	va_end(ap);
+	return st;
+}
+
+weft_status weft__model_fail(weft_model_ctx *mc, weft_status st,
+			     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	st = weft__model_vfail(mc, st, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+weft_status weft__model_vfail(weft_model_ctx *mc, weft_status st,
+			      const char *fmt, va_list ap)
+{
+	char msg[WEFT__MSG_MAX];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	return weft__fail(mc->ctx, st, "model %s: %s", mc->model->name, msg);
 }
 
@@ -84,59 +141,75 @@ void weft_model_progress(const weft_model_ctx *mc, const char *what,
 static weft_status weft__mc_main(weft_model_ctx *mc, const char *what)
 {
 	if (!mc->sim)
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "%s called from check(), which may only "
-				       "read parameters",
-				       what);
+		return weft__model_fail(
+			mc, WEFT_E_INVALID,
+			"%s called from check(), which may only "
+			"read parameters",
+			what);
 	if (!mc->writer)
 		return WEFT_OK;
-	return weft_model_fail(mc, WEFT_E_INVALID,
-			       "%s called from emit(), which may only write "
-			       "outputs from host memory",
-			       what);
+	return weft__model_fail(mc, WEFT_E_INVALID,
+				"%s called from emit(), which may only write "
+				"outputs from host memory",
+				what);
 }
 
 int64_t weft_model_int(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_int(mc->cfg, mc->model->name, key);
+	const char *k = weft__mc_key(mc, key);
+
+	return k ? weft__config_int(mc->cfg, mc->model->name, k) : 0;
 }
 
 double weft_model_real(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_real(mc->cfg, mc->model->name, key);
+	const char *k = weft__mc_key(mc, key);
+
+	return k ? weft__config_real(mc->cfg, mc->model->name, k) : 0.0;
 }
 
 int weft_model_bool(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_bool(mc->cfg, mc->model->name, key);
+	const char *k = weft__mc_key(mc, key);
+
+	return k ? weft__config_bool(mc->cfg, mc->model->name, k) : 0;
 }
 
 const char *weft_model_string(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_str(mc->cfg, mc->model->name, key);
+	const char *k = weft__mc_key(mc, key);
+
+	return k ? weft__config_str(mc->cfg, mc->model->name, k) : "";
 }
 
 const char *weft_model_where(const weft_model_ctx *mc, const char *key)
 {
-	return weft__config_where(mc->cfg, mc->model->name, key);
+	const char *k = weft__mc_key(mc, key);
+
+	return k ? weft__config_where(mc->cfg, mc->model->name, k) : NULL;
 }
 
 uint64_t weft_model_seed(const weft_model_ctx *mc)
 {
-	return (uint64_t)weft__config_int(mc->cfg, "simulation", "seed");
+	return (uint64_t)weft__config_opts(mc->cfg)->simulation.seed;
 }
 
 uint64_t weft_model_steps(const weft_model_ctx *mc)
 {
-	return (uint64_t)weft__config_int(mc->cfg, "simulation", "steps");
+	return (uint64_t)weft__config_opts(mc->cfg)->simulation.steps;
 }
 
 uint64_t weft_model_output_every(const weft_model_ctx *mc)
 {
-	return (uint64_t)weft__config_int(mc->cfg, "output", "every");
+	return (uint64_t)weft__config_opts(mc->cfg)->output.every;
 }
 
 unsigned weft_model_output_slots(const weft_model_ctx *mc)
+{
+	return weft__model_output_slots(mc);
+}
+
+unsigned weft__model_output_slots(const weft_model_ctx *mc)
 {
 	(void)mc;
 	return WEFT__SIM_SLOTS;
@@ -144,11 +217,17 @@ unsigned weft_model_output_slots(const weft_model_ctx *mc)
 
 int weft_model_want_csv(const weft_model_ctx *mc)
 {
-	return weft__config_bool(mc->cfg, "output", "csv");
+	return weft__config_opts(mc->cfg)->output.csv;
 }
 
 weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
 			     weft_buf **out)
+{
+	return weft__model_alloc(mc, what, bytes, out);
+}
+
+weft_status weft__model_alloc(weft_model_ctx *mc, const char *what,
+			      size_t bytes, weft_buf **out)
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
@@ -158,20 +237,25 @@ weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
 		return st;
 	st = sim->vt->alloc(sim->dev, bytes, out, &err);
 	if (st)
-		return weft_model_fail(mc, st, "allocating %s (%zu bytes): %s",
-				       what, bytes, err.msg);
+		return weft__model_fail(mc, st, "allocating %s (%zu bytes): %s",
+					what, bytes, err.msg);
 	/* Recorded for state digests (the conformance suite). */
 	st = weft__sim_buf_add(sim, what, *out, bytes);
 	if (st) {
 		sim->vt->free(sim->dev, *out);
 		*out = NULL;
-		return weft_model_fail(mc, st, "allocating %s: out of memory",
-				       what);
+		return weft__model_fail(mc, st, "allocating %s: out of memory",
+					what);
 	}
 	return WEFT_OK;
 }
 
 void weft_model_free(weft_model_ctx *mc, weft_buf *buf)
+{
+	weft__model_free(mc, buf);
+}
+
+void weft__model_free(weft_model_ctx *mc, weft_buf *buf)
 {
 	if (!buf || weft__mc_main(mc, "weft_model_free"))
 		return;
@@ -188,17 +272,17 @@ weft_status weft_model_buffer_tolerance(weft_model_ctx *mc, weft_buf *buf,
 		return WEFT_E_INVALID;
 	b = weft__sim_buf_find(mc->sim, buf);
 	if (!b)
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "buffer tolerance: the buffer was not "
-				       "allocated with weft_model_alloc");
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"buffer tolerance: the buffer was not "
+					"allocated with weft_model_alloc");
 	if (b->bytes % sizeof(float) != 0)
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "buffer tolerance: buffer '%s' has %zu "
-				       "bytes, not a whole number of f32 "
-				       "elements",
-				       b->name, b->bytes);
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"buffer tolerance: buffer '%s' has %zu "
+					"bytes, not a whole number of f32 "
+					"elements",
+					b->name, b->bytes);
 	if (!(abs_tol >= 0.0) || abs_tol > 1e300)
-		return weft_model_fail(
+		return weft__model_fail(
 			mc, WEFT_E_INVALID,
 			"buffer tolerance: %g for buffer '%s' is "
 			"not a finite tolerance >= 0",
@@ -215,13 +299,18 @@ static weft_status weft__mc_setup(weft_model_ctx *mc, const char *what)
 
 	if (st || mc->sim->in_setup)
 		return st;
-	return weft_model_fail(mc, WEFT_E_INVALID,
-			       "%s called outside setup(): the state is "
-			       "declared once, before the first step",
-			       what);
+	return weft__model_fail(mc, WEFT_E_INVALID,
+				"%s called outside setup(): the state is "
+				"declared once, before the first step",
+				what);
 }
 
 weft_status weft_model_state(weft_model_ctx *mc, weft_buf *buf)
+{
+	return weft__model_state(mc, buf);
+}
+
+weft_status weft__model_state(weft_model_ctx *mc, weft_buf *buf)
 {
 	weft__sim_buf *b;
 	weft_status st;
@@ -229,9 +318,9 @@ weft_status weft_model_state(weft_model_ctx *mc, weft_buf *buf)
 	if ((st = weft__mc_setup(mc, "weft_model_state")))
 		return st;
 	if (!(b = weft__sim_buf_find(mc->sim, buf)))
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "weft_model_state: the buffer was not "
-				       "allocated with weft_model_alloc");
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_state: the buffer was not "
+					"allocated with weft_model_alloc");
 	b->is_state = 1;
 	return WEFT_OK;
 }
@@ -246,31 +335,37 @@ weft_status weft_model_state_host(weft_model_ctx *mc, const char *name,
 	if ((st = weft__mc_setup(mc, "weft_model_state_host")))
 		return st;
 	if (!weft__is_name(name) || (!data && bytes))
-		return weft_model_fail(
+		return weft__model_fail(
 			mc, WEFT_E_INVALID, "weft_model_state_host: %s",
 			!weft__is_name(name) ? "the name is not a name (a-z, "
 					       "0-9 and '_')"
 					     : "no memory for its bytes");
 	for (size_t i = 0; i < sim->n_hosts; i++)
 		if (strcmp(sim->hosts[i].name, name) == 0)
-			return weft_model_fail(mc, WEFT_E_INVALID,
-					       "host state '%s' is declared "
-					       "twice",
-					       name);
+			return weft__model_fail(mc, WEFT_E_INVALID,
+						"host state '%s' is declared "
+						"twice",
+						name);
 	grown = realloc(sim->hosts, (sim->n_hosts + 1) * sizeof *grown);
 	if (!grown)
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	sim->hosts = grown;
 	grown[sim->n_hosts] =
 		(weft__sim_host){ weft__strdup(name), data, bytes };
 	if (!grown[sim->n_hosts].name)
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	sim->n_hosts++;
 	return WEFT_OK;
 }
 
 weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
 			      const void *src, size_t bytes)
+{
+	return weft__model_upload(mc, dst, offset, src, bytes);
+}
+
+weft_status weft__model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
+			       const void *src, size_t bytes)
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
@@ -280,8 +375,8 @@ weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
 		return st;
 	st = sim->vt->write(sim->dev, dst, offset, src, bytes, 0, &err);
 	if (st)
-		return weft_model_fail(mc, st, "uploading %zu bytes: %s", bytes,
-				       err.msg);
+		return weft__model_fail(mc, st, "uploading %zu bytes: %s",
+					bytes, err.msg);
 	return WEFT_OK;
 }
 
@@ -289,6 +384,12 @@ weft_status weft_model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
  * (from setup, output and finish), never inside step(). */
 weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 				size_t offset, size_t bytes)
+{
+	return weft__model_download(mc, dst, src, offset, bytes);
+}
+
+weft_status weft__model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
+				 size_t offset, size_t bytes)
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
@@ -301,8 +402,8 @@ weft_status weft_model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 	if (st == WEFT_OK)
 		st = sim->vt->sync(sim->dev, &err);
 	if (st)
-		return weft_model_fail(mc, st, "downloading %zu bytes: %s",
-				       bytes, err.msg);
+		return weft__model_fail(mc, st, "downloading %zu bytes: %s",
+					bytes, err.msg);
 	return WEFT_OK;
 }
 
@@ -318,6 +419,13 @@ weft_status weft_model_copy(weft_model_ctx *mc, weft_buf *dst,
 			    size_t dst_offset, weft_buf *src, size_t src_offset,
 			    size_t bytes)
 {
+	return weft__model_copy(mc, dst, dst_offset, src, src_offset, bytes);
+}
+
+weft_status weft__model_copy(weft_model_ctx *mc, weft_buf *dst,
+			     size_t dst_offset, weft_buf *src,
+			     size_t src_offset, size_t bytes)
+{
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
 	weft_status st;
@@ -327,12 +435,12 @@ weft_status weft_model_copy(weft_model_ctx *mc, weft_buf *dst,
 	st = sim->vt->copy(sim->dev, dst, dst_offset, src, src_offset, bytes,
 			   WEFT_XFER_ASYNC, &err);
 	if (st)
-		return weft_model_fail(mc, st,
-				       "copying %zu bytes from %s (offset %zu) "
-				       "to %s (offset %zu): %s",
-				       bytes, weft__buf_name(sim, src),
-				       src_offset, weft__buf_name(sim, dst),
-				       dst_offset, err.msg);
+		return weft__model_fail(
+			mc, st,
+			"copying %zu bytes from %s (offset %zu) "
+			"to %s (offset %zu): %s",
+			bytes, weft__buf_name(sim, src), src_offset,
+			weft__buf_name(sim, dst), dst_offset, err.msg);
 	return WEFT_OK;
 }
 
@@ -340,6 +448,13 @@ weft_status weft_model_copy(weft_model_ctx *mc, weft_buf *dst,
 weft_status weft_model_download_async(weft_model_ctx *mc, void *dst,
 				      weft_buf *src, size_t offset,
 				      size_t bytes)
+{
+	return weft__model_download_async(mc, dst, src, offset, bytes);
+}
+
+weft_status weft__model_download_async(weft_model_ctx *mc, void *dst,
+				       weft_buf *src, size_t offset,
+				       size_t bytes)
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
@@ -350,11 +465,11 @@ weft_status weft_model_download_async(weft_model_ctx *mc, void *dst,
 	st = sim->vt->read(sim->dev, dst, src, offset, bytes, WEFT_XFER_ASYNC,
 			   &err);
 	if (st)
-		return weft_model_fail(mc, st,
-				       "reading %zu bytes of %s (offset %zu) "
-				       "back: %s",
-				       bytes, weft__buf_name(sim, src), offset,
-				       err.msg);
+		return weft__model_fail(mc, st,
+					"reading %zu bytes of %s (offset %zu) "
+					"back: %s",
+					bytes, weft__buf_name(sim, src), offset,
+					err.msg);
 	return WEFT_OK;
 }
 
@@ -367,28 +482,28 @@ static weft_status weft__check_launch(weft_model_ctx *mc, const char *list,
 	const weft_kernel_sig *sig;
 
 	if (l->kernel >= m->program->n_kernels)
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "launch list '%s', launch %u: kernel "
-				       "%u does not exist (the program has "
-				       "%u)",
-				       list, i, l->kernel,
-				       m->program->n_kernels);
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"launch list '%s', launch %u: kernel "
+					"%u does not exist (the program has "
+					"%u)",
+					list, i, l->kernel,
+					m->program->n_kernels);
 	sig = &m->sigs[l->kernel];
 	if (l->n_bufs != sig->n_bufs)
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "launch list '%s', launch %u (%s): "
-				       "binds %u buffers, the kernel declares "
-				       "%u",
-				       list, i, sig->kernel, l->n_bufs,
-				       sig->n_bufs);
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"launch list '%s', launch %u (%s): "
+					"binds %u buffers, the kernel declares "
+					"%u",
+					list, i, sig->kernel, l->n_bufs,
+					sig->n_bufs);
 	for (uint32_t k = 0; k < sig->n_bufs; k++)
 		if (!l->bufs[k])
-			return weft_model_fail(mc, WEFT_E_INVALID,
-					       "launch list '%s', launch %u "
-					       "(%s): buffer '%s' (slot %u) is "
-					       "not bound",
-					       list, i, sig->kernel,
-					       sig->bufs[k], k);
+			return weft__model_fail(
+				mc, WEFT_E_INVALID,
+				"launch list '%s', launch %u "
+				"(%s): buffer '%s' (slot %u) is "
+				"not bound",
+				list, i, sig->kernel, sig->bufs[k], k);
 	return WEFT_OK;
 }
 
@@ -400,16 +515,16 @@ static weft_status weft__set_list(weft_model_ctx *mc, weft__sim_list *list,
 	weft_status st;
 
 	if (n && !l)
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "launch list '%s': %u launches, no "
-				       "array",
-				       list->name, n);
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"launch list '%s': %u launches, no "
+					"array",
+					list->name, n);
 	for (uint32_t i = 0; i < n; i++)
 		if ((st = weft__check_launch(mc, list->name, &l[i], i)))
 			return st;
 	copy = malloc((size_t)n * sizeof *copy + 1);
 	if (!copy)
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	if (n)
 		memcpy(copy, l, (size_t)n * sizeof *copy);
 	free(list->l);
@@ -444,24 +559,24 @@ weft_status weft_model_add_list(weft_model_ctx *mc, const char *name,
 	if (weft__mc_main(mc, "weft_model_add_list"))
 		return WEFT_E_INVALID;
 	if (!weft__is_name(name))
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "launch list name '%s' is not a name "
-				       "(a-z, 0-9 and '_')",
-				       name ? name : "(NULL)");
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"launch list name '%s' is not a name "
+					"(a-z, 0-9 and '_')",
+					name ? name : "(NULL)");
 	if ((index = weft__sim_list_find(sim, name)) >= 0)
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "launch list '%s' is declared twice%s",
-				       name,
-				       index == 0 ? " ('step' is the step's "
-						    "own list)"
-						  : "");
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"launch list '%s' is declared twice%s",
+					name,
+					index == 0 ? " ('step' is the step's "
+						     "own list)"
+						   : "");
 	grown = realloc(sim->lists, (sim->n_lists + 1) * sizeof *grown);
 	if (!grown)
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	sim->lists = grown;
 	grown[sim->n_lists] = (weft__sim_list){ weft__strdup(name), NULL, 0 };
 	if (!grown[sim->n_lists].name)
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	st = weft__set_list(mc, &grown[sim->n_lists], l, n);
 	if (st) {
 		free(grown[sim->n_lists].name);
@@ -512,29 +627,29 @@ static weft_status weft__check_array(weft_model_ctx *mc, const char *name,
 	uint64_t elems;
 
 	if (!b)
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "view '%s': the buffer was not "
-				       "allocated with weft_model_alloc",
-				       name);
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"view '%s': the buffer was not "
+					"allocated with weft_model_alloc",
+					name);
 	if (!weft__dtype_known((uint32_t)dtype) || ndim == 0 ||
 	    ndim > WEFT_ARRAY_MAX_DIMS || !shape ||
 	    !weft__array_elems(ndim, shape, &elems))
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "view '%s' of '%s': %s", name, b->name,
-				       !weft__dtype_known((uint32_t)dtype)
-					       ? "unknown dtype"
-					       : "needs 1 to 4 dimensions, "
-						 "none negative");
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"view '%s' of '%s': %s", name, b->name,
+					!weft__dtype_known((uint32_t)dtype)
+						? "unknown dtype"
+						: "needs 1 to 4 dimensions, "
+						  "none negative");
 	if (offset > b->bytes ||
 	    elems > (b->bytes - offset) / WEFT_DTYPE_BYTES(dtype) ||
 	    offset % WEFT_DTYPE_BYTES(dtype))
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "view '%s': %llu elements of %u bytes "
-				       "at offset %zu do not lie, aligned, in "
-				       "'%s' (%zu bytes)",
-				       name, (unsigned long long)elems,
-				       WEFT_DTYPE_BYTES(dtype), offset, b->name,
-				       b->bytes);
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"view '%s': %llu elements of %u bytes "
+					"at offset %zu do not lie, aligned, in "
+					"'%s' (%zu bytes)",
+					name, (unsigned long long)elems,
+					WEFT_DTYPE_BYTES(dtype), offset,
+					b->name, b->bytes);
 	return WEFT_OK;
 }
 
@@ -551,25 +666,25 @@ weft_status weft_model_array(weft_model_ctx *mc, const char *name,
 		return WEFT_E_INVALID;
 	b = weft__sim_buf_find(sim, buf);
 	if (!weft__is_name(name))
-		return weft_model_fail(mc, WEFT_E_INVALID,
-				       "view name '%s' is not a name (a-z, "
-				       "0-9 and '_')",
-				       name ? name : "(NULL)");
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"view name '%s' is not a name (a-z, "
+					"0-9 and '_')",
+					name ? name : "(NULL)");
 	for (size_t i = 0; i < sim->n_arrays; i++)
 		if (strcmp(sim->arrays[i].name, name) == 0)
-			return weft_model_fail(mc, WEFT_E_INVALID,
-					       "view '%s' is declared twice",
-					       name);
+			return weft__model_fail(mc, WEFT_E_INVALID,
+						"view '%s' is declared twice",
+						name);
 	if ((st = weft__check_array(mc, name, b, offset, dtype, ndim, shape)))
 		return st;
 	grown = realloc(sim->arrays, (sim->n_arrays + 1) * sizeof *grown);
 	if (!grown)
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	sim->arrays = grown;
 	a = &grown[sim->n_arrays];
 	memset(a, 0, sizeof *a);
 	if (!(a->name = weft__strdup(name)))
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	a->b = b;
 	a->offset = offset;
 	a->dtype = (uint32_t)dtype;
@@ -592,26 +707,47 @@ weft_status weft_model_output_open(weft_model_ctx *mc, const char *filename,
 weft_status weft_model_summary(weft_model_ctx *mc, const char *key,
 			       const char *fmt, ...)
 {
+	weft_status st;
+	va_list ap;
+
+	va_start(ap, fmt);
+	st = weft__model_vsummary(mc, key, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+weft_status weft__model_summary(weft_model_ctx *mc, const char *key,
+				const char *fmt, ...)
+{
+	weft_status st;
+	va_list ap;
+
+	va_start(ap, fmt);
+	st = weft__model_vsummary(mc, key, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+weft_status weft__model_vsummary(weft_model_ctx *mc, const char *key,
+				 const char *fmt, va_list ap)
+{
 	weft_sim *sim = mc->sim;
 	char value[512];
 	weft__summary_line *grown;
-	va_list ap;
 
 	if (weft__mc_main(mc, "weft_model_summary"))
 		return WEFT_E_INVALID;
-	va_start(ap, fmt);
 	vsnprintf(value, sizeof value, fmt, ap);
-	va_end(ap);
 	grown = realloc(sim->summary, (sim->n_summary + 1) * sizeof *grown);
 	if (!grown)
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	sim->summary = grown;
 	grown[sim->n_summary].key = weft__strdup(key);
 	grown[sim->n_summary].value = weft__strdup(value);
 	if (!grown[sim->n_summary].key || !grown[sim->n_summary].value) {
 		free(grown[sim->n_summary].key);
 		free(grown[sim->n_summary].value);
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	}
 	sim->n_summary++;
 	return WEFT_OK;

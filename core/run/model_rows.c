@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 struct weft_model_rows {
 	weft_buf *series, *snap;
 	unsigned char *host;
@@ -37,13 +36,13 @@ static weft_status weft__rows_snap(weft_model_ctx *mc, weft_model_rows *r,
 	weft_status st;
 
 	if (!zero)
-		return weft_model_fail(mc, WEFT_E_NOMEM,
-				       "cannot allocate %zu bytes for output "
-				       "snapshots",
-				       bytes);
-	st = weft_model_alloc(mc, "series snapshots", bytes, &r->snap);
+		return weft__model_fail(mc, WEFT_E_NOMEM,
+					"cannot allocate %zu bytes for output "
+					"snapshots",
+					bytes);
+	st = weft__model_alloc(mc, "series snapshots", bytes, &r->snap);
 	if (st == WEFT_OK)
-		st = weft_model_upload(mc, r->snap, 0, zero, bytes);
+		st = weft__model_upload(mc, r->snap, 0, zero, bytes);
 	free(zero);
 	return st;
 }
@@ -56,12 +55,12 @@ static weft_status weft__rows_register(weft_model_ctx *mc, weft_model_rows *r)
 	weft_model_rows **grown;
 	weft_status st;
 
-	if ((st = weft_model_state(mc, r->series)) ||
-	    (st = weft_model_state(mc, r->snap)))
+	if ((st = weft__model_state(mc, r->series)) ||
+	    (st = weft__model_state(mc, r->snap)))
 		return st;
 	grown = realloc(sim->rows, (sim->n_rows + 1) * sizeof *grown);
 	if (!grown)
-		return weft_model_fail(mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(mc, WEFT_E_NOMEM, "out of memory");
 	sim->rows = grown;
 	grown[sim->n_rows++] = r;
 	return WEFT_OK;
@@ -85,7 +84,7 @@ weft_status weft_model_rows_open(weft_model_ctx *mc, weft_buf *series,
 				 void *host, size_t row_bytes,
 				 uint64_t slot_rows, weft_model_rows **out)
 {
-	unsigned slots = weft_model_output_slots(mc);
+	unsigned slots = weft__model_output_slots(mc);
 	weft_model_rows *r = calloc(1, sizeof *r);
 	weft_status st;
 
@@ -96,8 +95,8 @@ weft_status weft_model_rows_open(weft_model_ctx *mc, weft_buf *series,
 	}
 	if (!r || !r->slot_first || !r->slot_end) {
 		weft_model_rows_close(mc, r);
-		return weft_model_fail(mc, WEFT_E_NOMEM,
-				       "cannot allocate the output slots");
+		return weft__model_fail(mc, WEFT_E_NOMEM,
+					"cannot allocate the output slots");
 	}
 	r->series = series;
 	r->host = host;
@@ -123,16 +122,17 @@ weft_status weft_model_rows_collect(weft_model_ctx *mc, weft_model_rows *r,
 	if (n == 0)
 		return WEFT_OK;
 	if (n > r->slot_cap)
-		return weft_model_fail(mc, WEFT_E_INTERNAL,
-				       "rows %llu to %llu do not fit a "
-				       "snapshot region of %llu rows",
-				       (unsigned long long)first,
-				       (unsigned long long)end - 1,
-				       (unsigned long long)r->slot_cap);
-	if ((st = weft_model_copy(mc, r->snap, region, r->series,
-				  first * r->row_bytes, n * r->row_bytes)) ||
-	    (st = weft_model_download_async(mc, r->host + first * r->row_bytes,
-					    r->snap, region, n * r->row_bytes)))
+		return weft__model_fail(mc, WEFT_E_INTERNAL,
+					"rows %llu to %llu do not fit a "
+					"snapshot region of %llu rows",
+					(unsigned long long)first,
+					(unsigned long long)end - 1,
+					(unsigned long long)r->slot_cap);
+	if ((st = weft__model_copy(mc, r->snap, region, r->series,
+				   first * r->row_bytes, n * r->row_bytes)) ||
+	    (st = weft__model_download_async(mc, r->host + first * r->row_bytes,
+					     r->snap, region,
+					     n * r->row_bytes)))
 		return st;
 	r->slot_end[slot] = end;
 	r->read = end;
@@ -148,7 +148,12 @@ void weft_model_rows_slot(const weft_model_rows *r, unsigned slot,
 
 uint64_t weft_model_rows_read(const weft_model_rows *r)
 {
-	return r ? r->read : 0;
+	return r ? weft__model_rows_read(r) : 0;
+}
+
+uint64_t weft__model_rows_read(const weft_model_rows *r)
+{
+	return r->read;
 }
 
 weft_status weft__rows_restore(weft_model_ctx *mc, weft_model_rows *r,
@@ -158,16 +163,16 @@ weft_status weft__rows_restore(weft_model_ctx *mc, weft_model_rows *r,
 	uint64_t cap = b ? b->bytes / r->row_bytes : 0;
 
 	if (read > cap)
-		return weft_model_fail(mc, WEFT_E_INTERNAL,
-				       "a checkpoint's %llu rows collected do "
-				       "not fit the series of %llu rows",
-				       (unsigned long long)read,
-				       (unsigned long long)cap);
+		return weft__model_fail(mc, WEFT_E_INTERNAL,
+					"a checkpoint's %llu rows collected do "
+					"not fit the series of %llu rows",
+					(unsigned long long)read,
+					(unsigned long long)cap);
 	r->read = read;
 	if (read == 0)
 		return WEFT_OK;
-	return weft_model_download(mc, r->host, r->series, 0,
-				   read * r->row_bytes);
+	return weft__model_download(mc, r->host, r->series, 0,
+				    read * r->row_bytes);
 }
 
 void weft_model_rows_close(weft_model_ctx *mc, weft_model_rows *r)
@@ -177,7 +182,7 @@ void weft_model_rows_close(weft_model_ctx *mc, weft_model_rows *r)
 	if (mc->sim)
 		weft__rows_unregister(mc->sim, r);
 	if (r->snap)
-		weft_model_free(mc, r->snap);
+		weft__model_free(mc, r->snap);
 	free(r->slot_first);
 	free(r->slot_end);
 	free(r);

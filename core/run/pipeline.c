@@ -30,7 +30,7 @@
  * chunks; weft_sim_close() then stops and joins the writer before the
  * model's state is torn down.
  *
- * A replica of a batch (core/batch.c) has no writer thread: a batch may
+ * A replica of a batch (core/run/batch.c) has no writer thread: a batch may
  * hold thousands. The batch collects every replica's chunk, then settles
  * each: the first settle's sync() waits for all of their reads (the
  * replica view syncs the device once), and emit() runs on the main thread
@@ -40,7 +40,6 @@
 
 #include <signal.h>
 #include <string.h>
-
 
 /* ---- the writer thread --------------------------------------------------- */
 
@@ -88,7 +87,7 @@ static weft_status weft__writer_failure(weft_sim *sim, weft_status st)
 		return weft__fail(sim->ctx, st, "%s", w->ctx.msg);
 	return weft__fail(sim->ctx, st,
 			  "model %s: emit() failed (%s) without saying why",
-			  sim->model->name, weft_status_str(st));
+			  sim->model->name, weft__status_str(st));
 }
 
 /* Wait until the writer has emitted n chunks, or failed. */

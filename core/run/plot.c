@@ -32,7 +32,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 #define WEFT__PLOT_WIDTH      900
 #define WEFT__PLOT_HEIGHT     500
 #define WEFT__PLOT_HEIGHT_TWO 800 /* with a second panel */
@@ -78,8 +77,8 @@ static weft_status weft__plot_bad(weft__plot *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	return weft_model_fail(&p->sim->mc, WEFT_E_MODEL, "its plot of %s: %s",
-			       p->pd->csv ? p->pd->csv : "(no CSV)", what);
+	return weft__model_fail(&p->sim->mc, WEFT_E_MODEL, "its plot of %s: %s",
+				p->pd->csv ? p->pd->csv : "(no CSV)", what);
 }
 
 /* p->base from pd->csv, and the checks that make the names usable. */
@@ -129,21 +128,6 @@ static weft_status weft__plot_header(weft__plot *p)
 				      WEFT__PLOT_HEADER_MAX - 2);
 	p->header[strcspn(p->header, "\r\n")] = '\0';
 	return WEFT_OK;
-}
-
-/* 1-based index of the column called name[0..len) in the header, or 0. */
-unsigned weft__plot_column(const char *header, const char *name, size_t len)
-{
-	unsigned i = 1;
-
-	for (const char *f = header;; i++) {
-		size_t flen = strcspn(f, ",");
-		if (flen == len && strncmp(f, name, len) == 0)
-			return i;
-		if (!f[flen])
-			return 0;
-		f += flen + 1;
-	}
 }
 
 /* gnuplot's `using` expression for "A" or "A+B": "2", or "($4+$5)". */
@@ -214,7 +198,7 @@ static weft_status weft__plot_script_head(weft__plot *p, const char *image)
 
 	weft__plot_quote(csv, sizeof csv, p->pd->csv);
 	weft__plot_quote(img, sizeof img, image);
-	return weft_output_printf(
+	return weft__output_printf(
 		p->script,
 		"# %s.gp: the curves of %s, written by weft %s for the "
 		"model %s.\n"
@@ -236,11 +220,12 @@ static weft_status weft__plot_script_terminal(weft__plot *p)
 					      : WEFT__PLOT_HEIGHT;
 
 	if (strcmp(p->format, "svg") == 0)
-		return weft_output_printf(p->script,
-					  "set terminal svg size %d,%d dynamic "
-					  "noenhanced\n",
-					  w, h);
-	return weft_output_printf(
+		return weft__output_printf(
+			p->script,
+			"set terminal svg size %d,%d dynamic "
+			"noenhanced\n",
+			w, h);
+	return weft__output_printf(
 		p->script,
 		"if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
 		"\tset terminal pngcairo size %d,%d noenhanced\n"
@@ -288,21 +273,21 @@ static weft_status weft__plot_script_axes(weft__plot *p)
 
 	weft__plot_quote(title, sizeof title, p->pd->title);
 	weft__plot_quote(xl, sizeof xl, p->pd->xlabel);
-	return weft_output_printf(p->script,
-				  "set output image\n"
-				  "set datafile separator comma\n"
-				  "%s %s\n"
-				  "set xlabel %s\n"
-				  "set grid\n"
-				  "set key at screen %.2f, graph 1 left top "
-				  "vertical Left reverse\n"
-				  "set lmargin 10\n"
-				  "set rmargin at screen %.2f\n"
-				  "set autoscale xfix\n",
-				  weft__plot_n2(p->pd)
-					  ? "set multiplot layout 2,1 title"
-					  : "set title",
-				  title, xl, right + 0.02, right);
+	return weft__output_printf(p->script,
+				   "set output image\n"
+				   "set datafile separator comma\n"
+				   "%s %s\n"
+				   "set xlabel %s\n"
+				   "set grid\n"
+				   "set key at screen %.2f, graph 1 left top "
+				   "vertical Left reverse\n"
+				   "set lmargin 10\n"
+				   "set rmargin at screen %.2f\n"
+				   "set autoscale xfix\n",
+				   weft__plot_n2(p->pd)
+					   ? "set multiplot layout 2,1 title"
+					   : "set title",
+				   title, xl, right + 0.02, right);
 }
 
 /* One panel: its y label, then one `data using X:Y with lines ... title
@@ -318,7 +303,7 @@ static weft_status weft__plot_script_curves(weft__plot *p, const char *ylabel,
 	if ((st = weft__plot_using(p, p->pd->x, x, sizeof x)))
 		return st;
 	weft__plot_quote(label, sizeof label, ylabel ? ylabel : "");
-	if ((st = weft_output_printf(p->script, "set ylabel %s\n", label)))
+	if ((st = weft__output_printf(p->script, "set ylabel %s\n", label)))
 		return st;
 	for (uint32_t i = 0; i < n; i++) {
 		const weft_plot_curve *c = &curves[i];
@@ -332,12 +317,12 @@ static weft_status weft__plot_script_curves(weft__plot *p, const char *ylabel,
 			  c->color ? c->color : "");
 		weft__plot_quote(label, sizeof label,
 				 c->label ? c->label : c->columns);
-		st = weft_output_printf(p->script,
-					"%s data using %s:%s with lines "
-					"linewidth 2%s title %s%s\n",
-					i == 0 ? "plot" : "    ", x, y,
-					c->color ? color : "", label,
-					i + 1 < n ? ", \\" : "");
+		st = weft__output_printf(p->script,
+					 "%s data using %s:%s with lines "
+					 "linewidth 2%s title %s%s\n",
+					 i == 0 ? "plot" : "    ", x, y,
+					 c->color ? color : "", label,
+					 i + 1 < n ? ", \\" : "");
 		if (st)
 			return st;
 	}
@@ -362,167 +347,9 @@ static weft_status weft__plot_script(weft__plot *p)
 	if (weft__plot_n2(p->pd) &&
 	    ((st = weft__plot_script_curves(p, p->pd->ylabel2, p->pd->curves2,
 					    weft__plot_n2(p->pd))) ||
-	     (st = weft_output_printf(p->script, "unset multiplot\n"))))
+	     (st = weft__output_printf(p->script, "unset multiplot\n"))))
 		return st;
 	return weft__output_flush(p->script);
-}
-
-/* ---- running gnuplot --------------------------------------------------- */
-
-/* The first executable file called name in $PATH (an empty entry is the
- * current directory), in new memory; *out stays NULL when there is none. */
-weft_status weft__plot_find(weft_context *ctx, const char *name, char **out)
-{
-	const char *path = getenv("PATH");
-	struct stat sb;
-
-	*out = NULL;
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *dir = path;;) {
-		size_t len = strcspn(dir, ":");
-		size_t n = len + strlen(name) + 3;
-		char *cand = malloc(n);
-		if (!cand)
-			return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
-		snprintf(cand, n, "%.*s/%s", len ? (int)len : 1,
-			 len ? dir : ".", name);
-		if (stat(cand, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    access(cand, X_OK) == 0) {
-			*out = cand;
-			return WEFT_OK;
-		}
-		free(cand);
-		if (!dir[len])
-			return WEFT_OK;
-		dir += len + 1;
-	}
-}
-
-/* Start prog with argv: standard input from /dev/null, standard output
- * and error into out_fd (a pipe's write end, which only the child keeps),
- * no signal blocked (the caller's thread may block some) and the default
- * action for those a caller may have set to be ignored. Returns 0 or an
- * errno value. */
-static int weft__plot_spawn(const char *prog, char *const argv[], int out_fd,
-			    pid_t *pid)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, dfl;
-	int rc;
-
-	if ((rc = posix_spawn_file_actions_init(&fa)))
-		return rc;
-	if ((rc = posix_spawnattr_init(&at)))
-		goto destroy_actions;
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGTERM);
-	sigaddset(&dfl, SIGPIPE);
-	if ((rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-						   O_RDONLY, 0)) ||
-	    (rc = posix_spawn_file_actions_adddup2(&fa, out_fd, 1)) ||
-	    (rc = posix_spawn_file_actions_adddup2(&fa, out_fd, 2)) ||
-	    (rc = posix_spawnattr_setsigmask(&at, &none)) ||
-	    (rc = posix_spawnattr_setsigdefault(&at, &dfl)) ||
-	    (rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
-							POSIX_SPAWN_SETSIGDEF)))
-		goto destroy_attr;
-	rc = posix_spawn(pid, prog, &fa, &at, argv, environ);
-destroy_attr:
-	posix_spawnattr_destroy(&at);
-destroy_actions:
-	posix_spawn_file_actions_destroy(&fa);
-	return rc;
-}
-
-/* gnuplot's messages on one line: blank lines and the lines that only
- * point at a column (spaces and '^') are left out. */
-static void weft__plot_messages(const char *text, char *out, size_t size)
-{
-	size_t n = 0;
-
-	out[0] = '\0';
-	for (const char *line = text; *line && n + 1 < size;) {
-		size_t len = strcspn(line, "\r\n");
-		size_t lead = strspn(line, " \t");
-		if (strspn(line, " \t^") < len)
-			n += (size_t)snprintf(out + n, size - n, "%s%.*s",
-					      n ? " / " : "", (int)(len - lead),
-					      line + lead);
-		line += len;
-		line += strspn(line, "\r\n");
-	}
-}
-
-/* $WEFT_GNUPLOT_TIMEOUT: the seconds gnuplot may take (60 by default). */
-static double weft__plot_timeout(void)
-{
-	const char *text = getenv("WEFT_GNUPLOT_TIMEOUT");
-	char *end;
-	double v = text && text[0] ? strtod(text, &end) : 0.0;
-
-	return text && text[0] && !*end && v > 0.0 && v <= 86400.0 ? v : 60.0;
-}
-
-/* Why the child gnuplot drew nothing, into why (unchanged when it exited
- * with status 0). */
-static void weft__plot_why(const char *gnuplot, weft__child_end end, int status,
-			   double timeout, const char *msgs, char *why,
-			   size_t size)
-{
-	char sig[32];
-
-	if (end == WEFT__CHILD_TIMEOUT)
-		weft__fmt(why, size,
-			  "%s did not finish in %g s and was killed "
-			  "(WEFT_GNUPLOT_TIMEOUT)",
-			  gnuplot, timeout);
-	else if (WIFSIGNALED(status)) {
-		weft__signal_name(WTERMSIG(status), sig, sizeof sig);
-		weft__fmt(why, size, "%s was killed by signal %d (%s)%s%s",
-			  gnuplot, WTERMSIG(status), sig, msgs[0] ? ": " : "",
-			  msgs);
-	} else if (WEXITSTATUS(status) != 0)
-		weft__fmt(why, size, "%s exited with status %d%s%s", gnuplot,
-			  WEXITSTATUS(status), msgs[0] ? ": " : "", msgs);
-}
-
-/* Run gnuplot and wait for it, up to its time limit: 0 when it exited
- * with status 0, -1 with why it did not draw in why, WEFT_E_CANCELLED
- * (gnuplot killed) when the run was cancelled meanwhile. */
-int weft__plot_gnuplot(weft_context *ctx, const char *gnuplot,
-		       char *const argv[], char *why, size_t size)
-{
-	char text[2048], msgs[320];
-	double timeout = weft__plot_timeout();
-	weft__child_end end;
-	int fds[2], rc, status;
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC) != 0) {
-		weft__fmt(why, size,
-			  "cannot make a pipe for gnuplot's messages: %s",
-			  strerror(errno));
-		return -1;
-	}
-	rc = weft__plot_spawn(gnuplot, argv, fds[1], &pid);
-	close(fds[1]);
-	if (rc) {
-		close(fds[0]);
-		weft__fmt(why, size, "cannot run %s: %s", gnuplot,
-			  strerror(rc));
-		return -1;
-	}
-	end = weft__child_wait(ctx, pid, fds[0], timeout, text, sizeof text,
-			       &status);
-	if (end == WEFT__CHILD_CANCELLED)
-		return WEFT_E_CANCELLED;
-	weft__plot_messages(text, msgs, sizeof msgs);
-	weft__plot_why(gnuplot, end, status, timeout, msgs, why, size);
-	return why[0] ? -1 : 0;
 }
 
 /* Open the image, run gnuplot -c SCRIPT DATA IMAGE on the temporary
@@ -565,9 +392,9 @@ static weft_status weft__plot_draw(weft__plot *p, const char *gnuplot,
 /* The summary line of a plot not drawn. */
 static weft_status weft__plot_note(weft__plot *p, const char *why)
 {
-	return weft_model_summary(&p->sim->mc, "plot",
-				  "not drawn: %s; the script is %s/%s.gp", why,
-				  p->sim->outdir, p->base);
+	return weft__model_summary(&p->sim->mc, "plot",
+				   "not drawn: %s; the script is %s/%s.gp", why,
+				   p->sim->outdir, p->base);
 }
 
 static weft_status weft__plot_run(weft__plot *p)
@@ -610,14 +437,14 @@ static weft_status weft__plot_one(weft_sim *sim, const weft_plot_desc *pd,
 
 weft_status weft__sim_plot(weft_sim *sim)
 {
-	const char *format = weft__config_str(sim->cfg, "output", "plot");
+	const char *format = weft__config_opts(sim->cfg)->output.plot;
 	const weft_plot_desc *pd = weft__plot_desc(sim->model);
 	weft_status st = WEFT_OK;
 
 	/* Drawn from the CSV: nothing to draw without it (the default plot
 	 * with csv = false; an explicit one is refused by validation). */
 	if (strcmp(format, "none") == 0 ||
-	    !weft__config_bool(sim->cfg, "output", "csv"))
+	    !weft__config_opts(sim->cfg)->output.csv)
 		return WEFT_OK;
 	if (pd)
 		st = weft__plot_one(sim, pd, format);
@@ -716,15 +543,17 @@ weft_status weft__sim_plot_add(weft_sim *sim, const weft_plot_desc *pd)
 
 	if (!pd || pd->struct_size < offsetof(weft_plot_desc, n_curves) +
 					     sizeof pd->n_curves)
-		return weft_model_fail(
+		return weft__model_fail(
 			&sim->mc, WEFT_E_INVALID, "weft_model_plot: %s",
 			pd ? "struct_size too small for a plot" : "NULL plot");
 	grown = realloc(sim->plots, (sim->n_plots + 1) * sizeof *grown);
 	if (!grown)
-		return weft_model_fail(&sim->mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(&sim->mc, WEFT_E_NOMEM,
+					"out of memory");
 	sim->plots = grown;
 	if (!(d = weft__plot_desc_copy(pd)))
-		return weft_model_fail(&sim->mc, WEFT_E_NOMEM, "out of memory");
+		return weft__model_fail(&sim->mc, WEFT_E_NOMEM,
+					"out of memory");
 	sim->plots[sim->n_plots++] = d;
 	return WEFT_OK;
 }

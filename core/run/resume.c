@@ -30,6 +30,7 @@
 #include <xxhash.h>
 
 #include "run/checkpoint.h"
+#include "run/validate.h"
 
 /* A checkpoint read into memory. */
 typedef struct ckpt_loaded {
@@ -85,11 +86,15 @@ static weft_status ckpt_read_output(weft_context *ctx, ckpt_loaded *l, int dfd,
 				    size_t i)
 {
 	const weft__ckpt_entry *e = &l->m.e[i];
-	char name[1024];
+	char *name = weft__strcat(WEFT__CKPT_OUTPUT, e->name);
+	weft_status st;
 
-	weft__fmt(name, sizeof name, WEFT__CKPT_OUTPUT "%s", e->name);
-	return ckpt_read_file(ctx, l->dir, dfd, name, SIZE_MAX, &l->out[i],
-			      &l->out_len[i]);
+	if (!name)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	st = ckpt_read_file(ctx, l->dir, dfd, name, SIZE_MAX, &l->out[i],
+			    &l->out_len[i]);
+	free(name);
+	return st;
 }
 
 /* A part of the checkpoint matches its checksum. */
@@ -260,7 +265,7 @@ static weft_status ckpt_load(weft_context *ctx, const weft_config *cfg,
 
 	memset(l, 0, sizeof *l);
 	l->dir = dir;
-	if ((st = weft_config_validate(ctx, cfg)))
+	if ((st = weft__validate_cfg(ctx, cfg)))
 		return st;
 	if (!weft__ckpt_little_endian())
 		return weft__fail(ctx, WEFT_E_UNSUPPORTED,
@@ -422,8 +427,8 @@ static weft_status ckpt_restore_state(weft_sim *sim, const ckpt_loaded *l)
 	for (size_t i = 0; i < sim->n_bufs && st == WEFT_OK; i++) {
 		const weft__ckpt_entry *e = ckpt_entry_at(&l->m, 'b', i);
 		if (e->is_state)
-			st = weft_sim_write(sim, sim->bufs[i], 0,
-					    l->state + e->offset, e->bytes, 0);
+			st = weft__sim_write(sim, sim->bufs[i], 0,
+					     l->state + e->offset, e->bytes, 0);
 	}
 	for (size_t i = 0; i < sim->n_hosts; i++) {
 		const weft__ckpt_entry *e = ckpt_entry_at(&l->m, 'h', i);
@@ -459,7 +464,7 @@ static weft_status ckpt_restore_run(weft_sim *sim, const ckpt_loaded *l)
 	c->resumed_from = l->m.step;
 	if (!(c->resumed_dir = weft__strdup(l->dir)))
 		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
-	return weft_sim_sync(sim);
+	return weft__sim_sync(sim);
 }
 
 weft_status weft_sim_resume(weft_context *ctx, const weft_config *cfg,
@@ -474,14 +479,14 @@ weft_status weft_sim_resume(weft_context *ctx, const weft_config *cfg,
 				  "weft_sim_resume: NULL argument");
 	*out = NULL;
 	if ((st = ckpt_load(ctx, cfg, dir, &l)) == WEFT_OK &&
-	    (st = weft_sim_open(ctx, cfg, &sim)) == WEFT_OK &&
+	    (st = weft__sim_open_model(ctx, cfg, NULL, &sim)) == WEFT_OK &&
 	    (st = ckpt_match_layout(sim, &l)) == WEFT_OK &&
 	    (st = ckpt_match_rest(sim, &l)) == WEFT_OK &&
 	    (st = ckpt_restore_state(sim, &l)) == WEFT_OK)
 		st = ckpt_restore_run(sim, &l);
 	ckpt_loaded_free(&l);
 	if (st) {
-		weft_sim_close(sim);
+		weft__sim_close(sim);
 		return st;
 	}
 	*out = sim;

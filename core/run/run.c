@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* ---- buffers ------------------------------------------------------------- */
 
 size_t weft_sim_buffer_count(const weft_sim *sim)
@@ -86,7 +85,6 @@ static weft_status weft__check_range(weft_sim *sim, const char *fn,
 weft_status weft_sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
 			   const void *src, size_t bytes, unsigned flags)
 {
-	weft_error err = { { 0 } };
 	weft_status st;
 
 	if (!sim)
@@ -94,6 +92,15 @@ weft_status weft_sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
 	if ((st = weft__check_range(sim, "weft_sim_write", dst, offset, bytes,
 				    src)))
 		return st;
+	return weft__sim_write(sim, dst, offset, src, bytes, flags);
+}
+
+weft_status weft__sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
+			    const void *src, size_t bytes, unsigned flags)
+{
+	weft_error err = { { 0 } };
+	weft_status st;
+
 	st = sim->vt->write(sim->dev, dst->buf, offset, src, bytes,
 			    flags & WEFT_XFER_ASYNC, &err);
 	if (st)
@@ -107,7 +114,6 @@ weft_status weft_sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
 weft_status weft_sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
 			  size_t offset, size_t bytes, unsigned flags)
 {
-	weft_error err = { { 0 } };
 	weft_status st;
 
 	if (!sim)
@@ -115,6 +121,15 @@ weft_status weft_sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
 	if ((st = weft__check_range(sim, "weft_sim_read", src, offset, bytes,
 				    dst)))
 		return st;
+	return weft__sim_read(sim, dst, src, offset, bytes, flags);
+}
+
+weft_status weft__sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
+			   size_t offset, size_t bytes, unsigned flags)
+{
+	weft_error err = { { 0 } };
+	weft_status st;
+
 	st = sim->vt->read(sim->dev, dst, src->buf, offset, bytes,
 			   flags & WEFT_XFER_ASYNC, &err);
 	if (st)
@@ -280,11 +295,16 @@ weft_status weft_sim_launch(weft_sim *sim, uint32_t list, uint64_t n)
 
 weft_status weft_sim_sync(weft_sim *sim)
 {
+	if (!sim)
+		return WEFT_E_INVALID;
+	return weft__sim_sync(sim);
+}
+
+weft_status weft__sim_sync(weft_sim *sim)
+{
 	weft_error err = { { 0 } };
 	weft_status st;
 
-	if (!sim)
-		return WEFT_E_INVALID;
 	st = sim->vt->sync(sim->dev, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "sync: %s", err.msg);
@@ -327,7 +347,7 @@ weft_status weft_sim_wait(weft_sim *sim, uint64_t token)
 				  (unsigned long long)token,
 				  (unsigned long long)sim->last_fence);
 	if (!sim->has_fences)
-		return weft_sim_sync(sim);
+		return weft__sim_sync(sim);
 	st = sim->vt->wait(sim->dev, token, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "wait: %s", err.msg);

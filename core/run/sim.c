@@ -16,14 +16,14 @@
 #include <xxhash.h>
 
 #include "run/checkpoint.h"
-#include "run/memory.h"
+#include "run/validate.h"
 
 /* ---- backend choice ------------------------------------------------------ */
 
 static weft_status weft__sim_pick_backend(weft_sim *sim)
 {
-	const char *path = weft__config_str(sim->cfg, "backend", "plugin");
-	const char *name = weft__config_str(sim->cfg, "backend", "name");
+	const char *path = weft__config_opts(sim->cfg)->backend.plugin;
+	const char *name = weft__config_opts(sim->cfg)->backend.name;
 	weft_status st;
 
 	if (path[0]) {
@@ -32,8 +32,8 @@ static weft_status weft__sim_pick_backend(weft_sim *sim)
 	} else {
 		st = weft__backend_choose(
 			sim->ctx,
-			weft__config_str(sim->cfg, "backend", "plugin_path"),
-			name, 0, &sim->plugins, &sim->own_plugin, &sim->plugin);
+			weft__config_opts(sim->cfg)->backend.plugin_path, name,
+			0, &sim->plugins, &sim->own_plugin, &sim->plugin);
 	}
 	if (st == WEFT_OK) {
 		sim->vt = WEFT__BACKEND(sim->plugin);
@@ -64,7 +64,7 @@ static void weft__sim_device_choice(const char *text, weft_device_config *dc)
 /* [backend] cache_dir: "" is the XDG cache location, "off" no cache. */
 static weft_status weft__sim_cache_dir(weft_sim *sim, const char **out)
 {
-	const char *text = weft__config_str(sim->cfg, "backend", "cache_dir");
+	const char *text = weft__config_opts(sim->cfg)->backend.cache_dir;
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
 
@@ -89,18 +89,16 @@ static weft_status weft__sim_cache_dir(weft_sim *sim, const char **out)
 
 static weft_status weft__sim_open_device(weft_sim *sim)
 {
-	const char *platform =
-		weft__config_str(sim->cfg, "backend", "platform");
+	const char *platform = weft__config_opts(sim->cfg)->backend.platform;
 	weft_device_config dc = {
 		.struct_size = sizeof dc,
-		.threads =
-			(int)weft__config_int(sim->cfg, "backend", "threads"),
+		.threads = (int)weft__config_opts(sim->cfg)->backend.threads,
 		.platform = platform[0] ? platform : NULL,
 	};
 	weft_error err = { { 0 } };
 	weft_status st;
 
-	weft__sim_device_choice(weft__config_str(sim->cfg, "backend", "device"),
+	weft__sim_device_choice(weft__config_opts(sim->cfg)->backend.device,
 				&dc);
 	if ((st = weft__sim_cache_dir(sim, &dc.cache_dir)))
 		return st;
@@ -108,7 +106,7 @@ static weft_status weft__sim_open_device(weft_sim *sim)
 	if (st)
 		return weft__fail(sim->ctx, st, "%s: open-device: %s",
 				  sim->plugin->path,
-				  err.msg[0] ? err.msg : weft_status_str(st));
+				  err.msg[0] ? err.msg : weft__status_str(st));
 	return WEFT_OK;
 }
 
@@ -185,9 +183,9 @@ static weft_status weft__sim_init(weft_sim *sim)
 		return weft__fail(sim->ctx, WEFT_E_INTERNAL,
 				  "the configuration's model was not found");
 	sim->steps_total =
-		(uint64_t)weft__config_int(sim->cfg, "simulation", "steps");
-	sim->every = (uint64_t)weft__config_int(sim->cfg, "output", "every");
-	sim->outdir = weft__config_str(sim->cfg, "output", "directory");
+		(uint64_t)weft__config_opts(sim->cfg)->simulation.steps;
+	sim->every = (uint64_t)weft__config_opts(sim->cfg)->output.every;
+	sim->outdir = weft__config_opts(sim->cfg)->output.directory;
 	weft__mc_init(&sim->mc, sim, 0);
 	return weft__sim_lists_init(sim);
 }
@@ -209,6 +207,7 @@ static weft_status weft__sim_outputs_early(weft_sim *sim)
  * whose child must not inherit the directory's lock. */
 static weft_status weft__sim_backend(weft_sim *sim, uint32_t replicas)
 {
+	weft_model_estimate est;
 	weft_status st;
 
 	if ((st = weft__sim_go_on(sim, "loading the backend")) ||
@@ -216,10 +215,11 @@ static weft_status weft__sim_backend(weft_sim *sim, uint32_t replicas)
 	    (!replicas && (st = weft__sim_outputs_early(sim))) ||
 	    (st = weft__sim_go_on(sim, "opening the device")) ||
 	    (st = weft__sim_open_device(sim)) ||
-	    (st = weft__model_check(sim->ctx, sim->cfg, sim->model)) ||
-	    (st = weft__sim_go_on(sim, "estimating the memory")) ||
-	    (st = weft__mem_fits_n(sim->ctx, sim->cfg, sim->model, sim->vt,
-				   sim->dev, replicas ? replicas : 1)) ||
+	    (st = weft__validate_model(sim->ctx, sim->cfg, sim->valid,
+				       sim->model, &est)) ||
+	    (st = weft__sim_go_on(sim, "checking the device's memory")) ||
+	    (st = weft__mem_fits(sim->ctx, sim->model->name, &est, sim->vt,
+				 sim->dev, replicas ? replicas : 1)) ||
 	    (st = weft__sim_go_on(sim, "loading the kernels")))
 		return st;
 	return weft__sim_load_program(sim);
@@ -233,11 +233,11 @@ static weft_status weft__sim_model_setup(weft_sim *sim)
 	if ((st = weft__sim_go_on(sim, "setting the model up")))
 		return st;
 	sim->in_setup = 1;
-	st = sim->model->setup(&sim->mc, &sim->mstate);
+	st = weft__mc_end(&sim->mc, sim->model->setup(&sim->mc, &sim->mstate));
 	sim->in_setup = 0;
 	if (st == WEFT_OK && WEFT__SIM_STEP(sim)->n == 0)
-		st = weft_model_fail(&sim->mc, WEFT_E_INTERNAL,
-				     "setup declared no step launches");
+		st = weft__model_fail(&sim->mc, WEFT_E_INTERNAL,
+				      "setup declared no step launches");
 	if (st == WEFT_OK)
 		st = weft__sim_go_on(sim, "starting the output writer");
 	if (st == WEFT_OK)
@@ -251,19 +251,21 @@ static weft_status weft__sim_model_setup(weft_sim *sim)
 static weft_status weft__sim_new(weft_context *ctx, const weft_config *cfg,
 				 const weft_model *model, weft_sim **out)
 {
+	const weft__valid *valid;
 	weft_status st;
 
 	if (!ctx || !cfg || !out)
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_sim_open: NULL argument");
 	*out = NULL;
-	if ((st = weft_config_validate(ctx, cfg)))
+	if ((st = weft__validate(ctx, cfg, &valid)))
 		return st;
 	*out = calloc(1, sizeof **out);
 	if (!*out)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	(*out)->ctx = ctx;
 	(*out)->cfg = cfg;
+	(*out)->valid = valid;
 	(*out)->model = model;
 	return weft__sim_init(*out);
 }
@@ -274,7 +276,7 @@ static weft_status weft__sim_opened(weft_sim *sim, weft_status st,
 {
 	*out = NULL;
 	if (st) {
-		weft_sim_close(sim);
+		weft__sim_close(sim);
 		return st;
 	}
 	*out = sim;
@@ -324,7 +326,8 @@ weft_status weft__sim_open_replica(weft_context *ctx, const weft_config *cfg,
 		sim->dev = dev;
 		st = weft__sim_outputs_early(sim);
 	}
-	if (st == WEFT_OK)
+	/* A model other than the one validation checked: its check(). */
+	if (st == WEFT_OK && sim->model != sim->valid->model)
 		st = weft__model_check(ctx, cfg, sim->model);
 	if (st == WEFT_OK)
 		st = weft__sim_model_setup(sim);
@@ -368,10 +371,15 @@ static uint64_t weft__sim_chunk(const weft_sim *sim)
  * every, where checkpoints are taken. */
 weft_status weft_sim_step(weft_sim *sim, uint64_t n)
 {
-	weft_status st;
-
 	if (!sim)
 		return WEFT_E_INVALID;
+	return weft__sim_step(sim, n);
+}
+
+weft_status weft__sim_step(weft_sim *sim, uint64_t n)
+{
+	weft_status st;
+
 	if (n > sim->steps_total - sim->steps_done)
 		n = sim->steps_total - sim->steps_done;
 	while (n > 0) {
@@ -413,8 +421,8 @@ static weft_status weft__sim_note(weft_sim *sim)
 	weft_status st = WEFT_OK;
 
 	if (sim->outputs.note[0])
-		st = weft_model_summary(&sim->mc, "leftovers", "%s",
-					sim->outputs.note);
+		st = weft__model_summary(&sim->mc, "leftovers", "%s",
+					 sim->outputs.note);
 	sim->outputs.note[0] = '\0';
 	return st;
 }
@@ -424,23 +432,28 @@ static weft_status weft__sim_write_summary(weft_sim *sim)
 	weft_output *o;
 	weft_status st;
 
-	if (!weft__config_bool(sim->cfg, "output", "summary"))
+	if (!weft__config_opts(sim->cfg)->output.summary)
 		return WEFT_OK;
 	st = weft__sim_output_open(sim, "summary.txt", &o);
 	for (size_t i = 0; st == WEFT_OK && i < sim->n_summary; i++)
-		st = weft_output_printf(o, "%s: %s\n", sim->summary[i].key,
-					sim->summary[i].value);
+		st = weft__output_printf(o, "%s: %s\n", sim->summary[i].key,
+					 sim->summary[i].value);
 	return st;
 }
 
 weft_status weft_sim_finish(weft_sim *sim)
 {
-	weft_status st;
-
 	if (!sim)
 		return WEFT_E_INVALID;
+	return weft__sim_finish(sim);
+}
+
+weft_status weft__sim_finish(weft_sim *sim)
+{
+	weft_status st;
+
 	if (sim->steps_done < sim->steps_total &&
-	    (st = weft_sim_step(sim, sim->steps_total - sim->steps_done)))
+	    (st = weft__sim_step(sim, sim->steps_total - sim->steps_done)))
 		return st;
 	sim->finished = 1;
 	/* Every output emitted and the writer joined before finish(), the
@@ -460,6 +473,11 @@ weft_status weft_sim_finish(weft_sim *sim)
 }
 
 void weft_sim_close(weft_sim *sim)
+{
+	weft__sim_close(sim);
+}
+
+void weft__sim_close(weft_sim *sim)
 {
 	if (!sim)
 		return;

@@ -21,10 +21,18 @@ struct weft_model_ctx {
 	const weft_config *cfg; /* the parameters */
 	const weft_model *model;
 	weft_context *ctx; /* where failures go */
+	/* The first key the model read that its section does not declare
+	 * ("" while none): the hook that read it fails (weft__mc_end). The
+	 * getters record it through a const context, which is never a
+	 * const object. */
+	char undeclared[64];
 };
 
 /* A model context for sim's main thread (writer = 0) or its writer. */
 void weft__mc_init(weft_model_ctx *mc, weft_sim *sim, int writer);
+/* The end of a model hook that returned st: WEFT_E_MODEL naming the key
+ * when the hook read a key its model does not declare. */
+weft_status weft__mc_end(weft_model_ctx *mc, weft_status st);
 
 /* Slots the output pipeline rotates through: the chunk being collected,
  * the one waited for and handed over, and the one being emitted. */
@@ -113,9 +121,10 @@ typedef struct weft__summary_line {
 struct weft_sim {
 	weft_context *ctx;
 	const weft_config *cfg;
-	weft__plugin_set *plugins; /* discovery, when chosen by name */
-	weft__plugin *own_plugin;  /* loaded by path, when [backend] plugin */
-	weft__plugin *plugin;	   /* the one in use */
+	const struct weft__valid *valid; /* cfg's validation (validate.h) */
+	weft__plugin_set *plugins;	 /* discovery, when chosen by name */
+	weft__plugin *own_plugin; /* loaded by path, when [backend] plugin */
+	weft__plugin *plugin;	  /* the one in use */
 	const weft_backend *vt;
 	weft_device *dev;
 	weft_program *prog;
@@ -158,7 +167,7 @@ struct weft_sim {
 weft_status weft__sim_open_model(weft_context *ctx, const weft_config *cfg,
 				 const weft_model *model, weft_sim **out);
 
-/* A batch's device (core/batch.c): the backend, device and kernels of
+/* A batch's device (core/run/batch.c): the backend, device and kernels of
  * cfg for `replicas` runs (the memory check counts them all), without a
  * model setup or an output directory. */
 weft_status weft__sim_open_base(weft_context *ctx, const weft_config *cfg,
@@ -180,6 +189,21 @@ long weft__sim_list_find(const weft_sim *sim, const char *name);
 /* The step's launches: lists[0]. */
 #define WEFT__SIM_STEP(sim) (&(sim)->lists[0])
 
+/* ---- what the exported calls do (sim.c, run.c) ---------------------------
+ *
+ * weft_sim_xxx() checks its arguments and calls weft__sim_xxx(), which
+ * does the work; the core calls weft__sim_xxx() with arguments it knows
+ * to be right: sim not NULL, a buffer of sim's and bytes inside it.
+ * weft__sim_close() takes NULL. */
+weft_status weft__sim_step(weft_sim *sim, uint64_t n);
+weft_status weft__sim_finish(weft_sim *sim);
+void weft__sim_close(weft_sim *sim);
+weft_status weft__sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
+			   size_t offset, size_t bytes, unsigned flags);
+weft_status weft__sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
+			    const void *src, size_t bytes, unsigned flags);
+weft_status weft__sim_sync(weft_sim *sim);
+
 /* ---- the output pipeline (pipeline.c) ---------------------------------- */
 
 /* After setup: use collect()/emit() when the model has them (fences when
@@ -197,6 +221,8 @@ void weft__pipe_stop(weft_sim *sim);
 
 /* ---- row series (model_rows.c) ------------------------------------------ */
 
+/* weft_model_rows_read(): rows collected so far (r not NULL). */
+uint64_t weft__model_rows_read(const weft_model_rows *r);
 /* A resume: rows [0, read) were collected before the checkpoint; read
  * them from the series (restored already) into the model's host copy. */
 weft_status weft__rows_restore(weft_model_ctx *mc, weft_model_rows *r,
@@ -245,5 +271,32 @@ weft__sim_buf *weft__sim_buf_find(weft_sim *sim, weft_buf *buf);
 weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
 			      const weft_model *model);
 
+/* What the model API's calls do (weft/model.h), for the core's own use on
+ * a model's behalf (row series, plots, the summary). They refuse what the
+ * exported calls refuse (a call from emit() or check() that may not come
+ * from there), with the same messages, which name the exported call. */
+weft_status weft__model_fail(weft_model_ctx *mc, weft_status st,
+			     const char *fmt, ...) WEFT_PRINTF(3, 4);
+weft_status weft__model_vfail(weft_model_ctx *mc, weft_status st,
+			      const char *fmt, va_list ap) WEFT_PRINTF(3, 0);
+weft_status weft__model_summary(weft_model_ctx *mc, const char *key,
+				const char *fmt, ...) WEFT_PRINTF(3, 4);
+weft_status weft__model_vsummary(weft_model_ctx *mc, const char *key,
+				 const char *fmt, va_list ap) WEFT_PRINTF(3, 0);
+unsigned weft__model_output_slots(const weft_model_ctx *mc);
+weft_status weft__model_alloc(weft_model_ctx *mc, const char *what,
+			      size_t bytes, weft_buf **out);
+void weft__model_free(weft_model_ctx *mc, weft_buf *buf);
+weft_status weft__model_state(weft_model_ctx *mc, weft_buf *buf);
+weft_status weft__model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
+			       const void *src, size_t bytes);
+weft_status weft__model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
+				 size_t offset, size_t bytes);
+weft_status weft__model_download_async(weft_model_ctx *mc, void *dst,
+				       weft_buf *src, size_t offset,
+				       size_t bytes);
+weft_status weft__model_copy(weft_model_ctx *mc, weft_buf *dst,
+			     size_t dst_offset, weft_buf *src,
+			     size_t src_offset, size_t bytes);
 
 #endif

@@ -25,6 +25,11 @@ void weft_context_free(weft_context *ctx)
 
 const char *weft_context_error(const weft_context *ctx)
 {
+	return weft__context_error(ctx);
+}
+
+const char *weft__context_error(const weft_context *ctx)
+{
 	return ctx ? ctx->msg : "no context";
 }
 

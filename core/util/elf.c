@@ -1,6 +1,6 @@
 /*
- * core/util/elf.c - refusing a file before dlopen() can run any of its code (its
- * ELF constructors and those of the libraries it links): it must be an ELF
+ * core/util/elf.c - refusing a file before dlopen() can run any of its code
+ * (its ELF constructors and those of the libraries it links): it must be an ELF
  * shared object of this process's class, byte order and machine, and must
  * export the entry symbol in its dynamic symbol table (defined, global or
  * weak, default or protected visibility, a data object).

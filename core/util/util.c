@@ -11,6 +11,11 @@
 
 const char *weft_status_str(weft_status st)
 {
+	return weft__status_str(st);
+}
+
+const char *weft__status_str(weft_status st)
+{
 	switch (st) {
 	case WEFT_OK: return "ok";
 	case WEFT_E_INVALID: return "invalid argument";
@@ -124,6 +129,67 @@ char *weft__path_join(const char *dir, const char *file)
 	return path;
 }
 
+/* n with its thousands grouped: "4,012". */
+static void util_grouped(char *buf, size_t size, size_t n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof digits, "%zu", n);
+	size_t o = 0;
+
+	for (int i = 0; i < len && o + 2 < size; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+void weft__path_shown(char *buf, size_t size, const char *path)
+{
+	enum { HEAD = 48, TAIL = 32 };
+	size_t len = strlen(path);
+	char head[HEAD * 4 + 1], tail[TAIL * 4 + 1], bytes[32];
+
+	if (len <= HEAD + TAIL + 3) {
+		weft__escape(buf, size, path, len);
+		return;
+	}
+	weft__escape(head, sizeof head, path, HEAD);
+	weft__escape(tail, sizeof tail, path + len - TAIL, TAIL);
+	util_grouped(bytes, sizeof bytes, len);
+	weft__fmt(buf, size, "%s...%s (%s bytes)", head, tail, bytes);
+}
+
+weft_status weft__fmt_path(weft_context *ctx, char *buf, size_t size,
+			   const char *what, const char *fmt, ...)
+{
+	char shown[400], most[32];
+	char *whole = NULL;
+	va_list ap, again;
+	int n;
+
+	va_start(ap, fmt);
+	va_copy(again, ap);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < size) {
+		va_end(again);
+		return WEFT_OK;
+	}
+	/* The whole path, to name it by its end too. */
+	if (n > 0 && (whole = malloc((size_t)n + 1)))
+		vsnprintf(whole, (size_t)n + 1, fmt, again);
+	va_end(again);
+	weft__path_shown(shown, sizeof shown, whole ? whole : buf);
+	free(whole);
+	if (size)
+		buf[0] = '\0';
+	util_grouped(most, sizeof most, size ? size - 1 : 0);
+	return weft__fail(ctx, WEFT_E_INVALID,
+			  "%s %s: too long, a path holds at most %s bytes",
+			  what, shown, most);
+}
+
 char *weft__strcat(const char *a, const char *b)
 {
 	size_t na = strlen(a), nb = strlen(b);
@@ -193,10 +259,11 @@ uint64_t weft__now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- rm -r ---------------------------------------------------------------- */
+/* ---- rm -r ----------------------------------------------------------------
+ */
 
 static int rm_one(const char *path, const struct stat *sb, int type,
-		      struct FTW *ftw)
+		  struct FTW *ftw)
 {
 	(void)sb;
 	(void)ftw;
@@ -206,4 +273,14 @@ static int rm_one(const char *path, const struct stat *sb, int type,
 void weft__rm_tree(const char *path)
 {
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- memory handed to applications (weft/weft.h) ------------------------- */
+
+/* What the library allocates for a caller (weft_config_reference()'s text)
+ * comes from this library's malloc(); the caller frees it here, so that an
+ * application with another allocator never mixes them. */
+void weft_free(void *p)
+{
+	free(p);
 }

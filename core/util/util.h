@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <weft/backend.h>
+#include <weft/distribute.h>
+#include <weft/harness.h>
 #include <weft/model.h>
 #include <weft/weft.h>
 
@@ -31,6 +33,8 @@ struct weft_context {
 
 /* ---- util.c ------------------------------------------------------------- */
 
+/* weft_status_str(): the status in words. */
+const char *weft__status_str(weft_status st);
 /* Set the context's message and return st. */
 weft_status weft__fail(weft_context *ctx, weft_status st, const char *fmt, ...)
 	WEFT_PRINTF(3, 4);
@@ -55,6 +59,18 @@ void weft__where_key(char *buf, size_t size, const char *where,
 char *weft__path_join(const char *dir, const char *file);
 /* a followed by b in new memory; NULL when out of memory. */
 char *weft__strcat(const char *a, const char *b);
+/* A path formatted into buf[size] (a path buffer: PATH_MAX, the most a
+ * path given to the system may hold). When it does not fit, buf is ""
+ * and WEFT_E_INVALID says so, naming it by its start and end and its
+ * length: "WHAT /tmp/aaa...aaa/runs/base/101 (4,123 bytes): too long, a
+ * path holds at most 4,095 bytes". Never a cut path. */
+weft_status weft__fmt_path(weft_context *ctx, char *buf, size_t size,
+			   const char *what, const char *fmt, ...)
+	WEFT_PRINTF(5, 6);
+/* path for a message: whole when short, else its first and last bytes
+ * around "..." and its length, "/tmp/aaa...aaa/out (4,012 bytes)";
+ * control characters escaped. */
+void weft__path_shown(char *buf, size_t size, const char *path);
 /* Edit distance, capped (returns cap when greater). */
 size_t weft__edit_distance(const char *a, const char *b, size_t cap);
 /* The candidate closest to word, or NULL when none is close enough to be
@@ -67,9 +83,22 @@ void weft__rm_tree(const char *path);
 /* Monotonic clock in nanoseconds. */
 uint64_t weft__now_ns(void);
 
+/* ---- hooks.c or nohooks.c: test hooks --------------------------------------
+ */
+
+/* A test hook: the value of the environment variable WEFT_TEST_<name>
+ * ("COMMIT_KILL": WEFT_TEST_COMMIT_KILL) in a library configured with
+ * --enable-test-hooks, NULL when it is unset; NULL always in a release
+ * build (core/util/nohooks.c). Every hook goes through it: no other
+ * file reads a WEFT_TEST_ variable or names one. */
+const char *weft__test_hook(const char *name);
+
 /* ---- context.c ------------------------------------------------------------
  */
 
+/* weft_context_error(): the last message ("no context" when ctx is
+ * NULL). */
+const char *weft__context_error(const weft_context *ctx);
 /* Report progress to ctx's callback, if any (ctx may be NULL). */
 void weft__progress(weft_context *ctx, const char *what, uint64_t done,
 		    uint64_t total);
@@ -108,7 +137,6 @@ weft__child_end weft__child_wait(const weft_context *ctx, pid_t pid, int fd,
 				 int *status);
 /* "SIGSEGV", or "signal N", for messages. */
 void weft__signal_name(int sig, char *buf, size_t size);
-
 
 /* ---- value.c: a text value against its declaration -------------------- */
 

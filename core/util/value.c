@@ -52,7 +52,8 @@ void weft__choices_split(const char *list, struct weft__choices *c)
 
 	c->n = 0;
 	weft__fmt(c->buf, sizeof c->buf, "%s", list ? list : "");
-	for (char *p = strtok_r(c->buf, "|", &save); p && c->n < (sizeof c->name / sizeof c->name[0]);
+	for (char *p = strtok_r(c->buf, "|", &save);
+	     p && c->n < (sizeof c->name / sizeof c->name[0]);
 	     p = strtok_r(NULL, "|", &save))
 		c->name[c->n++] = p;
 }
@@ -76,8 +77,8 @@ static void join(char *buf, size_t size, const char *const *names, size_t n,
 /* "; did you mean 'steps'?" when a name is close to word, else
  * "; <label> a, b, c" listing every valid name. */
 void weft__suggest(char *buf, size_t size, const char *word,
-		       const char *const *names, size_t n, const char *l,
-		       const char *r, const char *label)
+		   const char *const *names, size_t n, const char *l,
+		   const char *r, const char *label)
 {
 	const char *best = weft__closest(word, names, n);
 	char list[WEFT__MSG_MAX / 2];
@@ -197,8 +198,8 @@ static int check_enum(const weft_key_desc *d, const char *text, char *why,
 	describe(d, accepts, sizeof accepts);
 	hint[0] = '\0';
 	if (weft__closest(text, c.name, c.n))
-		weft__suggest(hint, sizeof hint, text, c.name, c.n, "'",
-				  "'", "");
+		weft__suggest(hint, sizeof hint, text, c.name, c.n, "'", "'",
+			      "");
 	weft__fmt(why, size, "expected %s%s", accepts, hint);
 	return 0;
 }
@@ -206,8 +207,8 @@ static int check_enum(const weft_key_desc *d, const char *text, char *why,
 /* Check text against its declaration; on failure the message reads
  * "WHERE: [SECTION] KEY = TEXT: what is wrong". */
 weft_status weft__value_check(weft_context *ctx, const char *where,
-			       const char *section, const weft_key_desc *d,
-			       const char *text)
+			      const char *section, const weft_key_desc *d,
+			      const char *text)
 {
 	char why[WEFT__MSG_MAX / 2];
 	int ok = 1, b;

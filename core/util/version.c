@@ -14,3 +14,9 @@ void weft_backend_abi(unsigned *major, unsigned *minor)
 	*major = WEFT_BACKEND_ABI_MAJOR;
 	*minor = WEFT_BACKEND_ABI_MINOR;
 }
+
+void weft_model_abi(unsigned *major, unsigned *minor)
+{
+	*major = WEFT_MODEL_ABI_MAJOR;
+	*minor = WEFT_MODEL_ABI_MINOR;
+}

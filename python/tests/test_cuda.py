@@ -3,9 +3,9 @@ weft's device memory through DLPack, no copy; a policy on the GPU writing
 the actions in place, each step equal byte for byte to the same actions
 given from the host on OpenMP; the stream of the policy waited for. Most
 need a GPU: skipped where the CUDA backend or torch's CUDA is not
-available (bench/gpu-check.sh --steps python runs them on a GPU machine).
+available (.ci/gpu-check.sh --steps python runs them on a GPU machine).
 The first tests run without one, on the CUDA plugin built against the
-stand-in runtime (tests/cuda-mock.c, built by make check with CUDA)."""
+stand-in runtime (tests/plugins/cuda-mock.c, built by make check with CUDA)."""
 import os
 import sys
 
@@ -45,7 +45,7 @@ def standin(monkeypatch):
     """CUDA environments on the stand-in runtime (its device memory is
     host memory: DLPack consumers cannot use it, weft's logic runs)."""
     build = weft._paths.BUILD_DIR
-    libs = os.path.join(build or "", "tests", "cuda-mock", ".libs")
+    libs = os.path.join(build or "", "tests", "plugins", "cuda-mock", ".libs")
     if not build or not os.path.exists(
             os.path.join(libs, "weft-backend-cuda.so")):
         pytest.skip("no CUDA stand-in in this build (make check builds "
