@@ -1257,8 +1257,12 @@ static void test_params(void)
 	weft_context *ctx = NULL;
 	weft_config *cfg = NULL;
 
-	if (weft_context_new(&ctx) || weft_config_new(ctx, &cfg))
-		tap_bail("cannot create a configuration");
+	/* The model's keys are declared once the configuration has found
+	 * its model (validation). */
+	if (weft_context_new(&ctx) || weft_config_new(ctx, &cfg) ||
+	    weft_config_validate(ctx, cfg))
+		tap_bail("cannot create a configuration: %s",
+			 ctx ? weft_context_error(ctx) : "no context");
 	if (!weft_config_get(cfg, "seir", "household_sizes")) {
 		tap_skip(7, "the SEIR model does not declare "
 			    "SEIR_POPULATION_KEYS yet");
