@@ -83,10 +83,6 @@ struct cfg_table {
 /* After any value or section changed: the options parsed again, the
  * selected model and validation's record forgotten. */
 void weft__cfg_changed(struct cfg_table *t);
-/* After a file is loaded or a --set: the selected model found when it
- * can be (its plugin loaded, its section made), so that the getters read
- * its keys; what is wrong with it, validation says. */
-void weft__cfg_select_quietly(const weft_config *cfg);
 
 struct weft_config {
 	struct cfg_table *t;

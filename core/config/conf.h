@@ -72,9 +72,9 @@ int weft__config_writes(const weft_config *c);
 int weft__config_has(const weft_config *c, const char *section,
 		     const char *key);
 
-/* The model the configuration selects, once it was found (by loading the
- * file, --set or validation; NULL before), and its plugin file ("").
- * Neither finds it: weft__config_select() does. */
+/* The model the configuration selects, once it was found (validation, or
+ * a file or --set that named its section; NULL before), and its plugin
+ * file (""). Neither loads it: weft__config_select() does. */
 const weft_model *weft__config_model(const weft_config *c);
 const char *weft__config_model_path(const weft_config *c);
 /* Find the model the configuration selects ([model] plugin, or

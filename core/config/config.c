@@ -559,8 +559,6 @@ weft_status weft_config_set(weft_context *ctx, weft_config *cfg,
 	}
 	*dot = '\0';
 	st = set_value(ctx, cfg, trim(name), trim(dot + 1), trim(eq + 1));
-	if (st == WEFT_OK)
-		weft__cfg_select_quietly(cfg);
 free_copy:
 	free(copy);
 	return st;
@@ -708,14 +706,35 @@ int weft__config_has(const weft_config *c, const char *section, const char *key)
 	return find_value(c, section, key, &d) != NULL;
 }
 
+/* The selected model's section when the configuration holds it already:
+ * the one validation found, else [model] plugin's, else the section
+ * named by [simulation] model once its plugin was found. Loads nothing. */
+static const struct cfg_section *selected(const weft_config *cfg)
+{
+	const struct cfg_section *s;
+
+	if (!cfg)
+		return NULL;
+	if (cfg->t->model)
+		return cfg->t->model;
+	if (cfg->t->own_model)
+		return cfg->t->own_model;
+	s = weft__cfg_find(cfg, cfg->t->opts.simulation.model);
+	return s && !s->pending && s->plugin ? s : NULL;
+}
+
 const weft_model *weft__config_model(const weft_config *cfg)
 {
-	return cfg && cfg->t->model ? WEFT__MODEL(cfg->t->model->plugin) : NULL;
+	const struct cfg_section *s = selected(cfg);
+
+	return s ? WEFT__MODEL(s->plugin) : NULL;
 }
 
 const char *weft__config_model_path(const weft_config *cfg)
 {
-	return cfg && cfg->t->model ? cfg->t->model->plugin->path : "";
+	const struct cfg_section *s = selected(cfg);
+
+	return s ? s->plugin->path : "";
 }
 
 weft_status weft__config_select(weft_context *ctx, const weft_config *cfg,
@@ -793,14 +812,6 @@ void weft__cfg_changed(struct cfg_table *t)
 	t->model = NULL;
 	free(t->valid);
 	t->valid = NULL;
-}
-
-void weft__cfg_select_quietly(const weft_config *cfg)
-{
-	weft_context scratch = { .msg = "" };
-	const weft_model *m;
-
-	(void)weft__config_select(&scratch, cfg, &m);
 }
 
 void *weft__config_valid(const weft_config *c)

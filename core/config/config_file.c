@@ -599,7 +599,6 @@ weft_status weft_config_load(weft_context *ctx, const char *path,
 		st = weft__cfg_resolve_pending(ctx, cfg, path);
 	if (st != WEFT_OK)
 		goto free_config;
-	weft__cfg_select_quietly(cfg);
 	*out = cfg;
 	return WEFT_OK;
 

@@ -505,7 +505,8 @@ weft_status weft_config_estimate(weft_context *ctx, const weft_config *cfg,
 	if (!v)
 		return weft__fail(ctx, WEFT_E_INVALID,
 				  "weft_config_estimate: the configuration "
-				  "was not validated (weft_config_validate)");
+				  "was not validated since it last changed "
+				  "(weft_config_validate)");
 	if ((st = weft__mem_host(ctx, &host)))
 		return st;
 	full.known = v->est.known;

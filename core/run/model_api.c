@@ -44,8 +44,12 @@ weft_status weft__mc_end(weft_model_ctx *mc, weft_status st)
 	char hint[WEFT__MSG_MAX / 2];
 	size_t n = 0;
 
-	if (st != WEFT_OK || !mc->undeclared[0])
+	if (!mc->undeclared[0])
 		return st;
+	if (st != WEFT_OK) {
+		mc->undeclared[0] = '\0';
+		return st;
+	}
 	for (size_t k = 0; k < m->n_keys && n < 256; k++)
 		names[n++] = m->keys[k].name;
 	if (n)

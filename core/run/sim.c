@@ -275,6 +275,9 @@ static weft_status weft__sim_opened(weft_sim *sim, weft_status st,
 				    weft_sim **out)
 {
 	*out = NULL;
+	/* Validation's record belongs to the configuration, which may change
+	 * (and free it) once the run is open: only the open reads it. */
+	sim->valid = NULL;
 	if (st) {
 		weft__sim_close(sim);
 		return st;
@@ -461,7 +464,8 @@ weft_status weft__sim_finish(weft_sim *sim)
 	 * the outputs as they were. */
 	if ((st = weft__ckpt_join(sim)) || (st = weft__pipe_drain(sim)) ||
 	    (st = weft__sim_go_on(sim, "finishing")) ||
-	    (st = sim->model->finish(&sim->mc, sim->mstate)) ||
+	    (st = weft__mc_end(&sim->mc,
+			       sim->model->finish(&sim->mc, sim->mstate))) ||
 	    (st = weft__sim_go_on(sim, "finishing")) ||
 	    (st = weft__sim_plot(sim)) || (st = weft__sim_note(sim)) ||
 	    (st = weft__sim_write_summary(sim)) ||

@@ -25,7 +25,7 @@ struct weft_model_ctx {
 	 * ("" while none): the hook that read it fails (weft__mc_end). The
 	 * getters record it through a const context, which is never a
 	 * const object. */
-	char undeclared[64];
+	char undeclared[128];
 };
 
 /* A model context for sim's main thread (writer = 0) or its writer. */
@@ -121,10 +121,11 @@ typedef struct weft__summary_line {
 struct weft_sim {
 	weft_context *ctx;
 	const weft_config *cfg;
-	const struct weft__valid *valid; /* cfg's validation (validate.h) */
-	weft__plugin_set *plugins;	 /* discovery, when chosen by name */
-	weft__plugin *own_plugin; /* loaded by path, when [backend] plugin */
-	weft__plugin *plugin;	  /* the one in use */
+	/* cfg's validation (validate.h), while the run opens; NULL after. */
+	const struct weft__valid *valid;
+	weft__plugin_set *plugins; /* discovery, when chosen by name */
+	weft__plugin *own_plugin;  /* loaded by path, when [backend] plugin */
+	weft__plugin *plugin;	   /* the one in use */
 	const weft_backend *vt;
 	weft_device *dev;
 	weft_program *prog;

@@ -119,8 +119,12 @@ WEFT_EXPORT weft_status weft_config_load(weft_context *ctx, const char *path,
 WEFT_EXPORT weft_status weft_config_set(weft_context *ctx, weft_config *cfg,
 					const char *assignment);
 /* Check what single keys cannot: the model's plugin is found and sound,
- * the backend name is a name. weft_sim_open() calls it; exposed for `weft
- * check`. */
+ * the backend name is a name, the output and checkpoint directories can
+ * be written, the model's check() accepts its parameters and its
+ * estimate() fits the host's memory. Validation keeps what it concluded
+ * in cfg until a value changes, and weft_sim_open() (which validates when
+ * cfg was not) trusts it: each of the model's hooks runs once per run.
+ * Validation writes into cfg: validate before threads share it. */
 WEFT_EXPORT weft_status weft_config_validate(weft_context *ctx,
 					     const weft_config *cfg);
 /* The memory a run of cfg (validated) needs, as its model estimates it
@@ -151,10 +155,10 @@ WEFT_EXPORT weft_status weft_config_estimate(weft_context *ctx,
 /* The value of a key as text (the default when unset), NULL if
  * undeclared: cfg's, valid until weft_config_free(cfg) or a
  * weft_config_set() of that key. A model's keys are declared once the
- * configuration has found its model: weft_config_load() and
- * weft_config_set() find it when they can, weft_config_validate() always
- * (or fails saying why). Reading never loads a plugin or changes cfg, so
- * threads may read one configuration at once. */
+ * configuration has found its model: when a file or weft_config_set()
+ * names the model's section, and at weft_config_validate() (which fails
+ * saying why when it cannot). Reading never loads a plugin or changes
+ * cfg, so threads may read one configuration at once. */
 WEFT_EXPORT const char *weft_config_get(const weft_config *cfg,
 					const char *section, const char *key);
 WEFT_EXPORT void weft_config_free(weft_config *cfg);

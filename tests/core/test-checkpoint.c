@@ -537,7 +537,10 @@ static void test_config(void)
 	weft_sim *a = NULL, *b = NULL;
 	char ck[700];
 
-	tap_ok(cfg && weft__ckpt_validate(ctx, cfg, &old) == WEFT_E_CONFIG &&
+	/* Validation finds the configuration's model first, whose plugin
+	 * the message names. */
+	tap_ok(cfg && weft_config_validate(ctx, cfg) == WEFT_OK &&
+		       weft__ckpt_validate(ctx, cfg, &old) == WEFT_E_CONFIG &&
 		       tap_contains(weft_context_error(ctx), "model old (/",
 				    "message") &&
 		       tap_contains(weft_context_error(ctx),

@@ -17,28 +17,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-model-walk-XXXXXX")
 . "$src/tests/tap.sh"
 trap 'rm -rf "$tmp"' EXIT
 
-exports() { nm -D --defined-only "$1" | awk '{ print $3 }' | grep -v -x -e _edata -e _end -e __bss_start -e _init -e _fini; }
-smake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
-
-command -v pkg-config > /dev/null 2>&1 ||
-	skip_all "pkg-config is not installed (the kit builds through weft.pc)"
-command -v nm > /dev/null 2>&1 ||
-	skip_all "nm is not installed (binutils)"
+. "$src/tests/models/kit.sh"
 
 # ---- the kit, staged as `make install` installs it -----------------------
-stage="$tmp/stage"
-smake -s -C "$build" DESTDIR="$stage" install-weftincludeHEADERS \
-	install-pkgconfigDATA install-dist_modeltemplateminimalDATA \
-	install-libLTLIBRARIES lib_LTLIBRARIES=core/libweft.la \
-	install-binPROGRAMS bin_PROGRAMS='cli/weft-wk$(EXEEXT)' > "$tmp/install.log" 2>&1
-ok $? "headers, weft.pc, libweft, weft-wk and the minimal template install into a staging directory"
-[ "$failed" -eq 0 ] || bail "$tmp/install.log"
-
-pcdir=$(dirname "$(find "$stage" -name weft.pc | head -n 1)")
-PKG_CONFIG_PATH="$pcdir"; export PKG_CONFIG_PATH
-prefix=$(pkg-config --variable=prefix weft)
-pc="pkg-config --define-variable=prefix=$stage$prefix"
-inc=$($pc --variable=includedir weft)
+kit_stage install-dist_modeltemplateminimalDATA "the minimal template"
 tpl=$($pc --variable=modeltemplateminimaldir weft)
 echo "modeltemplateminimaldir=$tpl" > "$tmp/pc.txt"
 test -f "$tpl/Makefile.example" &&

@@ -16,33 +16,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-model-template-XXXXXX")
 . "$WEFT_SRCDIR/tests/tap.sh"
 trap 'rm -rf "$tmp"' EXIT
 
-# Symbols a shared object defines for others, without those some linkers
-# add to every shared object.
-exports() { nm -D --defined-only "$1" | awk '{ print $3 }' | grep -v -x -e _edata -e _end -e __bss_start -e _init -e _fini; }
-smake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
-
-command -v pkg-config > /dev/null 2>&1 ||
-	skip_all "pkg-config is not installed (the kit builds through weft.pc)"
-command -v nm > /dev/null 2>&1 ||
-	skip_all "nm is not installed (binutils)"
+. "$WEFT_SRCDIR/tests/models/kit.sh"
 
 # ---- the kit, staged as `make install` installs it -----------------------
-# Only what a model author needs: the headers, weft.pc, libweft, weft-wk
-# and the template's directory (automake's own install rules, with the
-# lists cut to those files).
-stage="$tmp/stage"
-smake -s -C "$build" DESTDIR="$stage" install-weftincludeHEADERS \
-	install-pkgconfigDATA install-dist_modeltemplateDATA \
-	install-libLTLIBRARIES lib_LTLIBRARIES=core/libweft.la \
-	install-binPROGRAMS bin_PROGRAMS='cli/weft-wk$(EXEEXT)' > "$tmp/install.log" 2>&1
-ok $? "headers, weft.pc, libweft, weft-wk and the model template install into a staging directory"
-[ "$failed" -eq 0 ] || bail "$tmp/install.log"
-
-pcdir=$(dirname "$(find "$stage" -name weft.pc | head -n 1)")
-PKG_CONFIG_PATH="$pcdir"; export PKG_CONFIG_PATH
-prefix=$(pkg-config --variable=prefix weft)
-pc="pkg-config --define-variable=prefix=$stage$prefix"
-inc=$($pc --variable=includedir weft)
+kit_stage install-dist_modeltemplateDATA "the model template"
 wk=$($pc --variable=weft_wk weft)
 tpl=$($pc --variable=modeltemplatedir weft)
 { echo "includedir=$inc"; echo "weft_wk=$wk"; echo "modeltemplatedir=$tpl"; } > "$tmp/pc.txt"
