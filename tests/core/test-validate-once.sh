@@ -30,7 +30,7 @@ expect() {
 	got=$(counts)
 	[ "$got" = "$2" ]
 	ok $? "$1: $2"
-	[ "$got" = "$2" ] || echo "# got $got" 
+	[ "$got" = "$2" ] || echo "# got $got"
 	rm -f "$WEFT_BM_HOOK_LOG"
 }
 
@@ -50,8 +50,9 @@ items = 8
 INI
 
 "$weft" run --quiet "$tmp/hooks.ini" > "$tmp/run.out" 2>&1
-ok $? "weft run of the hooks model"
-diag "$tmp/run.out" < /dev/null
+r=$?
+ok $r "weft run of the hooks model"
+[ $r -eq 0 ] || diag "$tmp/run.out"
 expect "weft run: every hook once" "check=1 estimate=1 setup=1"
 
 "$weft" check "$tmp/hooks.ini" > "$tmp/check.out" 2>&1
@@ -73,7 +74,23 @@ st=$?
 ok $? "a model reading an undeclared key fails (exit $st)"
 grep -q "model undeclared read \[undeclared\] itemz, a key it does not declare.*did you mean 'items'" \
 	"$tmp/undeclared.out"
-ok $? "the message names the model, the key and the closest declared key"
-[ $? -eq 0 ] || diag "$tmp/undeclared.out"
+r=$?
+ok $r "the message names the model, the key and the closest declared key"
+[ $r -eq 0 ] || diag "$tmp/undeclared.out"
+
+# The model is found at validation, with the search path as the file and
+# every --set left it: a later --set model.plugin_path is honoured (here
+# a broken weft-model-seir.so that shadows the real one, which
+# $WEFT_MODEL_PATH also holds).
+shadow="$WEFT_BUILDDIR/tests/models/broken-models/shadow/.libs"
+printf '[simulation]\nmodel = seir\nsteps = 2\n[output]\ndirectory = %s\n' \
+	"$tmp/seir-out" > "$tmp/seir.ini"
+"$weft" check --set "model.plugin_path=$shadow" "$tmp/seir.ini" \
+	> "$tmp/shadow.out" 2>&1
+st=$?
+[ "$st" -ne 0 ] && grep -q "$shadow/weft-model-seir.so" "$tmp/shadow.out"
+r=$?
+ok $r "a --set model.plugin_path after the file is searched first (exit $st)"
+[ $r -eq 0 ] || diag "$tmp/shadow.out"
 
 tap_done
