@@ -80,10 +80,6 @@ struct cfg_table {
 	void *valid;
 };
 
-/* After any value or section changed: the options parsed again, the
- * selected model and validation's record forgotten. */
-void weft__cfg_changed(struct cfg_table *t);
-
 struct weft_config {
 	struct cfg_table *t;
 };

@@ -187,6 +187,10 @@ static const struct core_section core_sections[] = {
 	  ensemble_keys, N_OF(ensemble_keys) },
 };
 
+/* After any value or section changed: the options parsed again, the
+ * selected model and validation's record forgotten (below). */
+static void cfg_changed(struct cfg_table *t);
+
 /* ---- the configuration -------------------------------------------------- */
 
 static void section_free(struct cfg_section *s)
@@ -232,7 +236,7 @@ weft_status weft__cfg_set_keys(struct cfg_section *s, const weft_key_desc *keys,
 	for (size_t k = 0; k < n_keys; k++)
 		s->key_names[k] = keys[k].name;
 	if (s->t)
-		weft__cfg_changed(s->t);
+		cfg_changed(s->t);
 	return WEFT_OK;
 }
 
@@ -274,7 +278,7 @@ weft_status weft__config_new(weft_context *ctx, weft_config **out)
 			goto free_config;
 		s->about = core_sections[i].about;
 	}
-	weft__cfg_changed(cfg->t);
+	cfg_changed(cfg->t);
 	*out = cfg;
 	return WEFT_OK;
 
@@ -451,7 +455,7 @@ weft_status weft__cfg_store(weft_context *ctx, struct cfg_section *s, size_t k,
 	free(v->where);
 	v->text = t;
 	v->where = w;
-	weft__cfg_changed(s->t);
+	cfg_changed(s->t);
 	return WEFT_OK;
 }
 
@@ -804,7 +808,7 @@ static void opts_parse(const weft_config *c, weft__opts *o)
 	o->ensemble.keep_runs = opt_bool(c, "ensemble", "keep_runs");
 }
 
-void weft__cfg_changed(struct cfg_table *t)
+static void cfg_changed(struct cfg_table *t)
 {
 	weft_config c = { .t = t };
 
