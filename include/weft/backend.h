@@ -33,6 +33,13 @@
  *  - step_replicas() runs R replicas of each launch of a list as one
  *    launch, replica r's buffers starting r strides into the launch's
  *    buffers (ABI 1.4, optional; batched replicas of a model);
+ *  - caps() says what the device computes exactly (hardware double,
+ *    correctly rounded f32 division and square root, subnormals, 64-bit
+ *    atomics), so that the core refuses a program that needs more, with
+ *    the reason (ABI 1.5, optional);
+ *  - kernel_stats() gives launches and time per kernel of a program (ABI
+ *    1.5, optional; timed only when the device was opened with
+ *    WEFT_DEVICE_PROFILE);
  *  - a backend contains no model-specific code: it runs whatever program
  *    a model hands it (portable source for run-time compilers, host
  *    function pointers for host backends).
@@ -90,7 +97,7 @@ extern "C" {
 #endif
 
 #define WEFT_BACKEND_ABI_MAJOR	  1
-#define WEFT_BACKEND_ABI_MINOR	  4
+#define WEFT_BACKEND_ABI_MINOR	  5
 #define WEFT_BACKEND_ENTRY_SYMBOL "weft_backend_entry"
 
 /* Export the entry of a plugin; everything else in a plugin is static:
@@ -128,7 +135,46 @@ typedef struct weft_device_config {
 				   * or a name substring; NULL or "" for the
 				   * default. Backends without platforms
 				   * refuse anything else */
+	/* ABI 1.5 (read only when struct_size covers it): */
+	uint32_t flags; /* WEFT_DEVICE_* */
 } weft_device_config;
+
+/* weft_device_config.flags (ABI 1.5). */
+/* Time each kernel (kernel_stats()): may cost a little per launch, so it
+ * is asked for only by --stats and profiling callers. */
+#define WEFT_DEVICE_PROFILE 0x1u
+
+/* ---- capabilities (ABI 1.5) -------------------------------------------- */
+
+/* What caps() reports: how the device computes, so that a program's needs
+ * (weft_program_desc.needs, the same WEFT_CAP_* bits, which weft-wk
+ * derives from the kernel source) are checked before it is loaded.
+ * A backend without caps() is taken to offer none of these. */
+#define WEFT_CAP_F64	   0x1u /* hardware binary64: + - * / sqrt correctly
+				 * rounded, never contracted (weft_f64,
+				 * WEFT_HAS_F64 1 in its prelude) */
+#define WEFT_CAP_F32_EXACT 0x2u /* binary32 + - * / sqrt correctly rounded,
+				 * never contracted into fused multiply-add */
+#define WEFT_CAP_SUBNORMAL 0x4u /* subnormal f32 and f64 operands and
+				 * results kept, not flushed to zero */
+#define WEFT_CAP_ATOMIC64  0x8u /* weft_atomic_add_u64 */
+
+typedef struct weft_device_caps {
+	uint32_t struct_size; /* set by the caller */
+	uint32_t caps;	      /* WEFT_CAP_* the device has */
+	/* One line per missing capability worth explaining, e.g. "no
+	 * cl_khr_fp64 (CL_DEVICE_DOUBLE_FP_CONFIG is 0)"; "" when none. */
+	char detail[256];
+} weft_device_caps;
+
+/* ---- per-kernel counters (ABI 1.5) ------------------------------------- */
+
+typedef struct weft_kernel_stat {
+	uint64_t launches; /* launches of this kernel executed or enqueued
+			    * (a step_replicas() launch counts once) */
+	uint64_t time_ns;  /* device time of the completed ones; 0 unless the
+			    * device was opened with WEFT_DEVICE_PROFILE */
+} weft_kernel_stat;
 
 /* What mem_info() reports (ABI 1.3): the device's memory, so that the core
  * can refuse a run that does not fit before the model allocates anything
@@ -290,6 +336,23 @@ typedef struct weft_backend {
 				     const weft_replica_layout *layouts,
 				     uint32_t n_launches, uint32_t replicas,
 				     uint64_t n_steps, weft_error *err);
+
+	/* ABI 1.5, optional (the core checks struct_size and NULL; without
+	 * caps(), a device is taken to have no WEFT_CAP_* and a program that
+	 * needs one is refused; without kernel_stats(), --stats shows no
+	 * per-kernel lines).
+	 *
+	 * What the device computes exactly (weft_device_caps). out->struct_size
+	 * is set by the caller; fill only what it covers. Never waits. */
+	weft_status (*caps)(weft_device *dev, weft_device_caps *out,
+			    weft_error *err);
+	/* Counters of prog's kernels since it was loaded, out[k] for kernel k
+	 * of its descriptor, n = its n_kernels. Time covers launches that have
+	 * completed: a caller that wants all of it calls sync() first. Never
+	 * waits. */
+	weft_status (*kernel_stats)(weft_device *dev, weft_program *prog,
+				    weft_kernel_stat *out, uint32_t n,
+				    weft_error *err);
 } weft_backend;
 
 /* Sizes of the first published layouts. A struct with a struct_size field
@@ -320,6 +383,13 @@ typedef struct weft_backend {
  * struct_size is at least this and it is non-NULL. */
 #define WEFT_BACKEND_V1_4_SIZE \
 	(offsetof(weft_backend, step_replicas) + sizeof(void (*)(void)))
+/* The 1.5 vtable, with caps() and kernel_stats(): a caller uses each only
+ * when struct_size is at least this and it is non-NULL. */
+#define WEFT_BACKEND_V1_5_SIZE \
+	(offsetof(weft_backend, kernel_stats) + sizeof(void (*)(void)))
+/* The 1.5 device configuration, with flags. */
+#define WEFT_DEVICE_CONFIG_V1_5_SIZE \
+	(offsetof(weft_device_config, flags) + sizeof(uint32_t))
 /* The first published layout of weft_mem_info. */
 #define WEFT_MEM_INFO_V1_3_SIZE \
 	(offsetof(weft_mem_info, free_bytes) + sizeof(uint64_t))

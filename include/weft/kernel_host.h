@@ -15,6 +15,7 @@
 #define WEFT_KERNEL_HOST_H
 
 #include <stdint.h>
+#include <string.h>
 #include <weft/program.h>
 
 typedef uint8_t weft_u8;
@@ -22,11 +23,20 @@ typedef uint16_t weft_u16;
 typedef uint32_t weft_u32;
 typedef int32_t weft_i32;
 typedef uint64_t weft_u64;
+typedef int64_t weft_i64;
 typedef float weft_f32;
+typedef double weft_f64;
 
 #define WEFT_TARGET_HOST 1
+/* 1: weft_f64 is hardware binary64 (WEFT_CAP_F64); every prelude defines
+ * it, 0 where the device has no double. */
+#define WEFT_HAS_F64 1
 #define WEFT_GLOBAL
 #define WEFT_FN static inline __attribute__((unused))
+/* File-scope constant tables: `WEFT_CONST weft_f64 name[] = { ... };`
+ * (__constant in OpenCL, __device__ in CUDA). Index them directly; do not
+ * take pointers to them. */
+#define WEFT_CONST static const
 /* High 32 bits of the 64-bit product of two 32-bit words. */
 #define WEFT_MULHI32(a, b) ((weft_u32)(((weft_u64)(a) * (weft_u64)(b)) >> 32))
 
@@ -67,6 +77,68 @@ WEFT_FN weft_u32 weft_atomic_cas_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 expect,
 	__atomic_compare_exchange_n(p, &expect, desired, 0, __ATOMIC_RELAXED,
 				    __ATOMIC_RELAXED);
 	return expect;
+}
+
+/* 64-bit add (WEFT_CAP_ATOMIC64), unsigned max and min; each returns the
+ * old value. */
+WEFT_FN weft_u64 weft_atomic_add_u64(WEFT_GLOBAL weft_u64 *p, weft_u64 v)
+{
+	return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+WEFT_FN weft_u32 weft_atomic_max_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 v)
+{
+	weft_u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1,
+						       __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+	return old;
+}
+
+WEFT_FN weft_u32 weft_atomic_min_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 v)
+{
+	weft_u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (old > v && !__atomic_compare_exchange_n(p, &old, v, 1,
+						       __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+	return old;
+}
+
+/* The bits of a float and back (as_uint, __float_as_uint, ...). */
+WEFT_FN weft_u32 weft_f32_as_u32(weft_f32 x)
+{
+	weft_u32 u;
+
+	memcpy(&u, &x, sizeof u);
+	return u;
+}
+
+WEFT_FN weft_f32 weft_u32_as_f32(weft_u32 u)
+{
+	weft_f32 x;
+
+	memcpy(&x, &u, sizeof x);
+	return x;
+}
+
+WEFT_FN weft_u64 weft_f64_as_u64(weft_f64 x)
+{
+	weft_u64 u;
+
+	memcpy(&u, &x, sizeof u);
+	return u;
+}
+
+WEFT_FN weft_f64 weft_u64_as_f64(weft_u64 u)
+{
+	weft_f64 x;
+
+	memcpy(&x, &u, sizeof x);
+	return x;
 }
 
 #endif /* WEFT_KERNEL_HOST_H */

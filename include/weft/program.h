@@ -57,12 +57,20 @@ typedef struct weft_program_desc {
 	size_t source_len;  /* bytes of source; the core always sets it */
 	const weft_kernel_desc *kernels;
 	uint32_t n_kernels;
+	/* Backend ABI 1.5 (read only when struct_size covers it): the
+	 * WEFT_CAP_* bits (weft/backend.h) the kernels need, which weft-wk
+	 * derives from the source (weft_f64 needs WEFT_CAP_F64, ...). The
+	 * core refuses a device without them before loading the program. */
+	uint32_t needs;
 } weft_program_desc;
 
 /* The size of the first published layout of weft_program_desc: readers
  * accept anything at least this large and use only the fields that fit. */
 #define WEFT_PROGRAM_DESC_V1_0_SIZE \
 	(offsetof(weft_program_desc, n_kernels) + sizeof(uint32_t))
+/* The layout with needs (backend ABI 1.5). */
+#define WEFT_PROGRAM_DESC_V1_5_SIZE \
+	(offsetof(weft_program_desc, needs) + sizeof(uint32_t))
 
 /* ---- launches ---------------------------------------------------------- */
 
