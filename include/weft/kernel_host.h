@@ -79,6 +79,12 @@ WEFT_FN weft_u32 weft_atomic_cas_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 expect,
 	return expect;
 }
 
+/* Correctly rounded square roots (sqrt in OpenCL with
+ * -cl-fp32-correctly-rounded-divide-sqrt, __fsqrt_rn/__dsqrt_rn in CUDA);
+ * weft/math.h's weft_sqrtf and weft_sqrt use these. */
+#define WEFT_SQRT_F32(x) __builtin_sqrtf(x)
+#define WEFT_SQRT_F64(x) __builtin_sqrt(x)
+
 /* 64-bit add (WEFT_CAP_ATOMIC64), unsigned max and min; each returns the
  * old value. */
 WEFT_FN weft_u64 weft_atomic_add_u64(WEFT_GLOBAL weft_u64 *p, weft_u64 v)
