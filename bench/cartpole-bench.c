@@ -6,7 +6,7 @@
  *   backend=openmp threads=1 mode=policy envs=65536 steps=3000 seconds=1.02
  * env_steps_per_s=1.9e+08
  *
- *   cartpole-bench BACKEND THREADS MODE ENVS... [-t SECONDS]
+ *   cartpole-bench BACKEND THREADS MODE ENVS... [-t SECONDS] [-s SETTING]...
  *
  * MODE host: one weft_cartpole_step(env, actions, 1, result, step_bytes)
  * per step, the actions cycling through 16 random arrays made beforehand
@@ -24,6 +24,9 @@
  * place). Each point
  * repeats until SECONDS (0.5) have passed, after a warm-up of the same
  * calls; opening (setup, kernel compilation) is outside the timing.
+ * -s SETTING: a "section.key=value" setting of weft's configuration, as
+ * `weft run --set` takes (cartpole.precision=f64, model.plugin_path=DIR,
+ * ...); as many as 16.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -34,6 +37,11 @@
 #include <weft/cartpole.h>
 
 #define N_ACTION_SETS 16
+#define MAX_SETTINGS  16
+
+/* The -s settings. */
+static const char *settings[MAX_SETTINGS];
+static int n_settings;
 
 static double now_s(void)
 {
@@ -69,6 +77,9 @@ static weft_status open_env(weft_context *ctx, const char *backend,
 	snprintf(set, sizeof set, "cartpole.envs=%s", envs);
 	if ((st = weft_config_set(ctx, *cfg, set)))
 		return st;
+	for (int i = 0; i < n_settings; i++)
+		if ((st = weft_config_set(ctx, *cfg, settings[i])))
+			return st;
 	return weft_cartpole_open(ctx, *cfg, env);
 }
 
@@ -201,9 +212,10 @@ static int bench_one(const char *backend, const char *threads, const char *mode,
 			     ? bench_device(env, budget, &steps, &secs)
 			     : bench_policy(env, budget, &steps, &secs);
 	if (st == WEFT_OK)
-		printf("backend=%s threads=%s mode=%s envs=%s steps=%llu "
-		       "seconds=%.3f env_steps_per_s=%.4g\n",
-		       weft_cartpole_backend(env), threads, mode, envs,
+		printf("backend=%s threads=%s mode=%s precision=f%u envs=%s "
+		       "steps=%llu seconds=%.3f env_steps_per_s=%.4g\n",
+		       weft_cartpole_backend(env), threads, mode,
+		       weft_cartpole_precision(env), envs,
 		       (unsigned long long)steps, secs,
 		       (double)steps * (double)weft_cartpole_count(env) / secs);
 	else
@@ -225,12 +237,16 @@ int main(int argc, char **argv)
 	if (argc < 5 || (strcmp(argv[3], "host") && strcmp(argv[3], "policy") &&
 			 strcmp(argv[3], "device"))) {
 		fprintf(stderr, "usage: cartpole-bench BACKEND THREADS "
-				"host|policy|device ENVS... [-t SECONDS]\n");
+				"host|policy|device ENVS... [-t SECONDS] "
+				"[-s SETTING]...\n");
 		return 2;
 	}
 	for (int i = 4; i < argc; i++) {
 		if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
 			budget = atof(argv[++i]);
+		else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc &&
+			 n_settings < MAX_SETTINGS)
+			settings[n_settings++] = argv[++i];
 		else if (n_envs < 32)
 			envs[n_envs++] = argv[i];
 	}

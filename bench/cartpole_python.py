@@ -5,6 +5,12 @@ Python, weft side by side with its peers in one run, for docs/benchmarks.md
 
   weft-host    CartPoleVectorEnv.step(actions) with numpy actions (one
                upload, launch, fence and wait; numpy views, no copy)
+  weft-host-f64       the same with precision="f64" (Gymnasium's float64
+               physics bit for bit), on the host's hardware doubles
+  weft-host-f64-soft  the same on weft/double.h's software doubles: the
+               model plugin of a build configured with
+               CPPFLAGS=-DWEFT_D64_SOFT, whose .libs directory --soft-model
+               names (skipped without it)
   weft-torch   a torch policy (4-64-2 MLP on the CPU) on weft's
                observations as a tensor (DLPack, no copy), its actions
                written into weft's action buffer in place, step_device()
@@ -15,14 +21,19 @@ Python, weft side by side with its peers in one run, for docs/benchmarks.md
                of vmap'ed env steps with random actions (compile outside)
 
   python3 bench/cartpole_python.py [-s SECONDS] [-n 8,1024,65536]
-      [-w weft-host,...] [--c-bench PATH] [--threads N]
+      [-w weft-host,...] [--c-bench PATH] [--threads N] [-r REPEATS]
+      [--soft-model DIR]
 
 One line per point: "peer=... envs=N env_steps_per_s=...". Each point
 runs for SECONDS (1.0) after a warm-up; a peer that cannot be imported
-or run is printed as skipped with its error.
+or run is printed as skipped with its error. With -r REPEATS (1) the
+peers take turns REPEATS times (round by round, so that a change of the
+machine's load hits them alike), and a last line per point gives the
+median: "peer=... envs=N median_env_steps_per_s=... of=REPEATS".
 """
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -46,9 +57,25 @@ def timed(step, seconds, per_call=1):
             return n, dt
 
 
-def weft_host(n, seconds, threads):
+def weft_host_env(n, threads, precision="f32", model_dir=None):
+    """CartPoleVectorEnv on OpenMP; model_dir: where the model plugin is
+    looked for first (libweft reads $WEFT_MODEL_PATH when it opens)."""
     from weft.envs import CartPoleVectorEnv
-    env = CartPoleVectorEnv(n, backend="openmp", threads=threads)
+    old = os.environ.get("WEFT_MODEL_PATH")
+    if model_dir:
+        os.environ["WEFT_MODEL_PATH"] = model_dir
+    try:
+        return CartPoleVectorEnv(n, backend="openmp", threads=threads,
+                                 precision=precision)
+    finally:
+        if old is None:
+            os.environ.pop("WEFT_MODEL_PATH", None)
+        else:
+            os.environ["WEFT_MODEL_PATH"] = old
+
+
+def weft_host(n, seconds, threads, precision="f32", model_dir=None):
+    env = weft_host_env(n, threads, precision, model_dir)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
     acts = [rng.integers(0, 2, n).astype(np.uint8) for _ in range(16)]
@@ -159,6 +186,15 @@ def c_host(path):
     return run
 
 
+def weft_host_f64(soft_dir):
+    def run(n, seconds, threads):
+        if soft_dir is not None and not soft_dir:
+            raise RuntimeError("no --soft-model DIR (a build configured "
+                               "with CPPFLAGS=-DWEFT_D64_SOFT)")
+        return weft_host(n, seconds, threads, "f64", soft_dir)
+    return run
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-s", "--seconds", type=float, default=1.0)
@@ -167,26 +203,39 @@ def main():
                     "torch-gym,sync,async,vector,envpool,gymnax")
     ap.add_argument("--c-bench", default="_build/bench/cartpole-bench")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("-r", "--repeats", type=int, default=1)
+    ap.add_argument("--soft-model", default="",
+                    help="models/cartpole/.libs of a build configured "
+                    "with CPPFLAGS=-DWEFT_D64_SOFT")
     a = ap.parse_args()
     import warnings
     warnings.filterwarnings("ignore")
     peers = {"weft-host": weft_host, "weft-torch": weft_torch,
              "torch-gym": torch_gym, "gymnax": gymnax_scan,
-             "c-host": c_host(a.c_bench)}
+             "c-host": c_host(a.c_bench),
+             "weft-host-f64": weft_host_f64(None),
+             "weft-host-f64-soft": weft_host_f64(a.soft_model)}
     for name in ("sync", "async", "vector", "envpool"):
         peers[name] = peer_gym(name)
-    for name in a.which.split(","):
-        for n in (int(s) for s in a.sizes.split(",")):
-            try:
-                steps, dt = peers[name](n, a.seconds, a.threads)
-            except Exception as e:  # missing or failing: say so
-                msg = str(e).splitlines()[0] if str(e) else ""
-                print("peer=%s envs=%d skipped=%s: %s" % (
-                    name, n, type(e).__name__, msg[:200]), flush=True)
-                continue
-            print("peer=%s envs=%d steps=%d seconds=%.3f "
-                  "env_steps_per_s=%.4g" % (name, n, steps, dt,
-                                            steps * n / dt), flush=True)
+    rates = {}
+    for _ in range(a.repeats):
+        for name in a.which.split(","):
+            for n in (int(s) for s in a.sizes.split(",")):
+                try:
+                    steps, dt = peers[name](n, a.seconds, a.threads)
+                except Exception as e:  # missing or failing: say so
+                    msg = str(e).splitlines()[0] if str(e) else ""
+                    print("peer=%s envs=%d skipped=%s: %s" % (
+                        name, n, type(e).__name__, msg[:200]), flush=True)
+                    continue
+                rates.setdefault((name, n), []).append(steps * n / dt)
+                print("peer=%s envs=%d steps=%d seconds=%.3f "
+                      "env_steps_per_s=%.4g" % (name, n, steps, dt,
+                                                steps * n / dt), flush=True)
+    if a.repeats > 1:
+        for (name, n), r in rates.items():
+            print("peer=%s envs=%d median_env_steps_per_s=%.4g of=%d" % (
+                name, n, statistics.median(r), len(r)), flush=True)
 
 
 if __name__ == "__main__":

@@ -61,3 +61,25 @@ EXTRA_DIST += bench/partition-cut.sh bench/partition_cut.py
 # at K = 1 and 2, and Covasim's MultiSim (bench/covasim_multisim.py);
 # docs/benchmarks.md, "Ensembles over MPI".
 EXTRA_DIST += bench/ensemble-scaling.sh bench/covasim_multisim.py
+
+# bench/blocks-bench: weft's building blocks (weft/blocks.h) through a
+# backend's vtable beside a memcpy; bench/blocks.sh runs it on the OpenMP
+# backend at one thread beside numpy (bench/blocks_numpy.py) for
+# docs/benchmarks.md. Its kernels are weft/blocks.wk alone, through
+# weft-wk (-n bb). Built with the tests.
+check_PROGRAMS += bench/blocks-bench
+bench_blocks_bench_SOURCES = bench/blocks-bench.c
+nodist_bench_blocks_bench_SOURCES = bench/bb_kernels.c bench/bb_kernels.h
+bench_blocks_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/bench
+bench_blocks_bench_LDADD = core/libweft.la
+BUILT_SOURCES += bench/bb_kernels.c bench/bb_kernels.h
+CLEANFILES += bench/bb_kernels.c bench/bb_kernels.h
+EXTRA_DIST += bench/blocks.sh bench/blocks_numpy.py bench/blocks-bench.wk
+bench/bb_kernels.h: bench/bb_kernels.c
+bench/blocks_bench-blocks-bench.$(OBJEXT): bench/bb_kernels.h
+bench/bb_kernels.c: $(top_srcdir)/bench/blocks-bench.wk \
+		$(top_srcdir)/include/weft/blocks.wk \
+		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
+	$(AM_V_GEN)$(MKDIR_P) bench && $(WEFT_WK_RUN) -n bb \
+		-o bench/bb_kernels.c -H bench/bb_kernels.h \
+		$(top_srcdir)/bench/blocks-bench.wk

@@ -14,7 +14,7 @@ cli_weft_LDFLAGS = -pthread
 # back to the installed weft/kernel.h when no -I directory has one.
 bin_PROGRAMS += cli/weft-wk
 cli_weft_wk_SOURCES = cli/weft-wk.h cli/weft-wk.c cli/weft-wk-scan.c \
-	cli/weft-wk-emit.c
+	cli/weft-wk-check.c cli/weft-wk-emit.c
 cli_weft_wk_CPPFLAGS = $(AM_CPPFLAGS) -DWEFT_WK_INCLUDEDIR='"$(includedir)"'
 
 # How the tree's own kernels go through it (conform/, models/).

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <weft/backend.h>
+
 #include "weft-wk.h"
 
 #define HIDDEN "__attribute__((visibility(\"hidden\")))"
@@ -33,7 +35,8 @@ char *wk_kernel_base(const wk_prog *prog, const wk_kernel *k)
 {
 	wk_str s = { 0 };
 
-	if (short_name(prog, k) != k->name)
+	if (short_name(prog, k) != k->name ||
+	    (k->kit && !strncmp(k->name, "weft_", 5)))
 		wk_str_add(&s, k->name);
 	else
 		wk_str_printf(&s, "%s_%s", prog->name, k->name);
@@ -86,11 +89,12 @@ int wk_check_names(wk_prog *prog)
 					  "end with '_' nor hold '%s' (those "
 					  "names are weft's)",
 					  "__");
-		if (!strncmp(s, "weft_", 5) || !strncmp(s, "WEFT_", 5))
+		if ((!strncmp(s, "weft_", 5) && !k->kit) ||
+		    !strncmp(s, "WEFT_", 5))
 			return name_error(prog, k,
 					  "names that begin with %s are the "
-					  "dialect's",
-					  "weft_");
+					  "dialect's (its kit files' kernels)",
+					  k->kit ? "WEFT_" : "weft_");
 		if (!strncmp(s, prog->name, n) && s[n] == '_' &&
 		    (!strcmp(s + n + 1, "program") ||
 		     !strcmp(s + n + 1, "sigs")))
@@ -198,6 +202,30 @@ static void add_item(wk_str *o, size_t *col, const char *sep, const char *word,
 
 /* ---- NAME_kernels.c ------------------------------------------------------ */
 
+/* The WEFT_CAP_* bits of needs by name, joined with sep; none for 0. */
+static void add_needs(wk_str *o, uint32_t needs, const char *sep,
+		      const char *none)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} caps[] = {
+		{ WEFT_CAP_F64, "WEFT_CAP_F64" },
+		{ WEFT_CAP_F32_EXACT, "WEFT_CAP_F32_EXACT" },
+		{ WEFT_CAP_SUBNORMAL, "WEFT_CAP_SUBNORMAL" },
+		{ WEFT_CAP_ATOMIC64, "WEFT_CAP_ATOMIC64" },
+	};
+	const char *s = "";
+
+	if (!needs)
+		wk_str_add(o, none);
+	for (size_t i = 0; i < sizeof caps / sizeof *caps; i++)
+		if (needs & caps[i].bit) {
+			wk_str_printf(o, "%s%s", s, caps[i].name);
+			s = sep;
+		}
+}
+
 static void c_map(wk_str *o, const wk_prog *p, const char *kh_path,
 		  unsigned kh_lines)
 {
@@ -275,8 +303,30 @@ static void c_tables(wk_str *o, const wk_prog *p)
 		      "\t.source_len = sizeof %s__source - 1,\n"
 		      "\t.kernels = %s__kernels,\n"
 		      "\t.n_kernels = %zu,\n"
-		      "};\n",
+		      "\t.needs = ",
 		      m, m, m, m, m, m, n);
+	add_needs(o, p->needs, " | ", "0");
+	wk_str_add(o, ",\n};\n");
+}
+
+/* a * b + c stays two roundings in the host build, as on every other
+ * target: neither GCC nor Clang may fuse it into an fma here, whatever
+ * -ffp-contract or -march the model is built with. Clang's
+ * -ffp-contract=fast (and -ffast-math) ignores FP_CONTRACT, but not
+ * exceptions(maytrap): its operations are then never fused. */
+static void c_no_contraction(wk_str *o)
+{
+	wk_str_add(o, "/* Floats as on every target: no a * b + c fused into "
+		      "one rounding, even with\n"
+		      " * -ffp-contract=fast. */\n"
+		      "#if defined(__clang__)\n"
+		      "#pragma STDC FP_CONTRACT OFF\n"
+		      "#if defined(__x86_64__) || defined(__i386__)\n"
+		      "#pragma clang fp exceptions(maytrap)\n"
+		      "#endif\n"
+		      "#elif defined(__GNUC__)\n"
+		      "#pragma GCC optimize(\"fp-contract=off\")\n"
+		      "#endif\n");
 }
 
 void wk_emit_c(wk_str *o, const wk_prog *p, const char *kh, const char *kh_path,
@@ -304,12 +354,22 @@ void wk_emit_c(wk_str *o, const wk_prog *p, const char *kh, const char *kh_path,
 		      "%s_sigs.\n"
 		      " *\n",
 		      p->name, p->name, p->name);
+	wk_str_printf(o,
+		      " * What it needs of a device (%s_program.needs, from "
+		      "its text:\n"
+		      " * weft_f64 or <weft/math.h>, weft_f32 or a float "
+		      "literal, weft_atomic_add_u64):\n *   ",
+		      p->name);
+	add_needs(o, p->needs, ", ", "none");
+	wk_str_add(o, "\n *\n");
 	c_map(o, p, kh_path, kh_lines);
-	wk_str_add(o, " */\n"
-		      "#include <weft/kernel_host.h>\n"
+	wk_str_add(o, " */\n");
+	c_no_contraction(o);
+	wk_str_add(o, "#include <weft/kernel_host.h>\n"
 		      "#include <weft/kernel.h>\n"
-		      "#include <weft/model.h>\n\n");
-	wk_str_addn(o, p->host.p, p->host.len);
+		      "#include <weft/model.h>\n"
+		      "#include <weft/backend.h>\n\n");
+	wk_str_addn(o, p->text.p, p->text.len);
 	wk_str_printf(o, "#line %u \"", count_nl(o->p, o->len) + 2);
 	for (const char *s = c_path; *s; s++) {
 		if (*s == '"' || *s == '\\')

@@ -8,8 +8,9 @@
  * three things: a quoted #include becomes the included file's text (once
  * per file), `#include <weft/kernel.h>` an empty line, and each
  * WEFT_BUF(T, name) gains its slot, WEFT_BUF(T, name, k). So every other
- * line of the kernel file stays a line of the program text, and the host
- * build's #line directives point each line back to its file.
+ * line of the kernel file stays a line of the program text, and #line
+ * directives, where a file's text starts or resumes, point each line back
+ * to its file (for the host build's compiler and the run-time ones).
  *
  * Each file must be complete in itself: its braces balanced, no kernel
  * or WEFT_BUF left open at its end.
@@ -22,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <weft/backend.h>
 
 #include "weft-wk.h"
 
@@ -55,6 +58,7 @@ typedef struct wk_src {
 	size_t done;	   /* bytes before this are copied to the outputs */
 	size_t line_start; /* first byte of the current line */
 	unsigned line;
+	int kit; /* a file of weft's kit, or one that a kit file includes */
 } wk_src;
 
 #define NO_SPAN ((size_t)-1)
@@ -103,13 +107,12 @@ static unsigned count_lines(const char *p, size_t n)
 }
 
 /* ---- output ---------------------------------------------------------------
- * Bytes go to both outputs (the host build and the program text) lazily:
+ * Bytes go to the output (the program text, also the host build) lazily:
  * f->done marks what is copied, and a flush copies up to a point, so that
  * the scanner only steps in where it changes something. */
 
 static void put(wk_scanner *sc, const char *p, size_t n)
 {
-	wk_str_addn(&sc->prog->host, p, n);
 	wk_str_addn(&sc->prog->text, p, n);
 	sc->prog->text_lines += count_lines(p, n);
 }
@@ -121,23 +124,26 @@ static void flush(wk_scanner *sc, wk_src *f, size_t upto)
 	f->done = upto;
 }
 
-/* `#line LINE "FILE"` into the host build only. */
+/* `#line LINE "FILE"`: compilers, the host's and the run-time ones, then
+ * name the kernel file's lines in their messages. */
 static void host_line(wk_scanner *sc, unsigned line, const char *file)
 {
-	wk_str *h = &sc->prog->host;
+	wk_str d = { 0 };
 
-	wk_str_printf(h, "#line %u \"", line);
+	wk_str_printf(&d, "#line %u \"", line);
 	for (const char *p = file; *p; p++) {
 		if (*p == '"' || *p == '\\')
-			wk_str_addn(h, "\\", 1);
-		wk_str_addn(h, p, 1);
+			wk_str_addn(&d, "\\", 1);
+		wk_str_addn(&d, p, 1);
 	}
-	wk_str_add(h, "\"\n");
+	wk_str_add(&d, "\"\n");
+	put(sc, d.p, d.len);
+	free(d.p);
 }
 
 /* The map of program-text lines to files: a span opens where a file's
  * text starts or resumes and closes where an include interrupts it. */
-static void span_open(wk_scanner *sc, const char *file, unsigned from)
+static void span_open(wk_scanner *sc, const char *file, unsigned from, int kit)
 {
 	wk_prog *p = sc->prog;
 
@@ -148,7 +154,8 @@ static void span_open(wk_scanner *sc, const char *file, unsigned from)
 	}
 	p->spans[p->n_spans] = (wk_span){ .file = file,
 					  .first = p->text_lines + 1,
-					  .from = from };
+					  .from = from,
+					  .kit = kit };
 	sc->span = p->n_spans++;
 }
 
@@ -390,6 +397,7 @@ static int kernel_head(wk_scanner *sc, wk_src *f)
 	k->name = name;
 	k->file = f->path;
 	k->line = line;
+	k->kit = f->kit;
 	f->i = j + 1;
 	f->line += nl;
 	sc->want_body = 1;
@@ -526,7 +534,7 @@ fail:
 /* ---- files and includes -------------------------------------------------- */
 
 static int scan_file(wk_scanner *sc, const char *path, const char *from,
-		     unsigned from_line);
+		     unsigned from_line, int kit);
 
 /* The path of `name` included from the file shown as `from`: next to it. */
 static char *include_path(const char *from, const char *name)
@@ -569,6 +577,68 @@ static size_t directive_end(const wk_src *f, size_t j, unsigned *nl)
 	return j;
 }
 
+/* weft's headers for host code: never in the program text. */
+static const char *const host_headers[] = {
+	"weft/backend.h",    "weft/blocks.h",  "weft/common.h",
+	"weft/distribute.h", "weft/harness.h", "weft/kernel_host.h",
+	"weft/model.h",	     "weft/program.h", "weft/weft.h",
+};
+
+/* "weft/NAME.h" or "weft/NAME.wk", NAME of [a-z0-9_]: a kit file's name. */
+static int is_kit_name(const char *name)
+{
+	const char *p = name + 5, *dot;
+
+	if (strncmp(name, "weft/", 5))
+		return 0;
+	dot = strrchr(p, '.');
+	if (!dot || dot == p || (strcmp(dot, ".h") && strcmp(dot, ".wk")))
+		return 0;
+	for (; p < dot; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			return 0;
+	return 1;
+}
+
+/* #include <name> (not weft/kernel.h) from f's line `line`: a kit file,
+ * inlined like a quoted include; anything else is refused. The result is
+ * scan_file's. */
+static int kit_include(wk_scanner *sc, const wk_src *f, unsigned line,
+		       const char *name)
+{
+	char *path;
+	int rc;
+
+	for (size_t i = 0; i < sizeof host_headers / sizeof *host_headers; i++)
+		if (!strcmp(name, host_headers[i]))
+			return fail(
+				sc, f->path, line,
+				"#include <%s>: a header for host C code, "
+				"not kernel dialect; kernels include "
+				"<weft/kernel.h>, kit files (<weft/math.h>, "
+				"<weft/blocks.wk>, ...) and \"files\"",
+				name);
+	if (!is_kit_name(name))
+		return fail(sc, f->path, line,
+			    "#include <%s>: the program text must be "
+			    "self-contained; include only \"files\" "
+			    "(inlined), <weft/kernel.h> and weft's kit files "
+			    "(<weft/NAME.h>, <weft/NAME.wk>)",
+			    name);
+	path = wk_kit_path(sc->prog, name);
+	if (!path)
+		return fail(sc, f->path, line,
+			    "#include <%s>: no such kit file under the -I "
+			    "directories nor in %s",
+			    name, wk_includedir);
+	if (!strcmp(name, "weft/math.h"))
+		sc->prog->needs |= WEFT_CAP_F64;
+	rc = scan_file(sc, path, f->path, line, 1);
+	free(path);
+	return rc;
+}
+
 /* #include "name" or <name>, the directive being s[j..end). */
 static int include(wk_scanner *sc, wk_src *f, size_t j, size_t end, unsigned nl)
 {
@@ -608,22 +678,17 @@ static int include(wk_scanner *sc, wk_src *f, size_t j, size_t end, unsigned nl)
 	f->done = f->i;
 	f->line_start = f->i;
 	f->line += 1;
-	if (open == '<') {
-		if (strcmp(name, "weft/kernel.h"))
-			rc = fail(sc, f->path, line,
-				  "#include <%s>: the program text must be "
-				  "self-contained; include only \"files\" "
-				  "(inlined) and <weft/kernel.h>",
-				  name);
-		else
-			put(sc, "\n", 1); /* always at the top */
+	if (open == '<' && !strcmp(name, "weft/kernel.h")) {
+		put(sc, "\n", 1); /* always at the top */
 		free(name);
-		return rc;
+		return 0;
 	}
-	{
+	if (open == '<')
+		rc = kit_include(sc, f, line, name);
+	else {
 		char *path = include_path(f->path, name);
 
-		rc = scan_file(sc, path, f->path, line);
+		rc = scan_file(sc, path, f->path, line, f->kit);
 		free(path);
 	}
 	free(name);
@@ -634,7 +699,7 @@ static int include(wk_scanner *sc, wk_src *f, size_t j, size_t end, unsigned nl)
 		return 0;
 	}
 	host_line(sc, f->line, f->path);
-	span_open(sc, f->path, f->line);
+	span_open(sc, f->path, f->line, f->kit);
 	return 0;
 }
 
@@ -769,10 +834,10 @@ static int scan_src(wk_scanner *sc, wk_src *f)
  * (nothing done), -1 on failure. `from` and from_line name the #include
  * that brought it, NULL for the kernel file itself. */
 static int scan_file(wk_scanner *sc, const char *path, const char *from,
-		     unsigned from_line)
+		     unsigned from_line, int kit)
 {
 	wk_prog *p = sc->prog;
-	wk_src f = { .line = 1 };
+	wk_src f = { .line = 1, .kit = kit };
 	char *canon = realpath(path, NULL);
 	const char *nul;
 	int rc;
@@ -818,7 +883,7 @@ static int scan_file(wk_scanner *sc, const char *path, const char *from,
 	}
 	span_close(sc); /* the includer's, reopened after this file */
 	host_line(sc, 1, f.path);
-	span_open(sc, f.path, 1);
+	span_open(sc, f.path, 1, kit);
 	rc = scan_src(sc, &f);
 	span_close(sc);
 	if (!from) /* the last line, for messages about the whole file */
@@ -833,7 +898,7 @@ int wk_scan(wk_prog *prog, const char *path)
 	wk_scanner sc = { .prog = prog, .cur = -1, .span = NO_SPAN };
 	int rc;
 
-	rc = scan_file(&sc, path, NULL, 0);
+	rc = scan_file(&sc, path, NULL, 0, 0);
 	free(sc.braces);
 	if (rc < 0)
 		return -1;
@@ -861,6 +926,5 @@ void wk_prog_free(wk_prog *prog)
 	free(prog->files);
 	free(prog->canon);
 	free(prog->spans);
-	free(prog->host.p);
 	free(prog->text.p);
 }

@@ -41,10 +41,14 @@ static const char usage_text[] =
 	"\n"
 	"A kernel declares its buffers first in its body, by name only:\n"
 	"WEFT_BUF(T, name); weft-wk numbers them in order (slots 0, 1, ...).\n"
-	"Quoted includes are inlined from the including file's directory.\n"
+	"Quoted includes are inlined from the including file's directory,\n"
+	"<weft/NAME.h> and <weft/NAME.wk> (weft's kit) from the -I\n"
+	"directories; each file once. Names that OpenCL C or CUDA reserve\n"
+	"and constructs outside the dialect are refused with their line.\n"
 	"\n"
-	"  -I DIR    look for weft/kernel.h under DIR first (then in\n"
-	"            " WEFT_WK_INCLUDEDIR ")\n"
+	"  -I DIR    look for weft/kernel.h and the kit files that\n"
+	"            <weft/NAME.h> and <weft/NAME.wk> include under DIR\n"
+	"            first (then in " WEFT_WK_INCLUDEDIR ")\n"
 	"  -n NAME   the model name, prefix of every generated symbol\n"
 	"            ([a-z][a-z0-9_]*; default: FILE's name without .wk)\n"
 	"  -o OUT.c  the C file to write (default: NAME_kernels.c)\n"
@@ -270,25 +274,43 @@ static char *default_name(const char *file)
 	return wk_xstrndup(b, n);
 }
 
-/* weft/kernel.h under the -I directories, then the installed one. */
-static char *find_kernel_h(const wk_opts *o, char **path)
+const char wk_includedir[] = WEFT_WK_INCLUDEDIR;
+
+char *wk_kit_path(const wk_prog *prog, const char *name)
 {
 	wk_str p = { 0 };
-	char *text;
-	size_t len;
+	FILE *f;
 
-	for (size_t i = 0; i <= o->n_inc; i++) {
+	for (size_t i = 0; i <= prog->n_inc; i++) {
 		p.len = 0;
-		wk_str_add(&p, i < o->n_inc ? o->inc[i] : WEFT_WK_INCLUDEDIR);
-		wk_str_add(&p, "/weft/kernel.h");
-		text = wk_read_file(p.p, &len);
-		if (text) {
-			*path = p.p;
-			return text;
+		wk_str_add(&p, i < prog->n_inc ? prog->inc[i] : wk_includedir);
+		wk_str_printf(&p, "/%s", name);
+		f = fopen(p.p, "rb");
+		if (f) {
+			fclose(f);
+			return p.p;
 		}
 	}
 	free(p.p);
 	return NULL;
+}
+
+/* weft/kernel.h under the -I directories, then the installed one. */
+static char *find_kernel_h(const wk_prog *prog, char **path)
+{
+	char *p = wk_kit_path(prog, "weft/kernel.h");
+	char *text;
+	size_t len;
+
+	if (!p)
+		return NULL;
+	text = wk_read_file(p, &len);
+	if (!text) {
+		free(p);
+		return NULL;
+	}
+	*path = p;
+	return text;
 }
 
 static void remove_tmp(const char *path)
@@ -402,7 +424,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	prog.name = name;
-	kh = find_kernel_h(&o, &kh_path);
+	prog.inc = o.inc;
+	prog.n_inc = o.n_inc;
+	kh = find_kernel_h(&prog, &kh_path);
 	if (!kh) {
 		fprintf(stderr,
 			"weft-wk: weft/kernel.h not found under the -I "
@@ -410,7 +434,8 @@ int main(int argc, char **argv)
 			WEFT_WK_INCLUDEDIR);
 		goto out;
 	}
-	if (wk_scan(&prog, o.file) || wk_check_names(&prog)) {
+	if (wk_scan(&prog, o.file) || wk_check_names(&prog) ||
+	    wk_check_text(&prog)) {
 		fprintf(stderr, "%s\n", prog.err);
 		goto out;
 	}

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <weft/program.h>
 
 #define WK_MAX_BUFS WEFT_KERNEL_MAX_BUFS
@@ -31,6 +32,7 @@ typedef struct wk_kernel {
 	char *name;
 	const char *file; /* where WEFT_KERNEL(name) is written */
 	unsigned line;
+	int kit; /* written in a kit file (<weft/NAME.h>): may be weft_* */
 	wk_bufdecl bufs[WK_MAX_BUFS];
 	unsigned n_bufs;
 } wk_kernel;
@@ -41,15 +43,22 @@ typedef struct wk_span {
 	const char *file;
 	unsigned first, last; /* lines of the program text, from 1 */
 	unsigned from;	      /* the file's line at `first` */
+	int kit;	      /* the file is part of weft's kit */
 } wk_span;
 
 typedef struct wk_prog {
 	const char *name; /* the model name: the prefix of every symbol */
 
-	/* The rewritten kernel text: `host` with #line directives to the
-	 * original files, `text` without (it follows weft/kernel.h in the
-	 * program text). Both have the same lines otherwise. */
-	wk_str host, text;
+	/* Where <weft/NAME.h> kit files are looked for: the -I directories
+	 * in order, then the installed include directory. */
+	const char *const *inc;
+	size_t n_inc;
+
+	uint32_t needs; /* WEFT_CAP_* the program text needs */
+
+	/* The rewritten kernel text, with #line directives to the original
+	 * files: the host build, and the program text after weft/kernel.h. */
+	wk_str text;
 	unsigned text_lines; /* lines in `text` so far */
 	wk_span *spans;
 	size_t n_spans, cap_spans;
@@ -80,6 +89,13 @@ void wk_str_printf(wk_str *s, const char *fmt, ...)
 /* Read a whole file; NULL with errno set when it cannot be read. */
 char *wk_read_file(const char *path, size_t *len);
 
+/* The path of the kit file `name` (e.g. "weft/math.h") under prog->inc,
+ * then the installed include directory, or NULL when it is in none of
+ * them. Caller frees. */
+char *wk_kit_path(const wk_prog *prog, const char *name);
+/* The installed include directory, for messages. */
+extern const char wk_includedir[];
+
 /* ---- weft-wk-scan.c ------------------------------------------------------ */
 
 /* Scan the kernel file `path` into prog (name already set): inline its
@@ -87,6 +103,13 @@ char *wk_read_file(const char *path, size_t *len);
  * prog->err set. */
 int wk_scan(wk_prog *prog, const char *path);
 void wk_prog_free(wk_prog *prog);
+
+/* ---- weft-wk-check.c ----------------------------------------------------- */
+
+/* Read the scanned program text: set prog->needs (the WEFT_CAP_* bits its
+ * tokens need) and refuse what OpenCL C or CUDA reserve and what is not in
+ * the dialect. 0, or -1 with prog->err set ("FILE:LINE: ..."). */
+int wk_check_text(wk_prog *prog);
 
 /* ---- weft-wk-emit.c ------------------------------------------------------ */
 

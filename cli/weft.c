@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <weft/backend.h>
 #include <weft/harness.h>
 #include <weft/weft.h>
 
@@ -90,11 +91,15 @@ static const help_entry helps[] = {
 	  "file\n"
 	  "  --resume DIR  also check that DIR holds a checkpoint of this\n"
 	  "                configuration that run --resume would take\n" },
-	{ "backends", "backends [--plugin-path DIRS]",
+	{ "backends", "backends [--verbose] [--plugin-path DIRS]",
 	  "List every backend plugin found, in search order, with its state\n"
 	  "(available, unavailable, failed, shadowed, missing) and, for the\n"
 	  "unusable ones, the load stage and the reason.\n"
 	  "\n"
+	  "  --verbose           also open each available backend's default\n"
+	  "                      device and list what it computes exactly:\n"
+	  "                      f64, f32-exact, subnormal, atomic64, and why\n"
+	  "                      any is missing\n"
 	  "  --plugin-path DIRS  colon-separated directories searched "
 	  "first\n" },
 	{ "models", "models [--model-path DIRS] [MODEL]",
@@ -357,6 +362,9 @@ static int load_config(weft_context *ctx, const run_opts *o, weft_config **cfg)
 		if (st)
 			return fail(ctx);
 	}
+	/* --stats times every kernel: the device profiles. */
+	if (o->stats && weft_config_set(ctx, *cfg, "backend.profile=true"))
+		return fail(ctx);
 	return weft_config_validate(ctx, *cfg) ? fail(ctx) : 0;
 }
 
@@ -514,10 +522,14 @@ static weft_status step_all(weft_sim *sim, progress *p)
 
 /* Wall times of a run's phases, in seconds. */
 typedef struct run_times {
-	double open;   /* weft_sim_open: population, upload, kernels */
-	double steps;  /* the step loop */
-	double finish; /* the last outputs, the plot, renames */
-	uint64_t from; /* the step it started at (a resumed run's) */
+	double open;	/* weft_sim_open: population, upload, kernels */
+	double steps;	/* the steps: from the first enqueue to the
+			 * completion of their work (weft_sim_times) */
+	double outputs; /* outputs and checkpoints between chunks, part of
+			 * steps */
+	int waited;	/* steps ends where their work was seen complete */
+	double finish;	/* the rest: the last outputs, the plot, renames */
+	uint64_t from;	/* the step it started at (a resumed run's) */
 } run_times;
 
 /* Where the run came from and what it left, when checkpoints were in
@@ -549,6 +561,13 @@ static void print_summary(const weft_sim *sim, const run_times *t)
 	       t->steps > 0 ? (double)steps / t->steps : 0.0);
 	printf("  %-20s setup %.3f s, steps %.3f s, finish %.3f s\n",
 	       "wall time", t->open, t->steps, t->finish);
+	if (t->outputs > 0)
+		printf("  %-20s %.3f s of the steps' time on the host\n",
+		       "outputs between", t->outputs);
+	if (steps && !t->waited)
+		printf("  %-20s the steps' time ends at their last enqueue: "
+		       "nothing waited for their work\n",
+		       "");
 	for (size_t i = 0; i < weft_sim_summary_count(sim); i++)
 		if (weft_sim_summary_at(sim, i, &k, &v) == WEFT_OK)
 			printf("  %-20s %s\n", k, v);
@@ -557,7 +576,66 @@ static void print_summary(const weft_sim *sim, const run_times *t)
 		       weft_sim_output_at(sim, i));
 }
 
-static void print_stats(weft_sim *sim)
+/* qsort order of kernel rows: the most time first, then the most
+ * launches, then by name. */
+static int kernel_row_cmp(const void *a, const void *b)
+{
+	const weft_kernel_stats_row *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? 1 : -1;
+	if (x->launches != y->launches)
+		return x->launches < y->launches ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* One kernel: launches, total time, share of all kernels' time, mean time
+ * per timed launch (and how many were timed when not all were). */
+static void print_kernel_row(const weft_kernel_stats_row *r, uint64_t total)
+{
+	char timed[48] = "";
+
+	if (r->timed != r->launches)
+		snprintf(timed, sizeof timed, " (%llu timed)",
+			 (unsigned long long)r->timed);
+	printf("  %-20s %10llu %12.3f %6.1f %% %12.3f%s\n", r->name,
+	       (unsigned long long)r->launches, (double)r->time_ns / 1e6,
+	       total ? 100.0 * (double)r->time_ns / (double)total : 0.0,
+	       r->timed ? (double)r->time_ns / (double)r->timed / 1e3 : 0.0,
+	       timed);
+}
+
+/* Per-kernel counters after the backend's, sorted by time. */
+static void print_kernel_stats(weft_context *ctx, weft_sim *sim)
+{
+	weft_kernel_stats_row *rows;
+	uint64_t total = 0;
+	size_t n = 0;
+
+	if (weft_sim_kernel_stats(sim, NULL, 0, &n) != WEFT_OK) {
+		printf("per-kernel counters: none (%s)\n",
+		       weft_context_error(ctx));
+		return;
+	}
+	rows = calloc(n ? n : 1, sizeof *rows);
+	if (!rows || weft_sim_kernel_stats(sim, rows, n, &n) != WEFT_OK) {
+		free(rows);
+		printf("per-kernel counters: none (out of memory)\n");
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		total += rows[k].time_ns;
+	qsort(rows, n, sizeof *rows, kernel_row_cmp);
+	printf("per-kernel counters (%s, %zu kernels, by time):\n",
+	       weft_sim_backend(sim), n);
+	printf("  %-20s %10s %12s %8s %12s\n", "kernel", "launches", "time ms",
+	       "share", "mean us");
+	for (size_t k = 0; k < n; k++)
+		print_kernel_row(&rows[k], total);
+	free(rows);
+}
+
+static void print_stats(weft_context *ctx, weft_sim *sim)
 {
 	static const char *dirs[] = { "host->device", "device->host",
 				      "device->device" };
@@ -594,6 +672,7 @@ static void print_stats(weft_sim *sim)
 	for (int p = 0; p < WEFT_PHASE_COUNT; p++)
 		printf("  %-20s %.3f ms\n", phases[p],
 		       (double)s.time_ns[p] / 1e6);
+	print_kernel_stats(ctx, sim);
 }
 
 /* A run with checkpoints on that a signal stopped between steps: keep the
@@ -619,6 +698,30 @@ static void checkpoint_on_stop(weft_context *ctx, weft_sim *sim,
 	}
 	snprintf(more, sizeof more, "%s", weft_context_error(ctx));
 	weft_context_fail(ctx, WEFT_E_CANCELLED, "%s; %s", why, more);
+}
+
+/* The phases' wall times: setup until t1; the steps as libweft measured
+ * them, from the first enqueue to the wait that saw their work complete
+ * (t2 - t1, the loop that enqueued them, when it has none); finish the
+ * rest. */
+static void run_times_fill(run_times *t, const weft_sim *sim, double t0,
+			   double t1, double t2)
+{
+	weft_sim_times tm = { .struct_size = sizeof tm };
+	double end = now_s();
+
+	t->open = t1 - t0;
+	t->steps = t2 - t1;
+	t->outputs = 0;
+	t->waited = 1;
+	if (weft_sim_times_get(sim, &tm) == WEFT_OK && tm.steps) {
+		t->steps = (double)tm.steps_ns / 1e9;
+		t->outputs = (double)tm.outputs_ns / 1e9;
+		t->waited = tm.complete;
+	}
+	t->finish = end - t1 - t->steps;
+	if (t->finish < 0)
+		t->finish = 0;
 }
 
 static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
@@ -652,12 +755,10 @@ static int run_sim(weft_context *ctx, weft_config *cfg, const run_opts *o)
 		weft_sim_close(sim);
 		return rc;
 	}
-	times.open = t1 - t0;
-	times.steps = t2 - t1;
-	times.finish = now_s() - t2;
+	run_times_fill(&times, sim, t0, t1, t2);
 	print_summary(sim, &times);
 	if (o->stats)
-		print_stats(sim);
+		print_stats(ctx, sim);
 	weft_sim_close(sim);
 	return EXIT_SUCCESS;
 }
@@ -813,14 +914,74 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 
 /* ---- listings -------------------------------------------------------- */
 
+/* "f64 f32-exact subnormal atomic64" of caps, "none" without any. */
+static void caps_words(uint32_t caps, char *buf, size_t size)
+{
+	static const struct {
+		uint32_t bit;
+		const char *word;
+	} words[] = { { WEFT_CAP_F64, "f64" },
+		      { WEFT_CAP_F32_EXACT, "f32-exact" },
+		      { WEFT_CAP_SUBNORMAL, "subnormal" },
+		      { WEFT_CAP_ATOMIC64, "atomic64" } };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof words / sizeof words[0] && n < size; i++)
+		if (caps & words[i].bit)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s",
+					      n ? " " : "", words[i].word);
+	if (!buf[0])
+		snprintf(buf, size, "none");
+}
+
+/* The capabilities of the default device of the backend plugin at path
+ * (`weft backends --verbose`), or why they cannot be read, into out. */
+static void backend_caps(weft_context *ctx, const char *path, char *out,
+			 size_t size)
+{
+	weft_device_config dc = { .struct_size = sizeof dc, .device = -1 };
+	weft_device_caps c = { .struct_size = sizeof c };
+	weft_backend_plugin *bp = NULL;
+	const weft_backend *vt;
+	weft_device *dev = NULL;
+	weft_error err = { { 0 } };
+	char words[96];
+
+	if (weft_backend_plugin_open(ctx, path, NULL, 0, &bp) != WEFT_OK) {
+		snprintf(out, size, "unknown (%s)", weft_context_error(ctx));
+		return;
+	}
+	vt = weft_backend_plugin_table(bp);
+	if (vt->struct_size < WEFT_BACKEND_V1_5_SIZE || !vt->caps)
+		snprintf(out, size, "none (no caps(), backend ABI 1.5)");
+	else if (vt->open(&dc, &dev, &err) != WEFT_OK)
+		snprintf(out, size, "unknown (opening its default device: %s)",
+			 err.msg);
+	else if (vt->caps(dev, &c, &err) != WEFT_OK)
+		snprintf(out, size, "unknown (caps(): %s)", err.msg);
+	else {
+		c.detail[sizeof c.detail - 1] = '\0';
+		caps_words(c.caps, words, sizeof words);
+		snprintf(out, size, "%s%s%s", words,
+			 c.detail[0] ? "; missing: " : "", c.detail);
+	}
+	if (dev)
+		vt->close(dev);
+	weft_backend_plugin_close(bp);
+}
+
 static int cmd_backends(weft_context *ctx, int argc, char **argv)
 {
 	const char *path = NULL;
 	weft_backend_list *l = NULL;
+	int verbose = 0;
 
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--plugin-path") == 0 && i + 1 < argc)
 			path = argv[++i];
+		else if (strcmp(argv[i], "--verbose") == 0)
+			verbose = 1;
 		else
 			die_usage("unexpected argument '%s'", argv[i]);
 	}
@@ -839,6 +1000,13 @@ static int cmd_backends(weft_context *ctx, int argc, char **argv)
 		else if (b->devices[0])
 			printf("\n           score %d; %s", b->score,
 			       b->devices);
+		if (verbose && !b->shadowed &&
+		    strcmp(b->state, "available") == 0) {
+			char caps[512];
+
+			backend_caps(ctx, b->path, caps, sizeof caps);
+			printf("\n           caps: %s", caps);
+		}
 		printf("\n");
 	}
 	weft_backend_list_free(l);

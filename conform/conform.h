@@ -17,6 +17,14 @@
  *               step() per replica; bad layouts; counters
  *   lifetime.c  groups lifetime (what may be released under queued work)
  *               and ordering (what blocking transfers and waits promise)
+ *   kstats.c    group kernel-stats: kernel_stats(), when present, on a
+ *               plain and a profiling device
+ *   blocks.c    group blocks: weft/blocks.wk's blocks against a C
+ *               reference
+ *   floats.c    group floats: f32 and f64 arithmetic, square roots,
+ *               conversions and bit casts against the host builds
+ *   math.c      group math: weft/math.h's functions (conform/math.wk)
+ *               against their host build, bit for bit
  *   models.c    group models: every model, candidate against the
  *               reference, by state digest, and checkpointed on the
  *               reference and resumed on the candidate; or one model
@@ -231,6 +239,10 @@ void weft__ct_group_native(weft__ct *t);
 void weft__ct_group_replicas(weft__ct *t);
 void weft__ct_group_lifetime(weft__ct *t);
 void weft__ct_group_ordering(weft__ct *t);
+void weft__ct_group_kstats(weft__ct *t);
+void weft__ct_group_blocks(weft__ct *t);
+void weft__ct_group_floats(weft__ct *t);
+void weft__ct_group_math(weft__ct *t);
 void weft__ct_group_models(weft__ct *t);
 
 #endif /* WEFT_CONFORM_H */

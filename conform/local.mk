@@ -17,6 +17,10 @@ conform_libweft_conform_la_SOURCES = \
 	conform/native.c \
 	conform/replicas.c \
 	conform/lifetime.c \
+	conform/kstats.c \
+	conform/blocks.c \
+	conform/floats.c \
+	conform/math.c \
 	conform/models.c
 nodist_conform_libweft_conform_la_SOURCES = \
 	conform/cf_kernels.c conform/cf_kernels.h
@@ -26,12 +30,15 @@ conform_libweft_conform_la_LIBADD = core/libweft.la
 
 BUILT_SOURCES += conform/cf_kernels.c conform/cf_kernels.h
 CLEANFILES += conform/cf_kernels.c conform/cf_kernels.h
-EXTRA_DIST += conform/conform.wk
+EXTRA_DIST += conform/conform.wk conform/floats.wk conform/math.wk
 
 # The suite's kernels (conform.wk), through weft-wk like a model's.
 conform/cf_kernels.h: conform/cf_kernels.c
 conform/cf_kernels.c: $(top_srcdir)/conform/conform.wk \
 		$(top_srcdir)/conform/shared.h \
+		$(top_srcdir)/conform/floats.wk \
+		$(top_srcdir)/include/weft/blocks.wk \
+		$(top_srcdir)/conform/math.wk $(top_srcdir)/include/weft/math.h \
 		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
 	$(AM_V_GEN)$(MKDIR_P) conform && $(WEFT_WK_RUN) -n cf \
 		-o conform/cf_kernels.c -H conform/cf_kernels.h \

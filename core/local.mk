@@ -69,4 +69,9 @@ weftinclude_HEADERS += \
 	include/weft/backend.h \
 	include/weft/model.h \
 	include/weft/kernel.h \
-	include/weft/kernel_host.h
+	include/weft/kernel_host.h \
+	include/weft/math.h \
+	include/weft/blocks.h \
+	include/weft/blocks.wk \
+	include/weft/double.h \
+	include/weft/softf64.h

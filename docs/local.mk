@@ -11,5 +11,6 @@ dist_doc_DATA += docs/design.md docs/config.md docs/writing-a-backend.md \
 	docs/output-pipeline.md docs/plots.md docs/checkpoints.md \
 	docs/memory.md docs/ensembles.md docs/conformance.md \
 	docs/sanitizers.md docs/backend-openmp.md docs/backend-opencl.md \
-	docs/backend-cuda.md
+	docs/backend-cuda.md docs/math.md \
+	docs/blocks.md docs/double.md
 EXTRA_DIST += docs/astoria.png

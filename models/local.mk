@@ -5,6 +5,9 @@
 WEFT_MODEL_CPPFLAGS = -I$(top_srcdir)/include -D_GNU_SOURCE \
 	-DWEFT_MODEL_VERSION='"$(PACKAGE_VERSION)"'
 WEFT_MODEL_LDFLAGS = -module -avoid-version -shared -no-undefined
+# Every model's C, the kernels' host builds included, gets AM_CFLAGS'
+# -ffp-contract=off (Makefile.am): a model that sets its own _CFLAGS keeps
+# $(AM_CFLAGS) in them.
 
 include models/seir/local.mk
 include models/cartpole/local.mk

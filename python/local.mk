@@ -9,5 +9,6 @@ EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	python/tests/test_cartpole.py python/tests/test_dlpack.py \
 	python/tests/test_cuda.py python/tests/test_ensemble.py \
 	python/tests/test_interrupt.py python/tests/test_optional.py \
+	python/tests/test_kstats.py \
 	examples/python/reinforce_cartpole.py \
 	examples/python/epidemic_ensemble.py bench/cartpole_python.py

@@ -93,6 +93,7 @@ include tests/plugins/cuda.am
 include tests/plugins/template.am
 include tests/plugins/conform.am
 include tests/plugins/conform-async.am
+include tests/plugins/blocks.am
 
 # tests/models/: the models.
 include tests/models/seir.am
@@ -107,6 +108,7 @@ include tests/cli/cli.am
 include tests/cli/signals.am
 include tests/cli/wk.am
 include tests/cli/mpi.am
+include tests/cli/kstats.am
 
 # tests/sanitize/: make check-sanitize.
 include tests/sanitize/sanitize.am
@@ -115,4 +117,7 @@ include tests/sanitize/sanitize.am
 include tests/core/hooks.am
 include tests/core/long-path.am
 include tests/core/layers.am
+include tests/core/needs.am
+include tests/core/softf64.am
+include tests/core/math.am
 include tests/models/template-minimal.am

@@ -22,6 +22,7 @@ typedef struct weft__opts {
 		const char *name, *plugin, *device, *platform, *cache_dir,
 			*plugin_path;
 		uint32_t threads;
+		int profile; /* time every launch (WEFT_DEVICE_PROFILE) */
 	} backend;
 	struct {
 		const char *directory, *plot;

@@ -64,6 +64,11 @@ static const weft_key_desc backend_keys[] = {
 	  "compiled programs; empty takes $XDG_CACHE_HOME/weft (or "
 	  "~/.cache/weft), off disables the cache. A relative path is taken "
 	  "from the current directory" },
+	{ "profile", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "time every kernel launch, for the per-kernel counters (launches, "
+	  "time) that `weft run --stats` prints (--stats sets it). Costs a "
+	  "little per launch, and the CUDA backend replays no graphs while "
+	  "profiling" },
 	{ "plugin_path", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "':'-separated directories searched for weft-backend-NAME.so before "
 	  "$WEFT_PLUGIN_PATH and the installed plugin directory. Relative "
@@ -794,6 +799,7 @@ static void opts_parse(const weft_config *c, weft__opts *o)
 	o->backend.cache_dir = opt_text(c, "backend", "cache_dir");
 	o->backend.plugin_path = opt_text(c, "backend", "plugin_path");
 	o->backend.threads = OPT_U32(c, "backend", "threads");
+	o->backend.profile = opt_bool(c, "backend", "profile");
 	o->output.directory = opt_text(c, "output", "directory");
 	o->output.plot = opt_text(c, "output", "plot");
 	o->output.every = OPT_U64(c, "output", "every");

@@ -582,3 +582,99 @@ void weft_backend_plugin_close(weft_backend_plugin *bp)
 	weft__plugins_free(bp->set);
 	free(bp);
 }
+
+/* ---- a program's needs --------------------------------------------------- */
+
+static const struct {
+	uint32_t bit;
+	const char *what;
+} cap_names[] = {
+	{ WEFT_CAP_F64, "hardware double (WEFT_CAP_F64)" },
+	{ WEFT_CAP_F32_EXACT,
+	  "correctly rounded, uncontracted f32 (WEFT_CAP_F32_EXACT)" },
+	{ WEFT_CAP_SUBNORMAL, "subnormal floats (WEFT_CAP_SUBNORMAL)" },
+	{ WEFT_CAP_ATOMIC64, "64-bit atomics (WEFT_CAP_ATOMIC64)" },
+};
+
+/* "A and B" of the capabilities in caps (unknown bits in hex). */
+static void caps_list(uint32_t caps, char *buf, size_t size)
+{
+	size_t n = 0, left = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof cap_names / sizeof cap_names[0]; i++)
+		left += (caps & cap_names[i].bit) != 0;
+	for (size_t i = 0;
+	     i < sizeof cap_names / sizeof cap_names[0] && n < size; i++) {
+		if (!(caps & cap_names[i].bit))
+			continue;
+		left--;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      cap_names[i].what,
+				      !left	  ? ""
+				      : left == 1 ? " and "
+						  : ", ");
+		caps &= ~cap_names[i].bit;
+	}
+	if (caps && n < size)
+		snprintf(buf + n, size - n, "%sunknown capability bits %#x",
+			 n ? " and " : "", (unsigned)caps);
+}
+
+/* The device's capabilities, and why some are missing; 0 and a reason
+ * when the backend has no caps() or it fails. */
+static uint32_t device_caps(const weft_backend *vt, weft_device *dev,
+			    char *detail, size_t size)
+{
+	weft_device_caps c = { .struct_size = sizeof c };
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	/* Before caps() the dialect had floats but no doubles and no 64-bit
+	 * atomics, and the conformance suite checked a backend's f32 against
+	 * the host's bit for bit: a backend that does not report is taken to
+	 * have what it was checked for, and nothing newer. */
+	if (vt->struct_size < WEFT_BACKEND_V1_5_SIZE || !vt->caps) {
+		snprintf(detail, size,
+			 "the backend does not report capabilities (no caps(), "
+			 "backend ABI 1.5), so it is taken to have only exact "
+			 "f32 with subnormals");
+		return WEFT_CAP_F32_EXACT | WEFT_CAP_SUBNORMAL;
+	}
+	st = vt->caps(dev, &c, &err);
+	if (st != WEFT_OK) {
+		snprintf(detail, size, "caps() failed: %s",
+			 err.msg[0] ? err.msg : weft__status_str(st));
+		return 0;
+	}
+	c.detail[sizeof c.detail - 1] = '\0';
+	snprintf(detail, size, "%s",
+		 c.detail[0] ? c.detail : "no reason given");
+	return c.caps;
+}
+
+weft_status weft__backend_check_needs(weft_context *ctx, const char *model,
+				      const char *path, const weft_backend *vt,
+				      weft_device *dev,
+				      const weft_program_desc *pd)
+{
+	char detail[512], needs[400], missing[400];
+	uint32_t want, have;
+
+	if (!pd || pd->struct_size < WEFT_PROGRAM_DESC_V1_5_SIZE || !pd->needs)
+		return WEFT_OK;
+	want = pd->needs;
+	have = device_caps(vt, dev, detail, sizeof detail);
+	if (!(want & ~have))
+		return WEFT_OK;
+	caps_list(want, needs, sizeof needs);
+	caps_list(want & ~have, missing, sizeof missing);
+	return weft__fail(ctx, WEFT_E_UNSUPPORTED,
+			  "model '%s' needs %s; backend %s (%s) has no %s on "
+			  "its device: %s",
+			  model	     ? model
+			  : pd->name ? pd->name
+				     : "?",
+			  needs, vt->name ? vt->name : "?", path ? path : "?",
+			  missing, detail);
+}

@@ -170,6 +170,16 @@ weft_status weft__backend_choose(weft_context *ctx, const char *plugin_path,
 weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
 				 const char *name, weft__plugin **out);
 
+/* Refuse, before load_program(), a program whose needs
+ * (weft_program_desc.needs, ABI 1.5) the device lacks: the message names
+ * the model (its name; the program's when NULL), the backend and its plugin
+ * file (path), what is missing and the backend's reason (its caps() detail,
+ * which names the device). A backend without caps() has no capability. */
+weft_status weft__backend_check_needs(weft_context *ctx, const char *model,
+				      const char *path, const weft_backend *vt,
+				      weft_device *dev,
+				      const weft_program_desc *pd);
+
 /* ---- models.c --------------------------------------------------------------
  */
 

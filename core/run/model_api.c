@@ -381,6 +381,8 @@ weft_status weft__model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
 	if (st)
 		return weft__model_fail(mc, st, "uploading %zu bytes: %s",
 					bytes, err.msg);
+	if (bytes) /* a blocking transfer: everything before it completed */
+		weft__sim_waited(sim, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -408,6 +410,7 @@ weft_status weft__model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 	if (st)
 		return weft__model_fail(mc, st, "downloading %zu bytes: %s",
 					bytes, err.msg);
+	weft__sim_waited(sim, sim->steps_done);
 	return WEFT_OK;
 }
 

@@ -205,13 +205,16 @@ weft_status weft__pipe_start(weft_sim *sim)
 static weft_status weft__pipe_sync(weft_sim *sim)
 {
 	weft_error err = { { 0 } };
+	uint64_t t0 = weft__now_ns();
 	weft_status st = sim->vt->sync(sim->dev, &err);
 
+	sim->tm.waits_ns += weft__now_ns() - t0;
 	if (st)
 		return weft__fail(sim->ctx, st,
 				  "outputs after step %llu: sync: %s",
 				  (unsigned long long)sim->steps_done, err.msg);
 	sim->pipe.unsynced = 0;
+	weft__sim_waited(sim, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -220,12 +223,15 @@ static weft_status weft__pipe_hand_pending(weft_sim *sim)
 {
 	weft__pipe *p = &sim->pipe;
 	weft_error err = { { 0 } };
+	uint64_t t0 = weft__now_ns();
 	weft_status st = sim->vt->wait(sim->dev, p->pending.token, &err);
 
+	sim->tm.waits_ns += weft__now_ns() - t0;
 	if (st)
 		return weft__fail(
 			sim->ctx, st, "outputs after step %llu: wait: %s",
 			(unsigned long long)p->pending.steps_done, err.msg);
+	weft__sim_waited(sim, p->pending.steps_done);
 	p->has_pending = 0;
 	return weft__writer_hand(sim, &p->pending);
 }

@@ -108,6 +108,8 @@ weft_status weft__sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
 				  "writing %zu bytes of '%s' at offset %zu: "
 				  "%s",
 				  bytes, dst->name, offset, err.msg);
+	if (bytes && !(flags & WEFT_XFER_ASYNC)) /* waited for the queue */
+		weft__sim_waited(sim, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -137,6 +139,8 @@ weft_status weft__sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
 				  "reading %zu bytes of '%s' at offset %zu: "
 				  "%s",
 				  bytes, src->name, offset, err.msg);
+	if (bytes && !(flags & WEFT_XFER_ASYNC)) /* waited for the queue */
+		weft__sim_waited(sim, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -308,6 +312,7 @@ weft_status weft__sim_sync(weft_sim *sim)
 	st = sim->vt->sync(sim->dev, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "sync: %s", err.msg);
+	weft__sim_waited(sim, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -330,6 +335,8 @@ weft_status weft_sim_fence(weft_sim *sim, uint64_t *token)
 	if (st)
 		return weft__fail(sim->ctx, st, "fence: %s", err.msg);
 	sim->last_fence = *token;
+	sim->tm.fence = *token;
+	sim->tm.fence_at = sim->steps_done;
 	return WEFT_OK;
 }
 
@@ -351,5 +358,7 @@ weft_status weft_sim_wait(weft_sim *sim, uint64_t token)
 	st = sim->vt->wait(sim->dev, token, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "wait: %s", err.msg);
+	if (token >= sim->tm.fence) /* covers the steps the last fence did */
+		weft__sim_waited(sim, sim->tm.fence_at);
 	return WEFT_OK;
 }

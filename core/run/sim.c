@@ -94,6 +94,9 @@ static weft_status weft__sim_open_device(weft_sim *sim)
 		.struct_size = sizeof dc,
 		.threads = (int)weft__config_opts(sim->cfg)->backend.threads,
 		.platform = platform[0] ? platform : NULL,
+		.flags = weft__config_opts(sim->cfg)->backend.profile
+				 ? WEFT_DEVICE_PROFILE
+				 : 0,
 	};
 	weft_error err = { { 0 } };
 	weft_status st;
@@ -118,6 +121,11 @@ static weft_status weft__sim_load_program(weft_sim *sim)
 
 	if (pd.source && pd.source_len == 0)
 		pd.source_len = strlen(pd.source);
+	st = weft__backend_check_needs(sim->ctx, sim->model->name,
+				       sim->plugin->path, sim->vt, sim->dev,
+				       &pd);
+	if (st)
+		return st;
 	st = sim->vt->load_program(sim->dev, &pd, &sim->prog, &err);
 	if (st)
 		return weft__fail(sim->ctx, st,
@@ -267,6 +275,7 @@ static weft_status weft__sim_new(weft_context *ctx, const weft_config *cfg,
 	(*out)->cfg = cfg;
 	(*out)->valid = valid;
 	(*out)->model = model;
+	(*out)->tm.done_at = UINT64_MAX; /* no wait seen yet */
 	return weft__sim_init(*out);
 }
 
@@ -341,8 +350,14 @@ static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 {
 	weft_error err = { { 0 } };
 	const weft__sim_list *step = WEFT__SIM_STEP(sim);
-	weft_status st =
-		sim->vt->step(sim->dev, sim->prog, step->l, step->n, n, &err);
+	weft_status st;
+
+	if (!sim->tm.t0) {
+		sim->tm.t0 = weft__now_ns();
+		sim->tm.from = sim->steps_done;
+	}
+	st = sim->vt->step(sim->dev, sim->prog, step->l, step->n, n, &err);
+	sim->tm.t_enq = weft__now_ns();
 	if (st)
 		return weft__fail(sim->ctx, st, "step %llu: %s",
 				  (unsigned long long)sim->steps_done + 1,
@@ -350,11 +365,36 @@ static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 	return WEFT_OK;
 }
 
+void weft__sim_waited(weft_sim *sim, uint64_t upto)
+{
+	if (sim->tm.t0 && upto == sim->steps_done &&
+	    sim->tm.done_at != sim->steps_done) {
+		sim->tm.t_done = weft__now_ns();
+		sim->tm.done_at = sim->steps_done;
+	}
+}
+
 /* Outputs after a chunk: collect() and the pipeline, when the model has
  * outputs between steps. */
 static weft_status weft__sim_output(weft_sim *sim)
 {
 	return sim->pipe.on ? weft__pipe_chunk(sim) : WEFT_OK;
+}
+
+/* After a chunk: its outputs at an output point, a checkpoint when one is
+ * due, their host time counted apart from the steps'. */
+static weft_status weft__sim_between(weft_sim *sim)
+{
+	uint64_t t0 = weft__now_ns(), waits = sim->tm.waits_ns;
+	weft_status st = WEFT_OK;
+
+	if (sim->steps_done % sim->every == 0 ||
+	    sim->steps_done == sim->steps_total)
+		st = weft__sim_output(sim);
+	if (st == WEFT_OK && weft__ckpt_due(sim))
+		st = weft__ckpt_take(sim, 0);
+	sim->tm.outputs_ns += weft__now_ns() - t0 - (sim->tm.waits_ns - waits);
+	return st;
 }
 
 /* Steps to the next output point, or to the next checkpoint when it comes
@@ -398,11 +438,7 @@ weft_status weft__sim_step(weft_sim *sim, uint64_t n)
 			return st;
 		sim->steps_done += chunk;
 		n -= chunk;
-		if ((sim->steps_done % sim->every == 0 ||
-		     sim->steps_done == sim->steps_total) &&
-		    (st = weft__sim_output(sim)))
-			return st;
-		if (weft__ckpt_due(sim) && (st = weft__ckpt_take(sim, 0)))
+		if ((st = weft__sim_between(sim)))
 			return st;
 	}
 	return WEFT_OK;
@@ -540,6 +576,78 @@ weft_status weft_sim_stats(weft_sim *sim, weft_stats *out)
 	if (!sim || !out || out->struct_size < sizeof(uint32_t))
 		return WEFT_E_INVALID;
 	return sim->vt->stats(sim->dev, out);
+}
+
+/* The backend has no kernel_stats(): why, for the message. */
+static const char *weft__sim_no_kstats(const weft_backend *vt)
+{
+	if (vt->struct_size < WEFT_BACKEND_V1_5_SIZE)
+		return "built for a backend ABI older than 1.5, which added "
+		       "kernel_stats()";
+	return "it has no kernel_stats()";
+}
+
+weft_status weft_sim_kernel_stats(weft_sim *sim, weft_kernel_stats_row *rows,
+				  size_t cap, size_t *n)
+{
+	const weft_program_desc *pd;
+	weft_kernel_stat *ks;
+	weft_error err = { { 0 } };
+	weft_status st;
+
+	if (!sim || !n || (!rows && cap))
+		return sim ? weft__fail(sim->ctx, WEFT_E_INVALID,
+					"weft_sim_kernel_stats: no %s",
+					n ? "rows" : "place for the count")
+			   : WEFT_E_INVALID;
+	if (sim->vt->struct_size < WEFT_BACKEND_V1_5_SIZE ||
+	    !sim->vt->kernel_stats)
+		return weft__fail(sim->ctx, WEFT_E_UNSUPPORTED,
+				  "backend %s keeps no per-kernel counters "
+				  "(%s: %s)",
+				  sim->vt->name, sim->plugin->path,
+				  weft__sim_no_kstats(sim->vt));
+	pd = sim->model->program;
+	ks = calloc(pd->n_kernels ? pd->n_kernels : 1, sizeof *ks);
+	if (!ks)
+		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
+	st = sim->vt->kernel_stats(sim->dev, sim->prog, ks, pd->n_kernels,
+				   &err);
+	for (size_t k = 0; st == WEFT_OK && k < pd->n_kernels && k < cap; k++)
+		rows[k] = (weft_kernel_stats_row){
+			.name = pd->kernels[k].name,
+			.launches = ks[k].launches,
+			.time_ns = ks[k].time_ns,
+			.timed = ks[k].timed,
+		};
+	free(ks);
+	if (st)
+		return weft__fail(sim->ctx, st, "per-kernel counters: %s",
+				  err.msg);
+	*n = pd->n_kernels;
+	return WEFT_OK;
+}
+
+weft_status weft_sim_times_get(const weft_sim *sim, weft_sim_times *out)
+{
+	weft_sim_times full = { .struct_size = sizeof full };
+	uint32_t size;
+
+	if (!sim || !out || out->struct_size < sizeof(uint32_t))
+		return WEFT_E_INVALID;
+	if (sim->tm.t0) {
+		full.steps = sim->steps_done - sim->tm.from;
+		full.complete = sim->tm.done_at == sim->steps_done;
+		full.steps_ns =
+			(full.complete ? sim->tm.t_done : sim->tm.t_enq) -
+			sim->tm.t0;
+		full.outputs_ns = sim->tm.outputs_ns;
+	}
+	size = out->struct_size < sizeof full ? out->struct_size
+					      : (uint32_t)sizeof full;
+	memcpy((char *)out + sizeof(uint32_t),
+	       (const char *)&full + sizeof(uint32_t), size - sizeof(uint32_t));
+	return WEFT_OK;
 }
 
 weft_status weft__sim_native(weft_sim *sim, weft_buf *buf, const char *what,

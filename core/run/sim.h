@@ -160,6 +160,19 @@ struct weft_sim {
 	struct weft__ckpt *ckpt;
 	weft_plot_desc **plots; /* weft_model_plot()'s, copies, owned */
 	size_t n_plots;
+	/* Step timing (weft_sim_times_get): the first enqueue's clock (t0,
+	 * 0 before it) and steps_done then (from), the end of the last
+	 * enqueue, the first wait that covered every step enqueued
+	 * (t_done, at steps_done = done_at; UINT64_MAX: none yet), the last
+	 * application fence and the steps it covers, the host time spent
+	 * on outputs and checkpoints between chunks, less the output
+	 * pipeline's waits for the device (waits_ns), which wait for the
+	 * steps' work. */
+	struct {
+		uint64_t t0, from, t_enq, t_done, done_at;
+		uint64_t fence, fence_at;
+		uint64_t outputs_ns, waits_ns;
+	} tm;
 };
 
 /* weft_sim_open() with the model given instead of found by the name in
@@ -204,6 +217,10 @@ weft_status weft__sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
 weft_status weft__sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
 			    const void *src, size_t bytes, unsigned flags);
 weft_status weft__sim_sync(weft_sim *sim);
+/* A wait returned that covers the work of the steps up to steps_done =
+ * upto (a sync, a fence wait, a blocking transfer): the steps' time ends
+ * here when it covers every step enqueued and none before did. */
+void weft__sim_waited(weft_sim *sim, uint64_t upto);
 
 /* ---- the output pipeline (pipeline.c) ---------------------------------- */
 

@@ -149,15 +149,20 @@ typedef struct weft_device_config {
 /* What caps() reports: how the device computes, so that a program's needs
  * (weft_program_desc.needs, the same WEFT_CAP_* bits, which weft-wk
  * derives from the kernel source) are checked before it is loaded.
- * A backend without caps() is taken to offer none of these. */
-#define WEFT_CAP_F64	   0x1u /* hardware binary64: + - * / sqrt correctly
-				 * rounded, never contracted (weft_f64,
-				 * WEFT_HAS_F64 1 in its prelude) */
-#define WEFT_CAP_F32_EXACT 0x2u /* binary32 + - * / sqrt correctly rounded,
-				 * never contracted into fused multiply-add */
-#define WEFT_CAP_SUBNORMAL 0x4u /* subnormal f32 and f64 operands and
-				 * results kept, not flushed to zero */
-#define WEFT_CAP_ATOMIC64  0x8u /* weft_atomic_add_u64 */
+ * A backend without caps() is taken to offer WEFT_CAP_F32_EXACT and
+ * WEFT_CAP_SUBNORMAL only: what the dialect asked of every backend, and
+ * the conformance suite checked, before caps(). */
+#define WEFT_CAP_F64                                      \
+	0x1u /* hardware binary64: + - * / sqrt correctly \
+	      * rounded, never contracted (weft_f64,      \
+	      * WEFT_HAS_F64 1 in its prelude) */
+#define WEFT_CAP_F32_EXACT                               \
+	0x2u /* binary32 + - * / sqrt correctly rounded, \
+	      * never contracted into fused multiply-add */
+#define WEFT_CAP_SUBNORMAL                                           \
+	0x4u		       /* subnormal f32 and f64 operands and \
+				* results kept, not flushed to zero */
+#define WEFT_CAP_ATOMIC64 0x8u /* weft_atomic_add_u64 */
 
 typedef struct weft_device_caps {
 	uint32_t struct_size; /* set by the caller */
@@ -174,6 +179,10 @@ typedef struct weft_kernel_stat {
 			    * (a step_replicas() launch counts once) */
 	uint64_t time_ns;  /* device time of the completed ones; 0 unless the
 			    * device was opened with WEFT_DEVICE_PROFILE */
+	uint64_t timed;	   /* launches whose time is in time_ns: those that
+			    * completed and were timed (a backend that
+			    * bounds what it keeps to time launches may
+			    * leave some untimed); 0 without profiling */
 } weft_kernel_stat;
 
 /* What mem_info() reports (ABI 1.3): the device's memory, so that the core
@@ -338,9 +347,9 @@ typedef struct weft_backend {
 				     uint64_t n_steps, weft_error *err);
 
 	/* ABI 1.5, optional (the core checks struct_size and NULL; without
-	 * caps(), a device is taken to have no WEFT_CAP_* and a program that
-	 * needs one is refused; without kernel_stats(), --stats shows no
-	 * per-kernel lines).
+	 * caps(), a device is taken to have WEFT_CAP_F32_EXACT and
+	 * WEFT_CAP_SUBNORMAL only, and a program that needs more is refused;
+	 * without kernel_stats(), --stats shows no per-kernel lines).
 	 *
 	 * What the device computes exactly (weft_device_caps). out->struct_size
 	 * is set by the caller; fill only what it covers. Never waits. */

@@ -31,6 +31,9 @@ typedef double weft_f64;
 /* 1: weft_f64 is hardware binary64 (WEFT_CAP_F64); every prelude defines
  * it, 0 where the device has no double. */
 #define WEFT_HAS_F64 1
+/* 1: weft_atomic_add_u64 exists (WEFT_CAP_ATOMIC64); every prelude
+ * defines it, 0 where the device has no 64-bit atomics. */
+#define WEFT_HAS_ATOMIC64 1
 #define WEFT_GLOBAL
 #define WEFT_FN static inline __attribute__((unused))
 /* File-scope constant tables: `WEFT_CONST weft_f64 name[] = { ... };`
@@ -96,9 +99,9 @@ WEFT_FN weft_u32 weft_atomic_max_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 v)
 {
 	weft_u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
 
-	while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1,
-						       __ATOMIC_RELAXED,
-						       __ATOMIC_RELAXED))
+	while (old < v &&
+	       !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
 		;
 	return old;
 }
@@ -107,9 +110,9 @@ WEFT_FN weft_u32 weft_atomic_min_u32(WEFT_GLOBAL weft_u32 *p, weft_u32 v)
 {
 	weft_u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
 
-	while (old > v && !__atomic_compare_exchange_n(p, &old, v, 1,
-						       __ATOMIC_RELAXED,
-						       __ATOMIC_RELAXED))
+	while (old > v &&
+	       !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
 		;
 	return old;
 }

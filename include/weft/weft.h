@@ -245,6 +245,50 @@ WEFT_EXPORT weft_status weft_sim_finish(weft_sim *sim);
 WEFT_EXPORT const char *weft_sim_backend(const weft_sim *sim);
 WEFT_EXPORT const char *weft_sim_model(const weft_sim *sim);
 WEFT_EXPORT weft_status weft_sim_stats(weft_sim *sim, weft_stats *out);
+
+/* One kernel's counters (weft_sim_kernel_stats). */
+typedef struct weft_kernel_stats_row {
+	const char *name;  /* the kernel's name, sim's */
+	uint64_t launches; /* launches since the program was loaded */
+	uint64_t time_ns;  /* device time of the timed launches; 0 unless
+			    * the run profiles ([backend] profile, which
+			    * `weft run --stats` sets) */
+	uint64_t timed;	   /* launches whose time is in time_ns: those
+			    * known complete (a backend that queues work
+			    * times a launch once it has completed) */
+} weft_kernel_stats_row;
+/* Per-kernel counters of the run's program, a row per kernel of the model
+ * in its program's order: rows[0 .. min(cap, kernels)) filled, *n set to
+ * the number of kernels (cap 0 and rows NULL ask only for that). Time
+ * covers the launches known complete: call weft_sim_sync() first for all
+ * of it. Never waits. WEFT_E_UNSUPPORTED, with a message naming the
+ * backend, when the backend keeps no per-kernel counters (backend ABI 1.5
+ * kernel_stats()). */
+WEFT_EXPORT weft_status weft_sim_kernel_stats(weft_sim *sim,
+					      weft_kernel_stats_row *rows,
+					      size_t cap, size_t *n);
+
+/* How long the run's steps took (weft_sim_step() and weft_sim_finish()). */
+typedef struct weft_sim_times {
+	uint32_t struct_size; /* set by the caller */
+	uint64_t steps;	      /* steps run since the run was opened */
+	/* From the first step's enqueue to the completion of the last
+	 * step's work, as seen by the first wait after it that covers it
+	 * (a sync, a fence wait, a blocking transfer: the output pipeline's,
+	 * the model's, the application's). While none has, `complete` is 0
+	 * and this ends where the last enqueue returned. No wait is added
+	 * to measure it. */
+	uint64_t steps_ns;
+	int complete;
+	/* Host time spent between chunks on outputs and checkpoints
+	 * (collect(), fences, handing chunks to the writer, checkpoints),
+	 * not counting the output pipeline's waits for the device, which
+	 * wait for the steps' work: part of steps_ns. */
+	uint64_t outputs_ns;
+} weft_sim_times;
+/* out->struct_size is set by the caller; only what it covers is filled. */
+WEFT_EXPORT weft_status weft_sim_times_get(const weft_sim *sim,
+					   weft_sim_times *out);
 WEFT_EXPORT size_t weft_sim_summary_count(const weft_sim *sim);
 WEFT_EXPORT weft_status weft_sim_summary_at(const weft_sim *sim, size_t i,
 					    const char **key,

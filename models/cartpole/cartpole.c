@@ -47,8 +47,9 @@ static const weft_key_desc cartpole_keys[] = {
 	  "an episode is truncated after this many steps (CartPole-v1: 500)" },
 	{ "precision", WEFT_KEY_ENUM, "f32", 0, 0, "f32|f64",
 	  "arithmetic of the state: f32 (fast; within 2e-6 of Gymnasium per "
-	  "step) or f64 (Gymnasium's float64 operations, bit for bit, computed "
-	  "in integer arithmetic on every backend; about 25 times slower)" },
+	  "step) or f64 (Gymnasium's float64 operations, bit for bit, on every "
+	  "backend: hardware doubles where the device has them, integer "
+	  "arithmetic, about 20 times slower, where it has not)" },
 };
 
 size_t weft__cartpole_io_bytes(uint32_t n)

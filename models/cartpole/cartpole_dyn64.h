@@ -1,9 +1,11 @@
 /*
  * models/cartpole/cartpole_dyn64.h - CartPole-v1 in binary64 for
  * [cartpole] precision = f64: Gymnasium's CartPoleEnv.step operation by
- * operation, on the integer doubles of cartpole_f64.h, so that the state
- * and the float32 observations are Gymnasium's, bit for bit, on every
- * backend (models/cartpole/cartpole.md, "Gymnasium-exact physics").
+ * operation, on weft_d64 (weft/double.h: the device's hardware doubles
+ * where it has them, weft/softf64.h's integer doubles where it has not),
+ * so that the state and the float32 observations are Gymnasium's, bit for
+ * bit, on every backend (models/cartpole/cartpole.md, "Gymnasium-exact
+ * physics").
  *
  * Gymnasium computes cos and sin with numpy, which calls the C library
  * for float64 scalars. glibc's sin and cos are not correctly rounded (up
@@ -18,9 +20,13 @@
  * angles: tests/models/test-cartpole-f64.c). CartPole only ever takes the
  * sine of an angle within 12 degrees, so the larger-argument paths are left
  * out. The table (cp64_sincos_table) is the model's `constants` buffer.
+ * Constants are written as their bits (no double literal in the program
+ * text: a device without doubles has none).
  */
 #ifndef CARTPOLE_DYN64_H
 #define CARTPOLE_DYN64_H
+
+#include <weft/double.h>
 
 /* Gymnasium's constants as its float64 arithmetic makes them. */
 #define CP64_GRAVITY	     0x402399999999999aul /* 9.8 */
@@ -35,6 +41,8 @@
 #define CP64_THETA_THRESHOLD 0x3fcacee9f37bebd5ul /* 12 * 2 * pi / 360 */
 /* CP_RESET_SCALE, the f32 constant, as a double. */
 #define CP64_RESET_SCALE 0x3e399999a0000000ul
+#define CP64_ONE	 0x3ff0000000000000ul
+#define CP64_SIGN	 0x8000000000000000ul
 
 /* The constants of glibc's sin and cos. */
 #define CP64_TRIG_BIG 0x42c8000000000000ul /* 1.5 * 2^45: rounds to 1/128 */
@@ -57,116 +65,138 @@
 #define CP64_CONST_POLICY (4 * CP64_TABLE_ROWS)
 #define CP64_CONST_COUNT  (CP64_CONST_POLICY + 5)
 
+/* A constant (bits) as a weft_d64. */
+#define CP64_K(bits) weft_d64_from_bits(bits)
+
 typedef struct cartpole_obs64 {
-	weft_u64 x, x_dot, theta, theta_dot;
+	weft_d64 x, x_dot, theta, theta_dot;
 } cartpole_obs64;
 
 /* |x| split into the nearest k/128 (its table row, returned) and the
  * remainder *r, as glibc does it: u = big + |x|; r = |x| - (u - big). */
-WEFT_FN weft_u32 cp64_trig_split(weft_u64 ax, weft_u64 *r)
+WEFT_FN weft_u32 cp64_trig_split(weft_d64 ax, weft_d64 *r)
 {
-	weft_u64 u = cp64_add(ax, CP64_TRIG_BIG);
+	weft_d64 u = weft_d64_add(ax, CP64_K(CP64_TRIG_BIG));
 
-	*r = cp64_sub(ax, cp64_sub(u, CP64_TRIG_BIG));
-	return (weft_u32)u * 4u;
+	*r = weft_d64_sub(ax, weft_d64_sub(u, CP64_K(CP64_TRIG_BIG)));
+	return (weft_u32)weft_d64_bits(u) * 4u;
+}
+
+/* Row k's entries of the table. */
+WEFT_FN weft_d64 cp64_tab(WEFT_GLOBAL const weft_u64 *tab, weft_u32 k)
+{
+	return weft_d64_from_bits(tab[k]);
 }
 
 /* glibc's sin(x) for |x| <= 0.2094 (CartPole's angles). */
-WEFT_FN weft_u64 cp64_sin(weft_u64 x, WEFT_GLOBAL const weft_u64 *tab)
+WEFT_FN weft_d64 cp64_sin(weft_d64 x, WEFT_GLOBAL const weft_u64 *tab)
 {
-	weft_u64 ax = cp64_abs(x), r, xx, p, t, q, s, c, cor, dx;
+	weft_d64 ax = weft_d64_abs(x), r, xx, p, t, q, s, c, cor, dx;
 	weft_u32 k;
 
-	if (ax < 0x3e50000000000000ul) /* |x| < 2^-26 */
+	if (weft_d64_lt(ax, CP64_K(0x3e50000000000000ul))) /* |x| < 2^-26 */
 		return x;
-	if (ax < CP64_0_126) {
-		xx = cp64_mul(x, x);
-		p = cp64_fma(xx, CP64_S5, CP64_S4);
-		p = cp64_fma(xx, p, CP64_S3);
-		p = cp64_fma(xx, p, CP64_S2);
-		p = cp64_fma(xx, p, CP64_S1);
-		return cp64_add(x, cp64_mul(xx, cp64_mul(x, p)));
+	if (weft_d64_lt(ax, CP64_K(CP64_0_126))) {
+		xx = weft_d64_mul(x, x);
+		p = weft_d64_fma(xx, CP64_K(CP64_S5), CP64_K(CP64_S4));
+		p = weft_d64_fma(xx, p, CP64_K(CP64_S3));
+		p = weft_d64_fma(xx, p, CP64_K(CP64_S2));
+		p = weft_d64_fma(xx, p, CP64_K(CP64_S1));
+		return weft_d64_add(x, weft_d64_mul(xx, weft_d64_mul(x, p)));
 	}
-	dx = cp64_lt(0u, x) ? 0u : CP64_SIGN; /* +0 or -0 */
+	/* +0 or -0 */
+	dx = CP64_K(weft_d64_lt(CP64_K(0u), x) ? 0u : CP64_SIGN);
 	k = cp64_trig_split(ax, &r);
-	xx = cp64_mul(r, r);
-	p = cp64_fma(xx, CP64_SN5, CP64_SN3);
-	t = cp64_fma(cp64_mul(r, xx), p, dx);
-	q = cp64_fma(xx, CP64_CS6, CP64_CS4);
-	q = cp64_fma(xx, q, CP64_CS2);
-	s = cp64_add(r, t);
-	c = cp64_fma(r, dx, cp64_mul(xx, q));
-	cor = cp64_fma(s, tab[k + 3u], tab[k + 1u]);
-	cor = cp64_fma(cp64_neg(c), tab[k], cor);
-	cor = cp64_fma(s, tab[k + 2u], cor);
-	return cp64_abs(cp64_add(tab[k], cor)) | (x & CP64_SIGN);
+	xx = weft_d64_mul(r, r);
+	p = weft_d64_fma(xx, CP64_K(CP64_SN5), CP64_K(CP64_SN3));
+	t = weft_d64_fma(weft_d64_mul(r, xx), p, dx);
+	q = weft_d64_fma(xx, CP64_K(CP64_CS6), CP64_K(CP64_CS4));
+	q = weft_d64_fma(xx, q, CP64_K(CP64_CS2));
+	s = weft_d64_add(r, t);
+	c = weft_d64_fma(r, dx, weft_d64_mul(xx, q));
+	cor = weft_d64_fma(s, cp64_tab(tab, k + 3u), cp64_tab(tab, k + 1u));
+	cor = weft_d64_fma(weft_d64_neg(c), cp64_tab(tab, k), cor);
+	cor = weft_d64_fma(s, cp64_tab(tab, k + 2u), cor);
+	return weft_d64_copysign(weft_d64_add(cp64_tab(tab, k), cor), x);
 }
 
 /* glibc's cos(x) for |x| <= 0.2094. */
-WEFT_FN weft_u64 cp64_cos(weft_u64 x, WEFT_GLOBAL const weft_u64 *tab)
+WEFT_FN weft_d64 cp64_cos(weft_d64 x, WEFT_GLOBAL const weft_u64 *tab)
 {
-	weft_u64 ax = cp64_abs(x), r, xx, p, s, q, c, cor;
+	weft_d64 ax = weft_d64_abs(x), r, xx, p, s, q, c, cor;
 	weft_u32 k;
 
-	if (ax < 0x3e40000000000000ul) /* |x| < 2^-27 */
-		return CP64_ONE;
+	if (weft_d64_lt(ax, CP64_K(0x3e40000000000000ul))) /* |x| < 2^-27 */
+		return CP64_K(CP64_ONE);
 	k = cp64_trig_split(ax, &r);
-	r = cp64_add(r, (x >> 63) ? CP64_SIGN : 0u);
-	xx = cp64_mul(r, r);
-	p = cp64_fma(xx, CP64_SN5, CP64_SN3);
-	s = cp64_fma(cp64_mul(r, xx), p, r);
-	q = cp64_fma(xx, CP64_CS6, CP64_CS4);
-	q = cp64_fma(xx, q, CP64_CS2);
-	c = cp64_mul(xx, q);
-	cor = cp64_fma(cp64_neg(s), tab[k + 1u], tab[k + 3u]);
-	cor = cp64_fma(cp64_neg(c), tab[k + 2u], cor);
-	cor = cp64_fma(cp64_neg(s), tab[k], cor);
-	return cp64_add(tab[k + 2u], cor);
+	/* r + (-0) for negative x: a zero remainder keeps x's sign */
+	r = weft_d64_add(r, CP64_K(weft_d64_bits(x) & CP64_SIGN));
+	xx = weft_d64_mul(r, r);
+	p = weft_d64_fma(xx, CP64_K(CP64_SN5), CP64_K(CP64_SN3));
+	s = weft_d64_fma(weft_d64_mul(r, xx), p, r);
+	q = weft_d64_fma(xx, CP64_K(CP64_CS6), CP64_K(CP64_CS4));
+	q = weft_d64_fma(xx, q, CP64_K(CP64_CS2));
+	c = weft_d64_mul(xx, q);
+	cor = weft_d64_fma(weft_d64_neg(s), cp64_tab(tab, k + 1u),
+			   cp64_tab(tab, k + 3u));
+	cor = weft_d64_fma(weft_d64_neg(c), cp64_tab(tab, k + 2u), cor);
+	cor = weft_d64_fma(weft_d64_neg(s), cp64_tab(tab, k), cor);
+	return weft_d64_add(cp64_tab(tab, k + 2u), cor);
 }
 
 /* One Euler step of Gymnasium's CartPoleEnv.step, in its order of
- * operations (left to right, as Python evaluates them). */
-WEFT_FN cartpole_obs64 cp64_dynamics(cartpole_obs64 s, weft_u32 action,
-				     WEFT_GLOBAL const weft_u64 *tab)
+ * operations (left to right, as Python evaluates them). WEFT_D64_FN: with
+ * a build for CPUs with FMA on the host (weft/double.h). */
+WEFT_D64_FN cartpole_obs64 cp64_dynamics(cartpole_obs64 s, weft_u32 action,
+					 WEFT_GLOBAL const weft_u64 *tab)
 {
-	weft_u64 force = action ? CP64_FORCE : cp64_neg(CP64_FORCE);
-	weft_u64 c = cp64_cos(s.theta, tab), sn = cp64_sin(s.theta, tab);
-	weft_u64 temp, den, thetaacc, xacc, v;
+	weft_d64 force = CP64_K(action ? CP64_FORCE : CP64_FORCE | CP64_SIGN);
+	weft_d64 c = cp64_cos(s.theta, tab), sn = cp64_sin(s.theta, tab);
+	weft_d64 total = CP64_K(CP64_TOTAL_MASS);
+	weft_d64 pml = CP64_K(CP64_POLEMASS_LENGTH);
+	weft_d64 tau = CP64_K(CP64_TAU);
+	weft_d64 temp, den, thetaacc, xacc, v;
 	cartpole_obs64 n;
 
 	/* (force + polemass_length * theta_dot^2 * sin) / total_mass */
-	v = cp64_mul(CP64_POLEMASS_LENGTH, cp64_mul(s.theta_dot, s.theta_dot));
-	temp = cp64_div(cp64_add(force, cp64_mul(v, sn)), CP64_TOTAL_MASS);
+	v = weft_d64_mul(pml, weft_d64_mul(s.theta_dot, s.theta_dot));
+	temp = weft_d64_div(weft_d64_add(force, weft_d64_mul(v, sn)), total);
 	/* length * (4/3 - masspole * cos^2 / total_mass) */
-	v = cp64_div(cp64_mul(CP64_MASSPOLE, cp64_mul(c, c)), CP64_TOTAL_MASS);
-	den = cp64_mul(CP64_LENGTH, cp64_sub(CP64_FOUR_THIRDS, v));
-	thetaacc = cp64_div(
-		cp64_sub(cp64_mul(CP64_GRAVITY, sn), cp64_mul(c, temp)), den);
-	v = cp64_mul(cp64_mul(CP64_POLEMASS_LENGTH, thetaacc), c);
-	xacc = cp64_sub(temp, cp64_div(v, CP64_TOTAL_MASS));
-	n.x = cp64_add(s.x, cp64_mul(CP64_TAU, s.x_dot));
-	n.x_dot = cp64_add(s.x_dot, cp64_mul(CP64_TAU, xacc));
-	n.theta = cp64_add(s.theta, cp64_mul(CP64_TAU, s.theta_dot));
-	n.theta_dot = cp64_add(s.theta_dot, cp64_mul(CP64_TAU, thetaacc));
+	v = weft_d64_div(
+		weft_d64_mul(CP64_K(CP64_MASSPOLE), weft_d64_mul(c, c)), total);
+	den = weft_d64_mul(CP64_K(CP64_LENGTH),
+			   weft_d64_sub(CP64_K(CP64_FOUR_THIRDS), v));
+	thetaacc = weft_d64_div(
+		weft_d64_sub(weft_d64_mul(CP64_K(CP64_GRAVITY), sn),
+			     weft_d64_mul(c, temp)),
+		den);
+	v = weft_d64_mul(weft_d64_mul(pml, thetaacc), c);
+	xacc = weft_d64_sub(temp, weft_d64_div(v, total));
+	n.x = weft_d64_add(s.x, weft_d64_mul(tau, s.x_dot));
+	n.x_dot = weft_d64_add(s.x_dot, weft_d64_mul(tau, xacc));
+	n.theta = weft_d64_add(s.theta, weft_d64_mul(tau, s.theta_dot));
+	n.theta_dot = weft_d64_add(s.theta_dot, weft_d64_mul(tau, thetaacc));
 	return n;
 }
 
 WEFT_FN int cp64_terminated(cartpole_obs64 s)
 {
-	return cp64_lt(s.x, cp64_neg(CP64_X_THRESHOLD)) ||
-	       cp64_lt(CP64_X_THRESHOLD, s.x) ||
-	       cp64_lt(s.theta, cp64_neg(CP64_THETA_THRESHOLD)) ||
-	       cp64_lt(CP64_THETA_THRESHOLD, s.theta);
+	weft_d64 xt = CP64_K(CP64_X_THRESHOLD);
+	weft_d64 tt = CP64_K(CP64_THETA_THRESHOLD);
+
+	return weft_d64_lt(s.x, weft_d64_neg(xt)) || weft_d64_lt(xt, s.x) ||
+	       weft_d64_lt(s.theta, weft_d64_neg(tt)) ||
+	       weft_d64_lt(tt, s.theta);
 }
 
-/* cp_uniform's float as a double, on integers: the same value. */
-WEFT_FN weft_u64 cp64_uniform(weft_u32 draw)
+/* cp_uniform's float as a double: the same value. */
+WEFT_FN weft_d64 cp64_uniform(weft_u32 draw)
 {
-	weft_u64 d =
-		cp64_mul(cp64_from_i32((weft_i32)(draw >> 8) - CP_RESET_OFFSET),
-			 CP64_RESET_SCALE);
+	weft_d64 d = weft_d64_mul(
+		weft_d64_from_i32((weft_i32)(draw >> 8) - CP_RESET_OFFSET),
+		CP64_K(CP64_RESET_SCALE));
 
-	return cp64_from_f32_bits(cp64_to_f32_bits(d));
+	return weft_d64_from_f32(weft_d64_to_f32(d));
 }
 
 /* The state an episode starts from, equal to cp_reset_state's. */
@@ -185,14 +215,14 @@ WEFT_FN cartpole_obs64 cp64_reset_state(weft_rand4 r)
  * constants buffer). */
 WEFT_FN weft_u32 cp64_linear(WEFT_GLOBAL const weft_u64 *tab, cartpole_obs64 s)
 {
-	WEFT_GLOBAL const weft_u64 *w = tab + CP64_CONST_POLICY;
-	weft_u64 v = cp64_mul(w[0], s.x);
+	weft_u32 w = CP64_CONST_POLICY;
+	weft_d64 v = weft_d64_mul(cp64_tab(tab, w), s.x);
 
-	v = cp64_add(v, cp64_mul(w[1], s.x_dot));
-	v = cp64_add(v, cp64_mul(w[2], s.theta));
-	v = cp64_add(v, cp64_mul(w[3], s.theta_dot));
-	v = cp64_add(v, w[4]);
-	return cp64_lt(0u, v) ? 1u : 0u;
+	v = weft_d64_add(v, weft_d64_mul(cp64_tab(tab, w + 1u), s.x_dot));
+	v = weft_d64_add(v, weft_d64_mul(cp64_tab(tab, w + 2u), s.theta));
+	v = weft_d64_add(v, weft_d64_mul(cp64_tab(tab, w + 3u), s.theta_dot));
+	v = weft_d64_add(v, cp64_tab(tab, w + 4u));
+	return weft_d64_lt(CP64_K(0u), v) ? 1u : 0u;
 }
 
 #endif /* CARTPOLE_DYN64_H */

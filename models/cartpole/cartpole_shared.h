@@ -9,19 +9,13 @@
  * f32 with + - * only, each operation written out in a fixed order (no
  * library sin/cos, no division: see cartpole.wk), so that every target that
  * rounds f32 operations as IEEE 754 says, one at a time, computes the same
- * bits. Contracting a * b + c into a fused multiply-add would break that:
- * the host build is compiled with -ffp-contract=off (models/cartpole/
- * local.mk), the CUDA backend compiles with --fmad=false, and OpenCL C,
- * whose default is FP_CONTRACT ON, is told here.
+ * bits. Contracting a * b + c into a fused multiply-add would break that;
+ * the framework never contracts kernels (the host build weft-wk
+ * generates turns contraction off, the OpenCL prelude says FP_CONTRACT
+ * OFF, the CUDA backend compiles with --fmad=false: docs/kernel-dialect.md).
  */
 #ifndef CARTPOLE_SHARED_H
 #define CARTPOLE_SHARED_H
-
-#ifdef WEFT_TARGET_OPENCL
-#pragma OPENCL FP_CONTRACT OFF
-#endif
-
-#include "cartpole_f64.h"
 
 /* CartPole-v1 as Gymnasium defines it (gymnasium/envs/classic_control/
  * cartpole.py), rounded to f32 by the compiler; the three quotients as
@@ -67,7 +61,7 @@
 #define CP_MASK_SEEDED 2u /* episode 0 of the key just written */
 
 #define CP_PRECISION_F32 0u /* f32 state and arithmetic */
-#define CP_PRECISION_F64 1u /* binary64 in integers (cartpole_f64.h) */
+#define CP_PRECISION_F64 1u /* binary64 (weft/double.h) */
 
 #define CP_POLICY_LINEAR 0u
 #define CP_POLICY_RANDOM 1u

@@ -4,26 +4,29 @@
 CARTPOLE_CPPFLAGS = $(WEFT_MODEL_CPPFLAGS) -I$(top_srcdir)/models/cartpole \
 	-I$(top_builddir)/models/cartpole
 
-# The kernels' host builds in a convenience library of their own so that
-# they alone get -ffp-contract=off: their f32 arithmetic must round
+# The kernels' host builds in a convenience library, which the plugin and
+# the tests link; the host's use of the dynamics (the reset state) and
+# precision = f64's sin/cos table go with them. Their arithmetic must round
 # operation by operation as on every other target (no fused multiply-add,
-# whatever CFLAGS say). The host's use of the dynamics (the reset state)
-# goes with them.
+# whatever CFLAGS say): the file weft-wk generates turns contraction off
+# itself (docs/kernel-tool.md), and reset.c has nothing to contract.
 noinst_LTLIBRARIES += models/cartpole/libcartpole.la
 models_cartpole_libcartpole_la_SOURCES = models/cartpole/cartpole.h \
-	models/cartpole/cartpole_shared.h models/cartpole/cartpole_f64.h \
-	models/cartpole/cartpole_dyn64.h models/cartpole/reset.c
+	models/cartpole/cartpole_shared.h models/cartpole/cartpole_dyn64.h \
+	models/cartpole/reset.c
 nodist_models_cartpole_libcartpole_la_SOURCES = \
 	models/cartpole/cartpole_kernels.c models/cartpole/cartpole_kernels.h
 models_cartpole_libcartpole_la_CPPFLAGS = $(CARTPOLE_CPPFLAGS)
-models_cartpole_libcartpole_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 
 plugin_LTLIBRARIES += models/cartpole/weft-model-cartpole.la
 models_cartpole_weft_model_cartpole_la_SOURCES = models/cartpole/cartpole.c
 models_cartpole_weft_model_cartpole_la_CPPFLAGS = $(CARTPOLE_CPPFLAGS)
 models_cartpole_weft_model_cartpole_la_LDFLAGS = $(WEFT_MODEL_LDFLAGS)
+# -lm: fma(), which weft/double.h's weft_d64_fma calls in the host build
+# for CPUs without FMA (the f64 step's build for CPUs with FMA uses the
+# instruction: WEFT_D64_FN).
 models_cartpole_weft_model_cartpole_la_LIBADD = \
-	models/cartpole/libcartpole.la core/libweft.la
+	models/cartpole/libcartpole.la core/libweft.la -lm
 
 # The C API: an application's library, on weft/weft.h alone.
 lib_LTLIBRARIES += models/cartpole/libweft-cartpole.la
@@ -45,8 +48,9 @@ EXTRA_DIST += models/cartpole/cartpole.wk models/cartpole/cartpole.md
 models/cartpole/cartpole_kernels.h: models/cartpole/cartpole_kernels.c
 models/cartpole/cartpole_kernels.c: $(top_srcdir)/models/cartpole/cartpole.wk \
 		$(top_srcdir)/models/cartpole/cartpole_shared.h \
-		$(top_srcdir)/models/cartpole/cartpole_f64.h \
 		$(top_srcdir)/models/cartpole/cartpole_dyn64.h \
+		$(top_srcdir)/include/weft/double.h \
+		$(top_srcdir)/include/weft/softf64.h \
 		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
 	$(AM_V_GEN)$(MKDIR_P) models/cartpole && $(WEFT_WK_RUN) -n cartpole \
 		-o models/cartpole/cartpole_kernels.c \

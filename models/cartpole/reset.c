@@ -4,7 +4,8 @@
  * cartpole_shared.h): the initial state of `weft run`, and the tests'
  * reference; and the table of sines and cosines that precision = f64
  * uploads (cartpole_dyn64.h). Built with the kernels' host builds
- * (-ffp-contract=off).
+ * (models/cartpole/local.mk); nothing here can be contracted into a fused
+ * multiply-add (one product, no sum).
  */
 #include "cartpole.h"
 

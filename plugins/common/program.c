@@ -13,7 +13,9 @@ static int copy_names(struct weft__prog *pg, const weft_program_desc *desc)
 {
 	pg->name = strdup(desc->name);
 	pg->kernel_names = calloc(desc->n_kernels, sizeof *pg->kernel_names);
-	if (!pg->name || !pg->kernel_names)
+	pg->kstat = calloc(desc->n_kernels ? desc->n_kernels : 1,
+			   sizeof *pg->kstat);
+	if (!pg->name || !pg->kernel_names || !pg->kstat)
 		return -1;
 	pg->n_kernels = desc->n_kernels;
 	for (uint32_t k = 0; k < desc->n_kernels; k++) {
@@ -53,6 +55,7 @@ void weft__prog_free(struct weft__prog *pg)
 			free(pg->kernel_names[k]);
 		free(pg->kernel_names);
 	}
+	free(pg->kstat);
 	free(pg->name);
 	free(weft__prog_outer(pg));
 }

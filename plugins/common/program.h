@@ -21,7 +21,9 @@ struct weft__prog {
 	char *name;
 	char **kernel_names; /* n_kernels names */
 	uint32_t n_kernels;
-	size_t offset; /* where it is in the backend's program */
+	weft_kernel_stat *kstat; /* n_kernels counters (kernel_stats()),
+				  * zero when loaded (stats.h) */
+	size_t offset;		 /* where it is in the backend's program */
 	struct weft__prog *prev, *next; /* the device's program list */
 };
 

@@ -2,7 +2,7 @@
  * plugins/cuda/compile.c - compiling a model's portable source with NVRTC:
  * the program text (the prelude of prelude.c, a #line directive naming
  * the program, the model's source), NVRTC's options, loading NVRTC, and
- * turning its log into one line of error.
+ * turning its log into an error (the whole log saved to a file).
  *
  * NVRTC is not linked: it is dlopen()ed when the first program is loaded,
  * so that the plugin loads (and probes) without it. This file makes no
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/buildlog.h"
 #include "priv.h"
 
 int weft__cuda_options(int cc_major, int cc_minor, char arch[32],
@@ -27,9 +28,15 @@ int weft__cuda_options(int cc_major, int cc_minor, char arch[32],
 	opts[n++] = arch;
 	opts[n++] = "--std=c++17";
 	opts[n++] = "-default-device";
-	/* IEEE single precision, operation by operation, as on the host
-	 * (GCC does not contract in ISO C mode): no fused multiply-add. */
+	/* IEEE arithmetic, operation by operation, as on the host (built
+	 * with -ffp-contract=off) and in OpenCL (FP_CONTRACT OFF): no fused
+	 * multiply-add, correctly rounded division and square root, and
+	 * subnormals kept. Each is NVRTC's default but --fmad, and each is
+	 * given so that no default can change the results. */
 	opts[n++] = "--fmad=false";
+	opts[n++] = "--prec-div=true";
+	opts[n++] = "--prec-sqrt=true";
+	opts[n++] = "--ftz=false";
 	/* Source lines in compute-sanitizer's reports. */
 	opts[n++] = "--generate-line-info";
 	return n;
@@ -171,31 +178,9 @@ void weft__cuda_nvrtc_close(struct weft__cuda_nvrtc *nv)
 
 /* ---- compiling ----------------------------------------------------------- */
 
-/* Append to out what fits of the log: lines naming an error first, in
- * order, then the others; "; " between lines. */
-static void log_excerpt(const char *log, char *out, size_t size)
-{
-	size_t len = strlen(out);
-
-	for (int pass = 0; pass < 2; pass++) {
-		const char *p = log;
-
-		while (*p && len + 1 < size) {
-			const char *eol = strchr(p, '\n');
-			size_t n = eol ? (size_t)(eol - p) : strlen(p);
-			int is_err = memmem(p, n, "error", 5) != NULL;
-
-			if (n && is_err == (pass == 0))
-				len += (size_t)snprintf(
-					out + len, size - len, "%s%.*s",
-					len ? "; " : "", (int)n, p);
-			if (len >= size)
-				len = size - 1;
-			p += n + (eol ? 1 : 0);
-		}
-	}
-}
-
+/* NVRTC's log, saved whole to a file that the error names, and its
+ * diagnostics quoted (../common/buildlog.h): the program text's #line
+ * directives make them name the kernel file's lines. */
 static weft_status compile_failed(const struct weft__cuda_nvrtc *nv,
 				  nvrtcProgram prog, nvrtcResult r,
 				  const char *prog_name, const char *where,
@@ -203,23 +188,23 @@ static weft_status compile_failed(const struct weft__cuda_nvrtc *nv,
 {
 	size_t size = 0;
 	char *log = NULL;
-	char excerpt[WEFT_ERROR_MAX] = "";
+	weft_status st;
 
 	if (nv->log_size(prog, &size) == NVRTC_SUCCESS && size > 1 &&
-	    (log = malloc(size)) && nv->log(prog, log) == NVRTC_SUCCESS) {
+	    (log = malloc(size)) && nv->log(prog, log) == NVRTC_SUCCESS)
 		log[size - 1] = '\0';
-		log_excerpt(log, excerpt, sizeof excerpt);
-	}
-	free(log);
+	else if (log)
+		log[0] = '\0';
 	/* A compilation error is the model's; anything else (an option
 	 * NVRTC does not know, such as a newer architecture) is not. */
-	return weft__cuda_fail(
-		err,
+	st = weft__build_failed(
+		"cuda", err,
 		r == NVRTC_ERROR_COMPILATION ? WEFT_E_MODEL : WEFT_E_DEVICE,
-		"program '%s' does not compile for %s (NVRTC "
-		"%d.%d, %s): %s",
-		prog_name, where, nv->major, nv->minor, nv->error_string(r),
-		excerpt[0] ? excerpt : "no compiler log");
+		prog_name, log,
+		"program '%s' does not compile for %s (NVRTC %d.%d, %s)",
+		prog_name, where, nv->major, nv->minor, nv->error_string(r));
+	free(log);
+	return st;
 }
 
 static weft_status get_cubin(const struct weft__cuda_nvrtc *nv,

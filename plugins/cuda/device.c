@@ -172,3 +172,25 @@ weft_status weft__cuda_describe(weft_device *dev, weft_error *err)
 				cudaDriverGetVersion(&dev->driver_version), err,
 				"reading the driver version");
 }
+
+weft_status weft__cuda_caps(weft_device *dev, weft_device_caps *out,
+			    weft_error *err)
+{
+	size_t hdr = sizeof out->struct_size, n;
+	weft_device_caps c = { .struct_size = sizeof c };
+
+	if (!dev)
+		return weft__cuda_fail(err, WEFT_E_INVALID, "caps: no device");
+	if (!out || out->struct_size < hdr)
+		return weft__cuda_fail(err, WEFT_E_INVALID,
+				       "caps: weft_device_caps %s",
+				       out ? "too short" : "is NULL");
+	/* Every device of MIN_CC or newer has binary64, 64-bit atomicAdd,
+	 * and, with compile.c's options, IEEE + - * / sqrt (no contraction,
+	 * no flush to zero). */
+	c.caps = WEFT_CAP_F64 | WEFT_CAP_F32_EXACT | WEFT_CAP_SUBNORMAL |
+		 WEFT_CAP_ATOMIC64;
+	n = out->struct_size < sizeof c ? out->struct_size : sizeof c;
+	memcpy((char *)out + hdr, (const char *)&c + hdr, n - hdr);
+	return WEFT_OK;
+}

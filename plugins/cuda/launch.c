@@ -36,6 +36,15 @@
  * blocks per multiprocessor; the kernels' grid-stride loop covers the
  * rest. A launch whose capacity is 0 runs nothing.
  *
+ * kernel_stats(): every launch of a list is counted for its kernel. On a
+ * device opened with WEFT_DEVICE_PROFILE, graphs are off (a graph's
+ * replay cannot be timed per kernel) and each launch runs between two
+ * timing events recorded on the compute stream; the pair is kept in a
+ * bounded ring (TIMED_MAX launches) until sync(), wait() or
+ * kernel_stats() finds it complete (cudaEventQuery, never waiting) and
+ * adds cudaEventElapsedTime. A launch issued while the ring is full of
+ * launches not yet complete runs untimed (weft_kernel_stat.timed).
+ *
  * step_replicas() is the same path with replica layouts: a launch's
  * record carries every replica's strides, and its grid has a row of
  * blocks per replica (at most 65535 rows, each running every 65535th
@@ -50,6 +59,9 @@
 #include <string.h>
 
 #include "priv.h"
+
+/* Launches whose event pairs are kept for timing, at most. */
+#define TIMED_MAX 4096
 
 /* ---- programs ------------------------------------------------------------ */
 
@@ -264,6 +276,97 @@ weft_status weft__cuda_load_program(weft_device *dev,
 	return WEFT_OK;
 }
 
+/* ---- timing ---------------------------------------------------------------
+ */
+
+/* 1 and the time between the pair's events once both have completed, 0
+ * before, -1 when the runtime cannot tell. Never waits. */
+static int pair_done(void *ctx, void *a, void *b, uint64_t *ns)
+{
+	cudaError_t e = cudaEventQuery((cudaEvent_t)b);
+	float ms = 0;
+
+	(void)ctx;
+	if (e == cudaErrorNotReady) {
+		(void)cudaGetLastError(); /* not an error: clear it */
+		return 0;
+	}
+	if (e != cudaSuccess ||
+	    cudaEventElapsedTime(&ms, (cudaEvent_t)a, (cudaEvent_t)b) !=
+		    cudaSuccess) {
+		(void)cudaGetLastError();
+		return -1;
+	}
+	*ns = ms > 0 ? (uint64_t)((double)ms * 1e6) : 0;
+	return 1;
+}
+
+static void pair_release(void *ctx, void *a, void *b)
+{
+	(void)ctx;
+	(void)cudaEventDestroy((cudaEvent_t)a);
+	(void)cudaEventDestroy((cudaEvent_t)b);
+}
+
+static const weft__ktimer *timer(void)
+{
+	static const weft__ktimer t = { pair_done, pair_release, NULL };
+
+	return &t;
+}
+
+weft_status weft__cuda_timing_open(weft_device *dev, weft_error *err)
+{
+	if (!dev->profile || weft__kring_init(&dev->timing, TIMED_MAX) == 0)
+		return WEFT_OK;
+	return weft__cuda_fail(err, WEFT_E_NOMEM,
+			       "open: out of host memory for timing %d "
+			       "launches",
+			       TIMED_MAX);
+}
+
+void weft__cuda_timing_harvest(weft_device *dev)
+{
+	if (dev->profile)
+		weft__kring_harvest(&dev->timing, timer());
+}
+
+void weft__cuda_timing_close(weft_device *dev)
+{
+	weft__cuda_timing_harvest(dev);
+	if (dev->profile)
+		weft__kring_free(&dev->timing, timer());
+}
+
+weft_status weft__cuda_kernel_stats(weft_device *dev, weft_program *prog,
+				    weft_kernel_stat *out, uint32_t n,
+				    weft_error *err)
+{
+	if (dev && weft__cuda_enter(dev, NULL) == WEFT_OK)
+		weft__cuda_timing_harvest(dev);
+	return weft__kstats_get("cuda", dev, prog ? &prog->pg : NULL, out, n,
+				err);
+}
+
+/* A pair of timing events for the next launch, or both NULL when the ring
+ * stays full after a harvest or events cannot be created (the launch then
+ * runs untimed). Never waits. */
+static void timing_pair(weft_device *dev, cudaEvent_t *a, cudaEvent_t *b)
+{
+	*a = *b = NULL;
+	if (weft__kring_full(&dev->timing))
+		weft__kring_harvest(&dev->timing, timer());
+	if (weft__kring_full(&dev->timing))
+		return;
+	if (cudaEventCreateWithFlags(a, cudaEventDefault) != cudaSuccess ||
+	    cudaEventCreateWithFlags(b, cudaEventDefault) != cudaSuccess) {
+		(void)cudaGetLastError();
+		if (*a)
+			(void)cudaEventDestroy(*a);
+		*a = *b = NULL;
+	}
+}
+
 /* Waits for the device first: queued launches and graphs may still use
  * the program's kernels. */
 void weft__cuda_unload_program(weft_device *dev, weft_program *prog)
@@ -272,6 +375,9 @@ void weft__cuda_unload_program(weft_device *dev, weft_program *prog)
 		return;
 	if (weft__cuda_enter(dev, NULL) == WEFT_OK)
 		(void)weft__cuda_drain(dev, NULL);
+	weft__cuda_timing_harvest(dev);
+	if (dev->profile)
+		weft__kring_forget(&dev->timing, timer(), &prog->pg);
 	weft__prog_unlink(&dev->programs, &prog->pg);
 	program_free(prog);
 }
@@ -370,7 +476,39 @@ static cudaError_t launch_list(struct weft__cuda_rec *recs, uint32_t n,
 	return e;
 }
 
+/* Enqueue one step's launches, each between two timing events kept in
+ * the device's ring; 0 or the first failure. */
+static cudaError_t launch_list_timed(weft_device *dev, weft_program *prog,
+				     const weft_launch *launches,
+				     struct weft__cuda_rec *recs, uint32_t n,
+				     cudaStream_t s)
+{
+	cudaError_t e = cudaSuccess;
+
+	for (uint32_t i = 0; i < n && e == cudaSuccess; i++) {
+		cudaEvent_t a = NULL, b = NULL;
+
+		if (recs[i].grid)
+			timing_pair(dev, &a, &b);
+		if (a)
+			e = cudaEventRecord(a, s);
+		if (e == cudaSuccess)
+			e = launch_rec(&recs[i], s);
+		if (e == cudaSuccess && b)
+			e = cudaEventRecord(b, s);
+		if (e == cudaSuccess && a)
+			weft__kring_push(&dev->timing, &prog->pg,
+					 launches[i].kernel, a, b);
+		else if (a)
+			pair_release(NULL, a, b);
+		if (e == cudaSuccess && !recs[i].grid) /* ran nothing */
+			weft__kstats_time(&prog->pg, launches[i].kernel, 0);
+	}
+	return e;
+}
+
 static weft_status step_plain(weft_device *dev, weft_program *prog,
+			      const weft_launch *launches,
 			      struct weft__cuda_rec *recs, uint32_t n,
 			      uint64_t n_steps, uint64_t *done, weft_error *err)
 {
@@ -378,7 +516,9 @@ static weft_status step_plain(weft_device *dev, weft_program *prog,
 	cudaError_t e = cudaSuccess;
 
 	while (*done < n_steps && e == cudaSuccess) {
-		e = launch_list(recs, n, s);
+		e = dev->profile
+			    ? launch_list_timed(dev, prog, launches, recs, n, s)
+			    : launch_list(recs, n, s);
 		*done += e == cudaSuccess;
 	}
 	return weft__cuda_check(dev, e, err,
@@ -511,6 +651,8 @@ static weft_status enqueue(weft_device *dev, weft_program *prog,
 				       "launches",
 				       (unsigned)n);
 	if (active == 0) { /* every capacity is 0: nothing to run */
+		for (uint32_t i = 0; dev->profile && i < n; i++)
+			prog->pg.kstat[launches[i].kernel].timed += n_steps;
 		free(recs);
 		*done = n_steps;
 		return WEFT_OK;
@@ -522,7 +664,7 @@ static weft_status enqueue(weft_device *dev, weft_program *prog,
 	}
 	if (dev->use_graphs)
 		return step_graphs(dev, prog, recs, n, n_steps, done, err);
-	st = step_plain(dev, prog, recs, n, n_steps, done, err);
+	st = step_plain(dev, prog, launches, recs, n, n_steps, done, err);
 	free(recs);
 	return st;
 }
@@ -545,6 +687,7 @@ static weft_status step_list(weft_device *dev, weft_program *prog,
 	} else {
 		done = n_steps;
 	}
+	weft__kstats_count(&prog->pg, launches, n_launches, done);
 	weft__stats_step(&dev->st, done, n_launches, t0);
 	return st;
 }

@@ -274,8 +274,14 @@ static weft_status cuda_open(const weft_device_config *cfg, weft_device **out,
 				       "open: out of host memory");
 	dev->st.struct_size = sizeof dev->st;
 	dev->use_graphs = !(graphs && strcmp(graphs, "0") == 0);
+	/* A graph replays its launches as one: no per-kernel timing. */
+	dev->profile = cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_5_SIZE &&
+		       (cfg->flags & WEFT_DEVICE_PROFILE);
+	if (dev->profile)
+		dev->use_graphs = 0;
 	weft__cuda_memory_init(dev);
-	if ((st = weft__cuda_select(cfg, &dev->ordinal, err)) ||
+	if ((st = weft__cuda_timing_open(dev, err)) ||
+	    (st = weft__cuda_select(cfg, &dev->ordinal, err)) ||
 	    (st = weft__cuda_describe(dev, err)) ||
 	    (st = weft__cuda_enter(dev, err)) ||
 	    (st = create_queues(dev, err)) ||
@@ -294,6 +300,7 @@ static void cuda_close(weft_device *dev)
 		return;
 	if (dev->stream[0] && weft__cuda_enter(dev, NULL) == WEFT_OK)
 		(void)weft__cuda_drain(dev, NULL);
+	weft__cuda_timing_close(dev);
 	weft__cuda_programs_release(dev);
 	weft__cuda_stage_release(dev);
 	weft__cuda_memory_release(dev);
@@ -319,6 +326,7 @@ static weft_status cuda_sync(weft_device *dev, weft_error *err)
 		/* After a device failure the staged bytes mean nothing: the
 		 * blocks are recycled, the callers' memory is left alone. */
 		weft__cuda_stage_complete(dev, st == WEFT_OK);
+		weft__cuda_timing_harvest(dev);
 	}
 	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
@@ -406,6 +414,8 @@ static weft_status cuda_wait(weft_device *dev, uint64_t token, weft_error *err)
 	st = weft__cuda_enter(dev, err);
 	if (st == WEFT_OK)
 		st = wait_fence(dev, token, err);
+	if (st == WEFT_OK)
+		weft__cuda_timing_harvest(dev);
 	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
 }
@@ -442,4 +452,6 @@ WEFT_BACKEND_ENTRY = {
 	.native = weft__cuda_native,
 	.mem_info = weft__cuda_mem_info,
 	.step_replicas = weft__cuda_step_replicas,
+	.caps = weft__cuda_caps,
+	.kernel_stats = weft__cuda_kernel_stats,
 };

@@ -4,6 +4,10 @@
  * (docs/kernel-dialect.md), for NVRTC with
  * -default-device and C++17.
  *
+ * Every device has hardware double and 64-bit atomics (WEFT_HAS_F64 and
+ * WEFT_HAS_ATOMIC64 are 1); compile.c's options keep float arithmetic
+ * IEEE, operation by operation.
+ *
  * A model's program is this prelude, a #line directive naming the program
  * (so that compiler messages give lines of the model's own text), then the
  * model's source (compile.c puts them together). A kernel
@@ -43,11 +47,28 @@ const char weft__cuda_prelude[] =
 	"typedef unsigned int weft_u32;\n"
 	"typedef int weft_i32;\n"
 	"typedef unsigned long long weft_u64;\n"
+	"typedef long long weft_i64;\n"
 	"typedef float weft_f32;\n"
+	"typedef double weft_f64;\n"
 	"#define WEFT_TARGET_CUDA 1\n"
+	"#define WEFT_HAS_F64 1\n"
+	"#define WEFT_HAS_ATOMIC64 1\n"
 	"#define WEFT_GLOBAL\n"
 	"#define WEFT_FN static __device__ __forceinline__ "
 	"__attribute__((unused))\n"
+	"#define WEFT_CONST static __device__ const\n"
+	/* Correctly rounded whatever the options (compile.c also gives
+	 * --prec-sqrt=true --ftz=false). */
+	"#define WEFT_SQRT_F32(x) __fsqrt_rn((float)(x))\n"
+	"#define WEFT_SQRT_F64(x) __dsqrt_rn((double)(x))\n"
+	"WEFT_FN weft_u32 weft_f32_as_u32(float x)\n"
+	"{ return __float_as_uint(x); }\n"
+	"WEFT_FN float weft_u32_as_f32(weft_u32 u)\n"
+	"{ return __uint_as_float(u); }\n"
+	"WEFT_FN weft_u64 weft_f64_as_u64(double x)\n"
+	"{ return (weft_u64)__double_as_longlong(x); }\n"
+	"WEFT_FN double weft_u64_as_f64(weft_u64 u)\n"
+	"{ return __longlong_as_double((long long)u); }\n"
 	"#define WEFT_MULHI32(a, b) __umulhi((weft_u32)(a), (weft_u32)(b))\n"
 	/* Volatile accesses: never merged, hoisted or cached in L1, so a
 	 * word written by another work item is eventually seen (a relaxed
@@ -66,6 +87,12 @@ const char weft__cuda_prelude[] =
 	"WEFT_FN weft_u32 weft_atomic_cas_u32(weft_u32 *p, weft_u32 expect,\n"
 	"                                     weft_u32 desired)\n"
 	"{ return atomicCAS(p, expect, desired); }\n"
+	"WEFT_FN weft_u64 weft_atomic_add_u64(weft_u64 *p, weft_u64 v)\n"
+	"{ return atomicAdd(p, v); }\n"
+	"WEFT_FN weft_u32 weft_atomic_max_u32(weft_u32 *p, weft_u32 v)\n"
+	"{ return atomicMax(p, v); }\n"
+	"WEFT_FN weft_u32 weft_atomic_min_u32(weft_u32 *p, weft_u32 v)\n"
+	"{ return atomicMin(p, v); }\n"
 	/* The one kernel parameter: struct weft__cuda_args in priv.h. */
 	"struct weft__cuda_args {\n"
 	"  void *b[" MAX_BUFS "];\n"

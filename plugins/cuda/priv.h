@@ -217,6 +217,10 @@ struct weft_device {
 	struct weft__cuda_stage *stage_free;		   /* idle blocks */
 	struct weft__cuda_stage *inflight, *inflight_tail; /* issue order */
 	struct weft__prog *programs;
+	/* WEFT_DEVICE_PROFILE: every launch runs between two timing events,
+	 * kept in `timing` (launch.c) until harvested; graphs are off. */
+	int profile;
+	weft__kring timing;
 	weft_stats st;
 };
 
@@ -271,6 +275,9 @@ weft_status weft__cuda_select(const weft_device_config *cfg, int *ordinal,
  * dev->ordinal, and dev->where for messages; refuses a device older than
  * the kernels are built for. */
 weft_status weft__cuda_describe(weft_device *dev, weft_error *err);
+/* caps() (ABI 1.5): every capability (device.c). */
+weft_status weft__cuda_caps(weft_device *dev, weft_device_caps *out,
+			    weft_error *err);
 
 /* ---- memory.c ------------------------------------------------------------ */
 
@@ -326,6 +333,17 @@ weft_status weft__cuda_step_replicas(weft_device *dev, weft_program *prog,
 				     uint64_t n_steps, weft_error *err);
 /* Unload every program still loaded (close). */
 void weft__cuda_programs_release(weft_device *dev);
+/* Per-kernel timing (WEFT_DEVICE_PROFILE): room for the launches' events
+ * (open; nothing without profiling), harvest the completed ones (never
+ * waits: sync(), wait(), kernel_stats()), release them all (close, once
+ * the device is idle). */
+weft_status weft__cuda_timing_open(weft_device *dev, weft_error *err);
+void weft__cuda_timing_harvest(weft_device *dev);
+void weft__cuda_timing_close(weft_device *dev);
+/* kernel_stats() (ABI 1.5). */
+weft_status weft__cuda_kernel_stats(weft_device *dev, weft_program *prog,
+				    weft_kernel_stat *out, uint32_t n,
+				    weft_error *err);
 
 /* ---- prelude.c ----------------------------------------------------------- */
 
@@ -336,7 +354,7 @@ extern const size_t weft__cuda_prelude_len;
 /* ---- compile.c: no CUDA runtime calls (tests link it alone) -------------- */
 
 /* Most NVRTC options weft__cuda_options() returns. */
-#define WEFT__CUDA_MAX_OPTS 8
+#define WEFT__CUDA_MAX_OPTS 12
 /* The options for a device of compute capability major.minor; arch holds
  * the --gpu-architecture option, which opts[] points into. */
 int weft__cuda_options(int cc_major, int cc_minor, char arch[32],

@@ -32,7 +32,7 @@ int weft__ocl_cache_key(const weft_device *dev, const char *const *texts,
 
 	for (unsigned i = 0; i < n_texts; i++)
 		weft__cache_hash_bytes(h, texts[i], lens[i]);
-	weft__cache_hash_str(h, weft__ocl_build_options);
+	weft__cache_hash_str(h, dev->build_options);
 	weft__cache_hash_str(h, nm->device);
 	weft__cache_hash_str(h, nm->device_version);
 	weft__cache_hash_str(h, nm->driver_version);
@@ -58,8 +58,8 @@ cl_program weft__ocl_cache_load(weft_device *dev, const weft__cache_key *key)
 	if (!prog)
 		return NULL;
 	if (bin_rc != CL_SUCCESS ||
-	    clBuildProgram(prog, 1, &dev->id, weft__ocl_build_options, NULL,
-			   NULL) != CL_SUCCESS) {
+	    clBuildProgram(prog, 1, &dev->id, dev->build_options, NULL, NULL) !=
+		    CL_SUCCESS) {
 		clReleaseProgram(prog);
 		return NULL;
 	}

@@ -6,9 +6,10 @@
  * #line directive naming the program (so that compiler messages give the
  * program's name and the lines of its own source), and the model's
  * source. The binary comes from the on-disk cache when an entry matches
- * (cache.c); otherwise the driver compiles it (clBuildProgram with
- * weft__ocl_build_options) and the binary is cached. A build that fails
- * reports the lines of the build log that say what is wrong.
+ * (cache.c); otherwise the driver compiles it (clBuildProgram with the
+ * device's options, dev->build_options) and the binary is cached. A build
+ * that fails saves its whole build log to a file and reports the file
+ * and the log's diagnostics that fit in the error.
  */
 #include "config.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/buildlog.h"
 #include "priv.h"
 
 /* `#line 1 "NAME"`, so that compiler messages give the program's name and
@@ -33,41 +35,15 @@ static void line_directive(const char *name, char *out, size_t size)
 	snprintf(out + n, size - n, "\"\n");
 }
 
-/* Lines worth showing from a build log: from the first that says
- * "error", without the source excerpts and carets, joined by " | ". */
-static void log_excerpt(const char *log, char *out, size_t size)
-{
-	const char *start = strstr(log, "error");
-	size_t n = 0;
-
-	out[0] = '\0';
-	if (!start)
-		start = log;
-	while (start > log && start[-1] != '\n')
-		start--;
-	for (const char *line = start; *line && n + 1 < size;) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		size_t lead = strspn(line, " \t^~");
-
-		if (lead < len && strstr(line, ": ") && len) {
-			n += (size_t)snprintf(out + n, size - n, "%s%.*s",
-					      n ? " | " : "", (int)len, line);
-			if (n >= size)
-				n = size - 1;
-		}
-		line = end ? end + 1 : line + len;
-	}
-	if (!out[0])
-		snprintf(out, size, "(the compiler left no log)");
-}
-
+/* The build log, saved whole to a file that the error names, and its
+ * diagnostics quoted (../common/buildlog.h): the program text's #line
+ * directives make them name the kernel file's lines. */
 static weft_status build_failed(weft_device *dev, cl_program p,
 				const char *name, cl_int rc, weft_error *err)
 {
-	char excerpt[WEFT_ERROR_MAX];
 	size_t len = 0;
 	char *log = NULL;
+	weft_status st;
 
 	if (clGetProgramBuildInfo(p, dev->id, CL_PROGRAM_BUILD_LOG, 0, NULL,
 				  &len) == CL_SUCCESS &&
@@ -78,14 +54,15 @@ static weft_status build_failed(weft_device *dev, cl_program p,
 		log[len] = '\0';
 	else if (log)
 		log[0] = '\0';
-	log_excerpt(log ? log : "", excerpt, sizeof excerpt);
-	free(log);
-	return weft__ocl_fail(
-		err,
+	st = weft__build_failed(
+		"opencl", err,
 		rc == CL_BUILD_PROGRAM_FAILURE ? WEFT_E_INVALID : WEFT_E_DEVICE,
+		name, log,
 		"program '%s' failed to build for device '%s' "
-		"(clBuildProgram: %s): %s",
-		name, dev->names.device, weft__ocl_err_name(rc), excerpt);
+		"(clBuildProgram: %s)",
+		name, dev->names.device, weft__ocl_err_name(rc));
+	free(log);
+	return st;
 }
 
 static weft_status compile(weft_device *dev, const char *name,
@@ -100,8 +77,7 @@ static weft_status compile(weft_device *dev, const char *name,
 	if (!p)
 		return weft__ocl_cl_fail(dev, err, "clCreateProgramWithSource",
 					 rc, "program '%s'", name);
-	rc = clBuildProgram(p, 1, &dev->id, weft__ocl_build_options, NULL,
-			    NULL);
+	rc = clBuildProgram(p, 1, &dev->id, dev->build_options, NULL, NULL);
 	if (rc != CL_SUCCESS) {
 		weft_status st = build_failed(dev, p, name, rc, err);
 

@@ -1,6 +1,7 @@
 /*
- * plugins/opencl/device.c - platforms and devices: what probe() reports and
- * which device open() takes.
+ * plugins/opencl/device.c - platforms and devices: what probe() reports,
+ * which device open() takes, and what that device computes exactly
+ * (caps(), and the build options that follow from it).
  *
  * Devices are numbered across the selected platforms in the ICD loader's
  * enumeration order (platform by platform, each platform's devices in its
@@ -446,5 +447,169 @@ weft_status weft__ocl_select(const weft_device_config *cfg,
 	*platform = w.platforms[w.devices[i].platform];
 	*device = w.devices[i].id;
 	*index = i;
+	return WEFT_OK;
+}
+
+/* ---- capabilities ------------------------------------------------------ */
+
+/* 1 when the space-separated list holds the extension ext. */
+static int has_extension(const char *list, const char *ext)
+{
+	size_t n = strlen(ext);
+
+	for (const char *p = list; (p = strstr(p, ext)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/* CL_DEVICE_EXTENSIONS, malloc'ed ("" when it cannot be read). */
+static char *device_extensions(cl_device_id id)
+{
+	size_t len = 0;
+	char *ext = NULL;
+
+	if (clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, 0, NULL, &len) ==
+		    CL_SUCCESS &&
+	    (ext = malloc(len + 1)) &&
+	    clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, len, ext, NULL) ==
+		    CL_SUCCESS)
+		ext[len] = '\0';
+	else if (ext)
+		ext[0] = '\0';
+	return ext;
+}
+
+/* A floating-point configuration, 0 when the device does not say (a
+ * device without doubles may refuse CL_DEVICE_DOUBLE_FP_CONFIG). */
+static cl_device_fp_config fp_config(cl_device_id id, cl_device_info what)
+{
+	cl_device_fp_config c = 0;
+
+	if (clGetDeviceInfo(id, what, sizeof c, &c, NULL) != CL_SUCCESS)
+		return 0;
+	return c;
+}
+
+/* WEFT_OPENCL_NO_FP64 set to anything but "" or "0". */
+static int fp64_disabled(void)
+{
+	const char *v = getenv("WEFT_OPENCL_NO_FP64");
+
+	return v && v[0] && strcmp(v, "0") != 0;
+}
+
+/* Hardware double: cl_khr_fp64 with round-to-nearest (OpenCL requires
+ * its + - * / and sqrt correctly rounded then). */
+static uint32_t cap_f64(const char *ext, cl_device_fp_config dbl, char *why,
+			size_t size)
+{
+	if (fp64_disabled())
+		add(why, size, "; no cl_khr_fp64 (WEFT_OPENCL_NO_FP64 is set)");
+	else if (!has_extension(ext, "cl_khr_fp64"))
+		add(why, size,
+		    "; no cl_khr_fp64 (CL_DEVICE_DOUBLE_FP_CONFIG "
+		    "is %#llx)",
+		    (unsigned long long)dbl);
+	else if (!(dbl & CL_FP_ROUND_TO_NEAREST))
+		add(why, size,
+		    "; no f64 round-to-nearest in "
+		    "CL_DEVICE_DOUBLE_FP_CONFIG");
+	else
+		return WEFT_CAP_F64;
+	return 0;
+}
+
+static uint32_t cap_f32(cl_device_fp_config sgl, char *why, size_t size)
+{
+	if (!(sgl & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
+		add(why, size,
+		    "; no correctly rounded f32 divide and sqrt "
+		    "(CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT not in "
+		    "CL_DEVICE_SINGLE_FP_CONFIG)");
+	else if (!(sgl & CL_FP_ROUND_TO_NEAREST))
+		add(why, size,
+		    "; no f32 round-to-nearest in "
+		    "CL_DEVICE_SINGLE_FP_CONFIG");
+	else
+		return WEFT_CAP_F32_EXACT;
+	return 0;
+}
+
+/* Subnormals in f32 and, when the device has doubles, in f64. */
+static uint32_t cap_subnormal(uint32_t caps, cl_device_fp_config sgl,
+			      cl_device_fp_config dbl, char *why, size_t size)
+{
+	if (!(sgl & CL_FP_DENORM))
+		add(why, size,
+		    "; f32 subnormals flushed (no CL_FP_DENORM in "
+		    "CL_DEVICE_SINGLE_FP_CONFIG)");
+	else if ((caps & WEFT_CAP_F64) && !(dbl & CL_FP_DENORM))
+		add(why, size,
+		    "; f64 subnormals flushed (no CL_FP_DENORM in "
+		    "CL_DEVICE_DOUBLE_FP_CONFIG)");
+	else
+		return WEFT_CAP_SUBNORMAL;
+	return 0;
+}
+
+weft_status weft__ocl_read_caps(weft_device *dev, weft_error *err)
+{
+	cl_device_fp_config sgl =
+		fp_config(dev->id, CL_DEVICE_SINGLE_FP_CONFIG);
+	cl_device_fp_config dbl =
+		fp_config(dev->id, CL_DEVICE_DOUBLE_FP_CONFIG);
+	char *ext = device_extensions(dev->id);
+	char why[sizeof dev->caps_detail] = "";
+	uint32_t caps = 0;
+
+	if (!ext)
+		return weft__ocl_fail(err, WEFT_E_NOMEM,
+				      "device '%s': no host memory for its "
+				      "extension list",
+				      dev->names.device);
+	caps |= cap_f64(ext, dbl, why, sizeof why);
+	caps |= cap_f32(sgl, why, sizeof why);
+	caps |= cap_subnormal(caps, sgl, dbl, why, sizeof why);
+	if (has_extension(ext, "cl_khr_int64_base_atomics"))
+		caps |= WEFT_CAP_ATOMIC64;
+	else
+		add(why, sizeof why, "; no cl_khr_int64_base_atomics");
+	free(ext);
+	dev->caps = caps;
+	dev->caps_detail[0] = '\0';
+	if (why[0])
+		snprintf(dev->caps_detail, sizeof dev->caps_detail,
+			 "device '%s': %s", dev->names.device, why + 2);
+	/* No -cl-denorms-are-zero, no fast-math option: the defaults keep
+	 * IEEE semantics; the prelude turns contraction off. */
+	snprintf(dev->build_options, sizeof dev->build_options,
+		 "%s%s -DWEFT_HAS_F64=%d -DWEFT_HAS_ATOMIC64=%d",
+		 weft__ocl_build_options,
+		 (caps & WEFT_CAP_F32_EXACT)
+			 ? " -cl-fp32-correctly-rounded-divide-sqrt"
+			 : "",
+		 (caps & WEFT_CAP_F64) ? 1 : 0,
+		 (caps & WEFT_CAP_ATOMIC64) ? 1 : 0);
+	return WEFT_OK;
+}
+
+weft_status weft__ocl_caps(weft_device *dev, weft_device_caps *out,
+			   weft_error *err)
+{
+	weft_device_caps c = { .struct_size = sizeof c };
+	size_t hdr = sizeof out->struct_size;
+
+	if (!dev)
+		return weft__ocl_fail(err, WEFT_E_INVALID, "caps: no device");
+	if (!out || out->struct_size < hdr)
+		return weft__ocl_fail(err, WEFT_E_INVALID,
+				      "caps: weft_device_caps %s",
+				      out ? "too short" : "is NULL");
+	c.caps = dev->caps;
+	snprintf(c.detail, sizeof c.detail, "%s", dev->caps_detail);
+	memcpy((char *)out + hdr, (const char *)&c + hdr,
+	       (out->struct_size < sizeof c ? out->struct_size : sizeof c) -
+		       hdr);
 	return WEFT_OK;
 }

@@ -23,6 +23,18 @@
  * count by it); the items per replica are cut so that all replicas
  * together start about max_items. step() passes no layouts: one replica,
  * every stride 0.
+ *
+ * Every launch of a list is counted for its kernel (kernel_stats()). On a
+ * device opened with WEFT_DEVICE_PROFILE, the queue profiles and each
+ * launch keeps its event in a bounded ring; sync(), wait() and
+ * kernel_stats() take the completed ones' CL_PROFILING_COMMAND_START/END
+ * and release them, never waiting. A launch enqueued while the ring is
+ * full (more than TIMED_MAX launches since the host last looked) first
+ * flushes the queue and harvests what has completed; if nothing has, it
+ * runs untimed (weft_kernel_stat.timed tells). Every TIMED_FLUSH timed
+ * launches the queue is flushed and the ring harvested in any case, so
+ * that a long step() keeps the ring from filling while the device keeps
+ * up.
  */
 #include "config.h"
 
@@ -40,6 +52,13 @@
 #define ARG_XDYN   (WEFT_KERNEL_MAX_BUFS + 3)
 #define ARG_STRIDE (WEFT_KERNEL_MAX_BUFS + 4)
 #define ARG_XS	   (2 * WEFT_KERNEL_MAX_BUFS + 4)
+
+/* Launches whose events are kept for timing, at most. */
+#define TIMED_MAX 4096
+/* Timed launches between two flushes and harvests inside a long step():
+ * the device starts on them, and the ones it has finished free their
+ * place in the ring, without waiting. */
+#define TIMED_FLUSH 256
 
 /* ---- programs ------------------------------------------------------------ */
 
@@ -134,10 +153,14 @@ weft_status weft__ocl_load_program(weft_device *dev,
 	return WEFT_OK;
 }
 
+static const weft__ktimer *timer(weft_device *dev);
+
 void weft__ocl_unload_program(weft_device *dev, weft_program *prog)
 {
 	if (!dev || !prog)
 		return;
+	if (dev->profile)
+		weft__kring_forget(&dev->timing, timer(dev), &prog->pg);
 	weft__prog_unlink(&dev->programs, &prog->pg);
 	program_free(prog);
 }
@@ -146,6 +169,97 @@ void weft__ocl_programs_release(weft_device *dev)
 {
 	while (dev->programs)
 		weft__ocl_unload_program(dev, PROG_OF(dev->programs));
+}
+
+/* ---- timing ---------------------------------------------------------------
+ */
+
+/* 1 and the launch's time once its event has completed, 0 before, -1 when
+ * the event failed or has no profiling information. Never waits. */
+static int event_done(void *ctx, void *a, void *b, uint64_t *ns)
+{
+	cl_event ev = a;
+	cl_ulong t0 = 0, t1 = 0;
+	cl_int status;
+
+	(void)ctx;
+	(void)b;
+	if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+			   &status, NULL) != CL_SUCCESS ||
+	    status < 0)
+		return -1;
+	if (status != CL_COMPLETE)
+		return 0;
+	if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0,
+				    &t0, NULL) != CL_SUCCESS ||
+	    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1,
+				    &t1, NULL) != CL_SUCCESS)
+		return -1;
+	*ns = t1 > t0 ? t1 - t0 : 0;
+	return 1;
+}
+
+static void event_release(void *ctx, void *a, void *b)
+{
+	(void)ctx;
+	(void)b;
+	clReleaseEvent((cl_event)a);
+}
+
+static const weft__ktimer *timer(weft_device *dev)
+{
+	static const weft__ktimer t = { event_done, event_release, NULL };
+
+	(void)dev;
+	return &t;
+}
+
+weft_status weft__ocl_timing_open(weft_device *dev, weft_error *err)
+{
+	if (!dev->profile || weft__kring_init(&dev->timing, TIMED_MAX) == 0)
+		return WEFT_OK;
+	return weft__ocl_fail(err, WEFT_E_NOMEM,
+			      "device '%s': out of host memory for timing "
+			      "%d launches",
+			      dev->names.device, TIMED_MAX);
+}
+
+void weft__ocl_timing_harvest(weft_device *dev)
+{
+	if (dev->profile)
+		weft__kring_harvest(&dev->timing, timer(dev));
+}
+
+void weft__ocl_timing_close(weft_device *dev)
+{
+	weft__ocl_timing_harvest(dev);
+	if (dev->profile)
+		weft__kring_free(&dev->timing, timer(dev));
+}
+
+weft_status weft__ocl_kernel_stats(weft_device *dev, weft_program *prog,
+				   weft_kernel_stat *out, uint32_t n,
+				   weft_error *err)
+{
+	if (dev)
+		weft__ocl_timing_harvest(dev);
+	return weft__kstats_get("opencl", dev, prog ? &prog->pg : NULL, out, n,
+				err);
+}
+
+/* Where the event of a launch of a timed device goes: NULL when the
+ * device does not profile, or when the ring stays full after a flush and
+ * a harvest (the launch then runs untimed). Never waits. */
+static cl_event *timing_slot(weft_device *dev, cl_event *ev)
+{
+	if (!dev->profile)
+		return NULL;
+	if (++dev->timing_issued % TIMED_FLUSH == 0 ||
+	    weft__kring_full(&dev->timing)) {
+		clFlush(dev->queue);
+		weft__kring_harvest(&dev->timing, timer(dev));
+	}
+	return weft__kring_full(&dev->timing) ? NULL : ev;
 }
 
 /* ---- enqueueing -----------------------------------------------------------
@@ -220,6 +334,7 @@ static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
 {
 	struct weft__ocl_kernel *kn = &prog->kernels[l->kernel];
 	const char *kname = prog->pg.kernel_names[l->kernel];
+	cl_event ev = NULL, *evp;
 	size_t gsize[2];
 	cl_int rc;
 
@@ -233,12 +348,18 @@ static weft_status enqueue_launch(weft_device *dev, weft_program *prog,
 						 kname);
 		kn->set_for = i;
 	}
-	if (l->extent == 0)
+	if (l->extent == 0) {
+		if (dev->profile) /* nothing runs: it took no time */
+			weft__kstats_time(&prog->pg, l->kernel, 0);
 		return WEFT_OK;
+	}
 	gsize[0] = global_size(dev, l->extent, replicas);
 	gsize[1] = replicas;
+	evp = timing_slot(dev, &ev);
 	rc = clEnqueueNDRangeKernel(dev->queue, kn->k, 2, NULL, gsize, NULL, 0,
-				    NULL, NULL);
+				    NULL, evp);
+	if (rc == CL_SUCCESS && ev)
+		weft__kring_push(&dev->timing, &prog->pg, l->kernel, ev, NULL);
 	if (rc != CL_SUCCESS)
 		return weft__ocl_cl_fail(dev, err, "clEnqueueNDRangeKernel", rc,
 					 "launch %u of program '%s' (kernel "
@@ -272,6 +393,7 @@ static weft_status enqueue_list(weft_device *dev, weft_program *prog,
 		st = weft__ocl_cl_fail(dev, err, "clFlush", rc, "after step");
 	if (st != WEFT_OK)
 		return st;
+	weft__kstats_count(&prog->pg, launches, n_launches, n_steps);
 	weft__stats_step(&dev->st, n_steps, n_launches, t0);
 	return WEFT_OK;
 }

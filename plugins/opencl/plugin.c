@@ -203,8 +203,11 @@ static weft_status create_queue(weft_device *dev, weft_error *err)
 		return weft__ocl_cl_fail(dev, err, "clCreateContext", rc,
 					 "on platform '%s'",
 					 dev->names.platform);
-	/* In order, no profiling: the one queue of weft/backend.h. */
-	dev->queue = clCreateCommandQueue(dev->ctx, dev->id, 0, &rc);
+	/* In order: the one queue of weft/backend.h; profiling only when
+	 * kernels are timed (WEFT_DEVICE_PROFILE). */
+	dev->queue = clCreateCommandQueue(
+		dev->ctx, dev->id, dev->profile ? CL_QUEUE_PROFILING_ENABLE : 0,
+		&rc);
 	if (!dev->queue)
 		return weft__ocl_cl_fail(dev, err, "clCreateCommandQueue", rc,
 					 "in-order queue");
@@ -224,6 +227,7 @@ static void ocl_close(weft_device *dev)
 	/* Nothing may still write into host memory or buffers freed below. */
 	if (dev->queue)
 		clFinish(dev->queue);
+	weft__ocl_timing_close(dev);
 	for (int i = 0; i < WEFT__OCL_FENCES; i++)
 		if (dev->fences[i].ev)
 			clReleaseEvent(dev->fences[i].ev);
@@ -249,6 +253,8 @@ static weft_status open_device(weft_device *dev, const weft_device_config *cfg,
 	st = weft__ocl_select(cfg, &dev->platform, &dev->id, &dev->index, err);
 	if (st == WEFT_OK)
 		st = read_properties(dev, err);
+	if (st == WEFT_OK)
+		st = weft__ocl_read_caps(dev, err);
 	if (st == WEFT_OK)
 		st = create_queue(dev, err);
 	if (st == WEFT_OK)
@@ -278,8 +284,12 @@ static weft_status ocl_open(const weft_device_config *cfg, weft_device **out,
 				      "host memory for the device",
 				      sizeof *dev);
 	dev->st.struct_size = sizeof dev->st;
+	dev->profile = cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_5_SIZE &&
+		       (cfg->flags & WEFT_DEVICE_PROFILE);
 	weft__ocl_memory_init(dev);
-	st = open_device(dev, cfg, err);
+	st = weft__ocl_timing_open(dev, err);
+	if (st == WEFT_OK)
+		st = open_device(dev, cfg, err);
 	if (st != WEFT_OK) {
 		ocl_close(dev);
 		return st;
@@ -307,6 +317,7 @@ static weft_status ocl_sync(weft_device *dev, weft_error *err)
 	if (!dev)
 		return weft__ocl_fail(err, WEFT_E_INVALID, "sync: no device");
 	st = weft__ocl_finish(dev, "sync", err);
+	weft__ocl_timing_harvest(dev);
 	dev->st.syncs++;
 	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
@@ -376,6 +387,7 @@ static weft_status ocl_wait(weft_device *dev, uint64_t token, weft_error *err)
 	if (st != WEFT_OK)
 		return st;
 	st = wait_fence(dev, token, err);
+	weft__ocl_timing_harvest(dev);
 	dev->st.fence_waits++;
 	dev->st.time_ns[WEFT_PHASE_SYNC] += weft__clock_ns() - t0;
 	return st;
@@ -412,5 +424,7 @@ WEFT_BACKEND_ENTRY = {
 	.wait = ocl_wait,
 	.native = weft__ocl_native,
 	.mem_info = weft__ocl_mem_info,
+	.kernel_stats = weft__ocl_kernel_stats,
 	.step_replicas = weft__ocl_step_replicas,
+	.caps = weft__ocl_caps,
 };

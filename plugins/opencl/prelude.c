@@ -3,6 +3,12 @@
  * kernel dialect: the same names weft/kernel_host.h defines for the host
  * (docs/kernel-dialect.md lists them), for OpenCL C 1.2.
  *
+ * Parts depend on the device, through the build options open() derives
+ * from it (device.c, weft__ocl_read_caps): WEFT_HAS_F64 (weft_f64 and its
+ * helpers, with cl_khr_fp64) and WEFT_HAS_ATOMIC64 (weft_atomic_add_u64,
+ * with cl_khr_int64_base_atomics). Float arithmetic is never contracted
+ * (FP_CONTRACT OFF), so that it rounds as the host builds do.
+ *
  * A model's program is this prelude, a #line directive naming the program
  * (so that compiler messages give lines of the model's own text), then the
  * model's source, which brings weft/kernel.h and everything else it needs.
@@ -42,25 +48,60 @@
 
 #include "priv.h"
 
+/* The device's options follow (device.c, weft__ocl_read_caps): correctly
+ * rounded f32 divide and square root when it has them, WEFT_HAS_F64 and
+ * WEFT_HAS_ATOMIC64. Never -cl-denorms-are-zero, -cl-mad-enable,
+ * -cl-unsafe-math-optimizations or -cl-fast-relaxed-math. */
 const char weft__ocl_build_options[] = "-cl-std=CL1.2";
 
 const char weft__ocl_prelude[] =
 	"/* weft OpenCL prelude (plugins/opencl/prelude.c) */\n"
 	"#define WEFT_TARGET_OPENCL 1\n"
+	/* Every f32 and f64 operation rounded on its own, as on the host:
+	 * never contracted into a fused multiply-add. */
+	"#pragma OPENCL FP_CONTRACT OFF\n"
 	"typedef uchar weft_u8;\n"
 	"typedef ushort weft_u16;\n"
 	"typedef uint weft_u32;\n"
 	"typedef int weft_i32;\n"
 	"typedef ulong weft_u64;\n"
+	"typedef long weft_i64;\n"
 	"typedef float weft_f32;\n"
 	"#define WEFT_GLOBAL __global\n"
 	"#define WEFT_FN static inline\n"
+	"#define WEFT_CONST __constant\n"
+	/* -DWEFT_HAS_F64=1 when the device has hardware double (compile.c
+	 * passes the device's; without it weft_f64 is not defined). */
+	"#ifndef WEFT_HAS_F64\n"
+	"#define WEFT_HAS_F64 0\n"
+	"#endif\n"
+	"#if WEFT_HAS_F64\n"
+	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+	"typedef double weft_f64;\n"
+	"#define WEFT_SQRT_F64(x) sqrt((double)(x))\n"
+	"WEFT_FN ulong weft_f64_as_u64(double x) { return as_ulong(x); }\n"
+	"WEFT_FN double weft_u64_as_f64(ulong u) { return as_double(u); }\n"
+	"#endif\n"
+	/* Correctly rounded with -cl-fp32-correctly-rounded-divide-sqrt. */
+	"#define WEFT_SQRT_F32(x) sqrt((float)(x))\n"
+	"WEFT_FN uint weft_f32_as_u32(float x) { return as_uint(x); }\n"
+	"WEFT_FN float weft_u32_as_f32(uint u) { return as_float(u); }\n"
 	"#define WEFT_MULHI32(a, b) mul_hi((uint)(a), (uint)(b))\n"
 	"#define WEFT_LOAD_RELAXED(p) (*(p))\n"
 	"#define WEFT_STORE_RELAXED(p, v) (*(p) = (v))\n"
 	"#define weft_atomic_add_u32(p, v) atomic_add((p), (uint)(v))\n"
 	"#define weft_atomic_cas_u32(p, e, d) \\\n"
 	"\tatomic_cmpxchg((p), (uint)(e), (uint)(d))\n"
+	"#define weft_atomic_max_u32(p, v) atomic_max((p), (uint)(v))\n"
+	"#define weft_atomic_min_u32(p, v) atomic_min((p), (uint)(v))\n"
+	/* -DWEFT_HAS_ATOMIC64=1 with cl_khr_int64_base_atomics. */
+	"#ifndef WEFT_HAS_ATOMIC64\n"
+	"#define WEFT_HAS_ATOMIC64 0\n"
+	"#endif\n"
+	"#if WEFT_HAS_ATOMIC64\n"
+	"#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+	"#define weft_atomic_add_u64(p, v) atom_add((p), (ulong)(v))\n"
+	"#endif\n"
 	"#define WEFT_GID (weft__gid)\n"
 	"#define WEFT_EXTENT (weft__extent)\n"
 	"#define WEFT_BUF(T, name, k) \\\n"

@@ -135,9 +135,21 @@ struct weft_device {
 	uint64_t last_fence; /* token of the last fence (0: none) */
 	uint64_t done_fence; /* every fence up to this one has completed */
 
+	/* What the device computes exactly (device.c, read at open): the
+	 * WEFT_CAP_* bits, why any is missing, and the clBuildProgram options
+	 * that follow from them (part of the cache key). */
+	uint32_t caps;
+	char caps_detail[256];
+	char build_options[160];
+
 	char *cache_dir; /* NULL: no binary cache */
 	weft__pool pool; /* live buffers and freed blocks */
 	struct weft__prog *programs;
+	/* WEFT_DEVICE_PROFILE: the queue profiles, and launches being timed
+	 * keep their events in `timing` (launch.c) until harvested. */
+	int profile;
+	weft__kring timing;
+	uint64_t timing_issued; /* timed launches issued (TIMED_FLUSH) */
 	weft_stats st;
 };
 
@@ -166,6 +178,13 @@ void weft__ocl_survey(int *available, int *score, char *reason,
 weft_status weft__ocl_select(const weft_device_config *cfg,
 			     cl_platform_id *platform, cl_device_id *device,
 			     unsigned *index, weft_error *err);
+/* Read what the device computes exactly into dev->caps, caps_detail
+ * and build_options (dev->id and names set). WEFT_OPENCL_NO_FP64=1 in the
+ * environment makes it a device without fp64 (a testing aid). */
+weft_status weft__ocl_read_caps(weft_device *dev, weft_error *err);
+/* caps() (ABI 1.5). */
+weft_status weft__ocl_caps(weft_device *dev, weft_device_caps *out,
+			   weft_error *err);
 /* Text of a device or platform string property (cut to fit). */
 void weft__ocl_device_str(cl_device_id d, cl_device_info what, char *out,
 			  size_t size);
@@ -206,7 +225,8 @@ weft_status weft__ocl_copy(weft_device *dev, weft_buf *dst, size_t dst_offset,
 
 /* prelude.c: the OpenCL C definition of the kernel dialect. */
 extern const char weft__ocl_prelude[];
-/* Options given to clBuildProgram (part of the cache key). */
+/* Options every program is built with; read_caps() adds the device's
+ * (dev->build_options, part of the cache key). */
 extern const char weft__ocl_build_options[];
 
 /* compile.c: the built program for desc (its portable source behind the
@@ -244,6 +264,17 @@ weft_status weft__ocl_step_replicas(weft_device *dev, weft_program *prog,
 				    uint64_t n_steps, weft_error *err);
 /* Unload every program still loaded (close). */
 void weft__ocl_programs_release(weft_device *dev);
+/* Per-kernel timing (WEFT_DEVICE_PROFILE): room for the launches' events
+ * (open; nothing without profiling), harvest the completed ones (never
+ * waits: sync(), wait(), kernel_stats()), release them all (close, once
+ * the queue has drained). */
+weft_status weft__ocl_timing_open(weft_device *dev, weft_error *err);
+void weft__ocl_timing_harvest(weft_device *dev);
+void weft__ocl_timing_close(weft_device *dev);
+/* kernel_stats() (ABI 1.5). */
+weft_status weft__ocl_kernel_stats(weft_device *dev, weft_program *prog,
+				   weft_kernel_stat *out, uint32_t n,
+				   weft_error *err);
 
 /* plugin.c: the shared argument checks (plugins/common/check.h). */
 extern const weft__chk_ops weft__ocl_chk;

@@ -12,7 +12,10 @@
  *
  * step() validates the whole launch list first, so that a bad list fails
  * without running anything, then executes it n_steps times in order. Being
- * eager, it never has anything to wait for, and never syncs.
+ * eager, it never has anything to wait for, and never syncs. It counts the
+ * launches of each kernel (kernel_stats()) and, on a device opened with
+ * WEFT_DEVICE_PROFILE, times each launch with the monotonic clock: the
+ * launch has completed when it returns.
  *
  * step_replicas() runs each launch for R replicas as one parallel region:
  * the items of all replicas, replica after replica, cut into one
@@ -132,13 +135,16 @@ static void launch_args(const weft_launch *l, const weft_replica_layout *lay,
 			     (lay ? r * lay->stride[k] : 0);
 }
 
-static void run_launch(weft_device *dev, const weft_program *prog,
+static void run_launch(weft_device *dev, weft_program *prog,
 		       const weft_launch *l)
 {
+	uint64_t t0 = dev->profile ? weft__clock_ns() : 0;
 	weft_kargs ka;
 
 	launch_args(l, NULL, 0, &ka);
 	run_kernel(dev, prog->fns[l->kernel], &ka);
+	if (dev->profile)
+		weft__kstats_time(&prog->pg, l->kernel, weft__clock_ns() - t0);
 }
 
 /* Items [begin, end) of the replicas' items laid end to end (first[r] is
@@ -209,6 +215,7 @@ weft_status weft__omp_step(weft_device *dev, weft_program *prog,
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
 			run_launch(dev, prog, &launches[i]);
+	weft__kstats_count(&prog->pg, launches, n_launches, n_steps);
 	weft__stats_step(&dev->st, n_steps, n_launches, t0);
 	return WEFT_OK;
 }
@@ -239,11 +246,26 @@ weft_status weft__omp_step_replicas(weft_device *dev, weft_program *prog,
 				      (unsigned)replicas);
 	}
 	for (uint64_t s = 0; s < n_steps; s++)
-		for (uint32_t i = 0; i < n_launches; i++)
+		for (uint32_t i = 0; i < n_launches; i++) {
+			uint64_t t1 = dev->profile ? weft__clock_ns() : 0;
+
 			run_replicas(dev, prog, &launches[i], &layouts[i],
 				     replicas, ka, first);
+			if (dev->profile)
+				weft__kstats_time(&prog->pg, launches[i].kernel,
+						  weft__clock_ns() - t1);
+		}
+	weft__kstats_count(&prog->pg, launches, n_launches, n_steps);
 	free(first);
 	free(ka);
 	weft__stats_step(&dev->st, n_steps, n_launches, t0);
 	return WEFT_OK;
+}
+
+weft_status weft__omp_kernel_stats(weft_device *dev, weft_program *prog,
+				   weft_kernel_stat *out, uint32_t n,
+				   weft_error *err)
+{
+	return weft__kstats_get("openmp", dev, prog ? &prog->pg : NULL, out, n,
+				err);
 }

@@ -125,6 +125,8 @@ static weft_status omp_open(const weft_device_config *cfg, weft_device **out,
 	weft__omp_team_init(dev);
 	dev->host_bytes = host_memory_bytes();
 	weft__omp_memory_init(dev);
+	dev->profile = cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_5_SIZE &&
+		       (cfg->flags & WEFT_DEVICE_PROFILE);
 	dev->st.struct_size = sizeof dev->st;
 	*out = dev;
 	return WEFT_OK;
@@ -196,6 +198,30 @@ static weft_status omp_mem_info(weft_device *dev, weft_mem_info *out,
 	return WEFT_OK;
 }
 
+/* Every capability: the kernels are the model's host builds, C compiled
+ * with -ffp-contract=off for x86-64 or AArch64 (IEEE binary32 and
+ * binary64, subnormals kept unless the process sets flush-to-zero), and
+ * 64-bit atomics are __atomic builtins. */
+static weft_status omp_caps(weft_device *dev, weft_device_caps *out,
+			    weft_error *err)
+{
+	weft_device_caps c = { .struct_size = sizeof c };
+	size_t hdr = sizeof out->struct_size;
+
+	if (!dev || !out || out->struct_size < hdr)
+		return weft__omp_fail(err, WEFT_E_INVALID, "caps: %s",
+				      !dev   ? "no device"
+				      : !out ? "weft_device_caps is NULL"
+					     : "weft_device_caps too "
+					       "short");
+	c.caps = WEFT_CAP_F64 | WEFT_CAP_F32_EXACT | WEFT_CAP_SUBNORMAL |
+		 WEFT_CAP_ATOMIC64;
+	memcpy((char *)out + hdr, (const char *)&c + hdr,
+	       (out->struct_size < sizeof c ? out->struct_size : sizeof c) -
+		       hdr);
+	return WEFT_OK;
+}
+
 WEFT__CHK_OPS(weft__omp_chk, "openmp");
 
 WEFT_BACKEND_ENTRY = {
@@ -223,4 +249,6 @@ WEFT_BACKEND_ENTRY = {
 	.native = weft__omp_native,
 	.mem_info = omp_mem_info,
 	.step_replicas = weft__omp_step_replicas,
+	.caps = omp_caps,
+	.kernel_stats = weft__omp_kernel_stats,
 };

@@ -65,6 +65,7 @@ struct weft_device {
 	weft__pool pool;     /* live buffers and freed blocks */
 	struct weft__prog *programs;
 	uint64_t fences; /* token of the last fence() (0: none yet) */
+	int profile;	 /* WEFT_DEVICE_PROFILE: time each launch */
 	weft_stats st;
 };
 
@@ -110,6 +111,11 @@ weft_status weft__omp_step_replicas(weft_device *dev, weft_program *prog,
 				    uint64_t n_steps, weft_error *err);
 /* Unload every program still loaded (close). */
 void weft__omp_programs_release(weft_device *dev);
+/* kernel_stats() (ABI 1.5): launches always, host time of each launch
+ * when the device was opened with WEFT_DEVICE_PROFILE. */
+weft_status weft__omp_kernel_stats(weft_device *dev, weft_program *prog,
+				   weft_kernel_stat *out, uint32_t n,
+				   weft_error *err);
 
 /* team.c */
 /* Decide whether the team adapts to the machine's load, and its first

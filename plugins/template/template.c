@@ -56,6 +56,7 @@ struct weft_buf {
 struct tpl_kernel {
 	char *name; /* for messages */
 	weft_host_kernel_fn fn;
+	weft_kernel_stat stat; /* kernel_stats(): zero when loaded */
 };
 
 /* A loaded program: a copy of what its descriptor said. */
@@ -72,6 +73,7 @@ struct weft_device {
 	struct weft_buf *bufs;
 	struct weft_program *programs;
 	uint64_t fences; /* token of the last fence(); 0 before the first */
+	int profile;	 /* WEFT_DEVICE_PROFILE: time every launch */
 	weft_stats st;
 };
 
@@ -207,6 +209,9 @@ static weft_status tpl_open(const weft_device_config *cfg, weft_device **out,
 				sizeof *dev);
 	dev->host_bytes = tpl_host_bytes();
 	dev->st.struct_size = sizeof dev->st;
+	/* ABI 1.5: flags exist only when the caller's layout has them. */
+	dev->profile = cfg->struct_size >= WEFT_DEVICE_CONFIG_V1_5_SIZE &&
+		       (cfg->flags & WEFT_DEVICE_PROFILE);
 	*out = dev;
 	return WEFT_OK;
 }
@@ -658,6 +663,28 @@ static void tpl_run_launch(const weft_program *p, const weft_launch *l)
 	tpl_run_replica(p, l, NULL, 0);
 }
 
+/* Runs one launch of step() (lay NULL) or of step_replicas() (every
+ * replica), counted for its kernel and, on a profiling device, timed:
+ * here a launch has completed when it returns, so the host clock around
+ * it is its time. A backend that runs work later times it on its queue
+ * (an event before and after) and adds the time once it has completed. */
+static void tpl_launch(weft_device *dev, weft_program *p, const weft_launch *l,
+		       const weft_replica_layout *lay, uint32_t replicas)
+{
+	weft_kernel_stat *ks = &p->kernels[l->kernel].stat;
+	uint64_t t0 = dev->profile ? tpl_now_ns() : 0;
+
+	if (!lay)
+		tpl_run_launch(p, l);
+	for (uint32_t r = 0; lay && r < replicas; r++)
+		tpl_run_replica(p, l, lay, r);
+	ks->launches++;
+	if (dev->profile) {
+		ks->time_ns += tpl_now_ns() - t0;
+		ks->timed++;
+	}
+}
+
 /* What step() and step_replicas() check before running anything: a
  * device, a program, and launches it can run. */
 static weft_status tpl_check_list(const weft_device *dev,
@@ -693,7 +720,7 @@ static weft_status tpl_step(weft_device *dev, weft_program *prog,
 		return st;
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
-			tpl_run_launch(prog, &launches[i]);
+			tpl_launch(dev, prog, &launches[i], NULL, 1);
 	dev->st.steps += n_steps;
 	dev->st.launches += n_steps * n_launches;
 	dev->st.time_ns[WEFT_PHASE_KERNEL] += tpl_now_ns() - t0;
@@ -787,9 +814,8 @@ static weft_status tpl_step_replicas(weft_device *dev, weft_program *prog,
 			return WEFT_E_INVALID;
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
-			for (uint32_t r = 0; r < replicas; r++)
-				tpl_run_replica(prog, &launches[i], &layouts[i],
-						r);
+			tpl_launch(dev, prog, &launches[i], &layouts[i],
+				   replicas);
 	dev->st.steps += n_steps;
 	dev->st.launches += n_steps * n_launches;
 	dev->st.time_ns[WEFT_PHASE_KERNEL] += tpl_now_ns() - t0;
@@ -845,6 +871,33 @@ static weft_status tpl_wait(weft_device *dev, uint64_t token, weft_error *err)
 	return WEFT_OK;
 }
 
+/* ABI 1.5, optional: what the device computes exactly (WEFT_CAP_*, see
+ * docs/backend-abi.md for what each bit promises), so that the core
+ * refuses a program that needs more before loading it. This backend runs
+ * the model's host builds, C compiled with -ffp-contract=off: IEEE
+ * binary32 and binary64, subnormals kept, 64-bit atomics. A GPU backend
+ * reads its device, clears what it lacks and says why in detail ("no
+ * cl_khr_fp64"). Fills only what out->struct_size covers. */
+static weft_status tpl_caps(weft_device *dev, weft_device_caps *out,
+			    weft_error *err)
+{
+	weft_device_caps c = { .struct_size = sizeof c };
+	size_t hdr = sizeof out->struct_size;
+
+	if (!dev)
+		return tpl_fail(err, WEFT_E_INVALID, "caps: no device");
+	if (!out || out->struct_size < hdr)
+		return tpl_fail(err, WEFT_E_INVALID, "caps: %s",
+				out ? "weft_device_caps too short"
+				    : "no place for the answer");
+	c.caps = WEFT_CAP_F64 | WEFT_CAP_F32_EXACT | WEFT_CAP_SUBNORMAL |
+		 WEFT_CAP_ATOMIC64;
+	memcpy((char *)out + hdr, (const char *)&c + hdr,
+	       (out->struct_size < sizeof c ? out->struct_size : sizeof c) -
+		       hdr);
+	return WEFT_OK;
+}
+
 /* Copies the counters that fit the caller's struct_size (an older caller's
  * struct is smaller), leaving struct_size as the caller set it. */
 static weft_status tpl_stats(weft_device *dev, weft_stats *out)
@@ -858,6 +911,29 @@ static weft_status tpl_stats(weft_device *dev, weft_stats *out)
 	if (n > hdr)
 		memcpy((char *)out + hdr, (const char *)&dev->st + hdr,
 		       n - hdr);
+	return WEFT_OK;
+}
+
+/* ABI 1.5, optional: counters of prog's kernels since it was loaded, out[k]
+ * for its kernel k. Never waits (a queued backend adds the time of the
+ * launches it finds complete, and says nothing of the others). */
+static weft_status tpl_kernel_stats(weft_device *dev, weft_program *prog,
+				    weft_kernel_stat *out, uint32_t n,
+				    weft_error *err)
+{
+	if (!dev || !prog || (!out && n))
+		return tpl_fail(err, WEFT_E_INVALID, "kernel_stats: no %s",
+				!dev	? "device"
+				: !prog ? "program"
+					: "output");
+	if (n != prog->n_kernels)
+		return tpl_fail(err, WEFT_E_INVALID,
+				"kernel_stats: program '%s' has %u kernels, "
+				"not %u",
+				prog->name, (unsigned)prog->n_kernels,
+				(unsigned)n);
+	for (uint32_t k = 0; k < n; k++)
+		out[k] = prog->kernels[k].stat;
 	return WEFT_OK;
 }
 
@@ -891,4 +967,8 @@ WEFT_BACKEND_ENTRY = {
 	.step_replicas = tpl_step_replicas, /* ABI 1.4, optional: NULL to
 					     * have the core run replicas
 					     * one after another */
+	.kernel_stats = tpl_kernel_stats,   /* ABI 1.5, optional: NULL when
+					     * you keep no per-kernel counters */
+	.caps = tpl_caps, /* ABI 1.5, optional: NULL means no WEFT_CAP_*,
+			   * and programs that need one are refused */
 };

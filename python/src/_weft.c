@@ -599,6 +599,69 @@ static PyObject *Sim_stats(SimObject *s, PyObject *unused)
 	return stats_dict(&st);
 }
 
+/* {"name": {"launches": n, "seconds": t, "timed": k}} of one row. */
+static int kernel_item(PyObject *d, const weft_kernel_stats_row *r)
+{
+	PyObject *v = Py_BuildValue("{s:K,s:d,s:K}", "launches",
+				    (unsigned long long)r->launches, "seconds",
+				    (double)r->time_ns * 1e-9, "timed",
+				    (unsigned long long)r->timed);
+	int rc = v ? PyDict_SetItemString(d, r->name, v) : -1;
+
+	Py_XDECREF(v);
+	return rc;
+}
+
+/* Per-kernel counters: a dict by kernel name, in the program's order;
+ * None when the backend keeps none (weft_sim_kernel_stats). */
+static PyObject *Sim_kernel_stats(SimObject *s, PyObject *unused)
+{
+	weft_kernel_stats_row *rows;
+	PyObject *d;
+	size_t n = 0;
+	weft_status r;
+
+	(void)unused;
+	if (!sim_ready(s))
+		return NULL;
+	r = weft_sim_kernel_stats(s->sim, NULL, 0, &n);
+	if (r == WEFT_E_UNSUPPORTED)
+		Py_RETURN_NONE;
+	if (r)
+		return raise_ctx(s->ctx, r);
+	rows = calloc(n ? n : 1, sizeof *rows);
+	if (!rows)
+		return PyErr_NoMemory();
+	if ((r = weft_sim_kernel_stats(s->sim, rows, n, &n))) {
+		free(rows);
+		return raise_ctx(s->ctx, r);
+	}
+	d = PyDict_New();
+	for (size_t k = 0; d && k < n; k++)
+		if (kernel_item(d, &rows[k]))
+			Py_CLEAR(d);
+	free(rows);
+	return d;
+}
+
+/* The steps' time (weft_sim_times_get). */
+static PyObject *Sim_times(SimObject *s, PyObject *unused)
+{
+	weft_sim_times t = { .struct_size = sizeof t };
+	weft_status r;
+
+	(void)unused;
+	if (!sim_ready(s))
+		return NULL;
+	if ((r = weft_sim_times_get(s->sim, &t)))
+		return raise_ctx(s->ctx, r);
+	return Py_BuildValue("{s:K,s:d,s:O,s:d}", "steps",
+			     (unsigned long long)t.steps, "seconds",
+			     (double)t.steps_ns * 1e-9, "complete",
+			     t.complete ? Py_True : Py_False, "outputs_seconds",
+			     (double)t.outputs_ns * 1e-9);
+}
+
 static PyObject *Sim_info(SimObject *s, PyObject *unused)
 {
 	(void)unused;
@@ -624,6 +687,12 @@ static PyMethodDef Sim_methods[] = {
 	  "outputs(): paths of the files committed" },
 	{ "stats", (PyCFunction)Sim_stats, METH_NOARGS,
 	  "stats(): the backend's counters" },
+	{ "kernel_stats", (PyCFunction)Sim_kernel_stats, METH_NOARGS,
+	  "kernel_stats(): {kernel: {launches, seconds, timed}}, or None "
+	  "when the backend keeps no per-kernel counters" },
+	{ "times", (PyCFunction)Sim_times, METH_NOARGS,
+	  "times(): the steps' time: steps, seconds (to the completion of "
+	  "their work), complete, outputs_seconds" },
 	{ "info", (PyCFunction)Sim_info, METH_NOARGS,
 	  "info(): backend, model, steps done and total" },
 	{ NULL, NULL, 0, NULL },

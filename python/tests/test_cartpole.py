@@ -166,14 +166,20 @@ def _policy(obs, rng):
     return np.where(flip, 1 - a, a)
 
 
-@pytest.mark.parametrize("backend", ["openmp", "opencl"])
-def test_f64_bit_identical_to_gymnasium(backend, backends):
-    if backend not in backends:
-        pytest.skip("backend %s is not available here" % backend)
+@pytest.mark.parametrize("backend", ["openmp", "opencl", "opencl-no-fp64"])
+def test_f64_bit_identical_to_gymnasium(backend, backends, monkeypatch):
+    """opencl-no-fp64: the OpenCL device as one without doubles
+    (WEFT_OPENCL_NO_FP64=1), so that the program runs weft/double.h's
+    software doubles."""
+    name = backend.split("-")[0]
+    if name not in backends:
+        pytest.skip("backend %s is not available here" % name)
+    if backend.endswith("no-fp64"):
+        monkeypatch.setenv("WEFT_OPENCL_NO_FP64", "1")
     n, steps = 16, 1500
     ref, ours = _gym_pair(n, "f64", 7)
     ours.close()
-    ours = CartPoleVectorEnv(n, backend=backend, precision="f64")
+    ours = CartPoleVectorEnv(n, backend=name, precision="f64")
     rng = np.random.default_rng(3)
     obs = ours.set_state(_states(ref)).copy()
     robs = np.array([np.array(e.unwrapped.state, np.float32)

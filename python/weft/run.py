@@ -85,16 +85,22 @@ class Table(np.ndarray):
 
 class RunResult:
     """What a run left: summary (key -> text, as `weft run` prints it),
-    counters (the backend's: transfers, launches, syncs, ...), outputs
-    (file name -> path of every committed file) and tables (CSV stem ->
-    Table, e.g. tables["daily"])."""
+    counters (the backend's: transfers, launches, syncs, ...; and
+    counters["kernels"], per kernel: {"launches", "seconds", "timed"},
+    timed with profile=True; None when the backend keeps no per-kernel
+    counters), step_seconds (the steps' time, from the first step's
+    enqueue to the completion of their work, as `weft run` reports it),
+    outputs (file name -> path of every committed file) and tables (CSV
+    stem -> Table, e.g. tables["daily"])."""
 
-    def __init__(self, info, summary, counters, outputs):
+    def __init__(self, info, summary, counters, outputs, kernels=None,
+                 times=None):
         self.backend = info["backend"]
         self.model = info["model"]
         self.steps = info["steps_done"]
         self.summary = dict(summary)
-        self.counters = counters
+        self.counters = dict(counters, kernels=kernels)
+        self.step_seconds = times["seconds"] if times else None
         self.outputs = {os.path.basename(p): p for p in outputs}
         self.tables = {os.path.splitext(n)[0]: Table.read_csv(p)
                        for n, p in self.outputs.items()
@@ -106,15 +112,16 @@ class RunResult:
 
 
 def run(config=None, *, overrides=None, model=None, backend=None,
-        steps=None, seed=None, output=None):
+        steps=None, seed=None, output=None, profile=None):
     """Run a simulation as `weft run CONFIG --set ...` does and return a
     RunResult.
 
     config: an INI file (None: every default; then model= is needed);
     overrides: {"section.key": value} or ["section.key=value", ...];
-    model, backend, steps, seed, output: shortcuts for [simulation] model,
-    [backend] name, [simulation] steps, [simulation] seed and [output]
-    directory. Raises a weft.WeftError subclass with weft's message (a
+    model, backend, steps, seed, output, profile: shortcuts for
+    [simulation] model, [backend] name, [simulation] steps, [simulation]
+    seed, [output] directory and [backend] profile (True: time every
+    kernel, for counters["kernels"], as `weft run --stats` does). Raises a weft.WeftError subclass with weft's message (a
     ConfigError names the file, line and key); KeyboardInterrupt on
     Ctrl-C, replacing no output.
     """
@@ -122,14 +129,15 @@ def run(config=None, *, overrides=None, model=None, backend=None,
                                "backend.name": backend,
                                "simulation.steps": steps,
                                "simulation.seed": seed,
-                               "output.directory": output})
+                               "output.directory": output,
+                               "backend.profile": profile})
     sim = _weft.Sim(config, sets)
     try:
         info = sim.info()
         sim.step(info["steps_total"] - info["steps_done"])
         sim.finish()
         return RunResult(sim.info(), sim.summary(), sim.stats(),
-                         sim.outputs())
+                         sim.outputs(), sim.kernel_stats(), sim.times())
     finally:
         sim.close()
 

@@ -72,13 +72,15 @@ if [ "$rc" -eq 0 ]; then
 fi
 
 # The program text: weft/kernel.h, then demo.wk with its includes inlined
-# (each once) and its buffers numbered; tests/cli/wk/demo.program is what must
-# follow kernel.h.
+# (each once), its buffers numbered and #line directives to the files (named
+# as weft-wk was given them, here under $src/); tests/cli/wk/demo.program is
+# what must follow kernel.h.
 cat "$src/include/weft/kernel.h" "$src/tests/cli/wk/demo.program" > "$tmp/want.txt"
-cmp "$tmp/want.txt" "$tmp/source.txt" > "$tmp/cmp" 2>&1
+sed "s|^#line \([0-9]*\) \"$src/|#line \\1 \"|" "$tmp/source.txt" > "$tmp/source-rel.txt"
+cmp "$tmp/want.txt" "$tmp/source-rel.txt" > "$tmp/cmp" 2>&1
 rc=$?
 ok $rc "the embedded text is weft/kernel.h then tests/cli/wk/demo.program"
-[ "$rc" -eq 0 ] || diff "$tmp/want.txt" "$tmp/source.txt" | head -40 | diag
+[ "$rc" -eq 0 ] || diff "$tmp/want.txt" "$tmp/source-rel.txt" | head -40 | diag
 grep -qF 'WEFT_BUF(weft_u32, x, 1);' "$tmp/source.txt" &&
 	grep -qF 'WEFT_BUF(weft_u32, braces, 3);' "$tmp/source.txt"
 ok $? "WEFT_BUF(weft_u32, x, 1) and WEFT_BUF(weft_u32, braces, 3) are in it"
@@ -127,6 +129,87 @@ grep -qF 'weft_buf *in; /* slot 0: const weft_u32 */' "$out/tricky_kernels.h" &&
 ok $? "the header's structs show each buffer's slot and type"
 $cc $cflags -Wno-comment -c -o "$out/tricky.o" "$t" > "$tmp/cc.log" 2>&1
 okd $? "tricky_kernels.c compiles (-Wno-comment: it has a continued // comment)" "$tmp/cc.log"
+
+# ---- weft's kit: <weft/NAME.h> and <weft/NAME.wk> ---------------------------
+# tests/cli/wk/kituse.wk includes the kit fixtures under tests/cli/wk/kit, each
+# twice; the kit kernel keeps its weft_* name.
+kit="$src/tests/cli/wk/kit"
+(cd "$out" && "$wk" -I "$kit" -I "$src/include" "$src/tests/cli/wk/kituse.wk") > "$tmp/wk.log" 2>&1
+okd $? "weft-wk -I tests/cli/wk/kit kituse.wk (kit includes)" "$tmp/wk.log"
+$cc $cflags -c -o "$out/kituse.o" "$out/kituse_kernels.c" > "$tmp/cc.log" 2>&1 &&
+	printf '#include "kituse_kernels.h"\n' > "$out/kituse_h.c" &&
+	$cc $cflags -I"$out" -c -o "$out/kituse_h.o" "$out/kituse_h.c" >> "$tmp/cc.log" 2>&1
+okd $? "kituse_kernels.c and .h compile with -pedantic -Werror" "$tmp/cc.log"
+h="$out/kituse_kernels.h"
+grep -qF 'KITUSE_K_WEFT_DEMOKIT_FILL, /* weft_demokit_fill */' "$h" &&
+	grep -q '^weft_demokit_fill_launch(weft_demokit_fill_bufs b, uint32_t extent)$' "$h" &&
+	grep -qF 'KITUSE_K_TRIPLE, /* triple */' "$h" && grep -q '^kituse_triple_launch(' "$h"
+ok $? "the kit kernel keeps its name: KITUSE_K_WEFT_DEMOKIT_FILL, weft_demokit_fill_launch"
+c="$out/kituse_kernels.c"
+test "$(grep -c '^	"WEFT_FN weft_u32 weft_demokit_triple(weft_u32 v)\\n"$' "$c")" -eq 1 &&
+	test "$(grep -c '^	"WEFT_KERNEL(weft_demokit_fill)\\n"$' "$c")" -eq 1 &&
+	! grep -q '^	"#include' "$c" &&
+	grep -q '^ \*   [0-9]*-[0-9]*: .*tests/cli/wk/kit/weft/demokit\.wk:1-15$' "$c" &&
+	grep -q '^#line 1 ".*tests/cli/wk/kit/weft/demokit\.h"$' "$c"
+ok $? "each kit file is inlined once into the program text and the host build, with its lines mapped"
+
+# ---- what the program needs of a device --------------------------------------
+grep -qx '	.needs = 0,' "$out/demo_kernels.c" && grep -qx ' \*   none' "$out/demo_kernels.c"
+ok $? "demo.wk needs nothing (.needs = 0, the comment says none)"
+needs() { # needs NAME BODY WANT [TOP]: TOP, a kernel of BODY: .needs = WANT
+	printf '%s\n' "${4-}" "WEFT_KERNEL(k)" "{" "	WEFT_BUF(weft_u32, x);" "$2" "}" > "$tmp/$1.wk"
+	(cd "$tmp" && "$wk" -I "$tmp/kit" -I "$src/include" "$1.wk") > "$tmp/wk.log" 2>&1 &&
+		grep -qxF "	.needs = $3," "$tmp/$1_kernels.c" &&
+		$cc $cflags -c -o "$tmp/$1.o" "$tmp/$1_kernels.c" >> "$tmp/wk.log" 2>&1
+	rc=$?
+	ok $rc "needs: $1 gives .needs = $3"
+	[ "$rc" -eq 0 ] || { diag "$tmp/wk.log"; grep 'needs =' "$tmp/$1_kernels.c" | diag; }
+}
+mkdir -p "$tmp/kit/weft"
+printf '/* no double in it */\nWEFT_FN weft_u32 weft_m(weft_u32 v)\n{\n\treturn v;\n}\n' > "$tmp/kit/weft/math.h"
+needs f64 '	weft_f64 d = (weft_f64)x[0]; x[0] = (weft_u32)d;' WEFT_CAP_F64
+needs f32 '	x[0] = weft_f32_as_u32((weft_f32)x[0]);' WEFT_CAP_F32_EXACT
+needs lit '	x[0] = (weft_u32)(x[0] * 1.5f);' WEFT_CAP_F32_EXACT
+needs hexlit '	x[0] = (weft_u32)(x[0] * 0x1p3f) + 0xE + 1e0f;' WEFT_CAP_F32_EXACT
+needs ints '	x[0] = 0xEu + 10u + 0x1E;' 0
+needs atom '	WEFT_BUF(weft_u64, y); x[0] = (weft_u32)weft_atomic_add_u64(&y[0], 1u);' WEFT_CAP_ATOMIC64
+needs mathh '	x[0] = weft_m(x[0]);' WEFT_CAP_F64 '#include <weft/math.h>'
+needs notcode '	/* weft_f64 1.5 */ const char *s = "weft_f64 weft_atomic_add_u64 2.5"; x[0] = s[0]; // weft_f32' 0
+needs all '	WEFT_BUF(weft_u64, y); weft_f64 d = x[0]; x[0] = (weft_u32)weft_atomic_add_u64(&y[0], 1u) + (weft_u32)(weft_f32)d;' \
+	'WEFT_CAP_F64 | WEFT_CAP_F32_EXACT | WEFT_CAP_ATOMIC64'
+
+# ---- floats in the host build: a * b + c never fused -----------------------
+# fma_run prints which of two roundings (unfused) or one (fused) the host
+# build of tests/cli/wk/fma.wk computed, compiled to fuse wherever allowed.
+# The control, the same file without its pragmas, must fuse: else this CPU or
+# compiler cannot tell the two apart and the check says nothing.
+fdir="$tmp/fma"
+mkdir -p "$fdir"
+(cd "$fdir" && "$wk" -I "$src/include" "$src/tests/cli/wk/fma.wk") > "$tmp/wk.log" 2>&1
+okd $? "weft-wk fma.wk" "$tmp/wk.log"
+sed '/^#pragma STDC FP_CONTRACT OFF$/d; /^#pragma clang fp exceptions/d; /^#pragma GCC optimize/d' \
+	"$fdir/fma_kernels.c" > "$fdir/control.c"
+fused_flags="-O2 -march=haswell -ffp-contract=fast"
+for fcc in gcc clang; do
+	if ! command -v "$fcc" > /dev/null 2>&1; then
+		skip "$fcc: not installed"
+		continue
+	fi
+	for v in fma_kernels control; do
+		$fcc $cflags $fused_flags -I"$fdir" -o "$fdir/$v" "$src/tests/cli/wk/fma_run.c" \
+			"$fdir/$v.c" > "$tmp/cc.log" 2>&1 && "$fdir/$v" > "$fdir/$v.out" 2>> "$tmp/cc.log"
+		echo $? > "$fdir/$v.rc"
+	done
+	if [ "$(cat "$fdir/control.rc")" -ne 0 ] || ! grep -q '^f32 fused$' "$fdir/control.out"; then
+		skip "$fcc $fused_flags does not fuse here (control: $(tr '\n' ' ' < "$fdir/control.out"))"
+		continue
+	fi
+	test "$(cat "$fdir/fma_kernels.rc")" -eq 0 &&
+		test "$(tr '\n' ' ' < "$fdir/fma_kernels.out")" = "f32 unfused f64 unfused needs 0x3 "
+	rc=$?
+	ok $rc "$fcc $fused_flags: a * b + c in weft_f32 and weft_f64 is rounded twice (the control fuses)"
+	[ "$rc" -eq 0 ] || diag "$tmp/cc.log" "$fdir/fma_kernels.out"
+done
 
 # -n, -o, -H; an existing output is replaced.
 (cd "$out" && "$wk" -I "$src/include" -n other -o x.c -H x.h "$src/tests/cli/wk/demo.wk" &&
@@ -217,6 +300,24 @@ okd $? "error: inside an included file, named with its path and line (sub/inner.
 wkfile angle "$kernel"'#include <weft/kernel.h>\n#include <stdint.h>\n'
 expect_error angle 6 "#include <stdint.h>: the program text must be self-contained"
 
+wkfile hostinc "$kernel"'#include <weft/model.h>\n'
+expect_error hostinc 5 "#include <weft/model.h>: a header for host C code, not kernel dialect"
+wkfile hostinc2 '#include <weft/kernel_host.h>\n'"$kernel"
+expect_error hostinc2 1 "#include <weft/kernel_host.h>: a header for host C code"
+wkfile nokit '/* no such kit file */\n#include <weft/nosuch.h>\n'"$kernel"
+expect_error nokit 2 "#include <weft/nosuch.h>: no such kit file under the -I directories"
+wkfile kitlike '#include <weft/sub/x.h>\n'"$kernel"
+expect_error kitlike 1 "#include <weft/sub/x.h>: the program text must be self-contained"
+wkfile weftname 'WEFT_KERNEL(weft_mine)\n{\n}\n'
+expect_error weftname 1 "kernel weft_mine: names that begin with weft_ are the dialect's" -I "$kit"
+mkdir -p "$errdir/kit/weft"
+printf '/* a kit file */\nWEFT_KERNEL(WEFT_BAD)\n{\n}\n' > "$errdir/kit/weft/badkit.wk"
+wkfile kitname '#include <weft/badkit.wk>\n'"$kernel"
+(cd "$errdir" && "$wk" -I kit -I "$src/include" kitname.wk) > "$tmp/stdout" 2> "$tmp/stderr"
+rc=$?
+[ "$rc" -eq 1 ] && grep -qx 'kit/weft/badkit.wk:2: kernel WEFT_BAD: names that begin with WEFT_ .*' "$tmp/stderr"
+okd $? "error: a kit kernel named WEFT_* (kit/weft/badkit.wk:2)" "$tmp/stderr"
+
 # What the scanner must not be fooled by, and malformed text.
 wkfile incomment 'WEFT_KERNEL(k)\n{\n\t/* WEFT_BUF(weft_u32, x, 0); */\n\tWEFT_BUF(weft_u32, x);\n\t// WEFT_BUF(weft_u32, y, 1);\n\tWEFT_BUF(weft_u32, y);\n}\n/* WEFT_BUF(weft_u32, z, 2) */\n'
 (cd "$errdir" && "$wk" -I "$src/include" incomment.wk) > "$tmp/wk.log" 2>&1 &&
@@ -247,6 +348,95 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -q "^$bad/demo.wk:33: slots are numbered" "$tmp/stderr" &&
 	cmp -s "$tmp/before.c" "$out/demo_kernels.c" && [ -z "$(ls "$out" | grep '\.tmp$')" ]
 okd $? "a failed run leaves the earlier demo_kernels.c in place" "$tmp/stderr"
+
+# ---- run-time compile errors, mapped to the kernel file ------------------------
+# The minimal template's model with variadic functions appended: C takes
+# them, OpenCL C refuses them. OpenCL's build log must name walk.wk's lines
+# (the program text's #line directives), in `weft run` and `weft conform`;
+# the whole log is saved to a file that the message names, and the message
+# quotes whole lines of it only.
+ocl="$build/plugins/opencl/.libs/weft-backend-opencl.so"
+weft="$build/cli/weft"
+rt="$tmp/runtime"
+mkdir -p "$rt/logs"
+if [ ! -f "$ocl" ] || [ ! -x "$weft" ]; then
+	skip "run-time compile errors: the opencl backend or the weft command is not built"
+else
+	cp "$src/models/template-minimal/walk.c" "$src/models/template-minimal/walk.ini" \
+		"$src/models/template-minimal/walk.wk" "$rt/"
+	first=$(($(wc -l < "$rt/walk.wk") + 3))
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		printf '\n/* C takes a variadic function, OpenCL C does not */\n'
+		printf 'WEFT_FN weft_u32 walk_first%s(weft_u32 n, ...)\n{\n\treturn n;\n}\n' $i
+	done >> "$rt/walk.wk"
+	(cd "$rt" && "$wk" -I "$src/include" walk.wk &&
+		$cc -std=c11 -Wall -Wextra -Werror -fPIC -shared -I"$src/include" -o weft-model-walk.so \
+			walk.c walk_kernels.c -L"$build/core/.libs" -lweft) > "$tmp/cc.log" 2>&1
+	okd $? "a model that OpenCL cannot compile builds for the host" "$tmp/cc.log"
+	plugdirs="$build/plugins/opencl/.libs:$build/plugins/openmp/.libs"
+	(cd "$rt" && TMPDIR="$rt/logs" WEFT_PLUGIN_PATH="$plugdirs" WEFT_MODEL_PATH=. \
+		"$weft" run walk.ini --set backend.name=opencl --set simulation.steps=2 --quiet) \
+		> "$tmp/run.out" 2>&1
+	rc=$?
+	msg=$(grep "^weft: .*failed to build" "$tmp/run.out")
+	log=$(printf '%s\n' "$msg" | sed -n 's/.*(whole log: \([^)]*\)): .*/\1/p')
+	[ "$rc" -ne 0 ] && printf '%s\n' "$msg" | grep -qF "walk.wk:$first:" && [ -n "$log" ] && [ -f "$log" ]
+	okd $? "weft run on OpenCL: the build error names walk.wk:$first and the file with the whole log" "$tmp/run.out"
+	# The whole log: every one of the twelve errors, each at its line.
+	found=0
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		grep -q "walk\.wk:$((first + (i - 1) * 6)):.*variadic" "$log" 2> /dev/null &&
+			found=$((found + 1))
+	done
+	test "$found" -eq 12
+	okd $? "the saved log has all 12 errors, each at its walk.wk line ($found)" "$log"
+	# The message: whole lines of the log, joined by " | ", then (+N more).
+	quoted=$(printf '%s\n' "$msg" | sed 's/.*(whole log: [^)]*): //; s/ (+\([0-9]*\) more)$//')
+	more=$(printf '%s\n' "$msg" | sed -n 's/.* (+\([0-9]*\) more)$/\1/p')
+	printf '%s\n' "$quoted" | awk 'BEGIN { RS = " \\| " } { sub(/\n$/, ""); print }' > "$tmp/quoted"
+	k=$(wc -l < "$tmp/quoted")
+	whole=1
+	while IFS= read -r q; do grep -qxF -- "$q" "$log" || whole=0; done < "$tmp/quoted"
+	[ "$whole" -eq 1 ] && [ -n "$more" ] && [ $((k + more)) -eq "$(grep -c 'error' "$log")" ]
+	ok $? "the message quotes $k whole lines of the log and counts the ${more:-?} left out"
+	[ "$whole" -eq 1 ] || { echo "# message: $msg"; diag "$tmp/quoted"; }
+	(cd "$rt" && TMPDIR="$rt/logs" "$weft" conform --plugin-path="$plugdirs" ./weft-model-walk.so) \
+		> "$tmp/conform.tap" 2>&1
+	grep -q "^# .*opencl: program 'walk' failed to build.*walk\.wk:$first:" "$tmp/conform.tap"
+	okd $? "weft conform ./weft-model-walk.so shows the OpenCL build error at walk.wk:$first" "$tmp/conform.tap"
+fi
+
+# The same for CUDA, on the mock device of tests/plugins/cuda-mock.c (the
+# plugin's own compile.c, with NVRTC): a void pointer converted implicitly,
+# which C takes and C++ does not.
+mock="$build/tests/plugins/cuda-mock/.libs"
+cx="$tmp/runtime-cuda"
+mkdir -p "$cx/logs"
+if [ ! -f "$mock/weft-backend-cuda.so" ] || [ ! -x "$weft" ]; then
+	skip "run-time compile errors on CUDA: the mock CUDA backend or the weft command is not built"
+else
+	cp "$src/models/template-minimal/walk.c" "$src/models/template-minimal/walk.ini" \
+		"$src/models/template-minimal/walk.wk" "$cx/"
+	first=$(($(wc -l < "$cx/walk.wk") + 5))
+	printf '\n/* C takes an implicit conversion from void *, C++ does not */\n' >> "$cx/walk.wk"
+	printf 'WEFT_FN weft_u32 walk_cxx(void)\n{\n\tweft_u32 *p = (void *)0;\n\treturn p ? 1u : 0u;\n}\n' >> "$cx/walk.wk"
+	(cd "$cx" && "$wk" -I "$src/include" walk.wk &&
+		$cc -std=c11 -Wall -Wextra -Werror -fPIC -shared -I"$src/include" -o weft-model-walk.so \
+			walk.c walk_kernels.c -L"$build/core/.libs" -lweft) > "$tmp/cc.log" 2>&1
+	okd $? "a model that CUDA cannot compile builds for the host" "$tmp/cc.log"
+	(cd "$cx" && TMPDIR="$cx/logs" WEFT_PLUGIN_PATH="$mock:$build/plugins/openmp/.libs" WEFT_MODEL_PATH=. \
+		"$weft" run walk.ini --set backend.name=cuda --set simulation.steps=2 --quiet) \
+		> "$tmp/run.out" 2>&1
+	msg=$(grep "^weft: .*does not compile" "$tmp/run.out")
+	if [ -z "$msg" ] && grep -qi "nvrtc" "$tmp/run.out"; then
+		skip "run-time compile errors on CUDA: NVRTC cannot be loaded here"
+	else
+		log=$(printf '%s\n' "$msg" | sed -n 's/.*(whole log: \([^)]*\)): .*/\1/p')
+		printf '%s\n' "$msg" | grep -qF "walk.wk($first): error" && [ -n "$log" ] &&
+			grep -qF "walk.wk($first): error" "$log"
+		okd $? "weft run on CUDA (NVRTC): the error names walk.wk($first) and the saved log" "$tmp/run.out"
+	fi
+fi
 
 # ---- the command line --------------------------------------------------------
 usage() {

@@ -21,6 +21,8 @@
  *                    count how often each runs
  *   BM_UNDECLARED=1  setup() reads the key "itemz", which it does not
  *                    declare
+ *   BM_NEEDS=BITS    its program needs these WEFT_CAP_* bits
+ *                    (weft_program_desc.needs; tests/core/test-needs.sh)
  *
  * Intact, it is a whole model: `items` counters, each step adds `add` to
  * every one (tests/models/broken-model.wk), a row of ticks.csv every
@@ -224,6 +226,22 @@ static void bm_teardown(weft_model_ctx *mc, void *state)
 	free(s);
 }
 
+/* BM_NEEDS: a copy of the program whose needs are set by hand, made when
+ * the plugin is loaded (before the core reads the entry's program). */
+#ifdef BM_NEEDS
+static weft_program_desc bm_program_needs;
+
+__attribute__((constructor)) static void bm_needs_init(void)
+{
+	bm_program_needs = bm_program;
+	bm_program_needs.struct_size = sizeof bm_program_needs;
+	bm_program_needs.needs = BM_NEEDS;
+}
+#define BM_PROGRAM (&bm_program_needs)
+#else
+#define BM_PROGRAM (&bm_program)
+#endif
+
 /* The entry: exported unless this copy tests a plugin that forgot to. */
 #ifdef BM_HIDE_ENTRY
 extern __attribute__((visibility("hidden"))) const weft_model weft_model_entry;
@@ -239,7 +257,7 @@ WEFT_MODEL_ENTRY = {
 	.summary = "counters for the model loader's tests",
 	.keys = bm_keys,
 	.n_keys = sizeof bm_keys / sizeof bm_keys[0],
-	.program = &bm_program,
+	.program = BM_PROGRAM,
 	.sigs = BM_NO_SIGS ? NULL : bm_sigs,
 	.check = BM_HOOKS ? bm_check : NULL,
 	.estimate = BM_HOOKS ? bm_estimate : NULL,

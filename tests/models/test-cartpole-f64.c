@@ -1,18 +1,22 @@
 /*
- * tests/models/test-cartpole-f64.c - the integer binary64 arithmetic of
- * [cartpole] precision = f64 (models/cartpole/cartpole_f64.h), compiled
- * as the host build of the kernels is, against this machine's double
- * precision hardware: add, sub, mul, fma (C99 fma()), div, comparisons
- * and the float conversions, bit for bit, on random operands of every
- * kind (normal, subnormal, zero, infinite, close magnitudes that cancel,
- * results that overflow or underflow); and the sin and cos of the model
- * (cartpole_shared.h) against the C library's over CartPole's angles,
- * which Gymnasium calls through numpy. Then the C API with precision =
- * f64 on each backend that runs here: whole episodes from states set
- * with weft_cartpole_set_state, observation by observation against
- * Gymnasium's CartPoleEnv.step written here in double (the bits numpy
- * computes, this file being compiled without contraction); states read
- * back exactly; seeds of their own per environment; refusals.
+ * tests/models/test-cartpole-f64.c - [cartpole] precision = f64 on both
+ * of weft/double.h's paths: the hardware doubles this file is compiled
+ * with (the host prelude has them) and the software doubles of
+ * weft/softf64.h (cartpole-soft64.c, compiled with WEFT_D64_SOFT), as a
+ * device without doubles runs them.
+ *
+ * The program's needs (no WEFT_CAP_F64). The model's sin and cos
+ * (cartpole_dyn64.h) against the C library's over CartPole's angles,
+ * which Gymnasium calls through numpy (here without weft/double.h's FMA
+ * build: WEFT_D64_FN); one step of the dynamics against Gymnasium's
+ * CartPoleEnv.step written here in double, on both paths; the reset
+ * states. Then the C API with precision = f64 on each backend that runs
+ * here, OpenCL also as a device without doubles (WEFT_OPENCL_NO_FP64=1:
+ * the software path): whole episodes from states set with
+ * weft_cartpole_set_state, observation by observation against Gymnasium's
+ * step (the bits numpy computes); states read back exactly; seeds of
+ * their own per environment; refusals. weft/softf64.h's own operations
+ * are checked against the FPU by tests/core/test-softf64.c.
  *
  * Built with -ffp-contract=off, so the hardware reference rounds each
  * operation on its own.
@@ -24,8 +28,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <weft/backend.h>
 #include <weft/cartpole.h>
 
+/* The model's f64 functions here without weft/double.h's FMA build: the
+ * baseline build (fma a call of the C library's), which a CPU without FMA
+ * runs; the model's plugin, on this CPU, runs the FMA build
+ * (check_episodes). */
+#define WEFT_D64_FN WEFT_FN
+
+#include "cartpole-soft64.h"
 #include "cartpole.h"
 #include "tap.h"
 
@@ -64,179 +76,66 @@ static uint64_t rnd(void)
 	return rng_state * 0x2545f4914f6cdd1dull;
 }
 
-/* An operand: any bit pattern, or one of the kinds that exercise the
- * corners (exponents near each other, subnormals, zeros, infinities,
- * values near the overflow and underflow thresholds). */
-static uint64_t operand(uint64_t near)
+/* A uniform double in [-1, 1). */
+static double uniform(void)
 {
-	uint64_t r = rnd(), sign = rnd() & CP64_SIGN;
-
-	switch (r % 8) {
-	case 0: return rnd();
-	case 1: /* same exponent as `near`, give or take one */
-		return (near & ~CP64_FRAC) + ((rnd() % 3) << 52) -
-		       (1ull << 52) + (rnd() & CP64_FRAC);
-	case 2: return sign | (rnd() & CP64_FRAC); /* subnormal */
-	case 3: return sign | ((rnd() % 2) ? CP64_INF : 0);
-	case 4: /* near 1 */
-		return sign | ((1020 + rnd() % 7) << 52) | (rnd() & CP64_FRAC);
-	case 5: /* huge or tiny */
-		return sign |
-		       (((rnd() % 2) ? 2000 + rnd() % 46 : rnd() % 60) << 52) |
-		       (rnd() & CP64_FRAC);
-	case 6: /* a few bits only: exact results and ties */
-		return sign | ((1000 + rnd() % 50) << 52) |
-		       (rnd() & 0x000ff00000000000ull);
-	default:
-		return near ^
-		       (rnd() & 0xffull); /* nearly equal: cancellation */
-	}
+	return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1;
 }
 
-/* NaN payloads differ between implementations; the model makes none. */
-static int same(uint64_t got, uint64_t want)
+static int has_fma(void)
 {
-	return got == want || (CP64_ISNAN(got) && CP64_ISNAN(want));
+	return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
 }
 
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FMA, OP_LT, OP_F32, N_OPS };
-static const char *const op_names[N_OPS] = { "add", "sub", "mul",     "div",
-					     "fma", "lt",  "to float" };
-
-static uint64_t soft(int op, uint64_t a, uint64_t b, uint64_t c)
+/* The model's sin and cos on the hardware path (this file). */
+static uint64_t hw_sin(double t)
 {
-	switch (op) {
-	case OP_ADD: return cp64_add(a, b);
-	case OP_SUB: return cp64_sub(a, b);
-	case OP_MUL: return cp64_mul(a, b);
-	case OP_DIV: return cp64_div(a, b);
-	case OP_FMA: return cp64_fma(a, b, c);
-	case OP_LT: return (uint64_t)cp64_lt(a, b);
-	default: return cp64_to_f32_bits(a);
-	}
+	return weft_d64_bits(cp64_sin(t, weft__cartpole_trig_table));
 }
 
-static uint64_t hard(int op, uint64_t a, uint64_t b, uint64_t c)
+static uint64_t hw_cos(double t)
 {
-	double x = dbl(a), y = dbl(b);
-
-	switch (op) {
-	case OP_ADD: return bits(x + y);
-	case OP_SUB: return bits(x - y);
-	case OP_MUL: return bits(x * y);
-	case OP_DIV: return bits(x / y);
-	case OP_FMA: return bits(fma(x, y, dbl(c)));
-	case OP_LT: return (uint64_t)(x < y);
-	default: return fbits((float)x);
-	}
-}
-
-static void check_op(int op, long n)
-{
-	long bad = 0;
-
-	for (long i = 0; i < n; i++) {
-		uint64_t a = operand(rnd()), b = operand(a), c = operand(a);
-		uint64_t got, want;
-
-		if (op == OP_LT && (CP64_ISNAN(a) || CP64_ISNAN(b)))
-			continue;
-		got = soft(op, a, b, c);
-		want = hard(op, a, b, c);
-		if (op == OP_F32
-			    ? got == want || ((got & 0x7fffffff) > 0x7f800000 &&
-					      (want & 0x7fffffff) > 0x7f800000)
-			    : same(got, want))
-			continue;
-		if (bad++ < 3)
-			tap_diag("%s(%016llx, %016llx, %016llx): got %016llx, "
-				 "want %016llx",
-				 op_names[op], (unsigned long long)a,
-				 (unsigned long long)b, (unsigned long long)c,
-				 (unsigned long long)got,
-				 (unsigned long long)want);
-	}
-	tap_ok(bad == 0,
-	       "%s: %ld random operand sets bit for bit as the FPU "
-	       "(%ld differ)",
-	       op_names[op], n, bad);
-}
-
-static void check_conversions(void)
-{
-	long bad = 0;
-
-	for (long i = 0; i < 1000000; i++) {
-		uint32_t w = (uint32_t)rnd();
-		int32_t k = (int32_t)rnd() >> (rnd() % 32);
-		float f;
-
-		memcpy(&f, &w, 4);
-		if (!isnan(f) && cp64_from_f32_bits(w) != bits((double)f))
-			bad++;
-		if (cp64_from_i32(k) != bits((double)k))
-			bad++;
-	}
-	tap_ok(bad == 0, "float and int32 to double: exact (%ld differ)", bad);
+	return weft_d64_bits(cp64_cos(t, weft__cartpole_trig_table));
 }
 
 /* sin and cos over CartPole's angles (a step starts within 12 degrees)
- * and small magnitudes down to the C library's own shortcuts. */
+ * and small magnitudes down to the C library's own shortcuts, on both
+ * paths. */
 static void check_trig(long n)
 {
-	const uint64_t *tab = weft__cartpole_trig_table;
-	long bad_s = 0, bad_c = 0;
+	long bad_s = 0, bad_c = 0, soft_s = 0, soft_c = 0;
 
-	if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2")) {
-		tap_skip(1, "this CPU has no FMA: glibc computes sin and cos "
+	if (!has_fma()) {
+		tap_skip(2, "this CPU has no FMA: glibc computes sin and cos "
 			    "with its other variant, which precision = f64 "
 			    "does not reproduce (cartpole.md)");
 		return;
 	}
-
 	for (long i = 0; i < n; i++) {
-		double t =
-			((double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1) *
-			0.2095;
+		double t = uniform() * 0.2095;
 
 		if (i % 4 == 0)
 			t = ldexp(t, -(int)(rnd() % 40));
-		if (cp64_sin(bits(t), tab) != bits(sin(t)) && bad_s++ < 3)
-			tap_diag("sin(%a): got %a, want %a", t,
-				 dbl(cp64_sin(bits(t), tab)), sin(t));
-		if (cp64_cos(bits(t), tab) != bits(cos(t)) && bad_c++ < 3)
-			tap_diag("cos(%a): got %a, want %a", t,
-				 dbl(cp64_cos(bits(t), tab)), cos(t));
+		if (hw_sin(t) != bits(sin(t)) && bad_s++ < 3)
+			tap_diag("sin(%a): got %a, want %a", t, dbl(hw_sin(t)),
+				 sin(t));
+		if (hw_cos(t) != bits(cos(t)) && bad_c++ < 3)
+			tap_diag("cos(%a): got %a, want %a", t, dbl(hw_cos(t)),
+				 cos(t));
+		if (i % 8 == 0) { /* the software path: slower */
+			soft_s += cp_soft_sin(bits(t)) != bits(sin(t));
+			soft_c += cp_soft_cos(bits(t)) != bits(cos(t));
+		}
 	}
 	tap_ok(bad_s == 0 && bad_c == 0,
-	       "sin and cos of %ld angles within 12 degrees: the C library's "
-	       "bits (%ld and %ld differ)",
+	       "hardware doubles: sin and cos of %ld angles within 12 "
+	       "degrees: the C library's bits (%ld and %ld differ)",
 	       n, bad_s, bad_c);
+	tap_ok(soft_s == 0 && soft_c == 0,
+	       "software doubles: sin and cos of %ld of those angles: the C "
+	       "library's bits (%ld and %ld differ)",
+	       (n + 7) / 8, soft_s, soft_c);
 }
-
-/* precision = f64 starts episodes from the f32 model's states, exactly. */
-static void check_reset(void)
-{
-	weft_u32 keys[CP_KEY_ARRAYS] = { 0x12345678u, 7u, 0u,
-					 CP_PURPOSE_RESET };
-	long bad = 0;
-
-	for (weft_u32 e = 0; e < 100000; e++) {
-		weft_rand4 r = cp_reset_draw(keys, 1, 0, e);
-		cartpole_obs s = cp_reset_state(r);
-		cartpole_obs64 d = cp64_reset_state(r);
-
-		bad += d.x != bits(s.x) || d.x_dot != bits(s.x_dot) ||
-		       d.theta != bits(s.theta) ||
-		       d.theta_dot != bits(s.theta_dot);
-	}
-	tap_ok(bad == 0,
-	       "f64 reset states equal the f32 ones (%ld of 100000 "
-	       "differ)",
-	       bad);
-}
-
-/* ---- the C API with precision = f64 ----------------------------------- */
 
 /* Gymnasium 1.x CartPoleEnv.step (cartpole.py), in its order. */
 static void gym_step(double *s, int action)
@@ -260,6 +159,79 @@ static int gym_terminated(const double *s)
 
 	return s[0] < -2.4 || s[0] > 2.4 || s[2] < -thr || s[2] > thr;
 }
+
+/* One step from random states anywhere a step can start (|theta| within
+ * 12 degrees, |x| within 2.4), on both paths, against Gymnasium's. */
+static void check_dynamics(long n)
+{
+	long bad_h = 0, bad_s = 0, term = 0;
+
+	if (!has_fma()) {
+		tap_skip(1, "this CPU has no FMA (see above)");
+		return;
+	}
+	for (long i = 0; i < n; i++) {
+		double g[4] = { uniform() * 2.4, uniform() * 3,
+				uniform() * 0.2094, uniform() * 3 };
+		uint64_t u[4];
+		unsigned a = (unsigned)(rnd() & 1);
+		cartpole_obs64 h = { g[0], g[1], g[2], g[3] };
+		int th, ts;
+
+		for (int k = 0; k < 4; k++)
+			u[k] = bits(g[k]);
+		h = cp64_dynamics(h, a, weft__cartpole_trig_table);
+		th = cp64_terminated(h);
+		ts = cp_soft_step(u, a);
+		gym_step(g, (int)a);
+		term += gym_terminated(g);
+		bad_h += bits(h.x) != bits(g[0]) ||
+			 bits(h.x_dot) != bits(g[1]) ||
+			 bits(h.theta) != bits(g[2]) ||
+			 bits(h.theta_dot) != bits(g[3]) ||
+			 th != gym_terminated(g);
+		bad_s += u[0] != bits(g[0]) || u[1] != bits(g[1]) ||
+			 u[2] != bits(g[2]) || u[3] != bits(g[3]) ||
+			 ts != gym_terminated(g);
+	}
+	tap_ok(bad_h == 0 && bad_s == 0 && term > 0,
+	       "one step from %ld random states (%ld terminated): "
+	       "Gymnasium's float64 state and termination on hardware and "
+	       "software doubles (%ld and %ld differ)",
+	       n, term, bad_h, bad_s);
+}
+
+/* precision = f64 starts episodes from the f32 model's states, exactly,
+ * on both paths. */
+static void check_reset(void)
+{
+	weft_u32 keys[CP_KEY_ARRAYS] = { 0x12345678u, 7u, 0u,
+					 CP_PURPOSE_RESET };
+	long bad = 0;
+
+	for (weft_u32 e = 0; e < 100000; e++) {
+		weft_rand4 r = cp_reset_draw(keys, 1, 0, e);
+		cartpole_obs s = cp_reset_state(r);
+		cartpole_obs64 d = cp64_reset_state(r);
+		uint64_t u[4];
+
+		bad += bits(d.x) != bits(s.x) ||
+		       bits(d.x_dot) != bits(s.x_dot) ||
+		       bits(d.theta) != bits(s.theta) ||
+		       bits(d.theta_dot) != bits(s.theta_dot);
+		if (e % 8)
+			continue;
+		cp_soft_reset(keys[0], keys[1], e, u);
+		bad += u[0] != bits(s.x) || u[1] != bits(s.x_dot) ||
+		       u[2] != bits(s.theta) || u[3] != bits(s.theta_dot);
+	}
+	tap_ok(bad == 0,
+	       "f64 reset states equal the f32 ones, hardware and software "
+	       "doubles (%ld of 112500 differ)",
+	       bad);
+}
+
+/* ---- the C API with precision = f64 ----------------------------------- */
 
 typedef struct api {
 	weft_context *ctx;
@@ -329,7 +301,7 @@ static int obs_is(const unsigned char *o, const double *s)
 /* EP_STEPS steps of EP_ENVS environments from states set here, actions
  * from a fixed hash that keeps many poles up; the reference follows each
  * environment and takes weft's state again after an automatic reset. */
-static void check_episodes(const char *backend)
+static void check_episodes(const char *backend, const char *label)
 {
 	static double ref[EP_ENVS][4], back[EP_ENVS][4];
 	uint8_t act[EP_ENVS];
@@ -337,7 +309,7 @@ static void check_episodes(const char *backend)
 	api a;
 
 	if (!api_open(&a, backend, "f64", EP_ENVS)) {
-		tap_skip(2, "%s: %s", backend, weft_context_error(a.ctx));
+		tap_skip(2, "%s: %s", label, weft_context_error(a.ctx));
 		api_close(&a);
 		return;
 	}
@@ -349,7 +321,7 @@ static void check_episodes(const char *backend)
 				(k % 2 ? 0.4 : 0.1);
 	if (weft_cartpole_set_state(a.env, NULL, &ref[0][0], NULL) ||
 	    weft_cartpole_get_state(a.env, &back[0][0]))
-		tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+		tap_bail("%s: %s", label, weft_context_error(a.ctx));
 	exact_state = memcmp(ref, back, sizeof ref) == 0;
 	for (int t = 0; t < EP_STEPS; t++) {
 		for (int i = 0; i < EP_ENVS; i++) {
@@ -359,9 +331,9 @@ static void check_episodes(const char *backend)
 			gym_step(ref[i], act[i]);
 		}
 		if (weft_cartpole_step(a.env, act, 1, a.io, a.lay.total_bytes))
-			tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+			tap_bail("%s: %s", label, weft_context_error(a.ctx));
 		if (weft_cartpole_get_state(a.env, &back[0][0]))
-			tap_bail("%s: %s", backend, weft_context_error(a.ctx));
+			tap_bail("%s: %s", label, weft_context_error(a.ctx));
 		for (int i = 0; i < EP_ENVS; i++) {
 			int term = a.io[a.lay.terminated + i];
 			int trunc = a.io[a.lay.truncated + i];
@@ -383,12 +355,12 @@ static void check_episodes(const char *backend)
 	tap_ok(exact_state,
 	       "%s: set_state then get_state gives the doubles "
 	       "back exactly",
-	       backend);
+	       label);
 	tap_ok(bad == 0 && ended > EP_ENVS,
 	       "%s: %d steps of %d environments (%ld episodes ended): "
 	       "states, observations and termination as Gymnasium's float64 "
 	       "step, bit for bit (%ld differ)",
-	       backend, EP_STEPS, EP_ENVS, ended, bad);
+	       label, EP_STEPS, EP_ENVS, ended, bad);
 	api_close(&a);
 }
 
@@ -467,15 +439,32 @@ static void check_set_state_errors(void)
 	api_close(&a);
 }
 
+/* The program includes weft/double.h but never names weft_f64: weft-wk
+ * derives no need of hardware doubles, so every device runs it. */
+static void check_needs(void)
+{
+	tap_ok(!(cartpole_program.needs & WEFT_CAP_F64) &&
+		       (cartpole_program.needs & WEFT_CAP_F32_EXACT),
+	       "the program needs WEFT_CAP_F32_EXACT but not WEFT_CAP_F64 "
+	       "(needs %#x)",
+	       (unsigned)cartpole_program.needs);
+}
+
 int main(void)
 {
-	for (int op = 0; op < N_OPS; op++)
-		check_op(op, 2000000);
-	check_conversions();
+	check_needs();
 	check_trig(2000000);
+	check_dynamics(200000);
 	check_reset();
-	check_episodes("openmp");
-	check_episodes("opencl");
+	check_episodes("openmp", "openmp");
+	check_episodes("opencl", "opencl");
+	/* The OpenCL device as one without doubles: weft/double.h's
+	 * software path in the program it compiles. */
+	setenv("WEFT_OPENCL_NO_FP64", "1", 1);
+	check_episodes("opencl", "opencl without fp64 (WEFT_OPENCL_NO_FP64=1: "
+				 "software doubles)");
+	unsetenv("WEFT_OPENCL_NO_FP64");
+	check_episodes("cuda", "cuda"); /* skips without a GPU */
 	check_seeds();
 	check_set_state_errors();
 	return tap_done();

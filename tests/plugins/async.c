@@ -692,4 +692,5 @@ WEFT_BACKEND_ENTRY = {
 	.wait = async_wait,
 	.native = async_native,
 	.mem_info = tpl_mem_info,
+	.caps = tpl_caps, /* host builds: every capability */
 };

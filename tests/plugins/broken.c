@@ -42,6 +42,10 @@
  *                         of 64 is rounded down, not refused   -> replicas
  *   BROKEN_REPLICA_COUNTED step_replicas: counts a launch per replica
  *                                                              -> replicas
+ *   BROKEN_NO_CAPS        no caps() (NULL): a device without any
+ *                         WEFT_CAP_*; not a broken promise, built for
+ *                         tests/core/test-needs.sh (the core refuses a
+ *                         program that needs one)
  */
 #define weft_backend_entry weft__template_inner
 #include "../../plugins/template/template.c"
@@ -58,7 +62,8 @@
 #ifdef BROKEN_MISALIGN
 #define BROKEN_WHAT	    "kernels see misaligned buffers"
 #define BROKEN_LOAD_PROGRAM broken_load_program
-#define BROKEN_MAX_KERNELS  8
+/* Kernels a program may have (the suite's has more than 40). */
+#define BROKEN_MAX_KERNELS 64
 
 /* The kernels of the last program loaded, called through trampolines. */
 static weft_host_kernel_fn broken_fn[BROKEN_MAX_KERNELS];
@@ -88,10 +93,80 @@ BROKEN_TRAMPOLINE(4)
 BROKEN_TRAMPOLINE(5)
 BROKEN_TRAMPOLINE(6)
 BROKEN_TRAMPOLINE(7)
+BROKEN_TRAMPOLINE(8)
+BROKEN_TRAMPOLINE(9)
+BROKEN_TRAMPOLINE(10)
+BROKEN_TRAMPOLINE(11)
+BROKEN_TRAMPOLINE(12)
+BROKEN_TRAMPOLINE(13)
+BROKEN_TRAMPOLINE(14)
+BROKEN_TRAMPOLINE(15)
+BROKEN_TRAMPOLINE(16)
+BROKEN_TRAMPOLINE(17)
+BROKEN_TRAMPOLINE(18)
+BROKEN_TRAMPOLINE(19)
+BROKEN_TRAMPOLINE(20)
+BROKEN_TRAMPOLINE(21)
+BROKEN_TRAMPOLINE(22)
+BROKEN_TRAMPOLINE(23)
+BROKEN_TRAMPOLINE(24)
+BROKEN_TRAMPOLINE(25)
+BROKEN_TRAMPOLINE(26)
+BROKEN_TRAMPOLINE(27)
+BROKEN_TRAMPOLINE(28)
+BROKEN_TRAMPOLINE(29)
+BROKEN_TRAMPOLINE(30)
+BROKEN_TRAMPOLINE(31)
+BROKEN_TRAMPOLINE(32)
+BROKEN_TRAMPOLINE(33)
+BROKEN_TRAMPOLINE(34)
+BROKEN_TRAMPOLINE(35)
+BROKEN_TRAMPOLINE(36)
+BROKEN_TRAMPOLINE(37)
+BROKEN_TRAMPOLINE(38)
+BROKEN_TRAMPOLINE(39)
+BROKEN_TRAMPOLINE(40)
+BROKEN_TRAMPOLINE(41)
+BROKEN_TRAMPOLINE(42)
+BROKEN_TRAMPOLINE(43)
+BROKEN_TRAMPOLINE(44)
+BROKEN_TRAMPOLINE(45)
+BROKEN_TRAMPOLINE(46)
+BROKEN_TRAMPOLINE(47)
+BROKEN_TRAMPOLINE(48)
+BROKEN_TRAMPOLINE(49)
+BROKEN_TRAMPOLINE(50)
+BROKEN_TRAMPOLINE(51)
+BROKEN_TRAMPOLINE(52)
+BROKEN_TRAMPOLINE(53)
+BROKEN_TRAMPOLINE(54)
+BROKEN_TRAMPOLINE(55)
+BROKEN_TRAMPOLINE(56)
+BROKEN_TRAMPOLINE(57)
+BROKEN_TRAMPOLINE(58)
+BROKEN_TRAMPOLINE(59)
+BROKEN_TRAMPOLINE(60)
+BROKEN_TRAMPOLINE(61)
+BROKEN_TRAMPOLINE(62)
+BROKEN_TRAMPOLINE(63)
 
 static const weft_host_kernel_fn broken_tramps[BROKEN_MAX_KERNELS] = {
-	broken_tramp0, broken_tramp1, broken_tramp2, broken_tramp3,
-	broken_tramp4, broken_tramp5, broken_tramp6, broken_tramp7,
+	broken_tramp0,	broken_tramp1,	broken_tramp2,	broken_tramp3,
+	broken_tramp4,	broken_tramp5,	broken_tramp6,	broken_tramp7,
+	broken_tramp8,	broken_tramp9,	broken_tramp10, broken_tramp11,
+	broken_tramp12, broken_tramp13, broken_tramp14, broken_tramp15,
+	broken_tramp16, broken_tramp17, broken_tramp18, broken_tramp19,
+	broken_tramp20, broken_tramp21, broken_tramp22, broken_tramp23,
+	broken_tramp24, broken_tramp25, broken_tramp26, broken_tramp27,
+	broken_tramp28, broken_tramp29, broken_tramp30, broken_tramp31,
+	broken_tramp32, broken_tramp33, broken_tramp34, broken_tramp35,
+	broken_tramp36, broken_tramp37, broken_tramp38, broken_tramp39,
+	broken_tramp40, broken_tramp41, broken_tramp42, broken_tramp43,
+	broken_tramp44, broken_tramp45, broken_tramp46, broken_tramp47,
+	broken_tramp48, broken_tramp49, broken_tramp50, broken_tramp51,
+	broken_tramp52, broken_tramp53, broken_tramp54, broken_tramp55,
+	broken_tramp56, broken_tramp57, broken_tramp58, broken_tramp59,
+	broken_tramp60, broken_tramp61, broken_tramp62, broken_tramp63,
 };
 
 static weft_status broken_load_program(weft_device *dev,
@@ -530,6 +605,12 @@ static weft_status broken_step_replicas(weft_device *dev, weft_program *prog,
 
 /* ---- the entry: the template's functions, one replaced ------------------- */
 
+/* ---- caps: none (for tests/core/test-needs.sh, not the suite) ---------- */
+#ifdef BROKEN_NO_CAPS
+#define BROKEN_WHAT "no caps(), so no capability"
+#define BROKEN_CAPS NULL
+#endif
+
 #ifndef BROKEN_WHAT
 #define BROKEN_WHAT "nothing broken"
 #endif
@@ -569,6 +650,9 @@ static weft_status broken_step_replicas(weft_device *dev, weft_program *prog,
 #ifndef BROKEN_STEP_REPLICAS
 #define BROKEN_STEP_REPLICAS tpl_step_replicas
 #endif
+#ifndef BROKEN_CAPS
+#define BROKEN_CAPS tpl_caps
+#endif
 
 WEFT_BACKEND_ENTRY = {
 	.abi_major = WEFT_BACKEND_ABI_MAJOR,
@@ -594,4 +678,5 @@ WEFT_BACKEND_ENTRY = {
 	.wait = BROKEN_WAIT,
 	.native = BROKEN_NATIVE,
 	.step_replicas = BROKEN_STEP_REPLICAS,
+	.caps = BROKEN_CAPS,
 };

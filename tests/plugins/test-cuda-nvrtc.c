@@ -125,7 +125,10 @@ static const char dialect_src[] =
 	"  sizeof(((weft__cuda_args *)0)->xstride) == 8, \"layout\");\n"
 	"static_assert(sizeof(weft_u8) == 1 && sizeof(weft_u16) == 2 &&\n"
 	"  sizeof(weft_u32) == 4 && sizeof(weft_i32) == 4 &&\n"
-	"  sizeof(weft_u64) == 8 && sizeof(weft_f32) == 4, \"types\");\n"
+	"  sizeof(weft_u64) == 8 && sizeof(weft_f32) == 4 &&\n"
+	"  sizeof(weft_i64) == 8 && sizeof(weft_f64) == 8, \"types\");\n"
+	"static_assert(WEFT_HAS_F64 == 1, \"f64\");\n"
+	"WEFT_CONST weft_f64 tab[2] = { 0.5, 0.25 };\n"
 	"WEFT_FN weft_u32 twice(weft_u32 x) { return 2 * x; }\n"
 	"WEFT_KERNEL(every_name)\n"
 	"{\n"
@@ -142,6 +145,16 @@ static const char dialect_src[] =
 	"(weft_u32)WEFT_LOAD_RELAXED(&b[i]));\n"
 	"  WEFT_STORE_RELAXED(&p[i], (weft_u32)(weft_i32)-1);\n"
 	"  f[i] = (weft_f32)(weft_u64)i * 0.5f;\n"
+	"  {\n"
+	"    WEFT_BUF(weft_u64, q, 2);\n"
+	"    weft_f64 d = weft_u64_as_f64(q[i]) * tab[i & 1];\n"
+	"    weft_i64 s = (weft_i64)d;\n"
+	"    q[i] = weft_f64_as_u64(WEFT_SQRT_F64(d)) + (weft_u64)s;\n"
+	"    w[i] = weft_f32_as_u32(WEFT_SQRT_F32(weft_u32_as_f32(w[i])));\n"
+	"    (void)weft_atomic_add_u64(&q[0], 1ull);\n"
+	"    (void)weft_atomic_max_u32(&w[2], i);\n"
+	"    (void)weft_atomic_min_u32(&w[3], i);\n"
+	"  }\n"
 	"}\n";
 
 static weft_status compile(const struct weft__cuda_nvrtc *nv, const char *name,
@@ -268,6 +281,30 @@ static void test_nvrtc(void)
 	test_errors(&nv);
 	weft__cuda_nvrtc_close(&nv);
 	tap_ok(nv.dl == NULL, "NVRTC is unloaded");
+}
+
+/* The options that make f32 and f64 arithmetic IEEE, operation by
+ * operation (docs/backend-cuda.md), whatever NVRTC's defaults. */
+static void test_options(void)
+{
+	static const char *const want[] = { "--fmad=false", "--prec-div=true",
+					    "--prec-sqrt=true", "--ftz=false" };
+	const char *opts[WEFT__CUDA_MAX_OPTS];
+	char arch[32];
+	int n = weft__cuda_options(9, 0, arch, opts);
+
+	for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+		int found = 0;
+
+		for (int i = 0; i < n; i++)
+			found |= strcmp(opts[i], want[w]) == 0;
+		tap_ok(found, "NVRTC is given %s", want[w]);
+	}
+	for (int i = 0; i < n; i++)
+		tap_ok(!strstr(opts[i], "fast-math") &&
+			       strcmp(opts[i], "--ftz=true") != 0 &&
+			       strcmp(opts[i], "--fmad=true") != 0,
+		       "option %s is not a fast-math one", opts[i]);
 }
 
 static void test_text(void)
@@ -405,6 +442,7 @@ int main(void)
 {
 	test_plugin();
 	test_text();
+	test_options();
 	test_nvrtc();
 	test_keys();
 	test_cache();

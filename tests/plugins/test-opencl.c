@@ -505,6 +505,113 @@ static void test_cache(void)
 	free(changed);
 }
 
+/* ---- capabilities ----------------------------------------------------------
+ */
+
+/* A kernel using weft_f64 (guarded or not) and the 64-bit atomic. */
+static const char f64_text[] =
+	"#if WEFT_HAS_F64\n"
+	"WEFT_FN weft_f64 twice(weft_f64 x) { return x + x; }\n"
+	"#endif\n"
+	"WEFT_KERNEL(f64_user)\n{\n"
+	"\tWEFT_BUF(weft_u64, p, 0);\n"
+	"\tif (WEFT_GID >= WEFT_EXTENT) return;\n"
+	"#if WEFT_HAS_F64\n"
+	"\tp[WEFT_GID] = "
+	"weft_f64_as_u64(twice(weft_u64_as_f64(p[WEFT_GID])));\n"
+	"#endif\n"
+	"#if WEFT_HAS_ATOMIC64\n"
+	"\t(void)weft_atomic_add_u64(&p[0], 1);\n"
+	"#endif\n"
+	"}\n";
+
+static weft_device_caps caps_of(weft_device *dev)
+{
+	weft_device_caps c = { .struct_size = sizeof c };
+
+	if (vt->caps(dev, &c, &err) != WEFT_OK)
+		tap_bail("caps: %s", err.msg);
+	return c;
+}
+
+/* caps() from the device's queries; WEFT_OPENCL_NO_FP64 takes f64 away,
+ * in caps(), in the prelude (weft_f64 undefined) and in the cache key. */
+static void test_caps(weft_device *dev)
+{
+	weft_device_caps c = caps_of(dev), n, small;
+	char *guarded = concat(program_text, f64_text);
+	char *bare = concat(program_text,
+			    "WEFT_KERNEL(use_f64)\n{ weft_f64 x = 1.0; "
+			    "(void)x; }\n");
+	weft_program_desc d = program_desc("guarded", guarded);
+	weft_kernel_desc one[] = { { "use_f64", NULL } };
+	weft_program *prog = NULL;
+	weft_device *nofp64;
+
+	tap_diag("caps 0x%x; %s", (unsigned)c.caps,
+		 c.detail[0] ? c.detail : "nothing missing");
+	tap_ok(vt->struct_size >= WEFT_BACKEND_V1_5_SIZE && vt->caps,
+	       "the backend has caps() (ABI 1.5)");
+	tap_ok((c.detail[0] == '\0') ==
+		       (c.caps == (WEFT_CAP_F64 | WEFT_CAP_F32_EXACT |
+				   WEFT_CAP_SUBNORMAL | WEFT_CAP_ATOMIC64)),
+	       "the detail is empty exactly when nothing is missing");
+	memset(&small, 0x5A, sizeof small);
+	small.struct_size = sizeof small.struct_size;
+	is(vt->caps(dev, &small, &err), WEFT_OK,
+	   "caps() with only the size field fills nothing");
+	tap_ok(small.caps == 0x5A5A5A5Au, "  ...and writes nothing past it");
+	setenv("WEFT_OPENCL_NO_FP64", "1", 1);
+	nofp64 = open_dev(NULL);
+	unsetenv("WEFT_OPENCL_NO_FP64");
+	n = caps_of(nofp64);
+	tap_ok(!(n.caps & WEFT_CAP_F64) &&
+		       (n.caps | WEFT_CAP_F64) == (c.caps | WEFT_CAP_F64),
+	       "WEFT_OPENCL_NO_FP64=1: no WEFT_CAP_F64, the rest unchanged");
+	tap_contains(n.detail, "no cl_khr_fp64 (WEFT_OPENCL_NO_FP64 is set)",
+		     "  ...and the detail says why");
+	tap_contains(n.detail, dev_name, "  ...naming the device");
+	prog = load(nofp64, "guarded", guarded);
+	tap_ok(prog != NULL, "  ...code under #if WEFT_HAS_F64 builds there");
+	d = program_desc("bare", bare);
+	d.kernels = one;
+	d.n_kernels = 1;
+	prog = NULL;
+	is(vt->load_program(nofp64, &d, &prog, &err), WEFT_E_INVALID,
+	   "  ...and weft_f64 outside it does not");
+	tap_contains(err.msg, "weft_f64", "  ...the log names weft_f64");
+	if (c.caps & WEFT_CAP_F64) {
+		prog = load(dev, "bare", bare);
+		tap_ok(prog != NULL, "with fp64 the same source builds");
+		vt->unload_program(dev, prog);
+	} else {
+		tap_skip(1, "the device has no fp64");
+	}
+	vt->close(nofp64);
+	free(guarded);
+	free(bare);
+}
+
+/* Devices with and without fp64 build with other options: other keys. */
+static void test_cache_options(void)
+{
+	char dir[4096];
+	uint64_t hits, misses;
+	int bins;
+
+	snprintf(dir, sizeof dir, "%s/cache-fp64", tap_tmpdir());
+	cached_load(dir, program_text, &hits, &misses);
+	setenv("WEFT_OPENCL_NO_FP64", "1", 1);
+	cached_load(dir, program_text, &hits, &misses);
+	tap_ok(hits == 0 && misses == 1,
+	       "the same source on a device without fp64 is a cache miss");
+	cached_load(dir, program_text, &hits, &misses);
+	unsetenv("WEFT_OPENCL_NO_FP64");
+	tap_ok(hits == 1 && misses == 0, "  ...then a hit");
+	is(list_cache(dir, &bins, NULL, 0), 2,
+	   "  ...two entries, one per set of build options");
+}
+
 /* ---- transfers through the staging area -----------------------------------
  */
 
@@ -1004,6 +1111,8 @@ int main(void)
 	test_replicas(dev, prog);
 	test_replicas_shared(dev, prog);
 	test_cache();
+	test_caps(dev);
+	test_cache_options();
 	/* Left loaded and allocated on purpose: close releases everything
 	 * (valgrind checks). */
 	alloc_or_bail(dev, 1234);

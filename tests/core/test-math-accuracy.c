@@ -1,0 +1,589 @@
+/*
+ * tests/core/test-math-accuracy.c - weft/math.h (host build) against MPFR:
+ * every function, f64 and f32, on random arguments (uniform over a useful
+ * range, and uniform over bit patterns) and on special and hard cases.
+ * For each function it reports the largest error in ulps, the argument
+ * where it happens and how many results are not correctly rounded; it
+ * fails when an f64 function is off by more than 1 ulp (docs/math.md),
+ * an f32 one by more than half an ulp
+ * (plus the double rounding of an f64 result), or when a special case
+ * (NaN, infinities, signed zeros) differs from C's.
+ *
+ *   test-math-accuracy [--n N] [--seed S] [--only NAME,NAME...]
+ *
+ * N random arguments per function (default 10000, what make check runs;
+ * docs/math.md's table comes from --n 10000000).
+ */
+#include <weft/kernel_host.h>
+#include <weft/math.h>
+
+#include <math.h>
+#include <mpfr.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+
+/* Reference precision: far beyond binary64, so that the reference's own
+ * rounding never matters at the ulp level. */
+#define REF_PREC 160
+
+/* An f32 result may be off by half an ulp plus the f64 result's error
+ * carried through the second rounding (a few 2^-29 ulps). */
+#define F32_BOUND (0.5 + 0x1p-20)
+
+typedef int (*mpfr_fn1)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+typedef int (*mpfr_fn2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+
+struct fn {
+	const char *name;
+	int nargs;
+	double (*d1)(double);
+	double (*d2)(double, double);
+	float (*f1)(float);
+	float (*f2)(float, float);
+	mpfr_fn1 m1;
+	mpfr_fn2 m2;
+	double lo, hi;	   /* range of the uniform f64 draws (x and y) */
+	double flo, fhi;   /* the same for f32 */
+	double bound;	   /* f64 error bound, ulps */
+	int nan_canonical; /* 1: NaN results must be the one quiet NaN */
+};
+
+/* ---- the library's functions as function pointers ------------------ */
+
+#define W1(n)                          \
+	static double d_##n(double x)  \
+	{                              \
+		return weft_##n(x);    \
+	}                              \
+	static float f_##n(float x)    \
+	{                              \
+		return weft_##n##f(x); \
+	}
+#define W2(n)                                   \
+	static double d_##n(double x, double y) \
+	{                                       \
+		return weft_##n(x, y);          \
+	}                                       \
+	static float f_##n(float x, float y)    \
+	{                                       \
+		return weft_##n##f(x, y);       \
+	}
+
+W1(floor)
+W1(ceil)
+W1(trunc)
+W1(round)
+W1(fabs)
+W2(fmin)
+W2(fmax)
+W2(copysign)
+W1(sqrt)
+W2(hypot)
+W1(sin)
+W1(cos)
+W1(tan)
+W1(asin)
+W1(acos)
+W1(atan)
+W2(atan2)
+W1(exp)
+W1(exp2)
+W1(expm1)
+W1(log)
+W1(log2)
+W1(log1p)
+W2(pow)
+W1(tanh)
+
+static double d_sincos_s(double x)
+{
+	double s, c;
+
+	weft_sincos(x, &s, &c);
+	return s;
+}
+
+static double d_sincos_c(double x)
+{
+	double s, c;
+
+	weft_sincos(x, &s, &c);
+	return c;
+}
+
+static float f_sincos_s(float x)
+{
+	float s, c;
+
+	weft_sincosf(x, &s, &c);
+	return s;
+}
+
+static float f_sincos_c(float x)
+{
+	float s, c;
+
+	weft_sincosf(x, &s, &c);
+	return c;
+}
+
+/* MPFR's functions with the signature of the rest. */
+static int m_floor(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	return mpfr_rint_floor(r, x, rnd);
+}
+
+static int m_ceil(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	return mpfr_rint_ceil(r, x, rnd);
+}
+
+static int m_trunc(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	return mpfr_rint_trunc(r, x, rnd);
+}
+
+static int m_round(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	return mpfr_rint_round(r, x, rnd);
+}
+
+static int m_abs(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	return mpfr_abs(r, x, rnd);
+}
+
+static int m_copysign(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd)
+{
+	return mpfr_copysign(r, x, y, rnd);
+}
+
+#define R1(n, m, lo, hi, flo, fhi, b)                                          \
+	{                                                                      \
+#n, 1, d_##n, NULL, f_##n, NULL, m, NULL, lo, hi, flo, fhi, b, \
+			1                                                      \
+	}
+#define R2(n, m, lo, hi, flo, fhi, b)                                          \
+	{                                                                      \
+#n, 2, NULL, d_##n, NULL, f_##n, NULL, m, lo, hi, flo, fhi, b, \
+			1                                                      \
+	}
+
+static const struct fn fns[] = {
+	R1(floor, m_floor, -1e6, 1e6, -1e6, 1e6, 0),
+	R1(ceil, m_ceil, -1e6, 1e6, -1e6, 1e6, 0),
+	R1(trunc, m_trunc, -1e6, 1e6, -1e6, 1e6, 0),
+	R1(round, m_round, -1e6, 1e6, -1e6, 1e6, 0),
+	{ "fabs", 1, d_fabs, NULL, f_fabs, NULL, m_abs, NULL, -1e3, 1e3, -1e3,
+	  1e3, 0, 0 },
+	R2(fmin, mpfr_min, -10, 10, -10, 10, 0),
+	R2(fmax, mpfr_max, -10, 10, -10, 10, 0),
+	{ "copysign", 2, NULL, d_copysign, NULL, f_copysign, NULL, m_copysign,
+	  -10, 10, -10, 10, 0, 0 },
+	R1(sqrt, mpfr_sqrt, 0, 1e3, 0, 1e3, 0.5),
+	R2(hypot, mpfr_hypot, -1e3, 1e3, -1e3, 1e3, 1),
+	R1(sin, mpfr_sin, -30, 30, -30, 30, 1),
+	R1(cos, mpfr_cos, -30, 30, -30, 30, 1),
+	R1(tan, mpfr_tan, -30, 30, -30, 30, 1),
+	{ "sincos.sin", 1, d_sincos_s, NULL, f_sincos_s, NULL, mpfr_sin, NULL,
+	  -30, 30, -30, 30, 1, 1 },
+	{ "sincos.cos", 1, d_sincos_c, NULL, f_sincos_c, NULL, mpfr_cos, NULL,
+	  -30, 30, -30, 30, 1, 1 },
+	R1(asin, mpfr_asin, -1, 1, -1, 1, 1),
+	R1(acos, mpfr_acos, -1, 1, -1, 1, 1),
+	R1(atan, mpfr_atan, -10, 10, -10, 10, 1),
+	R2(atan2, mpfr_atan2, -10, 10, -10, 10, 1),
+	R1(exp, mpfr_exp, -745, 710, -104, 89, 1),
+	R1(exp2, mpfr_exp2, -1075, 1024, -150, 128, 1),
+	R1(expm1, mpfr_expm1, -40, 710, -20, 89, 1),
+	R1(log, mpfr_log, 0, 10, 0, 10, 1),
+	R1(log2, mpfr_log2, 0, 10, 0, 10, 1),
+	R1(log1p, mpfr_log1p, -1, 10, -1, 10, 1),
+	R2(pow, mpfr_pow, 0, 10, 0, 10, 1),
+	R1(tanh, mpfr_tanh, -20, 20, -10, 10, 1),
+};
+
+/* ---- random draws (splitmix64) ------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t rnd64(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double uniform(double lo, double hi)
+{
+	return lo + (hi - lo) * ((double)(rnd64() >> 11) * 0x1p-53);
+}
+
+static double bits_f64(void)
+{
+	uint64_t u = rnd64();
+	double x;
+
+	memcpy(&x, &u, sizeof x);
+	return x;
+}
+
+static float bits_f32(void)
+{
+	uint32_t u = (uint32_t)(rnd64() >> 32);
+	float x;
+
+	memcpy(&x, &u, sizeof x);
+	return x;
+}
+
+/* ---- errors against the reference --------------------------------- */
+
+/* One precision's bookkeeping for one function. */
+struct stat {
+	double max_ulp;
+	double arg_x, arg_y, got, want;
+	long wrong_rounding;
+	long samples;
+	long special_fail;
+};
+
+struct fmt {
+	int prec; /* significand bits: 53 or 24 */
+	int emin; /* exponent of the smallest normal */
+	int f32;  /* 1: results are floats */
+};
+
+static const struct fmt F64 = { 53, -1022, 0 };
+static const struct fmt F32 = { 24, -126, 1 };
+
+static uint64_t bits_of(double y, const struct fmt *f)
+{
+	uint64_t u;
+
+	if (f->f32) {
+		float g = (float)y;
+		uint32_t v;
+
+		memcpy(&v, &g, sizeof v);
+		return v;
+	}
+	memcpy(&u, &y, sizeof u);
+	return u;
+}
+
+/* The reference rounded to the format, as a double. */
+static double rounded(mpfr_srcptr ref, const struct fmt *f)
+{
+	return f->f32 ? (double)mpfr_get_flt(ref, MPFR_RNDN)
+		      : mpfr_get_d(ref, MPFR_RNDN);
+}
+
+/* |y - ref| in ulps of ref in the format (the ulp of a subnormal is that
+ * of the smallest normal); y's special values must match the rounded
+ * reference's exactly: *special is set when they do not. */
+static double ulp_error(double y, mpfr_srcptr ref, const struct fmt *f,
+			mpfr_ptr tmp, int nan_canonical, int *special)
+{
+	double want = rounded(ref, f);
+	mpfr_exp_t e;
+
+	*special = 0;
+	if (mpfr_nan_p(ref)) {
+		if (!isnan(y))
+			*special = 1;
+		else if (nan_canonical &&
+			 bits_of(y, f) !=
+				 (f->f32 ? 0x7fc00000u : 0x7ff8000000000000ULL))
+			*special = 1;
+		return *special ? INFINITY : 0;
+	}
+	if (isnan(y)) {
+		*special = 1;
+		return INFINITY;
+	}
+	if (isinf(want) || want == 0) {
+		/* infinities and zeros (overflow, underflow, exact) */
+		if (bits_of(y, f) == bits_of(want, f))
+			return 0;
+		if (mpfr_inf_p(ref) || mpfr_zero_p(ref) || isinf(y) ||
+		    signbit(y) != signbit(want)) {
+			*special = 1;
+			return INFINITY;
+		}
+	}
+	if (isinf(y)) {
+		*special = 1;
+		return INFINITY;
+	}
+	mpfr_set_d(tmp, y, MPFR_RNDN);
+	mpfr_sub(tmp, tmp, ref, MPFR_RNDN);
+	mpfr_abs(tmp, tmp, MPFR_RNDN);
+	e = mpfr_inf_p(ref) ? (f->f32 ? 128 : 1024) : mpfr_get_exp(ref);
+	if (e - 1 < f->emin)
+		e = f->emin + 1;
+	mpfr_mul_2si(tmp, tmp, -(long)(e - f->prec), MPFR_RNDN);
+	return mpfr_get_d(tmp, MPFR_RNDN);
+}
+
+static int is_rounded_right(double y, mpfr_srcptr ref, const struct fmt *f)
+{
+	double want = rounded(ref, f);
+
+	if (isnan(want))
+		return isnan(y);
+	return bits_of(y, f) == bits_of(want, f);
+}
+
+/* Evaluate one function once at (x, y) in one format and record it. */
+static void sample(const struct fn *fn, const struct fmt *f, double x, double y,
+		   mpfr_ptr mx, mpfr_ptr my, mpfr_ptr ref, mpfr_ptr tmp,
+		   struct stat *st)
+{
+	double got;
+	double err;
+	int special;
+
+	if (f->f32) {
+		float fx = (float)x, fy = (float)y;
+
+		x = fx;
+		y = fy;
+		got = fn->nargs == 1 ? fn->f1(fx) : fn->f2(fx, fy);
+	} else {
+		got = fn->nargs == 1 ? fn->d1(x) : fn->d2(x, y);
+	}
+	mpfr_set_d(mx, x, MPFR_RNDN);
+	mpfr_set_d(my, y, MPFR_RNDN);
+	if (fn->m2 == m_copysign) /* MPFR's NaN has no sign of its own */
+		mpfr_set_d(ref, copysign(x, y), MPFR_RNDN);
+	else if (fn->nargs == 1)
+		fn->m1(ref, mx, MPFR_RNDN);
+	else
+		fn->m2(ref, mx, my, MPFR_RNDN);
+	err = ulp_error(got, ref, f, tmp, fn->nan_canonical, &special);
+	st->samples++;
+	if (!is_rounded_right(got, ref, f))
+		st->wrong_rounding++;
+	if (special && st->special_fail++ < 3)
+		tap_diag("%s%s(%a, %a) = %a, want %a", fn->name,
+			 f->f32 ? "f" : "", x, y, got, rounded(ref, f));
+	if (err > st->max_ulp || (special && st->max_ulp != INFINITY)) {
+		st->max_ulp = err;
+		st->arg_x = x;
+		st->arg_y = y;
+		st->got = got;
+		st->want = rounded(ref, f);
+	}
+}
+
+/* Special and hard arguments: zeros, subnormals, infinities, NaN, range
+ * reduction's hard cases, halfway cases of the rounding functions. */
+static const double hard[] = {
+	0.0,
+	-0.0,
+	0x1p-1074,
+	-0x1p-1074,
+	0x0.fffffffffffffp-1022,
+	0x1p-1022,
+	-0x1p-1022,
+	0x1p-149,
+	0x1p-126,
+	1e-300,
+	1e-30,
+	0x1p-27,
+	0x1p-54,
+	0.25,
+	0.5,
+	-0.5,
+	0.75,
+	1.0,
+	-1.0,
+	1.5,
+	2.5,
+	-2.5,
+	2.0,
+	3.0,
+	-3.0,
+	0x1.fffffffffffffp-1,
+	0x1.0000000000001p0,
+	0.9999999,
+	1.0000001,
+	10.0,
+	22.0,
+	-22.0,
+	0x1.921fb54442d18p0,
+	-0x1.921fb54442d18p0,
+	0x1.921fb54442d18p1,
+	0x1.2d97c7f3321d2p2,
+	0x1.921fb54442d18p2,
+	0x1.921fb54442d18p3,
+	0x1.921fb6p0,
+	0x1.921fb6p1,
+	355.0,
+	1e6,
+	0x1p52,
+	0x1.8p52,
+	0x1p52 + 0.5,
+	4503599627370495.5,
+	0x1p53,
+	16777215.5,
+	8388608.5,
+	1e22,
+	-1e22,
+	0x1.6a09e667f3bcdp499,
+	1e300,
+	0x1.fffffffffffffp1023,
+	-0x1.fffffffffffffp1023,
+	0x1.fffffep127,
+	88.72283935546875,
+	-103.97208404541016,
+	709.782712893384,
+	709.79,
+	-745.1332191019411,
+	-745.2,
+	1023.99,
+	1024.0,
+	-1074.5,
+	-1075.0,
+	-1076.0,
+	INFINITY,
+	-INFINITY,
+	NAN,
+};
+
+#define NHARD (sizeof hard / sizeof hard[0])
+
+static int report(const struct fn *fn, const struct fmt *f,
+		  const struct stat *st)
+{
+	double bound = f->f32 ? (fn->bound > 0 ? F32_BOUND : 0) : fn->bound;
+	int ok = st->max_ulp <= bound && st->special_fail == 0;
+
+	char at[80];
+
+	if (fn->nargs == 2)
+		snprintf(at, sizeof at, "(%a, %a)", st->arg_x, st->arg_y);
+	else
+		snprintf(at, sizeof at, "(%a)", st->arg_x);
+	tap_ok(ok,
+	       "%s%s: max %.9g ulp (bound %.9g) at %s, got %a want %a; %ld of "
+	       "%ld not correctly rounded; %ld special cases wrong",
+	       fn->name, f->f32 ? "f" : "", st->max_ulp, bound, at, st->got,
+	       st->want, st->wrong_rounding, st->samples, st->special_fail);
+	return ok;
+}
+
+static void run_fn(const struct fn *fn, const struct fmt *f, long n,
+		   mpfr_ptr mx, mpfr_ptr my, mpfr_ptr ref, mpfr_ptr tmp)
+{
+	struct stat st = { 0 };
+	double lo = f->f32 ? fn->flo : fn->lo;
+	double hi = f->f32 ? fn->fhi : fn->hi;
+	size_t i, j;
+	long k;
+
+	for (i = 0; i < NHARD; i++) {
+		if (fn->nargs == 1) {
+			sample(fn, f, hard[i], 0, mx, my, ref, tmp, &st);
+			continue;
+		}
+		for (j = 0; j < NHARD; j++)
+			sample(fn, f, hard[i], hard[j], mx, my, ref, tmp, &st);
+	}
+	for (k = 0; k < n; k++) {
+		double x, y;
+
+		if (k & 1) { /* uniform over bit patterns */
+			x = f->f32 ? bits_f32() : bits_f64();
+			y = f->f32 ? bits_f32() : bits_f64();
+		} else { /* uniform over the useful range */
+			x = uniform(lo, hi);
+			y = uniform(lo, hi);
+			/* pow: negative bases with integer exponents too */
+			if (fn->nargs == 2 && fn->m2 == mpfr_pow && (k & 2)) {
+				x = -x;
+				y = (double)(long)(y * 3);
+			}
+		}
+		sample(fn, f, x, y, mx, my, ref, tmp, &st);
+	}
+	report(fn, f, &st);
+	fflush(stdout);
+}
+
+/* weft_clamp and weft_clampf (not an MPFR function): bounds, inside,
+ * signed zeros and NaN. */
+static void check_clamp(void)
+{
+	int ok = weft_clamp(-3.0, -1.0, 2.0) == -1.0 &&
+		 weft_clamp(5.0, -1.0, 2.0) == 2.0 &&
+		 weft_clamp(0.25, -1.0, 2.0) == 0.25 &&
+		 signbit(weft_clamp(-0.0, 0.0, 1.0)) &&
+		 bits_of(weft_clamp(NAN, 0.0, 1.0), &F64) ==
+			 0x7ff8000000000000ULL &&
+		 weft_clampf(-3.0f, -1.0f, 2.0f) == -1.0f &&
+		 weft_clampf(5.0f, -1.0f, 2.0f) == 2.0f &&
+		 weft_clampf(0.25f, -1.0f, 2.0f) == 0.25f &&
+		 bits_of(weft_clampf(NAN, 0.0f, 1.0f), &F32) == 0x7fc00000u;
+
+	tap_ok(ok, "clamp, clampf: below, above, inside, -0, NaN");
+}
+
+/* 1 when name is one of the comma-separated names in list. */
+static int listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = 10000;
+	unsigned long long seed = 1;
+	const char *only = NULL;
+	mpfr_t mx, my, ref, tmp;
+	size_t i;
+
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--n") && a + 1 < argc)
+			n = atol(argv[++a]);
+		else if (!strcmp(argv[a], "--seed") && a + 1 < argc)
+			seed = strtoull(argv[++a], NULL, 0);
+		else if (!strcmp(argv[a], "--only") && a + 1 < argc)
+			only = argv[++a];
+		else
+			tap_bail("usage: %s [--n N] [--seed S] [--only "
+				 "NAME,...]",
+				 argv[0]);
+	}
+	mpfr_inits2(REF_PREC, mx, my, ref, tmp, (mpfr_ptr)0);
+	tap_diag("weft/math.h against MPFR %s at %d bits: %ld random arguments "
+		 "per function (seed %llu) and %zu special ones",
+		 mpfr_get_version(), REF_PREC, n, seed, NHARD);
+	for (i = 0; i < sizeof fns / sizeof fns[0]; i++) {
+		if (only && !listed(only, fns[i].name))
+			continue;
+		rng_state = seed;
+		run_fn(&fns[i], &F64, n, mx, my, ref, tmp);
+		rng_state = seed;
+		run_fn(&fns[i], &F32, n, mx, my, ref, tmp);
+	}
+	if (!only)
+		check_clamp();
+	mpfr_clears(mx, my, ref, tmp, (mpfr_ptr)0);
+	mpfr_free_cache();
+	return tap_done();
+}
