@@ -4,11 +4,15 @@
  * what the kernel dialect leaves out because a target refuses it.
  *
  * The text is read as tokens: comments, string and character literals are
- * skipped, and of the preprocessor directives only #define is read (its
- * name and its body are code); every other directive (#if, #pragma, ...)
- * is left alone. Each line of the text is mapped back to its file and line
- * through prog->spans, so a refusal names FILE:LINE of the kernel file or
- * of the included file it is in.
+ * skipped, and of the preprocessor directives #define is read as code (its
+ * name and its body) and the conditionals (#if ... #endif) are followed:
+ * a group of #if 0 is neither checked nor counted, and the groups of a
+ * chain that tests WEFT_HAS_F64 (WEFT_HAS_ATOMIC64) are written for
+ * devices with and without doubles (64-bit atomics), so their tokens need
+ * no WEFT_CAP_F64 (WEFT_CAP_ATOMIC64). Every other directive (#pragma,
+ * #error, ...) is left alone. Each line of the text is mapped back to its
+ * file and line through prog->spans, so a refusal names FILE:LINE of the
+ * kernel file or of the included file it is in.
  *
  * Refused, anywhere in code:
  *  - names that OpenCL C or CUDA reserve (half, uint, float4, global,
@@ -49,15 +53,39 @@ typedef struct wk_tok {
 	size_t n;
 	unsigned line; /* line of the program text, from 1 */
 	int defined;   /* the name a #define defines */
+	unsigned cond; /* COND_* of the groups the token is in */
 } wk_tok;
+
+/* What a token's preprocessor groups say of it (wk_tok.cond): it is in a
+ * group of a chain (#if, #elif, ..., #else, #endif) whose tests named
+ * WEFT_HAS_F64, or WEFT_HAS_ATOMIC64, at or before the group. */
+#define COND_F64      0x1u
+#define COND_ATOMIC64 0x2u
+
+/* One conditional chain open where the lexer is. */
+typedef struct wk_cond {
+	unsigned tests; /* COND_* of what its tests named so far */
+	int taken;	/* a group before this one is always taken (#if 1) */
+	int dead;	/* this group is never compiled (#if 0) */
+} wk_cond;
 
 typedef struct wk_toks {
 	wk_tok *t;
 	size_t n, cap;
+	wk_cond *conds; /* the open chains, innermost last */
+	size_t depth, cap_conds;
+	unsigned cond; /* COND_* where the lexer is */
+	int dead;      /* in a group never compiled: its tokens are dropped */
+	const unsigned *math_at; /* wk_prog.math_at */
+	size_t n_math_at;
+	uint32_t needs; /* of the includes of <weft/math.h> */
 } wk_toks;
 
 static void tok_add(wk_toks *v, wk_tok t)
 {
+	if (v->dead)
+		return;
+	t.cond = v->cond;
 	if (v->n == v->cap) {
 		v->cap = v->cap ? 2 * v->cap : 1024;
 		v->t = wk_xrealloc(v->t, v->cap * sizeof *v->t);
@@ -78,6 +106,17 @@ static int id_char(int c)
 static size_t directive(wk_toks *v, const char *s, size_t n, size_t i,
 			unsigned *line);
 
+/* Text line `line` starts: where <weft/math.h> was included, it needs
+ * hardware double unless a WEFT_HAS_F64 test guards it, and subnormals
+ * kept (its functions compute floats) unless it is in a dead group. */
+static void math_line(wk_toks *v, unsigned line)
+{
+	for (size_t k = 0; k < v->n_math_at; k++)
+		if (v->math_at[k] == line && !v->dead)
+			v->needs |= WEFT_CAP_SUBNORMAL |
+				    (v->cond & COND_F64 ? 0u : WEFT_CAP_F64);
+}
+
 /* The text from i as tokens, up to the end of the text or, in a directive
  * (dir set), the end of the directive's line. The index where it stopped
  * (a newline in a directive). *line counts the newlines passed. */
@@ -96,6 +135,7 @@ static size_t lex(wk_toks *v, const char *s, size_t n, size_t i, unsigned *line,
 			(*line)++;
 			i++;
 			bol = 1;
+			math_line(v, *line);
 		} else if (c == '\\' && d == '\n') {
 			(*line)++;
 			i += 2;
@@ -128,8 +168,8 @@ static size_t lex(wk_toks *v, const char *s, size_t n, size_t i, unsigned *line,
 		} else if (id_start((unsigned char)c)) {
 			for (j = i; j < n && id_char((unsigned char)s[j]); j++)
 				;
-			tok_add(v,
-				(wk_tok){ TOK_IDENT, s + i, j - i, *line, 0 });
+			tok_add(v, (wk_tok){ TOK_IDENT, s + i, j - i, *line, 0,
+					     0 });
 			i = j;
 			bol = 0;
 		} else if ((c >= '0' && c <= '9') ||
@@ -142,12 +182,13 @@ static size_t lex(wk_toks *v, const char *s, size_t n, size_t i, unsigned *line,
 				    s[j] != '.')
 					break;
 			}
-			tok_add(v,
-				(wk_tok){ TOK_NUMBER, s + i, j - i, *line, 0 });
+			tok_add(v, (wk_tok){ TOK_NUMBER, s + i, j - i, *line, 0,
+					     0 });
 			i = j;
 			bol = 0;
 		} else {
-			tok_add(v, (wk_tok){ TOK_PUNCT, s + i, 1, *line, 0 });
+			tok_add(v,
+				(wk_tok){ TOK_PUNCT, s + i, 1, *line, 0, 0 });
 			i++;
 			bol = 0;
 		}
@@ -155,12 +196,75 @@ static size_t lex(wk_toks *v, const char *s, size_t n, size_t i, unsigned *line,
 	return i;
 }
 
+static int word_is(const char *w, size_t n, const char *what)
+{
+	return strlen(what) == n && !strncmp(w, what, n);
+}
+
+/* The conditional directive w (n bytes: "if", "elif", "endif", ...) whose
+ * tokens are e: the chains open and what their groups say (v->cond,
+ * v->dead). Other directives change nothing. */
+static void conditional(wk_toks *v, const char *w, size_t n, const wk_toks *e)
+{
+	unsigned tests = 0;
+	int zero = 0, one = 0, is_if = word_is(w, n, "if");
+	int is_elif = word_is(w, n, "elif");
+	wk_cond *c;
+
+	for (size_t k = 0; k < e->n; k++) {
+		const wk_tok *t = &e->t[k];
+
+		if (t->kind == TOK_IDENT && t->n == 12 &&
+		    !strncmp(t->s, "WEFT_HAS_F64", 12))
+			tests |= COND_F64;
+		else if (t->kind == TOK_IDENT && t->n == 17 &&
+			 !strncmp(t->s, "WEFT_HAS_ATOMIC64", 17))
+			tests |= COND_ATOMIC64;
+	}
+	if (e->n == 1 && e->t[0].kind == TOK_NUMBER && e->t[0].n == 1) {
+		zero = e->t[0].s[0] == '0';
+		one = e->t[0].s[0] == '1';
+	}
+	if (is_if || word_is(w, n, "ifdef") || word_is(w, n, "ifndef")) {
+		if (v->depth == v->cap_conds) {
+			v->cap_conds = v->cap_conds ? 2 * v->cap_conds : 16;
+			v->conds = wk_xrealloc(v->conds,
+					       v->cap_conds * sizeof *v->conds);
+		}
+		v->conds[v->depth++] =
+			(wk_cond){ tests, is_if && one, is_if && zero };
+	} else if (!v->depth) {
+		return; /* #elif, #else, #endif without #if: compilers say so */
+	} else if (is_elif || word_is(w, n, "elifdef") ||
+		   word_is(w, n, "elifndef")) {
+		c = &v->conds[v->depth - 1];
+		c->tests |= tests;
+		c->dead = c->taken || (is_elif && zero);
+		c->taken |= is_elif && one;
+	} else if (word_is(w, n, "else")) {
+		c = &v->conds[v->depth - 1];
+		c->dead = c->taken;
+	} else if (word_is(w, n, "endif")) {
+		v->depth--;
+	} else {
+		return;
+	}
+	v->cond = 0;
+	v->dead = 0;
+	for (size_t k = 0; k < v->depth; k++) {
+		v->cond |= v->conds[k].tests;
+		v->dead |= v->conds[k].dead;
+	}
+}
+
 /* The directive whose '#' is just before i: a #define is read as code
- * (its name marked), any other skipped. Returns the index of the newline
- * that ends it (or n). */
+ * (its name marked); of any other the tokens are read, past comments
+ * (a // one too) and literals, for the conditionals only. Returns the
+ * index of the newline that ends it (or n). */
 static size_t directive(wk_toks *v, const char *s, size_t n, size_t i,
 			unsigned *line)
 {
+	wk_toks e = { 0 };
 	size_t j, first;
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
@@ -172,23 +276,13 @@ static size_t directive(wk_toks *v, const char *s, size_t n, size_t i,
 		i = lex(v, s, n, j, line, 1);
 		if (v->n > first && v->t[first].kind == TOK_IDENT)
 			v->t[first].defined = 1;
-		tok_add(v, (wk_tok){ TOK_END, s + i, 0, *line, 0 });
+		tok_add(v, (wk_tok){ TOK_END, s + i, 0, *line, 0, 0 });
 		return i;
 	}
-	for (i = j; i < n && s[i] != '\n'; i++) {
-		if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
-			(*line)++;
-			i++;
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			for (i += 2; i < n && !(s[i] == '*' && i + 1 < n &&
-						s[i + 1] == '/');
-			     i++)
-				*line += s[i] == '\n';
-			if (i >= n)
-				return n;
-			i++; /* the comment's '/' */
-		}
-	}
+	first = i;
+	i = lex(&e, s, n, j, line, 1);
+	conditional(v, s + first, j - first, &e);
+	free(e.t);
 	return i;
 }
 
@@ -477,16 +571,36 @@ static int libm_refuse(wk_prog *p, const wk_tok *t, size_t base_n)
 		      (int)t->n, t->s);
 }
 
-/* What an identifier needs of the device. */
+/* What an identifier needs of the device. Exact floats need subnormals
+ * kept too (a device that flushes them gives other bits); code in a group
+ * of a WEFT_HAS_F64 (WEFT_HAS_ATOMIC64) test is written to compile
+ * without doubles (64-bit atomics), but computes with them where the
+ * device has them. */
 static void ident_needs(wk_prog *p, const wk_tok *t)
 {
 	if (tok_is(t, "weft_f64"))
-		p->needs |= WEFT_CAP_F64;
+		p->needs |= WEFT_CAP_SUBNORMAL |
+			    (t->cond & COND_F64 ? 0u : WEFT_CAP_F64);
 	else if (tok_is(t, "weft_f32"))
-		p->needs |= WEFT_CAP_F32_EXACT;
-	else if (tok_is(t, "weft_atomic_add_u64"))
+		p->needs |= WEFT_CAP_F32_EXACT | WEFT_CAP_SUBNORMAL;
+	else if (tok_is(t, "weft_atomic_add_u64") && !(t->cond & COND_ATOMIC64))
 		p->needs |= WEFT_CAP_ATOMIC64;
 }
+
+/* Names that begin with __ and are the language's: allowed. */
+static const char *const std_names[] = {
+	"__VA_ARGS__",	   "__LINE__", "__FILE__",
+	"__func__",	   "__STDC__", "__STDC_VERSION__",
+	"__STDC_HOSTED__", "__DATE__", "__TIME__",
+};
+
+/* One target's own macros: tested in #if lines (which are not checked),
+ * refused elsewhere, where they exist on one target only. */
+static const char *const target_macros[] = {
+	"__OPENCL_VERSION__", "__OPENCL_C_VERSION__",
+	"__CUDACC__",	      "__CUDA_ARCH__",
+	"__NVCC__",
+};
 
 /* Refuse identifier t (the i-th of v) when the dialect does; next is the
  * token after it or NULL. */
@@ -500,6 +614,14 @@ static int check_ident(wk_prog *p, const wk_tok *t, const wk_tok *next)
 				      reserved[i].why);
 	if (vector_type(t) || image_type(t))
 		return refuse(p, t, "'%.*s' %s", (int)t->n, t->s, OCL_TYPE);
+	if (in_list(t, target_macros,
+		    sizeof target_macros / sizeof *target_macros))
+		return refuse(p, t,
+			      "'%.*s' is defined on one target only: test it "
+			      "in #if, #ifdef or #elif lines",
+			      (int)t->n, t->s);
+	if (in_list(t, std_names, sizeof std_names / sizeof *std_names))
+		return 0;
 	if ((t->n > 2 && !strncmp(t->s, "__", 2)) ||
 	    (t->n > 6 && !strncmp(t->s, "weft__", 6)))
 		return refuse(p, t,
@@ -573,7 +695,11 @@ int wk_check_text(wk_prog *p)
 
 	if (check_buf_types(p))
 		return -1;
+	v.math_at = p->math_at;
+	v.n_math_at = p->n_math_at;
 	lex(&v, p->text.p, p->text.len, 0, &line, 0);
+	free(v.conds);
+	p->needs |= v.needs;
 	for (size_t i = 0; i < v.n && !rc; i++) {
 		const wk_tok *t = &v.t[i];
 		const wk_tok *next = i + 1 < v.n ? &v.t[i + 1] : NULL;
@@ -581,7 +707,7 @@ int wk_check_text(wk_prog *p)
 		const wk_span *sp = span_of(p, t->line);
 
 		if (t->kind == TOK_NUMBER && float_literal(t))
-			p->needs |= WEFT_CAP_F32_EXACT;
+			p->needs |= WEFT_CAP_F32_EXACT | WEFT_CAP_SUBNORMAL;
 		if (t->kind == TOK_IDENT)
 			ident_needs(p, t);
 		/* Kit files are weft's own, with branches per target. */

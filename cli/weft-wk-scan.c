@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <weft/backend.h>
-
 #include "weft-wk.h"
 
 typedef struct wk_brace {
@@ -632,8 +630,14 @@ static int kit_include(wk_scanner *sc, const wk_src *f, unsigned line,
 			    "#include <%s>: no such kit file under the -I "
 			    "directories nor in %s",
 			    name, wk_includedir);
-	if (!strcmp(name, "weft/math.h"))
-		sc->prog->needs |= WEFT_CAP_F64;
+	if (!strcmp(name, "weft/math.h")) {
+		wk_prog *p = sc->prog;
+
+		/* Its text, or the empty line of a repeat, starts next. */
+		p->math_at = wk_xrealloc(
+			p->math_at, (p->n_math_at + 1) * sizeof *p->math_at);
+		p->math_at[p->n_math_at++] = p->text_lines + 1;
+	}
 	rc = scan_file(sc, path, f->path, line, 1);
 	free(path);
 	return rc;
@@ -926,5 +930,6 @@ void wk_prog_free(wk_prog *prog)
 	free(prog->files);
 	free(prog->canon);
 	free(prog->spans);
+	free(prog->math_at);
 	free(prog->text.p);
 }

@@ -55,6 +55,12 @@ typedef struct wk_prog {
 	size_t n_inc;
 
 	uint32_t needs; /* WEFT_CAP_* the program text needs */
+	/* The lines of `text` where <weft/math.h> was included (its #line
+	 * directive, or the empty line of a repeated include): it needs
+	 * WEFT_CAP_F64 unless a WEFT_HAS_F64 test guards it (weft-wk-check.c
+	 * reads the conditionals). */
+	unsigned *math_at;
+	size_t n_math_at;
 
 	/* The rewritten kernel text, with #line directives to the original
 	 * files: the host build, and the program text after weft/kernel.h. */

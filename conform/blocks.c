@@ -24,6 +24,7 @@
 #include <weft/blocks.h>
 
 #include "conform.h"
+#include "rng.h"
 
 /* The suite's program numbers the kit's kernels after conform.wk's own, in
  * the order weft/blocks.h knows. */
@@ -56,15 +57,6 @@ typedef struct bk {
 	weft_launch l[WEFT_BLOCKS_MAX_LAUNCHES + WEFT_BLOCKS_SCAN_LAUNCHES];
 	uint32_t nl;
 } bk;
-
-static uint64_t bk_rng(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
-}
 
 static uint8_t bk_tail_byte(size_t i)
 {
@@ -169,6 +161,23 @@ static int bk_ctl_check(bk *k, uint32_t *out)
 	return 0;
 }
 
+/* Run the launches, then read `bytes` of out into got (what names it)
+ * and check the guard tails of out and of the scratch scr (for the
+ * capacity) and the control words (*count gets the output word; may be
+ * NULL). 0 when all held. */
+static int bk_run_check(bk *k, weft_buf *out, size_t bytes, void *got,
+			const char *what, weft_buf *scr, uint32_t *count)
+{
+	weft__ct *t = k->t;
+
+	if (bk_run(k) || bk_get(t, out, bytes, got, what) ||
+	    bk_get(t, scr, weft_blocks_scratch_bytes(k->sz.cap), NULL,
+		   "the scratch") ||
+	    bk_ctl_check(k, count))
+		return -1;
+	return 0;
+}
+
 /* got == want for n words of `size` bytes, or the first difference. */
 static int bk_same(weft__ct *t, const void *got, const void *want, size_t n,
 		   size_t size, const char *what)
@@ -193,7 +202,7 @@ static uint32_t *bk_random32(weft__ct *t, size_t n, unsigned seed, uint32_t mod)
 	uint64_t s = seed;
 
 	for (size_t i = 0; x && i < n; i++) {
-		uint64_t r = bk_rng(&s);
+		uint64_t r = weft__ct_rng(&s);
 
 		x[i] = mod ? (uint32_t)(r % mod) : (uint32_t)r;
 	}
@@ -202,95 +211,75 @@ static uint32_t *bk_random32(weft__ct *t, size_t n, unsigned seed, uint32_t mod)
 
 /* ---- scans ------------------------------------------------------------- */
 
-static void bk_scan_u32(weft__ct *t, bk_size sz, int inclusive, int in_place)
+/* Element i of an array of words of `size` bytes (4 or 8), and storing
+ * v there (its low 32 bits when size is 4). */
+static uint64_t bk_word(const void *p, size_t i, size_t size)
+{
+	uint32_t w;
+	uint64_t d;
+
+	if (size == 4) {
+		memcpy(&w, (const char *)p + i * 4, 4);
+		return w;
+	}
+	memcpy(&d, (const char *)p + i * 8, 8);
+	return d;
+}
+
+static void bk_set_word(void *p, size_t i, size_t size, uint64_t v)
+{
+	uint32_t w = (uint32_t)v;
+
+	if (size == 4)
+		memcpy((char *)p + i * 4, &w, 4);
+	else
+		memcpy((char *)p + i * 8, &v, 8);
+}
+
+/* scan_u32 (size 4) or scan_u64 (size 8), exclusive or inclusive, out of
+ * place or in place; the reference adds modulo 2^(8 size). */
+static void bk_scan(weft__ct *t, bk_size sz, size_t size, int inclusive,
+		    int in_place)
 {
 	uint32_t m = sz.cap, n;
-	uint32_t *x = bk_random32(t, m, 11u + m, 0), *want = NULL, *got = NULL;
+	size_t bytes = (size_t)m * size;
+	uint64_t s = size == 4 ? 11u + m : 5u + m;
+	unsigned char *x = weft__ct_xmalloc(t, bytes + size);
+	unsigned char *want = NULL, *got = NULL;
 	weft_buf *in = NULL, *out = NULL, *scr = NULL;
 	bk k;
 
-	weft__ct_begin(t, "scan_u32 %s%s, n = %u (capacity %u)",
-		       inclusive ? "inclusive" : "exclusive",
-		       in_place ? " in place" : "", (unsigned)sz.n,
-		       (unsigned)sz.cap);
-	if (!x || bk_open(&k, t, sz, 1))
+	weft__ct_begin(
+		t, "scan_u%d %s%s, n = %u (capacity %u)", size == 4 ? 32 : 64,
+		inclusive ? "inclusive" : "exclusive",
+		in_place ? " in place" : "", (unsigned)sz.n, (unsigned)sz.cap);
+	if (!x || bk_open(&k, t, sz, size == 4 ? 1 : 2))
 		goto free_host;
 	n = bk_live(&k);
-	want = weft__ct_xmalloc(t, (size_t)m * 4 + 4);
-	got = weft__ct_xmalloc(t, (size_t)m * 4 + 4);
-	if (!want || !got)
-		goto free_dev;
-	in = bk_buf(t, (size_t)m * 4, x);
-	out = in_place ? in : bk_buf(t, (size_t)m * 4, NULL);
-	scr = bk_buf(t, weft_blocks_scratch_bytes(m), NULL);
-	if (!in || !out || !scr)
-		goto free_dev;
+	for (uint32_t i = 0; i < m; i++)
+		bk_set_word(x, i, size, weft__ct_rng(&s));
+	want = weft__ct_xmalloc(t, bytes + size);
+	got = weft__ct_xmalloc(t, bytes + size);
+	in = want && got ? bk_buf(t, bytes, x) : NULL;
+	out = !in || in_place ? in : bk_buf(t, bytes, NULL);
+	scr = out ? bk_buf(t, weft_blocks_scratch_bytes(m), NULL) : NULL;
 	/* What the buffer holds past the count stays as it was. */
-	if (bk_get(t, out, (size_t)m * 4, want, "the output"))
+	if (!scr || bk_get(t, out, bytes, want, "the output"))
 		goto free_dev;
-	for (uint32_t i = 0, acc = 0; i < n; i++) {
-		uint32_t v = x[i];
+	for (uint64_t i = 0, acc = 0; i < n; i++) {
+		uint64_t v = bk_word(x, i, size);
 
-		want[i] = inclusive ? acc + v : acc;
+		bk_set_word(want, i, size, inclusive ? acc + v : acc);
 		acc += v;
 	}
-	k.nl = weft_blocks_scan_u32(k.l, BK_FIRST, in, out, k.ctl, BK_COUNT_AT,
-				    scr, m, inclusive);
-	if (!bk_run(&k) && !bk_get(t, out, (size_t)m * 4, got, "the output") &&
-	    !bk_get(t, scr, weft_blocks_scratch_bytes(m), NULL,
-		    "the scratch") &&
-	    !bk_ctl_check(&k, NULL))
-		bk_same(t, got, want, m, 4, "the scan");
+	k.nl = (size == 4 ? weft_blocks_scan_u32 : weft_blocks_scan_u64)(
+		k.l, BK_FIRST, in, out, k.ctl, BK_COUNT_AT, scr, m, inclusive);
+	if (!bk_run_check(&k, out, bytes, got, "the output", scr, NULL))
+		bk_same(t, got, want, m, size, "the scan");
 free_dev:
 	weft__ct_free(t, scr);
 	if (out != in)
 		weft__ct_free(t, out);
-	weft__ct_free(t, in);
-	weft__ct_free(t, k.ctl);
-free_host:
-	weft__ct_end(t);
-	free(x);
-	free(want);
-	free(got);
-}
-
-static void bk_scan_u64(weft__ct *t, bk_size sz, int inclusive)
-{
-	uint32_t m = sz.cap, n;
-	uint64_t *x = weft__ct_xmalloc(t, (size_t)m * 8 + 8), s = 5u + m;
-	uint64_t *want = NULL, *got = NULL;
-	weft_buf *in = NULL, *out = NULL, *scr = NULL;
-	bk k;
-
-	weft__ct_begin(t, "scan_u64 %s, n = %u (capacity %u)",
-		       inclusive ? "inclusive" : "exclusive", (unsigned)sz.n,
-		       (unsigned)sz.cap);
-	if (!x || bk_open(&k, t, sz, 2))
-		goto free_host;
-	n = bk_live(&k);
-	for (uint32_t i = 0; i < m; i++)
-		x[i] = bk_rng(&s);
-	want = weft__ct_xmalloc(t, (size_t)m * 8 + 8);
-	got = weft__ct_xmalloc(t, (size_t)m * 8 + 8);
-	in = want && got ? bk_buf(t, (size_t)m * 8, x) : NULL;
-	out = in ? bk_buf(t, (size_t)m * 8, NULL) : NULL;
-	scr = out ? bk_buf(t, weft_blocks_scratch_bytes(m), NULL) : NULL;
-	if (!scr || bk_get(t, out, (size_t)m * 8, want, "the output"))
-		goto free_dev;
-	for (uint64_t i = 0, acc = 0; i < n; i++) {
-		want[i] = inclusive ? acc + x[i] : acc;
-		acc += x[i];
-	}
-	k.nl = weft_blocks_scan_u64(k.l, BK_FIRST, in, out, k.ctl, BK_COUNT_AT,
-				    scr, m, inclusive);
-	if (!bk_run(&k) && !bk_get(t, out, (size_t)m * 8, got, "the output") &&
-	    !bk_get(t, scr, weft_blocks_scratch_bytes(m), NULL,
-		    "the scratch") &&
-	    !bk_ctl_check(&k, NULL))
-		bk_same(t, got, want, m, 8, "the scan");
-free_dev:
-	weft__ct_free(t, scr);
-	weft__ct_free(t, out);
 	weft__ct_free(t, in);
 	weft__ct_free(t, k.ctl);
 free_host:
@@ -321,48 +310,34 @@ static const char *const bk_red_name[BK_N_RED] = {
 };
 
 /* The fixed order of weft/blocks.wk: each tile of the data in order, each
- * tile of those partials in order, then those in order. */
-static float bk_sum_f32(const float *x, uint32_t n)
-{
-	uint32_t t1 = weft_blocks_tiles(n), t2 = weft_blocks_tiles(t1);
-	float *p1 = calloc((size_t)t1 + 1, sizeof *p1), top = 0.0f;
-	float p2;
-
-	if (!p1)
-		abort();
-	for (uint32_t i = 0; i < n; i++)
-		p1[i / WEFT_BLOCKS_TILE] += x[i];
-	for (uint32_t s = 0; s < t2; s++) {
-		p2 = 0.0f;
-		for (uint32_t i = s * WEFT_BLOCKS_TILE;
-		     i < t1 && i < (s + 1) * WEFT_BLOCKS_TILE; i++)
-			p2 += p1[i];
-		top += p2;
+ * tile of those partials in order, then those in order. One definition
+ * for f32 and f64 (type T, every addition rounded to T), so that both
+ * references keep that order alike. */
+#define BK_SUM_FLOAT(name, T)                                               \
+	static T name(const T *x, uint32_t n)                               \
+	{                                                                   \
+		uint32_t t1 = weft_blocks_tiles(n),                         \
+			 t2 = weft_blocks_tiles(t1);                        \
+		T *p1 = calloc((size_t)t1 + 1, sizeof *p1), top = (T)0;     \
+		T p2;                                                       \
+                                                                            \
+		if (!p1)                                                    \
+			abort();                                            \
+		for (uint32_t i = 0; i < n; i++)                            \
+			p1[i / WEFT_BLOCKS_TILE] += x[i];                   \
+		for (uint32_t s = 0; s < t2; s++) {                         \
+			p2 = (T)0;                                          \
+			for (uint32_t i = s * WEFT_BLOCKS_TILE;             \
+			     i < t1 && i < (s + 1) * WEFT_BLOCKS_TILE; i++) \
+				p2 += p1[i];                                \
+			top += p2;                                          \
+		}                                                           \
+		free(p1);                                                   \
+		return top;                                                 \
 	}
-	free(p1);
-	return top;
-}
 
-static double bk_sum_f64(const double *x, uint32_t n)
-{
-	uint32_t t1 = weft_blocks_tiles(n), t2 = weft_blocks_tiles(t1);
-	double *p1 = calloc((size_t)t1 + 1, sizeof *p1), top = 0.0;
-	double p2;
-
-	if (!p1)
-		abort();
-	for (uint32_t i = 0; i < n; i++)
-		p1[i / WEFT_BLOCKS_TILE] += x[i];
-	for (uint32_t s = 0; s < t2; s++) {
-		p2 = 0.0;
-		for (uint32_t i = s * WEFT_BLOCKS_TILE;
-		     i < t1 && i < (s + 1) * WEFT_BLOCKS_TILE; i++)
-			p2 += p1[i];
-		top += p2;
-	}
-	free(p1);
-	return top;
-}
+BK_SUM_FLOAT(bk_sum_f32, float)
+BK_SUM_FLOAT(bk_sum_f64, double)
 
 /* Random elements of reduction r, and the reference result (as bits). */
 static void *bk_red_input(weft__ct *t, enum bk_red r, uint32_t m, uint32_t n,
@@ -375,7 +350,7 @@ static void *bk_red_input(weft__ct *t, enum bk_red r, uint32_t m, uint32_t n,
 	if (!x)
 		return NULL;
 	for (uint32_t i = 0; i < m; i++) {
-		uint64_t v = bk_rng(&s);
+		uint64_t v = weft__ct_rng(&s);
 
 		if (r == BK_SUM_F32) {
 			/* Magnitudes across 2^-20 .. 2^20, both signs. */
@@ -479,10 +454,8 @@ static void bk_reduce(weft__ct *t, bk_size sz, enum bk_red r)
 	if (!res || bk_get(t, res, 4 * out_size, before, "the result"))
 		goto free_dev;
 	k.nl = bk_red_launches(&k, r, in, scr, res);
-	if (!bk_run(&k) && !bk_get(t, res, 4 * out_size, after, "the result") &&
-	    !bk_get(t, scr, weft_blocks_scratch_bytes(sz.cap), NULL,
-		    "the scratch") &&
-	    !bk_ctl_check(&k, NULL)) {
+	if (!bk_run_check(&k, res, 4 * out_size, after, "the result", scr,
+			  NULL)) {
 		memcpy(&got, after + out_size, out_size);
 		memcpy(before + out_size, after + out_size, out_size);
 		if (weft__ct_expect(
@@ -513,7 +486,7 @@ static const char *const bk_keys_name[BK_N_KEYS] = {
 static uint64_t bk_key(enum bk_keys kind, uint32_t i, uint32_t m, uint64_t *s,
 		       int wide)
 {
-	uint64_t r = bk_rng(s);
+	uint64_t r = weft__ct_rng(s);
 
 	switch (kind) {
 	case BK_EQUAL: return wide ? 0x0123456789ABCDEFu : 0x89ABCDEFu;
@@ -616,6 +589,15 @@ end:
 /* ---- compaction and histogram ---------------------------------------------
  */
 
+/* The count word a compaction wrote is kept, the number of elements the
+ * reference kept (else the test fails). */
+static int bk_count_is(weft__ct *t, uint32_t count, uint32_t kept)
+{
+	return weft__ct_expect(t, count == kept,
+			       "the output count word is %u, want %u",
+			       (unsigned)count, (unsigned)kept);
+}
+
 static void bk_compact(weft__ct *t, bk_size sz, int index)
 {
 	uint32_t m = sz.cap, n, kept = 0, count = 0;
@@ -650,13 +632,9 @@ static void bk_compact(weft__ct *t, bk_size sz, int index)
 		     : weft_blocks_compact_u32(k.l, BK_FIRST, fb, in, out,
 					       k.ctl, BK_COUNT_AT, scr, m,
 					       k.ctl, BK_OUT_AT);
-	if (!bk_run(&k) && !bk_get(t, out, (size_t)m * 4, got, "the output") &&
-	    !bk_get(t, scr, weft_blocks_scratch_bytes(m), NULL,
-		    "the scratch") &&
-	    !bk_get(t, fb, m, NULL, "the flags") && !bk_ctl_check(&k, &count) &&
-	    weft__ct_expect(t, count == kept,
-			    "the output count word is %u, want %u",
-			    (unsigned)count, (unsigned)kept))
+	if (!bk_run_check(&k, out, (size_t)m * 4, got, "the output", scr,
+			  &count) &&
+	    !bk_get(t, fb, m, NULL, "the flags") && bk_count_is(t, count, kept))
 		bk_same(t, got, want, m, 4, "the output");
 free_dev:
 	weft__ct_free(t, scr);
@@ -699,10 +677,7 @@ static void bk_histogram(weft__ct *t, bk_size sz)
 		goto free_dev;
 	k.nl = weft_blocks_histogram(k.l, BK_FIRST, in, bins, BK_BINS, k.ctl,
 				     BK_COUNT_AT, scr, m);
-	if (!bk_run(&k) && !bk_get(t, bins, sizeof got, got, "the bins") &&
-	    !bk_get(t, scr, weft_blocks_scratch_bytes(m), NULL,
-		    "the scratch") &&
-	    !bk_ctl_check(&k, NULL))
+	if (!bk_run_check(&k, bins, sizeof got, got, "the bins", scr, NULL))
 		bk_same(t, got, want, BK_BINS, 4, "the bins");
 free_dev:
 	weft__ct_free(t, scr);
@@ -752,10 +727,7 @@ static void bk_chain(weft__ct *t, bk_size sz)
 	k.nl += weft_blocks_scan_u32(k.l + k.nl, BK_FIRST, out, out, k.ctl,
 				     BK_OUT_AT, scr, m, 1);
 	if (!bk_run(&k) && !bk_get(t, out, (size_t)m * 4, got, "the output") &&
-	    !bk_ctl_check(&k, &count) &&
-	    weft__ct_expect(t, count == kept,
-			    "the output count word is %u, want %u",
-			    (unsigned)count, (unsigned)kept))
+	    !bk_ctl_check(&k, &count) && bk_count_is(t, count, kept))
 		bk_same(t, got, want, m, 4, "the scanned list");
 free_dev:
 	weft__ct_free(t, scr);
@@ -830,9 +802,9 @@ end:
 
 static void bk_all(weft__ct *t, bk_size sz, unsigned which)
 {
-	bk_scan_u32(t, sz, 0, 0);
-	bk_scan_u32(t, sz, 1, which % 2);
-	bk_scan_u64(t, sz, which % 2);
+	bk_scan(t, sz, 4, 0, 0);
+	bk_scan(t, sz, 4, 1, which % 2);
+	bk_scan(t, sz, 8, which % 2, 0);
 	for (int r = 0; r < BK_N_RED; r++)
 		bk_reduce(t, sz, (enum bk_red)r);
 	bk_sort(t, sz, 0, (enum bk_keys)(which % BK_N_KEYS));

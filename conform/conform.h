@@ -25,6 +25,8 @@
  *               conversions and bit casts against the host builds
  *   math.c      group math: weft/math.h's functions (conform/math.wk)
  *               against their host build, bit for bit
+ *   rng.h       the random inputs of blocks.c, floats.c and math.c
+ *               (splitmix64)
  *   models.c    group models: every model, candidate against the
  *               reference, by state digest, and checkpointed on the
  *               reference and resumed on the candidate; or one model

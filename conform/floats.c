@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "conform.h"
+#include "rng.h"
 
 /* CF_F32_OUT and CF_F64_OUT of floats.wk. */
 #define F32_OUT 12u
@@ -59,16 +60,6 @@ static const uint64_t special64[] = {
 #define N_S64 (sizeof special64 / sizeof special64[0])
 /* Pairs compared: every pair of specials, then random bits. */
 #define N_PAIRS 4096u
-
-/* splitmix64: the random inputs, the same on every run. */
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 static int nan32(uint32_t u)
 {
@@ -149,6 +140,75 @@ static void fl_host(uint32_t k, uint32_t n, void *a, void *b, void *out)
 	cf_program.kernels[k].host_fn(&ka, 0, n);
 }
 
+/* What fl_part's compare counts: results that differ, results not
+ * compared (subnormals on a device without WEFT_CAP_SUBNORMAL). */
+typedef struct fl_count {
+	uint32_t bad, skipped;
+} fl_count;
+
+/* The f32 or the f64 part of the group: its kernel over N_PAIRS pairs of
+ * words, n_out outputs per pair, needing capability cap. */
+typedef struct fl_part {
+	const char *type; /* "f32", "f64" */
+	uint32_t cap;
+	const char *cap_name;
+	uint32_t kernel;
+	size_t word;	/* bytes of an input or output word */
+	uint32_t n_out; /* output words per pair */
+	void (*inputs)(void *a, void *b);
+	/* Compare the device's output words with the host's; the first
+	 * that differs fails the test. */
+	void (*compare)(weft__ct *t, const void *a, const void *b,
+			const void *dev, const void *host, int subnormal,
+			fl_count *c);
+} fl_part;
+
+/* Run part p on the device and on the host and compare, or skip it when
+ * the device lacks its capability (detail: why). */
+static void fl_run(weft__ct *t, const fl_part *p, uint32_t caps,
+		   const char *detail)
+{
+	size_t in = N_PAIRS * p->word, out = in * p->n_out;
+	void *a = weft__ct_xmalloc(t, in), *b = weft__ct_xmalloc(t, in);
+	void *dev = weft__ct_xmalloc(t, out);
+	void *host = weft__ct_xmalloc(t, out);
+	fl_count c = { 0, 0 };
+
+	weft__ct_begin(t,
+		       "%s + - * / sqrt, conversions, bit casts and "
+		       "constants give the host build's bits",
+		       p->type);
+	if (!(caps & p->cap)) {
+		weft__ct_skip(t, "the device lacks %s: %s", p->cap_name,
+			      detail);
+		goto out;
+	}
+	if (a && b && dev && host) {
+		p->inputs(a, b);
+		memset(dev, 0, out);
+		memset(host, 0, out);
+		if (fl_device(t, p->kernel, N_PAIRS, a, b, in, dev, out) == 0) {
+			fl_host(p->kernel, N_PAIRS, a, b, host);
+			p->compare(t, a, b, dev, host,
+				   (caps & WEFT_CAP_SUBNORMAL) != 0, &c);
+		}
+	}
+	if (c.bad)
+		weft__ct_diag(t, "%u of %u %s results differ", (unsigned)c.bad,
+			      (unsigned)(N_PAIRS * p->n_out), p->type);
+	if (c.skipped)
+		weft__ct_diag(t,
+			      "%u results with subnormals not compared (no "
+			      "WEFT_CAP_SUBNORMAL)",
+			      (unsigned)c.skipped);
+	weft__ct_end(t);
+out:
+	free(a);
+	free(b);
+	free(dev);
+	free(host);
+}
+
 /* ---- f32 ------------------------------------------------------------------
  */
 
@@ -166,8 +226,9 @@ static int f32_same(uint32_t slot, uint32_t dev, uint32_t host)
 	return slot != 5 && slot != 6 && nan32(dev) && nan32(host);
 }
 
-static void f32_inputs(uint32_t *a, uint32_t *b)
+static void f32_inputs(void *va, void *vb)
 {
+	uint32_t *a = va, *b = vb;
 	uint64_t s = 0x5EED0F32ull;
 	uint32_t i = 0;
 
@@ -175,7 +236,7 @@ static void f32_inputs(uint32_t *a, uint32_t *b)
 		for (uint32_t q = 0; q < N_S32; q++, i++)
 			a[i] = special32[p], b[i] = special32[q];
 	for (; i < N_PAIRS; i++) {
-		uint64_t r = next_rand(&s);
+		uint64_t r = weft__ct_rng(&s);
 
 		a[i] = (uint32_t)r;
 		b[i] = (uint32_t)(r >> 32);
@@ -185,11 +246,11 @@ static void f32_inputs(uint32_t *a, uint32_t *b)
 	}
 }
 
-static void f32_compare(weft__ct *t, const uint32_t *a, const uint32_t *b,
-			const uint32_t *dev, const uint32_t *host,
-			int subnormal)
+static void f32_compare(weft__ct *t, const void *va, const void *vb,
+			const void *vdev, const void *vhost, int subnormal,
+			fl_count *c)
 {
-	uint32_t bad = 0, skipped = 0;
+	const uint32_t *a = va, *b = vb, *dev = vdev, *host = vhost;
 
 	for (uint32_t i = 0; i < N_PAIRS; i++)
 		for (uint32_t k = 0; k < F32_OUT; k++) {
@@ -199,12 +260,12 @@ static void f32_compare(weft__ct *t, const uint32_t *a, const uint32_t *b,
 			if (!subnormal && (sub32(a[i]) || sub32(b[i]) ||
 					   (k == 11 && i % 4 == 2) ||
 					   (k != 5 && k != 6 && sub32(h)))) {
-				skipped++;
+				c->skipped++;
 				continue;
 			}
 			if (f32_same(k, d, h))
 				continue;
-			if (!bad++)
+			if (!c->bad++)
 				weft__ct_expect(t, 0,
 						"%s with x = 0x%08X, y = "
 						"0x%08X: device 0x%08X, host "
@@ -213,47 +274,18 @@ static void f32_compare(weft__ct *t, const uint32_t *a, const uint32_t *b,
 						(unsigned)b[i], (unsigned)d,
 						(unsigned)h);
 		}
-	if (bad)
-		weft__ct_diag(t, "%u of %u f32 results differ", (unsigned)bad,
-			      (unsigned)(N_PAIRS * F32_OUT));
-	if (skipped)
-		weft__ct_diag(t,
-			      "%u results with subnormals not compared (no "
-			      "WEFT_CAP_SUBNORMAL)",
-			      (unsigned)skipped);
 }
 
-static void fl_f32(weft__ct *t, uint32_t caps, const char *detail)
-{
-	size_t in = N_PAIRS * sizeof(uint32_t), out = in * F32_OUT;
-	uint32_t *a = weft__ct_xmalloc(t, in), *b = weft__ct_xmalloc(t, in);
-	uint32_t *dev = weft__ct_xmalloc(t, out);
-	uint32_t *host = weft__ct_xmalloc(t, out);
-
-	weft__ct_begin(t, "f32 + - * / sqrt, conversions, bit casts "
-			  "and constants give the host build's bits");
-	if (!(caps & WEFT_CAP_F32_EXACT)) {
-		weft__ct_skip(t, "the device lacks WEFT_CAP_F32_EXACT: %s",
-			      detail);
-	} else if (a && b && dev && host) {
-		f32_inputs(a, b);
-		memset(dev, 0, out);
-		memset(host, 0, out);
-		if (fl_device(t, CF_K_F32_OPS, N_PAIRS, a, b, in, dev, out) ==
-		    0) {
-			fl_host(CF_K_F32_OPS, N_PAIRS, a, b, host);
-			f32_compare(t, a, b, dev, host,
-				    (caps & WEFT_CAP_SUBNORMAL) != 0);
-		}
-		weft__ct_end(t);
-	} else {
-		weft__ct_end(t);
-	}
-	free(a);
-	free(b);
-	free(dev);
-	free(host);
-}
+static const fl_part fl_f32 = {
+	.type = "f32",
+	.cap = WEFT_CAP_F32_EXACT,
+	.cap_name = "WEFT_CAP_F32_EXACT",
+	.kernel = CF_K_F32_OPS,
+	.word = sizeof(uint32_t),
+	.n_out = F32_OUT,
+	.inputs = f32_inputs,
+	.compare = f32_compare,
+};
 
 /* ---- f64 ------------------------------------------------------------------
  */
@@ -285,8 +317,9 @@ static int f64_subnormal(uint32_t slot, uint64_t h)
 	return slot == F64_SLOT_F32 ? sub32((uint32_t)h) : sub64(h);
 }
 
-static void f64_inputs(uint64_t *a, uint64_t *b)
+static void f64_inputs(void *va, void *vb)
 {
+	uint64_t *a = va, *b = vb;
 	uint64_t s = 0x5EED0F64ull;
 	uint32_t i = 0;
 
@@ -294,17 +327,17 @@ static void f64_inputs(uint64_t *a, uint64_t *b)
 		for (uint32_t q = 0; q < N_S64; q++, i++)
 			a[i] = special64[p], b[i] = special64[q];
 	for (; i < N_PAIRS; i++) {
-		a[i] = next_rand(&s);
-		b[i] = i % 8 == 0 ? a[i] ^ (next_rand(&s) >> 58)
-				  : next_rand(&s);
+		a[i] = weft__ct_rng(&s);
+		b[i] = i % 8 == 0 ? a[i] ^ (weft__ct_rng(&s) >> 58)
+				  : weft__ct_rng(&s);
 	}
 }
 
-static void f64_compare(weft__ct *t, const uint64_t *a, const uint64_t *b,
-			const uint64_t *dev, const uint64_t *host,
-			int subnormal)
+static void f64_compare(weft__ct *t, const void *va, const void *vb,
+			const void *vdev, const void *vhost, int subnormal,
+			fl_count *c)
 {
-	uint32_t bad = 0, skipped = 0;
+	const uint64_t *a = va, *b = vb, *dev = vdev, *host = vhost;
 
 	for (uint32_t i = 0; i < N_PAIRS; i++)
 		for (uint32_t k = 0; k < F64_OUT; k++) {
@@ -315,12 +348,12 @@ static void f64_compare(weft__ct *t, const uint64_t *a, const uint64_t *b,
 			    (sub64(a[i]) || sub64(b[i]) ||
 			     sub32((uint32_t)a[i]) || (k == 13 && i % 4 == 2) ||
 			     f64_subnormal(k, h))) {
-				skipped++;
+				c->skipped++;
 				continue;
 			}
 			if (f64_same(k, d, h))
 				continue;
-			if (!bad++)
+			if (!c->bad++)
 				weft__ct_expect(
 					t, 0,
 					"%s with x = 0x%016llX, y = 0x%016llX: "
@@ -330,46 +363,18 @@ static void f64_compare(weft__ct *t, const uint64_t *a, const uint64_t *b,
 					(unsigned long long)d,
 					(unsigned long long)h);
 		}
-	if (bad)
-		weft__ct_diag(t, "%u of %u f64 results differ", (unsigned)bad,
-			      (unsigned)(N_PAIRS * F64_OUT));
-	if (skipped)
-		weft__ct_diag(t,
-			      "%u results with subnormals not compared (no "
-			      "WEFT_CAP_SUBNORMAL)",
-			      (unsigned)skipped);
 }
 
-static void fl_f64(weft__ct *t, uint32_t caps, const char *detail)
-{
-	size_t in = N_PAIRS * sizeof(uint64_t), out = in * F64_OUT;
-	uint64_t *a = weft__ct_xmalloc(t, in), *b = weft__ct_xmalloc(t, in);
-	uint64_t *dev = weft__ct_xmalloc(t, out);
-	uint64_t *host = weft__ct_xmalloc(t, out);
-
-	weft__ct_begin(t, "f64 + - * / sqrt, conversions, bit casts "
-			  "and constants give the host build's bits");
-	if (!(caps & WEFT_CAP_F64)) {
-		weft__ct_skip(t, "the device lacks WEFT_CAP_F64: %s", detail);
-	} else if (a && b && dev && host) {
-		f64_inputs(a, b);
-		memset(dev, 0, out);
-		memset(host, 0, out);
-		if (fl_device(t, CF_K_F64_OPS, N_PAIRS, a, b, in, dev, out) ==
-		    0) {
-			fl_host(CF_K_F64_OPS, N_PAIRS, a, b, host);
-			f64_compare(t, a, b, dev, host,
-				    (caps & WEFT_CAP_SUBNORMAL) != 0);
-		}
-		weft__ct_end(t);
-	} else {
-		weft__ct_end(t);
-	}
-	free(a);
-	free(b);
-	free(dev);
-	free(host);
-}
+static const fl_part fl_f64 = {
+	.type = "f64",
+	.cap = WEFT_CAP_F64,
+	.cap_name = "WEFT_CAP_F64",
+	.kernel = CF_K_F64_OPS,
+	.word = sizeof(uint64_t),
+	.n_out = F64_OUT,
+	.inputs = f64_inputs,
+	.compare = f64_compare,
+};
 
 /* ---- atomics --------------------------------------------------------------
  */
@@ -414,7 +419,7 @@ static void fl_atomics(weft__ct *t, uint32_t caps)
 		       wide ? " and _add_u64" : "");
 	if (a) {
 		for (uint32_t i = 0; i < N_PAIRS; i++)
-			a[i] = (uint32_t)next_rand(&seed) >> (i % 7);
+			a[i] = (uint32_t)weft__ct_rng(&seed) >> (i % 7);
 		fl_host(CF_K_ATOMICS, N_PAIRS, a, hm, &hs);
 	}
 	if (a && atomics_device(t, a, N_PAIRS, dm, &ds) == 0) {
@@ -442,7 +447,7 @@ void weft__ct_group_floats(weft__ct *t)
 	char detail[512];
 	uint32_t caps = fl_caps(t, detail, sizeof detail);
 
-	fl_f32(t, caps, detail);
-	fl_f64(t, caps, detail);
+	fl_run(t, &fl_f32, caps, detail);
+	fl_run(t, &fl_f64, caps, detail);
 	fl_atomics(t, caps);
 }

@@ -8,6 +8,7 @@ conform_libweft_conform_la_SOURCES = \
 	conform/weft_conform.h \
 	conform/conform.h \
 	conform/shared.h \
+	conform/rng.h \
 	conform/driver.c \
 	conform/harness.c \
 	conform/basics.c \

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "conform.h"
+#include "rng.h"
 
 /* Results per argument pair, in conform/math.wk's order. */
 #define MT_N 28
@@ -76,18 +77,9 @@ static const double mt_special[] = {
 
 #define MT_NSPECIAL (sizeof mt_special / sizeof mt_special[0])
 
-static uint64_t mt_rng(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
-}
-
 static double mt_uniform(uint64_t *s, double lo, double hi)
 {
-	return lo + (hi - lo) * ((double)(mt_rng(s) >> 11) * 0x1p-53);
+	return lo + (hi - lo) * ((double)(weft__ct_rng(s) >> 11) * 0x1p-53);
 }
 
 static double mt_of_bits(uint64_t u)
@@ -121,8 +113,8 @@ static void mt_args(uint32_t i, uint64_t *s, double *x, double *y, int bits32)
 		break;
 	case 4:
 		if (bits32) {
-			uint32_t a = (uint32_t)mt_rng(s),
-				 b = (uint32_t)mt_rng(s);
+			uint32_t a = (uint32_t)weft__ct_rng(s),
+				 b = (uint32_t)weft__ct_rng(s);
 			float fa, fb;
 
 			memcpy(&fa, &a, 4);
@@ -130,8 +122,8 @@ static void mt_args(uint32_t i, uint64_t *s, double *x, double *y, int bits32)
 			*x = fa;
 			*y = fb;
 		} else {
-			*x = mt_of_bits(mt_rng(s));
-			*y = mt_of_bits(mt_rng(s));
+			*x = mt_of_bits(weft__ct_rng(s));
+			*y = mt_of_bits(weft__ct_rng(s));
 		}
 		break;
 	case 5:
@@ -144,7 +136,7 @@ static void mt_args(uint32_t i, uint64_t *s, double *x, double *y, int bits32)
 		break;
 	default: /* huge, for sin, cos and tan's argument reduction */
 		*x = ldexp(mt_uniform(s, 1, 2), (int)mt_uniform(s, 20, 1023));
-		if (mt_rng(s) & 1)
+		if (weft__ct_rng(s) & 1)
 			*x = -*x;
 		*y = mt_uniform(s, -2, 2);
 		break;
@@ -268,61 +260,44 @@ static void mt_compare(weft__ct *t, const char *prec, const void *xs,
 	}
 }
 
-static void mt_f64(weft__ct *t)
+/* v at at: a double (elem 8) or rounded to float (elem 4). */
+static void mt_store(unsigned char *at, double v, size_t elem)
 {
-	uint64_t *xs = weft__ct_xmalloc(t, MT_ITEMS * 8);
-	uint64_t *ys = weft__ct_xmalloc(t, MT_ITEMS * 8);
-	uint64_t *got = weft__ct_xmalloc(t, (size_t)MT_ITEMS * MT_N * 8);
-	uint64_t *want = weft__ct_xmalloc(t, (size_t)MT_ITEMS * MT_N * 8);
-	uint64_t s = 64;
-	int ran = 0;
+	if (elem == 4) {
+		float f = (float)v;
 
-	weft__ct_begin(t, "f64: cf_math_f64 runs on %u arguments",
-		       (unsigned)MT_ITEMS);
-	if (xs && ys && got && want) {
-		for (uint32_t i = 0; i < MT_ITEMS; i++) {
-			double x, y;
-
-			mt_args(i, &s, &x, &y, 0);
-			memcpy(&xs[i], &x, 8);
-			memcpy(&ys[i], &y, 8);
-		}
-		ran = !mt_run(t, CF_K_MATH_F64, xs, ys, 8, MT_ITEMS, got, want);
+		memcpy(at, &f, 4);
+	} else {
+		memcpy(at, &v, 8);
 	}
-	if (weft__ct_end_quiet(t) && ran)
-		mt_compare(t, "f64", xs, ys, 8, MT_ITEMS, got, want);
-	free(xs);
-	free(ys);
-	free(got);
-	free(want);
 }
 
-static void mt_f32(weft__ct *t)
+/* One precision's test: prec "f64" (elem 8, kernel cf_math_f64) or "f32"
+ * (elem 4, cf_math_f32), MT_ITEMS argument pairs from seed s, rounded to
+ * float for f32. */
+static void mt_prec(weft__ct *t, const char *prec, uint32_t k, size_t elem,
+		    uint64_t s)
 {
-	uint32_t *xs = weft__ct_xmalloc(t, MT_ITEMS * 4);
-	uint32_t *ys = weft__ct_xmalloc(t, MT_ITEMS * 4);
-	uint32_t *got = weft__ct_xmalloc(t, (size_t)MT_ITEMS * MT_N * 4);
-	uint32_t *want = weft__ct_xmalloc(t, (size_t)MT_ITEMS * MT_N * 4);
-	uint64_t s = 32;
+	unsigned char *xs = weft__ct_xmalloc(t, MT_ITEMS * elem);
+	unsigned char *ys = weft__ct_xmalloc(t, MT_ITEMS * elem);
+	void *got = weft__ct_xmalloc(t, (size_t)MT_ITEMS * MT_N * elem);
+	void *want = weft__ct_xmalloc(t, (size_t)MT_ITEMS * MT_N * elem);
 	int ran = 0;
 
-	weft__ct_begin(t, "f32: cf_math_f32 runs on %u arguments",
+	weft__ct_begin(t, "%s: cf_math_%s runs on %u arguments", prec, prec,
 		       (unsigned)MT_ITEMS);
 	if (xs && ys && got && want) {
 		for (uint32_t i = 0; i < MT_ITEMS; i++) {
 			double x, y;
-			float fx, fy;
 
-			mt_args(i, &s, &x, &y, 1);
-			fx = (float)x;
-			fy = (float)y;
-			memcpy(&xs[i], &fx, 4);
-			memcpy(&ys[i], &fy, 4);
+			mt_args(i, &s, &x, &y, elem == 4);
+			mt_store(xs + i * elem, x, elem);
+			mt_store(ys + i * elem, y, elem);
 		}
-		ran = !mt_run(t, CF_K_MATH_F32, xs, ys, 4, MT_ITEMS, got, want);
+		ran = !mt_run(t, k, xs, ys, elem, MT_ITEMS, got, want);
 	}
 	if (weft__ct_end_quiet(t) && ran)
-		mt_compare(t, "f32", xs, ys, 4, MT_ITEMS, got, want);
+		mt_compare(t, prec, xs, ys, elem, MT_ITEMS, got, want);
 	free(xs);
 	free(ys);
 	free(got);
@@ -338,6 +313,6 @@ void weft__ct_group_math(weft__ct *t)
 		weft__ct_skip(t, "%s", why);
 		return;
 	}
-	mt_f64(t);
-	mt_f32(t);
+	mt_prec(t, "f64", CF_K_MATH_F64, 8, 64);
+	mt_prec(t, "f32", CF_K_MATH_F32, 4, 32);
 }

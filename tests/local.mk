@@ -44,7 +44,7 @@ AM_TESTS_ENVIRONMENT = \
 
 # The TAP helpers: tests/tap.h for C tests, tests/tap.sh for shell tests.
 check_LTLIBRARIES += tests/libtap.la
-tests_libtap_la_SOURCES = tests/tap.h tests/tap.c
+tests_libtap_la_SOURCES = tests/tap.h tests/tap.c tests/rnd64.h
 EXTRA_DIST += tests/tap.sh
 
 # What every C test is compiled with: tap.h's folder, beside the core's

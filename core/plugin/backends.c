@@ -229,6 +229,38 @@ static weft_status plugin_take(weft_context *ctx, weft__plugin *p,
 	return WEFT_OK;
 }
 
+/* The usable plugins in the order `auto` tries them: by score, highest
+ * first, the first found first on ties. The one after `after` (NULL: the
+ * first), or NULL. */
+static weft__plugin *auto_rank_next(weft__plugin_set *set,
+				    const weft__plugin *after)
+{
+	weft__plugin *best = NULL;
+
+	for (size_t i = 0; i < set->n; i++) {
+		weft__plugin *p = &set->items[i];
+		if (!plugin_usable(p))
+			continue;
+		if (after &&
+		    (p->probe.score > after->probe.score ||
+		     (p->probe.score == after->probe.score && p <= after)))
+			continue; /* tried already */
+		if (!best || p->probe.score > best->probe.score)
+			best = p;
+	}
+	return best;
+}
+
+weft_status weft__plugins_auto_next(weft_context *ctx, weft__plugin_set *set,
+				    const weft__plugin *after,
+				    weft__plugin **out)
+{
+	weft__plugin *p = auto_rank_next(set, after);
+
+	*out = NULL;
+	return p ? plugin_take(ctx, p, out) : WEFT_OK;
+}
+
 /* The available plugin with the highest score, the first found on ties.
  * With none, WEFT_E_UNAVAILABLE when some plugin loaded and its probe said
  * no, WEFT_E_PLUGIN when none got that far. */
@@ -237,13 +269,10 @@ static weft_status select_auto(weft_context *ctx, weft__plugin_set *set,
 {
 	weft_status st = WEFT_E_PLUGIN;
 	char found[WEFT__MSG_MAX];
-	weft__plugin *best = NULL;
+	weft__plugin *best = auto_rank_next(set, NULL);
 
 	for (size_t i = 0; i < set->n; i++) {
 		weft__plugin *p = &set->items[i];
-		if (plugin_usable(p) &&
-		    (!best || p->probe.score > best->probe.score))
-			best = p;
 		if (!p->shadowed && p->stage && strcmp(p->stage, "probe") == 0)
 			st = WEFT_E_UNAVAILABLE;
 	}
@@ -653,28 +682,55 @@ static uint32_t device_caps(const weft_backend *vt, weft_device *dev,
 	return c.caps;
 }
 
+/* What pd needs (ABI 1.5; 0 for older descriptions). */
+static uint32_t program_needs(const weft_program_desc *pd)
+{
+	if (!pd || pd->struct_size < WEFT_PROGRAM_DESC_V1_5_SIZE)
+		return 0;
+	return pd->needs;
+}
+
+void weft__backend_needs_list(const weft_program_desc *pd, char *buf,
+			      size_t size)
+{
+	caps_list(program_needs(pd), buf, size);
+}
+
+int weft__backend_meets_needs(const weft_backend *vt, weft_device *dev,
+			      const weft_program_desc *pd, char *why,
+			      size_t size)
+{
+	char detail[512], missing[400];
+	uint32_t want = program_needs(pd), have;
+
+	if (size)
+		why[0] = '\0';
+	if (!want)
+		return 1;
+	have = device_caps(vt, dev, detail, sizeof detail);
+	if (!(want & ~have))
+		return 1;
+	caps_list(want & ~have, missing, sizeof missing);
+	if (size)
+		snprintf(why, size, "no %s on its device: %s", missing, detail);
+	return 0;
+}
+
 weft_status weft__backend_check_needs(weft_context *ctx, const char *model,
 				      const char *path, const weft_backend *vt,
 				      weft_device *dev,
 				      const weft_program_desc *pd)
 {
-	char detail[512], needs[400], missing[400];
-	uint32_t want, have;
+	char why[1024], needs[400];
 
-	if (!pd || pd->struct_size < WEFT_PROGRAM_DESC_V1_5_SIZE || !pd->needs)
+	if (weft__backend_meets_needs(vt, dev, pd, why, sizeof why))
 		return WEFT_OK;
-	want = pd->needs;
-	have = device_caps(vt, dev, detail, sizeof detail);
-	if (!(want & ~have))
-		return WEFT_OK;
-	caps_list(want, needs, sizeof needs);
-	caps_list(want & ~have, missing, sizeof missing);
+	weft__backend_needs_list(pd, needs, sizeof needs);
 	return weft__fail(ctx, WEFT_E_UNSUPPORTED,
-			  "model '%s' needs %s; backend %s (%s) has no %s on "
-			  "its device: %s",
+			  "model '%s' needs %s; backend %s (%s) has %s",
 			  model	     ? model
 			  : pd->name ? pd->name
 				     : "?",
 			  needs, vt->name ? vt->name : "?", path ? path : "?",
-			  missing, detail);
+			  why);
 }

@@ -170,11 +170,32 @@ weft_status weft__backend_choose(weft_context *ctx, const char *plugin_path,
 weft_status weft__plugins_select(weft_context *ctx, weft__plugin_set *set,
 				 const char *name, weft__plugin **out);
 
+/* Under `auto`, the next candidate after `after` (NULL: the first) in
+ * the order auto tries them (by score, highest first, the first found on
+ * ties), loaded into this process; *out is NULL when none is left. For
+ * falling back when a candidate's device lacks what the program needs. */
+weft_status weft__plugins_auto_next(weft_context *ctx, weft__plugin_set *set,
+				    const weft__plugin *after,
+				    weft__plugin **out);
+
+/* The one place that decides whether a device meets a program's needs
+ * (weft_program_desc.needs, ABI 1.5): 1 when it does (or the program
+ * needs nothing), else 0 with why = "no WHAT on its device: REASON"
+ * (the backend's caps() detail, which names the device). A backend
+ * without caps() is taken to have exact f32 with subnormals and nothing
+ * newer. */
+int weft__backend_meets_needs(const weft_backend *vt, weft_device *dev,
+			      const weft_program_desc *pd, char *why,
+			      size_t size);
+/* "A and B" of what pd needs (empty when nothing). */
+void weft__backend_needs_list(const weft_program_desc *pd, char *buf,
+			      size_t size);
 /* Refuse, before load_program(), a program whose needs
  * (weft_program_desc.needs, ABI 1.5) the device lacks: the message names
  * the model (its name; the program's when NULL), the backend and its plugin
  * file (path), what is missing and the backend's reason (its caps() detail,
- * which names the device). A backend without caps() has no capability. */
+ * which names the device). A backend without caps() is taken to have exact
+ * f32 with subnormals and nothing newer. */
 weft_status weft__backend_check_needs(weft_context *ctx, const char *model,
 				      const char *path, const weft_backend *vt,
 				      weft_device *dev,

@@ -373,16 +373,18 @@ weft_status weft__model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
+	uint64_t t0;
 	weft_status st;
 
 	if ((st = weft__mc_main(mc, "weft_model_upload")))
 		return st;
+	t0 = weft__now_ns();
 	st = sim->vt->write(sim->dev, dst, offset, src, bytes, 0, &err);
 	if (st)
 		return weft__model_fail(mc, st, "uploading %zu bytes: %s",
 					bytes, err.msg);
 	if (bytes) /* a blocking transfer: everything before it completed */
-		weft__sim_waited(sim, sim->steps_done);
+		weft__sim_waited(sim, t0, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -399,10 +401,12 @@ weft_status weft__model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
+	uint64_t t0;
 	weft_status st;
 
 	if ((st = weft__mc_main(mc, "weft_model_download")))
 		return st;
+	t0 = weft__now_ns();
 	st = sim->vt->read(sim->dev, dst, src, offset, bytes, WEFT_XFER_ASYNC,
 			   &err);
 	if (st == WEFT_OK)
@@ -410,7 +414,7 @@ weft_status weft__model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 	if (st)
 		return weft__model_fail(mc, st, "downloading %zu bytes: %s",
 					bytes, err.msg);
-	weft__sim_waited(sim, sim->steps_done);
+	weft__sim_waited(sim, t0, sim->steps_done);
 	return WEFT_OK;
 }
 

@@ -208,13 +208,12 @@ static weft_status weft__pipe_sync(weft_sim *sim)
 	uint64_t t0 = weft__now_ns();
 	weft_status st = sim->vt->sync(sim->dev, &err);
 
-	sim->tm.waits_ns += weft__now_ns() - t0;
 	if (st)
 		return weft__fail(sim->ctx, st,
 				  "outputs after step %llu: sync: %s",
 				  (unsigned long long)sim->steps_done, err.msg);
 	sim->pipe.unsynced = 0;
-	weft__sim_waited(sim, sim->steps_done);
+	weft__sim_waited(sim, t0, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -226,12 +225,11 @@ static weft_status weft__pipe_hand_pending(weft_sim *sim)
 	uint64_t t0 = weft__now_ns();
 	weft_status st = sim->vt->wait(sim->dev, p->pending.token, &err);
 
-	sim->tm.waits_ns += weft__now_ns() - t0;
 	if (st)
 		return weft__fail(
 			sim->ctx, st, "outputs after step %llu: wait: %s",
 			(unsigned long long)p->pending.steps_done, err.msg);
-	weft__sim_waited(sim, p->pending.steps_done);
+	weft__sim_waited(sim, t0, p->pending.steps_done);
 	p->has_pending = 0;
 	return weft__writer_hand(sim, &p->pending);
 }

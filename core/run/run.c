@@ -99,6 +99,7 @@ weft_status weft__sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
 			    const void *src, size_t bytes, unsigned flags)
 {
 	weft_error err = { { 0 } };
+	uint64_t t0 = weft__now_ns();
 	weft_status st;
 
 	st = sim->vt->write(sim->dev, dst->buf, offset, src, bytes,
@@ -109,7 +110,7 @@ weft_status weft__sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
 				  "%s",
 				  bytes, dst->name, offset, err.msg);
 	if (bytes && !(flags & WEFT_XFER_ASYNC)) /* waited for the queue */
-		weft__sim_waited(sim, sim->steps_done);
+		weft__sim_waited(sim, t0, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -130,6 +131,7 @@ weft_status weft__sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
 			   size_t offset, size_t bytes, unsigned flags)
 {
 	weft_error err = { { 0 } };
+	uint64_t t0 = weft__now_ns();
 	weft_status st;
 
 	st = sim->vt->read(sim->dev, dst, src->buf, offset, bytes,
@@ -140,7 +142,7 @@ weft_status weft__sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
 				  "%s",
 				  bytes, src->name, offset, err.msg);
 	if (bytes && !(flags & WEFT_XFER_ASYNC)) /* waited for the queue */
-		weft__sim_waited(sim, sim->steps_done);
+		weft__sim_waited(sim, t0, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -307,12 +309,13 @@ weft_status weft_sim_sync(weft_sim *sim)
 weft_status weft__sim_sync(weft_sim *sim)
 {
 	weft_error err = { { 0 } };
+	uint64_t t0 = weft__now_ns();
 	weft_status st;
 
 	st = sim->vt->sync(sim->dev, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "sync: %s", err.msg);
-	weft__sim_waited(sim, sim->steps_done);
+	weft__sim_waited(sim, t0, sim->steps_done);
 	return WEFT_OK;
 }
 
@@ -343,6 +346,7 @@ weft_status weft_sim_fence(weft_sim *sim, uint64_t *token)
 weft_status weft_sim_wait(weft_sim *sim, uint64_t token)
 {
 	weft_error err = { { 0 } };
+	uint64_t t0;
 	weft_status st;
 
 	if (!sim)
@@ -355,10 +359,13 @@ weft_status weft_sim_wait(weft_sim *sim, uint64_t token)
 				  (unsigned long long)sim->last_fence);
 	if (!sim->has_fences)
 		return weft__sim_sync(sim);
+	t0 = weft__now_ns();
 	st = sim->vt->wait(sim->dev, token, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "wait: %s", err.msg);
-	if (token >= sim->tm.fence) /* covers the steps the last fence did */
-		weft__sim_waited(sim, sim->tm.fence_at);
+	/* Covers the steps the last fence did, or fewer. */
+	weft__sim_waited(sim, t0,
+			 token >= sim->tm.fence ? sim->tm.fence_at
+						: UINT64_MAX);
 	return WEFT_OK;
 }

@@ -20,6 +20,15 @@
 
 /* ---- backend choice ------------------------------------------------------ */
 
+/* The backend plugin p (loaded) is the run's. */
+static void weft__sim_use_plugin(weft_sim *sim, weft__plugin *p)
+{
+	sim->plugin = p;
+	sim->vt = WEFT__BACKEND(p);
+	sim->has_fences = sim->vt->struct_size >= WEFT_BACKEND_V1_1_SIZE &&
+			  sim->vt->fence && sim->vt->wait;
+}
+
 static weft_status weft__sim_pick_backend(weft_sim *sim)
 {
 	const char *path = weft__config_opts(sim->cfg)->backend.plugin;
@@ -35,12 +44,8 @@ static weft_status weft__sim_pick_backend(weft_sim *sim)
 			weft__config_opts(sim->cfg)->backend.plugin_path, name,
 			0, &sim->plugins, &sim->own_plugin, &sim->plugin);
 	}
-	if (st == WEFT_OK) {
-		sim->vt = WEFT__BACKEND(sim->plugin);
-		sim->has_fences =
-			sim->vt->struct_size >= WEFT_BACKEND_V1_1_SIZE &&
-			sim->vt->fence && sim->vt->wait;
-	}
+	if (st == WEFT_OK)
+		weft__sim_use_plugin(sim, sim->plugin);
 	return st;
 }
 
@@ -110,6 +115,60 @@ static weft_status weft__sim_open_device(weft_sim *sim)
 		return weft__fail(sim->ctx, st, "%s: open-device: %s",
 				  sim->plugin->path,
 				  err.msg[0] ? err.msg : weft__status_str(st));
+	return WEFT_OK;
+}
+
+static weft_status weft__sim_go_on(weft_sim *sim, const char *doing);
+
+/* Under `backend = auto`, a backend whose device lacks what the model's
+ * program needs (weft__backend_meets_needs) is passed over for the next
+ * one auto would take, whose device is opened in turn; when none fits,
+ * WEFT_E_UNSUPPORTED says what each one lacked. A backend chosen by name
+ * or path is refused when its program is loaded
+ * (weft__backend_check_needs). */
+static weft_status weft__sim_fit_needs(weft_sim *sim)
+{
+	const char *name = weft__config_opts(sim->cfg)->backend.name;
+	const weft_program_desc *pd = sim->model->program;
+	char why[1024], needs[400], tried[WEFT__MSG_MAX] = "";
+	weft__plugin *next;
+	weft_status st;
+
+	if (!sim->plugins || strcmp(name, "auto") != 0)
+		return WEFT_OK;
+	while (!weft__backend_meets_needs(sim->vt, sim->dev, pd, why,
+					  sizeof why)) {
+		weft__msg_add(tried, sizeof tried, "%sbackend %s (%s) has %s",
+			      tried[0] ? "; " : "", sim->plugin->name,
+			      sim->plugin->path, why);
+		sim->vt->close(sim->dev);
+		sim->dev = NULL;
+		for (;;) {
+			st = weft__plugins_auto_next(sim->ctx, sim->plugins,
+						     sim->plugin, &next);
+			if (st || !next)
+				break;
+			weft__sim_use_plugin(sim, next);
+			if ((st = weft__sim_go_on(sim, "opening the device")))
+				return st;
+			if (weft__sim_open_device(sim) == WEFT_OK)
+				break;
+			/* A device that does not open is passed over too. */
+			weft__msg_add(tried, sizeof tried, "%sbackend %s: %s",
+				      tried[0] ? "; " : "", next->name,
+				      sim->ctx->msg);
+		}
+		if (st)
+			return st;
+		if (!next) {
+			weft__backend_needs_list(pd, needs, sizeof needs);
+			return weft__fail(
+				sim->ctx, WEFT_E_UNSUPPORTED,
+				"model '%s' needs %s, and no backend found "
+				"has it (backend = auto): %s",
+				sim->model->name, needs, tried);
+		}
+	}
 	return WEFT_OK;
 }
 
@@ -223,6 +282,7 @@ static weft_status weft__sim_backend(weft_sim *sim, uint32_t replicas)
 	    (!replicas && (st = weft__sim_outputs_early(sim))) ||
 	    (st = weft__sim_go_on(sim, "opening the device")) ||
 	    (st = weft__sim_open_device(sim)) ||
+	    (st = weft__sim_fit_needs(sim)) ||
 	    (st = weft__validate_model(sim->ctx, sim->cfg, sim->valid,
 				       sim->model, &est)) ||
 	    (st = weft__sim_go_on(sim, "checking the device's memory")) ||
@@ -365,8 +425,9 @@ static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 	return WEFT_OK;
 }
 
-void weft__sim_waited(weft_sim *sim, uint64_t upto)
+void weft__sim_waited(weft_sim *sim, uint64_t t0, uint64_t upto)
 {
+	sim->tm.waits_ns += weft__now_ns() - t0;
 	if (sim->tm.t0 && upto == sim->steps_done &&
 	    sim->tm.done_at != sim->steps_done) {
 		sim->tm.t_done = weft__now_ns();
@@ -803,6 +864,7 @@ static weft_status weft__sim_digest_one(weft_sim *sim, const weft__sim_buf *b,
 {
 	weft_error err = { { 0 } };
 	unsigned char *data = malloc(b->bytes ? b->bytes : 1);
+	uint64_t t0;
 	weft_status st;
 
 	d->name = weft__strdup(b->name);
@@ -815,11 +877,14 @@ static weft_status weft__sim_digest_one(weft_sim *sim, const weft__sim_buf *b,
 	d->bytes = b->bytes;
 	d->is_f32 = b->is_f32;
 	d->abs_tol = b->abs_tol;
+	t0 = weft__now_ns();
 	st = sim->vt->read(sim->dev, data, b->buf, 0, b->bytes, 0, &err);
 	if (st)
 		return weft__fail(sim->ctx, st,
 				  "digest of buffer '%s' (%zu bytes): %s",
 				  b->name, b->bytes, err.msg);
+	if (b->bytes) /* a blocking transfer */
+		weft__sim_waited(sim, t0, sim->steps_done);
 	d->hash = XXH3_64bits(data, b->bytes);
 	return WEFT_OK;
 }
@@ -828,14 +893,17 @@ weft_status weft_sim_digest(weft_sim *sim, weft_digest **out)
 {
 	weft_error err = { { 0 } };
 	weft_digest *d;
+	uint64_t t0;
 	weft_status st;
 
 	if (!sim || !out)
 		return WEFT_E_INVALID;
 	*out = NULL;
+	t0 = weft__now_ns();
 	st = sim->vt->sync(sim->dev, &err);
 	if (st)
 		return weft__fail(sim->ctx, st, "digest: sync: %s", err.msg);
+	weft__sim_waited(sim, t0, sim->steps_done);
 	d = calloc(1, sizeof *d);
 	if (d)
 		d->bufs = calloc(sim->n_bufs + 1, sizeof *d->bufs);

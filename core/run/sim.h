@@ -165,9 +165,10 @@ struct weft_sim {
 	 * enqueue, the first wait that covered every step enqueued
 	 * (t_done, at steps_done = done_at; UINT64_MAX: none yet), the last
 	 * application fence and the steps it covers, the host time spent
-	 * on outputs and checkpoints between chunks, less the output
-	 * pipeline's waits for the device (waits_ns), which wait for the
-	 * steps' work. */
+	 * on outputs and checkpoints between chunks, less the time of every
+	 * wait made through the core (waits_ns: syncs, fence waits,
+	 * blocking transfers; weft__sim_waited), which wait for the steps'
+	 * work. */
 	struct {
 		uint64_t t0, from, t_enq, t_done, done_at;
 		uint64_t fence, fence_at;
@@ -217,10 +218,13 @@ weft_status weft__sim_read(weft_sim *sim, void *dst, weft_sim_buffer *src,
 weft_status weft__sim_write(weft_sim *sim, weft_sim_buffer *dst, size_t offset,
 			    const void *src, size_t bytes, unsigned flags);
 weft_status weft__sim_sync(weft_sim *sim);
-/* A wait returned that covers the work of the steps up to steps_done =
- * upto (a sync, a fence wait, a blocking transfer): the steps' time ends
- * here when it covers every step enqueued and none before did. */
-void weft__sim_waited(weft_sim *sim, uint64_t upto);
+/* A wait made through the core, begun at t0 (weft__now_ns()), returned
+ * and covers the work of the steps up to steps_done = upto (a sync, a
+ * fence wait, a blocking transfer): its time is counted in tm.waits_ns
+ * (not host time of the outputs and checkpoints between chunks), and the
+ * steps' time ends here when it covers every step enqueued and none
+ * before did. Every such wait comes here, and only once. */
+void weft__sim_waited(weft_sim *sim, uint64_t t0, uint64_t upto);
 
 /* ---- the output pipeline (pipeline.c) ---------------------------------- */
 

@@ -169,6 +169,29 @@ static inline uint32_t weft_blocks__levels_scan(weft_launch *l, uint32_t first,
 
 /* ---- scans ------------------------------------------------------------- */
 
+/* A scan of u32 (wide = 0) or u64 (wide = 1) elements: each tile's sum,
+ * the partials scanned, each tile scanned from its offset into out. */
+static inline uint32_t weft_blocks__scan(weft_launch *l, uint32_t first,
+					 int wide, weft_buf *in, weft_buf *out,
+					 weft_buf *count, uint32_t count_index,
+					 weft_buf *scratch, uint32_t capacity,
+					 int inclusive)
+{
+	uint32_t n, t1 = weft_blocks_tiles(capacity);
+
+	n = weft_blocks__start(l, first,
+			       inclusive ? WEFT_BLOCKS_F_INCLUSIVE : 0u, count,
+			       count_index, scratch, capacity);
+	l[n++] = weft_blocks__launch(first + (wide ? WEFT_BLOCKS_K_TILES_U64
+						   : WEFT_BLOCKS_K_TILES_U32),
+				     t1, 2, scratch, in, NULL, NULL, NULL);
+	n += weft_blocks__levels_scan(l + n, first, scratch, capacity);
+	l[n++] = weft_blocks__launch(first + (wide ? WEFT_BLOCKS_K_DOWN_U64
+						   : WEFT_BLOCKS_K_DOWN_U32),
+				     t1, 3, scratch, in, out, NULL, NULL);
+	return n;
+}
+
 /* out[i] = in[0] + ... + in[i - 1] (exclusive), or + in[i] (inclusive),
  * modulo 2^32, for i below the count. in and out may be the same buffer.
  * Scratch: weft_blocks_scratch_bytes(capacity). */
@@ -177,16 +200,8 @@ weft_blocks_scan_u32(weft_launch *l, uint32_t first, weft_buf *in,
 		     weft_buf *out, weft_buf *count, uint32_t count_index,
 		     weft_buf *scratch, uint32_t capacity, int inclusive)
 {
-	uint32_t n, t1 = weft_blocks_tiles(capacity);
-
-	n = weft_blocks__start(l, first,
-			       inclusive ? WEFT_BLOCKS_F_INCLUSIVE : 0u, count,
-			       count_index, scratch, capacity);
-	l[n++] =
-		WEFT_BLOCKS__L(TILES_U32, t1, 2, scratch, in, NULL, NULL, NULL);
-	n += weft_blocks__levels_scan(l + n, first, scratch, capacity);
-	l[n++] = WEFT_BLOCKS__L(DOWN_U32, t1, 3, scratch, in, out, NULL, NULL);
-	return n;
+	return weft_blocks__scan(l, first, 0, in, out, count, count_index,
+				 scratch, capacity, inclusive);
 }
 
 /* The same on u64 elements, modulo 2^64. */
@@ -195,16 +210,8 @@ weft_blocks_scan_u64(weft_launch *l, uint32_t first, weft_buf *in,
 		     weft_buf *out, weft_buf *count, uint32_t count_index,
 		     weft_buf *scratch, uint32_t capacity, int inclusive)
 {
-	uint32_t n, t1 = weft_blocks_tiles(capacity);
-
-	n = weft_blocks__start(l, first,
-			       inclusive ? WEFT_BLOCKS_F_INCLUSIVE : 0u, count,
-			       count_index, scratch, capacity);
-	l[n++] =
-		WEFT_BLOCKS__L(TILES_U64, t1, 2, scratch, in, NULL, NULL, NULL);
-	n += weft_blocks__levels_scan(l + n, first, scratch, capacity);
-	l[n++] = WEFT_BLOCKS__L(DOWN_U64, t1, 3, scratch, in, out, NULL, NULL);
-	return n;
+	return weft_blocks__scan(l, first, 1, in, out, count, count_index,
+				 scratch, capacity, inclusive);
 }
 
 /* ---- reductions ---------------------------------------------------------- */

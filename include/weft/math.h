@@ -141,6 +141,17 @@ WEFT_FN weft_f64 weft_copysign(weft_f64 x, weft_f64 y)
 /* 2^52: x + 2^52 - 2^52 is x rounded to an integer for 0 <= x < 2^52. */
 #define WEFT__MATH_TOINT (0x1p52)
 
+/* int(x) - x, where int(x) is an integer neighbour of x (x rounded to
+ * one, by 2^52's addition and subtraction), for |x| < 2^52: floor, ceil
+ * and round correct x + the difference by one where it went the wrong
+ * way. */
+WEFT_FN weft_f64 weft__math_toint_diff(weft_f64 x)
+{
+	if (weft_f64_as_u64(x) >> 63)
+		return x - WEFT__MATH_TOINT + WEFT__MATH_TOINT - x;
+	return x + WEFT__MATH_TOINT - WEFT__MATH_TOINT - x;
+}
+
 WEFT_FN weft_f64 weft_floor(weft_f64 x)
 {
 	weft_u64 u = weft_f64_as_u64(x);
@@ -149,11 +160,7 @@ WEFT_FN weft_f64 weft_floor(weft_f64 x)
 
 	if (e >= 0x3ff + 52 || x == 0)
 		return weft__math_canon(x);
-	/* y = int(x) - x, where int(x) is an integer neighbour of x */
-	if (u >> 63)
-		y = x - WEFT__MATH_TOINT + WEFT__MATH_TOINT - x;
-	else
-		y = x + WEFT__MATH_TOINT - WEFT__MATH_TOINT - x;
+	y = weft__math_toint_diff(x);
 	if (e <= 0x3ff - 1)
 		return u >> 63 ? -1.0 : 0.0;
 	if (y > 0)
@@ -169,10 +176,7 @@ WEFT_FN weft_f64 weft_ceil(weft_f64 x)
 
 	if (e >= 0x3ff + 52 || x == 0)
 		return weft__math_canon(x);
-	if (u >> 63)
-		y = x - WEFT__MATH_TOINT + WEFT__MATH_TOINT - x;
-	else
-		y = x + WEFT__MATH_TOINT - WEFT__MATH_TOINT - x;
+	y = weft__math_toint_diff(x);
 	if (e <= 0x3ff - 1)
 		return u >> 63 ? -0.0 : 1.0;
 	if (y < 0)
@@ -207,7 +211,7 @@ WEFT_FN weft_f64 weft_round(weft_f64 x)
 		x = -x;
 	if (e < 0x3ff - 1)
 		return weft__math_zero((weft_u32)(u >> 63));
-	y = x + WEFT__MATH_TOINT - WEFT__MATH_TOINT - x;
+	y = weft__math_toint_diff(x); /* x > 0 here */
 	if (y > 0.5)
 		y = y + x - 1;
 	else if (y <= -0.5)
@@ -217,34 +221,31 @@ WEFT_FN weft_f64 weft_round(weft_f64 x)
 	return u >> 63 ? -y : y;
 }
 
-/* IEEE minNum, like C's fmin: a NaN argument is ignored, -0 < +0. */
-WEFT_FN weft_f64 weft_fmin(weft_f64 x, weft_f64 y)
+/* IEEE minNum (max = 0) or maxNum (max = 1), like C's fmin and fmax: a
+ * NaN argument is ignored, -0 < +0; of two equal arguments fmin returns
+ * y, fmax x. */
+WEFT_FN weft_f64 weft__math_minmax(weft_f64 x, weft_f64 y, int max)
 {
 	weft_u64 sx = weft_f64_as_u64(x) >> 63;
 	weft_u64 sy = weft_f64_as_u64(y) >> 63;
+	int x_less;
 
 	if (weft__math_isnan(x))
 		return weft__math_canon(y);
 	if (weft__math_isnan(y))
 		return x;
-	if (sx != sy)
-		return sx ? x : y;
-	return x < y ? x : y;
+	x_less = sx != sy ? (int)sx : x < y;
+	return x_less != max ? x : y;
 }
 
-/* IEEE maxNum, like C's fmax: a NaN argument is ignored, +0 > -0. */
+WEFT_FN weft_f64 weft_fmin(weft_f64 x, weft_f64 y)
+{
+	return weft__math_minmax(x, y, 0);
+}
+
 WEFT_FN weft_f64 weft_fmax(weft_f64 x, weft_f64 y)
 {
-	weft_u64 sx = weft_f64_as_u64(x) >> 63;
-	weft_u64 sy = weft_f64_as_u64(y) >> 63;
-
-	if (weft__math_isnan(x))
-		return weft__math_canon(y);
-	if (weft__math_isnan(y))
-		return x;
-	if (sx != sy)
-		return sx ? y : x;
-	return x < y ? y : x;
+	return weft__math_minmax(x, y, 1);
 }
 
 /* x limited to [lo, hi] (lo <= hi); a NaN x stays NaN. */
@@ -553,11 +554,23 @@ WEFT_FN void weft__math_rem_pio2_k(weft_f64 x, weft_f64 *y, weft_f64 k,
 	}
 }
 
+/* One more Cody-Waite round of the medium reduction: *r less fn * c
+ * (c + ct the next piece of pi/2), returns the new tail w, *r - w the
+ * new y[0]. */
+WEFT_FN weft_f64 weft__math_rem_pio2_round(weft_f64 *r, weft_f64 fn, weft_f64 c,
+					   weft_f64 ct)
+{
+	weft_f64 t = *r, w = fn * c;
+
+	*r = t - w;
+	return fn * ct - ((t - *r) - w);
+}
+
 /* Cody-Waite reduction for |x| < 2^20 pi/2: returns n, y[0] + y[1] =
  * x - n pi/2. */
 WEFT_FN int weft__math_rem_pio2_medium(weft_f64 x, weft_f64 *y, weft_u32 ix)
 {
-	weft_f64 w, t, r, fn;
+	weft_f64 w, r, fn;
 	int n, ex, ey;
 
 	/* rint(x/(pi/2)) */
@@ -580,17 +593,13 @@ WEFT_FN int weft__math_rem_pio2_medium(weft_f64 x, weft_f64 *y, weft_u32 ix)
 	ey = (int)(weft_f64_as_u64(y[0]) >> 52 & 0x7ff);
 	ex = (int)(ix >> 20);
 	if (ex - ey > 16) { /* 2nd round, good to 118 bits */
-		t = r;
-		w = fn * WEFT__MATH_PIO2_2;
-		r = t - w;
-		w = fn * WEFT__MATH_PIO2_2T - ((t - r) - w);
+		w = weft__math_rem_pio2_round(&r, fn, WEFT__MATH_PIO2_2,
+					      WEFT__MATH_PIO2_2T);
 		y[0] = r - w;
 		ey = (int)(weft_f64_as_u64(y[0]) >> 52 & 0x7ff);
 		if (ex - ey > 49) { /* 3rd round, good to 151 bits */
-			t = r;
-			w = fn * WEFT__MATH_PIO2_3;
-			r = t - w;
-			w = fn * WEFT__MATH_PIO2_3T - ((t - r) - w);
+			w = weft__math_rem_pio2_round(&r, fn, WEFT__MATH_PIO2_3,
+						      WEFT__MATH_PIO2_3T);
 			y[0] = r - w;
 		}
 	}
@@ -755,6 +764,25 @@ WEFT_FN weft_f64 weft__math_ktan(weft_f64 x, weft_f64 y, int odd)
 
 /* ---- sin, cos, tan, sincos ----------------------------------------- */
 
+/* sin(y + n pi/2) from sn = sin(y) and cs = cos(y): cos(y + n pi/2) is
+ * the same with n + 1. */
+WEFT_FN weft_f64 weft__math_quadrant(weft_f64 sn, weft_f64 cs, int n)
+{
+	weft_f64 v = n & 1 ? cs : sn;
+
+	return n & 2 ? -v : v;
+}
+
+/* sin(y[0] + y[1] + n pi/2), |y[1]| tiny: weft__math_quadrant with only
+ * the kernel it needs. */
+WEFT_FN weft_f64 weft__math_sin_quadrant(const weft_f64 *y, int n)
+{
+	weft_f64 v = n & 1 ? weft__math_kcos(y[0], y[1])
+			   : weft__math_ksin(y[0], y[1], 1);
+
+	return n & 2 ? -v : v;
+}
+
 WEFT_FN weft_f64 weft_sin(weft_f64 x)
 {
 	weft_f64 y[2];
@@ -769,12 +797,7 @@ WEFT_FN weft_f64 weft_sin(weft_f64 x)
 	if (ix >= 0x7ff00000) /* sin(Inf or NaN) is NaN */
 		return weft__math_nan();
 	n = weft__math_rem_pio2(x, y);
-	switch (n & 3) {
-	case 0: return weft__math_ksin(y[0], y[1], 1);
-	case 1: return weft__math_kcos(y[0], y[1]);
-	case 2: return -weft__math_ksin(y[0], y[1], 1);
-	default: return -weft__math_kcos(y[0], y[1]);
-	}
+	return weft__math_sin_quadrant(y, n);
 }
 
 WEFT_FN weft_f64 weft_cos(weft_f64 x)
@@ -791,12 +814,7 @@ WEFT_FN weft_f64 weft_cos(weft_f64 x)
 	if (ix >= 0x7ff00000)
 		return weft__math_nan();
 	n = weft__math_rem_pio2(x, y);
-	switch (n & 3) {
-	case 0: return weft__math_kcos(y[0], y[1]);
-	case 1: return -weft__math_ksin(y[0], y[1], 1);
-	case 2: return -weft__math_kcos(y[0], y[1]);
-	default: return weft__math_ksin(y[0], y[1], 1);
-	}
+	return weft__math_sin_quadrant(y, n + 1); /* cos(x) = sin(x + pi/2) */
 }
 
 WEFT_FN weft_f64 weft_tan(weft_f64 x)
@@ -841,24 +859,8 @@ WEFT_FN void weft_sincos(weft_f64 x, weft_f64 *s, weft_f64 *c)
 	n = weft__math_rem_pio2(x, y);
 	sn = weft__math_ksin(y[0], y[1], 1);
 	cs = weft__math_kcos(y[0], y[1]);
-	switch (n & 3) {
-	case 0:
-		*s = sn;
-		*c = cs;
-		break;
-	case 1:
-		*s = cs;
-		*c = -sn;
-		break;
-	case 2:
-		*s = -sn;
-		*c = -cs;
-		break;
-	default:
-		*s = -cs;
-		*c = sn;
-		break;
-	}
+	*s = weft__math_quadrant(sn, cs, n);
+	*c = weft__math_quadrant(sn, cs, n + 1);
 }
 
 /* ---- asin, acos, atan, atan2 --------------------------------------- */
@@ -1259,15 +1261,16 @@ WEFT_FN weft_u32 weft__math_top12(weft_f64 x)
 }
 
 /*
- * scale * (1 + tmp) where the exponent of scale (bits sbits) may be out
- * of range: (weft_i32)ki > 0 may overflow, < 0 may underflow. shift is
- * the exponent taken off before scaling back (1009 for exp, 1 for exp2).
- * Rounds once in the subnormal range.
+ * scale * (1 + tmp) where the exponent of scale (bits sbits, whose sign
+ * is the result's: pow's may be negative) may be out of range:
+ * (weft_i32)ki > 0 may overflow,
+ * < 0 may underflow. shift is the exponent taken off before scaling back
+ * (1009 for exp and pow, 1 for exp2). Rounds once in the subnormal range.
  */
 WEFT_FN weft_f64 weft__math_exp_special(weft_f64 tmp, weft_u64 sbits,
 					weft_u64 ki, int shift)
 {
-	weft_f64 scale, y, hi, lo;
+	weft_f64 scale, y, hi, lo, one;
 
 	if ((ki & 0x80000000) == 0) {
 		/* k > 0, the exponent of scale might have overflowed */
@@ -1280,22 +1283,59 @@ WEFT_FN weft_f64 weft__math_exp_special(weft_f64 tmp, weft_u64 sbits,
 	sbits += (weft_u64)1022 << 52;
 	scale = weft_u64_as_f64(sbits);
 	y = scale + scale * tmp;
-	if (y < 1.0) {
+	if (weft_fabs(y) < 1.0) {
+		one = y < 0.0 ? -1.0 : 1.0;
 		lo = scale - y + scale * tmp;
-		hi = 1.0 + y;
-		lo = 1.0 - hi + y + lo;
-		y = (hi + lo) - 1.0;
+		hi = one + y;
+		lo = one - hi + y + lo;
+		y = (hi + lo) - one;
+		/* Fix the sign of 0. */
 		if (y == 0.0)
-			y = 0.0;
+			y = weft_u64_as_f64(sbits & 0x8000000000000000);
 	}
 	return 0x1p-1022 * y;
+}
+
+/* x = k ln2/N + r (N = 128) with |r| <= ln2/2N: returns r, *ki the bits
+ * whose low ones are k (exp's and pow's reduction). */
+WEFT_FN weft_f64 weft__math_exp_reduce(weft_f64 x, weft_u64 *ki)
+{
+	weft_f64 z = WEFT__MATH_EXP_INVLN2N * x;
+	weft_f64 kd = z + WEFT__MATH_EXP_SHIFT;
+
+	*ki = weft_f64_as_u64(kd);
+	kd -= WEFT__MATH_EXP_SHIFT;
+	return x + kd * WEFT__MATH_EXP_NEGLN2HIN +
+	       kd * WEFT__MATH_EXP_NEGLN2LON;
+}
+
+/* 2^(k/N) ~= scale * (1 + *tail), k the low bits of ki: returns scale's
+ * bits, bias (pow's sign, 0x800 << 7, or 0) added to k first. This is
+ * only a valid scale when -1023*N < k < 1024*N. */
+WEFT_FN weft_u64 weft__math_exp_scale(weft_u64 ki, weft_u64 bias,
+				      weft_f64 *tail)
+{
+	weft_u64 idx = 2 * (ki % 128);
+
+	*tail = weft_u64_as_f64(weft__math_exp_tab[idx]);
+	return weft__math_exp_tab[idx + 1] + ((ki + bias) << (52 - 7));
+}
+
+/* tail + exp(r) - 1, |r| <= ln2/2N (exp's and pow's polynomial):
+ * 2^(k/N) exp(r) ~= scale + scale * the result. */
+WEFT_FN weft_f64 weft__math_exp_poly(weft_f64 r, weft_f64 tail)
+{
+	weft_f64 r2 = r * r;
+
+	return tail + r + r2 * (WEFT__MATH_EXP_P0 + r * WEFT__MATH_EXP_P1) +
+	       r2 * r2 * (WEFT__MATH_EXP_P2 + r * WEFT__MATH_EXP_P3);
 }
 
 WEFT_FN weft_f64 weft_exp(weft_f64 x)
 {
 	weft_u32 abstop;
-	weft_u64 ki, idx, top, sbits;
-	weft_f64 kd, z, r, r2, scale, tail, tmp;
+	weft_u64 ki, sbits;
+	weft_f64 r, scale, tail, tmp;
 
 	abstop = weft__math_top12(x) & 0x7ff;
 	if (abstop - 0x3c9 >= 0x408 - 0x3c9) {
@@ -1315,21 +1355,10 @@ WEFT_FN weft_f64 weft_exp(weft_f64 x)
 	}
 	/* exp(x) = 2^(k/N) * exp(r), with exp(r) in [2^(-1/2N),2^(1/2N)]. */
 	/* x = ln2/N*k + r, with int k and r in [-ln2/2N, ln2/2N]. */
-	z = WEFT__MATH_EXP_INVLN2N * x;
-	kd = z + WEFT__MATH_EXP_SHIFT;
-	ki = weft_f64_as_u64(kd);
-	kd -= WEFT__MATH_EXP_SHIFT;
-	r = x + kd * WEFT__MATH_EXP_NEGLN2HIN + kd * WEFT__MATH_EXP_NEGLN2LON;
-	/* 2^(k/N) ~= scale * (1 + tail). */
-	idx = 2 * (ki % 128);
-	top = ki << (52 - 7);
-	tail = weft_u64_as_f64(weft__math_exp_tab[idx]);
-	/* This is only a valid scale when -1023*N < k < 1024*N. */
-	sbits = weft__math_exp_tab[idx + 1] + top;
+	r = weft__math_exp_reduce(x, &ki);
+	sbits = weft__math_exp_scale(ki, 0, &tail);
 	/* exp(x) = 2^(k/N) * exp(r) ~= scale + scale * (tail + exp(r) - 1). */
-	r2 = r * r;
-	tmp = tail + r + r2 * (WEFT__MATH_EXP_P0 + r * WEFT__MATH_EXP_P1) +
-	      r2 * r2 * (WEFT__MATH_EXP_P2 + r * WEFT__MATH_EXP_P3);
+	tmp = weft__math_exp_poly(r, tail);
 	if (abstop == 0)
 		return weft__math_exp_special(tmp, sbits, ki, 1009);
 	scale = weft_u64_as_f64(sbits);
@@ -1339,7 +1368,7 @@ WEFT_FN weft_f64 weft_exp(weft_f64 x)
 WEFT_FN weft_f64 weft_exp2(weft_f64 x)
 {
 	weft_u32 abstop;
-	weft_u64 ki, idx, top, sbits;
+	weft_u64 ki, sbits;
 	weft_f64 kd, r, r2, scale, tail, tmp;
 
 	abstop = weft__math_top12(x) & 0x7ff;
@@ -1366,11 +1395,7 @@ WEFT_FN weft_f64 weft_exp2(weft_f64 x)
 	ki = weft_f64_as_u64(kd);    /* k */
 	kd -= WEFT__MATH_EXP2_SHIFT; /* k/N for int k */
 	r = x - kd;
-	/* 2^(k/N) ~= scale * (1 + tail). */
-	idx = 2 * (ki % 128);
-	top = ki << (52 - 7);
-	tail = weft_u64_as_f64(weft__math_exp_tab[idx]);
-	sbits = weft__math_exp_tab[idx + 1] + top;
+	sbits = weft__math_exp_scale(ki, 0, &tail);
 	r2 = r * r;
 	tmp = tail + r * WEFT__MATH_EXP2_P0 +
 	      r2 * (WEFT__MATH_EXP2_P1 + r * WEFT__MATH_EXP2_P2) +
@@ -1886,10 +1911,44 @@ WEFT_CONST weft_f64 weft__math_log2_clo[64] = {
 	0x1.883d8847754dcp-54,	-0x1.709e731d02807p-55, 0x1.7f79f68727b02p-55,
 	-0x1.180902e30e93ep-54,
 };
+
+/* log's and log2's x < 0x1p-1022, inf or nan (*ix x's bits): 1 with the
+ * result in *y, or 0 for a subnormal x, with *ix the bits of x * 2^52 less
+ * 52 in the exponent (normalized). */
+WEFT_FN int weft__math_log_special(weft_f64 x, weft_u64 *ix, weft_f64 *y)
+{
+	weft_u32 top = (weft_u32)(*ix >> 48);
+
+	if (*ix * 2 == 0) {
+		*y = weft__math_inf(1);
+	} else if (*ix == 0x7ff0000000000000) { /* log(inf) == inf. */
+		*y = x;
+	} else if ((top & 0x8000) || (top & 0x7ff0) == 0x7ff0) {
+		*y = weft__math_nan();
+	} else { /* x is subnormal, normalize it. */
+		*ix = weft_f64_as_u64(x * 0x1p52) - ((weft_u64)52 << 52);
+		return 0;
+	}
+	return 1;
+}
+
+/* x = 2^k z (ix, *iz their bits) with z in [off, 2 off) and exact (off
+ * the bits of OFF, a little below 1): returns i, z's subinterval of
+ * [off, 2 off) among 2^bits (the index into the tables of c), and *k. */
+WEFT_FN int weft__math_log_reduce(weft_u64 ix, weft_u64 off, int bits, int *k,
+				  weft_u64 *iz)
+{
+	weft_u64 tmp = ix - off;
+
+	*k = (int)((weft_i64)tmp >> 52); /* arithmetic shift */
+	*iz = ix - (tmp & (weft_u64)0xfff << 52);
+	return (int)((tmp >> (52 - bits)) % ((weft_u64)1 << bits));
+}
+
 WEFT_FN weft_f64 weft_log(weft_f64 x)
 {
 	weft_f64 w, z, r, r2, r3, y, invc, logc, kd, hi, lo, rhi, rlo;
-	weft_u64 ix, iz, tmp;
+	weft_u64 ix, iz;
 	weft_u32 top;
 	int k, i;
 
@@ -1922,23 +1981,12 @@ WEFT_FN weft_f64 weft_log(weft_f64 x)
 		y += hi;
 		return y;
 	}
-	if (top - 0x0010 >= 0x7ff0 - 0x0010) {
-		/* x < 0x1p-1022 or inf or nan. */
-		if (ix * 2 == 0)
-			return weft__math_inf(1);
-		if (ix == 0x7ff0000000000000) /* log(inf) == inf. */
-			return x;
-		if ((top & 0x8000) || (top & 0x7ff0) == 0x7ff0)
-			return weft__math_nan();
-		/* x is subnormal, normalize it. */
-		ix = weft_f64_as_u64(x * 0x1p52);
-		ix -= (weft_u64)52 << 52;
-	}
+	/* x < 0x1p-1022 or inf or nan. */
+	if (top - 0x0010 >= 0x7ff0 - 0x0010 &&
+	    weft__math_log_special(x, &ix, &y))
+		return y;
 	/* x = 2^k z; where z is in range [OFF,2*OFF) and exact. */
-	tmp = ix - 0x3fe6000000000000;
-	i = (int)((tmp >> (52 - 7)) % 128);
-	k = (int)((weft_i64)tmp >> 52); /* arithmetic shift */
-	iz = ix - (tmp & (weft_u64)0xfff << 52);
+	i = weft__math_log_reduce(ix, 0x3fe6000000000000, 7, &k, &iz);
 	invc = weft__math_log_invc[i];
 	logc = weft__math_log_logc[i];
 	z = weft_u64_as_f64(iz);
@@ -1964,7 +2012,7 @@ WEFT_FN weft_f64 weft_log2(weft_f64 x)
 {
 	weft_f64 z, r, r2, r4, y, invc, logc, kd, hi, lo, t1, t2, t3, p;
 	weft_f64 rhi, rlo;
-	weft_u64 ix, iz, tmp;
+	weft_u64 ix, iz;
 	weft_u32 top;
 	int k, i;
 
@@ -1996,23 +2044,12 @@ WEFT_FN weft_f64 weft_log2(weft_f64 x)
 		y += lo;
 		return y;
 	}
-	if (top - 0x0010 >= 0x7ff0 - 0x0010) {
-		/* x < 0x1p-1022 or inf or nan. */
-		if (ix * 2 == 0)
-			return weft__math_inf(1);
-		if (ix == 0x7ff0000000000000) /* log2(inf) == inf. */
-			return x;
-		if ((top & 0x8000) || (top & 0x7ff0) == 0x7ff0)
-			return weft__math_nan();
-		/* x is subnormal, normalize it. */
-		ix = weft_f64_as_u64(x * 0x1p52);
-		ix -= (weft_u64)52 << 52;
-	}
+	/* x < 0x1p-1022 or inf or nan. */
+	if (top - 0x0010 >= 0x7ff0 - 0x0010 &&
+	    weft__math_log_special(x, &ix, &y))
+		return y;
 	/* x = 2^k z; where z is in range [OFF,2*OFF) and exact. */
-	tmp = ix - 0x3fe6000000000000;
-	i = (int)((tmp >> (52 - 6)) % 64);
-	k = (int)((weft_i64)tmp >> 52); /* arithmetic shift */
-	iz = ix - (tmp & (weft_u64)0xfff << 52);
+	i = weft__math_log_reduce(ix, 0x3fe6000000000000, 6, &k, &iz);
 	invc = weft__math_log2_invc[i];
 	logc = weft__math_log2_logc[i];
 	z = weft_u64_as_f64(iz);
@@ -2401,14 +2438,11 @@ WEFT_FN weft_f64 weft__math_pow_log(weft_u64 ix, weft_f64 *tail)
 {
 	weft_f64 z, r, y, invc, logc, logctail, kd, hi, t1, t2, lo, lo1, lo2;
 	weft_f64 p, zhi, zlo, rhi, rlo, ar, ar2, ar3, lo3, lo4, arhi, arhi2;
-	weft_u64 iz, tmp;
+	weft_u64 iz;
 	int k, i;
 
 	/* x = 2^k z; where z is in range [OFF,2*OFF) and exact. */
-	tmp = ix - 0x3fe6955500000000;
-	i = (int)((tmp >> (52 - 7)) % 128);
-	k = (int)((weft_i64)tmp >> 52); /* arithmetic shift */
-	iz = ix - (tmp & (weft_u64)0xfff << 52);
+	i = weft__math_log_reduce(ix, 0x3fe6955500000000, 7, &k, &iz);
 	z = weft_u64_as_f64(iz);
 	kd = (weft_f64)k;
 	/* log(x) = k*Ln2 + log(c) + log1p(z/c-1). */
@@ -2445,45 +2479,14 @@ WEFT_FN weft_f64 weft__math_pow_log(weft_u64 ix, weft_f64 *tail)
 	return y;
 }
 
-/* pow's scale * (1 + tmp) out of range; sbits carries the sign. */
-WEFT_FN weft_f64 weft__math_pow_special(weft_f64 tmp, weft_u64 sbits,
-					weft_u64 ki)
-{
-	weft_f64 scale, y, hi, lo, one;
-
-	if ((ki & 0x80000000) == 0) {
-		/* k > 0, the exponent of scale might have overflowed by <= 460.
-		 */
-		sbits -= (weft_u64)1009 << 52;
-		scale = weft_u64_as_f64(sbits);
-		return 0x1p1009 * (scale + scale * tmp);
-	}
-	/* k < 0, need special care in the subnormal range. */
-	sbits += (weft_u64)1022 << 52;
-	/* Note: sbits is signed scale. */
-	scale = weft_u64_as_f64(sbits);
-	y = scale + scale * tmp;
-	if (weft_fabs(y) < 1.0) {
-		one = y < 0.0 ? -1.0 : 1.0;
-		lo = scale - y + scale * tmp;
-		hi = one + y;
-		lo = one - hi + y + lo;
-		y = (hi + lo) - one;
-		/* Fix the sign of 0. */
-		if (y == 0.0)
-			y = weft_u64_as_f64(sbits & 0x8000000000000000);
-	}
-	return 0x1p-1022 * y;
-}
-
 /* sign * exp(x + xtail), |xtail| < 2^-8/N and |xtail| <= |x|;
  * sign_bias 0x800 << 7 makes the result negative. */
 WEFT_FN weft_f64 weft__math_pow_exp(weft_f64 x, weft_f64 xtail,
 				    weft_u32 sign_bias)
 {
 	weft_u32 abstop;
-	weft_u64 ki, idx, top, sbits;
-	weft_f64 kd, z, r, r2, scale, tail, tmp, one;
+	weft_u64 ki, sbits;
+	weft_f64 r, scale, tail, tmp, one;
 
 	abstop = weft__math_top12(x) & 0x7ff;
 	if (abstop - 0x3c9 >= 0x408 - 0x3c9) {
@@ -2501,23 +2504,13 @@ WEFT_FN weft_f64 weft__math_pow_exp(weft_f64 x, weft_f64 xtail,
 		/* Large x is special cased below. */
 		abstop = 0;
 	}
-	z = WEFT__MATH_EXP_INVLN2N * x;
-	kd = z + WEFT__MATH_EXP_SHIFT;
-	ki = weft_f64_as_u64(kd);
-	kd -= WEFT__MATH_EXP_SHIFT;
-	r = x + kd * WEFT__MATH_EXP_NEGLN2HIN + kd * WEFT__MATH_EXP_NEGLN2LON;
+	r = weft__math_exp_reduce(x, &ki);
 	/* The code assumes 2^-200 < |xtail| < 2^-8/N. */
 	r += xtail;
-	/* 2^(k/N) ~= scale * (1 + tail). */
-	idx = 2 * (ki % 128);
-	top = (ki + sign_bias) << (52 - 7);
-	tail = weft_u64_as_f64(weft__math_exp_tab[idx]);
-	sbits = weft__math_exp_tab[idx + 1] + top;
-	r2 = r * r;
-	tmp = tail + r + r2 * (WEFT__MATH_EXP_P0 + r * WEFT__MATH_EXP_P1) +
-	      r2 * r2 * (WEFT__MATH_EXP_P2 + r * WEFT__MATH_EXP_P3);
+	sbits = weft__math_exp_scale(ki, sign_bias, &tail);
+	tmp = weft__math_exp_poly(r, tail);
 	if (abstop == 0)
-		return weft__math_pow_special(tmp, sbits, ki);
+		return weft__math_exp_special(tmp, sbits, ki, 1009);
 	scale = weft_u64_as_f64(sbits);
 	return scale + scale * tmp;
 }

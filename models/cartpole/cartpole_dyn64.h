@@ -88,6 +88,19 @@ WEFT_FN weft_d64 cp64_tab(WEFT_GLOBAL const weft_u64 *tab, weft_u32 k)
 	return weft_d64_from_bits(tab[k]);
 }
 
+/* The polynomials that glibc's do_sin and do_cos share, at xx = r * r
+ * (returned): *p = SN3 + xx SN5, the sine's, and
+ * *q = CS2 + xx (CS4 + xx CS6), the cosine's. */
+WEFT_FN weft_d64 cp64_sincos_poly(weft_d64 r, weft_d64 *p, weft_d64 *q)
+{
+	weft_d64 xx = weft_d64_mul(r, r);
+
+	*p = weft_d64_fma(xx, CP64_K(CP64_SN5), CP64_K(CP64_SN3));
+	*q = weft_d64_fma(xx, CP64_K(CP64_CS6), CP64_K(CP64_CS4));
+	*q = weft_d64_fma(xx, *q, CP64_K(CP64_CS2));
+	return xx;
+}
+
 /* glibc's sin(x) for |x| <= 0.2094 (CartPole's angles). */
 WEFT_FN weft_d64 cp64_sin(weft_d64 x, WEFT_GLOBAL const weft_u64 *tab)
 {
@@ -107,11 +120,8 @@ WEFT_FN weft_d64 cp64_sin(weft_d64 x, WEFT_GLOBAL const weft_u64 *tab)
 	/* +0 or -0 */
 	dx = CP64_K(weft_d64_lt(CP64_K(0u), x) ? 0u : CP64_SIGN);
 	k = cp64_trig_split(ax, &r);
-	xx = weft_d64_mul(r, r);
-	p = weft_d64_fma(xx, CP64_K(CP64_SN5), CP64_K(CP64_SN3));
+	xx = cp64_sincos_poly(r, &p, &q);
 	t = weft_d64_fma(weft_d64_mul(r, xx), p, dx);
-	q = weft_d64_fma(xx, CP64_K(CP64_CS6), CP64_K(CP64_CS4));
-	q = weft_d64_fma(xx, q, CP64_K(CP64_CS2));
 	s = weft_d64_add(r, t);
 	c = weft_d64_fma(r, dx, weft_d64_mul(xx, q));
 	cor = weft_d64_fma(s, cp64_tab(tab, k + 3u), cp64_tab(tab, k + 1u));
@@ -131,11 +141,8 @@ WEFT_FN weft_d64 cp64_cos(weft_d64 x, WEFT_GLOBAL const weft_u64 *tab)
 	k = cp64_trig_split(ax, &r);
 	/* r + (-0) for negative x: a zero remainder keeps x's sign */
 	r = weft_d64_add(r, CP64_K(weft_d64_bits(x) & CP64_SIGN));
-	xx = weft_d64_mul(r, r);
-	p = weft_d64_fma(xx, CP64_K(CP64_SN5), CP64_K(CP64_SN3));
+	xx = cp64_sincos_poly(r, &p, &q);
 	s = weft_d64_fma(weft_d64_mul(r, xx), p, r);
-	q = weft_d64_fma(xx, CP64_K(CP64_CS6), CP64_K(CP64_CS4));
-	q = weft_d64_fma(xx, q, CP64_K(CP64_CS2));
 	c = weft_d64_mul(xx, q);
 	cor = weft_d64_fma(weft_d64_neg(s), cp64_tab(tab, k + 1u),
 			   cp64_tab(tab, k + 3u));

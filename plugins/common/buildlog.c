@@ -110,17 +110,27 @@ static int save_log(const char *backend, const char *program, const char *log,
 		return -1;
 	}
 	f = fdopen(fd, "w");
-	if (!f || fwrite(log, 1, n, f) != n ||
-	    (n && log[n - 1] != '\n' && fputc('\n', f) == EOF) ||
-	    fclose(f) != 0) {
+	if (!f) {
 		e = errno;
-		if (!f)
-			close(fd);
-		remove(path);
-		snprintf(path, size, "not saved: %s", strerror(e));
-		return -1;
+		close(fd);
+		goto remove_file;
+	}
+	if (fwrite(log, 1, n, f) != n ||
+	    (n && log[n - 1] != '\n' && fputc('\n', f) == EOF)) {
+		e = errno;
+		fclose(f);
+		goto remove_file;
+	}
+	if (fclose(f) != 0) {
+		e = errno;
+		goto remove_file;
 	}
 	return 0;
+
+remove_file: /* ours, made by mkstemps above */
+	remove(path);
+	snprintf(path, size, "not saved: %s", strerror(e));
+	return -1;
 }
 
 weft_status weft__build_failed(const char *backend, weft_error *err,

@@ -465,26 +465,33 @@ static cudaError_t launch_rec(struct weft__cuda_rec *r, cudaStream_t s)
 	return cudaLaunchKernel((const void *)r->fn, grid, block, params, 0, s);
 }
 
-/* Enqueue one step's launches; 0 or the first failure. */
+/* Enqueue one step's launches; 0 or the first failure. *enq (when not
+ * NULL): the launches enqueued, all n unless one failed. */
 static cudaError_t launch_list(struct weft__cuda_rec *recs, uint32_t n,
-			       cudaStream_t s)
+			       cudaStream_t s, uint32_t *enq)
 {
 	cudaError_t e = cudaSuccess;
+	uint32_t i;
 
-	for (uint32_t i = 0; i < n && e == cudaSuccess; i++)
+	for (i = 0; i < n && e == cudaSuccess; i++)
 		e = launch_rec(&recs[i], s);
+	if (enq)
+		*enq = e == cudaSuccess ? n : i - 1;
 	return e;
 }
 
 /* Enqueue one step's launches, each between two timing events kept in
- * the device's ring; 0 or the first failure. */
+ * the device's ring; 0 or the first failure. *enq: the launches
+ * enqueued (a launch that failed is not; one whose closing event failed
+ * is, untimed), so that no more are timed than counted. */
 static cudaError_t launch_list_timed(weft_device *dev, weft_program *prog,
 				     const weft_launch *launches,
 				     struct weft__cuda_rec *recs, uint32_t n,
-				     cudaStream_t s)
+				     cudaStream_t s, uint32_t *enq)
 {
 	cudaError_t e = cudaSuccess;
 
+	*enq = 0;
 	for (uint32_t i = 0; i < n && e == cudaSuccess; i++) {
 		cudaEvent_t a = NULL, b = NULL;
 
@@ -492,8 +499,10 @@ static cudaError_t launch_list_timed(weft_device *dev, weft_program *prog,
 			timing_pair(dev, &a, &b);
 		if (a)
 			e = cudaEventRecord(a, s);
-		if (e == cudaSuccess)
+		if (e == cudaSuccess) {
 			e = launch_rec(&recs[i], s);
+			*enq += e == cudaSuccess;
+		}
 		if (e == cudaSuccess && b)
 			e = cudaEventRecord(b, s);
 		if (e == cudaSuccess && a)
@@ -507,20 +516,25 @@ static cudaError_t launch_list_timed(weft_device *dev, weft_program *prog,
 	return e;
 }
 
+/* *done: the whole steps enqueued; *part: the launches of the step that
+ * failed enqueued before it did. */
 static weft_status step_plain(weft_device *dev, weft_program *prog,
 			      const weft_launch *launches,
 			      struct weft__cuda_rec *recs, uint32_t n,
-			      uint64_t n_steps, uint64_t *done, weft_error *err)
+			      uint64_t n_steps, uint64_t *done, uint32_t *part,
+			      weft_error *err)
 {
 	cudaStream_t s = dev->stream[WEFT__CUDA_COMPUTE];
 	cudaError_t e = cudaSuccess;
+	uint32_t enq = 0;
 
 	while (*done < n_steps && e == cudaSuccess) {
-		e = dev->profile
-			    ? launch_list_timed(dev, prog, launches, recs, n, s)
-			    : launch_list(recs, n, s);
+		e = dev->profile ? launch_list_timed(dev, prog, launches, recs,
+						     n, s, &enq)
+				 : launch_list(recs, n, s, &enq);
 		*done += e == cudaSuccess;
 	}
+	*part = e == cudaSuccess ? 0 : enq;
 	return weft__cuda_check(dev, e, err,
 				"launching step %llu of %llu of program '%s'",
 				(unsigned long long)*done + 1,
@@ -540,7 +554,7 @@ static weft_status capture(weft_device *dev, const weft_program *prog,
 	e = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
 	if (e == cudaSuccess) {
 		for (uint32_t r = 0; r < reps && e == cudaSuccess; r++)
-			e = launch_list(recs, n, s);
+			e = launch_list(recs, n, s, NULL);
 		/* Always end the capture, even after a failed launch. */
 		e_end = cudaStreamEndCapture(s, &graph);
 		if (e == cudaSuccess)
@@ -633,12 +647,13 @@ static int list_hazard(const weft_device *dev, const weft_launch *launches,
 }
 
 /* Enqueue a validated list n_steps times, for `replicas` replicas laid
- * out as layouts say (NULL: step()); *done counts the steps enqueued. */
+ * out as layouts say (NULL: step()); *done counts the whole steps
+ * enqueued, *part the launches of a step that failed partway. */
 static weft_status enqueue(weft_device *dev, weft_program *prog,
 			   const weft_launch *launches,
 			   const weft_replica_layout *layouts, uint32_t n,
 			   uint32_t replicas, uint64_t n_steps, uint64_t *done,
-			   weft_error *err)
+			   uint32_t *part, weft_error *err)
 {
 	uint32_t active = 0;
 	struct weft__cuda_rec *recs =
@@ -664,7 +679,7 @@ static weft_status enqueue(weft_device *dev, weft_program *prog,
 	}
 	if (dev->use_graphs)
 		return step_graphs(dev, prog, recs, n, n_steps, done, err);
-	st = step_plain(dev, prog, launches, recs, n, n_steps, done, err);
+	st = step_plain(dev, prog, launches, recs, n, n_steps, done, part, err);
 	free(recs);
 	return st;
 }
@@ -677,18 +692,23 @@ static weft_status step_list(weft_device *dev, weft_program *prog,
 			     uint64_t n_steps, uint64_t t0, weft_error *err)
 {
 	uint64_t done = 0;
+	uint32_t part = 0;
 	weft_status st = WEFT_OK;
 
 	if (n_steps && n_launches) {
 		st = weft__cuda_enter(dev, err);
 		if (st == WEFT_OK)
 			st = enqueue(dev, prog, launches, layouts, n_launches,
-				     replicas, n_steps, &done, err);
+				     replicas, n_steps, &done, &part, err);
 	} else {
 		done = n_steps;
 	}
+	/* What was enqueued, a step that failed partway included: never
+	 * fewer launches than were timed. */
 	weft__kstats_count(&prog->pg, launches, n_launches, done);
+	weft__kstats_count(&prog->pg, launches, part, 1);
 	weft__stats_step(&dev->st, done, n_launches, t0);
+	dev->st.launches += part;
 	return st;
 }
 

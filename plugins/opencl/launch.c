@@ -376,26 +376,32 @@ static weft_status enqueue_list(weft_device *dev, weft_program *prog,
 				uint32_t n_launches, uint32_t replicas,
 				uint64_t n_steps, weft_error *err)
 {
-	uint64_t t0 = weft__clock_ns();
+	uint64_t t0 = weft__clock_ns(), done = 0;
+	uint32_t part = 0; /* launches of step done + 1 enqueued */
 	weft_status st = WEFT_OK;
 	cl_int rc;
 
 	for (uint32_t k = 0; k < prog->pg.n_kernels; k++)
 		prog->kernels[k].set_for = -1;
-	for (uint64_t s = 0; s < n_steps && st == WEFT_OK; s++)
-		for (uint32_t i = 0; i < n_launches && st == WEFT_OK; i++)
-			st = enqueue_launch(dev, prog, i, &launches[i],
-					    layouts ? &layouts[i] : NULL,
+	for (; done < n_steps && st == WEFT_OK; done += st == WEFT_OK)
+		for (part = 0; part < n_launches && st == WEFT_OK;
+		     part += st == WEFT_OK)
+			st = enqueue_launch(dev, prog, part, &launches[part],
+					    layouts ? &layouts[part] : NULL,
 					    replicas, err);
+	if (st == WEFT_OK)
+		part = 0;
 	/* Start the work without waiting for it. */
 	rc = clFlush(dev->queue);
 	if (st == WEFT_OK && rc != CL_SUCCESS)
 		st = weft__ocl_cl_fail(dev, err, "clFlush", rc, "after step");
-	if (st != WEFT_OK)
-		return st;
-	weft__kstats_count(&prog->pg, launches, n_launches, n_steps);
-	weft__stats_step(&dev->st, n_steps, n_launches, t0);
-	return WEFT_OK;
+	/* What was enqueued, a step that failed partway included: never
+	 * fewer launches than were timed. */
+	weft__kstats_count(&prog->pg, launches, n_launches, done);
+	weft__kstats_count(&prog->pg, launches, part, 1);
+	weft__stats_step(&dev->st, done, n_launches, t0);
+	dev->st.launches += part;
+	return st;
 }
 
 weft_status weft__ocl_step(weft_device *dev, weft_program *prog,

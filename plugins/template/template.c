@@ -969,6 +969,7 @@ WEFT_BACKEND_ENTRY = {
 					     * one after another */
 	.kernel_stats = tpl_kernel_stats,   /* ABI 1.5, optional: NULL when
 					     * you keep no per-kernel counters */
-	.caps = tpl_caps, /* ABI 1.5, optional: NULL means no WEFT_CAP_*,
-			   * and programs that need one are refused */
+	.caps = tpl_caps, /* ABI 1.5, optional: NULL means exact f32 with
+			   * subnormals only: programs that need doubles or
+			   * 64-bit atomics are refused */
 };

@@ -7,7 +7,9 @@
 # where step() only enqueues, the reported step time covers the kernels'
 # work: a heavy grid in one chunk takes at least the kernels' total time
 # (before, it was the enqueueing alone, and the work showed up under
-# "finish"). OpenCL parts are skipped when no OpenCL device is available.
+# "finish"). "outputs between" leaves out the device waits of checkpoints
+# taken between chunks. OpenCL parts are skipped when no OpenCL device is
+# available.
 set -u
 weft="$WEFT_BUILDDIR/cli/weft"
 ini="$WEFT_SRCDIR/models/template/sir.ini"
@@ -99,5 +101,37 @@ ok $? "opencl: the step time ($steps_ms ms) covers the kernels' time ($kernel_ms
 grep -q "nothing waited for their work" "$tmp/heavy.out"
 [ $? -ne 0 ]
 ok $? "opencl: the step time ends where the work was seen complete"
+
+# Heavy steps with a checkpoint after every chunk of 3: each checkpoint
+# syncs, and its blocking reads wait, for the chunk's kernels. "outputs
+# between" is host time without those waits: with them, it held nearly
+# all of the kernels' time and, with half of it, came to more than the
+# step time. The checkpoints go to memory (/dev/shm), so that the host's
+# share (waiting for the previous checkpoint's fsync among it) stays
+# small and the kernels run in the waits.
+shm=$(mktemp -d /dev/shm/weft-kstats-XXXXXX 2>/dev/null)
+if [ -n "$shm" ]; then
+	trap 'rm -rf "$tmp" "$shm"' EXIT
+	run ckpt --stats --set backend.name=opencl --set simulation.steps=30 \
+		--set output.every=30 --set checkpoint.every=3 \
+		--set "checkpoint.directory=$shm/ckpt" \
+		--set sir.width=512 --set sir.height=512
+	steps_ms=$(awk '$1 == "steps" && $3 == "in" { print $4 * 1000 }' \
+		"$tmp/ckpt.out")
+	between_ms=$(awk '$1 == "outputs" && $2 == "between" { print $3 * 1000 }' \
+		"$tmp/ckpt.out")
+	kernel_ms=$(sed -n '/^per-kernel counters/,$p' "$tmp/ckpt.out" |
+		awk '/^  sir_/ { s += $3 } END { print s + 0 }')
+	grep -q '^  checkpoints  *9 written' "$tmp/ckpt.out" &&
+		awk -v s="${steps_ms:-0}" -v b="${between_ms:-999999}" \
+			-v k="$kernel_ms" \
+			'BEGIN { exit !(k > 0 && b + k / 2 <= s + 1) }'
+	st=$?
+	ok $st "opencl: outputs between ($between_ms ms) leaves out the checkpoints' waits (steps $steps_ms ms, kernels $kernel_ms ms)"
+	[ $st -eq 0 ] || diag "$tmp/ckpt.out"
+else
+	skip "opencl: outputs between leaves out the checkpoints' waits" \
+		"no /dev/shm to write checkpoints to"
+fi
 
 tap_done

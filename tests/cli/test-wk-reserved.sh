@@ -75,6 +75,19 @@ refused class 5 "'class' is reserved in CUDA (a C++ keyword); rename it" '	weft_
 refused new 5 "'new' is reserved in CUDA (a C++ keyword); rename it" '	weft_u32 new = x[0];'
 refused under 5 "'__count' is reserved for the implementation (names that begin with __ or weft__); rename it" '	weft_u32 __count = 0;'
 refused weftunder 1 "'weft__helper' is reserved for the implementation (names that begin with __ or weft__); rename it" '	x[0] = 1;' 'WEFT_FN weft_u32 weft__helper(void) { return 1; }'
+refused cudacc 5 "'__CUDACC__' is defined on one target only: test it in #if, #ifdef or #elif lines" '	x[0] = __CUDACC__;'
+refused oclversion 1 "'__OPENCL_VERSION__' is defined on one target only: test it in #if, #ifdef or #elif lines" '	x[0] = 1;' '#define WK_OCL __OPENCL_VERSION__'
+# A // comment or a literal in a directive starts no comment: what follows
+# up to a later */ is still checked.
+refused dirslash 6 "'half' $type" '	weft_u32 half = x[0]; /* a comment */' '#ifndef WK_X // see weft/*.h
+#endif'
+refused dirquote 5 "'half' $type" '	weft_u32 half = x[0]; /* a comment */' '#pragma message("see weft/*.h")'
+refused dirchar 6 "'half' $type" '	weft_u32 half = x[0]; /* a comment */' "#if WK_C == '\"' || WK_D // \"see weft/*.h\"
+#endif"
+# Groups for devices with and without doubles are checked all the same.
+refused f64group 2 "'half' $type" '	x[0] = 1;' '#if WEFT_HAS_F64
+typedef weft_f64 half;
+#endif'
 
 # ---- outside the dialect -------------------------------------------------
 refused double 5 "'double' is not in the kernel dialect: write weft_f64 (hardware binary64 where the device has it)" '	double d = x[0];'
@@ -124,6 +137,17 @@ done:
 	x[0] += 1;' 'WEFT_FN weft_u32 sinh_step(weft_u32 v) { return v + 1; }'
 accepted ifdef "other directives are left alone (#if defined(__x), #error)" '	x[0] = 1;' '#if defined(__OPENCL_VERSION__) || defined(half)
 #error half float double
+#endif'
+accepted stdnames "the language's names that begin with __: __VA_ARGS__, __LINE__, __FILE__, __func__, __STDC__, __STDC_VERSION__" \
+	'	const char *fn = __func__, *file = __FILE__;
+	x[0] = WK_AT(fn[0], file[0]) + (weft_u32)__STDC__ + (weft_u32)WK_C11;' \
+	'#define WK_AT(...) wk_at(__LINE__, __VA_ARGS__)
+#define WK_C11 (__STDC_VERSION__ >= 201112L)
+WEFT_FN weft_u32 wk_at(weft_u32 l, weft_u32 a, weft_u32 b) { return l + a + b; }'
+accepted if0 "a group of #if 0 is not checked" '	x[0] = 1;' '#if 0
+typedef double half;
+#elif 0
+weft_u32 (*f)(void) = 0;
 #endif'
 mkdir -p "$tmp/kit/weft"
 printf '/* a kit file: weft'"'"'s own, per target */\n#define WEFT__K(v) ((weft_u32)(v))\nWEFT_FN weft_u32 weft_k(weft_u32 v)\n{\n\treturn WEFT__K(v);\n}\n' > "$tmp/kit/weft/k.h"

@@ -167,16 +167,70 @@ needs() { # needs NAME BODY WANT [TOP]: TOP, a kernel of BODY: .needs = WANT
 }
 mkdir -p "$tmp/kit/weft"
 printf '/* no double in it */\nWEFT_FN weft_u32 weft_m(weft_u32 v)\n{\n\treturn v;\n}\n' > "$tmp/kit/weft/math.h"
-needs f64 '	weft_f64 d = (weft_f64)x[0]; x[0] = (weft_u32)d;' WEFT_CAP_F64
-needs f32 '	x[0] = weft_f32_as_u32((weft_f32)x[0]);' WEFT_CAP_F32_EXACT
-needs lit '	x[0] = (weft_u32)(x[0] * 1.5f);' WEFT_CAP_F32_EXACT
-needs hexlit '	x[0] = (weft_u32)(x[0] * 0x1p3f) + 0xE + 1e0f;' WEFT_CAP_F32_EXACT
+# Exact floats need subnormals kept: WEFT_CAP_SUBNORMAL comes with each.
+f32n='WEFT_CAP_F32_EXACT | WEFT_CAP_SUBNORMAL'
+needs f64 '	weft_f64 d = (weft_f64)x[0]; x[0] = (weft_u32)d;' 'WEFT_CAP_F64 | WEFT_CAP_SUBNORMAL'
+needs f32 '	x[0] = weft_f32_as_u32((weft_f32)x[0]);' "$f32n"
+needs lit '	x[0] = (weft_u32)(x[0] * 1.5f);' "$f32n"
+needs hexlit '	x[0] = (weft_u32)(x[0] * 0x1p3f) + 0xE + 1e0f;' "$f32n"
 needs ints '	x[0] = 0xEu + 10u + 0x1E;' 0
 needs atom '	WEFT_BUF(weft_u64, y); x[0] = (weft_u32)weft_atomic_add_u64(&y[0], 1u);' WEFT_CAP_ATOMIC64
-needs mathh '	x[0] = weft_m(x[0]);' WEFT_CAP_F64 '#include <weft/math.h>'
+needs mathh '	x[0] = weft_m(x[0]);' 'WEFT_CAP_F64 | WEFT_CAP_SUBNORMAL' '#include <weft/math.h>'
 needs notcode '	/* weft_f64 1.5 */ const char *s = "weft_f64 weft_atomic_add_u64 2.5"; x[0] = s[0]; // weft_f32' 0
 needs all '	WEFT_BUF(weft_u64, y); weft_f64 d = x[0]; x[0] = (weft_u32)weft_atomic_add_u64(&y[0], 1u) + (weft_u32)(weft_f32)d;' \
-	'WEFT_CAP_F64 | WEFT_CAP_F32_EXACT | WEFT_CAP_ATOMIC64'
+	'WEFT_CAP_F64 | WEFT_CAP_F32_EXACT | WEFT_CAP_SUBNORMAL | WEFT_CAP_ATOMIC64'
+# Directives other than #define: a // comment or a literal in one starts no
+# comment (else weft_f64 up to the next */ would escape).
+needs dirslash '	WEFT_BUF(weft_f64, d);
+	d[0] = (weft_f64)x[0]; /* the next comment */' 'WEFT_CAP_F64 | WEFT_CAP_SUBNORMAL' '#ifndef WK_X // see weft/*.h
+#define WK_X 1
+#endif'
+needs dirquote '	WEFT_BUF(weft_f64, d);
+	d[0] = (weft_f64)x[0]; /* the next comment */' 'WEFT_CAP_F64 | WEFT_CAP_SUBNORMAL' '#line 1 "wk/*.wk"'
+# Code for devices with and without doubles (64-bit atomics): groups of a
+# chain that tests WEFT_HAS_F64 (WEFT_HAS_ATOMIC64) need no WEFT_CAP_F64
+# (WEFT_CAP_ATOMIC64); subnormals stay needed where a device computes floats.
+needs f64guard '	x[0] = (weft_u32)(real)x[0];' "$f32n" '#if WEFT_HAS_F64
+typedef weft_f64 real;
+#else
+typedef weft_f32 real;
+#endif'
+needs f64nest '	x[0] = 1u;' WEFT_CAP_SUBNORMAL '#ifndef WEFT_HAS_F64
+#elif defined(WK_Y)
+#ifdef WK_Z
+#endif
+WEFT_FN weft_u32 wk_y(weft_u64 b) { return (weft_u32)(weft_u64_as_f64(b) > (weft_f64)1); }
+#endif'
+needs f64after '	x[0] = 1u;' 'WEFT_CAP_F64 | WEFT_CAP_SUBNORMAL' '#if WEFT_HAS_F64
+#endif
+WEFT_FN weft_u32 wk_y(weft_u64 b) { return (weft_u32)(weft_u64_as_f64(b) > (weft_f64)1); }'
+needs mathguard '	x[0] = 1u;' WEFT_CAP_SUBNORMAL '#if WEFT_HAS_F64
+#include <weft/math.h>
+#endif'
+needs mathtwice '	x[0] = 1u;' 'WEFT_CAP_F64 | WEFT_CAP_SUBNORMAL' '#if WEFT_HAS_F64
+#include <weft/math.h>
+#endif
+#include <weft/math.h>'
+needs atomguard '	WEFT_BUF(weft_u64, y);
+#if WEFT_HAS_ATOMIC64
+	(void)weft_atomic_add_u64(&y[0], 1u);
+#else
+	(void)y;
+#endif
+	x[0] = 1u;' 0
+# #if 0: neither needs nor checks (half is reserved); its #else counts.
+needs if0 '#if 0
+	weft_f64 half = 1.5; (void)weft_atomic_add_u64(0, 1u);
+#if WEFT_HAS_F64
+#endif
+#elif 0
+	weft_f32 half;
+#endif
+	x[0] = 1u;' 0
+needs if0else '#if 0
+#else
+	x[0] = weft_f32_as_u32((weft_f32)x[0]);
+#endif' "$f32n"
 
 # ---- floats in the host build: a * b + c never fused -----------------------
 # fma_run prints which of two roundings (unfused) or one (fused) the host
@@ -205,7 +259,7 @@ for fcc in gcc clang; do
 		continue
 	fi
 	test "$(cat "$fdir/fma_kernels.rc")" -eq 0 &&
-		test "$(tr '\n' ' ' < "$fdir/fma_kernels.out")" = "f32 unfused f64 unfused needs 0x3 "
+		test "$(tr '\n' ' ' < "$fdir/fma_kernels.out")" = "f32 unfused f64 unfused needs 0x7 "
 	rc=$?
 	ok $rc "$fcc $fused_flags: a * b + c in weft_f32 and weft_f64 is rounded twice (the control fuses)"
 	[ "$rc" -eq 0 ] || diag "$tmp/cc.log" "$fdir/fma_kernels.out"
@@ -349,6 +403,22 @@ rc=$?
 	cmp -s "$tmp/before.c" "$out/demo_kernels.c" && [ -z "$(ls "$out" | grep '\.tmp$')" ]
 okd $? "a failed run leaves the earlier demo_kernels.c in place" "$tmp/stderr"
 
+# walk_copy DIR: DIR/logs made (the runs' TMPDIR, where the backends save
+# their build logs) and the minimal template's model (walk.c, walk.ini,
+# walk.wk) copied into DIR, for a test to append to walk.wk.
+walk_copy() {
+	mkdir -p "$1/logs" &&
+		cp "$src/models/template-minimal/walk.c" "$src/models/template-minimal/walk.ini" \
+			"$src/models/template-minimal/walk.wk" "$1/"
+}
+# walk_build DIR: walk.wk in DIR through weft-wk and the model built there
+# for the host (weft-model-walk.so); the output in $tmp/cc.log.
+walk_build() {
+	(cd "$1" && "$wk" -I "$src/include" walk.wk &&
+		$cc -std=c11 -Wall -Wextra -Werror -fPIC -shared -I"$src/include" -o weft-model-walk.so \
+			walk.c walk_kernels.c -L"$build/core/.libs" -lweft) > "$tmp/cc.log" 2>&1
+}
+
 # ---- run-time compile errors, mapped to the kernel file ------------------------
 # The minimal template's model with variadic functions appended: C takes
 # them, OpenCL C refuses them. OpenCL's build log must name walk.wk's lines
@@ -358,20 +428,16 @@ okd $? "a failed run leaves the earlier demo_kernels.c in place" "$tmp/stderr"
 ocl="$build/plugins/opencl/.libs/weft-backend-opencl.so"
 weft="$build/cli/weft"
 rt="$tmp/runtime"
-mkdir -p "$rt/logs"
 if [ ! -f "$ocl" ] || [ ! -x "$weft" ]; then
 	skip "run-time compile errors: the opencl backend or the weft command is not built"
 else
-	cp "$src/models/template-minimal/walk.c" "$src/models/template-minimal/walk.ini" \
-		"$src/models/template-minimal/walk.wk" "$rt/"
+	walk_copy "$rt"
 	first=$(($(wc -l < "$rt/walk.wk") + 3))
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		printf '\n/* C takes a variadic function, OpenCL C does not */\n'
 		printf 'WEFT_FN weft_u32 walk_first%s(weft_u32 n, ...)\n{\n\treturn n;\n}\n' $i
 	done >> "$rt/walk.wk"
-	(cd "$rt" && "$wk" -I "$src/include" walk.wk &&
-		$cc -std=c11 -Wall -Wextra -Werror -fPIC -shared -I"$src/include" -o weft-model-walk.so \
-			walk.c walk_kernels.c -L"$build/core/.libs" -lweft) > "$tmp/cc.log" 2>&1
+	walk_build "$rt"
 	okd $? "a model that OpenCL cannot compile builds for the host" "$tmp/cc.log"
 	plugdirs="$build/plugins/opencl/.libs:$build/plugins/openmp/.libs"
 	(cd "$rt" && TMPDIR="$rt/logs" WEFT_PLUGIN_PATH="$plugdirs" WEFT_MODEL_PATH=. \
@@ -411,18 +477,14 @@ fi
 # which C takes and C++ does not.
 mock="$build/tests/plugins/cuda-mock/.libs"
 cx="$tmp/runtime-cuda"
-mkdir -p "$cx/logs"
 if [ ! -f "$mock/weft-backend-cuda.so" ] || [ ! -x "$weft" ]; then
 	skip "run-time compile errors on CUDA: the mock CUDA backend or the weft command is not built"
 else
-	cp "$src/models/template-minimal/walk.c" "$src/models/template-minimal/walk.ini" \
-		"$src/models/template-minimal/walk.wk" "$cx/"
+	walk_copy "$cx"
 	first=$(($(wc -l < "$cx/walk.wk") + 5))
 	printf '\n/* C takes an implicit conversion from void *, C++ does not */\n' >> "$cx/walk.wk"
 	printf 'WEFT_FN weft_u32 walk_cxx(void)\n{\n\tweft_u32 *p = (void *)0;\n\treturn p ? 1u : 0u;\n}\n' >> "$cx/walk.wk"
-	(cd "$cx" && "$wk" -I "$src/include" walk.wk &&
-		$cc -std=c11 -Wall -Wextra -Werror -fPIC -shared -I"$src/include" -o weft-model-walk.so \
-			walk.c walk_kernels.c -L"$build/core/.libs" -lweft) > "$tmp/cc.log" 2>&1
+	walk_build "$cx"
 	okd $? "a model that CUDA cannot compile builds for the host" "$tmp/cc.log"
 	(cd "$cx" && TMPDIR="$cx/logs" WEFT_PLUGIN_PATH="$mock:$build/plugins/openmp/.libs" WEFT_MODEL_PATH=. \
 		"$weft" run walk.ini --set backend.name=cuda --set simulation.steps=2 --quiet) \

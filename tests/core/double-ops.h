@@ -33,7 +33,9 @@ enum {
 	D64_N_OPS
 };
 
-/* weft/double.h's hardware path (double-hw.c). */
+/* weft/double.h's hardware path (double-hw.c) and software path
+ * (test-softf64.c), both defined by double-op.h. */
 uint64_t d64_hw_op(int op, uint64_t a, uint64_t b, uint64_t c);
+uint64_t d64_soft_op(int op, uint64_t a, uint64_t b, uint64_t c);
 
 #endif

@@ -98,37 +98,24 @@ W1(log1p)
 W2(pow)
 W1(tanh)
 
-static double d_sincos_s(double x)
-{
-	double s, c;
+/* weft_sincos's sine (part s) and cosine (part c), each a function of its
+ * own in each precision, as the table below wants them. */
+#define WSINCOS(part)                           \
+	static double d_sincos_##part(double x) \
+	{                                       \
+		double s, c;                    \
+		weft_sincos(x, &s, &c);         \
+		return part;                    \
+	}                                       \
+	static float f_sincos_##part(float x)   \
+	{                                       \
+		float s, c;                     \
+		weft_sincosf(x, &s, &c);        \
+		return part;                    \
+	}
 
-	weft_sincos(x, &s, &c);
-	return s;
-}
-
-static double d_sincos_c(double x)
-{
-	double s, c;
-
-	weft_sincos(x, &s, &c);
-	return c;
-}
-
-static float f_sincos_s(float x)
-{
-	float s, c;
-
-	weft_sincosf(x, &s, &c);
-	return s;
-}
-
-static float f_sincos_c(float x)
-{
-	float s, c;
-
-	weft_sincosf(x, &s, &c);
-	return c;
-}
+WSINCOS(s)
+WSINCOS(c)
 
 /* MPFR's functions with the signature of the rest. */
 static int m_floor(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)

@@ -26,54 +26,12 @@
 #include <weft/double.h>
 
 #include "double-ops.h"
+#include "rnd64.h"
 #include "tap.h"
 
 #if WEFT_D64_HARDWARE
 #error "WEFT_D64_SOFT must select weft/double.h's software path"
 #endif
-
-static uint64_t bits(double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, 8);
-	return u;
-}
-
-static double dbl(uint64_t u)
-{
-	double d;
-
-	memcpy(&d, &u, 8);
-	return d;
-}
-
-static uint32_t fbits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float flt(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-/* xorshift64*: reproducible operands. */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
-}
 
 #define SIGN WEFT_SF64_SIGN
 #define FRAC WEFT_SF64_FRAC
@@ -84,25 +42,28 @@ static uint64_t rnd(void)
  * values near the overflow and underflow thresholds). */
 static uint64_t operand(uint64_t near)
 {
-	uint64_t r = rnd(), sign = rnd() & SIGN;
+	uint64_t r = tap_rnd64(), sign = tap_rnd64() & SIGN;
 
 	switch (r % 8) {
-	case 0: return rnd();
+	case 0: return tap_rnd64();
 	case 1: /* same exponent as `near`, give or take one */
-		return (near & ~FRAC) + ((rnd() % 3) << 52) - (1ull << 52) +
-		       (rnd() & FRAC);
-	case 2: return sign | (rnd() & FRAC); /* subnormal */
-	case 3: return sign | ((rnd() % 2) ? INF : 0);
+		return (near & ~FRAC) + ((tap_rnd64() % 3) << 52) -
+		       (1ull << 52) + (tap_rnd64() & FRAC);
+	case 2: return sign | (tap_rnd64() & FRAC); /* subnormal */
+	case 3: return sign | ((tap_rnd64() % 2) ? INF : 0);
 	case 4: /* near 1 */
-		return sign | ((1020 + rnd() % 7) << 52) | (rnd() & FRAC);
+		return sign | ((1020 + tap_rnd64() % 7) << 52) |
+		       (tap_rnd64() & FRAC);
 	case 5: /* huge or tiny */
 		return sign |
-		       (((rnd() % 2) ? 2000 + rnd() % 46 : rnd() % 60) << 52) |
-		       (rnd() & FRAC);
+		       (((tap_rnd64() % 2) ? 2000 + tap_rnd64() % 46
+					   : tap_rnd64() % 60)
+			<< 52) |
+		       (tap_rnd64() & FRAC);
 	case 6: /* a few bits only: exact results and ties */
-		return sign | ((1000 + rnd() % 50) << 52) |
-		       (rnd() & 0x000ff00000000000ull);
-	default: return near ^ (rnd() & 0xffull); /* cancellation */
+		return sign | ((1000 + tap_rnd64() % 50) << 52) |
+		       (tap_rnd64() & 0x000ff00000000000ull);
+	default: return near ^ (tap_rnd64() & 0xffull); /* cancellation */
 	}
 }
 
@@ -145,27 +106,29 @@ static const char *const op_names[D64_N_OPS] = {
 /* The operation on this machine's hardware, on C doubles. */
 static uint64_t native(int op, uint64_t ua, uint64_t ub, uint64_t uc)
 {
-	double a = dbl(ua), b = dbl(ub);
+	double a = weft_u64_as_f64(ua), b = weft_u64_as_f64(ub);
 
 	switch (op) {
-	case D64_ADD: return bits(a + b);
-	case D64_SUB: return bits(a - b);
-	case D64_MUL: return bits(a * b);
-	case D64_DIV: return bits(a / b);
-	case D64_FMA: return bits(fma(a, b, dbl(uc)));
-	case D64_SQRT: return bits(sqrt(a));
-	case D64_NEG: return bits(-a);
-	case D64_ABS: return bits(fabs(a));
-	case D64_COPYSIGN: return bits(copysign(a, b));
+	case D64_ADD: return weft_f64_as_u64(a + b);
+	case D64_SUB: return weft_f64_as_u64(a - b);
+	case D64_MUL: return weft_f64_as_u64(a * b);
+	case D64_DIV: return weft_f64_as_u64(a / b);
+	case D64_FMA: return weft_f64_as_u64(fma(a, b, weft_u64_as_f64(uc)));
+	case D64_SQRT: return weft_f64_as_u64(sqrt(a));
+	case D64_NEG: return weft_f64_as_u64(-a);
+	case D64_ABS: return weft_f64_as_u64(fabs(a));
+	case D64_COPYSIGN: return weft_f64_as_u64(copysign(a, b));
 	case D64_LT: return a < b;
 	case D64_LE: return a <= b;
 	case D64_GT: return a > b;
 	case D64_GE: return a >= b;
 	case D64_EQ: return a == b;
-	case D64_TO_F32: return fbits((float)a);
-	case D64_FROM_F32: return bits((double)flt((uint32_t)ua));
-	case D64_FROM_I32: return bits((double)(int32_t)(uint32_t)ua);
-	case D64_FROM_U32: return bits((double)(uint32_t)ua);
+	case D64_TO_F32: return weft_f32_as_u32((float)a);
+	case D64_FROM_F32:
+		return weft_f64_as_u64((double)weft_u32_as_f32((uint32_t)ua));
+	case D64_FROM_I32:
+		return weft_f64_as_u64((double)(int32_t)(uint32_t)ua);
+	case D64_FROM_U32: return weft_f64_as_u64((double)(uint32_t)ua);
 	case D64_TO_I32: return (uint32_t)(int32_t)a;
 	default: return (uint32_t)a;
 	}
@@ -198,39 +161,9 @@ static uint64_t soft(int op, uint64_t a, uint64_t b, uint64_t c)
 	}
 }
 
-/* The operation through weft/double.h's software path. */
-static uint64_t d64_soft_op(int op, uint64_t ua, uint64_t ub, uint64_t uc)
-{
-	weft_d64 a = weft_d64_from_bits(ua), b = weft_d64_from_bits(ub);
-	weft_d64 c = weft_d64_from_bits(uc), r;
-
-	switch (op) {
-	case D64_ADD: r = weft_d64_add(a, b); break;
-	case D64_SUB: r = weft_d64_sub(a, b); break;
-	case D64_MUL: r = weft_d64_mul(a, b); break;
-	case D64_DIV: r = weft_d64_div(a, b); break;
-	case D64_FMA: r = weft_d64_fma(a, b, c); break;
-	case D64_SQRT: r = weft_d64_sqrt(a); break;
-	case D64_NEG: r = weft_d64_neg(a); break;
-	case D64_ABS: r = weft_d64_abs(a); break;
-	case D64_COPYSIGN: r = weft_d64_copysign(a, b); break;
-	case D64_FROM_F32:
-		r = weft_d64_from_f32(weft_u32_as_f32((weft_u32)ua));
-		break;
-	case D64_FROM_I32: r = weft_d64_from_i32((weft_i32)(weft_u32)ua); break;
-	case D64_FROM_U32: r = weft_d64_from_u32((weft_u32)ua); break;
-	case D64_LT: return (uint64_t)weft_d64_lt(a, b);
-	case D64_LE: return (uint64_t)weft_d64_le(a, b);
-	case D64_GT: return (uint64_t)weft_d64_gt(a, b);
-	case D64_GE: return (uint64_t)weft_d64_ge(a, b);
-	case D64_EQ: return (uint64_t)weft_d64_eq(a, b);
-	case D64_TO_F32: return weft_f32_as_u32(weft_d64_to_f32(a));
-	case D64_TO_I32: return (weft_u32)weft_d64_to_i32(a);
-	case D64_TO_U32: return weft_d64_to_u32(a);
-	default: return 0;
-	}
-	return weft_d64_bits(r);
-}
+/* The operation through weft/double.h's software path (d64_soft_op). */
+#define D64_OP_FN d64_soft_op
+#include "double-op.h"
 
 static int is_nan_result(int op, uint64_t r)
 {
@@ -243,7 +176,7 @@ static int is_nan_result(int op, uint64_t r)
  * conversions from f32 take a float's bits: operands made to suit. */
 static void suit(int op, uint64_t *a)
 {
-	double d = dbl(*a), lo, hi;
+	double d = weft_u64_as_f64(*a), lo, hi;
 
 	if (op == D64_FROM_F32 || op == D64_FROM_I32 || op == D64_FROM_U32)
 		*a &= 0xffffffffu;
@@ -252,8 +185,10 @@ static void suit(int op, uint64_t *a)
 	lo = op == D64_TO_I32 ? -2147483649.0 : -1.0; /* exclusive */
 	hi = op == D64_TO_I32 ? 2147483648.0 : 4294967296.0;
 	if (!(d > lo && d < hi)) /* NaN included */
-		*a = bits(lo + 1 +
-			  (hi - lo - 1) * ldexp((double)(rnd() >> 11), -53));
+		*a = weft_f64_as_u64(
+			lo + 1 +
+			(hi - lo - 1) *
+				ldexp((double)(tap_rnd64() >> 11), -53));
 }
 
 typedef uint64_t (*op_fn)(int op, uint64_t a, uint64_t b, uint64_t c);
@@ -273,7 +208,7 @@ static long count_bad(op_fn f, const char *what, int op, long n)
 			b = specials[i / N_SPECIALS % N_SPECIALS];
 			c = specials[i / N_SPECIALS / N_SPECIALS];
 		} else {
-			a = operand(rnd());
+			a = operand(tap_rnd64());
 			b = operand(a);
 			c = operand(a);
 		}

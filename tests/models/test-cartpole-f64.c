@@ -39,47 +39,13 @@
 
 #include "cartpole-soft64.h"
 #include "cartpole.h"
+#include "rnd64.h"
 #include "tap.h"
-
-static uint64_t bits(double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, 8);
-	return u;
-}
-
-static double dbl(uint64_t u)
-{
-	double d;
-
-	memcpy(&d, &u, 8);
-	return d;
-}
-
-static uint32_t fbits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-/* xorshift64*: reproducible operands. */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
-}
 
 /* A uniform double in [-1, 1). */
 static double uniform(void)
 {
-	return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1;
+	return (double)(tap_rnd64() >> 11) / 9007199254740992.0 * 2 - 1;
 }
 
 static int has_fma(void)
@@ -115,16 +81,18 @@ static void check_trig(long n)
 		double t = uniform() * 0.2095;
 
 		if (i % 4 == 0)
-			t = ldexp(t, -(int)(rnd() % 40));
-		if (hw_sin(t) != bits(sin(t)) && bad_s++ < 3)
-			tap_diag("sin(%a): got %a, want %a", t, dbl(hw_sin(t)),
-				 sin(t));
-		if (hw_cos(t) != bits(cos(t)) && bad_c++ < 3)
-			tap_diag("cos(%a): got %a, want %a", t, dbl(hw_cos(t)),
-				 cos(t));
+			t = ldexp(t, -(int)(tap_rnd64() % 40));
+		if (hw_sin(t) != weft_f64_as_u64(sin(t)) && bad_s++ < 3)
+			tap_diag("sin(%a): got %a, want %a", t,
+				 weft_u64_as_f64(hw_sin(t)), sin(t));
+		if (hw_cos(t) != weft_f64_as_u64(cos(t)) && bad_c++ < 3)
+			tap_diag("cos(%a): got %a, want %a", t,
+				 weft_u64_as_f64(hw_cos(t)), cos(t));
 		if (i % 8 == 0) { /* the software path: slower */
-			soft_s += cp_soft_sin(bits(t)) != bits(sin(t));
-			soft_c += cp_soft_cos(bits(t)) != bits(cos(t));
+			soft_s += cp_soft_sin(weft_f64_as_u64(t)) !=
+				  weft_f64_as_u64(sin(t));
+			soft_c += cp_soft_cos(weft_f64_as_u64(t)) !=
+				  weft_f64_as_u64(cos(t));
 		}
 	}
 	tap_ok(bad_s == 0 && bad_c == 0,
@@ -174,24 +142,27 @@ static void check_dynamics(long n)
 		double g[4] = { uniform() * 2.4, uniform() * 3,
 				uniform() * 0.2094, uniform() * 3 };
 		uint64_t u[4];
-		unsigned a = (unsigned)(rnd() & 1);
+		unsigned a = (unsigned)(tap_rnd64() & 1);
 		cartpole_obs64 h = { g[0], g[1], g[2], g[3] };
 		int th, ts;
 
 		for (int k = 0; k < 4; k++)
-			u[k] = bits(g[k]);
+			u[k] = weft_f64_as_u64(g[k]);
 		h = cp64_dynamics(h, a, weft__cartpole_trig_table);
 		th = cp64_terminated(h);
 		ts = cp_soft_step(u, a);
 		gym_step(g, (int)a);
 		term += gym_terminated(g);
-		bad_h += bits(h.x) != bits(g[0]) ||
-			 bits(h.x_dot) != bits(g[1]) ||
-			 bits(h.theta) != bits(g[2]) ||
-			 bits(h.theta_dot) != bits(g[3]) ||
-			 th != gym_terminated(g);
-		bad_s += u[0] != bits(g[0]) || u[1] != bits(g[1]) ||
-			 u[2] != bits(g[2]) || u[3] != bits(g[3]) ||
+		bad_h +=
+			weft_f64_as_u64(h.x) != weft_f64_as_u64(g[0]) ||
+			weft_f64_as_u64(h.x_dot) != weft_f64_as_u64(g[1]) ||
+			weft_f64_as_u64(h.theta) != weft_f64_as_u64(g[2]) ||
+			weft_f64_as_u64(h.theta_dot) != weft_f64_as_u64(g[3]) ||
+			th != gym_terminated(g);
+		bad_s += u[0] != weft_f64_as_u64(g[0]) ||
+			 u[1] != weft_f64_as_u64(g[1]) ||
+			 u[2] != weft_f64_as_u64(g[2]) ||
+			 u[3] != weft_f64_as_u64(g[3]) ||
 			 ts != gym_terminated(g);
 	}
 	tap_ok(bad_h == 0 && bad_s == 0 && term > 0,
@@ -215,15 +186,18 @@ static void check_reset(void)
 		cartpole_obs64 d = cp64_reset_state(r);
 		uint64_t u[4];
 
-		bad += bits(d.x) != bits(s.x) ||
-		       bits(d.x_dot) != bits(s.x_dot) ||
-		       bits(d.theta) != bits(s.theta) ||
-		       bits(d.theta_dot) != bits(s.theta_dot);
+		bad += weft_f64_as_u64(d.x) != weft_f64_as_u64(s.x) ||
+		       weft_f64_as_u64(d.x_dot) != weft_f64_as_u64(s.x_dot) ||
+		       weft_f64_as_u64(d.theta) != weft_f64_as_u64(s.theta) ||
+		       weft_f64_as_u64(d.theta_dot) !=
+			       weft_f64_as_u64(s.theta_dot);
 		if (e % 8)
 			continue;
 		cp_soft_reset(keys[0], keys[1], e, u);
-		bad += u[0] != bits(s.x) || u[1] != bits(s.x_dot) ||
-		       u[2] != bits(s.theta) || u[3] != bits(s.theta_dot);
+		bad += u[0] != weft_f64_as_u64(s.x) ||
+		       u[1] != weft_f64_as_u64(s.x_dot) ||
+		       u[2] != weft_f64_as_u64(s.theta) ||
+		       u[3] != weft_f64_as_u64(s.theta_dot);
 	}
 	tap_ok(bad == 0,
 	       "f64 reset states equal the f32 ones, hardware and software "
@@ -289,7 +263,7 @@ static int obs_is(const unsigned char *o, const double *s)
 		float f = (float)s[k], g;
 
 		memcpy(&g, o + 4 * k, 4);
-		if (fbits(f) != fbits(g))
+		if (weft_f32_as_u32(f) != weft_f32_as_u32(g))
 			return 0;
 	}
 	return 1;
@@ -315,10 +289,10 @@ static void check_episodes(const char *backend, const char *label)
 	}
 	for (int i = 0; i < EP_ENVS; i++)
 		for (int k = 0; k < 4; k++)
-			ref[i][k] =
-				((double)(rnd() >> 11) / 9007199254740992.0 -
-				 0.5) *
-				(k % 2 ? 0.4 : 0.1);
+			ref[i][k] = ((double)(tap_rnd64() >> 11) /
+					     9007199254740992.0 -
+				     0.5) *
+				    (k % 2 ? 0.4 : 0.1);
 	if (weft_cartpole_set_state(a.env, NULL, &ref[0][0], NULL) ||
 	    weft_cartpole_get_state(a.env, &back[0][0]))
 		tap_bail("%s: %s", label, weft_context_error(a.ctx));
@@ -327,7 +301,7 @@ static void check_episodes(const char *backend, const char *label)
 		for (int i = 0; i < EP_ENVS; i++) {
 			/* push the way the pole falls, now and then not */
 			act[i] = (ref[i][2] + 0.3 * ref[i][3] > 0) ^
-				 ((rnd() % 16) == 0);
+				 ((tap_rnd64() % 16) == 0);
 			gym_step(ref[i], act[i]);
 		}
 		if (weft_cartpole_step(a.env, act, 1, a.io, a.lay.total_bytes))

@@ -863,6 +863,50 @@ static void test_plain_launches(void)
 	vt->close(dev);
 }
 
+/* A profiled step that fails partway (the second launch's timing event
+ * cannot be recorded) counts the launch it enqueued before: a kernel is
+ * never timed more often than it was launched. The first launch runs
+ * nothing (extent 0), so it is timed at once. */
+static void test_partial_step_counts(void)
+{
+	weft_device_config cfg = { .struct_size = sizeof cfg,
+				   .device = -1,
+				   .flags = WEFT_DEVICE_PROFILE };
+	weft_device *dev = open_or_bail(&cfg);
+	weft_program *prog = load_test_program(dev);
+	uint32_t v[4] = { 0 };
+	weft_buf *b = alloc_or_bail(dev, sizeof v);
+	weft_launch l[2] = {
+		{ .kernel = K_ADD_ONE, .n_bufs = 1, .extent = 0 },
+		{ .kernel = K_ADD_ONE, .n_bufs = 1, .extent = 4 },
+	};
+	weft_kernel_stat ks[2];
+	weft_stats s;
+	weft_status st;
+
+	l[0].bufs[0] = l[1].bufs[0] = b;
+	put(dev, b, 0, v, sizeof v);
+	mock_fail_records(1, 0);
+	st = vt->step(dev, prog, l, 2, 3, &err);
+	tap_ok(st == WEFT_E_DEVICE,
+	       "a profiled step whose second launch cannot be timed fails (%s)",
+	       err.msg);
+	memset(ks, 0, sizeof ks);
+	is(vt->kernel_stats(dev, prog, ks, 2, &err), WEFT_OK,
+	   "  kernel_stats()");
+	s = stats_of(dev);
+	tap_ok(ks[K_ADD_ONE].launches == 1 && ks[K_ADD_ONE].timed == 1 &&
+		       s.launches == 1 && s.steps == 0,
+	       "  ...counts the launch enqueued before it: %llu launched, "
+	       "%llu timed, %llu in the device's counters, %llu steps",
+	       (unsigned long long)ks[K_ADD_ONE].launches,
+	       (unsigned long long)ks[K_ADD_ONE].timed,
+	       (unsigned long long)s.launches, (unsigned long long)s.steps);
+	vt->free(dev, b);
+	vt->unload_program(dev, prog);
+	vt->close(dev);
+}
+
 static void test_cache(void)
 {
 	char dir[4096];
@@ -1197,6 +1241,7 @@ int main(void)
 	vt->close(dev);
 	test_memory();
 	test_plain_launches();
+	test_partial_step_counts();
 	test_cache();
 	seir_matches("graphs", 5000, 1);
 	seir_matches("grid-stride", 40000, 1);
