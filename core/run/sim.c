@@ -74,6 +74,9 @@ static weft_status weft__sim_cache_dir(weft_sim *sim, const char **out)
 	const char *home = getenv("HOME");
 
 	*out = NULL;
+	/* Resolved afresh at each device open (auto may open several). */
+	free(sim->cache_dir);
+	sim->cache_dir = NULL;
 	if (strcmp(text, "off") == 0)
 		return WEFT_OK;
 	if (text[0]) {
