@@ -1,19 +1,25 @@
 #!/bin/sh
 # shellcheck disable=SC2317 # the steps are called as "do_$step"
-# gpu-check.sh [--steps LIST] [OUTDIR] - check weft on a GPU machine, from
-# the kit made by .ci/gpu-prepare.sh (this script sits in the kit, next
-# to the release tarball and deps/), and write one Markdown report.
+# gpu-check.sh [--steps LIST] [--deadline S] [OUTDIR] - check weft on a
+# GPU machine, from the kit made by .ci/gpu-prepare.sh (this script sits
+# in the kit, next to the release tarball and deps/), and write one
+# Markdown report.
 #
-# Steps (LIST is comma-separated; default all):
+# Steps (LIST is comma-separated, run in the order given; default all, in
+# the order below):
 #   build     unpack the tarball, configure (--with-cuda, deps/ for inih,
 #             xxHash, Random123, OpenCL), make
 #   test      make check (every TAP test; tests/plugins/test-cuda-*
 #             included),
 #             with nothing installed (the loader's tests need that)
-#   conform   `weft conform` on the cuda, opencl and openmp plugins
+#   conform   `weft conform` on the cuda, opencl and openmp plugins, and
+#             `weft conform --model=M` for every installed model (its
+#             state and outputs on each backend against OpenMP's)
 #   memcheck  the cuda conformance run and a short SEIR run under
 #             compute-sanitizer --tool memcheck (--leak-check full),
-#             following forked children (--target-processes all)
+#             following forked children (--target-processes all);
+#             WEFT_GPU_MEMCHECK_ONLY=G1,G2 limits the conformance run to
+#             those groups (weft conform --only)
 #   racecheck short SEIR and CartPole runs under --tool racecheck (it
 #             checks __shared__ memory, which no weft kernel uses today,
 #             so the conformance run is not repeated under it)
@@ -27,7 +33,9 @@
 #             (10 contacts each; CUDA with and without graphs, OpenMP for
 #             reference), bench/cuda-bench: step() overhead with and
 #             without graphs, copy bandwidth, the transmission kernel's
-#             bytes per second; bench/cartpole-bench: CartPole env steps
+#             bytes per second; bench/blocks-bench on cuda against
+#             bench/cub-bench.cu (NVIDIA CUB, compiled here by nvcc):
+#             scan, sort and compaction of 2^25 u32; bench/cartpole-bench: CartPole env steps
 #             per second on cuda and openmp (policy, host and device
 #             actions, 8 to 1,048,576 environments)
 #   replicas  bench/replicas.sh on cuda: 256 Astoria runs as one batch
@@ -40,6 +48,8 @@
 #             backend's memory (DLPack) and steps with a GPU policy
 # Steps after build build first when nothing is built yet; the steps after
 # test run the installed weft (make install, into the work directory).
+# --deadline S: no run starts later than S seconds from now, and each
+# run's time limit is cut to what is left (a lease's time is short).
 #
 # The report is OUTDIR/gpu-report.md (gpu-report-STEPS.md for a subset);
 # OUTDIR is $OUT when set, else the current directory. Building happens in
@@ -48,25 +58,27 @@
 # Exit status: 0 when every step passed, 1 when one failed, 2 when this
 # machine has no usable GPU or toolkit (the report says which).
 #
-# Through the device tool (10 minutes a call, 30 in all; the kit is
-# git-ignored, so carry it: carry ["_gpukit"], and keep the machine warm
-# between calls so that _gpuwork survives), one call per line:
-#   sh _gpukit/gpu-check.sh --steps build,conform,agree "$OUT"
-#   sh _gpukit/gpu-check.sh --steps memcheck "$OUT"
-#   sh _gpukit/gpu-check.sh --steps racecheck,bench "$OUT"
-#   sh _gpukit/gpu-check.sh --steps python,replicas "$OUT"
-#   sh _gpukit/gpu-check.sh --steps test "$OUT"     (if time is left)
-# Each step's runs have time limits that keep a call of those steps
-# under 10 minutes on an H100-class machine.
+# Through the device tool (15 minutes of device time in all, machine
+# starts included; 10 minutes a call): one call, the kit carried
+# (carry ["_gpukit"]; it is git-ignored), the steps in order of worth,
+# the logs brought back with the report:
+#   WEFT_GPU_MEMCHECK_ONLY=open,alloc,transfer,step,fence,lifetime,ordering \
+#   sh _gpukit/gpu-check.sh --deadline 480 \
+#     --steps build,conform,agree,memcheck,bench,python,racecheck "$OUT";
+#   tar czf "$OUT/logs.tgz" -C _gpuwork logs out/agree-openmp
+# The time left is for one shorter call that re-checks a fix.
 set -u
 
 kit=$(cd "$(dirname "$0")" && pwd)
 steps=all
+deadline=""
 out=${OUT:-$PWD}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--steps) steps=${2:-}; shift 2 || shift ;;
 	--steps=*) steps=${1#--steps=}; shift ;;
+	--deadline) deadline=$(($(date +%s) + ${2:-0})); shift 2 || shift ;;
+	--deadline=*) deadline=$(($(date +%s) + ${1#--deadline=})); shift ;;
 	-h | --help) sed -n '2,/^set -u/p' "$0" | sed -e '/shellcheck/d' -e '/^set -u/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
 	*) out=$1; shift ;;
@@ -110,18 +122,22 @@ want() {
 	return 1
 }
 fail() { failed="$failed $1"; }
-# want, with sanitize meaning memcheck and racecheck
-wanted_step() {
-	want "$1" && return 0
-	case $1 in memcheck | racecheck) want sanitize ;; *) return 1 ;; esac
-}
-
 # run NAME SECONDS CMD...: output in $logs/NAME.log; sets rc and secs.
 # (Shell variables are global: run's own are prefixed run_.)
 run() {
 	run_name=$1 run_limit=$2
 	shift 2
 	run_t0=$(date +%s)
+	if [ -n "$deadline" ]; then
+		run_left=$((deadline - run_t0))
+		if [ "$run_left" -lt 10 ]; then
+			echo "gpu-check: not run: the --deadline has passed" > "$logs/$run_name.log"
+			rc=124 secs=0
+			say "$run_name: not run (deadline)"
+			return $rc
+		fi
+		[ "$run_limit" -gt "$run_left" ] && run_limit=$run_left
+	fi
 	if command -v timeout >/dev/null 2>&1; then
 		timeout "$run_limit" "$@" > "$logs/$run_name.log" 2>&1
 	else
@@ -173,7 +189,7 @@ no_gpu() {
 md "# weft GPU check"
 md ""
 md "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-md "- host: $(uname -srm), $jobs CPUs"
+md "- host: $(uname -srm), $jobs CPUs: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)"
 md "- steps: $steps; kit: $kit; work: $work"
 [ -f "$kit/MANIFEST" ] && md "- kit: $(head -n 1 "$kit/MANIFEST")"
 
@@ -205,6 +221,18 @@ mkdir -p "$logs" || exit 1
 # The toolkit's lib64 too: libnvrtc opens libnvrtc-builtins by name.
 export LD_LIBRARY_PATH="$deps/lib:$cuda_home/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PKG_CONFIG_PATH="$deps/lib/pkgconfig"
+# NVIDIA's OpenCL, where the driver ships it but no ICD file names it (a
+# container's driver mount): a vendors directory of our own, through the
+# ICD loader's OCL_ICD_VENDORS; nothing of the machine's is changed.
+if ! grep -q -s -l nvidia /etc/OpenCL/vendors/*.icd; then
+	for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64; do
+		[ -e "$d/libnvidia-opencl.so.1" ] || continue
+		mkdir -p "$work/icd" && echo "$d/libnvidia-opencl.so.1" > "$work/icd/nvidia.icd" &&
+			export OCL_ICD_VENDORS="$work/icd"
+		md "- NVIDIA OpenCL: $d/libnvidia-opencl.so.1, named by OCL_ICD_VENDORS=$work/icd"
+		break
+	done
+fi
 
 # ---- build ---------------------------------------------------------------------
 
@@ -320,6 +348,19 @@ do_conform() {
 			fail conform-cuda-skipped
 		fi
 	done
+	# Every installed model on every available backend: state and
+	# outputs byte for byte against OpenMP's, checkpoints across backends.
+	for m in "$inst"/lib/weft/weft-model-*.so; do
+		[ -f "$m" ] || continue
+		name=$(basename "$m" .so)
+		name=${name#weft-model-}
+		run "conform-model-$name" 500 "$weft" conform --model="$name"
+		status_line "weft conform --model=$name"
+		tap_summary "conform-model-$name"
+		grep -q -E '^ok .* on cuda ' "$logs/conform-model-$name.log" ||
+			{ md "  no test ran on cuda"; fail "conform-model-$name-cuda"; }
+		[ "$rc" -eq 0 ] || fail "conform-model-$name"
+	done
 }
 
 # ---- sanitize ----------------------------------------------------------------------
@@ -358,7 +399,9 @@ do_sanitize() {
 		if [ "$tool" = memcheck ]; then
 			# Kernels run 10-100 times slower under memcheck: a
 			# group may take longer than conform's 120 s default.
-			sanitize_run memcheck conform 420 "$weft" conform --timeout=400 "$p"
+			# WEFT_GPU_MEMCHECK_ONLY: a list of groups, to fit a lease.
+			sanitize_run memcheck conform 420 "$weft" conform --timeout=400 \
+				${WEFT_GPU_MEMCHECK_ONLY:+--only="$WEFT_GPU_MEMCHECK_ONLY"} "$p"
 			tap_summary san-memcheck-conform
 		fi
 		# shellcheck disable=SC2046 # words, on purpose
@@ -497,6 +540,7 @@ seir_day() {
 	cfg=$work/bench.ini
 	printf '[simulation]\nmodel = seir\nseed = 1\n[seir]\ncontacts = 10\n' > "$cfg"
 	run "bench-$name" 500 env "$@" "$weft" run "$cfg" --quiet --stats \
+		--set backend.profile=false \
 		--set backend.name="$b" --set seir.agents="$agents" \
 		--set simulation.steps="$n" --set output.every="$n" \
 		--set output.directory="$work/out/bench-$name" --set output.plot=none
@@ -506,10 +550,10 @@ seir_day() {
 		return
 	fi
 	awk -v b="$b ${*:-}" -v a="$agents" -v n="$n" '
-		$1 == "wall" && $2 == "time" { run = $4 + $7 + $10 }
-		$1 == "kernel" { k = $2 }
-		$1 == "sync" { s = $2 }
-		END { printf "| %s | %d | %d | %.3f | %.4f | %.3f |\n", b, a, n, run, (k + s) / n, k / n }' \
+		$1 == "wall" && $2 == "time" { run = $4 + $7 + $10; steps = $7 + $10 }
+		$1 == "kernel" && $3 == "ms" { k = $2 }
+		$1 == "step" && $2 == "graphs" { g = $3 "/" $5 }
+		END { printf "| %s | %d | %d | %.3f | %.1f | %.1f | %s |\n", b, a, n, run, steps / n * 1e6, k / n * 1e3, g }' \
 		"$logs/bench-$name.log" >> "$report"
 }
 
@@ -552,14 +596,15 @@ seir_bench() {
 	md ""
 	md "## Benchmarks"
 	md ""
-	md "SEIR, 10 contacts per agent, beta 0.05, outputs read once at the end."
-	md "per day = (enqueue + sync time from \`--stats\`) / days: the device's"
-	md "time per simulated day. enqueue = host time inside step() (for OpenMP"
-	md "that is the kernels themselves). run = the whole \`weft run\`"
-	md "(population build on the host included)."
+	md "SEIR, 10 contacts per agent, beta 0.05, outputs read once at the end,"
+	md "not profiled (\`--stats --set backend.profile=false\`: CUDA replays"
+	md "graphs). per day = (steps + finish time from \`--stats\`) / days: the"
+	md "simulated days to the last byte back. enqueue = host time inside step()"
+	md "(for OpenMP the kernels themselves). graphs = captured/launched. run ="
+	md "the whole \`weft run\` (population build on the host included)."
 	md ""
-	md "| backend | agents | days | run (s) | per day (ms) | enqueue per day (ms) |"
-	md "|---|---:|---:|---:|---:|---:|"
+	md "| backend | agents | days | run (s) | per day (us) | enqueue per day (us) | graphs |"
+	md "|---|---:|---:|---:|---:|---:|---|"
 	seir_day cuda-small cuda 37518 3650
 	seir_day cuda-small-nograph cuda 37518 3650 WEFT_CUDA_GRAPHS=0
 	seir_day openmp-small openmp 37518 365
@@ -600,9 +645,41 @@ seir_bench() {
 		}' "$logs"/bench-overhead.log "$logs"/bench-bandwidth.log "$logs"/bench-transmit-large.log >> "$report"
 }
 
+# weft's building blocks (bench/blocks-bench, the cuda backend) against
+# NVIDIA CUB's (bench/cub-bench.cu, built here with nvcc) on the same
+# workloads and timing: 2^25 random u32, medians of 9.
+blocks_bench() {
+	bb=$build/bench/blocks-bench
+	[ -x "$bb" ] || make -C "$build" bench/blocks-bench > "$logs/blocks-bench-build.log" 2>&1
+	run cub-build 300 "$nvcc" -O3 -arch=sm_"$(nvidia-smi --query-gpu=compute_cap \
+		--format=csv,noheader | head -n 1 | tr -d '. ')" -o "$work/cub-bench" "$src/bench/cub-bench.cu"
+	md ""
+	md "### Building blocks against CUB (2^25 u32, medians of 9, launch to sync)"
+	md ""
+	if [ ! -x "$bb" ] || [ "$rc" -ne 0 ]; then
+		md "bench/blocks-bench or bench/cub-bench could not be built"
+		tail_of cub-build 10
+		fail blocks-bench
+		return 1
+	fi
+	run bench-blocks-cuda 120 "$bb" "$(plugin_of cuda)" 0 33554432 9 || fail bench-blocks-cuda
+	run bench-cub 120 "$work/cub-bench" 33554432 9 || fail bench-cub
+	md '```'
+	cat "$logs/bench-blocks-cuda.log" "$logs/bench-cub.log" >> "$report"
+	md '```'
+	awk -F= '{ v[$1] = $2 } END {
+		n = split("scan sort compact", w, " ")
+		for (i = 1; i <= n; i++) {
+			a = v["ms_" w[i] "_u32"]; b = v["ms_cub_" w[i] "_u32"]
+			if (a && b) printf "- %s: weft %.3f ms, CUB %.3f ms: %.2fx CUB (%s the 2x target)\n", w[i], a, b, a / b, (a <= 2 * b ? "meets" : "MISSES")
+		}
+	}' "$logs/bench-blocks-cuda.log" "$logs/bench-cub.log" >> "$report"
+}
+
 do_bench() {
 	seir_bench
 	bench_rc=$?
+	blocks_bench || bench_rc=1
 	cartpole_bench
 	return "$bench_rc"
 }
@@ -642,6 +719,9 @@ do_python() {
 		return 1
 	fi
 	md "- $("$py" -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__, "cuda", torch.cuda.is_available())' 2>&1 | tail -n 1)"
+	# The test programs and plugins too: the template models that the
+	# tests run, and the CUDA stand-in.
+	run python-check-build 300 make -C "$build" -j"$jobs" check TESTS=
 	run python-build 300 sh -c "cd '$src/python' && WEFT_BUILD_DIR='$build' \
 		'$py' setup.py -q build_ext --inplace"
 	status_line "WEFT_BUILD_DIR=build python3 setup.py build_ext --inplace"
@@ -663,8 +743,9 @@ do_python() {
 if want build; then
 	do_build || true
 fi
-for s in test conform memcheck racecheck agree bench replicas python; do
-	wanted_step "$s" || continue
+order="test conform memcheck racecheck agree bench replicas python"
+[ "$steps" = all ] || order=$(echo "$steps" | tr ',' ' ' | sed -e 's/sanitize/memcheck racecheck/' -e 's/build//')
+for s in $order; do
 	if ! ensure_built; then
 		md ""
 		md "## $s: skipped (the build failed)"

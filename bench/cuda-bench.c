@@ -291,7 +291,7 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 			.asym_q16 = SEIR_Q16_ONE },
 		 .beta = { [SEIR_COMMUNITY] = 13421773 } }; /* 0.05, Q28 */
 	uint32_t *row = xmalloc(((size_t)agents + 1) * 4);
-	uint32_t *col = xmalloc(edges * 4), tally[SEIR_TALLY_WORDS] = { 0 };
+	uint32_t *col = xmalloc(edges * 4), *tally;
 	uint8_t *state = xmalloc(agents), *zero = xmalloc(agents);
 	uint16_t *timer = xmalloc((size_t)agents * 2);
 	size_t words = ((size_t)agents + 31) / 32;
@@ -303,10 +303,19 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	double t, unique, issued, infectious = agents / 100.0;
 	double cand = infectious * contacts * 0.05;
 
+	size_t tally_words, agent_bytes;
+
 	weft__seir_skip_tables(pb.p.lvl_q28, pb.p.lvl_log, pb.p.log2_q30,
 			       pb.p.lvl_start);
 	for (int b = 0; b < SEIR_AGE_BINS; b++)
 		pb.p.sus_q16[b] = SEIR_Q16_ONE;
+	/* The tally as the model lays it out: the counters, then the
+	 * reproduction counts and each agent's infector (none: all ones),
+	 * which the kernel writes for every agent it exposes. */
+	tally_words = weft__seir_tally_layout(&pb.p, agents, &agent_bytes);
+	tally = xmalloc(tally_words * 4);
+	memset(tally, 0, tally_words * 4);
+	memset(tally + pb.p.inf_off, 0xff, (size_t)agents * 4);
 	tally[SEIR_T_DAY] = 1;
 	random_csr(agents, contacts, row, col);
 	memset(zero, 0, agents);
@@ -322,7 +331,7 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	b.p = alloc(dev, sizeof pb);
 	b.state = alloc(dev, agents);
 	b.timer = alloc(dev, (size_t)agents * 2);
-	b.tally = alloc(dev, sizeof tally);
+	b.tally = alloc(dev, tally_words * 4);
 	b.agebin = alloc(dev, agents);
 	b.bits = alloc(dev, words * 4);
 	b.rows = alloc(dev, ((size_t)agents + 1) * 4);
@@ -330,7 +339,7 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	put(dev, b.p, &pb, sizeof pb);
 	put(dev, b.state, state, agents);
 	put(dev, b.timer, timer, (size_t)agents * 2);
-	put(dev, b.tally, tally, sizeof tally);
+	put(dev, b.tally, tally, tally_words * 4);
 	put(dev, b.agebin, zero, agents);
 	put(dev, b.bits, bits, words * 4);
 	put(dev, b.rows, row, ((size_t)agents + 1) * 4);
@@ -365,6 +374,7 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 	vt->unload_program(dev, prog);
 	vt->close(dev);
 	free(row), free(col), free(state), free(zero), free(timer), free(bits);
+	free(tally);
 }
 
 static unsigned long long arg(int argc, char **argv, int i,

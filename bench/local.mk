@@ -74,7 +74,8 @@ bench_blocks_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/bench
 bench_blocks_bench_LDADD = core/libweft.la
 BUILT_SOURCES += bench/bb_kernels.c bench/bb_kernels.h
 CLEANFILES += bench/bb_kernels.c bench/bb_kernels.h
-EXTRA_DIST += bench/blocks.sh bench/blocks_numpy.py bench/blocks-bench.wk
+EXTRA_DIST += bench/blocks.sh bench/blocks_numpy.py bench/blocks-bench.wk \
+	bench/cub-bench.cu
 bench/bb_kernels.h: bench/bb_kernels.c
 bench/blocks_bench-blocks-bench.$(OBJEXT): bench/bb_kernels.h
 bench/bb_kernels.c: $(top_srcdir)/bench/blocks-bench.wk \

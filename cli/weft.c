@@ -348,6 +348,24 @@ static void parse_run_opts(int argc, char **argv, run_opts *o, int is_run)
 		die_usage("%s needs a CONFIG file", argv[1]);
 }
 
+/* Whether a --set names key (SECTION.KEY, then '=' after any blanks). */
+static int sets_key(const run_opts *o, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (int i = 0; i < o->n_sets; i++) {
+		const char *s = o->sets[i];
+
+		s += strspn(s, " \t");
+		if (strncmp(s, key, n) != 0)
+			continue;
+		s += n;
+		if (s[strspn(s, " \t")] == '=')
+			return 1;
+	}
+	return 0;
+}
+
 /* 0, or the command's exit status. */
 static int load_config(weft_context *ctx, const run_opts *o, weft_config **cfg)
 {
@@ -362,8 +380,11 @@ static int load_config(weft_context *ctx, const run_opts *o, weft_config **cfg)
 		if (st)
 			return fail(ctx);
 	}
-	/* --stats times every kernel: the device profiles. */
-	if (o->stats && weft_config_set(ctx, *cfg, "backend.profile=true"))
+	/* --stats times every kernel: the device profiles, unless a --set
+	 * says backend.profile (false: the counters of a run as it is run
+	 * without --stats, CUDA's graphs replayed). */
+	if (o->stats && !sets_key(o, "backend.profile") &&
+	    weft_config_set(ctx, *cfg, "backend.profile=true"))
 		return fail(ctx);
 	return weft_config_validate(ctx, *cfg) ? fail(ctx) : 0;
 }

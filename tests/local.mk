@@ -28,6 +28,7 @@ EXTRA_DIST += build-aux/tap-driver.sh
 
 # Where tests find plugins built in this tree, sources and data; caches
 # (weft's binary cache, the OpenCL driver's) stay in the build tree.
+# LC_ALL=C: listings sort and messages read the same on every machine.
 # WEFT_TEST_HOOKS: yes when the library was configured with
 # --enable-test-hooks; a test that sets a hook's variable skips without.
 AM_TESTS_ENVIRONMENT = \
@@ -40,7 +41,8 @@ AM_TESTS_ENVIRONMENT = \
 	WEFT_BUILDDIR='$(abs_top_builddir)'; export WEFT_BUILDDIR; \
 	WEFT_TEST_HOOKS='$(WEFT_TEST_HOOKS)'; export WEFT_TEST_HOOKS; \
 	XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; export XDG_CACHE_HOME; \
-	MPIRUN='$(MPIRUN)'; export MPIRUN;
+	MPIRUN='$(MPIRUN)'; export MPIRUN; \
+	LC_ALL=C; export LC_ALL;
 
 # The TAP helpers: tests/tap.h for C tests, tests/tap.sh for shell tests.
 check_LTLIBRARIES += tests/libtap.la
@@ -94,6 +96,7 @@ include tests/plugins/template.am
 include tests/plugins/conform.am
 include tests/plugins/conform-async.am
 include tests/plugins/blocks.am
+include tests/plugins/buildlog.am
 
 # tests/models/: the models.
 include tests/models/seir.am

@@ -12,11 +12,21 @@
  *
  * WEFT_PROBE_TIMEOUT=0 loads and probes in this process instead (for
  * debuggers, and for programs that must not fork).
+ *
+ * GPU drivers do not survive fork(): once this process has started one
+ * (a backend used here, or a library such as PyTorch or CuPy), a child's
+ * probe of any plugin over that driver says the device cannot start
+ * ("initialization error" from CUDA, no device from NVIDIA's OpenCL). So
+ * when the child's probe says no and such a driver may be running here,
+ * the probe is asked again in this process (driver_here()). A child that
+ * crashed or hung is not asked again: isolation still holds for those.
  */
 #include "plugin/plugin.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +36,10 @@
 #include <unistd.h>
 
 #define ISOLATE_TIMEOUT_S 5.0
+
+/* Backends loaded into this process (weft__plugin_attach): any of them
+ * may have started a driver that a fork()ed child cannot use. */
+static atomic_int attached_here;
 
 /* What the child hands back (an anonymous shared mapping). */
 typedef struct isolate_result {
@@ -142,6 +156,45 @@ static void isolate_failed(weft__plugin *p, const isolate_result *r,
 				    doing[at], WEXITSTATUS(status));
 }
 
+/* Whether a driver that a fork()ed child cannot use may be running in
+ * this process: a plugin was loaded here, or a GPU driver library was
+ * (by another library: PyTorch, CuPy). RTLD_NOLOAD opens nothing. */
+static int driver_here(void)
+{
+	static const char *const drivers[] = {
+		"libcuda.so.1",		 /* NVIDIA CUDA driver */
+		"libnvidia-opencl.so.1", /* NVIDIA OpenCL */
+		"libamdhip64.so",	 /* AMD HIP */
+		"libhsa-runtime64.so.1", /* AMD ROCm (its OpenCL too) */
+	};
+
+	if (atomic_load(&attached_here) > 0)
+		return 1;
+	for (size_t i = 0; i < sizeof drivers / sizeof drivers[0]; i++) {
+		void *dl = dlopen(drivers[i], RTLD_LAZY | RTLD_NOLOAD);
+
+		if (dl) {
+			dlclose(dl);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The child's probe returned no (it did not crash or hang): ask again
+ * here when a driver running in this process may be why (the file
+ * header). p is then loaded here. */
+static void isolate_reprobe(weft__plugin *p)
+{
+	if (!p->stage || strcmp(p->stage, "probe") != 0 || !driver_here())
+		return;
+	p->stage = NULL;
+	p->reason[0] = '\0';
+	weft__plugin_load_here(p, 1, NULL);
+	if (p->dl)
+		atomic_fetch_add(&attached_here, 1);
+}
+
 static weft_status isolate_fork(weft_context *ctx, weft__plugin *p,
 				isolate_result *r, double timeout)
 {
@@ -170,9 +223,10 @@ static weft_status isolate_fork(weft_context *ctx, weft__plugin *p,
 	if (end == WEFT__CHILD_CANCELLED)
 		return weft__cancel_fail(ctx, "loading %s", p->path);
 	if (end == WEFT__CHILD_DONE && r->done && WIFEXITED(status) &&
-	    WEXITSTATUS(status) == 0)
+	    WEXITSTATUS(status) == 0) {
 		isolate_take(p, r);
-	else
+		isolate_reprobe(p);
+	} else
 		isolate_failed(p, r, end, status, timeout);
 	return WEFT_OK;
 }
@@ -215,6 +269,8 @@ weft_status weft__plugin_attach(weft__plugin *p)
 	if (!p->dl && !p->shadowed) {
 		p->stage = NULL;
 		weft__plugin_load_here(p, 1, NULL);
+		if (p->dl && p->kind->probe)
+			atomic_fetch_add(&attached_here, 1);
 	}
-	return p->dl ? WEFT_OK : weft__plugin_status(p);
+	return p->dl && !p->stage ? WEFT_OK : weft__plugin_status(p);
 }

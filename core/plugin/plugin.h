@@ -91,7 +91,9 @@ void weft__plugin_load_here(weft__plugin *p, int probe, volatile int *at);
 weft_status weft__probe_timeout(weft_context *ctx, double *out);
 /* Every stage of p, with its file read as ELF first and the rest in a
  * child process (timeout 0: in this process): p records where it was
- * refused, or its probe, and is not loaded here. Fails only when ctx was
+ * refused, or its probe, and is not loaded here (unless its probe said no
+ * in the child while a GPU driver may be running in this process: then
+ * it is probed again here, and stays loaded). Fails only when ctx was
  * cancelled or the system refuses a process. */
 weft_status weft__plugin_inspect(weft_context *ctx, weft__plugin *p,
 				 double timeout);

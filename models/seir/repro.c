@@ -338,17 +338,8 @@ free_sample:
 
 size_t weft__seir_repro_layout(seir_state *s)
 {
-	seir_params *p = &s->params;
-	size_t n = s->n_agents, sec = (n + 1) / 2;
-	size_t log = p->infection_log ? 2 * n : 0;
-
-	p->cohort_off = SEIR_TALLY_WORDS + p->n_bands * SEIR_BAND_MEASURES;
-	p->sec_off = p->cohort_off + (p->n_days + 1) * SEIR_COHORT_WORDS;
-	p->inf_off = p->sec_off + (weft_u32)sec;
-	/* Without the log, its offset is the end (never written). */
-	p->log_off = p->inf_off + (weft_u32)n;
-	s->repro_agent_bytes = (sec + n + log) * 4;
-	return (size_t)p->log_off + log;
+	return weft__seir_tally_layout(&s->params, s->n_agents,
+				       &s->repro_agent_bytes);
 }
 
 /* The counts zero, the infectors none (all ones). */

@@ -149,9 +149,26 @@ weft_status weft__seir_repro_params(weft_model_ctx *mc, seir_state *s);
  * population (before the beta table is made). */
 weft_status weft__seir_repro_setup(weft_model_ctx *mc, seir_state *s,
 				   const seir_population *pop);
-/* repro.c: the tally's words: the day's, the bands', then the cohorts,
- * the secondary infections and the log, whose offsets it sets in
- * s->params (and the bytes per agent in s->repro_agent_bytes). */
+/* The tally's words for n agents: the day's, the bands', then the
+ * cohorts, the secondary infections, each agent's infector and the log,
+ * whose offsets it sets in p; *agent_bytes: the bytes per agent of those
+ * after the cohorts. Inline: bench/cuda-bench lays a tally out too. */
+static inline size_t weft__seir_tally_layout(seir_params *p, size_t n,
+					     size_t *agent_bytes)
+{
+	size_t sec = (n + 1) / 2;
+	size_t log = p->infection_log ? 2 * n : 0;
+
+	p->cohort_off = SEIR_TALLY_WORDS + p->n_bands * SEIR_BAND_MEASURES;
+	p->sec_off = p->cohort_off + (p->n_days + 1) * SEIR_COHORT_WORDS;
+	p->inf_off = p->sec_off + (weft_u32)sec;
+	/* Without the log, its offset is the end (never written). */
+	p->log_off = p->inf_off + (weft_u32)n;
+	*agent_bytes = (sec + n + log) * 4;
+	return (size_t)p->log_off + log;
+}
+/* repro.c: weft__seir_tally_layout() for s's agents, into s->params and
+ * s->repro_agent_bytes. */
 size_t weft__seir_repro_layout(seir_state *s);
 /* repro.c: the reproduction counts' first contents (zero). */
 weft_status weft__seir_repro_upload(weft_model_ctx *mc, seir_state *s);

@@ -70,6 +70,167 @@ void weft__build_log_excerpt(const char *log, char *out, size_t size,
 }
 
 /* The program's name as part of a file name: [A-Za-z0-9_-], at most 32. */
+/* ---- lines of a compiler that ignores #line --------------------------- */
+
+/* A #line directive of the program text: the text's line after it (at,
+ * 1-based) is line num of file. */
+typedef struct line_mark {
+	unsigned long at, num;
+	const char *file; /* into the text; NULL: the one before */
+	size_t file_len;
+} line_mark;
+
+/* Whether line s[0..n) is `#line NUM ["FILE"]`; fills m but m->at. */
+static int line_directive(const char *s, size_t n, line_mark *m)
+{
+	const char *e = s + n, *q;
+	char *end;
+
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s == e || *s++ != '#')
+		return 0;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	if (e - s < 5 || strncmp(s, "line", 4) != 0 ||
+	    (s[4] != ' ' && s[4] != '\t'))
+		return 0;
+	s += 5;
+	m->num = strtoul(s, &end, 10);
+	if (end == s || end > e)
+		return 0;
+	m->file = NULL;
+	m->file_len = 0;
+	q = memchr(end, '"', (size_t)(e - end));
+	if (q) {
+		const char *close = memchr(q + 1, '"', (size_t)(e - q - 1));
+
+		if (close) {
+			m->file = q + 1;
+			m->file_len = (size_t)(close - q - 1);
+		}
+	}
+	return 1;
+}
+
+/* The #line directives of the joined texts, in order; *count of them.
+ * A directive split between two texts is not seen (weft's are not). */
+static line_mark *line_marks(const char *const *texts, const size_t *lens,
+			     unsigned n, size_t *count)
+{
+	line_mark *marks = NULL, m;
+	size_t cap = 0;
+	unsigned long line = 1;
+	const char *file = NULL;
+	size_t file_len = 0;
+
+	*count = 0;
+	for (unsigned t = 0; t < n; t++) {
+		const char *s = texts[t], *e = s + lens[t];
+
+		while (s < e) {
+			const char *eol = memchr(s, '\n', (size_t)(e - s));
+			size_t len = eol ? (size_t)(eol - s) : (size_t)(e - s);
+
+			if (line_directive(s, len, &m)) {
+				if (*count == cap) {
+					line_mark *more = realloc(
+						marks,
+						(cap = cap ? 2 * cap : 16) *
+							sizeof *marks);
+					if (!more) {
+						free(marks);
+						return NULL;
+					}
+					marks = more;
+				}
+				if (m.file)
+					file = m.file, file_len = m.file_len;
+				m.file = file, m.file_len = file_len;
+				m.at = line + 1;
+				marks[(*count)++] = m;
+			}
+			if (!eol)
+				break;
+			line++;
+			s = eol + 1;
+		}
+	}
+	return marks;
+}
+
+/* The mark that covers line L (the last one at or before it), or NULL. */
+static const line_mark *line_mark_of(const line_mark *marks, size_t count,
+				     unsigned long l)
+{
+	const line_mark *found = NULL;
+
+	for (size_t i = 0; i < count && marks[i].at <= l; i++)
+		found = &marks[i];
+	return found && found->file ? found : NULL;
+}
+
+char *weft__build_log_reline(const char *log, const char *const *texts,
+			     const size_t *lens, unsigned n)
+{
+	static const char tag[] = "<kernel>:";
+	size_t count, cap = strlen(log) + 1, len = 0, changed = 0;
+	line_mark *marks = line_marks(texts, lens, n, &count);
+	char *out = marks ? malloc(cap) : NULL;
+
+	for (const char *p = log; out && *p;) {
+		const char *hit = strstr(p, tag), *num, *file = NULL;
+		const line_mark *m = NULL;
+		unsigned long l = 0;
+		char *end = NULL, buf[32];
+		size_t keep, add = 0, file_len = 0;
+
+		if (hit) {
+			num = hit + sizeof tag - 1;
+			l = strtoul(num, &end, 10);
+			if (end != num && *end == ':')
+				m = line_mark_of(marks, count, l);
+		}
+		keep = m ? (size_t)(hit - p)
+			 : (hit ? (size_t)(hit - p) + 1 : strlen(p));
+		if (m) {
+			file = m->file, file_len = m->file_len;
+			add = file_len + (size_t)snprintf(buf, sizeof buf,
+							  ":%lu",
+							  m->num + (l - m->at));
+		}
+		if (len + keep + add + 1 > cap) {
+			char *more =
+				realloc(out, cap = 2 * (len + keep + add + 1));
+
+			if (!more) {
+				free(out);
+				out = NULL;
+				break;
+			}
+			out = more;
+		}
+		memcpy(out + len, p, keep);
+		len += keep;
+		p += keep;
+		if (m) {
+			memcpy(out + len, file, file_len);
+			memcpy(out + len + file_len, buf, add - file_len);
+			len += add;
+			p = end;
+			changed++;
+		}
+	}
+	free(marks);
+	if (out && !changed) {
+		free(out);
+		return NULL;
+	}
+	if (out)
+		out[len] = '\0';
+	return out;
+}
+
 static void file_part(const char *name, char *out, size_t size)
 {
 	size_t i;

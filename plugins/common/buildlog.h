@@ -5,7 +5,8 @@
  * the log's diagnostics that fit in it, each line whole, errors first.
  *
  * weft-wk puts #line directives in the program text, so the diagnostics
- * already name the kernel file's lines (seir.wk:37:5: error: ...).
+ * name the kernel file's lines (seir.wk:37:5: error: ...); for a compiler
+ * that ignores them, weft__build_log_reline() maps its lines.
  */
 #ifndef WEFT_PLUGIN_BUILDLOG_H
 #define WEFT_PLUGIN_BUILDLOG_H
@@ -20,6 +21,15 @@ weft_status weft__build_failed(const char *backend, weft_error *err,
 			       weft_status st, const char *program,
 			       const char *log, const char *fmt, ...)
 	WEFT_PRINTF(6, 7);
+
+/* A copy of log (malloc'ed) in which every "<kernel>:L:" reads
+ * "FILE:N:", FILE and N what the #line directives of the program text
+ * (texts[0..n), joined as the compiler joins them) say of its line L: for
+ * compilers that ignore #line and number the whole text (NVIDIA's
+ * OpenCL). NULL when log holds no such reference after a directive, or
+ * without memory: then log is right as it is. */
+char *weft__build_log_reline(const char *log, const char *const *texts,
+			     const size_t *lens, unsigned n);
 
 /* The diagnostic lines of log (those that say error, warning or note),
  * errors first, each either whole or not at all, joined by " | ", into

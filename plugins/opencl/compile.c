@@ -37,12 +37,16 @@ static void line_directive(const char *name, char *out, size_t size)
 
 /* The build log, saved whole to a file that the error names, and its
  * diagnostics quoted (../common/buildlog.h): the program text's #line
- * directives make them name the kernel file's lines. */
+ * directives make them name the kernel file's lines, or, where the
+ * compiler ignores them (NVIDIA's "<kernel>:195:2:"), the log is
+ * rewritten to say what they say. */
 static weft_status build_failed(weft_device *dev, cl_program p,
-				const char *name, cl_int rc, weft_error *err)
+				const char *name, const char *const *texts,
+				const size_t *lens, unsigned n, cl_int rc,
+				weft_error *err)
 {
 	size_t len = 0;
-	char *log = NULL;
+	char *log = NULL, *relined = NULL;
 	weft_status st;
 
 	if (clGetProgramBuildInfo(p, dev->id, CL_PROGRAM_BUILD_LOG, 0, NULL,
@@ -54,13 +58,16 @@ static weft_status build_failed(weft_device *dev, cl_program p,
 		log[len] = '\0';
 	else if (log)
 		log[0] = '\0';
+	if (log)
+		relined = weft__build_log_reline(log, texts, lens, n);
 	st = weft__build_failed(
 		"opencl", err,
 		rc == CL_BUILD_PROGRAM_FAILURE ? WEFT_E_INVALID : WEFT_E_DEVICE,
-		name, log,
+		name, relined ? relined : log,
 		"program '%s' failed to build for device '%s' "
 		"(clBuildProgram: %s)",
 		name, dev->names.device, weft__ocl_err_name(rc));
+	free(relined);
 	free(log);
 	return st;
 }
@@ -79,7 +86,8 @@ static weft_status compile(weft_device *dev, const char *name,
 					 rc, "program '%s'", name);
 	rc = clBuildProgram(p, 1, &dev->id, dev->build_options, NULL, NULL);
 	if (rc != CL_SUCCESS) {
-		weft_status st = build_failed(dev, p, name, rc, err);
+		weft_status st =
+			build_failed(dev, p, name, texts, lens, n, rc, err);
 
 		clReleaseProgram(p);
 		return st;

@@ -4,7 +4,8 @@
 # them with the reason, `backend = auto` passes over them, a named backend
 # loads its own plugin alone, and a model plugin that crashes while loading
 # does not take the listing down (core/plugin/isolate.c, the plugins of
-# tests/plugins/isolate). WEFT_PROBE_TIMEOUT=1 keeps the hung probe short.
+# tests/plugins/isolate), also in a second run of the same process.
+# WEFT_PROBE_TIMEOUT=1 keeps the hung probe short.
 set -u
 weft="$WEFT_BUILDDIR/cli/weft"
 openmp="$WEFT_BUILDDIR/plugins/openmp/.libs"
@@ -54,6 +55,17 @@ WEFT_PLUGIN_PATH="$WEFT_TEST_ISOLATE:$openmp" "$weft" run "$tmp/run.ini" > "$tmp
 rc=$?
 [ "$rc" -eq 0 ] && grep -q "^weft: seir on openmp$" "$tmp/out"
 ok $? "backend = auto passes over them and runs on openmp (exit $rc)"
+diag "$tmp/err"
+
+# Two runs in one process: the second looks at the plugins again with a
+# backend loaded here. A probe that says no is then asked again in this
+# process (a GPU driver started here fails in a fork()ed child), but one
+# that crashed or hung in its child is not.
+WEFT_PLUGIN_PATH="$WEFT_TEST_ISOLATE:$openmp" "$weft" run "$tmp/run.ini" \
+	--set ensemble.runs=2 --set output.directory="$tmp/out-ens" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q "runs  *2 (1 scenarios x 2 seeds), 0 failed" "$tmp/out"
+ok $? "two runs in one process: the second passes over them too, none probed in this process (exit $rc)"
 diag "$tmp/err"
 
 # A named backend: only its file is looked at (the hung plugin would cost

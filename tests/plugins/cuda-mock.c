@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "priv.h"
 
@@ -565,10 +566,19 @@ const char *cudaGetErrorString(cudaError_t e)
 						   : "mock error";
 }
 
+/* The process that started the mock CUDA: as with the real runtime, a
+ * process fork()ed after its parent started CUDA cannot start it again. */
+static pid_t started_in;
+
 /* WEFT_MOCK_CUDA_DEVICES=-1: what a process fork()ed after its parent
- * started CUDA gets. */
+ * started CUDA gets (and gets without it, as with the real runtime). */
 cudaError_t cudaGetDeviceCount(int *n)
 {
+	if (started_in && started_in != getpid()) {
+		*n = 0;
+		return ret(cudaErrorInitializationError);
+	}
+	started_in = getpid();
 	*n = (int)env_long("WEFT_MOCK_CUDA_DEVICES", 1);
 	if (*n < 0) {
 		*n = 0;
