@@ -18,7 +18,19 @@
  * (weft_context_cancel: libweft stops at its next check, commits nothing);
  * a second one ends the process at once, by that signal. SIGQUIT is taken
  * the same way and ends the process at once with its default action (a
- * core dump), whatever handler a backend's runtime installed.
+ * core dump), whatever handler a backend's runtime installed. When the
+ * first comes while a plugin's call of the setup phase (a model's setup(),
+ * a backend's load_program()) is under way and that call has not returned
+ * STOP_WAIT_S later, nothing can stop it and nothing is lost by ending the
+ * process: it ends by the signal then, saying so.
+ *
+ * Crashes (every command): a fatal signal (SIGSEGV, SIGBUS, SIGFPE,
+ * SIGILL, SIGABRT) prints one line naming the signal and, when it came
+ * inside a plugin's code, the plugin file and the hook
+ * ("weft: crashed with SIGSEGV in model plugin PATH, setup()"), then
+ * ends the process by that signal (128 + its number). libweft records
+ * which plugin call is under way (core/util/crash.h, the one internal
+ * header this file includes: weft__crash_where(), weft__crash_setup_call()).
  */
 #include "config.h"
 
@@ -36,6 +48,7 @@
 #include <weft/harness.h>
 #include <weft/weft.h>
 
+#include "../core/util/crash.h"
 #include "ensemble-print.h"
 #include "weft_conform.h"
 
@@ -217,6 +230,12 @@ static void die_usage(const char *fmt, const char *arg)
 	exit(EXIT_USAGE);
 }
 
+/* The name of a signal that cancels the work. */
+static const char *signal_word(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
 /* A failure: its message, and the exit status. Work ended by a signal
  * exits with 128 + its number. */
 static int fail(weft_context *ctx)
@@ -225,10 +244,7 @@ static int fail(weft_context *ctx)
 
 	if (sig && weft_context_cancelled(ctx)) {
 		fprintf(stderr, "\nweft: interrupted by %s: %s\n",
-			sig == SIGINT	? "SIGINT"
-			: sig == SIGHUP ? "SIGHUP"
-					: "SIGTERM",
-			weft_context_error(ctx));
+			signal_word(sig), weft_context_error(ctx));
 		return 128 + sig;
 	}
 	fprintf(stderr, "weft: %s\n", weft_context_error(ctx));
@@ -262,6 +278,56 @@ static void die_by(int sig)
 
 static sem_t signal_thread_up;
 
+/* How long a plugin's call of the setup phase may go on after the first
+ * signal before the process ends without it: a model's setup() that looks
+ * at weft_model_cancelled() returns well within it. */
+#define STOP_WAIT_S 0.5
+
+/* After the first signal sig, from the signal thread: when a plugin's
+ * call of the setup phase was under way and is still the same call
+ * STOP_WAIT_S later, end the process by sig, saying which call does not
+ * return. Nothing a run keeps is under way then: its new output set is
+ * left for the next run to remove, as after a SIGKILL. A second signal
+ * meanwhile ends the process at once. */
+static void stop_if_stuck(int sig)
+{
+	char call[4200];
+	uint64_t serial = weft__crash_setup_call(call, sizeof call);
+	double until = now_s() + STOP_WAIT_S, left;
+	struct timespec wait;
+	int again;
+
+	if (!serial)
+		return;
+	while ((left = until - now_s()) > 0) {
+		uint64_t now;
+
+		wait.tv_sec = (time_t)left;
+		wait.tv_nsec = (long)((left - (double)wait.tv_sec) * 1e9);
+		again = sigtimedwait(&caught, NULL, &wait);
+		if (again > 0)
+			die_by(again); /* a second signal, or SIGQUIT */
+		now = weft__crash_setup_call(NULL, 0);
+		if (!now)
+			return; /* it returned: the work stops as usual */
+		if (now != serial) {
+			/* Another call of the setup phase (a backend's,
+			 * inside the model's setup()): still going, so the
+			 * wait starts again for it. */
+			serial = now;
+			until = now_s() + STOP_WAIT_S;
+		}
+	}
+	if (weft__crash_setup_call(call, sizeof call) != serial)
+		return;
+	fprintf(stderr,
+		"\nweft: interrupted by %s during %s, which did not return "
+		"within %.1f s: stopped without it (the output directory is "
+		"as it was)\n",
+		signal_word(sig), call, STOP_WAIT_S);
+	die_by(sig);
+}
+
 static void *signal_thread(void *arg)
 {
 	weft_context *ctx = arg;
@@ -275,6 +341,7 @@ static void *signal_thread(void *arg)
 			die_by(sig); /* SIGQUIT, or a second signal */
 		atomic_store(&interrupted, sig);
 		weft_context_cancel(ctx);
+		stop_if_stuck(sig);
 	}
 	return NULL;
 }
@@ -302,6 +369,83 @@ static void catch_signals(weft_context *ctx)
 	} else {
 		pthread_sigmask(SIG_UNBLOCK, &caught, NULL);
 	}
+}
+
+/* ---- crashes -------------------------------------------------------- */
+
+static const int crash_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static const char *const crash_names[] = { "SIGSEGV", "SIGBUS", "SIGFPE",
+					   "SIGILL", "SIGABRT" };
+#define N_CRASH_SIGS (sizeof crash_sigs / sizeof crash_sigs[0])
+
+static struct sigaction crash_old[N_CRASH_SIGS]; /* the actions before */
+static pid_t crash_pid; /* this process: a fork()ed child says nothing */
+static int crash_tty;	/* standard error is a terminal (progress line) */
+/* Where the handler runs, so that a stack overflow is reported too. */
+static char crash_stack[1 << 16] __attribute__((aligned(16)));
+
+/* s appended to buf[0..n), within size; the new length. */
+static size_t crash_add(char *buf, size_t n, size_t size, const char *s)
+{
+	while (s && *s && n + 1 < size)
+		buf[n++] = *s++;
+	return n;
+}
+
+/* A fatal signal: one line, with async-signal-safe calls only, then the
+ * action there was before (the default: the process ends by the signal;
+ * or a sanitizer's handler). A fault happens again when the handler
+ * returns; a signal sent (kill, abort()) is raised again. */
+static void on_crash(int sig, siginfo_t *si, void *uc)
+{
+	const weft__in_plugin *at;
+	char line[4400];
+	size_t n = 0, i = 0;
+	ssize_t w;
+
+	(void)uc;
+	while (i < N_CRASH_SIGS && crash_sigs[i] != sig)
+		i++;
+	if (i == N_CRASH_SIGS)
+		return;
+	if (getpid() == crash_pid) {
+		at = weft__crash_where();
+		n = crash_add(line, n, sizeof line,
+			      crash_tty ? "\r\033[K" : "");
+		n = crash_add(line, n, sizeof line, "weft: crashed with ");
+		n = crash_add(line, n, sizeof line, crash_names[i]);
+		if (at) {
+			n = crash_add(line, n, sizeof line, " in ");
+			n = crash_add(line, n, sizeof line, at->kind);
+			n = crash_add(line, n, sizeof line, " plugin ");
+			n = crash_add(line, n, sizeof line,
+				      at->path ? at->path : "(file unknown)");
+			n = crash_add(line, n, sizeof line, ", ");
+			n = crash_add(line, n, sizeof line, at->hook);
+		}
+		n = crash_add(line, n, sizeof line, "\n");
+		w = write(STDERR_FILENO, line, n);
+		(void)w;
+	}
+	sigaction(sig, &crash_old[i], NULL);
+	if (si->si_code <= 0)
+		raise(sig);
+}
+
+/* The handler of fatal signals, on a stack of its own. */
+static void catch_crashes(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_crash };
+	stack_t ss = { .ss_sp = crash_stack, .ss_size = sizeof crash_stack };
+
+	crash_pid = getpid();
+	crash_tty = isatty(STDERR_FILENO);
+	(void)weft__crash_where(); /* bound now, not in the handler */
+	sigaltstack(&ss, NULL);
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < N_CRASH_SIGS; i++)
+		sigaction(crash_sigs[i], &sa, &crash_old[i]);
 }
 
 /* ---- run and check -------------------------------------------------- */
@@ -1300,6 +1444,7 @@ int main(int argc, char **argv)
 		print_usage(stderr);
 		return EXIT_USAGE;
 	}
+	catch_crashes();
 	if (weft_context_new(&ctx) != WEFT_OK) {
 		fprintf(stderr, "weft: out of memory\n");
 		return EXIT_FAILURE;

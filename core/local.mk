@@ -28,7 +28,8 @@ core_libweft_internal_la_LIBADD = core/libweft-body.la $(INIH_LIBS) \
 # One variable a folder, bottom layer first: each folder calls and
 # includes only the ones above it in this list (tests/core/test-layers.sh).
 core_util = core/util/util.h core/util/util.c core/util/context.c \
-	core/util/elf.c core/util/child.c core/util/value.c
+	core/util/elf.c core/util/child.c core/util/value.c \
+	core/util/crash.h core/util/crash.c
 core_plugin = core/plugin/plugin.h core/plugin/loader.c \
 	core/plugin/isolate.c core/plugin/backends.c core/plugin/models.c
 core_config = core/config/conf.h core/config/cfg.h core/config/config.c \

@@ -67,6 +67,9 @@ const char *weft__config_where(const weft_config *c, const char *section,
  * summary; a plot needs the CSV): only then is the output directory
  * checked, locked and replaced by a run. */
 int weft__config_writes(const weft_config *c);
+/* 1 when the configuration is an ensemble's ([ensemble] runs set, or
+ * scenarios): weft_config_is_ensemble(). */
+int weft__config_is_ensemble(const weft_config *c);
 
 /* 1 when [section] key is declared (a core key, or a key of a model
  * whose section the configuration holds). */

@@ -708,6 +708,13 @@ int weft__config_writes(const weft_config *c)
 	       weft__config_opts(c)->output.summary;
 }
 
+int weft__config_is_ensemble(const weft_config *c)
+{
+	const char *w = c ? weft__config_where(c, "ensemble", "runs") : 0;
+
+	return c && ((w && strcmp(w, "default") != 0) || c->t->n_ens);
+}
+
 int weft__config_has(const weft_config *c, const char *section, const char *key)
 {
 	const weft_key_desc *d;

@@ -13,10 +13,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- reading a file ----------------------------------------------------- */
 
@@ -570,6 +572,27 @@ static weft_status parse_file(weft_context *ctx, weft_config *cfg,
 	return WEFT_OK;
 }
 
+/* The file at path, to read: a regular file only, so that a FIFO with no
+ * writer (or a device) is refused at once rather than waited on. Its size
+ * is bounded as it is read (next_byte()), naming the line past the
+ * bound. */
+static weft_status config_open(weft_context *ctx, const char *path, FILE **f)
+{
+	char shown[WEFT__MSG_MAX / 2];
+	uint64_t size;
+	int fd;
+
+	weft__fmt(shown, sizeof shown, "configuration file %s", path);
+	/* A file that cannot be read is the configuration's error. */
+	if (weft__open_regular(ctx, AT_FDCWD, path, shown, UINT64_MAX, &fd,
+			       &size))
+		return WEFT_E_CONFIG;
+	if ((*f = fdopen(fd, "rb")))
+		return WEFT_OK;
+	close(fd);
+	return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+}
+
 weft_status weft_config_load(weft_context *ctx, const char *path,
 			     weft_config **out)
 {
@@ -584,13 +607,8 @@ weft_status weft_config_load(weft_context *ctx, const char *path,
 	st = weft__config_new(ctx, &cfg);
 	if (st != WEFT_OK)
 		return st;
-	f = fopen(path, "rb");
-	if (!f) {
-		st = weft__fail(ctx, WEFT_E_CONFIG,
-				"cannot open configuration file %s: %s", path,
-				strerror(errno));
+	if ((st = config_open(ctx, path, &f)))
 		goto free_config;
-	}
 	cfg->t->path = weft__strdup(path);
 	st = cfg->t->path ? parse_file(ctx, cfg, path, f)
 			  : weft__fail(ctx, WEFT_E_NOMEM, "out of memory");

@@ -25,9 +25,7 @@
 
 int weft_config_is_ensemble(const weft_config *cfg)
 {
-	const char *w = cfg ? weft__config_where(cfg, "ensemble", "runs") : 0;
-
-	return cfg && ((w && strcmp(w, "default") != 0) || cfg->t->n_ens);
+	return weft__config_is_ensemble(cfg);
 }
 
 weft_status weft_ensemble_open(weft_context *ctx, const weft_config *cfg,

@@ -23,11 +23,21 @@
  * between the two renames leaves no DIR, and the next run into it puts
  * the newer complete set (the one whose manifest is complete) back.
  *
- * The manifest lists the files weft wrote, then a line ".". Removing a
- * set removes only what weft wrote: the files its manifest lists, the
- * hard links of files carried over, and the temporary files an older weft
- * wrote (.NAME.XXXXXX); anything else found in a replaced set (a file
- * created in DIR during the commit) is moved into the new set.
+ * The manifest names the set's kind (".kind outputs", "checkpoint",
+ * "ensemble"), lists the files weft wrote, then a line ".", and is read
+ * only as a regular file of bounded size. A run replaces DIR only when it
+ * holds no set or one its key may hold (weft__outputs_check: [output]
+ * directory a run's or an ensemble's outputs, either replacing either;
+ * [checkpoint] directory a checkpoint), checked again once DIR is locked
+ * and a killed commit's set put back; a mount point, a read-only DIR or
+ * parent are refused up front, naming DIR and its key. A file of DIR
+ * without a manifest is carried over, unless the new set has a file of
+ * its name, which replaces it. Removing a set removes
+ * only what weft wrote: the files its manifest lists (the manifest last),
+ * the hard links of files carried over, and the temporary files an older
+ * weft wrote (.NAME.XXXXXX); anything else found in a replaced set (a
+ * file created in DIR during the commit) is moved into the new set. A
+ * run that ends removes its lock file while it holds the lock.
  */
 #include "output/output.h"
 
@@ -46,6 +56,7 @@
 #define OUT_ALNUM \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 #define OUT_MANIFEST_MAX (1u << 20) /* bytes of a manifest read */
+#define OUT_KIND_OTHER	 0x100u	    /* a kind line this weft does not know */
 
 /* Test hook COMMIT_KILL=N (util.h: weft__test_hook) kills the process with
  * SIGKILL at the commit's point N (1 to 7, in order), so that tests can
@@ -120,26 +131,141 @@ static int out_names_add(out_names *l, const char *name, size_t len)
 	return 0;
 }
 
-/* DIR/.weft-outputs: its names, and whether it ends with "." (the set was
- * complete). A missing or unreadable manifest gives no names. */
-static void out_manifest_read(const char *dir, out_names *l, int *complete)
+/* The kinds of set by name, as manifests write them, and as messages
+ * say what a directory holds. */
+static const struct {
+	unsigned kind;
+	const char *name, *what;
+} out_kinds[] = {
+	{ WEFT__SET_OUTPUTS, "outputs", "a run's outputs" },
+	{ WEFT__SET_CHECKPOINT, "checkpoint", "a checkpoint" },
+	{ WEFT__SET_ENSEMBLE, "ensemble", "an ensemble's outputs" },
+};
+
+static unsigned out_kind_named(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof out_kinds / sizeof *out_kinds; i++)
+		if (strlen(out_kinds[i].name) == len &&
+		    memcmp(out_kinds[i].name, name, len) == 0)
+			return out_kinds[i].kind;
+	return OUT_KIND_OTHER;
+}
+
+/* The name or (what) the words of kind, the first of its flags. */
+static const char *out_kind_field(unsigned kind, int what)
+{
+	for (size_t i = 0; i < sizeof out_kinds / sizeof *out_kinds; i++)
+		if (out_kinds[i].kind & kind)
+			return what ? out_kinds[i].what : out_kinds[i].name;
+	return what ? "a set of a kind this weft does not know" : "unknown";
+}
+
+/* The kind of a set whose manifest has no kind line (an older weft's):
+ * its names tell a checkpoint (run/checkpoint.h's manifest and state) or
+ * an ensemble with its tree of runs; anything else is outputs, a run's or
+ * an ensemble's (without its runs, [ensemble] keep_runs = false): either
+ * replaces it, as before kinds. */
+static unsigned out_kind_guessed(const char *dir, const out_names *l)
+{
+	char *runs;
+	struct stat sb;
+	int tree;
+
+	if (out_names_has(l, "checkpoint.txt", 14) &&
+	    out_names_has(l, "state.bin", 9))
+		return WEFT__SET_CHECKPOINT;
+	if (!out_names_has(l, "runs", 4))
+		return WEFT__SET_OUTPUTS | WEFT__SET_ENSEMBLE;
+	runs = weft__path_join(dir, "runs");
+	tree = runs && lstat(runs, &sb) == 0 && S_ISDIR(sb.st_mode);
+	free(runs);
+	return tree ? WEFT__SET_ENSEMBLE
+		    : WEFT__SET_OUTPUTS | WEFT__SET_ENSEMBLE;
+}
+
+/* DIR/.weft-outputs opened to read: a regular file of at most
+ * OUT_MANIFEST_MAX bytes (weft__open_regular(): a FIFO, a device or a
+ * socket put there is refused without being read or waited on). NULL and
+ * *absent 1 when there is none; NULL and *absent 0, the reason in ctx
+ * (may be NULL), when it cannot be read. */
+static FILE *out_manifest_open(weft_context *ctx, const char *dir, int *absent)
 {
 	char *path = weft__path_join(dir, WEFT__OUT_MANIFEST);
-	FILE *f = path ? fopen(path, "re") : NULL;
+	char shown[400], what[480];
+	uint64_t size;
+	FILE *f = NULL;
+	int fd;
+
+	*absent = 0;
+	if (!path) {
+		weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	weft__path_shown(shown, sizeof shown, path);
+	weft__fmt(what, sizeof what, "manifest %s", shown);
+	if (weft__open_regular(ctx, AT_FDCWD, path, what, OUT_MANIFEST_MAX, &fd,
+			       &size) != WEFT_OK)
+		*absent = errno == ENOENT;
+	else if (!(f = fdopen(fd, "r"))) {
+		weft__fail(ctx, WEFT_E_IO, "cannot read %s: %s", what,
+			   strerror(errno));
+		close(fd);
+	}
+	free(path);
+	return f;
+}
+
+/* DIR/.weft-outputs: its names, whether it ends with "." (the set was
+ * complete) and, with kind, the kind of set it lists (0: no manifest). No
+ * manifest gives no names and WEFT_OK; one that cannot be read
+ * (out_manifest_open) no names and its error, said in ctx (may be
+ * NULL). */
+static weft_status out_manifest_read_kind(weft_context *ctx, const char *dir,
+					  out_names *l, int *complete,
+					  unsigned *kind)
+{
+	size_t total = 0, nk = strlen(WEFT__OUT_KIND);
+	unsigned named = 0;
 	char line[4096];
-	size_t total = 0;
+	int absent;
+	FILE *f = out_manifest_open(ctx, dir, &absent);
 
 	*complete = 0;
-	while (f && total < OUT_MANIFEST_MAX && fgets(line, sizeof line, f)) {
+	if (kind)
+		*kind = 0;
+	if (!f)
+		return absent ? WEFT_OK : WEFT_E_IO;
+	while (total < OUT_MANIFEST_MAX && fgets(line, sizeof line, f)) {
 		size_t len = strcspn(line, "\n");
 		total += len + 1;
 		*complete = len == 1 && line[0] == '.';
-		if (!*complete && len && out_names_add(l, line, len) != 0)
+		if (total == len + 1 && len > nk &&
+		    memcmp(line, WEFT__OUT_KIND, nk) == 0)
+			named = out_kind_named(line + nk, len - nk);
+		else if (!*complete && len && out_names_add(l, line, len) != 0)
 			break;
 	}
-	if (f)
-		fclose(f);
-	free(path);
+	if (kind)
+		*kind = named ? named : out_kind_guessed(dir, l);
+	fclose(f);
+	return WEFT_OK;
+}
+
+/* The names of DIR's manifest, where it can be read (none otherwise:
+ * removals and recovery go on without them). */
+static void out_manifest_read(const char *dir, out_names *l, int *complete)
+{
+	out_manifest_read_kind(NULL, dir, l, complete, NULL);
+}
+
+/* The kind of set that set writes. */
+static unsigned out_kind(const weft__outputs *set)
+{
+	if (set->tree)
+		return WEFT__SET_ENSEMBLE;
+	if (set->section && strcmp(set->section, "checkpoint") == 0)
+		return WEFT__SET_CHECKPOINT;
+	return WEFT__SET_OUTPUTS;
 }
 
 /* A file weft wrote into a set whose manifest is `old` (and, with set,
@@ -230,11 +356,65 @@ static int out_subdir(const char *dir, char *buf, size_t size)
 	return found;
 }
 
+/* What a mount point is told: weft cannot replace it. */
+#define OUT_MOUNT_POINT                                                        \
+	"%s directory %s is a mount point: weft replaces the directory in "    \
+	"one rename, which a mount point cannot take; use a directory inside " \
+	"it, e.g. %s/run"
+
+/* 1 when dir (which exists) is a mount point: its device is not its
+ * parent's. (A bind mount of a directory of the same filesystem is not
+ * seen here; the exchange's EBUSY says it.) */
+static int out_is_mount(const char *dir, const struct stat *sb)
+{
+	char *up = weft__path_join(dir, "..");
+	struct stat pb;
+	int mount = up && stat(up, &pb) == 0 && pb.st_dev != sb->st_dev;
+
+	free(up);
+	return mount;
+}
+
+/* The set dir holds (its manifest's kind) is one of kinds, or dir holds
+ * no set. */
+static weft_status out_check_kind(weft_context *ctx, const char *section,
+				  const char *key, const char *dir,
+				  unsigned kinds)
+{
+	out_names names = { 0 };
+	unsigned held;
+	int complete;
+
+	if (out_manifest_read_kind(ctx, dir, &names, &complete, &held)) {
+		char why[WEFT__MSG_MAX / 2];
+		weft__fmt(why, sizeof why, "%s", weft__context_error(ctx));
+		out_names_free(&names);
+		return weft__fail(ctx, WEFT_E_IO,
+				  "%s: %s directory %s: %s; remove it, or "
+				  "choose another [%s] directory",
+				  key, section, dir, why, section);
+	}
+	out_names_free(&names);
+	if (!held || (held & kinds))
+		return WEFT_OK;
+	return weft__fail(ctx, WEFT_E_CONFIG,
+			  "%s: %s directory %s holds %s written by weft, not "
+			  "%s: weft replaces or deletes only what it wrote, "
+			  "and only the same kind; choose another [%s] "
+			  "directory",
+			  key, section, dir, out_kind_field(held, 1),
+			  kinds == (WEFT__SET_OUTPUTS | WEFT__SET_ENSEMBLE)
+				  ? "outputs"
+				  : out_kind_field(kinds, 1),
+			  section);
+}
+
 static weft_status out_check_existing(weft_context *ctx, const char *section,
 				      const char *key, const char *dir,
-				      const struct stat *sb)
+				      const struct stat *sb, unsigned kinds)
 {
 	char sub[256];
+	weft_status st;
 
 	if (!S_ISDIR(sb->st_mode))
 		return weft__fail(ctx, WEFT_E_IO,
@@ -248,6 +428,11 @@ static weft_status out_check_existing(weft_context *ctx, const char *section,
 				  "whole: name a directory of its own, such as "
 				  "weft-out",
 				  key, section);
+	if (out_is_mount(dir, sb))
+		return weft__fail(ctx, WEFT_E_CONFIG, "%s: " OUT_MOUNT_POINT,
+				  key, section, dir, dir);
+	if ((st = out_check_kind(ctx, section, key, dir, kinds)))
+		return st;
 	if (out_subdir(dir, sub, sizeof sub))
 		return weft__fail(ctx, WEFT_E_CONFIG,
 				  "%s: %s directory %s holds a directory, "
@@ -278,24 +463,94 @@ static weft_status out_check_length(weft_context *ctx, const char *key,
 			  weft__context_error(ctx));
 }
 
+/* A run writes into dir (when it exists: its new set takes its mode) and
+ * beside it, in its parent (the lock, the new set): both writable, or
+ * the first of dir's ancestors that exists, which the run creates the
+ * missing ones in. Said with the directory the user named, not a hidden
+ * one a run would have failed to make. */
+static weft_status out_check_writable(weft_context *ctx, const char *section,
+				      const char *key, const char *d,
+				      int exists)
+{
+	char *up = exists ? realpath(d, NULL) : NULL, *slash;
+	weft_status st = WEFT_OK;
+
+	if (!up)
+		up = weft__strdup(d);
+	if (!up)
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	if (exists && access(d, W_OK | X_OK) != 0) {
+		st = weft__fail(ctx, WEFT_E_IO,
+				"%s: %s directory %s is not writable (%s): a "
+				"run writes its new set with the directory's "
+				"mode and then replaces the directory; make it "
+				"writable (chmod u+w %s), or choose another "
+				"[%s] directory",
+				key, section, d, strerror(errno), d, section);
+		free(up);
+		return st;
+	}
+	do { /* the nearest ancestor that exists */
+		slash = strrchr(up, '/');
+		if (slash == up)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		else
+			strcpy(up, ".");
+	} while (access(up, F_OK) != 0 && strcmp(up, ".") != 0 &&
+		 strcmp(up, "/") != 0);
+	if (access(up, W_OK | X_OK) != 0)
+		st = weft__fail(
+			ctx, WEFT_E_IO,
+			"%s: cannot write in %s (%s), where a run writes "
+			"the lock and the new set of %s directory %s, "
+			"beside it: make %s writable, or choose another "
+			"[%s] directory",
+			key, up, strerror(errno), section, d, up, section);
+	free(up);
+	return st;
+}
+
+/* The kinds of set a [section] directory may replace: a checkpoint a
+ * checkpoint; the output directory (section NULL or "output") what weft
+ * writes there, a run's or an ensemble's outputs, either for either. */
+static unsigned out_accepts(const char *section)
+{
+	return section && strcmp(section, "checkpoint") == 0
+		       ? WEFT__SET_CHECKPOINT
+		       : WEFT__SET_OUTPUTS | WEFT__SET_ENSEMBLE;
+}
+
+/* "WHERE: [section] directory = DIR", the key of messages, into key. */
+static void out_key(char *key, size_t size, const char *section,
+		    const char *dir, const char *where)
+{
+	char shown[400];
+
+	weft__path_shown(shown, sizeof shown, dir);
+	weft__where_key(key, size, where, section, "directory", shown);
+}
+
 weft_status weft__outputs_check(weft_context *ctx, const char *section,
 				const char *dir, const char *where)
 {
-	char key[WEFT__MSG_MAX / 2], shown[400];
+	char key[WEFT__MSG_MAX / 2];
+	unsigned kinds = out_accepts(section);
 	char *d = out_trim(dir);
 	const char *last;
 	struct stat sb;
 	weft_status st = WEFT_OK;
+	int exists = 0;
 
 	if (!d)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	section = section ? section : "output";
-	weft__path_shown(shown, sizeof shown, dir);
-	weft__where_key(key, sizeof key, where, section, "directory", shown);
+	out_key(key, sizeof key, section, dir, where);
 	last = strrchr(d, '/');
 	last = last ? last + 1 : d;
-	if (stat(d, &sb) == 0)
-		st = out_check_existing(ctx, section, key, d, &sb);
+	if (stat(d, &sb) == 0 && (exists = 1))
+		st = out_check_existing(ctx, section, key, d, &sb, kinds);
 	else if (errno != ENOENT && errno != ENOTDIR)
 		st = weft__fail(ctx, WEFT_E_IO, "%s: %s", key, strerror(errno));
 	if (st == WEFT_OK &&
@@ -307,6 +562,8 @@ weft_status weft__outputs_check(weft_context *ctx, const char *section,
 				key);
 	if (st == WEFT_OK)
 		st = out_check_length(ctx, key, d);
+	if (st == WEFT_OK)
+		st = out_check_writable(ctx, section, key, d, exists);
 	free(d);
 	return st;
 }
@@ -387,6 +644,35 @@ static void out_lock_owner(int fd, char *buf, size_t size)
 	weft__fmt(buf, size, "%s", text[0] ? text : "unknown");
 }
 
+/* 1 when fd, locked, is still the file at path: a run that ends removes
+ * its lock file while it holds the lock, so a lock taken on a file that
+ * was removed meanwhile locks nothing (take it again). */
+static int out_lock_current(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+	       a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+}
+
+/* PARENT/.BASE.weft-lock opened and locked (flock, without waiting): the
+ * descriptor, or -1 with errno (EWOULDBLOCK: another run holds it, *fd
+ * then open on it to read its pid). */
+static int out_lock_take(const char *path, int *fd)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		if (*fd < 0 || flock(*fd, LOCK_EX | LOCK_NB) != 0)
+			return -1;
+		if (out_lock_current(*fd, path))
+			return *fd;
+		close(*fd);
+	}
+	*fd = -1;
+	errno = EAGAIN;
+	return -1;
+}
+
 static weft_status out_lock(weft_context *ctx, weft__outputs *set)
 {
 	char *path = out_sibling(set, WEFT__OUT_LOCK);
@@ -395,8 +681,7 @@ static weft_status out_lock(weft_context *ctx, weft__outputs *set)
 
 	if (!path)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+	if (out_lock_take(path, &fd) < 0) {
 		int busy = fd >= 0 && errno == EWOULDBLOCK;
 		weft_status st;
 		if (busy)
@@ -531,31 +816,55 @@ static int out_move_in(const weft__outputs *set, DIR *d, const char *name)
 	return moved;
 }
 
+/* Test hook REMOVE_KILL=N (util.h: weft__test_hook) kills the process
+ * with SIGKILL once a commit has removed N entries of the set it replaced
+ * (a run's outputs or a checkpoint), so that tests can check that the
+ * next run removes the rest. */
+static void out_removed(int removed)
+{
+	const char *v = weft__test_hook("REMOVE_KILL");
+
+	if (removed == 1)
+		out_point(6);
+	if (v && removed > 0 && atoi(v) == removed)
+		raise(SIGKILL);
+}
+
 /* Remove a replaced set: what weft wrote goes, anything else moves into
- * the output directory. with_new: the names of set's new outputs count as
- * weft's too (the set they replace may predate manifests). */
+ * the output directory; the manifest last, so that a removal cut short
+ * leaves what is left listed. with_new: the names of set's new outputs
+ * count as weft's too (the set they replace may predate manifests). A set
+ * left without its manifest (by an older weft, which removed it in any
+ * order) is read with the output directory's manifest: the names weft
+ * writes there. */
 static void out_remove_old(weft__outputs *set, const char *path, int with_new)
 {
 	out_names old = { 0 };
 	DIR *d = opendir(path);
 	struct dirent *e;
-	int complete, removed = 0;
+	int complete, removed = 0, listed;
 
 	out_manifest_read(path, &old, &complete);
+	listed = old.n > 0;
+	if (!listed && !with_new)
+		out_manifest_read(set->real, &old, &complete);
 	while (d && (e = readdir(d))) {
 		const char *name = e->d_name;
-		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+		    strcmp(name, WEFT__OUT_MANIFEST) == 0)
 			continue;
 		if (out_is_weft(with_new ? set : NULL, &old, name) ||
 		    out_is_carried(set, d, name))
 			removed += out_unlink(d, path, name);
 		else
 			out_move_in(set, d, name);
-		if (removed == 1 && with_new)
-			out_point(6); /* in a commit's removal only */
+		if (with_new) /* in a commit's removal only */
+			out_removed(removed);
 	}
-	if (d)
+	if (d) {
+		removed += unlinkat(dirfd(d), WEFT__OUT_MANIFEST, 0) == 0;
 		closedir(d);
+	}
 	out_names_free(&old);
 	if (rmdir(path) != 0)
 		out_note(set, "kept %s: it holds files weft did not write (%s)",
@@ -613,6 +922,24 @@ static weft_status out_mktmp(weft_context *ctx, weft__outputs *set)
 	return WEFT_OK;
 }
 
+/* DIR checked again once locked and recovered: out_recover() may have
+ * put back a set that the check before the lock did not see (a killed
+ * commit of another kind left DIR missing between its two renames), and
+ * the run would replace it. Refused as weft__outputs_check() refuses it,
+ * before leftovers are removed; DIR stays as recovered. */
+static weft_status out_recheck(weft_context *ctx, const weft__outputs *set,
+			       const char *dir, const char *where)
+{
+	char key[WEFT__MSG_MAX / 2];
+	struct stat sb;
+
+	if (stat(set->dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		return WEFT_OK;
+	out_key(key, sizeof key, out_section(set), dir, where);
+	return out_check_kind(ctx, out_section(set), key, set->dir,
+			      out_accepts(set->section));
+}
+
 weft_status weft__outputs_prepare(weft_context *ctx, weft__outputs *set,
 				  const char *dir, const char *where)
 {
@@ -626,6 +953,8 @@ weft_status weft__outputs_prepare(weft_context *ctx, weft__outputs *set,
 	    (st = out_lock(ctx, set)))
 		return st;
 	out_recover(set);
+	if ((st = out_recheck(ctx, set, dir, where)))
+		return st;
 	out_clean(set);
 	return out_mktmp(ctx, set);
 }
@@ -650,6 +979,9 @@ static weft_status out_manifest_write(weft_context *ctx, weft__outputs *set)
 	FILE *f = path ? fopen(path, "wxe") : NULL;
 	int bad;
 
+	if (f)
+		fprintf(f, "%s%s\n", WEFT__OUT_KIND,
+			out_kind_field(out_kind(set), 0));
 	for (const weft_output *o = set->head; f && o; o = weft__output_next(o))
 		fprintf(f, "%s\n", weft__output_name(o));
 	if (f && set->tree)
@@ -740,6 +1072,40 @@ static void out_retire(weft__outputs *set, const char *at)
 	free(old);
 }
 
+/* What a directory that may be a mount point is told (EBUSY or EXDEV from
+ * the exchange, and DIR's device is its parent's: a bind mount of the
+ * same filesystem, or a directory some process holds busy). */
+#define OUT_BUSY                                                               \
+	"%s directory %s is busy or a mount point (cannot %s: %s): weft "      \
+	"replaces the directory in one rename, which a mount point cannot "    \
+	"take; if it is one, use a directory inside it, e.g. %s/run; nothing " \
+	"was replaced"
+
+/* The exchange or a rename of DIR failed with err: EBUSY or EXDEV is said
+ * to be a mount point where DIR's device is not its parent's
+ * (out_is_mount), busy or a mount point otherwise, with what to do;
+ * anything else as it is. */
+static weft_status out_swap_fail(weft_context *ctx, const weft__outputs *set,
+				 const char *what, int err)
+{
+	char mount[WEFT__MSG_MAX / 2];
+	struct stat sb;
+
+	if (err != EBUSY && err != EXDEV)
+		return weft__fail(ctx, WEFT_E_IO,
+				  "cannot %s: %s; nothing was replaced", what,
+				  strerror(err));
+	if (stat(set->real, &sb) != 0 || !out_is_mount(set->real, &sb))
+		return weft__fail(ctx, WEFT_E_IO, OUT_BUSY, out_section(set),
+				  set->dir, what, strerror(err), set->dir);
+	weft__fmt(mount, sizeof mount, OUT_MOUNT_POINT, out_section(set),
+		  set->dir, set->dir);
+	return weft__fail(ctx, WEFT_E_IO,
+			  "%s (cannot %s: %s); nothing was "
+			  "replaced",
+			  mount, what, strerror(err));
+}
+
 /* Where the filesystem cannot exchange: the old set aside, then the new
  * one into place (DIR is missing in between: out_recover()). */
 static weft_status out_swap_renames(weft_context *ctx, weft__outputs *set)
@@ -752,10 +1118,11 @@ static weft_status out_swap_renames(weft_context *ctx, weft__outputs *set)
 	if (!(old = out_sibling(set, suffix)))
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
 	if (rename(set->real, old) != 0) {
-		weft__fail(ctx, WEFT_E_IO, "cannot rename %s to %s: %s",
-			   set->dir, old, strerror(errno));
+		char what[WEFT__MSG_MAX / 2];
+		int err = errno;
+		weft__fmt(what, sizeof what, "rename %s to %s", set->dir, old);
 		free(old);
-		return WEFT_E_IO;
+		return out_swap_fail(ctx, set, what, err);
 	}
 	out_point(4);
 	if (rename(set->tmp, set->real) != 0) {
@@ -793,13 +1160,14 @@ static weft_status out_swap(weft_context *ctx, weft__outputs *set)
 	}
 	if (renames || renameat2(AT_FDCWD, set->tmp, AT_FDCWD, set->real,
 				 RENAME_EXCHANGE) != 0) {
-		if (renames || errno == EINVAL || errno == ENOSYS ||
-		    errno == EOPNOTSUPP)
+		char what[WEFT__MSG_MAX / 2];
+		int err = errno;
+		if (renames || err == EINVAL || err == ENOSYS ||
+		    err == EOPNOTSUPP)
 			return out_swap_renames(ctx, set);
-		return weft__fail(ctx, WEFT_E_IO,
-				  "cannot exchange %s and %s: %s; nothing was "
-				  "replaced",
-				  set->tmp, set->dir, strerror(errno));
+		weft__fmt(what, sizeof what, "exchange %s and %s", set->tmp,
+			  set->dir);
+		return out_swap_fail(ctx, set, what, err);
 	}
 	set->committed = 1;
 	out_point(4);
@@ -846,6 +1214,20 @@ weft_status weft__outputs_renew(weft_context *ctx, weft__outputs *set)
 	return out_mktmp(ctx, set);
 }
 
+/* The lock file removed while the lock is held (a run that opened it
+ * meanwhile sees, once it has the lock, that it is gone: out_lock_take),
+ * then the lock released. */
+static void out_unlock(weft__outputs *set)
+{
+	char *path = out_sibling(set, WEFT__OUT_LOCK);
+
+	if (path && out_lock_current(set->lock_fd, path))
+		unlink(path);
+	free(path);
+	close(set->lock_fd);
+	set->lock_fd = -1;
+}
+
 void weft__outputs_discard(weft__outputs *set)
 {
 	weft__outputs_free_files(set);
@@ -854,7 +1236,7 @@ void weft__outputs_discard(weft__outputs *set)
 	if (set->tmp && !set->committed)
 		out_remove_new(set, set->tmp);
 	if (set->lock_fd >= 0)
-		close(set->lock_fd);
+		out_unlock(set);
 	free(set->tmp);
 	free(set->dir);
 	free(set->real);

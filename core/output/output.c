@@ -62,20 +62,25 @@ static int weft__output_name_ok(const char *name)
 }
 
 /* The file itself: created new (an output opened twice is a mistake),
- * with the mode any new file gets (0666 less the umask). A long path is
- * shown cut in the message, so that the reason stays in it. */
+ * with the mode any new file gets (0666 less the umask). The message
+ * names the file as the user will find it, DIR/NAME, and then where it
+ * is written first; a long path is shown cut, so that the reason stays
+ * in it. */
 static weft_status weft__output_create(weft_context *ctx, weft_output *o)
 {
 	int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	int err = errno;
-	char shown[400];
+	char shown[400], tmp[400];
 
 	if (fd < 0) {
-		weft__path_shown(shown, sizeof shown, o->tmp);
-		return weft__fail(ctx, WEFT_E_IO, "cannot create %s: %s%s",
-				  shown, strerror(err),
-				  err == EEXIST ? " (an output opened twice)"
-						: "");
+		weft__path_shown(shown, sizeof shown, o->path);
+		weft__path_shown(tmp, sizeof tmp, o->tmp);
+		return weft__fail(
+			ctx, WEFT_E_IO,
+			"cannot create %s: %s%s (a run writes it "
+			"first into its new set, as %s)",
+			shown, strerror(err),
+			err == EEXIST ? " (an output opened twice)" : "", tmp);
 	}
 	o->f = fdopen(fd, "w");
 	if (!o->f) {

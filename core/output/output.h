@@ -14,14 +14,31 @@
 #include "util/util.h"
 
 /* The hidden names beside and inside an output directory DIR (PARENT/BASE):
- *   PARENT/.BASE.weft-lock         the lock a run holds (flock), its pid
+ *   PARENT/.BASE.weft-lock         the lock a run holds (flock), its pid;
+ *                                  removed when the run ends
  *   PARENT/.BASE.weft-new-XXXXXX   the set a run is writing
  *   PARENT/.BASE.weft-old-XXXXXX   a replaced set, being removed
- *   DIR/.weft-outputs              the files of the set, then "." */
+ *   DIR/.weft-outputs              the manifest: ".kind KIND", the files
+ *                                  of the set, then "." */
 #define WEFT__OUT_LOCK	   ".weft-lock"
 #define WEFT__OUT_NEW	   ".weft-new-"
 #define WEFT__OUT_OLD	   ".weft-old-"
 #define WEFT__OUT_MANIFEST ".weft-outputs"
+#define WEFT__OUT_KIND	   ".kind " /* a file name never starts with '.' */
+
+/* The kinds of set, as flags (a check may accept several). A manifest
+ * says which one it lists; one without a kind line (written before kinds
+ * were) is outputs, unless it lists a checkpoint's checkpoint.txt
+ * and state.bin (a checkpoint) or an ensemble's tree "runs" (an
+ * ensemble). weft replaces a directory only when it is absent, holds no
+ * manifest (its files, which weft did not write, are carried over, but
+ * for those named as a file of the new set, which replaces them) or
+ * holds a set its key may hold: the output directory a run's or an
+ * ensemble's outputs (either replaces either), the checkpoint directory
+ * a checkpoint. */
+#define WEFT__SET_OUTPUTS    1u /* a run's outputs */
+#define WEFT__SET_CHECKPOINT 2u /* a checkpoint */
+#define WEFT__SET_ENSEMBLE   4u /* an ensemble's outputs and runs */
 
 typedef struct weft__outputs {
 	weft_output *head;   /* in the order they were opened */
@@ -37,7 +54,9 @@ typedef struct weft__outputs {
 	 * "output" (NULL), or "checkpoint" (a checkpoint is a set too). */
 	const char *section;
 	/* A subdirectory of the set ("runs": an ensemble's runs), listed
-	 * in the manifest and removed with the set; NULL: none. */
+	 * in the manifest and removed with the set; NULL: none. A set with
+	 * a tree is an ensemble's (WEFT__SET_ENSEMBLE); one of section
+	 * "checkpoint" a checkpoint; any other a run's outputs. */
 	const char *tree;
 } weft__outputs;
 
@@ -45,14 +64,19 @@ typedef struct weft__outputs {
  */
 
 /* What can be told about dir without writing anything: not the current
- * directory or one of its parents, a directory when it exists, with no
- * subdirectory (a set is files). where names the origin of the key
- * [section] directory (section NULL: "output"). */
+ * directory or one of its parents, a directory when it exists, not a
+ * mount point, its manifest (if any) a regular file of bounded size, no
+ * set of another kind than a [section] directory holds (checkpoint: a
+ * checkpoint; output: a run's or an ensemble's outputs), no
+ * subdirectory (a set is files), writable, and its parent too. where
+ * names the origin of the key [section] directory (section NULL:
+ * "output"). */
 weft_status weft__outputs_check(weft_context *ctx, const char *section,
 				const char *dir, const char *where);
 /* Check dir, create its parents, take its lock (refusing a second run
- * into it), put back or remove what killed runs left, and make the
- * directory the new set is written to. */
+ * into it), put back what a killed commit left aside (and check dir
+ * again), remove what killed runs left, and make the directory the new
+ * set is written to. */
 weft_status weft__outputs_prepare(weft_context *ctx, weft__outputs *set,
 				  const char *dir, const char *where);
 /* Close every file (a failure replaces nothing), write the manifest,
@@ -64,8 +88,8 @@ weft_status weft__outputs_commit(weft_context *ctx, weft__outputs *set);
 /* After a commit (or a failed one), a new set to write the next one into;
  * the lock is kept. For checkpoints, which commit again and again. */
 weft_status weft__outputs_renew(weft_context *ctx, weft__outputs *set);
-/* Close every file; remove the new set unless it was committed; release
- * the lock; free the records. */
+/* Close every file; remove the new set unless it was committed; remove
+ * the lock file and release the lock; free the records. */
 void weft__outputs_discard(weft__outputs *set);
 
 /* ---- output.c: the files -------------------------------------------------

@@ -9,7 +9,9 @@
  * through fixed stages, and a failure at any of them is recorded with the
  * path, the stage and the system's or the plugin's reason:
  *
- *   open     dlopen() failed (or the file name is not a plugin's name)
+ *   open     dlopen() failed (or the file name is not a plugin's name, or
+ *            the file or its directory can be written by others: see
+ *            "directories others can write" below)
  *   symbol   the entry symbol is not exported
  *   version  ABI major, entry size or name does not match
  *   check    the entry's contents are unusable (kind-specific: missing
@@ -23,12 +25,15 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PLUGIN_SUFFIX	  ".so"
 #define PLUGIN_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_-"
+#define UNSAFE_DIRS_ENV	  "WEFT_ALLOW_UNSAFE_PLUGIN_DIRS"
 
 /* ---- names and paths ----------------------------------------------------- */
 
@@ -43,6 +48,225 @@ size_t weft__plugin_name_len(const weft__plugin_kind *kind, const char *file)
 		return 0;
 	n = len - pre - suf;
 	return strspn(file + pre, PLUGIN_NAME_CHARS) == n ? n : 0;
+}
+
+/* ---- directories others can write ----------------------------------------
+ *
+ * Loading a plugin runs its code (its constructors first), so a plugin
+ * that someone else could have put or replaced is refused before dlopen(),
+ * as ld.so's secure mode refuses such libraries. The file and its
+ * directory must not be writable by others (a directory may be when it is
+ * sticky, like /tmp: nobody can then replace a file of ours there), and
+ * must be owned by a trusted user:
+ *
+ *   - this process's user (its effective uid) or root;
+ *   - the owner of the directory that holds libweft (found with dladdr()):
+ *     whoever could replace a plugin of theirs could replace libweft
+ *     itself, which runs in this process already (a shared install made
+ *     by a non-root admin: HPC module trees, group installs);
+ *   - for the installation's own plugin directory (WEFT_PLUGINDIR), any
+ *     owner of that directory, and that owner for the files in it, for
+ *     the same reason.
+ *
+ * Write permission for the group is not looked at: a group that can write
+ * a directory is trusted as its owner is (group-shared installs work that
+ * way). Both the path as given and the file it resolves to (through
+ * symbolic links) are looked at. $WEFT_ALLOW_UNSAFE_PLUGIN_DIRS=1 loads
+ * such plugins anyway.
+ */
+
+/* 1 when $WEFT_ALLOW_UNSAFE_PLUGIN_DIRS is set to anything but "" or
+ * "0". */
+static int unsafe_allowed(void)
+{
+	const char *v = getenv(UNSAFE_DIRS_ENV);
+
+	return v && v[0] && strcmp(v, "0") != 0;
+}
+
+/* The installation's plugin directory, searched last (a test build may
+ * name another with WEFT_TEST_PLUGINDIR, to test an installed directory
+ * owned by someone else). */
+static const char *install_plugindir(void)
+{
+	const char *v = weft__test_hook("PLUGINDIR");
+
+	return v && v[0] ? v : WEFT_PLUGINDIR;
+}
+
+/* The users trusted besides root, and the installed plugin directory. */
+struct trust {
+	uid_t me;	  /* the effective uid */
+	uid_t lib_owner;  /* owner of libweft's directory, or root */
+	struct stat inst; /* the installed plugin directory */
+	int have_inst;
+};
+
+/* The effective uid (a test build may pretend another one with
+ * WEFT_TEST_PLUGIN_EUID, to test files owned by someone else without
+ * root). */
+static uid_t trusted_uid(void)
+{
+	const char *v = weft__test_hook("PLUGIN_EUID");
+	char *end;
+	unsigned long u;
+
+	if (v && v[0]) {
+		u = strtoul(v, &end, 10);
+		if (!*end)
+			return (uid_t)u;
+	}
+	return geteuid();
+}
+
+/* The directory of path (a copy), "." when it has none. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return weft__strdup(".");
+	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+/* The owner of the directory holding the object this code is in (libweft,
+ * or a program linking it statically), through symbolic links; root when
+ * it cannot be found (root is trusted anyway). A test build may name
+ * that directory with WEFT_TEST_PLUGIN_LIBDIR. */
+static uid_t lib_dir_owner(void)
+{
+	const char *hook = weft__test_hook("PLUGIN_LIBDIR");
+	char real[PATH_MAX];
+	Dl_info info;
+	struct stat st;
+	char *dir;
+	int found;
+
+	if (hook && hook[0])
+		return stat(hook, &st) == 0 ? st.st_uid : 0;
+	if (!dladdr((void *)lib_dir_owner, &info) || !info.dli_fname ||
+	    !realpath(info.dli_fname, real) || !(dir = dir_of(real)))
+		return 0;
+	found = stat(dir, &st) == 0;
+	free(dir);
+	return found ? st.st_uid : 0;
+}
+
+static void trust_init(struct trust *t)
+{
+	t->me = trusted_uid();
+	t->lib_owner = lib_dir_owner();
+	t->have_inst = stat(install_plugindir(), &t->inst) == 0;
+}
+
+/* 1 when st is the installed plugin directory. */
+static int is_install_dir(const struct trust *t, const struct stat *st)
+{
+	return t->have_inst && st->st_dev == t->inst.st_dev &&
+	       st->st_ino == t->inst.st_ino;
+}
+
+/* 1 when uid is this user, root or the owner of libweft's directory. */
+static int trusted_owner(const struct trust *t, uid_t uid)
+{
+	return uid == t->me || uid == 0 || uid == t->lib_owner;
+}
+
+/* Nonzero, with why, when path, whose status is st, is owned by someone
+ * not trusted. dir is the status of its directory for a file, NULL for a
+ * directory. */
+static int unsafe_owner(const struct trust *t, const char *path,
+			const struct stat *st, const struct stat *dir,
+			char *why, size_t size)
+{
+	const struct stat *install = dir ? dir : st;
+	char also[64] = "";
+
+	if (trusted_owner(t, st->st_uid) ||
+	    (is_install_dir(t, install) && st->st_uid == install->st_uid))
+		return 0;
+	if (t->lib_owner != 0 && t->lib_owner != t->me)
+		weft__fmt(also, sizeof also, ", weft's installer (uid %lu)",
+			  (unsigned long)t->lib_owner);
+	weft__fmt(why, size,
+		  "%s is owned by uid %lu, not by you (uid %lu)%s or root: %s "
+		  "could be replaced by its owner; move it to a directory of "
+		  "yours, or set " UNSAFE_DIRS_ENV "=1",
+		  path, (unsigned long)st->st_uid, (unsigned long)t->me, also,
+		  dir ? "the plugin" : "a plugin there");
+	return 1;
+}
+
+/* Nonzero, with why, when path, whose status is st, is writable by others
+ * (a sticky directory excepted); is_dir when it is a directory. */
+static int unsafe_mode(const char *path, const struct stat *st, int is_dir,
+		       char *why, size_t size)
+{
+	unsigned mode = (unsigned)st->st_mode & 07777;
+
+	if (!(mode & S_IWOTH) || (is_dir && (mode & S_ISVTX)))
+		return 0;
+	weft__fmt(why, size,
+		  "%s is writable by others (mode %04o): %s could be replaced "
+		  "by anyone; fix with chmod o-w %s, or set " UNSAFE_DIRS_ENV
+		  "=1",
+		  path, mode, is_dir ? "a plugin there" : "the plugin", path);
+	return 1;
+}
+
+/* Nonzero, with why, when the directory of path is unsafe; its status in
+ * *st (st_ino 0 when it cannot be looked at: that is left to dlopen() to
+ * report). */
+static int unsafe_dir_of(const struct trust *t, const char *path,
+			 struct stat *st, char *why, size_t size)
+{
+	char *dir = dir_of(path);
+	int bad = 0;
+
+	if (!dir) {
+		weft__fmt(why, size, "out of memory");
+		return 1;
+	}
+	if (stat(dir, st) == 0)
+		bad = unsafe_owner(t, dir, st, NULL, why, size) ||
+		      unsafe_mode(dir, st, 1, why, size);
+	else
+		memset(st, 0, sizeof *st);
+	free(dir);
+	return bad;
+}
+
+/* Nonzero, with why, when the plugin file at path, or its directory, or
+ * the file it resolves to and that one's directory, could be replaced by
+ * someone not trusted. A file that does not exist is left to dlopen() to
+ * report. */
+static int plugin_path_unsafe(const char *path, char *why, size_t size)
+{
+	char real[PATH_MAX];
+	struct stat st, dir;
+	struct trust t;
+
+	trust_init(&t);
+	if (unsafe_dir_of(&t, path, &dir, why, size))
+		return 1;
+	if (!realpath(path, real) || stat(real, &st) != 0)
+		return 0;
+	if (unsafe_dir_of(&t, real, &dir, why, size))
+		return 1;
+	return unsafe_owner(&t, real, &st, &dir, why, size) ||
+	       unsafe_mode(real, &st, 0, why, size);
+}
+
+/* Refuse p at its open stage when its file is unsafe (and that is not
+ * allowed): before any ELF reading or dlopen(), so none of its code runs
+ * anywhere. Returns -1 when refused. */
+static int refuse_unsafe(weft__plugin *p)
+{
+	char why[WEFT__MSG_MAX];
+
+	if (unsafe_allowed() || !plugin_path_unsafe(p->path, why, sizeof why))
+		return 0;
+	return weft__plugin_refuse(p, "open", "%s", why);
 }
 
 /* ---- loading one plugin -------------------------------------------------- */
@@ -75,6 +299,8 @@ static const char *dl_reason(const char *path)
 
 static int stage_open(weft__plugin *p)
 {
+	if (refuse_unsafe(p))
+		return -1;
 	p->dl = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
 	if (!p->dl)
 		return weft__plugin_refuse(p, "open", "%s", dl_reason(p->path));
@@ -159,6 +385,8 @@ static weft_status plugin_inspect_attach(weft_context *ctx, weft__plugin *p,
 	double timeout;
 	weft_status st;
 
+	if (refuse_unsafe(p))
+		return WEFT_OK;
 	if ((st = weft__probe_timeout(ctx, &timeout)) ||
 	    (st = weft__plugin_inspect(ctx, p, timeout)))
 		return st;
@@ -259,7 +487,8 @@ static void dirs_add(char *list, const char *path)
 char *weft__plugin_search_path(const weft__plugin_kind *kind,
 			       const char *user_path)
 {
-	const char *parts[] = { user_path, getenv(kind->env), WEFT_PLUGINDIR };
+	const char *parts[] = { user_path, getenv(kind->env),
+				install_plugindir() };
 	size_t cap = 1;
 	char *list;
 
@@ -364,7 +593,10 @@ static int scan_file(weft__plugin_set *set, const char *dir, const char *file)
 			  first->path);
 		return 0;
 	}
-	/* Looked at in a child: a scan loads nothing here. */
+	/* Refused here when others could replace it; else looked at in a
+	 * child: a scan loads nothing here. */
+	if (refuse_unsafe(p))
+		return 0;
 	set->st = weft__plugin_inspect(set->ctx, p, set->timeout);
 	return set->st == WEFT_OK ? 0 : -1;
 }

@@ -64,13 +64,80 @@ char *weft__ckpt_dir(const weft_config *cfg)
 	return path;
 }
 
-/* 1 when a, as a path, is b or lies inside it (as written: "./" and ".."
- * are not resolved). */
+/* 1 when a, as a path, is b or lies inside it. */
 static int ckpt_inside(const char *a, const char *b)
 {
 	size_t na = ckpt_trimmed(a), nb = ckpt_trimmed(b);
 
-	return na >= nb && strncmp(a, b, nb) == 0 && (na == nb || a[nb] == '/');
+	return na >= nb && strncmp(a, b, nb) == 0 &&
+	       (na == nb || a[nb] == '/' || (nb == 1 && b[0] == '/'));
+}
+
+/* path made absolute, in new memory: its longest part that exists
+ * resolved (symbolic links, "." and ".."), the rest appended with "."
+ * and ".." taken as written. So two names of one directory compare
+ * equal, whether or not it exists yet. NULL when out of memory. */
+static char *ckpt_resolve(const char *path)
+{
+	char *head = weft__strdup(path), *real = NULL, *out;
+	size_t cut = strlen(path);
+
+	while (head && !(real = realpath(head, NULL))) {
+		char *slash = strrchr(head, '/');
+		if (!slash || slash == head) {
+			/* nothing of it exists: relative to "." or "/" */
+			real = realpath(slash ? "/" : ".", NULL);
+			cut = slash ? 1 : 0;
+			break;
+		}
+		*slash = '\0';
+		cut = (size_t)(slash - head);
+	}
+	free(head);
+	if (!real)
+		return NULL;
+	out = malloc(strlen(real) + strlen(path + cut) + 2);
+	if (out)
+		strcpy(out, real);
+	for (const char *p = path + cut; out && *p;) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(out, '/');
+			slash[slash == out] = '\0';
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			size_t len = strlen(out);
+			if (out[len - 1] != '/')
+				out[len++] = '/';
+			memcpy(out + len, p, n);
+			out[len + n] = '\0';
+		}
+		p += n + (p[n] == '/');
+	}
+	free(real);
+	return out;
+}
+
+/* The checkpoint directory dir and the output directory out are the same
+ * directory, or one lies inside the other: the words for it ("is",
+ * "lies inside", "holds"), or NULL when they lie apart. */
+static const char *ckpt_overlap(const char *dir, const char *out)
+{
+	char *d = ckpt_resolve(dir), *o = ckpt_resolve(out);
+	const char *how = NULL;
+
+	if (!d || !o) /* out of memory: as written */
+		how = ckpt_inside(dir, out)   ? "is, or lies inside,"
+		      : ckpt_inside(out, dir) ? "holds"
+					      : NULL;
+	else if (strcmp(d, o) == 0)
+		how = "is";
+	else if (ckpt_inside(d, o))
+		how = "lies inside,";
+	else if (ckpt_inside(o, d))
+		how = "holds";
+	free(d);
+	free(o);
+	return how;
 }
 
 static weft_status ckpt_validate_model(weft_context *ctx,
@@ -98,19 +165,22 @@ weft_status weft__ckpt_validate(weft_context *ctx, const weft_config *cfg,
 {
 	const char *out = weft__config_opts(cfg)->output.directory;
 	char *dir = weft__ckpt_dir(cfg);
+	const char *how;
 	weft_status st = WEFT_OK;
 
 	if (!dir)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
-	if (ckpt_inside(dir, out) || ckpt_inside(out, dir))
+	if ((how = ckpt_overlap(dir, out)))
 		st = weft__fail(
 			ctx, WEFT_E_CONFIG,
 			"%s: [checkpoint] directory = %s %s [output] "
-			"directory = %s (%s), which a run replaces as a "
-			"whole: choose a directory beside it",
+			"directory = %s (%s), and a run replaces each as a "
+			"whole: choose two directories apart (by default "
+			"the checkpoint directory is the output directory's "
+			"name with .checkpoint appended)",
 			weft__config_where(cfg, "checkpoint", "directory"), dir,
-			ckpt_inside(dir, out) ? "is, or lies inside," : "holds",
-			out, weft__config_where(cfg, "output", "directory"));
+			how, out,
+			weft__config_where(cfg, "output", "directory"));
 	if (st == WEFT_OK && weft__config_opts(cfg)->checkpoint.every > 0)
 		st = ckpt_validate_model(ctx, cfg, model);
 	if (st == WEFT_OK && weft__config_opts(cfg)->checkpoint.every > 0)

@@ -7,11 +7,15 @@
  *
  * The host has MemAvailable (/proc/meminfo; $WEFT_MEM_AVAILABLE instead,
  * for tests), or less when the process is limited: its address-space
- * limit (ulimit -v) less what it has mapped, its cgroup's memory.max less
- * memory.current. A device has what its backend's mem_info() (backend
- * ABI 1.3) says is free ($WEFT_DEVICE_MEM_AVAILABLE instead); a device
- * whose memory is the host's (OpenMP, a CPU OpenCL device) adds its
- * buffers to the host's bytes. docs/memory.md.
+ * limit (ulimit -v) less what it has mapped, the limits of its cgroups
+ * (v2's memory.max less memory.current, v1's memory.limit_in_bytes less
+ * memory.usage_in_bytes, its own cgroup's and those above it, the use less
+ * the inactive page cache of memory.stat). A device has
+ * what its backend's mem_info() (backend ABI 1.3) says is free
+ * ($WEFT_DEVICE_MEM_AVAILABLE instead); a device whose memory is the host's
+ * (OpenMP, a CPU OpenCL device) adds its buffers to the host's bytes.
+ * Validation gives the run's verdict: when it depends on the device, it opens
+ * the run's device to ask it. docs/memory.md.
  */
 #include "run/sim.h"
 
@@ -167,29 +171,197 @@ static int weft__as_left(uint64_t *out)
 	return 1;
 }
 
-/* The cgroup (v2) limit: memory.max less memory.current of the process's
- * cgroup, when it has a limit. */
-static int weft__cgroup_left(uint64_t *out)
+/* "1.5 GiB", "12.0 MiB", "800 bytes". */
+static void weft__human(char *buf, size_t size, uint64_t bytes)
 {
-	char text[512], path[600], value[64];
-	uint64_t max, cur;
-	char *line;
+	static const char *const unit[] = { "KiB", "MiB", "GiB",
+					    "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int u = -1;
 
-	if (!weft__read_small("/proc/self/cgroup", text, sizeof text) ||
-	    !(line = strstr(text, "0::/")))
+	while (v >= 1024.0 && u < 5) {
+		v /= 1024.0;
+		u++;
+	}
+	if (u < 0)
+		weft__fmt(buf, size, "%llu bytes", (unsigned long long)bytes);
+	else
+		weft__fmt(buf, size, "%.1f %s", v, unit[u]);
+}
+
+/* The lowest of what limits the host's (or the device's) memory: from
+ * says which ("MemAvailable", "what the cgroup v1 limit of FILE, 4.0 GiB,
+ * leaves"). */
+static void weft__avail_min(weft__mem_avail *a, uint64_t bytes,
+			    const char *from)
+{
+	if (a->known && a->bytes <= bytes)
+		return;
+	a->known = 1;
+	a->bytes = bytes;
+	weft__fmt(a->from, sizeof a->from, "%s", from);
+}
+
+/* ---- the cgroups' limits --------------------------------------------------
+ *
+ * A process's memory is limited by its cgroup and by every cgroup above
+ * it, in cgroup v2 (memory.max, memory.current, in the unified hierarchy
+ * at /sys/fs/cgroup) as in cgroup v1 (memory.limit_in_bytes,
+ * memory.usage_in_bytes, in the memory controller's hierarchy at
+ * /sys/fs/cgroup/memory). /proc/self/cgroup names the process's cgroup in
+ * each: "0::/PATH" (v2), "N:CONTROLLERS:/PATH" (v1, CONTROLLERS holding
+ * "memory"). Walking from that cgroup up to the hierarchy's root also
+ * finds the limit of a container whose own cgroup is mounted as the
+ * root (a PATH that does not exist below the mount point).
+ */
+
+/* A cgroup file's path: WEFT_TEST_CGROUP_ROOT (a directory holding a
+ * fake proc/self/cgroup and sys/fs/cgroup, for tests) before it. */
+static void weft__cg_path(char *buf, size_t size, const char *path)
+{
+	const char *root = weft__test_hook("CGROUP_ROOT");
+
+	weft__fmt(buf, size, "%s%s", root ? root : "", path);
+}
+
+/* Values of v1's memory.limit_in_bytes this large mean no limit (the
+ * kernel's "unlimited", PAGE_COUNTER_MAX pages, rounded down to a page). */
+#define WEFT__CG1_UNLIMITED 9223372036854771712ull
+
+/* One hierarchy's files: its mount point, the files of the limit and of
+ * what is used, the key of memory.stat that counts the inactive page
+ * cache in that use, and its name in messages. */
+typedef struct weft__cg_kind {
+	const char *mount, *limit, *usage, *inactive, *name;
+} weft__cg_kind;
+
+static const weft__cg_kind weft__cg_v2 = { "/sys/fs/cgroup", "memory.max",
+					   "memory.current", "inactive_file",
+					   "cgroup v2" };
+/* v1's total_inactive_file counts the cgroups below, as its
+ * memory.usage_in_bytes does; its inactive_file the cgroup's own. */
+static const weft__cg_kind weft__cg_v1 = { "/sys/fs/cgroup/memory",
+					   "memory.limit_in_bytes",
+					   "memory.usage_in_bytes",
+					   "total_inactive_file", "cgroup v1" };
+
+/* The value of key in the memory.stat of cgroup dir ("KEY N" lines): 0
+ * when the file or the key is not there. */
+static uint64_t weft__cg_stat(const weft__cg_kind *k, const char *dir,
+			      const char *key)
+{
+	char file[WEFT__MEM_PATH], path[WEFT__MEM_PATH], text[16384];
+	size_t n = strlen(key);
+	unsigned long long v;
+
+	weft__fmt(file, sizeof file, "%s%s/memory.stat", k->mount, dir);
+	weft__cg_path(path, sizeof path, file);
+	if (!weft__read_small(path, text, sizeof text))
 		return 0;
-	line[strcspn(line, "\n")] = '\0';
-	weft__fmt(path, sizeof path, "/sys/fs/cgroup%s/memory.max", line + 3);
+	for (const char *line = text; *line;) {
+		if (strncmp(line, key, n) == 0 && line[n] == ' ' &&
+		    sscanf(line + n + 1, "%llu", &v) == 1)
+			return v;
+		line += strcspn(line, "\n");
+		line += *line == '\n';
+	}
+	return 0;
+}
+
+/* The limit of cgroup dir (a directory below the mount point), when it
+ * has one: its limit less what it uses, into a when that is the lowest.
+ * What it uses is its working set, as docker and the kubelet count it:
+ * the usage less the inactive page cache charged to it, which the kernel
+ * reclaims before it would kill anything (a cgroup whose usage is mostly
+ * files read earlier still has room). */
+static void weft__cg_level(weft__mem_avail *a, const weft__cg_kind *k,
+			   const char *dir)
+{
+	char file[WEFT__MEM_PATH], path[WEFT__MEM_PATH], value[64], h[32];
+	char from[sizeof a->from];
+	uint64_t max, used = 0, cache;
+
+	weft__fmt(file, sizeof file, "%s%s/%s", k->mount, dir, k->usage);
+	weft__cg_path(path, sizeof path, file);
+	if (weft__read_small(path, value, sizeof value))
+		(void)weft__parse_bytes(value, &used); /* unknown: 0 */
+	if (used) {
+		cache = weft__cg_stat(k, dir, k->inactive);
+		used = cache < used ? used - cache : 0;
+	}
+	weft__fmt(file, sizeof file, "%s%s/%s", k->mount, dir, k->limit);
+	weft__cg_path(path, sizeof path, file);
 	if (!weft__read_small(path, value, sizeof value) ||
-	    !weft__parse_bytes(value, &max))
-		return 0; /* "max": no limit */
-	weft__fmt(path, sizeof path, "/sys/fs/cgroup%s/memory.current",
-		  line + 3);
-	if (!weft__read_small(path, value, sizeof value) ||
-	    !weft__parse_bytes(value, &cur))
-		return 0;
-	*out = max > cur ? max - cur : 0;
-	return 1;
+	    !weft__parse_bytes(value, &max) || /* v2's "max": no limit */
+	    (k == &weft__cg_v1 && max >= WEFT__CG1_UNLIMITED))
+		return;
+	weft__human(h, sizeof h, max);
+	weft__fmt(from, sizeof from, "what the %s limit of %s, %s, leaves",
+		  k->name, path, h);
+	weft__avail_min(a, max > used ? max - used : 0, from);
+}
+
+/* The limits of cgroup `cgroup` ("/a/b") and of every cgroup above it. */
+static void weft__cg_walk(weft__mem_avail *a, const weft__cg_kind *k,
+			  const char *cgroup)
+{
+	char dir[WEFT__MEM_PATH];
+	char *slash;
+
+	weft__fmt(dir, sizeof dir, "%s", cgroup);
+	for (;;) {
+		/* "/a/b/" and "/" end without their slash: the root is "". */
+		size_t n = strlen(dir);
+		if (n && dir[n - 1] == '/')
+			dir[n - 1] = '\0';
+		weft__cg_level(a, k, dir);
+		if (!dir[0] || !(slash = strrchr(dir, '/')))
+			return;
+		*slash = '\0';
+	}
+}
+
+/* 1 when a v1 line's controllers ("cpu,memory") hold "memory". */
+static int weft__cg_has_memory(const char *controllers, size_t len)
+{
+	const char *p = controllers, *end = controllers + len;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		size_t n = (size_t)((comma ? comma : end) - p);
+		if (n == 6 && memcmp(p, "memory", 6) == 0)
+			return 1;
+		p += n + 1;
+	}
+	return 0;
+}
+
+/* One line of /proc/self/cgroup, "ID:CONTROLLERS:PATH": the hierarchy
+ * whose memory it names (v2's, or v1's memory controller's), walked. */
+static void weft__cg_line(weft__mem_avail *a, char *line)
+{
+	char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+	if (!c2 || c2[1] != '/')
+		return;
+	if (c2 == c1 + 1 && strncmp(line, "0:", 2) == 0)
+		weft__cg_walk(a, &weft__cg_v2, c2 + 1);
+	else if (weft__cg_has_memory(c1 + 1, (size_t)(c2 - c1 - 1)))
+		weft__cg_walk(a, &weft__cg_v1, c2 + 1);
+}
+
+/* The lowest of what the process's cgroups leave, v1 and v2. */
+static void weft__cgroup_left(weft__mem_avail *a)
+{
+	char text[8192], path[WEFT__MEM_PATH];
+	char *line, *save = NULL;
+
+	weft__cg_path(path, sizeof path, "/proc/self/cgroup");
+	if (!weft__read_small(path, text, sizeof text))
+		return;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		weft__cg_line(a, line);
 }
 
 /* An environment variable holding bytes: 1 when set (in *out), 0 when
@@ -206,17 +378,6 @@ static int weft__env_bytes(weft_context *ctx, const char *name, uint64_t *out)
 		   "%s=%.40s is not a number of bytes (a decimal integer)",
 		   name, text);
 	return -1;
-}
-
-/* The lowest of what limits the host's (or the device's) memory. */
-static void weft__avail_min(weft__mem_avail *a, uint64_t bytes,
-			    const char *from)
-{
-	if (a->known && a->bytes <= bytes)
-		return;
-	a->known = 1;
-	a->bytes = bytes;
-	a->from = from;
 }
 
 /* $name, bytes that replace what the machine reports, into out: 1 when
@@ -242,8 +403,7 @@ weft_status weft__mem_host(weft_context *ctx, weft__mem_avail *out)
 		return WEFT_E_CONFIG;
 	if (env == 0 && weft__meminfo(&v))
 		weft__avail_min(out, v, "MemAvailable");
-	if (weft__cgroup_left(&v))
-		weft__avail_min(out, v, "what the cgroup's memory.max leaves");
+	weft__cgroup_left(out);
 	if (weft__as_left(&v))
 		weft__avail_min(out, v,
 				"what the address-space limit (ulimit -v) "
@@ -282,24 +442,6 @@ weft_status weft__mem_device(weft_context *ctx, const weft_backend *vt,
 
 /* ---- the check ------------------------------------------------------------
  */
-
-/* "1.5 GiB", "12.0 MiB", "800 bytes". */
-static void weft__human(char *buf, size_t size, uint64_t bytes)
-{
-	static const char *const unit[] = { "KiB", "MiB", "GiB",
-					    "TiB", "PiB", "EiB" };
-	double v = (double)bytes;
-	int u = -1;
-
-	while (v >= 1024.0 && u < 5) {
-		v /= 1024.0;
-		u++;
-	}
-	if (u < 0)
-		weft__fmt(buf, size, "%llu bytes", (unsigned long long)bytes);
-	else
-		weft__fmt(buf, size, "%.1f %s", v, unit[u]);
-}
 
 /* Bytes of part p: its host bytes (which = 'h'), device bytes ('d'), or
  * both ('b', a device in host memory). */
@@ -395,7 +537,7 @@ weft_status weft__mem_check_host(weft_context *ctx, const char *model,
 				 const char *backend)
 {
 	uint64_t need = weft__mem_need(est, with_device ? 'b' : 'h');
-	char avail[256];
+	char avail[sizeof host->from + 160];
 
 	if (!est->known || !host->known || need <= host->bytes)
 		return WEFT_OK;
@@ -413,7 +555,7 @@ weft_status weft__mem_check_device(weft_context *ctx, const char *model,
 				   const weft__mem_avail *dev,
 				   const char *backend)
 {
-	char avail[256], what[96], h[32];
+	char avail[sizeof dev->from + 160], what[96], h[32];
 
 	if (!est->known || !dev->known || est->device <= dev->bytes)
 		return WEFT_OK;
@@ -426,6 +568,25 @@ weft_status weft__mem_check_device(weft_context *ctx, const char *model,
 	}
 	return weft__mem_refuse(ctx, model, est, 'd', est->device, "device",
 				avail);
+}
+
+weft_status weft__mem_host_has(weft_context *ctx, uint64_t need,
+			       const char *what, const char *parts,
+			       const char *todo)
+{
+	char avail[sizeof((weft__mem_avail *)0)->from + 160], h[32];
+	weft__mem_avail host;
+	weft_status st;
+
+	if ((st = weft__mem_host(ctx, &host)) || !host.known ||
+	    need <= host.bytes)
+		return st;
+	weft__avail_text(avail, sizeof avail, &host, NULL);
+	weft__human(h, sizeof h, need);
+	return weft__fail(
+		ctx, WEFT_E_NOMEM,
+		"%s needs %llu bytes (%s) of host memory (%s), %s; %s", what,
+		(unsigned long long)need, h, parts, avail, todo);
 }
 
 static uint64_t weft__mul_sat(uint64_t a, uint64_t n)
@@ -488,11 +649,77 @@ weft_status weft__mem_fits(weft_context *ctx, const char *model,
 	return weft__mem_batch_fail(ctx, st, replicas);
 }
 
+/* ---- validation's verdict ------------------------------------------------
+ */
+
+/* weft__mem_fits() on the device of the backend the run would use, its
+ * verdict in *decided's case (1): 0 when there is no such device here. */
+static weft_status weft__mem_fits_device(weft_context *ctx,
+					 const weft_config *cfg,
+					 const weft_model *model,
+					 const weft_model_estimate *est,
+					 int *decided)
+{
+	weft_device_config dc;
+	weft__plugin_set *set = NULL;
+	weft__plugin *own = NULL, *p = NULL;
+	const weft_backend *vt = NULL;
+	weft_device *dev = NULL;
+	weft_error err = { { 0 } };
+	char why[512];
+	weft_status st;
+
+	*decided = 0;
+	weft__sim_device_config(cfg, &dc);
+	if ((st = weft__sim_choose_backend(ctx, cfg, &set, &own, &p)))
+		goto release_plugins;
+	vt = WEFT__BACKEND(p);
+	if ((st = vt->open(&dc, &dev, &err)))
+		goto release_plugins;
+	if (weft__backend_meets_needs(vt, dev, model->program, why,
+				      sizeof why)) {
+		*decided = 1;
+		st = weft__mem_fits(ctx, model->name, est, vt, dev, 1);
+	}
+	vt->close(dev);
+release_plugins:
+	weft__plugins_free(set);
+	weft__plugin_free(own);
+	return st;
+}
+
+weft_status weft__mem_fits_config(weft_context *ctx, const weft_config *cfg,
+				  const weft_model *model,
+				  const weft_model_estimate *est)
+{
+	char msg[WEFT__MSG_MAX];
+	weft__mem_avail host;
+	weft_status st;
+	int decided;
+
+	if ((st = weft__mem_fits(ctx, model->name, est, NULL, NULL, 1)) ||
+	    !est->known || (st = weft__mem_host(ctx, &host)) || !host.known ||
+	    weft__mem_need(est, 'b') <= host.bytes)
+		return st;
+	/* Whether the run fits depends on its device: ask it. What goes
+	 * wrong in asking is the run's to say, once it opens the device. */
+	weft__fmt(msg, sizeof msg, "%s", weft__context_error(ctx));
+	st = weft__mem_fits_device(ctx, cfg, model, est, &decided);
+	if (decided || st == WEFT_E_CANCELLED)
+		return st;
+	if (ctx)
+		weft__fmt(ctx->msg, sizeof ctx->msg, "%s", msg);
+	return WEFT_OK;
+}
+
 /* ---- weft check's report ------------------------------------------------- */
 
 weft_status weft_config_estimate(weft_context *ctx, const weft_config *cfg,
 				 weft_estimate *out)
 {
+	/* What available_from points to, until the next call in this
+	 * thread. */
+	static _Thread_local char from[sizeof((weft__mem_avail *)0)->from];
 	weft_estimate full = { .struct_size = sizeof full };
 	const weft__valid *v = cfg ? weft__config_valid(cfg) : NULL;
 	weft__mem_avail host;
@@ -514,7 +741,8 @@ weft_status weft_config_estimate(weft_context *ctx, const weft_config *cfg,
 	full.device_bytes = v->est.device;
 	full.shared_bytes = weft__mem_need(&v->est, 'b');
 	full.host_available = host.known ? host.bytes : 0;
-	full.available_from = host.known ? host.from : "";
+	weft__fmt(from, sizeof from, "%s", host.known ? host.from : "");
+	full.available_from = from;
 	weft__mem_parts(&v->est, 'b', full.parts, sizeof full.parts);
 	if (v->est.setup.host) {
 		weft__msg_add(full.parts, sizeof full.parts, "; before that, ");

@@ -27,13 +27,18 @@ struct weft_model_estimate {
 	weft__mem_part setup;
 };
 
+/* The longest path of a cgroup file weft reads. */
+#define WEFT__MEM_PATH 1024
+
 /* What the host (or a device) has for a run. */
 typedef struct weft__mem_avail {
-	int known;	  /* bytes is meaningful */
-	uint64_t bytes;	  /* the lowest of the limits */
-	const char *from; /* which: "MemAvailable", ... */
-	int host;	  /* a device whose memory is the host's */
-	uint64_t total;	  /* a device's memory, 0 when unknown */
+	int known;	/* bytes is meaningful */
+	uint64_t bytes; /* the lowest of the limits */
+	/* Which: "MemAvailable", "what the cgroup v1 limit of FILE, 4.0
+	 * GiB, leaves", ... */
+	char from[WEFT__MEM_PATH + 64];
+	int host;	/* a device whose memory is the host's */
+	uint64_t total; /* a device's memory, 0 when unknown */
 } weft__mem_avail;
 
 /* The model's estimate() on cfg (est->known is 0 for a model without
@@ -42,9 +47,17 @@ weft_status weft__mem_estimate(weft_context *ctx, const weft_config *cfg,
 			       const weft_model *model,
 			       weft_model_estimate *est);
 /* MemAvailable ($WEFT_MEM_AVAILABLE instead), lowered by the
- * address-space limit and the cgroup's limit; WEFT_E_CONFIG when the
+ * address-space limit (ulimit -v) and by the limits of the process's
+ * cgroups, v1 and v2, its own and those above it; WEFT_E_CONFIG when the
  * variable is not a number. */
 weft_status weft__mem_host(weft_context *ctx, weft__mem_avail *out);
+/* WEFT_E_NOMEM, "WHAT needs N bytes (1.0 GiB) of host memory (PARTS),
+ * MemAvailable is A bytes (...); TODO", when need bytes, read whole into
+ * memory (a checkpoint's state), are more than weft__mem_host() says the
+ * host has; WEFT_OK when they fit or it is not known. */
+weft_status weft__mem_host_has(weft_context *ctx, uint64_t need,
+			       const char *what, const char *parts,
+			       const char *todo);
 /* The device's free memory, from the backend's mem_info() (ABI 1.3;
  * $WEFT_DEVICE_MEM_AVAILABLE instead); unknown (known 0) without it. */
 weft_status weft__mem_device(weft_context *ctx, const weft_backend *vt,
@@ -72,6 +85,17 @@ weft_status weft__mem_fits(weft_context *ctx, const char *model,
 			   const weft_model_estimate *est,
 			   const weft_backend *vt, weft_device *dev,
 			   uint32_t replicas);
+/* Validation's verdict on the memory of a run of cfg with model's
+ * estimate est: weft__mem_fits() on the host alone and, when the host's
+ * and the device's bytes together do not fit the host (so that the
+ * verdict depends on the device), weft__mem_fits() on the device of the
+ * backend the run would use, opened here and closed: the run's own
+ * verdict, message included. Without a device here (the backend cannot
+ * be loaded or opened, or lacks what the program needs), the run decides
+ * once its device is open. */
+weft_status weft__mem_fits_config(weft_context *ctx, const weft_config *cfg,
+				  const weft_model *model,
+				  const weft_model_estimate *est);
 /* The bytes a run needs of the host (which 'h'), of the device ('d'), or
  * of the host with the device's buffers in it ('b'): setup's early host
  * memory when it is the larger. */

@@ -7,11 +7,26 @@
  * emit() runs on the output writer thread (pipeline.c) with the writer's
  * model context: failures go to the writer's error context, and whatever
  * would reach the backend or change the run is refused there.
+ *
+ * Every call into the backend is recorded as one (util/crash.h), so that
+ * a crash inside it names the backend's plugin file and the function. A
+ * model's check() runs in a child process (as the plugins' probes do,
+ * plugin/isolate.c): a check() that crashes or calls exit() becomes a
+ * message naming the plugin and the hook, and a check() that does not
+ * return is killed when the work is cancelled.
  */
 #include "run/sim.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/crash.h"
 
 void weft__mc_init(weft_model_ctx *mc, weft_sim *sim, int writer)
 {
@@ -22,10 +37,135 @@ void weft__mc_init(weft_model_ctx *mc, weft_sim *sim, int writer)
 	mc->ctx = writer ? &sim->pipe.w.ctx : sim->ctx;
 }
 
+/* ---- check(), in a child ------------------------------------------------ */
+
+/* The file of the model's plugin, for messages. */
+static const char *weft__model_file(const weft_model *model)
+{
+	const char *file = weft__crash_file(model);
+
+	return file ? file : "(a file not found)";
+}
+
+/* The model's check() in this process, whose plugin is file; setup: a
+ * call of the setup phase (util/crash.h), which a child's is not. */
+static weft_status weft__model_check_here(weft_context *ctx,
+					  const weft_config *cfg,
+					  const weft_model *model,
+					  const char *file, int setup)
+{
+	weft_model_ctx mc = { .cfg = cfg, .model = model, .ctx = ctx };
+	weft__in_plugin at;
+	weft_status st;
+
+	weft__crash_set(&at, "model", file, "check()", setup);
+	st = model->check(&mc);
+	weft__crash_clear(&at);
+	return weft__mc_end(&mc, st);
+}
+
+/* The child: check() and its verdict, "STATUS\nMESSAGE", into fd. It
+ * takes no lock that another thread of the parent may have held at the
+ * fork (the plugin's file was found before it). */
+static void weft__model_check_child(weft_context *ctx, const weft_config *cfg,
+				    const weft_model *model, const char *file,
+				    int fd)
+{
+	char out[WEFT__MSG_MAX + 32];
+	weft_status st;
+	size_t n, done = 0;
+	ssize_t w;
+
+	/* Never outlive the parent; keep standard output, which the parent
+	 * prints to, free of the plugin's chatter. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	ctx->msg[0] = '\0';
+	st = weft__model_check_here(ctx, cfg, model, file, 0);
+	weft__fmt(out, sizeof out, "%d\n%s", (int)st, st ? ctx->msg : "");
+	n = strlen(out);
+	while (done < n &&
+	       ((w = write(fd, out + done, n - done)) > 0 || errno == EINTR))
+		done += w > 0 ? (size_t)w : 0;
+}
+
+/* The child's end, as the run's verdict: its check()'s own, or what
+ * became of the child. */
+static weft_status weft__model_check_end(weft_context *ctx,
+					 const weft_model *model,
+					 const char *file, weft__child_end end,
+					 int status, const char *out)
+{
+	char sig[32], *msg;
+	long v;
+
+	if (end == WEFT__CHILD_CANCELLED)
+		return weft__cancel_fail(ctx,
+					 "checking the parameters of "
+					 "model %s (its check() was killed)",
+					 model->name);
+	if (WIFSIGNALED(status)) {
+		weft__signal_name(WTERMSIG(status), sig, sizeof sig);
+		return weft__fail(ctx, WEFT_E_MODEL,
+				  "crashed with %s in model plugin %s, check() "
+				  "(run in a child process, which it took "
+				  "down alone)",
+				  sig, file);
+	}
+	v = strtol(out, &msg, 10);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || msg == out ||
+	    *msg != '\n')
+		return weft__fail(ctx, WEFT_E_MODEL,
+				  "model plugin %s, check(): the process "
+				  "exited with status %d before check() "
+				  "returned (a plugin must not call exit())",
+				  file,
+				  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (v == WEFT_OK)
+		return WEFT_OK;
+	return weft__fail(ctx, (weft_status)v, "%s", msg + 1);
+}
+
+/* check() in a child process; ctx's cancellation kills it. */
+static weft_status weft__model_check_fork(weft_context *ctx,
+					  const weft_config *cfg,
+					  const weft_model *model,
+					  const char *file)
+{
+	char out[WEFT__MSG_MAX + 32];
+	weft__child_end end;
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return weft__fail(ctx, WEFT_E_NOMEM,
+				  "cannot check model %s: pipe: %s",
+				  model->name, strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		weft__model_check_child(ctx, cfg, model, file, fds[1]);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return weft__fail(ctx, WEFT_E_NOMEM,
+				  "cannot check model %s: fork: %s",
+				  model->name, strerror(errno));
+	}
+	/* No time limit: a check() that does not return is the user's to
+	 * stop (a signal to the weft command cancels, and kills it). */
+	end = weft__child_wait(ctx, pid, fds[0], 86400.0 * 365, out, sizeof out,
+			       &status);
+	return weft__model_check_end(ctx, model, file, end, status, out);
+}
+
 weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
 			      const weft_model *model)
 {
-	weft_model_ctx mc = { .cfg = cfg, .model = model, .ctx = ctx };
+	double timeout;
+	weft_status st;
 
 	if (model->struct_size < WEFT_MODEL_V1_1_SIZE || !model->check)
 		return WEFT_OK;
@@ -34,7 +174,14 @@ weft_status weft__model_check(weft_context *ctx, const weft_config *cfg,
 					 "checking the parameters of "
 					 "model %s",
 					 model->name);
-	return weft__mc_end(&mc, model->check(&mc));
+	/* WEFT_PROBE_TIMEOUT=0: plugins' code in this process (debuggers,
+	 * programs that must not fork). */
+	if ((st = weft__probe_timeout(ctx, &timeout)))
+		return st;
+	if (timeout == 0.0)
+		return weft__model_check_here(ctx, cfg, model,
+					      weft__model_file(model), 1);
+	return weft__model_check_fork(ctx, cfg, model, weft__model_file(model));
 }
 
 weft_status weft__mc_end(weft_model_ctx *mc, weft_status st)
@@ -224,6 +371,17 @@ int weft_model_want_csv(const weft_model_ctx *mc)
 	return weft__config_opts(mc->cfg)->output.csv;
 }
 
+/* The run's backend is called (util/crash.h): hook names the function;
+ * a call from setup() is one of the setup phase. */
+static void weft__mc_backend(weft_model_ctx *mc, weft__in_plugin *at,
+			     const char *hook)
+{
+	weft_sim *sim = mc->sim;
+
+	weft__crash_set(at, "backend", sim->plugin ? sim->plugin->path : NULL,
+			hook, sim->in_setup);
+}
+
 weft_status weft_model_alloc(weft_model_ctx *mc, const char *what, size_t bytes,
 			     weft_buf **out)
 {
@@ -235,18 +393,23 @@ weft_status weft__model_alloc(weft_model_ctx *mc, const char *what,
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_status st;
 
 	if ((st = weft__mc_main(mc, "weft_model_alloc")))
 		return st;
+	weft__mc_backend(mc, &at, "alloc()");
 	st = sim->vt->alloc(sim->dev, bytes, out, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__model_fail(mc, st, "allocating %s (%zu bytes): %s",
 					what, bytes, err.msg);
 	/* Recorded for state digests (the conformance suite). */
 	st = weft__sim_buf_add(sim, what, *out, bytes);
 	if (st) {
+		weft__mc_backend(mc, &at, "free()");
 		sim->vt->free(sim->dev, *out);
+		weft__crash_clear(&at);
 		*out = NULL;
 		return weft__model_fail(mc, st, "allocating %s: out of memory",
 					what);
@@ -261,10 +424,14 @@ void weft_model_free(weft_model_ctx *mc, weft_buf *buf)
 
 void weft__model_free(weft_model_ctx *mc, weft_buf *buf)
 {
+	weft__in_plugin at;
+
 	if (!buf || weft__mc_main(mc, "weft_model_free"))
 		return;
 	weft__sim_buf_drop(mc->sim, buf);
+	weft__mc_backend(mc, &at, "free()");
 	mc->sim->vt->free(mc->sim->dev, buf);
+	weft__crash_clear(&at);
 }
 
 weft_status weft_model_buffer_tolerance(weft_model_ctx *mc, weft_buf *buf,
@@ -374,12 +541,15 @@ weft_status weft__model_upload(weft_model_ctx *mc, weft_buf *dst, size_t offset,
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
 	uint64_t t0;
+	weft__in_plugin at;
 	weft_status st;
 
 	if ((st = weft__mc_main(mc, "weft_model_upload")))
 		return st;
 	t0 = weft__now_ns();
+	weft__mc_backend(mc, &at, "write()");
 	st = sim->vt->write(sim->dev, dst, offset, src, bytes, 0, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__model_fail(mc, st, "uploading %zu bytes: %s",
 					bytes, err.msg);
@@ -402,15 +572,19 @@ weft_status weft__model_download(weft_model_ctx *mc, void *dst, weft_buf *src,
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
 	uint64_t t0;
+	weft__in_plugin at;
 	weft_status st;
 
 	if ((st = weft__mc_main(mc, "weft_model_download")))
 		return st;
 	t0 = weft__now_ns();
+	weft__mc_backend(mc, &at, "read()");
 	st = sim->vt->read(sim->dev, dst, src, offset, bytes, WEFT_XFER_ASYNC,
 			   &err);
+	at.hook = "sync()";
 	if (st == WEFT_OK)
 		st = sim->vt->sync(sim->dev, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__model_fail(mc, st, "downloading %zu bytes: %s",
 					bytes, err.msg);
@@ -439,12 +613,15 @@ weft_status weft__model_copy(weft_model_ctx *mc, weft_buf *dst,
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_status st;
 
 	if ((st = weft__mc_main(mc, "weft_model_copy")))
 		return st;
+	weft__mc_backend(mc, &at, "copy()");
 	st = sim->vt->copy(sim->dev, dst, dst_offset, src, src_offset, bytes,
 			   WEFT_XFER_ASYNC, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__model_fail(
 			mc, st,
@@ -469,12 +646,15 @@ weft_status weft__model_download_async(weft_model_ctx *mc, void *dst,
 {
 	weft_sim *sim = mc->sim;
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_status st;
 
 	if ((st = weft__mc_main(mc, "weft_model_download_async")))
 		return st;
+	weft__mc_backend(mc, &at, "read()");
 	st = sim->vt->read(sim->dev, dst, src, offset, bytes, WEFT_XFER_ASYNC,
 			   &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__model_fail(mc, st,
 					"reading %zu bytes of %s (offset %zu) "

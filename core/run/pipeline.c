@@ -37,6 +37,7 @@
  * with the writer's model context, its failures in the writer's context.
  */
 #include "run/sim.h"
+#include "util/crash.h"
 
 #include <signal.h>
 #include <string.h>
@@ -47,6 +48,7 @@ static void *weft__writer_main(void *arg)
 {
 	weft_sim *sim = arg;
 	weft__writer *w = &sim->pipe.w;
+	weft__in_plugin at;
 
 	weft__output_thread_ctx(&w->ctx);
 	pthread_mutex_lock(&w->mu);
@@ -61,8 +63,11 @@ static void *weft__writer_main(void *arg)
 		c = w->queue[w->head];
 		if (w->failed == WEFT_OK && !w->abandon) {
 			pthread_mutex_unlock(&w->mu);
+			weft__crash_set(&at, "model", sim->model_file, "emit()",
+					0);
 			st = sim->model->emit(&w->mc, sim->mstate, c.steps_done,
 					      c.slot);
+			weft__crash_clear(&at);
 			pthread_mutex_lock(&w->mu);
 		}
 		w->head = (w->head + 1) % WEFT__SIM_SLOTS;
@@ -239,14 +244,17 @@ static weft_status weft__pipe_hand_pending(weft_sim *sim)
 static weft_status weft__pipe_emit_here(weft_sim *sim)
 {
 	weft__pipe *p = &sim->pipe;
+	weft__in_plugin at;
 	weft_status st;
 
 	p->has_pending = 0;
 	if ((st = weft__pipe_sync(sim)))
 		return st;
 	weft__output_thread_ctx(&p->w.ctx);
+	weft__crash_set(&at, "model", sim->model_file, "emit()", 0);
 	st = sim->model->emit(&p->w.mc, sim->mstate, p->pending.steps_done,
 			      p->pending.slot);
+	weft__crash_clear(&at);
 	weft__output_thread_ctx(NULL);
 	p->w.emitted++;
 	return st == WEFT_OK ? WEFT_OK : weft__writer_failure(sim, st);
@@ -258,12 +266,15 @@ weft_status weft__pipe_chunk(weft_sim *sim)
 	weft__chunk c = { .steps_done = sim->steps_done,
 			  .slot = (unsigned)(p->next % WEFT__SIM_SLOTS) };
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_status st;
 
 	if (!sim->batched && (st = weft__writer_slot(sim, p->next)))
 		return st;
 	p->unsynced = 1;
+	weft__crash_set(&at, "model", sim->model_file, "collect()", 0);
 	st = sim->model->collect(&sim->mc, sim->mstate, c.steps_done, c.slot);
+	weft__crash_clear(&at);
 	if (st)
 		return st;
 	p->next++;

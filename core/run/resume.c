@@ -7,8 +7,10 @@
  *      (a run replacing it meanwhile cannot mix two checkpoints): the
  *      manifest's format, its end line and checksum, then this weft's
  *      version, the model's name, version and ABI, the configuration
- *      (the first key that differs is named), the size and checksums of
- *      state.bin and of every output;
+ *      (the first key that differs is named); then the bytes of state.bin
+ *      and the output copies, as the manifest gives them, against the
+ *      host's memory (memory.c's weft__mem_host(), as a run's estimate);
+ *      only then are they read: their sizes and checksums;
  *   2. the run is opened as any run is: setup() builds everything again
  *      (nothing of setup is skipped: its results are what a checkpoint
  *      does not hold);
@@ -54,29 +56,83 @@ static void ckpt_loaded_free(ckpt_loaded *l)
 
 /* ---- reading ------------------------------------------------------------- */
 
-/* The file name of dir (a descriptor), whole. */
-static weft_status ckpt_read_file(weft_context *ctx, const char *dir, int dfd,
-				  const char *name, size_t max, char **data,
-				  size_t *len)
+/* Exactly size bytes of fd into new memory, then its end: 0, or -1 when
+ * it holds fewer or more (it changed since its fstat()), or errno. One
+ * allocation, of the size checked against the manifest. */
+static int ckpt_read_exact(int fd, uint64_t size, char **data, size_t *len)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
-	int err = fd < 0 ? errno : weft__ckpt_slurp(fd, max, data, len);
+	size_t n = 0;
+	char *buf, more;
+	ssize_t got;
 
-	if (fd >= 0)
-		close(fd);
-	if (err == ENOENT && strcmp(name, WEFT__CKPT_MANIFEST) == 0)
+	if (size >= SIZE_MAX || !(buf = malloc((size_t)size + 1)))
+		return ENOMEM;
+	while (n < size) {
+		got = read(fd, buf + n, (size_t)size - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	while ((got = read(fd, &more, 1)) < 0 && errno == EINTR)
+		;
+	if (n < size || got != 0) {
+		int err = got < 0 ? errno : -1;
+		free(buf);
+		return err;
+	}
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+/* The file name of dir (a descriptor), whole: a regular file of exactly
+ * *want bytes (the manifest's size for it), or of at most max when want
+ * is NULL, checked before any of it is read. */
+static weft_status ckpt_read_file(weft_context *ctx, const char *dir, int dfd,
+				  const char *name, const uint64_t *want,
+				  uint64_t max, char **data, size_t *len)
+{
+	char shown[WEFT__MSG_MAX / 2];
+	uint64_t size;
+	weft_status st;
+	int fd, err;
+
+	weft__fmt(shown, sizeof shown, "checkpoint file %s/%s", dir, name);
+	st = weft__open_regular(ctx, dfd, name, shown, max, &fd, &size);
+	if (st && errno == ENOENT && strcmp(name, WEFT__CKPT_MANIFEST) == 0)
 		return weft__fail(ctx, WEFT_E_IO,
 				  "checkpoint %s holds no " WEFT__CKPT_MANIFEST
 				  ": it is not a checkpoint directory, or no "
 				  "checkpoint was written into it",
 				  dir);
+	if (st)
+		return st;
+	if (want && size != *want) {
+		close(fd);
+		return weft__fail(ctx, WEFT_E_IO,
+				  "checkpoint %s: %s has %llu bytes, its "
+				  "manifest says %llu: the checkpoint is "
+				  "damaged (%s?)",
+				  dir, name, (unsigned long long)size,
+				  (unsigned long long)*want,
+				  size < *want ? "truncated" : "replaced");
+	}
+	err = ckpt_read_exact(fd, size, data, len);
+	close(fd);
+	if (err == -1)
+		return weft__fail(ctx, WEFT_E_IO,
+				  "checkpoint %s: %s changed while it was "
+				  "read (another process writes it?)",
+				  dir, name);
 	if (err)
 		return weft__fail(ctx, WEFT_E_IO,
-				  "checkpoint %s: cannot read %s: %s%s", dir,
-				  name, strerror(err),
-				  err == EFBIG ? " (larger than a manifest can "
-						 "be)"
-					       : "");
+				  "checkpoint %s: cannot read %s (%llu "
+				  "bytes): %s",
+				  dir, name, (unsigned long long)size,
+				  strerror(err));
 	return WEFT_OK;
 }
 
@@ -91,8 +147,8 @@ static weft_status ckpt_read_output(weft_context *ctx, ckpt_loaded *l, int dfd,
 
 	if (!name)
 		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
-	st = ckpt_read_file(ctx, l->dir, dfd, name, SIZE_MAX, &l->out[i],
-			    &l->out_len[i]);
+	st = ckpt_read_file(ctx, l->dir, dfd, name, &e->bytes, UINT64_MAX,
+			    &l->out[i], &l->out_len[i]);
 	free(name);
 	return st;
 }
@@ -140,20 +196,61 @@ static weft_status ckpt_check_state(weft_context *ctx, const ckpt_loaded *l)
 	return st;
 }
 
-static weft_status ckpt_read_all(weft_context *ctx, ckpt_loaded *l, int dfd)
+/* checkpoint.txt, read and parsed. */
+static weft_status ckpt_read_manifest(weft_context *ctx, ckpt_loaded *l,
+				      int dfd)
 {
 	size_t len = 0;
 	char *text = NULL;
 	weft_status st;
 
-	st = ckpt_read_file(ctx, l->dir, dfd, WEFT__CKPT_MANIFEST,
+	st = ckpt_read_file(ctx, l->dir, dfd, WEFT__CKPT_MANIFEST, NULL,
 			    WEFT__CKPT_MANIFEST_MAX, &text, &len);
 	if (st == WEFT_OK)
 		st = weft__ckpt_manifest_read(ctx, l->dir, text, len, &l->m);
 	free(text);
-	if (st == WEFT_OK)
-		st = ckpt_read_file(ctx, l->dir, dfd, WEFT__CKPT_STATE,
-				    SIZE_MAX, &l->state, &l->state_bytes);
+	return st;
+}
+
+/* What reading the state and the output copies will hold, the sizes the
+ * manifest gives, against what the host has: a checkpoint of a larger
+ * run (or a manifest that claims 64 GiB) is refused, not OOM-killed. */
+static weft_status ckpt_check_memory(weft_context *ctx, const ckpt_loaded *l)
+{
+	uint64_t outputs = 0, need;
+	size_t n_out = 0;
+	char what[WEFT__MSG_MAX / 2], parts[160];
+
+	for (size_t i = 0; i < l->m.n; i++)
+		if (l->m.e[i].kind == 'o') {
+			outputs = l->m.e[i].bytes > UINT64_MAX - outputs
+					  ? UINT64_MAX
+					  : outputs + l->m.e[i].bytes;
+			n_out++;
+		}
+	need = l->m.state_bytes > UINT64_MAX - outputs
+		       ? UINT64_MAX
+		       : l->m.state_bytes + outputs;
+	weft__fmt(what, sizeof what, "checkpoint %s", l->dir);
+	weft__fmt(parts, sizeof parts,
+		  "%llu for " WEFT__CKPT_STATE ", %llu for %zu output "
+		  "cop%s, as its manifest says",
+		  (unsigned long long)l->m.state_bytes,
+		  (unsigned long long)outputs, n_out, n_out == 1 ? "y" : "ies");
+	return weft__mem_host_has(ctx, need, what, parts,
+				  "resume it where there is more memory");
+}
+
+/* state.bin and the output copies, their sizes the manifest's, checked
+ * before they are read: a device or a file of another size is never
+ * allocated for. */
+static weft_status ckpt_read_data(weft_context *ctx, ckpt_loaded *l, int dfd)
+{
+	weft_status st;
+
+	st = ckpt_read_file(ctx, l->dir, dfd, WEFT__CKPT_STATE,
+			    &l->m.state_bytes, UINT64_MAX, &l->state,
+			    &l->state_bytes);
 	if (st == WEFT_OK) {
 		l->out = calloc(l->m.n + 1, sizeof *l->out);
 		l->out_len = calloc(l->m.n + 1, sizeof *l->out_len);
@@ -256,7 +353,27 @@ static weft_status ckpt_check_model(weft_context *ctx, const weft_config *cfg,
 	return WEFT_OK;
 }
 
-/* Everything that can be checked before a run is opened. */
+/* This weft, the model and the configuration against the manifest's. */
+static weft_status ckpt_check_manifest(weft_context *ctx,
+				       const weft_config *cfg,
+				       const ckpt_loaded *l)
+{
+	weft_status st;
+
+	if (strcmp(l->m.weft, PACKAGE_VERSION) != 0)
+		return weft__fail(ctx, WEFT_E_CONFIG,
+				  "checkpoint %s was written by weft %s; this "
+				  "is weft %s: resume it with weft %s",
+				  l->dir, l->m.weft, PACKAGE_VERSION,
+				  l->m.weft);
+	if ((st = ckpt_check_model(ctx, cfg, l)))
+		return st;
+	return ckpt_check_config(ctx, cfg, l);
+}
+
+/* Everything that can be checked before a run is opened: the manifest
+ * against this weft, model and configuration, then what its state needs
+ * against the host's memory, before state.bin and the outputs are read. */
 static weft_status ckpt_load(weft_context *ctx, const weft_config *cfg,
 			     const char *dir, ckpt_loaded *l)
 {
@@ -275,17 +392,14 @@ static weft_status ckpt_load(weft_context *ctx, const weft_config *cfg,
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return weft__fail(ctx, WEFT_E_IO, "checkpoint %s: %s", dir,
 				  strerror(errno));
-	st = ckpt_read_all(ctx, l, dfd);
+	st = ckpt_read_manifest(ctx, l, dfd);
+	if (st == WEFT_OK)
+		st = ckpt_check_manifest(ctx, cfg, l);
+	if (st == WEFT_OK)
+		st = ckpt_check_memory(ctx, l);
+	if (st == WEFT_OK)
+		st = ckpt_read_data(ctx, l, dfd);
 	close(dfd);
-	if (st == WEFT_OK && strcmp(l->m.weft, PACKAGE_VERSION) != 0)
-		st = weft__fail(ctx, WEFT_E_CONFIG,
-				"checkpoint %s was written by weft %s; this is "
-				"weft %s: resume it with weft %s",
-				dir, l->m.weft, PACKAGE_VERSION, l->m.weft);
-	if (st == WEFT_OK)
-		st = ckpt_check_model(ctx, cfg, l);
-	if (st == WEFT_OK)
-		st = ckpt_check_config(ctx, cfg, l);
 	if (st == WEFT_OK)
 		st = ckpt_check_state(ctx, l);
 	return st;

@@ -17,6 +17,27 @@
 
 #include "run/checkpoint.h"
 #include "run/validate.h"
+#include "util/crash.h"
+
+/* ---- calls into plugins ---------------------------------------------------
+ */
+
+/* Into the run's backend (util/crash.h: a crash names its plugin file and
+ * the function); setup: a call of the setup phase, before the first
+ * step. */
+static void weft__sim_in_backend(const weft_sim *sim, weft__in_plugin *at,
+				 const char *hook, int setup)
+{
+	weft__crash_set(at, "backend", sim->plugin ? sim->plugin->path : NULL,
+			hook, setup);
+}
+
+/* Into the run's model. */
+static void weft__sim_in_model(const weft_sim *sim, weft__in_plugin *at,
+			       const char *hook, int setup)
+{
+	weft__crash_set(at, "model", sim->model_file, hook, setup);
+}
 
 /* ---- backend choice ------------------------------------------------------ */
 
@@ -29,34 +50,46 @@ static void weft__sim_use_plugin(weft_sim *sim, weft__plugin *p)
 			  sim->vt->fence && sim->vt->wait;
 }
 
-static weft_status weft__sim_pick_backend(weft_sim *sim)
+weft_status weft__sim_choose_backend(weft_context *ctx, const weft_config *cfg,
+				     weft__plugin_set **set, weft__plugin **own,
+				     weft__plugin **out)
 {
-	const char *path = weft__config_opts(sim->cfg)->backend.plugin;
-	const char *name = weft__config_opts(sim->cfg)->backend.name;
+	const weft__opts *o = weft__config_opts(cfg);
 	weft_status st;
 
-	if (path[0]) {
-		st = weft__plugin_load_path(sim->ctx, path, &sim->own_plugin);
-		sim->plugin = sim->own_plugin;
-	} else {
-		st = weft__backend_choose(
-			sim->ctx,
-			weft__config_opts(sim->cfg)->backend.plugin_path, name,
-			0, &sim->plugins, &sim->own_plugin, &sim->plugin);
-	}
+	if (!o->backend.plugin[0])
+		return weft__backend_choose(ctx, o->backend.plugin_path,
+					    o->backend.name, 0, set, own, out);
+	st = weft__plugin_load_path(ctx, o->backend.plugin, own);
+	*out = *own;
+	return st;
+}
+
+static weft_status weft__sim_pick_backend(weft_sim *sim)
+{
+	weft_status st;
+
+	st = weft__sim_choose_backend(sim->ctx, sim->cfg, &sim->plugins,
+				      &sim->own_plugin, &sim->plugin);
 	if (st == WEFT_OK)
 		weft__sim_use_plugin(sim, sim->plugin);
 	return st;
 }
 
-/* [backend] device: digits are an index, anything else a name substring. */
-static void weft__sim_device_choice(const char *text, weft_device_config *dc)
+void weft__sim_device_config(const weft_config *cfg, weft_device_config *dc)
 {
+	const weft__opts *o = weft__config_opts(cfg);
+	const char *text = o->backend.device;
 	char *end;
 	long v;
 
+	memset(dc, 0, sizeof *dc);
+	dc->struct_size = sizeof *dc;
+	dc->threads = (int)o->backend.threads;
+	dc->platform = o->backend.platform[0] ? o->backend.platform : NULL;
+	/* [backend] device: digits are an index, anything else a name
+	 * substring. */
 	dc->device = -1;
-	dc->device_match = NULL;
 	if (!text[0])
 		return;
 	v = strtol(text, &end, 10);
@@ -97,23 +130,19 @@ static weft_status weft__sim_cache_dir(weft_sim *sim, const char **out)
 
 static weft_status weft__sim_open_device(weft_sim *sim)
 {
-	const char *platform = weft__config_opts(sim->cfg)->backend.platform;
-	weft_device_config dc = {
-		.struct_size = sizeof dc,
-		.threads = (int)weft__config_opts(sim->cfg)->backend.threads,
-		.platform = platform[0] ? platform : NULL,
-		.flags = weft__config_opts(sim->cfg)->backend.profile
-				 ? WEFT_DEVICE_PROFILE
-				 : 0,
-	};
+	weft_device_config dc;
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_status st;
 
-	weft__sim_device_choice(weft__config_opts(sim->cfg)->backend.device,
-				&dc);
+	weft__sim_device_config(sim->cfg, &dc);
+	if (weft__config_opts(sim->cfg)->backend.profile)
+		dc.flags |= WEFT_DEVICE_PROFILE;
 	if ((st = weft__sim_cache_dir(sim, &dc.cache_dir)))
 		return st;
+	weft__sim_in_backend(sim, &at, "open()", 1);
 	st = sim->vt->open(&dc, &sim->dev, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__fail(sim->ctx, st, "%s: open-device: %s",
 				  sim->plugin->path,
@@ -134,6 +163,7 @@ static weft_status weft__sim_fit_needs(weft_sim *sim)
 	const char *name = weft__config_opts(sim->cfg)->backend.name;
 	const weft_program_desc *pd = sim->model->program;
 	char why[1024], needs[400], tried[WEFT__MSG_MAX] = "";
+	weft__in_plugin at;
 	weft__plugin *next;
 	weft_status st;
 
@@ -144,7 +174,9 @@ static weft_status weft__sim_fit_needs(weft_sim *sim)
 		weft__msg_add(tried, sizeof tried, "%sbackend %s (%s) has %s",
 			      tried[0] ? "; " : "", sim->plugin->name,
 			      sim->plugin->path, why);
+		weft__sim_in_backend(sim, &at, "close()", 1);
 		sim->vt->close(sim->dev);
+		weft__crash_clear(&at);
 		sim->dev = NULL;
 		for (;;) {
 			st = weft__plugins_auto_next(sim->ctx, sim->plugins,
@@ -179,6 +211,7 @@ static weft_status weft__sim_load_program(weft_sim *sim)
 {
 	weft_program_desc pd = *sim->model->program;
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_status st;
 
 	if (pd.source && pd.source_len == 0)
@@ -188,7 +221,9 @@ static weft_status weft__sim_load_program(weft_sim *sim)
 				       &pd);
 	if (st)
 		return st;
+	weft__sim_in_backend(sim, &at, "load_program()", 1);
 	st = sim->vt->load_program(sim->dev, &pd, &sim->prog, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__fail(sim->ctx, st,
 				  "loading the kernels of model '%s': %s",
@@ -252,6 +287,7 @@ static weft_status weft__sim_init(weft_sim *sim)
 	if (!sim->model)
 		return weft__fail(sim->ctx, WEFT_E_INTERNAL,
 				  "the configuration's model was not found");
+	sim->model_file = weft__crash_file(sim->model);
 	sim->steps_total =
 		(uint64_t)weft__config_opts(sim->cfg)->simulation.steps;
 	sim->every = (uint64_t)weft__config_opts(sim->cfg)->output.every;
@@ -299,12 +335,16 @@ static weft_status weft__sim_backend(weft_sim *sim, uint32_t replicas)
 /* The model's setup, the output pipeline and the checkpoints. */
 static weft_status weft__sim_model_setup(weft_sim *sim)
 {
+	weft__in_plugin at;
 	weft_status st;
 
 	if ((st = weft__sim_go_on(sim, "setting the model up")))
 		return st;
 	sim->in_setup = 1;
-	st = weft__mc_end(&sim->mc, sim->model->setup(&sim->mc, &sim->mstate));
+	weft__sim_in_model(sim, &at, "setup()", 1);
+	st = sim->model->setup(&sim->mc, &sim->mstate);
+	weft__crash_clear(&at);
+	st = weft__mc_end(&sim->mc, st);
 	sim->in_setup = 0;
 	if (st == WEFT_OK && WEFT__SIM_STEP(sim)->n == 0)
 		st = weft__model_fail(&sim->mc, WEFT_E_INTERNAL,
@@ -413,13 +453,16 @@ static weft_status weft__sim_enqueue(weft_sim *sim, uint64_t n)
 {
 	weft_error err = { { 0 } };
 	const weft__sim_list *step = WEFT__SIM_STEP(sim);
+	weft__in_plugin at;
 	weft_status st;
 
 	if (!sim->tm.t0) {
 		sim->tm.t0 = weft__now_ns();
 		sim->tm.from = sim->steps_done;
 	}
+	weft__sim_in_backend(sim, &at, "step() (the model's kernels)", 0);
 	st = sim->vt->step(sim->dev, sim->prog, step->l, step->n, n, &err);
+	weft__crash_clear(&at);
 	sim->tm.t_enq = weft__now_ns();
 	if (st)
 		return weft__fail(sim->ctx, st, "step %llu: %s",
@@ -544,6 +587,18 @@ static weft_status weft__sim_write_summary(weft_sim *sim)
 	return st;
 }
 
+/* The model's finish(). */
+static weft_status weft__sim_model_finish(weft_sim *sim)
+{
+	weft__in_plugin at;
+	weft_status st;
+
+	weft__sim_in_model(sim, &at, "finish()", 0);
+	st = sim->model->finish(&sim->mc, sim->mstate);
+	weft__crash_clear(&at);
+	return weft__mc_end(&sim->mc, st);
+}
+
 weft_status weft_sim_finish(weft_sim *sim)
 {
 	if (!sim)
@@ -564,8 +619,7 @@ weft_status weft__sim_finish(weft_sim *sim)
 	 * the outputs as they were. */
 	if ((st = weft__ckpt_join(sim)) || (st = weft__pipe_drain(sim)) ||
 	    (st = weft__sim_go_on(sim, "finishing")) ||
-	    (st = weft__mc_end(&sim->mc,
-			       sim->model->finish(&sim->mc, sim->mstate))) ||
+	    (st = weft__sim_model_finish(sim)) ||
 	    (st = weft__sim_go_on(sim, "finishing")) ||
 	    (st = weft__sim_plot(sim)) || (st = weft__sim_note(sim)) ||
 	    (st = weft__sim_write_summary(sim)) ||
@@ -581,19 +635,33 @@ void weft_sim_close(weft_sim *sim)
 	weft__sim_close(sim);
 }
 
+/* The model's teardown(), the program unloaded, the device closed. */
+static void weft__sim_plugins_close(weft_sim *sim)
+{
+	weft__in_plugin at;
+
+	if (sim->model && sim->mstate) {
+		weft__sim_in_model(sim, &at, "teardown()", 0);
+		sim->model->teardown(&sim->mc, sim->mstate);
+		weft__crash_clear(&at);
+	}
+	weft__outputs_discard(&sim->outputs);
+	weft__sim_in_backend(sim, &at, "unload_program()", 0);
+	if (sim->prog)
+		sim->vt->unload_program(sim->dev, sim->prog);
+	at.hook = "close()";
+	if (sim->dev)
+		sim->vt->close(sim->dev);
+	weft__crash_clear(&at);
+}
+
 void weft__sim_close(weft_sim *sim)
 {
 	if (!sim)
 		return;
 	weft__pipe_stop(sim);
 	weft__ckpt_close(sim);
-	if (sim->model && sim->mstate)
-		sim->model->teardown(&sim->mc, sim->mstate);
-	weft__outputs_discard(&sim->outputs);
-	if (sim->prog)
-		sim->vt->unload_program(sim->dev, sim->prog);
-	if (sim->dev)
-		sim->vt->close(sim->dev);
+	weft__sim_plugins_close(sim);
 	weft__plugins_free(sim->plugins);
 	weft__plugin_free(sim->own_plugin);
 	for (size_t i = 0; i < sim->n_summary; i++) {
@@ -637,9 +705,15 @@ const char *weft_sim_model(const weft_sim *sim)
 
 weft_status weft_sim_stats(weft_sim *sim, weft_stats *out)
 {
+	weft__in_plugin at;
+	weft_status st;
+
 	if (!sim || !out || out->struct_size < sizeof(uint32_t))
 		return WEFT_E_INVALID;
-	return sim->vt->stats(sim->dev, out);
+	weft__sim_in_backend(sim, &at, "stats()", 0);
+	st = sim->vt->stats(sim->dev, out);
+	weft__crash_clear(&at);
+	return st;
 }
 
 /* The backend has no kernel_stats(): why, for the message. */
@@ -657,6 +731,7 @@ weft_status weft_sim_kernel_stats(weft_sim *sim, weft_kernel_stats_row *rows,
 	const weft_program_desc *pd;
 	weft_kernel_stat *ks;
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_status st;
 
 	if (!sim || !n || (!rows && cap))
@@ -675,8 +750,10 @@ weft_status weft_sim_kernel_stats(weft_sim *sim, weft_kernel_stats_row *rows,
 	ks = calloc(pd->n_kernels ? pd->n_kernels : 1, sizeof *ks);
 	if (!ks)
 		return weft__fail(sim->ctx, WEFT_E_NOMEM, "out of memory");
+	weft__sim_in_backend(sim, &at, "kernel_stats()", 0);
 	st = sim->vt->kernel_stats(sim->dev, sim->prog, ks, pd->n_kernels,
 				   &err);
+	weft__crash_clear(&at);
 	for (size_t k = 0; st == WEFT_OK && k < pd->n_kernels && k < cap; k++)
 		rows[k] = (weft_kernel_stats_row){
 			.name = pd->kernels[k].name,
@@ -719,6 +796,7 @@ weft_status weft__sim_native(weft_sim *sim, weft_buf *buf, const char *what,
 {
 	const weft_backend *vt = sim->vt;
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_status st;
 
 	if (vt->struct_size < WEFT_BACKEND_V1_2_SIZE || !vt->native)
@@ -732,7 +810,9 @@ weft_status weft__sim_native(weft_sim *sim, weft_buf *buf, const char *what,
 				  "which added native()"
 				: "its native() is NULL");
 	out->struct_size = sizeof *out;
+	weft__sim_in_backend(sim, &at, "native()", 0);
 	st = vt->native(sim->dev, buf, out, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__fail(sim->ctx, st, "%s: %s", what, err.msg);
 	return WEFT_OK;
@@ -867,6 +947,7 @@ static weft_status weft__sim_digest_one(weft_sim *sim, const weft__sim_buf *b,
 {
 	weft_error err = { { 0 } };
 	unsigned char *data = malloc(b->bytes ? b->bytes : 1);
+	weft__in_plugin at;
 	uint64_t t0;
 	weft_status st;
 
@@ -881,7 +962,9 @@ static weft_status weft__sim_digest_one(weft_sim *sim, const weft__sim_buf *b,
 	d->is_f32 = b->is_f32;
 	d->abs_tol = b->abs_tol;
 	t0 = weft__now_ns();
+	weft__sim_in_backend(sim, &at, "read()", 0);
 	st = sim->vt->read(sim->dev, data, b->buf, 0, b->bytes, 0, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__fail(sim->ctx, st,
 				  "digest of buffer '%s' (%zu bytes): %s",
@@ -895,6 +978,7 @@ static weft_status weft__sim_digest_one(weft_sim *sim, const weft__sim_buf *b,
 weft_status weft_sim_digest(weft_sim *sim, weft_digest **out)
 {
 	weft_error err = { { 0 } };
+	weft__in_plugin at;
 	weft_digest *d;
 	uint64_t t0;
 	weft_status st;
@@ -903,7 +987,9 @@ weft_status weft_sim_digest(weft_sim *sim, weft_digest **out)
 		return WEFT_E_INVALID;
 	*out = NULL;
 	t0 = weft__now_ns();
+	weft__sim_in_backend(sim, &at, "sync()", 0);
 	st = sim->vt->sync(sim->dev, &err);
+	weft__crash_clear(&at);
 	if (st)
 		return weft__fail(sim->ctx, st, "digest: sync: %s", err.msg);
 	weft__sim_waited(sim, t0, sim->steps_done);

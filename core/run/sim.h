@@ -130,6 +130,9 @@ struct weft_sim {
 	weft_device *dev;
 	weft_program *prog;
 	const weft_model *model;
+	/* The file of the model's plugin (util/crash.h), for naming it in a
+	 * crash; NULL when not found. */
+	const char *model_file;
 	void *mstate;
 	weft_model_ctx mc;
 	weft__sim_list *lists; /* lists[0] is "step", the step's own */
@@ -175,6 +178,19 @@ struct weft_sim {
 		uint64_t outputs_ns, waits_ns;
 	} tm;
 };
+
+/* The backend a run of cfg uses, loaded (sim.c; validation's memory
+ * verdict asks the same one, memory.c): [backend] plugin, a file loaded
+ * into *own, else [backend] name from [backend] plugin_path ("auto": the
+ * highest score), the discovery's set in *set; *out is the one chosen.
+ * The caller frees *set and *own. */
+weft_status weft__sim_choose_backend(weft_context *ctx, const weft_config *cfg,
+				     weft__plugin_set **set, weft__plugin **own,
+				     weft__plugin **out);
+/* The device that backend opens for cfg, as [backend] says (threads,
+ * platform, device: digits an index, anything else a name substring):
+ * dc filled, its flags 0 and cache_dir NULL. */
+void weft__sim_device_config(const weft_config *cfg, weft_device_config *dc);
 
 /* weft_sim_open() with the model given instead of found by the name in
  * [simulation] model (whose section still holds its keys): for tests that

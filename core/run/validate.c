@@ -13,8 +13,26 @@
 #include <stdlib.h>
 
 #include "run/checkpoint.h"
+#include "util/crash.h"
 
-/* The directory a run replaces, when the configuration writes. */
+/* The model's estimate() (memory.c), as a call into its plugin
+ * (util/crash.h: a crash there names the plugin and the hook). */
+static weft_status validate_estimate(weft_context *ctx, const weft_config *cfg,
+				     const weft_model *model,
+				     weft_model_estimate *est)
+{
+	weft__in_plugin at;
+	weft_status st;
+
+	weft__crash_set(&at, "model", weft__crash_file(model), "estimate()", 1);
+	st = weft__mem_estimate(ctx, cfg, model, est);
+	weft__crash_clear(&at);
+	return st;
+}
+
+/* The directory a run replaces, when the configuration writes: one that
+ * holds nothing weft wrote, or outputs (a run's or an ensemble's, which
+ * replace each other), not a checkpoint. */
 static weft_status validate_outdir(weft_context *ctx, const weft_config *cfg)
 {
 	if (!weft__config_writes(cfg))
@@ -33,12 +51,11 @@ static weft_status validate_run(weft_context *ctx, const weft_config *cfg,
 	if (st == WEFT_OK)
 		st = weft__ckpt_validate(ctx, cfg, v->model);
 	if (st == WEFT_OK)
-		st = weft__mem_estimate(ctx, cfg, v->model, &v->est);
-	/* The host's bytes before any allocation; the run checks the
-	 * device's once it is open. */
+		st = validate_estimate(ctx, cfg, v->model, &v->est);
+	/* The host's bytes before any allocation, and the device's when the
+	 * verdict depends on it: the verdict the run gives (memory.c). */
 	if (st == WEFT_OK)
-		st = weft__mem_fits(ctx, v->model->name, &v->est, NULL, NULL,
-				    1);
+		st = weft__mem_fits_config(ctx, cfg, v->model, &v->est);
 	return st;
 }
 
@@ -95,5 +112,5 @@ weft_status weft__validate_model(weft_context *ctx, const weft_config *cfg,
 	}
 	if ((st = weft__model_check(ctx, cfg, model)))
 		return st;
-	return weft__mem_estimate(ctx, cfg, model, est);
+	return validate_estimate(ctx, cfg, model, est);
 }

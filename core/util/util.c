@@ -3,8 +3,11 @@
  */
 #include "util/util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <ftw.h>
 #include <unistd.h>
@@ -273,6 +276,98 @@ static int rm_one(const char *path, const struct stat *sb, int type,
 void weft__rm_tree(const char *path)
 {
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- opening a file to read ---------------------------------------------
+ */
+
+/* What a file that is not regular is: "a FIFO", for messages. */
+static const char *util_file_kind(mode_t mode)
+{
+	return S_ISFIFO(mode)	? "a FIFO (named pipe)"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISDIR(mode)	? "a directory"
+				: "a special file";
+}
+
+/* The refusal of a file that is not regular (a directory as the system
+ * words it: "Is a directory"). */
+static weft_status util_not_regular(weft_context *ctx, const char *shown,
+				    mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return weft__fail(ctx, WEFT_E_IO, "cannot read %s: %s", shown,
+				  strerror(EISDIR));
+	return weft__fail(ctx, WEFT_E_IO,
+			  "%s is %s, not a regular file: weft reads its "
+			  "inputs from regular files only",
+			  shown, util_file_kind(mode));
+}
+
+/* The open descriptor f, regular, of at most max_bytes, made blocking
+ * again; closed when refused. */
+static weft_status util_check_open(weft_context *ctx, int f, const char *shown,
+				   uint64_t max_bytes, uint64_t *size)
+{
+	struct stat sb;
+	int flags;
+
+	if (fstat(f, &sb) != 0 || (flags = fcntl(f, F_GETFL)) < 0 ||
+	    fcntl(f, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		int err = errno;
+		close(f);
+		return weft__fail(ctx, WEFT_E_IO, "cannot read %s: %s", shown,
+				  strerror(err));
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(f);
+		return util_not_regular(ctx, shown, sb.st_mode);
+	}
+	if ((uint64_t)sb.st_size > max_bytes) {
+		close(f);
+		return weft__fail(ctx, WEFT_E_IO,
+				  "%s has %llu bytes, more than the %llu it "
+				  "may hold",
+				  shown, (unsigned long long)sb.st_size,
+				  (unsigned long long)max_bytes);
+	}
+	*size = (uint64_t)sb.st_size;
+	return WEFT_OK;
+}
+
+weft_status weft__open_regular(weft_context *ctx, int dfd, const char *path,
+			       const char *shown, uint64_t max_bytes, int *fd,
+			       uint64_t *size)
+{
+	struct stat sb;
+	weft_status st;
+	int f, err;
+
+	*fd = -1;
+	*size = 0;
+	/* Refused before it is opened when it can be: opening a device may
+	 * do something (a tape rewinds). */
+	if (fstatat(dfd, path, &sb, 0) == 0 && !S_ISREG(sb.st_mode)) {
+		st = util_not_regular(ctx, shown, sb.st_mode);
+		errno = 0;
+		return st;
+	}
+	/* O_NONBLOCK: a FIFO put there meanwhile is opened at once, even
+	 * with no writer, and refused by its fstat(). */
+	f = openat(dfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (f < 0) {
+		err = errno;
+		weft__fail(ctx, WEFT_E_IO, "cannot open %s: %s", shown,
+			   strerror(err));
+		errno = err;
+		return WEFT_E_IO;
+	}
+	if ((st = util_check_open(ctx, f, shown, max_bytes, size)) == WEFT_OK)
+		*fd = f;
+	errno = 0;
+	return st;
 }
 
 /* ---- memory handed to applications (weft/weft.h) ------------------------- */

@@ -80,6 +80,19 @@ const char *weft__closest(const char *word, const char *const *cands, size_t n);
 /* rm -r path, not following symbolic links; what cannot be removed
  * stays. */
 void weft__rm_tree(const char *path);
+/* Open path (relative to the directory dfd, or AT_FDCWD) to read it,
+ * when it is a regular file of at most max_bytes (UINT64_MAX: no bound):
+ * *fd (blocking, close-on-exec) and its size in *size. A FIFO, a device,
+ * a socket or a directory is refused without being read, and a FIFO
+ * with no writer without waiting for one (it is opened O_NONBLOCK). The
+ * messages name the file as shown ("configuration file a.ini"): "cannot
+ * open SHOWN: REASON", "SHOWN is a FIFO (named pipe), not a regular file:
+ * ...", "cannot read SHOWN: Is a directory", "SHOWN has N bytes, more
+ * than the MAX it may hold"; WEFT_E_IO, with errno open()'s when the open
+ * failed, else 0 (so that ENOENT can be told apart). */
+weft_status weft__open_regular(weft_context *ctx, int dfd, const char *path,
+			       const char *shown, uint64_t max_bytes, int *fd,
+			       uint64_t *size);
 /* Monotonic clock in nanoseconds. */
 uint64_t weft__now_ns(void);
 

@@ -275,7 +275,9 @@ typedef struct weft_model {
 	 * refuse) and by the run before setup(). Reads parameters and calls
 	 * weft_model_fail() only: no memory on a device, no outputs, no
 	 * files read (mc has no run). setup() calls the same functions to
-	 * read what it checked, so the checks are written once. */
+	 * read what it checked, so the checks are written once. It runs in
+	 * a fork()ed child of the process (a crash there is an error naming
+	 * the plugin): nothing it changes in memory outlives the call. */
 	weft_status (*check)(weft_model_ctx *mc);
 
 	/* ABI 1.2 (read only when struct_size covers it; optional). */

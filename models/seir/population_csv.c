@@ -12,10 +12,12 @@
 
 #include <stdio.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "population_build.h"
 
@@ -63,6 +65,74 @@ static weft_status pop_fail(const pop_file *f, const char *fmt, ...)
 	return WEFT_E_CONFIG;
 }
 
+/* What a file that is not regular is: "a FIFO", for messages. Core's
+ * words (util.c), which a model, seeing only weft/model.h, cannot call. */
+static const char *pop_file_kind(mode_t mode)
+{
+	return S_ISFIFO(mode)	? "a FIFO (named pipe)"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISDIR(mode)	? "a directory"
+				: "a special file";
+}
+
+static weft_status pop_file_fail(const pop_file *f, weft_status st,
+				 const char *verb, const char *fmt, ...)
+	WEFT_PRINTF(4, 5);
+
+/* "VERBthe WHAT 'PATH'TAIL" (VERB "" or "cannot open ", TAIL from fmt), the
+ * status st of a file refused as a whole: the message names no line. */
+static weft_status pop_file_fail(const pop_file *f, weft_status st,
+				 const char *verb, const char *fmt, ...)
+{
+	char tail[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(tail, sizeof tail, fmt, ap);
+	va_end(ap);
+	snprintf(f->err, f->err_size, "%sthe %s '%s'%s", verb, f->what, f->path,
+		 tail);
+	return st;
+}
+
+static weft_status pop_not_regular(const pop_file *f, mode_t mode)
+{
+	return pop_file_fail(f, WEFT_E_CONFIG, "",
+			     " is %s, not a regular file: give the path of a "
+			     "CSV file",
+			     pop_file_kind(mode));
+}
+
+/* A population file is a regular file: a FIFO with no writer would be
+ * waited on for ever, a device read without end. It is refused before
+ * it is opened, and again by the descriptor's fstat() should it have
+ * been replaced meanwhile (opened without blocking, then made
+ * blocking). */
+static weft_status pop_open_regular(pop_file *f)
+{
+	struct stat sb;
+	int fd, flags, err;
+
+	if (stat(f->path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return pop_not_regular(f, sb.st_mode);
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return pop_not_regular(f, sb.st_mode);
+	}
+	if (fd >= 0 && (flags = fcntl(fd, F_GETFL)) >= 0 &&
+	    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 &&
+	    (f->fp = fdopen(fd, "rb")))
+		return WEFT_OK;
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	return pop_file_fail(f, WEFT_E_IO, "cannot open ", ": %s",
+			     strerror(err));
+}
+
 static weft_status pop_open(pop_file *f, const char *path, const char *what,
 			    char *err, size_t err_size)
 {
@@ -71,12 +141,7 @@ static weft_status pop_open(pop_file *f, const char *path, const char *what,
 	f->what = what;
 	f->err = err;
 	f->err_size = err_size;
-	f->fp = fopen(path, "rb");
-	if (f->fp)
-		return WEFT_OK;
-	snprintf(err, err_size, "cannot open the %s '%s': %s", what, path,
-		 strerror(errno));
-	return WEFT_E_IO;
+	return pop_open_regular(f);
 }
 
 static void pop_close(pop_file *f)
@@ -93,11 +158,9 @@ static weft_status pop_rewind(pop_file *f)
 		f->line = 0;
 		return WEFT_OK;
 	}
-	snprintf(f->err, f->err_size,
-		 "cannot read the %s '%s' a second time (%s): give a regular "
-		 "file",
-		 f->what, f->path, strerror(errno));
-	return WEFT_E_IO;
+	return pop_file_fail(f, WEFT_E_IO, "cannot read ",
+			     " a second time (%s): give a regular file",
+			     strerror(errno));
 }
 
 /* The next physical line into f->text, without its end (LF or CRLF; a
@@ -133,8 +196,8 @@ static int pop_getline(pop_file *f)
 		f->text[n++] = (char)c;
 	}
 	if (c == EOF && ferror(f->fp)) {
-		snprintf(f->err, f->err_size, "cannot read the %s '%s': %s",
-			 f->what, f->path, strerror(errno));
+		pop_file_fail(f, WEFT_E_IO, "cannot read ", ": %s",
+			      strerror(errno));
 		return -2;
 	}
 	if (c == EOF && n == 0)

@@ -69,7 +69,6 @@ void weft__build_log_excerpt(const char *log, char *out, size_t size,
 	}
 }
 
-/* The program's name as part of a file name: [A-Za-z0-9_-], at most 32. */
 /* ---- lines of a compiler that ignores #line --------------------------- */
 
 /* A #line directive of the program text: the text's line after it (at,
@@ -83,8 +82,7 @@ typedef struct line_mark {
 /* Whether line s[0..n) is `#line NUM ["FILE"]`; fills m but m->at. */
 static int line_directive(const char *s, size_t n, line_mark *m)
 {
-	const char *e = s + n, *q;
-	char *end;
+	const char *e = s + n, *q, *end;
 
 	while (s < e && (*s == ' ' || *s == '\t'))
 		s++;
@@ -96,8 +94,13 @@ static int line_directive(const char *s, size_t n, line_mark *m)
 	    (s[4] != ' ' && s[4] != '\t'))
 		return 0;
 	s += 5;
-	m->num = strtoul(s, &end, 10);
-	if (end == s || end > e)
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	/* The digits within the line (a text need not end in a NUL). */
+	m->num = 0;
+	for (end = s; end < e && *end >= '0' && *end <= '9'; end++)
+		m->num = m->num * 10 + (unsigned long)(*end - '0');
+	if (end == s)
 		return 0;
 	m->file = NULL;
 	m->file_len = 0;
@@ -231,6 +234,7 @@ char *weft__build_log_reline(const char *log, const char *const *texts,
 	return out;
 }
 
+/* The program's name as part of a file name: [A-Za-z0-9_-], at most 32. */
 static void file_part(const char *name, char *out, size_t size)
 {
 	size_t i;

@@ -23,6 +23,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <ctype.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -217,6 +218,71 @@ static void guard_disarm(cancel_guard *g, weft_context *ctx)
 
 /* ---- configurations ---------------------------------------------------- */
 
+/* text[0..n) into buf, control characters as \xNN (as weft's messages
+ * show them), cut to what fits. */
+static void escape_into(char *buf, size_t size, const char *text, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 5 < size; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c < 0x20 || c == 0x7f)
+			k += (size_t)snprintf(buf + k, size - k, "\\x%02x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	buf[k] = '\0';
+}
+
+/* text[0..n) without the white space around it (what weft_config_set()
+ * trims): *start and *len. */
+static void trimmed(const char *text, size_t n, const char **start, size_t *len)
+{
+	while (n > 0 && isspace((unsigned char)*text))
+		text++, n--;
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	*start = text;
+	*len = n;
+}
+
+/* One "section.key=value" override as a C string, its whole length: a NUL
+ * byte in it, which a C string would silently cut off (writing to ./a for
+ * output.directory = "a\0b"), raises ConfigError naming the key, as
+ * weft_config_set() refuses every other control character and as a
+ * configuration file refuses a NUL byte. */
+static const char *set_text(PyObject *o)
+{
+	char key[256], shown[256], msg[768];
+	const char *a, *nul, *eq, *k, *v;
+	size_t klen, vlen;
+	Py_ssize_t n;
+
+	if (!(a = PyUnicode_AsUTF8AndSize(o, &n)))
+		return NULL;
+	if (!(nul = memchr(a, '\0', (size_t)n)))
+		return a;
+	eq = memchr(a, '=', (size_t)n);
+	trimmed(a, eq ? (size_t)(eq - a) : (size_t)n, &k, &klen);
+	escape_into(key, sizeof key, k, klen);
+	if (!eq || nul < eq) {
+		snprintf(msg, sizeof msg,
+			 "--set '%s': a NUL byte (\\x00) in the key at column "
+			 "%zu: a configuration holds text only",
+			 key, (size_t)(nul - k) + 1);
+	} else {
+		trimmed(eq + 1, (size_t)(a + n - eq - 1), &v, &vlen);
+		escape_into(shown, sizeof shown, v, (size_t)(nul - v));
+		snprintf(msg, sizeof msg,
+			 "--set %s: a NUL byte (\\x00) at column %zu: '%s': a "
+			 "configuration holds text only",
+			 key, (size_t)(nul - v) + 1, shown);
+	}
+	raise_status(WEFT_E_CONFIG, msg);
+	return NULL;
+}
+
 /* A configuration from an INI file (path may be None) and a sequence of
  * "section.key=value" strings, validated. */
 static weft_config *make_config(weft_context *ctx, PyObject *path,
@@ -242,8 +308,7 @@ static weft_config *make_config(weft_context *ctx, PyObject *path,
 	if (!seq)
 		goto free_cfg;
 	for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-		const char *a =
-			PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+		const char *a = set_text(PySequence_Fast_GET_ITEM(seq, i));
 
 		if (!a)
 			goto free_cfg;

@@ -91,6 +91,31 @@ def test_overrides_forms(astoria, tmp_path):
         weft.run(astoria, overrides={"agents": 5})
 
 
+def test_overrides_refuse_nul_and_control_characters(astoria, tmp_path,
+                                                      monkeypatch):
+    # A NUL byte must not cut the value short (output.directory "a\0b"
+    # would write to ./a); it and every other control character is
+    # refused, naming the key, as a configuration file refuses them.
+    monkeypatch.chdir(tmp_path)
+    for value, what in (("a\x00b", r"a NUL byte \(\\x00\) at column 2"),
+                        ("a\x01b", r"a control character \(\\x01\)")):
+        for how in ({"output.directory": value},
+                    ["output.directory = " + value]):
+            sets = (dict(SMALL, **how) if isinstance(how, dict)
+                    else ["%s=%s" % kv for kv in SMALL.items()] + how)
+            with pytest.raises(weft.ConfigError,
+                               match=r"^--set output\.directory: " + what):
+                weft.run(astoria, overrides=sets)
+            with pytest.raises(weft.ConfigError, match="output.directory"):
+                weft.check(astoria, overrides=how)
+            with pytest.raises(weft.ConfigError, match="output.directory"):
+                weft.run_ensemble(astoria, overrides=how, runs=2)
+    with pytest.raises(weft.ConfigError, match=r"in the key") as e:
+        weft.run(astoria, overrides={"output.dir\x00ectory": "x"})
+    assert "output.dir\\x00ectory" in str(e.value)
+    assert os.listdir(tmp_path) == []
+
+
 def test_check(astoria, tmp_path):
     weft.check(astoria)
     bad = tmp_path / "bad.ini"

@@ -117,7 +117,9 @@ def run(config=None, *, overrides=None, model=None, backend=None,
     RunResult.
 
     config: an INI file (None: every default; then model= is needed);
-    overrides: {"section.key": value} or ["section.key=value", ...];
+    overrides: {"section.key": value} or ["section.key=value", ...],
+    text only (a NUL byte or another control character in a key or value
+    raises ConfigError naming the key);
     model, backend, steps, seed, output, profile: shortcuts for
     [simulation] model, [backend] name, [simulation] steps, [simulation]
     seed, [output] directory and [backend] profile (True: time every

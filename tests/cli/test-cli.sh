@@ -96,11 +96,11 @@ expect_error "a NUL byte names its line and column" "nul.ini:3: a NUL byte (\\x0
 printf '[simulation]\nmodel = se\033[31mir\n' > "$tmp/esc.ini"
 expect_error "a control character, escaped" "esc.ini:2: a control character (\\x1b) at column 11" check "$tmp/esc.ini"
 if grep -q "$(printf '\033')" "$tmp/stderr"; then ok 1 "no raw control character reaches the terminal"; else ok 0 "no raw control character reaches the terminal"; fi
-expect_error "/dev/zero is refused at once" "/dev/zero:1: a NUL byte" check /dev/zero
+expect_error "/dev/zero is refused at once, as a device" "configuration file /dev/zero is a character device, not a regular file" check /dev/zero
 
 # A configuration holds at most 1 MiB: 16384 lines of 64 bytes fill it, and
-# the first byte past it is refused at its line; a stream that goes on
-# (here yes(1) on standard input) is refused at once, not read forever.
+# the first byte past it is refused at its line; a stream (here yes(1) on
+# standard input) is not a regular file, refused at once, not read forever.
 awk 'BEGIN { for (i = 0; i < 16400; i++) printf "; %061d\n", i }' > "$tmp/big.ini"
 expect_error "a configuration past 1 MiB is refused at its line" "big.ini:16385: the file goes on past 1048576 bytes, the most a configuration may hold" check "$tmp/big.ini"
 head -n 16384 "$tmp/big.ini" > "$tmp/full.ini"
@@ -108,8 +108,8 @@ head -n 16384 "$tmp/big.ini" > "$tmp/full.ini"
 ok $? "a configuration of exactly 1 MiB is read"
 yes '; comment' | timeout 20 "$weft" check /dev/stdin > /dev/null 2> "$tmp/stderr"
 rc=$?
-[ "$rc" -eq 1 ] && grep -q "^weft: /dev/stdin:104858: the file goes on past 1048576 bytes" "$tmp/stderr"
-ok $? "a configuration that never ends is refused at once (exit $rc)"
+[ "$rc" -eq 1 ] && grep -q "^weft: configuration file /dev/stdin is a FIFO (named pipe), not a regular file" "$tmp/stderr"
+ok $? "a configuration from a pipe is refused at once (exit $rc)"
 
 # A model selected by default reads well in messages.
 printf '[output]\ncsv = false\n' > "$tmp/default.ini"

@@ -7,6 +7,9 @@
 # or removes what the killed one left. A second run into the directory is
 # refused, naming the first's pid; files weft did not write are carried over;
 # files of the old set that the new one lacks go; a subdirectory is refused.
+# Killed while a replaced checkpoint is being removed (WEFT_TEST_REMOVE_KILL),
+# the next run removes what is left. A mount point, a read-only directory
+# or parent are refused naming the directory; no run leaves its lock file.
 set -u
 weft="$WEFT_BUILDDIR/cli/weft"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-commit-XXXXXX")
@@ -159,5 +162,143 @@ rm -rf "$tmp/untouched"
 	--set output.csv=false --set output.summary=false > /dev/null 2>&1
 ok "$(test ! -e "$tmp/untouched" && test ! -e "$tmp/.untouched.weft-lock"; echo $?)" \
 	"a run that writes no file creates, locks and replaces nothing"
+
+# ---- the lock file goes with the run ---------------------------------------
+run_a
+ok "$(test ! -e "$tmp/.out.weft-lock"; echo $?)" "a run removes its lock file (.out.weft-lock) when it ends"
+run_fails
+ok "$(test ! -e "$tmp/.out.weft-lock"; echo $?)" "so does a run that fails after locking"
+# Runs started together into one directory: each completes or is refused
+# as in use; none is left holding a lock file that another locked.
+pids=""
+for i in 1 2 3 4 5 6; do
+	("$weft" run --quiet "$tmp/run.ini" --set simulation.seed=1 > /dev/null 2> "$tmp/race$i"; echo $? > "$tmp/race$i.rc") &
+	pids="$pids $!"
+done
+wait $pids
+bad=0
+for i in 1 2 3 4 5 6; do
+	rc=$(cat "$tmp/race$i.rc")
+	[ "$rc" -eq 0 ] || { [ "$rc" -eq 1 ] && grep -q "is in use by another run" "$tmp/race$i"; } ||
+		{ bad=$((bad + 1)); diag "$tmp/race$i"; }
+done
+is_a_set && [ "$bad" -eq 0 ] && [ -z "$(leftovers)" ] && [ ! -e "$tmp/.out.weft-lock" ]
+ok $? "6 runs started together: each completed or was refused as in use; one set, no leftover, no lock file"
+
+# ---- killed while a replaced checkpoint is being removed -------------------
+# Checkpoints every 10 steps of 30: the second replaces the first, whose
+# files (the manifest .weft-outputs, checkpoint.txt, state.bin,
+# output.daily.csv) go one by one; killed after the K-th, the next run
+# removes the rest.
+ck="--set checkpoint.every=10"
+ckleft() { ls -A "$tmp" | grep '^\.out\.checkpoint\.weft-\(new\|old\)-'; }
+for k in 1 2 3; do
+	hooks "killed after removing $k file(s) of a replaced checkpoint" || continue
+	rm -rf "$out.checkpoint"
+	WEFT_TEST_REMOVE_KILL=$k run_a $ck
+	rc=$?
+	left=$(ckleft)
+	run_a $ck
+	rc2=$?
+	[ "$rc" -eq 137 ] && [ -n "$left" ] && [ "$rc2" -eq 0 ] && [ -z "$(ckleft)" ] &&
+		[ -z "$(leftovers)" ] && grep -q '^step 20 ' "$out.checkpoint/checkpoint.txt" &&
+		[ ! -e "$tmp/.out.checkpoint.weft-lock" ]
+	st=$?
+	ok $st "killed after removing $k file(s) of a replaced checkpoint (exit $rc, left: $(echo $left)): the next run removes the rest and writes its own"
+	[ "$st" -eq 0 ] || ls -A "$tmp" | diag
+done
+if hooks "a replaced checkpoint left without its manifest (an older weft's removal)"; then
+	WEFT_TEST_COMMIT_KILL=6 run_a $ck
+	for d in $(ckleft); do rm -f "$tmp/$d/.weft-outputs"; done
+	left=$(ckleft)
+	run_a $ck
+	[ -n "$left" ] && [ -z "$(ckleft)" ] && grep -q '^step 20 ' "$out.checkpoint/checkpoint.txt"
+	st=$?
+	ok $st "a replaced checkpoint left without its manifest (an older weft's removal: $(echo $left)): the next run removes it"
+	[ "$st" -eq 0 ] || ls -A "$tmp" | diag
+fi
+rm -rf "$out.checkpoint"
+
+# ---- a mount point -----------------------------------------------------------
+# weft check on a mount point the system has (its device is not its
+# parent's); where mounting is allowed (root, a mount namespace), a run
+# into a tmpfs, and into a bind mount of the same filesystem (seen only
+# when the exchange fails, and then not told from a busy directory).
+mp=""
+for d in /dev/shm /run /proc /sys /dev; do
+	if [ -d "$d" ] && [ "$(stat -c %d "$d")" != "$(stat -c %d "$d/..")" ]; then mp=$d; break; fi
+done
+mounted="is a mount point: weft replaces the directory in one rename, which a mount point cannot take; use a directory inside it, e.g."
+if [ -n "$mp" ]; then
+	"$weft" check "$tmp/run.ini" --set "output.directory=$mp" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -qF "[output] directory = $mp: output directory $mp $mounted $mp/run" "$tmp/err"
+	ok $? "weft check: the mount point $mp is refused, saying why and what to do (exit $rc)"
+	diag "$tmp/err"
+else
+	skip "weft check refuses a mount point" "no mount point found"
+fi
+mkdir -p "$tmp/mnt" "$tmp/bind" "$tmp/bound"
+if command -v unshare > /dev/null && unshare -m true 2> /dev/null; then
+	unshare -m sh -c 'mount -t tmpfs none "$1/mnt" && mount --bind "$1/bound" "$1/bind" || exit 77
+		"$2" run --quiet "$1/run.ini" --set "output.directory=$1/mnt" > /dev/null 2> "$1/err-mnt"
+		echo $? > "$1/rc-mnt"
+		"$2" run --quiet "$1/run.ini" --set "output.directory=$1/bind" > /dev/null 2> "$1/err-bind"
+		echo $? > "$1/rc-bind"
+		"$2" run --quiet "$1/run.ini" --set "output.directory=$1/mnt/run" > /dev/null 2>&1
+		echo $? > "$1/rc-in"; ls -A "$1/mnt" > "$1/ls-mnt"' sh "$tmp" "$weft"
+	if [ $? -eq 77 ]; then
+		skip "a run into a mount point" "cannot mount here"
+	else
+		[ "$(cat "$tmp/rc-mnt")" -eq 1 ] && grep -qF "output directory $tmp/mnt $mounted $tmp/mnt/run" "$tmp/err-mnt" &&
+			[ "$(cat "$tmp/ls-mnt")" = run ] && [ "$(cat "$tmp/rc-in")" -eq 0 ]
+		ok $? "a run into a mount point (tmpfs) is refused before it starts; one into a directory inside it runs"
+		diag "$tmp/err-mnt"
+		# A bind mount of the same filesystem has its parent's device:
+		# the EBUSY of the exchange may be a mount point or a directory
+		# some process holds busy, and is said as either.
+		[ "$(cat "$tmp/rc-bind")" -eq 1 ] && [ "$(wc -l < "$tmp/err-bind")" -eq 1 ] &&
+			grep -qF "output directory $tmp/bind is busy or a mount point (cannot exchange" "$tmp/err-bind" &&
+			grep -qF "Device or resource busy): weft replaces the directory in one rename, which a mount point cannot take; if it is one, use a directory inside it, e.g. $tmp/bind/run; nothing was replaced" "$tmp/err-bind" &&
+			! grep -qF "$mounted" "$tmp/err-bind" &&
+			[ -z "$(ls -A "$tmp" | grep '^\.bind\.weft-')" ]
+		ok $? "a run into a bind mount (EBUSY at the exchange, the parent's device) says it is busy or a mount point, and what to do"
+		diag "$tmp/err-bind"
+	fi
+else
+	skip "a run into a mount point" "no mount namespace here (unshare -m)"
+fi
+
+# ---- read-only directories ---------------------------------------------------
+# As a user that permissions bind (root is not: then as nobody, through
+# setpriv, where it can).
+as_user=""
+if [ "$(id -u)" -ne 0 ]; then
+	as_user=" "
+elif command -v setpriv > /dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2> /dev/null; then
+	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ -n "$as_user" ]; then
+	chmod 755 "$tmp"
+	mkdir -m 777 "$tmp/w"
+	mkdir -m 555 "$tmp/w/ro" "$tmp/w/rop"
+	$as_user "$weft" run --quiet "$tmp/run.ini" --set "output.directory=$tmp/w/ro" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+		grep -qF "[output] directory = $tmp/w/ro: output directory $tmp/w/ro is not writable (Permission denied)" "$tmp/err" &&
+		! grep -q "weft-new" "$tmp/err" && [ -z "$(ls -A "$tmp/w" | grep '^\.')" ]
+	ok $? "a read-only output directory: refused naming it and the key, not a hidden directory (exit $rc)"
+	diag "$tmp/err"
+	$as_user "$weft" run --quiet "$tmp/run.ini" --set "output.directory=$tmp/w/rop/out" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+		grep -qF "[output] directory = $tmp/w/rop/out: cannot write in $tmp/w/rop (Permission denied)" "$tmp/err" &&
+		grep -qF "output directory $tmp/w/rop/out" "$tmp/err"
+	ok $? "a read-only parent: refused naming it, the output directory and the key (exit $rc)"
+	diag "$tmp/err"
+	chmod 755 "$tmp/w/ro" "$tmp/w/rop"
+else
+	skip "read-only output directories" "root, and no setpriv to run as another user"
+fi
 
 tap_done

@@ -114,8 +114,8 @@ for cmd in run check; do
 	refused "$cmd: the address-space limit counts as what the host has" \
 		"what the address-space limit (ulimit -v) leaves is " -- \
 		limited "$weft" $cmd "$tmp/seir.ini" --set seir.agents=100000000
-	refused "$cmd: a population file that is /dev/zero is refused at its first line" \
-		"weft: model seir: /dev/zero:1: a NUL byte at column 1: a population file holds text" -- \
+	refused "$cmd: a population file that is /dev/zero is refused before it is read" \
+		"weft: model seir: the agents file '/dev/zero' is a character device, not a regular file" -- \
 		limited "$weft" $cmd "$tmp/seir.ini" --set seir.population=csv \
 		--set seir.agents_file=/dev/zero
 	refused "$cmd: WEFT_MEM_AVAILABLE must be a number of bytes" \
@@ -124,16 +124,134 @@ for cmd in run check; do
 done
 
 # 5e7 CartPole environments: 2.4 GB of host memory and 7 GB of device
-# memory. weft check counts the host's alone (it opens no device) and
-# says that the two together do not fit; weft run, on OpenMP, refuses.
-refused "run: 5e7 CartPole environments are refused at once on a backend in host memory" \
-	"weft: model cartpole needs " "[cartpole] envs = 50000000" \
-	"(backend openmp keeps its buffers in host memory)" -- \
-	limited "$weft" run "$tmp/cartpole.ini" --set cartpole.envs=50000000
-limited "$weft" check "$tmp/cartpole.ini" --set cartpole.envs=50000000 > "$tmp/check" 2>&1
+# memory: the host's alone fit, the two together do not. Whether the run
+# fits depends on its device; weft check asks it, as weft run does, and
+# both refuse on OpenMP.
+for cmd in run check; do
+	refused "$cmd: 5e7 CartPole environments are refused at once on a backend in host memory" \
+		"weft: model cartpole needs " "[cartpole] envs = 50000000" \
+		"(backend openmp keeps its buffers in host memory)" -- \
+		limited "$weft" $cmd "$tmp/cartpole.ini" --set cartpole.envs=50000000
+done
+
+# ---- weft check gives weft run's verdict ----------------------------------
+# SEIR's host bytes fit WEFT_MEM_AVAILABLE, its host and device bytes
+# together do not: weft run refuses it on OpenMP, and weft check (which
+# said ok, with a note) refuses it with the same line.
+"$weft" check "$tmp/seir.ini" > "$tmp/check" 2>&1
+mid=$(sed -n 's/.*host memory (\([0-9]*\) bytes), .*device memory.*/\1/p; s/.*(\([0-9]*\) bytes) on a backend whose device memory is host memory$/\1/p' "$tmp/check" |
+	awk 'NR == 1 { h = $1 } NR == 2 { printf "%d\n", (h + $1) / 2 }')
+for cmd in run check; do
+	refused "$cmd: host bytes that fit, with the device's in host memory that do not, are refused" \
+		"weft: model seir needs " "WEFT_MEM_AVAILABLE is ${mid:-?} bytes" \
+		"(backend openmp keeps its buffers in host memory)" -- \
+		env WEFT_MEM_AVAILABLE="${mid:-0}" "$weft" $cmd "$tmp/seir.ini"
+	cp "$tmp/stderr" "$tmp/verdict.$cmd"
+done
+cmp -s "$tmp/verdict.run" "$tmp/verdict.check"
+ok $? "check and run refuse it with the same message"
+# Where the run's backend cannot be loaded, check cannot know its device:
+# ok, noting that a backend in host memory refuses it.
+WEFT_MEM_AVAILABLE="${mid:-0}" "$weft" check "$tmp/seir.ini" --set backend.name=nosuch > "$tmp/check" 2>&1
 rc=$?
-[ "$rc" -eq 0 ] && grep -q "note .*the run needs more than what the address-space limit (ulimit -v) leaves with its device buffers in host memory" "$tmp/check"
-ok $? "check: 5e7 CartPole environments fit the host alone, and check notes they do not with the device buffers in it (exit $rc)"
+[ "$rc" -eq 0 ] && grep -q "note .*the run needs more than WEFT_MEM_AVAILABLE with its device buffers in host memory" "$tmp/check"
+ok $? "check: without the run's backend here, the verdict is the run's, noted (exit $rc)"
+
+# ---- the cgroups' limits ---------------------------------------------------
+# A fake /proc/self/cgroup and /sys/fs/cgroup (WEFT_TEST_CGROUP_ROOT): the
+# limit of the process's cgroup, or of one above it, in cgroup v1 (the
+# memory controller's memory.limit_in_bytes less memory.usage_in_bytes)
+# as in cgroup v2 (memory.max less memory.current), refuses the run and
+# is named. 4 MiB less 1 MiB used leaves 3 MiB; SEIR needs 5.5 MiB. What
+# is used is the working set, as docker and the kubelet count it: less the
+# inactive page cache of memory.stat (v2's inactive_file, v1's
+# total_inactive_file, which counts the cgroups below as its usage does).
+cg="$tmp/cg"
+# cgroup FILE... : a fresh tree; /proc/self/cgroup from standard input.
+cgroup() {
+	rm -rf "$cg" && mkdir -p "$cg/proc/self" "$cg/sys/fs/cgroup/memory" &&
+		cat > "$cg/proc/self/cgroup"
+}
+# memstat DIR INACTIVE: memory.stat of $cg/sys/fs/cgroup/DIR, INACTIVE bytes
+# of its use inactive page cache, with the keys around it that must not be
+# taken for it (v1's own inactive_file, the anonymous and active lists).
+memstat() {
+	cat > "$cg/sys/fs/cgroup/$1/memory.stat" <<STAT
+anon 1000000000
+file 1000000000
+active_anon 1000000000
+inactive_anon 1000000000
+active_file 1000000000
+inactive_file_x 1000000000
+STAT
+	case $1 in
+	memory*) printf 'inactive_file 1000000000\ntotal_active_file 1000000000\ntotal_inactive_file %s\n' "$2" ;;
+	*) printf 'inactive_file %s\n' "$2" ;;
+	esac >> "$cg/sys/fs/cgroup/$1/memory.stat"
+}
+# limit DIR FILE USAGEFILE [LIMIT USED INACTIVE]: 4 MiB, 1 MiB of it used,
+# none of that inactive page cache, in $cg/sys/fs/cgroup/DIR.
+limit() {
+	mkdir -p "$cg/sys/fs/cgroup/$1" && echo "${4:-4194304}" > "$cg/sys/fs/cgroup/$1/$2" &&
+		echo "${5:-1048576}" > "$cg/sys/fs/cgroup/$1/$3" && memstat "$1" "${6:-0}"
+}
+leaves=", 4.0 MiB, leaves is 3145728 bytes (3.0 MiB)"
+if hooks "cgroup v1: the memory controller's limit is read" \
+	"cgroup v1: a limit of 9223372036854771712 is none" \
+	"cgroup v1: a limit above the process's cgroup (a container's root) is read" \
+	"cgroup v2: a parent's memory.max lower than the cgroup's is read" \
+	"cgroup v2: a cgroup whose use is mostly inactive page cache still fits" \
+	"cgroup v1: a cgroup whose use is mostly inactive page cache still fits"; then
+	printf '5:cpu,cpuacct:/x\n4:memory:/x\n0::/\n' | cgroup
+	limit memory/x memory.limit_in_bytes memory.usage_in_bytes
+	echo 9223372036854771712 > "$cg/sys/fs/cgroup/memory/memory.limit_in_bytes"
+	for cmd in run check; do
+		refused "cgroup v1: the memory controller's limit is read ($cmd)" \
+			"weft: model seir needs " \
+			"what the cgroup v1 limit of $cg/sys/fs/cgroup/memory/x/memory.limit_in_bytes$leaves" -- \
+			env WEFT_TEST_CGROUP_ROOT="$cg" "$weft" $cmd "$tmp/seir.ini"
+	done
+
+	echo 9223372036854771712 > "$cg/sys/fs/cgroup/memory/x/memory.limit_in_bytes"
+	WEFT_TEST_CGROUP_ROOT="$cg" WEFT_MEM_AVAILABLE=1000000000000 "$weft" check "$tmp/seir.ini" > "$tmp/check" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q "^ *WEFT_MEM_AVAILABLE: " "$tmp/check" && ! grep -q cgroup "$tmp/check"
+	ok $? "cgroup v1: a limit of 9223372036854771712 is none (exit $rc)"
+
+	printf '4:memory:/docker/abc\n' | cgroup
+	limit memory memory.limit_in_bytes memory.usage_in_bytes
+	refused "cgroup v1: a limit above the process's cgroup (a container's root) is read" \
+		"what the cgroup v1 limit of $cg/sys/fs/cgroup/memory/memory.limit_in_bytes$leaves" -- \
+		env WEFT_TEST_CGROUP_ROOT="$cg" "$weft" check "$tmp/seir.ini"
+
+	printf '0::/a/b\n' | cgroup
+	limit a memory.max memory.current
+	mkdir -p "$cg/sys/fs/cgroup/a/b" && echo max > "$cg/sys/fs/cgroup/a/b/memory.max" &&
+		echo 1048576 > "$cg/sys/fs/cgroup/a/b/memory.current"
+	refused "cgroup v2: a parent's memory.max lower than the cgroup's is read" \
+		"what the cgroup v2 limit of $cg/sys/fs/cgroup/a/memory.max$leaves" -- \
+		env WEFT_TEST_CGROUP_ROOT="$cg" "$weft" check "$tmp/seir.ini"
+
+	# 64 MiB, 63 MiB of it used, 62 MiB of that inactive page cache (files
+	# read earlier, which the kernel reclaims): 63 MiB are left, and SEIR's
+	# 5.5 MiB fit, in v2 as in v1 (counting the cache, 1 MiB was left).
+	for v in 2 1; do
+		if [ $v -eq 2 ]; then
+			printf '0::/a\n' | cgroup
+			limit a memory.max memory.current 67108864 66060288 65011712
+		else
+			printf '4:memory:/x\n' | cgroup
+			limit memory/x memory.limit_in_bytes memory.usage_in_bytes 67108864 66060288 65011712
+		fi
+		WEFT_TEST_CGROUP_ROOT="$cg" WEFT_MEM_AVAILABLE=1000000000000 "$weft" check "$tmp/seir.ini" > "$tmp/check" 2>&1
+		rc=$?
+		[ "$rc" -eq 0 ] && grep -q "what the cgroup v$v limit of .*, 64.0 MiB, leaves: .*66060288" "$tmp/check"
+		ok $? "cgroup v$v: a cgroup whose use is mostly inactive page cache still fits (exit $rc)"
+		[ $? -eq 0 ] || diag "$tmp/check"
+	done
+	# (A run these let through, before cgroup v1 was read, wrote outputs.)
+	rm -rf "$tmp/out"
+fi
 
 # The device is checked once it is open: weft check cannot, weft run does.
 refused "run: a run that does not fit the device is refused once it is open" \

@@ -767,7 +767,7 @@ static void csv_refused(const seir_pop_params *pp, const char *want,
 }
 
 /* Lines, NUL bytes, /dev/zero: memory stays bounded whatever a file
- * holds, and each is refused at its line. */
+ * holds, and each is refused at its line (/dev/zero as a device). */
 static void test_csv_lines(void)
 {
 	seir_pop_params *pp = params(SEIR_POP_CSV, 0, 5);
@@ -793,16 +793,16 @@ static void test_csv_lines(void)
 	csv_refused(pp, want, "a NUL byte, named by its line and column");
 	snprintf(pp->agents_file, sizeof pp->agents_file, "/dev/zero");
 	csv_refused(pp,
-		    "/dev/zero:1: a NUL byte at column 1: a population file "
-		    "holds text",
+		    "the agents file '/dev/zero' is a character device, not a "
+		    "regular file: give the path of a CSV file",
 		    "an agents file that is /dev/zero, at once");
 	snprintf(pp->agents_file, sizeof pp->agents_file, "%s/a2.csv",
 		 tap_tmpdir());
 	write_bytes(pp->agents_file, "id,age\n1,30\n2,40\n", 17);
 	snprintf(pp->edges_file, sizeof pp->edges_file, "/dev/zero");
 	csv_refused(pp,
-		    "/dev/zero:1: a NUL byte at column 1: a population file "
-		    "holds text",
+		    "the edges file '/dev/zero' is a character device, not a "
+		    "regular file: give the path of a CSV file",
 		    "an edges file that is /dev/zero, at once");
 	pp->edges_file[0] = '\0';
 }
@@ -918,9 +918,10 @@ static void test_csv_sample(void)
 	       sm.group[0], sm.group[2]);
 	tap_ok(weft__pop_csv_sample("/dev/zero", 0, &sm, err, sizeof err) ==
 			       WEFT_E_CONFIG &&
-		       !strcmp(err, "/dev/zero:1: a NUL byte at column 1: a "
-				    "population file holds text"),
-	       "csv sample: /dev/zero is refused at its first line");
+		       !strcmp(err, "the agents file '/dev/zero' is a "
+				    "character device, not a regular file: "
+				    "give the path of a CSV file"),
+	       "csv sample: /dev/zero is refused, as a device");
 }
 
 static uint16_t weight_of(const seir_csr *l, uint32_t a, uint32_t b)

@@ -15,6 +15,8 @@
  *   FAKE_PROBE_CRASH its probe dereferences NULL (SIGSEGV)
  *   FAKE_PROBE_HANG  its probe never returns
  *   FAKE_CTOR_CRASH  its constructor dereferences NULL, while loading
+ *   FAKE_OPEN_CRASH  its open() dereferences NULL with SIGSEGV's action as
+ *                    it finds it (the weft command's handler must meet it)
  *   FAKE_MODEL_ENTRY it exports weft_model_entry (a stand-in table, for a
  *                    model plugin whose constructor crashes) instead
  *
@@ -63,6 +65,9 @@
 #endif
 #ifndef FAKE_CTOR_CRASH
 #define FAKE_CTOR_CRASH 0
+#endif
+#ifndef FAKE_OPEN_CRASH
+#define FAKE_OPEN_CRASH 0
 #endif
 
 /* "FAKE_ID PID" appended to the file named by $var. */
@@ -114,7 +119,11 @@ static weft_status fake_probe(weft_probe *out)
 static weft_status fake_open(const weft_device_config *cfg, weft_device **out,
 			     weft_error *err)
 {
+	volatile int *nowhere = NULL;
+
 	(void)cfg;
+	if (FAKE_OPEN_CRASH)
+		*nowhere = 1;
 	*out = NULL;
 	snprintf(err->msg, sizeof err->msg, "%s: a fake backend opens nothing",
 		 FAKE_ID);
