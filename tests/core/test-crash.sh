@@ -56,7 +56,20 @@ untouched() {
 # said NAME RC WANT LINE: the command ended with RC (WANT wanted), and
 # standard error is LINE alone (but for the line some shells add about a
 # command that died of SIGSEGV).
+# In a sanitizer build (WEFT_SANITIZE) the sanitizer's own handler takes
+# over after weft's line: it reports (in the child too, where it aborts),
+# then aborts; there the line must be said, naming the plugin and the hook
+# (the signal may be the sanitizer's SIGABRT), and the status be 1 for a
+# child's crash, a signal's for the process's.
 said() {
+	if [ -n "${WEFT_SANITIZE:-}" ]; then
+		rest=${4#*crashed with SIGSEGV}
+		grep '^weft: crashed with SIG' "$tmp/err" | grep -qF -- "$rest" &&
+			{ { [ "$3" -eq 1 ] && [ "$2" -eq 1 ]; } ||
+				{ [ "$3" -ne 1 ] && [ "$2" -gt 128 ]; }; }
+		ok $? "$1: exit $2 (want $3, or a sanitizer's abort), the line naming the plugin and the hook"
+		return
+	fi
 	got=$(grep -v '^Segmentation fault' "$tmp/err")
 	[ "$2" -eq "$3" ] && [ "$got" = "$4" ]
 	ok $? "$1: exit $2 (want $3), one line naming the plugin and the hook"
