@@ -128,9 +128,10 @@ static const help_entry helps[] = {
 	  "(docs/config.md).\n" },
 	{ "conform",
 	  "conform [--device=D] [--platform=P] [--reference=NAME|PATH]\n"
-	  "                    [--only=G1,G2] [--timeout=S] "
-	  "[--plugin-path=DIRS]\n"
-	  "                    [--model-path=DIRS] [--model=M] PLUGIN\n"
+	  "                    [--only=G1,G2] [--timeout=S] [--repeat=K]\n"
+	  "                    [--plugin-path=DIRS] [--model-path=DIRS] "
+	  "[--model=M]\n"
+	  "                    PLUGIN\n"
 	  "       weft conform --list",
 	  "Run the conformance suite against PLUGIN (a path to\n"
 	  "weft-backend-NAME.so, or a backend name) and print TAP; exit 0 "
@@ -144,7 +145,16 @@ static const help_entry helps[] = {
 	  "  --reference=B     backend whose model results must be matched\n"
 	  "                    (default openmp)\n"
 	  "  --only=G1,G2      run only these groups (see --list)\n"
-	  "  --timeout=S       seconds a group may take (default 120)\n"
+	  "  --timeout=S       seconds a group may take (default 120); a "
+	  "group\n"
+	  "                    that dies or hangs is one failed test, and "
+	  "the\n"
+	  "                    other groups still run\n"
+	  "  --repeat=K        run the groups whose outcome can depend on "
+	  "timing\n"
+	  "                    (lifetime, ordering, fence) K times (1 to "
+	  "1000), each\n"
+	  "                    run in a child of its own\n"
 	  "  --plugin-path=D   more directories to search for backends by "
 	  "name\n"
 	  "  --model-path=D    more directories to search for models\n"
@@ -1269,15 +1279,20 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 	return argv[++*i];
 }
 
-static unsigned parse_timeout(const char *text)
+/* The value of option: a whole number of `what` from 1 to max, else a
+ * usage error naming the option. */
+static unsigned parse_count(const char *option, const char *text,
+			    const char *what, unsigned long max)
 {
-	char *end;
+	char *end, fmt[96];
 	unsigned long v = strtoul(text, &end, 10);
 
-	if (!text[0] || *end || text[0] == '-' || v == 0 || v > 86400)
-		die_usage("--timeout needs a number of seconds (1 to 86400), "
-			  "not '%s'",
-			  text);
+	if (!text[0] || *end || text[0] == '-' || v == 0 || v > max) {
+		snprintf(fmt, sizeof fmt,
+			 "%s needs a number of %s (1 to %lu), not '%%s'",
+			 option, what, max);
+		die_usage(fmt, text);
+	}
 	return (unsigned)v;
 }
 
@@ -1307,7 +1322,10 @@ static void parse_conform_opts(int argc, char **argv, weft_conform_options *o,
 		else if ((v = opt_value(argc, argv, &i, "--only")))
 			o->only = v;
 		else if ((v = opt_value(argc, argv, &i, "--timeout")))
-			o->timeout_s = parse_timeout(v);
+			o->timeout_s =
+				parse_count("--timeout", v, "seconds", 86400);
+		else if ((v = opt_value(argc, argv, &i, "--repeat")))
+			o->repeat = parse_count("--repeat", v, "runs", 1000);
 		else if ((v = opt_value(argc, argv, &i, "--plugin-path")))
 			o->plugin_path = v;
 		else if ((v = opt_value(argc, argv, &i, "--model-path")))

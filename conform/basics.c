@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conform.h"
 
@@ -274,34 +275,375 @@ static void open_mem_info(weft__ct *t, weft_device *dev)
 	weft__ct_end(t);
 }
 
-/* Two devices at once; an allocation on one is not counted on the other. */
-static void open_two(weft__ct *t, weft_device_config *dc)
+/* ---- open: mem_info() never waits, refuses a short struct, plausible
+ * sizes ------------------------------------------------------------------ */
+
+#define MIB ((size_t)1 << 20)
+
+static int has_mem_info(const weft__ct *t)
 {
-	weft_device *a, *b;
-	weft_buf *buf = NULL;
-	weft_stats sb;
+	return t->vt->struct_size >= WEFT_BACKEND_V1_3_SIZE && t->vt->mem_info;
+}
+
+/* mem_info() of t->dev into *mi (the whole struct); -1 with the reason
+ * recorded when it fails. */
+static int mi_get(weft__ct *t, weft_mem_info *mi)
+{
 	weft_status st;
 
-	weft__ct_begin(t, "two devices open at once keep separate counters");
+	memset(mi, 0, sizeof *mi);
+	mi->struct_size = sizeof *mi;
+	t->err.msg[0] = '\0';
+	st = t->vt->mem_info(t->dev, mi, &t->err);
+	return weft__ct_expect(t, st == WEFT_OK, "mem_info() returned %s: %s",
+			       weft_status_str(st), t->err.msg)
+		       ? 0
+		       : -1;
+}
+
+/* One try: busy work queued, then mem_info() at once, which must return
+ * before the busy work could have completed (weft__ct_nowait_end()), then
+ * sync(). */
+static void mi_nowait_try(weft__ct *t, void *arg)
+{
+	weft__ct_timed c;
+	weft_mem_info mi;
+
+	(void)arg;
+	if (weft__ct_busy(t))
+		return;
+	weft__ct_nowait_begin(&c);
+	if (!mi_get(t, &mi))
+		weft__ct_nowait_end(t, &c, "mem_info()",
+				    "mem_info() never waits");
+	weft__ct_sync(t);
+}
+
+static void mi_nowait(weft__ct *t)
+{
+	weft__ct_overlap_test(t,
+			      "mem_info() never waits: it returns while queued "
+			      "work (busy work ahead of it) still runs",
+			      mi_nowait_try, NULL);
+}
+
+/* A struct_size of size (below WEFT_MEM_INFO_V1_3_SIZE) is refused, and
+ * nothing is written. */
+static void mi_short_one(weft__ct *t, size_t size)
+{
+	struct {
+		weft_mem_info mi;
+		unsigned char tail[32];
+	} x;
+	const unsigned char *raw = (const unsigned char *)&x;
+	weft_status st;
+
+	memset(&x, 0xA5, sizeof x);
+	x.mi.struct_size = (uint32_t)size;
+	t->err.msg[0] = '\0';
+	st = t->vt->mem_info(t->dev, &x.mi, &t->err);
+	weft__ct_expect(t, st == WEFT_E_INVALID,
+			"mem_info() with struct_size %zu (below "
+			"WEFT_MEM_INFO_V1_3_SIZE, %zu) returned %s",
+			size, (size_t)WEFT_MEM_INFO_V1_3_SIZE,
+			weft_status_str(st));
+	weft__ct_expect(t, st == WEFT_OK || t->err.msg[0],
+			"mem_info() with struct_size %zu refused it with no "
+			"message",
+			size);
+	weft__ct_expect(t, x.mi.struct_size == size,
+			"mem_info() changed struct_size from %zu to %u", size,
+			(unsigned)x.mi.struct_size);
+	for (size_t i = sizeof x.mi.struct_size; i < sizeof x; i++)
+		if (!weft__ct_expect(t, raw[i] == 0xA5,
+				     "mem_info() with struct_size %zu wrote "
+				     "byte %zu (0x%02x), past the caller's "
+				     "struct",
+				     size, i, raw[i]))
+			break;
+}
+
+static void mi_short(weft__ct *t)
+{
+	weft__ct_begin(t,
+		       "mem_info() refuses a struct_size below "
+		       "WEFT_MEM_INFO_V1_3_SIZE (%zu bytes) with "
+		       "WEFT_E_INVALID and a message, writing nothing",
+		       (size_t)WEFT_MEM_INFO_V1_3_SIZE);
+	mi_short_one(t, WEFT_MEM_INFO_V1_3_SIZE - sizeof(uint64_t));
+	mi_short_one(t, sizeof(uint32_t));
+	weft__ct_end(t);
+}
+
+/* Bytes the suite holds on t->dev (its live buffers). */
+static uint64_t mi_held(const weft__ct *t)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < t->n_recs; i++)
+		if (t->recs[i].dev == t->dev)
+			n += t->recs[i].bytes;
+	return n;
+}
+
+/* Allocate 64 MiB on t->dev and write it in full. */
+static weft_buf *mi_fill(weft__ct *t)
+{
+	unsigned char *h = weft__ct_xmalloc(t, MIB);
+	weft_buf *b = h ? weft__ct_alloc(t, 64 * MIB) : NULL;
+
+	if (b)
+		memset(h, 0x5C, MIB);
+	for (size_t k = 0; b && k < 64 && !t->why[0]; k++)
+		weft__ct_write(t, b, k * MIB, h, MIB, 0);
+	free(h);
+	return b;
+}
+
+/* host = 1: sizes are 0, or the host's: at least 64 MiB, at most twice
+ * its RAM. */
+static void mi_host_sizes(weft__ct *t, const weft_mem_info *mi)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page
+					     : UINT64_MAX / 2;
+
+	if (!mi->total_bytes && !mi->free_bytes)
+		return; /* host memory, sizes left to the core */
+	weft__ct_expect(t, mi->total_bytes >= 64 * MIB,
+			"host 1 with total_bytes %llu: less than 64 MiB - "
+			"%s",
+			(unsigned long long)mi->total_bytes,
+			mi->total_bytes * 1024 >= ram / 2
+				? "1024 times too small: a size in KiB, not "
+				  "bytes"
+				: "not a host's memory");
+	weft__ct_expect(t, mi->total_bytes <= 2 * ram,
+			"host 1 with total_bytes %llu: more than twice the "
+			"host's %llu bytes of RAM",
+			(unsigned long long)mi->total_bytes,
+			(unsigned long long)ram);
+	weft__ct_expect(t, mi->free_bytes <= mi->total_bytes,
+			"free_bytes %llu above total_bytes %llu",
+			(unsigned long long)mi->free_bytes,
+			(unsigned long long)mi->total_bytes);
+}
+
+/* free_bytes dropped by at least 32 MiB when 64 MiB were allocated and
+ * written (0, unknown, is not checked). */
+static void mi_drop(weft__ct *t, const weft_mem_info *a, const weft_mem_info *b)
+{
+	uint64_t drop = a->free_bytes > b->free_bytes
+				? a->free_bytes - b->free_bytes
+				: 0;
+
+	if (!a->free_bytes || !b->free_bytes)
+		return;
+	weft__ct_expect(t, drop >= 32 * MIB,
+			"free_bytes went from %llu to %llu when 64 MiB were "
+			"allocated and written: it dropped by %llu bytes, "
+			"not the 32 MiB or more expected%s",
+			(unsigned long long)a->free_bytes,
+			(unsigned long long)b->free_bytes,
+			(unsigned long long)drop,
+			drop * 1024 >= 32 * MIB && drop * 1024 <= 128 * MIB
+				? " - 1024 times too little: sizes in KiB, "
+				  "not bytes"
+				: "");
+}
+
+/* host = 0: free no more than total, total no less than the suite holds
+ * on the device, before and after 64 MiB more. */
+static void mi_device_sizes(weft__ct *t, const weft_mem_info *mi)
+{
+	weft_mem_info after;
+	weft_buf *b;
+	uint64_t held;
+
+	weft__ct_expect(t, mi->free_bytes <= mi->total_bytes,
+			"free_bytes %llu above total_bytes %llu",
+			(unsigned long long)mi->free_bytes,
+			(unsigned long long)mi->total_bytes);
+	b = mi_fill(t);
+	held = mi_held(t);
+	if (b && !t->why[0] && !mi_get(t, &after)) {
+		mi_drop(t, mi, &after);
+		weft__ct_expect(t, after.total_bytes >= held,
+				"total_bytes %llu is less than the %llu bytes "
+				"the suite holds on the device%s",
+				(unsigned long long)after.total_bytes,
+				(unsigned long long)held,
+				after.total_bytes * 1024 >= held
+					? " - sizes in KiB, not bytes?"
+					: "");
+		weft__ct_expect(t, after.free_bytes <= after.total_bytes,
+				"free_bytes %llu above total_bytes %llu with "
+				"64 MiB allocated",
+				(unsigned long long)after.free_bytes,
+				(unsigned long long)after.total_bytes);
+	}
+	weft__ct_free(t, b);
+}
+
+static void mi_sizes(weft__ct *t)
+{
+	weft_mem_info mi;
+
+	weft__ct_begin(t, "mem_info() gives plausible sizes: with host 1, "
+			  "0 or at least 64 MiB and at most twice the host's "
+			  "RAM; with host 0, total_bytes no less than the "
+			  "suite holds there, and free_bytes dropping by 32 "
+			  "MiB or more when 64 MiB are allocated and written "
+			  "(unless 0, unknown)");
+	if (!mi_get(t, &mi)) {
+		if (mi.host)
+			mi_host_sizes(t, &mi);
+		else
+			mi_device_sizes(t, &mi);
+	}
+	weft__ct_end(t);
+}
+
+/* The tests of mem_info() that need the suite's program (the busy work),
+ * on dev. */
+static void open_mem_info_more(weft__ct *t, weft_device *dev)
+{
+	static const char *tests[] = {
+		"mem_info() never waits",
+		"mem_info() refuses a short struct_size",
+		"mem_info() gives plausible sizes",
+	};
+
+	if (!has_mem_info(t)) {
+		for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+			weft__ct_begin(t, "%s", tests[i]);
+			weft__ct_skip(t, "no mem_info() (ABI 1.3, optional)");
+		}
+		return;
+	}
+	weft__ct_begin(t, "setup: the suite's kernels load on the default "
+			  "device (busy work)");
+	t->dev = dev;
+	t->prog = weft__ct_program(t);
+	if (weft__ct_end_quiet(t)) {
+		mi_nowait(t);
+		mi_short(t);
+		mi_sizes(t);
+	}
+	weft__ct_busy_release(t);
+	if (t->prog)
+		t->vt->unload_program(t->dev, t->prog);
+	t->prog = NULL;
+	t->dev = NULL;
+}
+
+/* ---- open: two devices --------------------------------------------------- */
+
+static const size_t two_first[] = { 3000, 5000, 7000 }; /* 15000 bytes */
+static const size_t two_second[] = { 6000, 10000 };	/* 16000 bytes */
+#define N_TWO_FIRST  (sizeof two_first / sizeof two_first[0])
+#define N_TWO_SECOND (sizeof two_second / sizeof two_second[0])
+
+/* Allocate n buffers of sizes[] on t->dev, each written in full with the
+ * pattern seed + k. */
+static void two_fill(weft__ct *t, weft_buf **b, const size_t *sizes, size_t n,
+		     unsigned seed)
+{
+	unsigned char *h = weft__ct_xmalloc(t, 10000);
+
+	for (size_t k = 0; h && k < n && !t->why[0]; k++) {
+		b[k] = weft__ct_alloc(t, sizes[k]);
+		weft__ct_pattern(h, sizes[k], seed + (unsigned)k);
+		if (b[k])
+			weft__ct_write(t, b[k], 0, h, sizes[k], 0);
+	}
+	free(h);
+}
+
+/* t->dev counts n allocations of `bytes` bytes in all (what names it). */
+static void two_counts(weft__ct *t, size_t n, size_t bytes, const char *what)
+{
+	weft_stats s;
+
+	if (weft__ct_stats(t, &s))
+		return;
+	weft__ct_expect(
+		t, s.allocs + s.pool_reuses == n && s.bytes_in_use == bytes,
+		"the %s device counts %llu allocations and %llu bytes "
+		"in use; it made %zu, of %zu bytes",
+		what, (unsigned long long)(s.allocs + s.pool_reuses),
+		(unsigned long long)s.bytes_in_use, n, bytes);
+}
+
+/* The first device's buffers still hold their patterns (seed 60 + k). */
+static void two_kept(weft__ct *t, weft_buf **b)
+{
+	unsigned char *h = weft__ct_xmalloc(t, 10000);
+	unsigned char *got = weft__ct_xmalloc(t, 10000);
+
+	for (size_t k = 0; got && h && k < N_TWO_FIRST && !t->why[0]; k++) {
+		const weft__ct_rec *r = weft__ct_rec_of(t, b[k]);
+		size_t n = two_first[k], i;
+
+		weft__ct_pattern(h, n, 60 + (unsigned)k);
+		if (weft__ct_read(t, got, b[k], 0, n, 0))
+			break;
+		i = weft__ct_first_diff(got, h, n);
+		weft__ct_expect(t, i == n,
+				"buffer #%u of the first device (%zu bytes): "
+				"byte %zu is 0x%02x, want 0x%02x, after the "
+				"second device was closed",
+				r ? r->id : 0, n, i, i < n ? got[i] : 0,
+				i < n ? h[i] : 0);
+	}
+	free(h);
+	free(got);
+}
+
+/* Two devices at once: each counts only its own buffers, and closing the
+ * second leaves the first's buffers and counters alone (a backend that
+ * keeps every device's buffers in one list releases them all). */
+static void open_two(weft__ct *t, weft_device_config *dc)
+{
+	weft_device *saved = t->dev, *a, *b;
+	weft_buf *ba[N_TWO_FIRST] = { 0 }, *bb[N_TWO_SECOND] = { 0 };
+	weft_stats sa, sa2;
+	weft_status st;
+
+	weft__ct_begin(t, "two devices open at once keep their buffers apart: "
+			  "each counts only its own (allocs, bytes_in_use), "
+			  "and closing the second leaves the first's buffers "
+			  "and counters as they were");
 	a = open_with(t, dc, &st);
 	weft__ct_expect(t, a != NULL, "first open: %s: %s", weft_status_str(st),
 			t->err.msg);
 	b = a ? open_with(t, dc, &st) : NULL;
-	weft__ct_expect(t, b != NULL, "second open: %s: %s",
+	weft__ct_expect(t, !a || b != NULL, "second open: %s: %s",
 			weft_status_str(st), t->err.msg);
-	if (a && b && t->vt->alloc(a, 4096, &buf, &t->err) == WEFT_OK) {
-		memset(&sb, 0, sizeof sb);
-		sb.struct_size = sizeof sb;
-		t->vt->stats(b, &sb);
-		weft__ct_expect(t, sb.allocs + sb.pool_reuses == 0,
-				"an allocation on one device was counted on "
-				"the other");
-		t->vt->free(a, buf);
+	if (a && b) {
+		t->dev = a;
+		two_fill(t, ba, two_first, N_TWO_FIRST, 60);
+		t->dev = b;
+		two_fill(t, bb, two_second, N_TWO_SECOND, 70);
+		two_counts(t, N_TWO_SECOND, 16000, "second");
+		t->dev = a;
+		two_counts(t, N_TWO_FIRST, 15000, "first");
+		if (!t->why[0] && !weft__ct_stats(t, &sa)) {
+			weft__ct_phase(t, "closing the second of two devices");
+			weft__ct_close_device(t, b);
+			b = NULL;
+			if (!weft__ct_stats(t, &sa2) &&
+			    !weft__ct_counters_moved(
+				    t, &sa, &sa2,
+				    "on the first device, closing the second"))
+				two_kept(t, ba);
+		}
+		for (size_t k = 0; k < N_TWO_FIRST; k++)
+			weft__ct_free(t, ba[k]);
 	}
-	if (b)
-		t->vt->close(b);
-	if (a)
-		t->vt->close(a);
+	weft__ct_close_device(t, b);
+	weft__ct_close_device(t, a);
+	t->dev = saved;
 	weft__ct_end(t);
 }
 
@@ -322,7 +664,7 @@ static void open_close_busy(weft__ct *t, weft_device_config *dc)
 		weft__ct_alloc(t, 70000);
 		weft__ct_program(t);
 		weft__ct_phase(t, "closing a device that holds buffers");
-		t->vt->close(t->dev);
+		weft__ct_close_device(t, t->dev);
 	}
 	t->dev = saved;
 	weft__ct_end(t);
@@ -347,6 +689,7 @@ void weft__ct_group_open(weft__ct *t)
 	if (dev) {
 		open_fresh_counters(t, dev);
 		open_mem_info(t, dev);
+		open_mem_info_more(t, dev);
 		weft__ct_phase(t, "closing the default device");
 		t->vt->close(dev);
 	}

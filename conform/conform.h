@@ -15,8 +15,11 @@
  *   native.c    group native: native(), when present
  *   replicas.c  group replicas: step_replicas(), when present, against
  *               step() per replica; bad layouts; counters
- *   lifetime.c  groups lifetime (what may be released under queued work)
- *               and ordering (what blocking transfers and waits promise)
+ *   busy.c      busy work queued ahead of the operation a lifetime or
+ *               ordering test is about, and tries repeated until the
+ *               operation surely overlapped it
+ *   lifetime.c  group lifetime: what may be released under queued work
+ *   ordering.c  group ordering: what blocking transfers and waits promise
  *   kstats.c    group kernel-stats: kernel_stats(), when present, on a
  *               plain and a profiling device
  *   blocks.c    group blocks: weft/blocks.wk's blocks against a C
@@ -71,6 +74,27 @@
 #include "cf_kernels.h"
 #include "shared.h"
 
+/* harness.c: one buffer the suite allocated and has not freed (its view of
+ * allocations, checked at each alloc and after each test). */
+typedef struct weft__ct_rec {
+	weft_buf *buf;
+	weft_device *dev; /* the device it was allocated on */
+	size_t bytes;
+	uint32_t id;	      /* #id: the group's id-th allocation, from 1 */
+	uint32_t guard_n;     /* a guarded buffer of guard_n words (the guards
+			       * are checked after each test); 0: not, or no
+			       * longer, checked */
+	int has_range;	      /* native() gave an address range: */
+	uint32_t kind;	      /* its weft_native_kind, */
+	int32_t ndev;	      /* device, */
+	const void *space;    /* the cl_mem (OpenCL), NULL for addresses */
+	uintptr_t begin, end; /* and [begin, end) in that space */
+	char where[96];	      /* the test under way when it was allocated */
+} weft__ct_rec;
+
+/* Buffers the suite tracks at once; more are allocated untracked. */
+#define CT_MAX_RECS 512
+
 /* State of one group's child. */
 typedef struct weft__ct {
 	const weft_conform_options *opt;
@@ -87,6 +111,23 @@ typedef struct weft__ct {
 	char desc[512]; /* "group: promise" of the test under way */
 	char why[1024]; /* first reason it fails; "" while it passes */
 	int n_failed;
+	/* busy.c: the busy work queued ahead of an operation under test */
+	weft_buf *busy_param, *busy_out; /* cf_spin's rounds, its result */
+	uint32_t busy_iters;		 /* rounds lasting busy_ns; 0: not yet
+					  * calibrated */
+	uint32_t busy_param_n;		 /* rounds busy_param holds */
+	uint64_t busy_ns;		 /* the shortest of three timed runs */
+	uint64_t busy_t0;		 /* when the last busy step() began */
+	int busy_at_issue;	/* that step() ran the work before returning */
+	int busy_runs_at_issue; /* calibration: three runs ran at issue */
+	int busy_failed;	/* its calibration failed (reported once) */
+	int busy_try;		/* weft__ct_overlap()'s try: busy work << try */
+	int busy_missed;	/* an operation came after the busy work could
+				 * have completed */
+	/* harness.c: the live buffers weft__ct_alloc() gave (unordered) */
+	weft__ct_rec recs[CT_MAX_RECS];
+	uint32_t n_recs;
+	uint32_t n_allocs; /* allocations so far: the next #id - 1 */
 } weft__ct;
 
 /* What a group needs opened before it runs. */
@@ -157,8 +198,17 @@ weft_program *weft__ct_program(weft__ct *t);
 /* Each records the backend's message as the reason the current test fails,
  * and returns 0 on success, -1 on failure (NULL for alloc). */
 
+/* alloc() records the buffer in the suite's view of allocations, after
+ * checking (before anything is written to it) that its handle is no live
+ * buffer's and, where native() gives addresses, that its memory overlaps
+ * no live buffer's; free() forgets it. */
 weft_buf *weft__ct_alloc(weft__ct *t, size_t bytes);
 void weft__ct_free(weft__ct *t, weft_buf *b);
+/* Forget every buffer of dev, then close it (a device closed while it
+ * holds buffers the suite allocated must be closed through this). */
+void weft__ct_close_device(weft__ct *t, weft_device *dev);
+/* The suite's record of b on t->dev (NULL when untracked). */
+const weft__ct_rec *weft__ct_rec_of(const weft__ct *t, const weft_buf *b);
 int weft__ct_write(weft__ct *t, weft_buf *b, size_t off, const void *src,
 		   size_t bytes, unsigned flags);
 int weft__ct_read(weft__ct *t, void *dst, weft_buf *b, size_t off, size_t bytes,
@@ -188,7 +238,11 @@ weft_launch weft__ct_launch(uint32_t kernel, uint32_t extent, weft_buf *b0,
 			    weft_buf *b1);
 
 /* A buffer of CF_GUARD + n + CF_GUARD words: guards hold their pattern,
- * the n words `fill`. */
+ * the n words `fill`. While it lives, its guard words are read back after
+ * every test (weft__ct_end, _end_quiet, _skip): a guard that changed
+ * fails that test, naming the buffer, the offset and the bytes. A write
+ * or copy through the harness that puts other bytes over them ends the
+ * checks of that buffer. */
 weft_buf *weft__ct_guarded(weft__ct *t, uint32_t n, uint32_t fill);
 /* Download a guarded buffer of n words; check every guard word (recording
  * the first one overwritten) and copy the n words to data (may be NULL).
@@ -220,6 +274,48 @@ void weft__ct_pattern(void *p, size_t n, unsigned seed);
 /* The first byte where a and b differ, or n. */
 size_t weft__ct_first_diff(const unsigned char *a, const unsigned char *b,
 			   size_t n);
+
+/* ---- busy.c: overlapping queued work ------------------------------------ */
+
+/* Tries of weft__ct_overlap(): the busy work doubles at each. */
+#define WEFT__CT_BUSY_TRIES 4
+
+/* Queue the busy work (calibrated at the first call; the failure is
+ * recorded). Returns 0 when it was queued. */
+int weft__ct_busy(weft__ct *t);
+/* Call right after issuing the operation under test (or after it
+ * returned, for a call that must never wait): returns 1 when it surely
+ * overlapped the busy work, else marks the try as missed. */
+int weft__ct_busy_check(weft__ct *t);
+/* Run try_fn (which calls weft__ct_busy() and weft__ct_busy_check()) until
+ * a try overlapped its busy work or failed; with the busy work doubled at
+ * each try, at most 4 tries, after which the test fails. */
+void weft__ct_overlap(weft__ct *t, void (*try_fn)(weft__ct *t, void *arg),
+		      void *arg);
+/* One test "GROUP: promise" whose tries are try_fn (weft__ct_overlap()). */
+void weft__ct_overlap_test(weft__ct *t, const char *promise,
+			   void (*try_fn)(weft__ct *t, void *arg), void *arg);
+
+/* A call that must never wait, made right after busy work was queued: when
+ * it was made and when it returned, by the wall clock and by its thread's
+ * CPU time. */
+typedef struct weft__ct_timed {
+	uint64_t t0, c0; /* made */
+	uint64_t t1, c1; /* returned */
+} weft__ct_timed;
+
+/* Right before the call. */
+void weft__ct_nowait_begin(weft__ct_timed *c);
+/* Right after it returned: 1 when it surely returned without waiting for
+ * the busy work (or the backend runs work at issue). Else the try is
+ * missed, and on the last try the test fails with "CALL took N ms (M ms of
+ * it on its thread's CPU), right after busy work of D ms was queued, on
+ * the last of 4 tries with the busy work doubled: it waited for the queue
+ * (RULE)". */
+int weft__ct_nowait_end(weft__ct *t, weft__ct_timed *c, const char *call,
+			const char *rule);
+/* Free the busy work's buffers (before the program and device go). */
+void weft__ct_busy_release(weft__ct *t);
 
 /* ---- the groups ---------------------------------------------------------- */
 

@@ -9,8 +9,12 @@
  * can run here. Each child writes protocol lines (conform.h) to a pipe;
  * the driver numbers the results as they come and turns a child killed by
  * a signal, or still running after the timeout (then killed), into one
- * failed test naming the test that was under way. The plan ("1..N") is
- * printed last, once the count is known.
+ * failed test naming the test that was under way, followed by a
+ * diagnostic saying what runs next: the other groups still run. The
+ * groups whose outcome can depend on timing (lifetime, ordering, fence) run
+ * opt->repeat times, each run in its own child, their lines labelled
+ * "GROUP (run r of K)". The plan ("1..N") is printed last, once the count
+ * is known.
  */
 #include "config.h"
 
@@ -27,6 +31,7 @@
 #include "conform.h"
 
 #define DEFAULT_TIMEOUT_S 120u
+#define MAX_REPEAT	  1000u
 
 static const weft__ct_group groups[] = {
 	{ "entry", "the entry's name, version, description, size and ABI", 0,
@@ -114,6 +119,10 @@ typedef struct drv {
 	unsigned timeout_s;
 	unsigned n, failed; /* results printed, failed ones */
 	const char *group;  /* the group whose child runs */
+	unsigned runs;	    /* how many times it runs; 0: the load step */
+	char label[96];	    /* how its results start: "GROUP", or "GROUP
+			     * (run r of K)" when repeated */
+	char next[96];	    /* the label of the child after it; "": none */
 	char last[1024];    /* the last test or phase it started */
 	int ended;	    /* it reported the end of its group */
 	char load_kind;	    /* 'P', 'L' or 'X' from the load step */
@@ -122,6 +131,19 @@ typedef struct drv {
 	size_t line_len;
 } drv;
 
+/* A result line: a text starting "GROUP:" is printed with the child's
+ * label instead of the group's name (the run of a repeated group). */
+static void drv_result(drv *d, const char *status, const char *text)
+{
+	size_t n = strlen(d->group);
+
+	if (strncmp(text, d->group, n) == 0 && text[n] == ':')
+		fprintf(d->tap, "%s %u - %s%s\n", status, ++d->n, d->label,
+			text + n);
+	else
+		fprintf(d->tap, "%s %u - %s\n", status, ++d->n, text);
+}
+
 /* One protocol line from a child. */
 static void drv_line(drv *d, const char *line)
 {
@@ -129,10 +151,10 @@ static void drv_line(drv *d, const char *line)
 
 	switch (line[0]) {
 	case 'S': weft__ct_fmt(d->last, sizeof d->last, "%s", text); break;
-	case 'O': fprintf(d->tap, "ok %u - %s\n", ++d->n, text); break;
+	case 'O': drv_result(d, "ok", text); break;
 	case 'N':
 		d->failed++;
-		fprintf(d->tap, "not ok %u - %s\n", ++d->n, text);
+		drv_result(d, "not ok", text);
 		break;
 	case 'D': fprintf(d->tap, "# %s\n", text); break;
 	case 'E': d->ended = 1; break;
@@ -209,6 +231,7 @@ static void run_group(weft__ct *t, const weft__ct_group *g)
 	}
 	g->run(t);
 close:
+	weft__ct_busy_release(t);
 	if (t->prog) {
 		weft__ct_phase(t, "unloading the suite's kernels");
 		t->vt->unload_program(t->dev, t->prog);
@@ -255,21 +278,22 @@ static const char *signal_name(int sig)
 		int sig;
 		const char *name;
 	} names[] = {
-		{ SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" },
-		{ SIGILL, "SIGILL" },	{ SIGFPE, "SIGFPE" },
-		{ SIGABRT, "SIGABRT" }, { SIGKILL, "SIGKILL" },
-		{ SIGTERM, "SIGTERM" }, { SIGINT, "SIGINT" },
-		{ SIGHUP, "SIGHUP" },	{ SIGQUIT, "SIGQUIT" },
-		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
-		{ SIGTRAP, "SIGTRAP" }, { SIGSYS, "SIGSYS" },
-		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
-		{ SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" },
+		{ SIGSEGV, "SIGSEGV" },	    { SIGBUS, "SIGBUS" },
+		{ SIGILL, "SIGILL" },	    { SIGFPE, "SIGFPE" },
+		{ SIGABRT, "SIGABRT" },	    { SIGKILL, "SIGKILL" },
+		{ SIGTERM, "SIGTERM" },	    { SIGINT, "SIGINT" },
+		{ SIGHUP, "SIGHUP" },	    { SIGQUIT, "SIGQUIT" },
+		{ SIGPIPE, "SIGPIPE" },	    { SIGALRM, "SIGALRM" },
+		{ SIGTRAP, "SIGTRAP" },	    { SIGSYS, "SIGSYS" },
+		{ SIGXCPU, "SIGXCPU" },	    { SIGXFSZ, "SIGXFSZ" },
+		{ SIGUSR1, "SIGUSR1" },	    { SIGUSR2, "SIGUSR2" },
+		{ SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" },
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (names[i].sig == sig)
 			return names[i].name;
-	return "unknown signal";
+	return NULL;
 }
 
 /* What was under way, without the group's name it starts with. */
@@ -285,27 +309,61 @@ static const char *drv_during(const drv *d)
 	return d->last;
 }
 
-/* A child that did not end its group normally: one failed test. */
-static void drv_report_end(drv *d, int status, int timed_out)
+/* After a child that did not end normally: one diagnostic saying what
+ * the suite does next. */
+static void drv_report_next(drv *d, int timed_out)
 {
-	char what[256];
+	char killed[128] = "";
 
 	if (timed_out)
-		weft__ct_fmt(what, sizeof what, "timed out after %u s",
+		weft__ct_fmt(killed, sizeof killed,
+			     "its child was killed with SIGKILL after %u s "
+			     "(--timeout gives each group more); ",
 			     d->timeout_s);
+	if (!d->runs)
+		fprintf(d->tap,
+			"# %sno group runs: the load step must end to tell "
+			"whether the plugin loads and can run here\n",
+			killed);
+	else if (d->next[0])
+		fprintf(d->tap,
+			"# %sthe rest of group %s did not run; the suite goes "
+			"on with group %s\n",
+			killed, d->label, d->next);
+	else
+		fprintf(d->tap,
+			"# %sthe rest of group %s did not run; it was the last "
+			"group to run\n",
+			killed, d->label);
+}
+
+/* A child that did not end its group normally: one failed test naming
+ * the test or phase under way. */
+static void drv_report_end(drv *d, int status, int timed_out)
+{
+	char what[128];
+
+	if (timed_out)
+		weft__ct_fmt(what, sizeof what, "did not finish in %u s",
+			     d->timeout_s);
+	else if (WIFSIGNALED(status) && signal_name(WTERMSIG(status)))
+		weft__ct_fmt(what, sizeof what, "crashed with %s",
+			     signal_name(WTERMSIG(status)));
 	else if (WIFSIGNALED(status))
-		weft__ct_fmt(what, sizeof what, "crashed with signal %d (%s)",
-			     WTERMSIG(status), signal_name(WTERMSIG(status)));
+		weft__ct_fmt(what, sizeof what, "crashed with signal %d",
+			     WTERMSIG(status));
 	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		weft__ct_fmt(what, sizeof what, "exited with status %d",
 			     WEXITSTATUS(status));
 	else if (!d->ended)
-		weft__ct_fmt(what, sizeof what, "exited before its end");
+		weft__ct_fmt(what, sizeof what,
+			     "exited with status 0 before its end");
 	else
 		return;
 	d->failed++;
-	fprintf(d->tap, "not ok %u - %s: %s during \"%s\"\n", ++d->n, d->group,
+	fprintf(d->tap, "not ok %u - %s: %s in \"%s\"\n", ++d->n, d->label,
 		what, drv_during(d));
+	drv_report_next(d, timed_out);
 	fflush(d->tap);
 }
 
@@ -438,10 +496,39 @@ static weft_status drv_inline(drv *d, const weft__ct_group *g)
 	return WEFT_OK;
 }
 
-/* Run the load step (g NULL) or a group. */
-static weft_status drv_run(drv *d, const weft__ct_group *g)
+/* The groups about work that runs later, whose outcome could depend on
+ * timing: --repeat runs them again. */
+static int timing_group(const weft__ct_group *g)
+{
+	return strcmp(g->name, "lifetime") == 0 ||
+	       strcmp(g->name, "ordering") == 0 ||
+	       strcmp(g->name, "fence") == 0;
+}
+
+/* How many times group g runs: each run is a child of its own. */
+static unsigned group_runs(const drv *d, const weft__ct_group *g)
+{
+	return timing_group(g) && d->opt->repeat > 1 ? d->opt->repeat : 1;
+}
+
+/* "GROUP", or "GROUP (run r of K)" when it runs more than once. */
+static void group_label(char *buf, size_t size, const char *name, unsigned run,
+			unsigned runs)
+{
+	if (runs > 1)
+		weft__ct_fmt(buf, size, "%s (run %u of %u)", name, run, runs);
+	else
+		weft__ct_fmt(buf, size, "%s", name);
+}
+
+/* Run the load step (g NULL; runs 0) or run `run` of `runs` of a group,
+ * each in a child of its own. */
+static weft_status drv_run(drv *d, const weft__ct_group *g, unsigned run,
+			   unsigned runs)
 {
 	d->group = g ? g->name : "load";
+	d->runs = runs;
+	group_label(d->label, sizeof d->label, d->group, run, runs);
 	d->last[0] = '\0';
 	d->ended = 0;
 	d->line_len = 0;
@@ -521,6 +608,12 @@ static weft_status check_options(weft_context *ctx,
 			"weft_conform_run: options struct_size %u, "
 			"expected %zu",
 			(unsigned)opt->struct_size, sizeof *opt);
+	if (opt->repeat > MAX_REPEAT)
+		return weft_context_fail(
+			ctx, WEFT_E_INVALID,
+			"weft_conform_run: repeat %u is out of range: 0 to %u "
+			"(0 and 1: each group runs once)",
+			opt->repeat, MAX_REPEAT);
 	if (!opt->plugin || !opt->plugin[0])
 		return weft_context_fail(
 			ctx, WEFT_E_INVALID,
@@ -564,6 +657,44 @@ static void scratch_remove(drv *d)
 
 /* ---- the run ------------------------------------------------------------- */
 
+/* The label of what runs after run `run` of group i, into d->next ("" when
+ * nothing does). */
+static void drv_next(drv *d, const int *selected, size_t i, unsigned run)
+{
+	unsigned runs = group_runs(d, &groups[i]);
+
+	d->next[0] = '\0';
+	if (run < runs) {
+		group_label(d->next, sizeof d->next, groups[i].name, run + 1,
+			    runs);
+		return;
+	}
+	for (size_t j = i + 1; j < N_GROUPS; j++)
+		if (selected[j]) {
+			group_label(d->next, sizeof d->next, groups[j].name, 1,
+				    group_runs(d, &groups[j]));
+			return;
+		}
+}
+
+/* With --repeat: a diagnostic naming the groups it repeats. */
+static void drv_repeat_note(drv *d, const int *selected)
+{
+	char list[128] = "";
+	unsigned n = 0;
+
+	for (size_t i = 0; i < N_GROUPS; i++)
+		if (selected[i] && group_runs(d, &groups[i]) > 1)
+			weft__ct_fmt(list + strlen(list),
+				     sizeof list - strlen(list), "%s%s",
+				     n++ ? " and " : "", groups[i].name);
+	if (n)
+		fprintf(d->tap,
+			"# %s run%s %u times (--repeat), each run in a child "
+			"of its own\n",
+			list, n == 1 ? "s" : "", d->opt->repeat);
+}
+
 /* After the load step: skip, fail, or run the selected groups. */
 static weft_status drv_groups(drv *d, const int *selected)
 {
@@ -600,9 +731,15 @@ static weft_status drv_groups(drv *d, const int *selected)
 			fprintf(d->tap, "# weft conform: backend %s %s (%s)\n",
 				d->load_text, tab + 1, tab2 + 1);
 	}
-	for (size_t i = 0; st == WEFT_OK && i < N_GROUPS; i++)
-		if (selected[i])
-			st = drv_run(d, &groups[i]);
+	drv_repeat_note(d, selected);
+	for (size_t i = 0; st == WEFT_OK && i < N_GROUPS; i++) {
+		unsigned runs = selected[i] ? group_runs(d, &groups[i]) : 0;
+
+		for (unsigned r = 1; st == WEFT_OK && r <= runs; r++) {
+			drv_next(d, selected, i, r);
+			st = drv_run(d, &groups[i], r, runs);
+		}
+	}
 	fprintf(d->tap, "1..%u\n", d->n);
 	return st;
 }
@@ -629,7 +766,7 @@ weft_status weft_conform_run(weft_context *ctx, const weft_conform_options *opt,
 	d->timeout_s = opt->timeout_s ? opt->timeout_s : DEFAULT_TIMEOUT_S;
 	if ((st = scratch_make(d)))
 		goto free_driver;
-	st = drv_run(d, NULL);
+	st = drv_run(d, NULL, 0, 0);
 	if (st == WEFT_OK)
 		st = drv_groups(d, selected);
 	fflush(tap);

@@ -8,6 +8,12 @@
  * written to the driver at once: if the plugin crashes or hangs, the
  * driver names the test that was under way. Checks record the first
  * reason the test fails; weft__ct_end() reports it.
+ *
+ * The harness also keeps its own view of the buffers it allocated: a
+ * handle given twice or memory that overlaps a live buffer's fails the
+ * test that allocated it, and the guard words of live guarded buffers are
+ * checked after every test, so that a short allocation or a launch past
+ * its extent is named by the suite before glibc or a signal notices.
  */
 #include "config.h"
 
@@ -40,6 +46,8 @@ uint64_t weft__ct_now_ns(void)
 }
 
 /* ---- protocol ------------------------------------------------------------ */
+
+static void guards_check_all(weft__ct *t);
 
 void weft__ct_line(FILE *out, char kind, const char *text)
 {
@@ -100,7 +108,10 @@ int weft__ct_expect(weft__ct *t, int cond, const char *fmt, ...)
 
 int weft__ct_end(weft__ct *t)
 {
-	int ok = !t->why[0];
+	int ok;
+
+	guards_check_all(t);
+	ok = !t->why[0];
 
 	weft__ct_line(t->out, ok ? 'O' : 'N', t->desc);
 	if (!ok) {
@@ -113,6 +124,7 @@ int weft__ct_end(weft__ct *t)
 
 int weft__ct_end_quiet(weft__ct *t)
 {
+	guards_check_all(t);
 	return t->why[0] ? weft__ct_end(t) : 1;
 }
 
@@ -122,6 +134,13 @@ void weft__ct_skip(weft__ct *t, const char *fmt, ...)
 	va_list ap;
 	int n = snprintf(text, sizeof text, "%s # SKIP ", t->desc);
 
+	if (!t->why[0]) { /* a guard broken meanwhile fails it instead */
+		guards_check_all(t);
+		if (t->why[0]) {
+			weft__ct_end(t);
+			return;
+		}
+	}
 	va_start(ap, fmt);
 	vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
 	va_end(ap);
@@ -289,6 +308,134 @@ static int called(weft__ct *t, weft_status st, const char *what)
 	return -1;
 }
 
+/* ---- the suite's view of its allocations --------------------------------
+ *
+ * Every buffer weft__ct_alloc() gives is recorded until weft__ct_free():
+ * its handle, bytes, the test it was allocated in and, where native()
+ * gives them, the addresses of its memory. A new buffer is checked against
+ * the live ones before anything is written to it: a handle given twice, or
+ * memory that overlaps a live buffer's (an allocation shorter than asked,
+ * or memory handed out twice), is named here, before a kernel or a write
+ * spills into a neighbour and glibc or a signal notices. */
+
+static weft__ct_rec *rec_find(weft__ct *t, const weft_device *dev,
+			      const weft_buf *b)
+{
+	for (uint32_t i = 0; i < t->n_recs; i++)
+		if (t->recs[i].buf == b && t->recs[i].dev == dev)
+			return &t->recs[i];
+	return NULL;
+}
+
+const weft__ct_rec *weft__ct_rec_of(const weft__ct *t, const weft_buf *b)
+{
+	for (uint32_t i = 0; i < t->n_recs; i++)
+		if (t->recs[i].buf == b && t->recs[i].dev == t->dev)
+			return &t->recs[i];
+	return NULL;
+}
+
+static void rec_drop(weft__ct *t, weft__ct_rec *r)
+{
+	*r = t->recs[--t->n_recs];
+}
+
+/* Where native() says r's memory is: an address range (host and CUDA
+ * memory), or a range of a cl_mem (OpenCL). Nothing when native() is
+ * missing or fails (the group native checks it). */
+static void rec_range(weft__ct *t, weft__ct_rec *r)
+{
+	weft_native n;
+	weft_error err;
+
+	r->has_range = 0;
+	if (!weft__ct_has_native(t))
+		return;
+	memset(&n, 0, sizeof n);
+	n.struct_size = sizeof n;
+	err.msg[0] = '\0';
+	if (t->vt->native(t->dev, r->buf, &n, &err) != WEFT_OK || !n.handle)
+		return;
+	r->kind = n.kind;
+	r->ndev = n.device;
+	if (n.kind == WEFT_NATIVE_HOST || n.kind == WEFT_NATIVE_CUDA) {
+		r->space = NULL;
+		r->begin = (uintptr_t)n.handle + n.offset;
+	} else if (n.kind == WEFT_NATIVE_OPENCL) {
+		r->space = n.handle;
+		r->begin = n.offset;
+	} else {
+		return;
+	}
+	r->end = r->begin + r->bytes;
+	r->has_range = 1;
+}
+
+/* a and b lie in one space: host memory is one, a CUDA device's memory
+ * one per device, an OpenCL buffer one per cl_mem. */
+static int same_space(const weft__ct_rec *a, const weft__ct_rec *b)
+{
+	return a->has_range && b->has_range && a->kind == b->kind &&
+	       a->space == b->space &&
+	       (a->kind == WEFT_NATIVE_HOST || a->ndev == b->ndev);
+}
+
+/* The new buffer r overlaps no live buffer's memory. */
+static void rec_check_overlap(weft__ct *t, const weft__ct_rec *r)
+{
+	for (uint32_t i = 0; i < t->n_recs; i++) {
+		const weft__ct_rec *o = &t->recs[i];
+		uintptr_t lo, hi;
+
+		if (o == r || !r->bytes || !o->bytes || !same_space(r, o) ||
+		    r->begin >= o->end || o->begin >= r->end)
+			continue;
+		lo = r->begin > o->begin ? r->begin : o->begin;
+		hi = r->end < o->end ? r->end : o->end;
+		weft__ct_expect(t, 0,
+				"alloc(%zu) gave memory at %s0x%llx that "
+				"overlaps buffer #%u (%zu bytes, from "
+				"\"%s\"): bytes %zu..%zu of #%u - an "
+				"allocation shorter than asked, or memory "
+				"handed out twice",
+				r->bytes,
+				r->space ? "an offset into a cl_mem, " : "",
+				(unsigned long long)r->begin, o->id, o->bytes,
+				o->where, (size_t)(lo - o->begin),
+				(size_t)(hi - o->begin - 1), o->id);
+		return;
+	}
+}
+
+/* Record b, allocated on t->dev, after checking it against the live
+ * buffers. */
+static void rec_add(weft__ct *t, weft_buf *b, size_t bytes)
+{
+	const weft__ct_rec *same = rec_find(t, t->dev, b);
+	weft__ct_rec *r;
+
+	t->n_allocs++;
+	if (same) {
+		weft__ct_expect(t, 0,
+				"alloc(%zu) returned the handle of live buffer "
+				"#%u (%zu bytes, from \"%s\"): one handle for "
+				"two buffers",
+				bytes, same->id, same->bytes, same->where);
+		return;
+	}
+	if (t->n_recs == CT_MAX_RECS)
+		return; /* untracked */
+	r = &t->recs[t->n_recs++];
+	memset(r, 0, sizeof *r);
+	r->buf = b;
+	r->dev = t->dev;
+	r->bytes = bytes;
+	r->id = t->n_allocs;
+	weft__ct_fmt(r->where, sizeof r->where, "%s", t->desc);
+	rec_range(t, r);
+	rec_check_overlap(t, r);
+}
+
 weft_buf *weft__ct_alloc(weft__ct *t, size_t bytes)
 {
 	weft_buf *b = NULL;
@@ -299,13 +446,157 @@ weft_buf *weft__ct_alloc(weft__ct *t, size_t bytes)
 	if (called(t, t->vt->alloc(t->dev, bytes, &b, &t->err), what))
 		return NULL;
 	weft__ct_expect(t, b != NULL, "%s succeeded with a NULL handle", what);
+	if (b)
+		rec_add(t, b, bytes);
 	return b;
 }
 
 void weft__ct_free(weft__ct *t, weft_buf *b)
 {
+	weft__ct_rec *r = b ? rec_find(t, t->dev, b) : NULL;
+
+	if (r)
+		rec_drop(t, r);
 	if (b)
 		t->vt->free(t->dev, b);
+}
+
+void weft__ct_close_device(weft__ct *t, weft_device *dev)
+{
+	for (uint32_t i = t->n_recs; i-- > 0;)
+		if (t->recs[i].dev == dev)
+			rec_drop(t, &t->recs[i]);
+	if (dev)
+		t->vt->close(dev);
+}
+
+/* ---- guard words of live guarded buffers ---------------------------------
+ *
+ * After each test the guard words of every live guarded buffer of t->dev
+ * are read back (two small blocking reads each). A write through the
+ * harness that puts other bytes over a buffer's guard words (the suite's
+ * own choice) ends the checks of that buffer. */
+
+/* Guard byte `at` of r (at < CF_GUARD * 4, or past its words), as
+ * weft__ct_guarded() wrote it. */
+static unsigned char guard_byte(const weft__ct_rec *r, size_t at)
+{
+	size_t g = (size_t)CF_GUARD * 4, tail = g + (size_t)r->guard_n * 4;
+	size_t k = at < g ? at / 4 : CF_GUARD + (at - tail) / 4;
+	uint32_t w = weft__ct_guard_word((uint32_t)k);
+	unsigned char wb[4];
+
+	memcpy(wb, &w, 4);
+	return wb[at % 4];
+}
+
+/* Does writing src[0..bytes) at off put other bytes over r's guards? */
+static int over_guards(const weft__ct_rec *r, size_t off,
+		       const unsigned char *src, size_t bytes)
+{
+	size_t g = (size_t)CF_GUARD * 4, tail = g + (size_t)r->guard_n * 4;
+
+	for (size_t i = 0; i < bytes; i++) {
+		size_t at = off + i;
+
+		if (at >= g && at < tail) {
+			i += tail - at - 1; /* the data words */
+			continue;
+		}
+		if (at >= tail + g)
+			break;
+		if (src[i] != guard_byte(r, at))
+			return 1;
+	}
+	return 0;
+}
+
+static int reaches_guards(const weft__ct_rec *r, size_t off, size_t bytes)
+{
+	size_t g = (size_t)CF_GUARD * 4, tail = g + (size_t)r->guard_n * 4;
+
+	return bytes && (off < g || off + bytes > tail);
+}
+
+/* A successful write of src to b at off. */
+static void guards_written(weft__ct *t, weft_buf *b, size_t off,
+			   const void *src, size_t bytes)
+{
+	weft__ct_rec *r = rec_find(t, t->dev, b);
+
+	if (r && r->guard_n && reaches_guards(r, off, bytes) &&
+	    over_guards(r, off, src, bytes))
+		r->guard_n = 0;
+}
+
+/* A successful copy into dst at dst_off: guards copied onto the same
+ * guards of a buffer of the same layout stay guards. */
+static void guards_copied(weft__ct *t, weft_buf *dst, size_t dst_off,
+			  weft_buf *src, size_t src_off, size_t bytes)
+{
+	weft__ct_rec *r = rec_find(t, t->dev, dst);
+	const weft__ct_rec *s = rec_find(t, t->dev, src);
+
+	if (r && r->guard_n && reaches_guards(r, dst_off, bytes) &&
+	    !(s && s->guard_n == r->guard_n && src_off == dst_off))
+		r->guard_n = 0;
+}
+
+/* Read one block of r's guard words (before its data, or after) and name
+ * the words that changed. */
+static void guard_block(weft__ct *t, weft__ct_rec *r, int after)
+{
+	uint32_t got[CF_GUARD];
+	size_t off = after ? ((size_t)CF_GUARD + r->guard_n) * 4 : 0;
+	char hex[64] = "";
+	weft_error err;
+	int first = -1, last = -1;
+
+	err.msg[0] = '\0';
+	if (t->vt->read(r->dev, got, r->buf, off, sizeof got, 0, &err) !=
+	    WEFT_OK)
+		return; /* the test's own checks say why reads fail */
+	for (uint32_t k = 0; k < CF_GUARD; k++)
+		if (got[k] != weft__ct_guard_word(after * CF_GUARD + k)) {
+			first = first < 0 ? (int)k : first;
+			last = (int)k;
+		}
+	if (first < 0)
+		return;
+	for (int k = first; k <= last && k < first + 4; k++) {
+		size_t n = strlen(hex);
+		weft__ct_fmt(hex + n, sizeof hex - n, "%s0x%08x", n ? " " : "",
+			     (unsigned)got[k]);
+	}
+	weft__ct_expect(t, 0,
+			"buffer #%u (%zu bytes: %u data word%s between %u "
+			"guard words on each side; from \"%s\") lost its "
+			"guard %s its data: bytes %zu..%zu now hold %s%s - a "
+			"write %s",
+			r->id, r->bytes, (unsigned)r->guard_n,
+			r->guard_n == 1 ? "" : "s", CF_GUARD, r->where,
+			after ? "after" : "before", off + (size_t)first * 4,
+			off + (size_t)last * 4 + 3, hex,
+			last - first >= 4 ? " ..." : "",
+			after ? "past the end of its data (a launch past its "
+				"extent, or a neighbour's memory)"
+			      : "before the start of its data (a "
+				"neighbour's write spilling into it)");
+	r->guard_n = 0; /* reported once */
+}
+
+/* The guards of every live guarded buffer of t->dev still hold. */
+static void guards_check_all(weft__ct *t)
+{
+	for (uint32_t i = 0; i < t->n_recs; i++) {
+		weft__ct_rec *r = &t->recs[i];
+
+		if (!r->guard_n || r->dev != t->dev || !t->dev)
+			continue;
+		guard_block(t, r, 0);
+		if (r->guard_n)
+			guard_block(t, r, 1);
+	}
 }
 
 int weft__ct_write(weft__ct *t, weft_buf *b, size_t off, const void *src,
@@ -316,9 +607,11 @@ int weft__ct_write(weft__ct *t, weft_buf *b, size_t off, const void *src,
 	t->err.msg[0] = '\0';
 	weft__ct_fmt(what, sizeof what, "write(%zu bytes at offset %zu%s)",
 		     bytes, off, flags & WEFT_XFER_ASYNC ? ", async" : "");
-	return called(t,
-		      t->vt->write(t->dev, b, off, src, bytes, flags, &t->err),
-		      what);
+	if (called(t, t->vt->write(t->dev, b, off, src, bytes, flags, &t->err),
+		   what))
+		return -1;
+	guards_written(t, b, off, src, bytes);
+	return 0;
 }
 
 int weft__ct_read(weft__ct *t, void *dst, weft_buf *b, size_t off, size_t bytes,
@@ -343,10 +636,13 @@ int weft__ct_copy(weft__ct *t, weft_buf *dst, size_t dst_off, weft_buf *src,
 	weft__ct_fmt(what, sizeof what,
 		     "copy(%zu bytes from offset %zu to %zu%s)", bytes, src_off,
 		     dst_off, flags & WEFT_XFER_ASYNC ? ", async" : "");
-	return called(t,
-		      t->vt->copy(t->dev, dst, dst_off, src, src_off, bytes,
-				  flags, &t->err),
-		      what);
+	if (called(t,
+		   t->vt->copy(t->dev, dst, dst_off, src, src_off, bytes, flags,
+			       &t->err),
+		   what))
+		return -1;
+	guards_copied(t, dst, dst_off, src, src_off, bytes);
+	return 0;
 }
 
 int weft__ct_sync(weft__ct *t)
@@ -476,6 +772,7 @@ weft_buf *weft__ct_guarded(weft__ct *t, uint32_t n, uint32_t fill)
 	size_t words = (size_t)n + 2 * CF_GUARD;
 	uint32_t *h = weft__ct_xmalloc(t, words * 4);
 	weft_buf *b = h ? weft__ct_alloc(t, words * 4) : NULL;
+	weft__ct_rec *r;
 
 	if (b) {
 		for (uint32_t k = 0; k < CF_GUARD; k++) {
@@ -489,6 +786,8 @@ weft_buf *weft__ct_guarded(weft__ct *t, uint32_t n, uint32_t fill)
 			b = NULL;
 		}
 	}
+	if (b && (r = rec_find(t, t->dev, b)))
+		r->guard_n = n; /* checked after each test from now on */
 	free(h);
 	return b;
 }

@@ -1,6 +1,6 @@
 /*
- * conform/launch.c - conformance groups about step(): launches touch
- * exactly their extent (guard), run in order n times (step), read
+ * conform/launch.c - conformance groups about step(): launches run and
+ * touch exactly their extent (guard), run in order n times (step), read
  * device-side extents when they execute (device-extent), and the
  * counters count exactly what was issued, with no synchronisation inside
  * step() (counters).
@@ -41,6 +41,43 @@ static int words_are(weft__ct *t, const uint32_t *data, const uint32_t *want,
 }
 
 /* ---- guard --------------------------------------------------------------- */
+
+/* Launches of cf_items, which counts the items that run and writes nothing
+ * else: a backend running items past the extent (a last chunk, block or
+ * work-group not cut at the extent) is named here, before a launch that
+ * writes spills past its buffer's data. On devices whose kernels check
+ * the extent themselves (CF_PAST_EXTENT), items past it count nothing. */
+static void guard_items(weft__ct *t)
+{
+	static const uint32_t extents[] = { 1, 63, 1000, 4097 };
+	weft_buf *c;
+
+	weft__ct_begin(t, "launches of extent 1, 63, 1000 and 4097 run exactly "
+			  "that many items (counted by cf_items, before any "
+			  "launch writes memory)");
+	c = weft__ct_alloc(t, 4);
+	for (size_t i = 0;
+	     c && i < sizeof extents / sizeof extents[0] && !t->why[0]; i++) {
+		weft_launch l =
+			weft__ct_launch(CF_K_ITEMS, extents[i], c, NULL);
+		uint32_t zero = 0, ran = 0;
+
+		if (!weft__ct_write(t, c, 0, &zero, 4, 0) &&
+		    !weft__ct_step(t, &l, 1, 1) && !weft__ct_sync(t) &&
+		    !weft__ct_read(t, &ran, c, 0, 4, 0))
+			weft__ct_expect(
+				t, ran == extents[i],
+				"a launch of extent %u ran %u items%s",
+				(unsigned)extents[i], (unsigned)ran,
+				ran > extents[i]
+					? ": items past the extent ran, "
+					  "and would write past the "
+					  "data of the launch's buffers"
+					: "");
+	}
+	weft__ct_free(t, c);
+	weft__ct_end(t);
+}
 
 /* cf_fill over a guarded buffer of cap words, with the extent given by
  * the launch (count NULL) or read from the device (*count). */
@@ -242,6 +279,7 @@ void weft__ct_group_guard(weft__ct *t)
 	};
 	uint32_t count;
 
+	guard_items(t);
 	for (size_t i = 0; i < sizeof extents / sizeof extents[0]; i++) {
 		weft__ct_begin(t,
 			       "a launch of extent %u writes its %u items "
@@ -334,6 +372,30 @@ static void step_atomic(weft__ct *t)
 	weft__ct_end(t);
 }
 
+/* Busy work, then step(100) of x += 1 at once: step() returns before the
+ * busy work could have completed; x holds 100 + i after sync(). */
+static void step_nowait_try(weft__ct *t, void *arg)
+{
+	weft_buf *x = weft__ct_counting(t, 1000, 0);
+	weft_launch l = weft__ct_launch(CF_K_INC, 1000, x, NULL);
+	weft__ct_timed c;
+
+	(void)arg;
+	if (!x || weft__ct_busy(t))
+		goto release;
+	weft__ct_nowait_begin(&c);
+	if (weft__ct_step(t, &l, 1, 100) ||
+	    !weft__ct_nowait_end(t, &c, "step(100) right after busy work",
+				 "step() enqueues work and never waits for "
+				 "the device"))
+		goto release;
+	if (!weft__ct_sync(t))
+		weft__ct_holds(t, x, 1000, 100, 1,
+			       "x after step(100) of x += 1");
+release:
+	weft__ct_free(t, x);
+}
+
 void weft__ct_group_step(weft__ct *t)
 {
 	static const uint64_t ns[] = { 1, 2, 7, 100 };
@@ -357,6 +419,10 @@ void weft__ct_group_step(weft__ct *t)
 	step_run(t, none, 1);
 	weft__ct_end(t);
 	step_atomic(t);
+	weft__ct_overlap_test(t,
+			      "step() never waits: it returns while busy work "
+			      "queued before it still runs",
+			      step_nowait_try, NULL);
 }
 
 /* ---- device-extent ------------------------------------------------------- */

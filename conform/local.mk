@@ -11,6 +11,7 @@ conform_libweft_conform_la_SOURCES = \
 	conform/rng.h \
 	conform/driver.c \
 	conform/harness.c \
+	conform/busy.c \
 	conform/basics.c \
 	conform/memory.c \
 	conform/launch.c \
@@ -18,6 +19,7 @@ conform_libweft_conform_la_SOURCES = \
 	conform/native.c \
 	conform/replicas.c \
 	conform/lifetime.c \
+	conform/ordering.c \
 	conform/kstats.c \
 	conform/blocks.c \
 	conform/floats.c \

@@ -175,11 +175,74 @@ static void alloc_counts(weft__ct *t, const weft_stats *start, weft_buf **h)
 	weft__ct_end(t);
 }
 
+/* Odd sizes no other test allocates, two of each, allocated in a row with
+ * nothing written in between: where a backend places buffers side by
+ * side, a buffer shorter than asked overlaps the next one. The harness
+ * checks each new buffer's memory against the live ones (native()
+ * addresses, when the backend has native()); the writes catch it without
+ * addresses. */
+static const size_t pair_sizes[] = { 1000, 12345, 4100 };
+#define N_PAIRS (2 * sizeof pair_sizes / sizeof pair_sizes[0])
+
+/* Buffer k of the pairs kept its pattern (seed 40 + k). */
+static void pair_kept(weft__ct *t, weft_buf *b, size_t k,
+		      const unsigned char *want, unsigned char *got)
+{
+	size_t n = pair_sizes[k / 2], first, last;
+	const weft__ct_rec *r = weft__ct_rec_of(t, b);
+
+	if (weft__ct_read(t, got, b, 0, n, 0))
+		return;
+	first = weft__ct_first_diff(got, want, n);
+	if (first == n)
+		return;
+	for (last = n - 1; got[last] == want[last]; last--)
+		;
+	weft__ct_expect(t, 0,
+			"buffer #%u (%zu bytes): bytes %zu..%zu changed after "
+			"the %zu buffers were written in full (byte %zu is "
+			"0x%02x, want 0x%02x): another buffer's write landed "
+			"in it - its memory overlaps a neighbour's, or is "
+			"shorter than asked",
+			r ? r->id : 0, n, first, last, N_PAIRS, first,
+			got[first], want[first]);
+}
+
+static void alloc_neighbours(weft__ct *t)
+{
+	weft_buf *b[N_PAIRS] = { 0 };
+	unsigned char *want[N_PAIRS] = { 0 };
+	unsigned char *got = weft__ct_xmalloc(t, pair_sizes[1]);
+
+	weft__ct_begin(t, "buffers of 1000, 12345 and 4100 bytes, two of "
+			  "each allocated in a row, overlap no live buffer "
+			  "(by native() addresses, when present) and keep "
+			  "their own bytes when every one is written in full");
+	for (size_t k = 0; got && k < N_PAIRS && !t->why[0]; k++)
+		b[k] = weft__ct_alloc(t, pair_sizes[k / 2]);
+	for (size_t k = 0; b[N_PAIRS - 1] && k < N_PAIRS && !t->why[0]; k++) {
+		want[k] = weft__ct_xmalloc(t, pair_sizes[k / 2]);
+		if (!want[k])
+			break;
+		weft__ct_pattern(want[k], pair_sizes[k / 2], 40 + (unsigned)k);
+		weft__ct_write(t, b[k], 0, want[k], pair_sizes[k / 2], 0);
+	}
+	for (size_t k = 0; want[N_PAIRS - 1] && k < N_PAIRS && !t->why[0]; k++)
+		pair_kept(t, b[k], k, want[k], got);
+	weft__ct_end(t);
+	for (size_t k = 0; k < N_PAIRS; k++) {
+		weft__ct_free(t, b[k]);
+		free(want[k]);
+	}
+	free(got);
+}
+
 void weft__ct_group_alloc(weft__ct *t)
 {
 	weft_buf *h[N_HANDLES] = { 0 };
 	weft_stats start;
 
+	alloc_neighbours(t);
 	weft__ct_begin(t, "setup: stats() answers");
 	weft__ct_stats(t, &start);
 	if (!weft__ct_end_quiet(t))

@@ -26,13 +26,25 @@
 #define NN 1000u
 
 /* The group's tests, also listed when they are skipped. */
-enum { NT_FILLS, NT_STABLE, NT_COUNTS, NT_SIZE, NT_INVALID, NT_HOST, NT_N };
+enum {
+	NT_FILLS,
+	NT_STABLE,
+	NT_COUNTS,
+	NT_NOWAIT,
+	NT_SIZE,
+	NT_INVALID,
+	NT_HOST,
+	NT_N
+};
 static const char *const native_tests[NT_N] = {
 	[NT_FILLS] = "a live buffer of 0, 1, 4097 and 1 MiB bytes has a "
 		     "known kind, a non-NULL handle and its bytes",
 	[NT_STABLE] = "the same buffer gives the same answer at every call; "
 		      "distinct buffers give distinct memory",
 	[NT_COUNTS] = "native() transfers, launches and counts nothing",
+	[NT_NOWAIT] = "native() never waits: it returns while busy work "
+		      "queued before it, and a launch on the buffer, still "
+		      "run",
 	[NT_SIZE] = "a larger weft_native is filled only up to the 1.2 "
 		    "layout, keeping its struct_size; a smaller one is "
 		    "refused with WEFT_E_INVALID",
@@ -292,6 +304,29 @@ static void native_host(weft__ct *t)
 	free(h);
 }
 
+/* Busy work, x += 1, then native() of x at once: it returns before the
+ * busy work could have completed. */
+static void nowait_try(weft__ct *t, void *arg)
+{
+	weft_buf *x = weft__ct_guarded(t, NN, 0);
+	weft_launch l = weft__ct_launch(CF_K_INC, NN, x, NULL);
+	weft__ct_timed c;
+	weft_native n;
+
+	(void)arg;
+	if (!x || weft__ct_busy(t) || weft__ct_step(t, &l, 1, 1))
+		goto release;
+	weft__ct_nowait_begin(&c);
+	if (!weft__ct_native(t, x, &n))
+		weft__ct_nowait_end(t, &c,
+				    "native() of a buffer a queued launch "
+				    "writes, right after busy work",
+				    "native() never waits");
+release:
+	weft__ct_sync(t);
+	weft__ct_free(t, x);
+}
+
 void weft__ct_group_native(weft__ct *t)
 {
 	const weft_backend *vt = t->vt;
@@ -311,6 +346,7 @@ void weft__ct_group_native(weft__ct *t)
 	}
 	native_fills(t);
 	native_counts(t);
+	weft__ct_overlap_test(t, native_tests[NT_NOWAIT], nowait_try, NULL);
 	native_size(t);
 	native_invalid(t);
 	native_host(t);

@@ -25,7 +25,9 @@
  *
  * Bad layouts (a stride that is not a multiple of 64, a count's stride
  * that is not a multiple of 4, the last replica past a buffer's end, 0
- * replicas, no layouts) are refused with WEFT_E_INVALID and a message,
+ * replicas, no layouts, and a stride and a count's stride of 2^62 with 5
+ * replicas, whose bounds wrap to 0 in 64-bit arithmetic) are refused with
+ * WEFT_E_INVALID and a message,
  * with nothing run, transferred or counted: the bad layout is always in a
  * launch after launches that write, whose memory must stay as it was.
  * step_replicas() counts as step() does, one launch per launch of the list
@@ -334,6 +336,8 @@ enum bad {
 	BAD_COUNT_PAST_END,
 	BAD_ZERO,
 	BAD_NULL,
+	BAD_WRAP,
+	BAD_COUNT_WRAP,
 	BAD_N
 };
 
@@ -347,6 +351,28 @@ static const char *const bad_names[BAD_N] = {
 			       "replica's count past its buffer (launch 2)",
 	[BAD_ZERO] = "0 replicas",
 	[BAD_NULL] = "NULL layouts",
+	[BAD_WRAP] = "w's stride 2^62 with 5 replicas (launch 4), whose "
+		     "bound 4 x 2^62 wraps to 0 in 64 bits,",
+	[BAD_COUNT_WRAP] = "a count's stride 2^62 with 5 replicas (launch 2), "
+			   "whose bound 4 x 2^62 wraps to 0 in 64 bits,",
+};
+
+/* Replicas of each bad case: 5 where the last one's offset, 4 x 2^62, is
+ * 2^64. */
+static uint32_t bad_replicas(enum bad bad)
+{
+	return bad == BAD_WRAP || bad == BAD_COUNT_WRAP ? 5 : 3;
+}
+
+/* What a backend that accepts the case got wrong, after the status. */
+static const char *const bad_why[BAD_N] = {
+	[BAD_WRAP] = ": replica 4 of w starts 2^64 bytes in (4 x 2^62), far "
+		     "past its buffer; a bound computed as r * stride + size "
+		     "in 64 bits wraps to 0 + size and passes",
+	[BAD_COUNT_WRAP] = ": replica 4's count is 2^64 bytes in (4 x 2^62), "
+			   "far past its buffer; a bound computed as "
+			   "offset + r * stride + 4 in 64 bits wraps and "
+			   "passes",
 };
 
 /* The batch's buffers still hold what the host wrote. */
@@ -384,6 +410,17 @@ static void rp_refused(weft__ct *t, struct rp *s, enum bad bad)
 	case BAD_PAST_END: replicas++; break;
 	case BAD_COUNT_PAST_END: lay[2].extent_stride *= 2; break;
 	case BAD_ZERO: replicas = 0; break;
+	/* Strides whose bounds wrap, on launches of extent 0: a backend that
+	 * accepts them runs those launches without touching memory (no item,
+	 * no count needed), and the launches before them show. */
+	case BAD_WRAP:
+		lay[4].stride[1] = (uint64_t)1 << 62;
+		l[4].extent = 0;
+		break;
+	case BAD_COUNT_WRAP:
+		lay[2].extent_stride = (uint64_t)1 << 62;
+		l[2].extent = 0;
+		break;
 	default: layouts = NULL; break;
 	}
 	if (weft__ct_stats(t, &a))
@@ -392,8 +429,8 @@ static void rp_refused(weft__ct *t, struct rp *s, enum bad bad)
 	st = t->vt->step_replicas(t->dev, t->prog, l, layouts, RP_N, replicas,
 				  1, &t->err);
 	weft__ct_expect(t, st == WEFT_E_INVALID,
-			"step_replicas() returned %s, not WEFT_E_INVALID",
-			weft_status_str(st));
+			"step_replicas() returned %s, not WEFT_E_INVALID%s",
+			weft_status_str(st), bad_why[bad] ? bad_why[bad] : "");
 	weft__ct_expect(t, t->err.msg[0] != '\0', "the refusal has no message");
 	memcpy(msg, t->err.msg, sizeof msg);
 	if (!weft__ct_sync(t) && !weft__ct_stats(t, &b) &&
@@ -526,7 +563,7 @@ void weft__ct_group_replicas(weft__ct *t)
 	}
 	for (int bad = 0; bad < BAD_N; bad++) {
 		begin_bad(t, bad);
-		rp_sizes(&s, 3, 100);
+		rp_sizes(&s, bad_replicas((enum bad)bad), 100);
 		if (rp_setup(t, &s, 0) == 0)
 			rp_refused(t, &s, (enum bad)bad);
 		rp_teardown(t, &s);

@@ -32,14 +32,24 @@ typedef struct weft_conform_options {
 				  * is then the reference, and only the group
 				  * models runs; NULL: a backend's check */
 	const char *model_path;	 /* more directories to search for models */
+	unsigned repeat;	 /* how many times the groups whose outcome can
+				  * depend on timing (lifetime, ordering) run,
+				  * each run in a child of its own, its lines
+				  * "GROUP (run r of K): ..."; 0 and 1: once;
+				  * at most 1000 */
 } weft_conform_options;
 
 /* Run the suite and print its results to tap as TAP (the plan last);
  * *n_failed counts the failed tests. A plugin that cannot be loaded is one
  * failed test ("load: ..."); one whose probe says it cannot run here is
- * skipped ("1..0 # SKIP ..."). Returns WEFT_OK whenever the suite ran,
- * WEFT_E_INVALID for bad options (an unknown group), another error when
- * the suite itself could not run (no temporary directory, no fork). */
+ * skipped ("1..0 # SKIP ..."). A group's child that dies or hangs is one
+ * failed test, `GROUP: crashed with SIGSEGV in "TEST"` (or "crashed with
+ * signal N", "exited with status S", "did not finish in S s"), TEST being
+ * the test or phase under way, and a diagnostic saying what runs next:
+ * the other groups still run. Returns WEFT_OK whenever the suite ran,
+ * WEFT_E_INVALID for bad options (an unknown group, repeat over 1000),
+ * another error when the suite itself could not run (no temporary
+ * directory, no fork). */
 weft_status weft_conform_run(weft_context *ctx, const weft_conform_options *opt,
 			     FILE *tap, int *n_failed);
 /* The groups, in the order they run. */

@@ -249,7 +249,9 @@ typedef struct weft_backend {
 	/* bytes may be 0 (a valid, distinct handle). Buffers are aligned to at
 	 * least 64 bytes. free(NULL) does nothing; free() may be called while
 	 * queued work uses the buffer, which then completes as if it had not
-	 * been (rule 2 above). */
+	 * been (rule 2 above). free() is counted (frees, bytes_in_use) when it
+	 * is called, once; a buffer freed twice is ignored the second time,
+	 * and not counted. */
 	weft_status (*alloc)(weft_device *dev, size_t bytes, weft_buf **out,
 			     weft_error *err);
 	void (*free)(weft_device *dev, weft_buf *buf);

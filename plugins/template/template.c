@@ -782,6 +782,39 @@ static weft_status tpl_check_layout(const weft_program *p, uint32_t i,
 				replicas, err);
 }
 
+/* A check of launch i's layout: tpl_check_layout (a test backend that
+ * includes this file may pass a broken one of its own). */
+typedef weft_status tpl_layout_check(const weft_program *p, uint32_t i,
+				     const weft_launch *l,
+				     const weft_replica_layout *lay,
+				     uint32_t replicas, weft_error *err);
+
+/* What step_replicas() checks before running anything: the list
+ * (tpl_check_list), a replica count, layouts, and each launch's layout
+ * (check). */
+static weft_status tpl_check_replicas(const weft_device *dev,
+				      const weft_program *prog,
+				      const weft_launch *launches,
+				      const weft_replica_layout *layouts,
+				      uint32_t n_launches, uint32_t replicas,
+				      tpl_layout_check *check, weft_error *err)
+{
+	weft_status st;
+
+	st = tpl_check_list(dev, prog, "step_replicas", launches, n_launches,
+			    err);
+	if (st != WEFT_OK)
+		return st;
+	if (replicas == 0 || (!layouts && n_launches))
+		return tpl_fail(err, WEFT_E_INVALID, "step_replicas: %s",
+				replicas ? "the layouts are NULL"
+					 : "0 replicas");
+	for (uint32_t i = 0; i < n_launches; i++)
+		if (check(prog, i, &launches[i], &layouts[i], replicas, err))
+			return WEFT_E_INVALID;
+	return WEFT_OK;
+}
+
 /* ABI 1.4, optional: batched replicas of a model. Runs the list n_steps
  * times like step(), each launch as `replicas` launches of its kernel,
  * replica r's buffers and count shifted by layouts[i] (tpl_run_replica).
@@ -800,18 +833,10 @@ static weft_status tpl_step_replicas(weft_device *dev, weft_program *prog,
 	uint64_t t0 = tpl_now_ns();
 	weft_status st;
 
-	st = tpl_check_list(dev, prog, "step_replicas", launches, n_launches,
-			    err);
+	st = tpl_check_replicas(dev, prog, launches, layouts, n_launches,
+				replicas, tpl_check_layout, err);
 	if (st != WEFT_OK)
 		return st;
-	if (replicas == 0 || (!layouts && n_launches))
-		return tpl_fail(err, WEFT_E_INVALID, "step_replicas: %s",
-				replicas ? "the layouts are NULL"
-					 : "0 replicas");
-	for (uint32_t i = 0; i < n_launches; i++)
-		if (tpl_check_layout(prog, i, &launches[i], &layouts[i],
-				     replicas, err))
-			return WEFT_E_INVALID;
 	for (uint64_t s = 0; s < n_steps; s++)
 		for (uint32_t i = 0; i < n_launches; i++)
 			tpl_launch(dev, prog, &launches[i], &layouts[i],
