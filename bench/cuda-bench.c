@@ -305,8 +305,7 @@ static void transmit(uint32_t agents, uint32_t contacts, uint64_t steps)
 
 	size_t tally_words, agent_bytes;
 
-	weft__seir_skip_tables(pb.p.lvl_q28, pb.p.lvl_log, pb.p.log2_q30,
-			       pb.p.lvl_start);
+	weft_graph_tables_init(&pb.p.skip);
 	for (int b = 0; b < SEIR_AGE_BINS; b++)
 		pb.p.sus_q16[b] = SEIR_Q16_ONE;
 	/* The tally as the model lays it out: the counters, then the

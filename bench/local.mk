@@ -15,6 +15,13 @@ EXTRA_DIST += bench/README.md bench/seir-backends.sh bench/seir-prevalence.sh \
 	bench/covasim-compare.sh bench/covasim_run.py bench/covasim-venv.sh \
 	bench/covasim-mechanisms.sh bench/idle.sh bench/cartpole_python.py
 
+# Wolf-Sheep against Mesa 3.5: the agreement check against Mesa's band
+# (tests/data/wolf-sheep-mesa-band.csv) and the timing side by side;
+# bench/mesa-venv.sh makes Mesa's environment, bench/wolf_sheep_mesa.py
+# runs Mesa's example.
+EXTRA_DIST += bench/wolf-sheep-compare.sh bench/wolf_sheep_mesa.py \
+	bench/mesa-venv.sh tests/data/wolf-sheep-mesa-band.csv
+
 # The agreement checks against Covasim, and [seir] r0's calibration.
 EXTRA_DIST += bench/validate/covasim-validate.sh \
 	bench/validate/covasim_validate.py bench/validate/covasim_params.py \

@@ -74,5 +74,13 @@ weftinclude_HEADERS += \
 	include/weft/math.h \
 	include/weft/blocks.h \
 	include/weft/blocks.wk \
+	include/weft/agents.h \
+	include/weft/agents.wk \
+	include/weft/grid.h \
+	include/weft/grid.wk \
+	include/weft/space.h \
+	include/weft/space.wk \
+	include/weft/graph.h \
+	include/weft/graph.wk \
 	include/weft/double.h \
 	include/weft/softf64.h

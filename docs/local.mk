@@ -12,5 +12,6 @@ dist_doc_DATA += docs/design.md docs/config.md docs/writing-a-backend.md \
 	docs/memory.md docs/ensembles.md docs/conformance.md \
 	docs/sanitizers.md docs/backend-openmp.md docs/backend-opencl.md \
 	docs/backend-cuda.md docs/math.md \
-	docs/blocks.md docs/double.md
+	docs/blocks.md docs/double.md docs/space.md docs/grid.md \
+	docs/agents.md docs/graph.md
 EXTRA_DIST += docs/astoria.png

@@ -2,7 +2,9 @@
 examplesdir = $(pkgdatadir)/examples
 dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
 	examples/covasim-random.ini examples/covasim-hybrid.ini \
-	examples/cartpole.ini examples/ensemble.ini
+	examples/cartpole.ini examples/ensemble.ini \
+	examples/circles.ini examples/boids.ini examples/wolf-sheep.ini \
+	examples/boids-agentsjl.ini
 
 # A small town from CSV files (population = csv; models/seir/populations.md).
 examplespopulationdir = $(pkgdatadir)/examples/population

@@ -13,3 +13,6 @@ include models/seir/local.mk
 include models/cartpole/local.mk
 include models/template/local.mk
 include models/template-minimal/local.mk
+include models/circles/local.mk
+include models/boids/local.mk
+include models/wolf-sheep/local.mk

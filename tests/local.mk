@@ -105,6 +105,7 @@ include tests/models/cartpole.am
 include tests/models/model-template.am
 include tests/models/model-plugins.am
 include tests/models/golden.am
+include tests/models/wolf-sheep.am
 
 # tests/cli/: the commands.
 include tests/cli/cli.am
@@ -124,3 +125,6 @@ include tests/core/needs.am
 include tests/core/softf64.am
 include tests/core/math.am
 include tests/models/template-minimal.am
+include tests/models/circles.am
+include tests/models/boids.am
+include tests/models/abm-kit.am

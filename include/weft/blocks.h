@@ -120,6 +120,8 @@ static inline size_t weft_blocks_sort_scratch_bytes(uint32_t capacity)
 
 /* ---- launches ----------------------------------------------------------- */
 
+/* A launch of kernel over extent items with n_bufs of b0..b4 (weft/space.h
+ * builds its launches with it too). */
 static inline weft_launch weft_blocks__launch(uint32_t kernel, uint32_t extent,
 					      uint32_t n_bufs, weft_buf *b0,
 					      weft_buf *b1, weft_buf *b2,

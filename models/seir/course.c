@@ -462,63 +462,6 @@ uint32_t weft__seir_viral_early(double frac, double cap, uint32_t dur)
 	return e;
 }
 
-/* The largest k whose rate is at least pc (rates decrease): a binary
- * search, the definition seir_level() shortens. */
-static uint32_t course_level(const uint32_t lvl_q28[SEIR_LEVELS], uint64_t pc)
-{
-	uint32_t lo = 0, hi = SEIR_LEVELS - 1;
-
-	while (lo < hi) {
-		uint32_t mid = (lo + hi + 1) / 2;
-		if (lvl_q28[mid] >= pc)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-/* seir_level's first guesses: for each octave e and slice s of the Q28
- * rates, the level of the slice's largest rate (the slice holds the pc in
- * [2^e, 2^(e+1)) with (pc - 2^e) 2^B / 2^e = s, B = SEIR_LVL_BITS). */
-static void course_level_starts(const uint32_t lvl_q28[SEIR_LEVELS],
-				uint32_t lvl_start[SEIR_LVL_STARTS])
-{
-	for (uint32_t e = 0; e < SEIR_LVL_OCTAVES; e++) {
-		for (uint32_t s = 0; s < 1u << SEIR_LVL_BITS; s++) {
-			uint64_t top = ((uint64_t)(s + 1) << e) - 1;
-			uint64_t pc =
-				((uint64_t)1 << e) + (top >> SEIR_LVL_BITS);
-
-			if (pc > SEIR_Q28_ONE)
-				pc = SEIR_Q28_ONE;
-			lvl_start[e << SEIR_LVL_BITS | s] =
-				course_level(lvl_q28, pc);
-		}
-	}
-}
-
-void weft__seir_skip_tables(uint32_t lvl_q28[SEIR_LEVELS],
-			    uint32_t lvl_log[SEIR_LEVELS][2],
-			    uint32_t log2_q30[SEIR_LOG_STEPS + 1],
-			    uint32_t lvl_start[SEIR_LVL_STARTS])
-{
-	for (int k = 0; k < SEIR_LEVELS; k++) {
-		double q = floor(ldexp(1.0, 28) * pow(2.0, -k / 16.0) + 0.5);
-		double l =
-			k == 0 ? 0.0 : -log1p(-q / ldexp(1.0, 28)) / log(2.0);
-		uint64_t lq = (uint64_t)floor(ldexp(l, 48) + 0.5);
-		lvl_q28[k] = (uint32_t)q;
-		lvl_log[k][0] = (uint32_t)lq;
-		lvl_log[k][1] = (uint32_t)(lq >> 32);
-	}
-	for (int i = 0; i <= SEIR_LOG_STEPS; i++)
-		log2_q30[i] = (uint32_t)floor(
-			ldexp(log2(1.0 + (double)i / SEIR_LOG_STEPS), 30) +
-			0.5);
-	course_level_starts(lvl_q28, lvl_start);
-}
-
 /* ---- fixed point ------------------------------------------------------- */
 
 uint32_t weft__seir_threshold(double p)

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <weft/graph.h>
 #include <weft/kernel_host.h>
 
 #include "seir_shared.h"
@@ -98,14 +99,6 @@ void weft__seir_rel_trans(double k, double out[SEIR_REL_CLASSES]);
  * early day longer than frac x dur or cap say (10 days: 4 early days, not
  * 3; 14 days: 5, not 4). */
 uint32_t weft__seir_viral_early(double frac, double cap, uint32_t dur);
-
-/* The tables of skip sampling (seir_shared.h, seir_gap): the candidate
- * rates, their -log2(1 - q) in Q48, log2 on SEIR_LOG_STEPS steps in Q30,
- * and seir_level's first guess by octave and slice of a rate. */
-void weft__seir_skip_tables(uint32_t lvl_q28[SEIR_LEVELS],
-			    uint32_t lvl_log[SEIR_LEVELS][2],
-			    uint32_t log2_q30[SEIR_LOG_STEPS + 1],
-			    uint32_t lvl_start[SEIR_LVL_STARTS]);
 
 /* ---- interventions and the beta table ----------------------------------- */
 

@@ -51,6 +51,7 @@ EXTRA_DIST += models/seir/seir.wk models/seir/seir.md \
 models/seir/seir_kernels.h: models/seir/seir_kernels.c
 models/seir/seir_kernels.c: $(top_srcdir)/models/seir/seir.wk \
 		$(top_srcdir)/models/seir/seir_shared.h \
+		$(top_srcdir)/include/weft/graph.wk \
 		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
 	$(AM_V_GEN)$(MKDIR_P) models/seir && $(WEFT_WK_RUN) -n seir \
 		-o models/seir/seir_kernels.c -H models/seir/seir_kernels.h \

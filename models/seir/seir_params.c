@@ -97,8 +97,7 @@ static weft_status params_course(weft_model_ctx *mc, seir_params *p)
 	}
 	if ((st = weft__seir_severity_params(mc, p)))
 		return st;
-	weft__seir_skip_tables(p->lvl_q28, p->lvl_log, p->log2_q30,
-			       p->lvl_start);
+	weft_graph_tables_init(&p->skip);
 	p->asym_q16 = weft__seir_q16(weft_model_real(mc, "asym_factor"));
 	p->vl_on = (weft_u32)weft_model_bool(mc, "viral_load");
 	p->vl_frac_pm = (weft_u32)lround(

@@ -11,6 +11,9 @@
 #ifndef SEIR_SHARED_H
 #define SEIR_SHARED_H
 
+/* Contact-graph rows and skip sampling (weft_graph_tables, weft_graph_*). */
+#include <weft/graph.wk>
+
 /* Disease states: the low three bits of an agent's state byte. */
 #define SEIR_S		0 /* susceptible */
 #define SEIR_E		1 /* exposed: infected, not yet infectious */
@@ -126,18 +129,6 @@ typedef struct seir_campaign {
  * entries are probabilities times 2^28 (Q28, so values up to 16 fit). */
 #define SEIR_Q16_ONE 65536u
 #define SEIR_Q28_ONE 268435456u
-
-/* Skip sampling (seir_skip): candidate rates q_k = lvl_q28[k] / 2^28,
- * about 2^(-k/16) for k = 0..SEIR_LEVELS - 1 (q_0 = 1); the log2 table
- * has SEIR_LOG_STEPS + 1 entries of log2(1 + i / SEIR_LOG_STEPS). */
-#define SEIR_LEVELS    449
-#define SEIR_LOG_BITS  10
-#define SEIR_LOG_STEPS 1024
-/* seir_level's first guess: a level for each octave [2^e, 2^(e+1)) of a
- * Q28 rate (e = 0..28) and each of its 2^SEIR_LVL_BITS slices. */
-#define SEIR_LVL_BITS	 5
-#define SEIR_LVL_OCTAVES 29
-#define SEIR_LVL_STARTS	 (SEIR_LVL_OCTAVES << SEIR_LVL_BITS)
 
 /* Purposes: the fourth counter word, so that draws for different
  * decisions never coincide. Transmission over a stored layer L uses
@@ -259,15 +250,9 @@ typedef struct seir_params {
 	 * and the rest, each 0 to SEIR_DUR_MAX days: the first day d whose
 	 * stage[path][k][d] exceeds the draw (seir_stage_days). */
 	weft_u32 stage[SEIR_PATHS][SEIR_STAGES][SEIR_DUR_MAX + 1];
-	/* Skip sampling: candidate rates (Q28, decreasing), their
-	 * -log2(1 - q) (Q48, low word then high word), and log2(1 + i /
-	 * SEIR_LOG_STEPS) (Q30). */
-	weft_u32 lvl_q28[SEIR_LEVELS];
-	weft_u32 lvl_log[SEIR_LEVELS][2];
-	weft_u32 log2_q30[SEIR_LOG_STEPS + 1];
-	/* seir_level: the level of the largest rate in each slice of each
-	 * octave (the answer for the slice, or one less). */
-	weft_u32 lvl_start[SEIR_LVL_STARTS];
+	/* Skip sampling's tables (weft/graph.wk), filled by
+	 * weft_graph_tables_init. */
+	weft_graph_tables skip;
 	/* 1: seir_try logs every infection (infector, day) by infectee
 	 * ([seir] infection_log, a debugging and test output). */
 	weft_u32 infection_log;
@@ -506,113 +491,13 @@ WEFT_FN weft_u64 seir_chance_q28(weft_u32 base, weft_u32 f_trans,
 }
 
 /* ---- skip sampling ----------------------------------------------------
- * An infector walks the contacts of a layer as candidates: each place is
- * a candidate with the rate q = lvl_q28[k] / 2^28 of a level k at least
- * the layer's largest chance today, and a candidate whose own chance is
- * c transmits with probability c / q (seir_accepts). The places between
- * two candidates are skipped unseen: a geometric number of them,
- * floor(-log2(u) / -log2(1 - q)) for a uniform u (seir_gap), in integer
- * arithmetic (a table of log2 on 1024 steps, linearly interpolated:
- * within 2e-7 of the exact log2, so each skip's distribution is within
- * 2e-7 of the geometric one). Work is proportional to the candidates, not
- * to the contacts. */
-
-/* floor(log2(x)) for 1 <= x < 2^32: the highest bit set, found in five
- * halvings without branches (comparisons give 0 or 1: a jump per halving
- * on the bits of a draw would be mispredicted half the time). */
-WEFT_FN weft_u32 seir_ilog2(weft_u32 x)
-{
-	weft_u32 e, s;
-
-	e = (weft_u32)(x > 0xFFFFu) << 4;
-	x >>= e;
-	s = (weft_u32)(x > 0xFFu) << 3;
-	x >>= s;
-	e |= s;
-	s = (weft_u32)(x > 0xFu) << 2;
-	x >>= s;
-	e |= s;
-	s = (weft_u32)(x > 0x3u) << 1;
-	x >>= s;
-	e |= s;
-	return e | (x >> 1);
-}
-
-/* The level of a candidate rate pc (Q28, 0 < pc <= 2^28): the largest k
- * whose rate lvl_q28[k] is at least pc (the rates decrease from 2^28). The
- * host tabulates, for each slice of each octave of pc (the top
- * SEIR_LVL_BITS bits below its leading one), the level of the slice's
- * largest rate: pc's level is that one or the next (a slice spans at
- * most 33/32, less than the 2^(1/16) between levels;
- * tests/models/test-seir-course.c checks every pc up to 2^20 and a million
- * more), one comparison apart, with no jump on pc. */
-WEFT_FN weft_u32 seir_level(const WEFT_GLOBAL seir_params *p, weft_u32 pc)
-{
-	weft_u32 e = seir_ilog2(pc);
-	weft_u32 slice = (pc << (31u - e)) >> (31u - SEIR_LVL_BITS) &
-			 ((1u << SEIR_LVL_BITS) - 1u);
-	weft_u32 k = p->lvl_start[(e << SEIR_LVL_BITS) | slice];
-	weft_u32 t = k < SEIR_LEVELS - 1u ? k + 1u : k;
-
-	return p->lvl_q28[t] >= pc ? t : k;
-}
-
-/* -log2((draw + 1) / 2^32), Q48: from 0 (draw 2^32 - 1) to 32. */
-WEFT_FN weft_u64 seir_neglog2_q48(const WEFT_GLOBAL seir_params *p,
-				  weft_u32 draw)
-{
-	weft_u32 x = draw + 1u, e, t, i, f;
-	weft_u64 lm;
-
-	if (x == 0u) /* draw + 1 = 2^32 */
-		return 0u;
-	e = seir_ilog2(x);
-	/* The mantissa's fraction, Q32, then the table between its top
-	 * SEIR_LOG_BITS bits and the next step. */
-	t = e == 0u ? 0u : x << (32u - e);
-	i = t >> (32u - SEIR_LOG_BITS);
-	f = t & ((1u << (32u - SEIR_LOG_BITS)) - 1u);
-	lm = p->log2_q30[i] +
-	     (((weft_u64)(p->log2_q30[i + 1u] - p->log2_q30[i]) * f) >>
-	      (32u - SEIR_LOG_BITS));
-	return ((((weft_u64)32u - e) << 30) - lm) << 18;
-}
-
-/* The places skipped before the next candidate at level k (k > 0). */
-WEFT_FN weft_u64 seir_gap(const WEFT_GLOBAL seir_params *p, weft_u32 k,
-			  weft_u32 draw)
-{
-	weft_u64 lk = p->lvl_log[k][0] | (weft_u64)p->lvl_log[k][1] << 32;
-
-	return seir_neglog2_q48(p, draw) / lk;
-}
-
-/* The places skipped before the next candidate at level k (k > 0) when
- * fewer than left, else left (the walk ends): seir_gap(), capped. Most
- * walks end at their first skip, so when left is below 2^13 (left times
- * -log2(1 - q), below 2^51, then fits in 64 bits) the end is told
- * without a division: floor(x / lk) >= left exactly when x >= left lk. */
-WEFT_FN weft_u32 seir_skip(const WEFT_GLOBAL seir_params *p, weft_u32 k,
-			   weft_u32 draw, weft_u32 left)
-{
-	weft_u64 lk = p->lvl_log[k][0] | (weft_u64)p->lvl_log[k][1] << 32;
-	weft_u64 x = seir_neglog2_q48(p, draw), g;
-
-	if (left < 8192u && x >= (weft_u64)left * lk)
-		return left;
-	g = x / lk;
-	return g >= left ? left : (weft_u32)g;
-}
-
-/* Whether a candidate of chance c (Q28) transmits at level k: with
- * probability c / q_k (c is at most q_k, or is certain when k = 0). */
-WEFT_FN int seir_accepts(const WEFT_GLOBAL seir_params *p, weft_u32 k,
-			 weft_u64 c, weft_u32 draw)
-{
-	if (c >= SEIR_Q28_ONE)
-		return 1;
-	return (weft_u64)draw * p->lvl_q28[k] < c << 32;
-}
+ * An infector walks the contacts of a layer as candidates with the kit's
+ * skip sampling (weft/graph.wk, docs/graph.md): each place is a candidate
+ * with the rate q = lvl_q28[k] / 2^28 of a level k at least the layer's
+ * largest chance today, and a candidate whose own chance is c transmits
+ * with probability c / q (weft_graph_accepts). The places between two
+ * candidates are skipped unseen (weft_graph_skip). Work is proportional
+ * to the candidates, not to the contacts. */
 
 /* ---- testing, tracing and quarantine (testing.c) ------------------------
  * An agent's diagnosis word (with testing) is 0, or the day of its
@@ -651,7 +536,7 @@ WEFT_FN int seir_quarantined(weft_u32 q, weft_u32 dg, weft_u32 day)
  * of its kind (w8 = 256 w): the exponential race of Efraimidis and
  * Spirakis, whose smallest keys are a weighted sample without
  * replacement, as Covasim's choose_w draws it. In integers: -log2(u) in
- * Q48 (seir_neglog2_q48, up to 2^53) over w8 is in Q40; the key keeps 27
+ * Q48 (weft_graph_neglog2_q48, up to 2^53) over w8 is in Q40; the key keeps 27
  * bits of fraction (>> 13), below SEIR_TNUM_NONE. */
 WEFT_FN weft_u32 seir_tnum_key_of(weft_u64 neglog2_q48, weft_u32 w8)
 {

@@ -266,7 +266,11 @@ fi
 "$weft" check "$src/examples/astoria.ini" > /dev/null; ok $? "examples/astoria.ini is valid"
 # The reference documents the models installed with weft (the template
 # model is on the tests' path, never installed).
-WEFT_MODEL_PATH="$WEFT_BUILDDIR/models/seir/.libs:$WEFT_BUILDDIR/models/cartpole/.libs" \
+models_built=$WEFT_BUILDDIR/models/seir/.libs:$WEFT_BUILDDIR/models/cartpole/.libs
+for m in circles boids wolf-sheep; do
+	models_built=$models_built:$WEFT_BUILDDIR/models/$m/.libs
+done
+WEFT_MODEL_PATH=$models_built \
 	"$weft" config-reference > "$tmp/config.md"
 cmp -s "$tmp/config.md" "$src/docs/config.md"
 ok $? "docs/config.md matches 'weft config-reference' (regenerate it)"

@@ -445,17 +445,17 @@ static void test_viral_load(void)
  * errors of the geometric's (1 - q_k) / q_k and of q / q_k. */
 static void skip_case(double q)
 {
-	static seir_params p;
+	static weft_graph_tables p;
 	uint32_t pc = (uint32_t)(q * 268435456.0), k;
 	double qk, sum = 0.0, acc = 0.0, n = 1000000.0, gm, gsd, asd;
 
-	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30, p.lvl_start);
-	k = seir_level(&p, pc);
+	weft_graph_tables_init(&p);
+	k = weft_graph_level(&p, pc);
 	qk = p.lvl_q28[k] / 268435456.0;
 	for (uint32_t i = 0; i < (uint32_t)n; i++) {
 		weft_rand4 r = weft_philox(7, 0, 1, i, 0, 99);
-		sum += (double)seir_gap(&p, k, r.v[0]);
-		acc += seir_accepts(&p, k, pc, r.v[1]);
+		sum += (double)weft_graph_gap(&p, k, r.v[0]);
+		acc += weft_graph_accepts(&p, k, pc, r.v[1]);
 	}
 	gm = (1 - qk) / qk;
 	gsd = sqrt(1 - qk) / qk / sqrt(n);
@@ -468,26 +468,27 @@ static void skip_case(double q)
 }
 
 /* The largest k whose rate is at least pc, by scanning from the top. */
-static uint32_t level_ref(const seir_params *p, uint32_t pc)
+static uint32_t level_ref(const weft_graph_tables *p, uint32_t pc)
 {
 	uint32_t k = 0;
 
-	while (k + 1 < SEIR_LEVELS && p->lvl_q28[k + 1] >= pc)
+	while (k + 1 < WEFT_GRAPH_LEVELS && p->lvl_q28[k + 1] >= pc)
 		k++;
 	return k;
 }
 
-/* The kernels' shortcuts against their definitions: seir_ilog2 against a
- * shift loop, seir_level against a scan of the rates (every pc up to 2^16,
- * every rate and its neighbours, 200,000 drawn ones), seir_skip against
- * seir_gap capped (draws, levels and lengths on both sides of 2^13, where
- * its shortcut stops). */
+/* The kernels' shortcuts against their definitions (weft/graph.wk):
+ * weft_graph_ilog2 against a shift loop, weft_graph_level against a scan
+ * of the rates (every pc up to 2^16, every rate and its neighbours,
+ * 200,000 drawn ones), weft_graph_skip against weft_graph_gap capped
+ * (draws, levels and lengths on both sides of 2^13, where its shortcut
+ * stops). */
 static void test_skip_exact(void)
 {
-	static seir_params p;
+	static weft_graph_tables p;
 	uint32_t bad_log = 0, bad_lvl = 0, bad_skip = 0, n_lvl = 0, pc;
 
-	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30, p.lvl_start);
+	weft_graph_tables_init(&p);
 	for (uint32_t i = 0; i < 32; i++) {
 		for (uint32_t d = 0; d < 3; d++) {
 			uint32_t x = d == 0   ? 1u << i
@@ -498,45 +499,46 @@ static void test_skip_exact(void)
 				continue;
 			while (e < 31 && x >> (e + 1))
 				e++;
-			bad_log += seir_ilog2(x) != e;
+			bad_log += weft_graph_ilog2(x) != e;
 		}
 	}
 	for (pc = 1; pc <= 1u << 16; pc++, n_lvl++)
-		bad_lvl += seir_level(&p, pc) != level_ref(&p, pc);
-	for (uint32_t k = 0; k < SEIR_LEVELS; k++) {
+		bad_lvl += weft_graph_level(&p, pc) != level_ref(&p, pc);
+	for (uint32_t k = 0; k < WEFT_GRAPH_LEVELS; k++) {
 		for (uint32_t d = 0; d < 3; d++, n_lvl++) {
 			pc = p.lvl_q28[k] + d - 1;
 			if (pc >= 1 && pc <= SEIR_Q28_ONE)
-				bad_lvl +=
-					seir_level(&p, pc) != level_ref(&p, pc);
+				bad_lvl += weft_graph_level(&p, pc) !=
+					   level_ref(&p, pc);
 		}
 	}
 	for (uint32_t i = 0; i < 200000; i++, n_lvl++) {
 		weft_rand4 r = weft_philox(3, 0, 2, i, 0, 98);
 		pc = (r.v[0] >> (r.v[1] & 31u) >> 4) + 1;
-		bad_lvl += seir_level(&p, pc) != level_ref(&p, pc);
+		bad_lvl += weft_graph_level(&p, pc) != level_ref(&p, pc);
 	}
 	for (uint32_t i = 0; i < 200000; i++) {
 		weft_rand4 r = weft_philox(3, 0, 3, i, 0, 98);
-		uint32_t k = 1 + r.v[1] % (SEIR_LEVELS - 1);
+		uint32_t k = 1 + r.v[1] % (WEFT_GRAPH_LEVELS - 1);
 		uint32_t left =
 			r.v[2] % 3 ? r.v[3] % 16384 : r.v[3] >> (r.v[2] & 31u);
-		uint64_t g = seir_gap(&p, k, r.v[0]);
-		bad_skip += seir_skip(&p, k, r.v[0], left) !=
+		uint64_t g = weft_graph_gap(&p, k, r.v[0]);
+		bad_skip += weft_graph_skip(&p, k, r.v[0], left) !=
 			    (g < left ? (uint32_t)g : left);
 	}
 	/* Where left x -log2(1 - q) would pass 2^64: the longest skip (draw
 	 * 0) at the highest rates, every length from below 2^13 to 2^16. */
 	for (uint32_t k = 1; k <= 16; k++) {
 		for (uint32_t left = 8000; left < 65536; left++) {
-			uint64_t g = seir_gap(&p, k, 0);
-			bad_skip += seir_skip(&p, k, 0, left) !=
+			uint64_t g = weft_graph_gap(&p, k, 0);
+			bad_skip += weft_graph_skip(&p, k, 0, left) !=
 				    (g < left ? (uint32_t)g : left);
 		}
 	}
 	tap_ok(bad_log == 0 && bad_lvl == 0 && bad_skip == 0,
-	       "seir_ilog2, seir_level (%u rates) and seir_skip give their "
-	       "definitions' answers (wrong: %u, %u, %u)",
+	       "weft_graph_ilog2, weft_graph_level (%u rates) and "
+	       "weft_graph_skip give their definitions' answers (wrong: %u, "
+	       "%u, %u)",
 	       n_lvl, bad_log, bad_lvl, bad_skip);
 }
 
@@ -640,18 +642,18 @@ static void test_stages(void)
  * standard errors. */
 static void test_tnum_keys(void)
 {
-	static seir_params p;
+	static weft_graph_tables p;
 	static const double w[4] = { 1, 2, 3, 10 };
 	const double total = 16, trials = 200000;
 	double first[4] = { 0 }, two[4] = { 0 };
 	int within = 1;
 
-	weft__seir_skip_tables(p.lvl_q28, p.lvl_log, p.log2_q30, p.lvl_start);
+	weft_graph_tables_init(&p);
 	for (uint32_t t = 0; t < trials; t++) {
 		uint32_t key[4], a = 0, b = 1;
 		for (uint32_t i = 0; i < 4; i++)
 			key[i] = seir_tnum_key_of(
-				seir_neglog2_q48(
+				weft_graph_neglog2_q48(
 					&p,
 					weft_philox(7, 0, t, i, 0, 99).v[3]),
 				(uint32_t)(w[i] * 256));
