@@ -72,10 +72,18 @@ static void load(const char *path, agents *a)
 	fclose(f);
 }
 
+static void drop(agents *a)
+{
+	free(a->x);
+	free(a->y);
+	free(a->z);
+	free(a->near);
+}
+
 int main(int argc, char **argv)
 {
 	agents b, a;
-	int dims;
+	int dims, rc = 1;
 	float radius, repulse;
 	double worst = 0;
 
@@ -123,7 +131,7 @@ int main(int argc, char **argv)
 				"circles-bruteforce: agent %u: %u neighbours "
 				"within the radius, the reference %u\n",
 				i, a.near[i], count);
-			return 1;
+			goto drop_agents;
 		}
 		c = count > 0 ? (float)count : 1.0f;
 		d = fabs((double)(b.x[i] + fx / c) - a.x[i]);
@@ -136,9 +144,13 @@ int main(int argc, char **argv)
 				"circles-bruteforce: agent %u: position "
 				"differs by %g from the reference\n",
 				i, d);
-			return 1;
+			goto drop_agents;
 		}
 	}
 	printf("max position difference %.3g\nok %u agents\n", worst, a.n);
-	return 0;
+	rc = 0;
+drop_agents:
+	drop(&a);
+	drop(&b);
+	return rc;
 }

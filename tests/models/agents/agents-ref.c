@@ -23,7 +23,9 @@ int main(int argc, char **argv)
 {
 	at_params p = { 0 };
 	unsigned long long seed;
-	uint32_t steps, n, cap, next, *ids, *vals, *nids, *nvals;
+	uint32_t steps, n, cap, next;
+	uint32_t *ids = NULL, *vals = NULL, *nids = NULL, *nvals = NULL;
+	int rc = 0;
 	double death, thr;
 	char path[4096];
 	FILE *f, *g;
@@ -44,14 +46,18 @@ int main(int argc, char **argv)
 	vals = malloc(4 * (size_t)cap);
 	nids = malloc(4 * (size_t)cap * (p.max_children + 1));
 	nvals = malloc(4 * (size_t)cap * (p.max_children + 1));
-	if (!ids || !vals || !nids || !nvals)
-		return 3;
+	if (!ids || !vals || !nids || !nvals) {
+		rc = 3;
+		goto free_arrays;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		ids[i] = vals[i] = i;
 	snprintf(path, sizeof path, "%s/steps.csv", argv[7]);
 	f = fopen(path, "w");
-	if (!f)
-		return 4;
+	if (!f) {
+		rc = 4;
+		goto free_arrays;
+	}
 	fprintf(f, "step,count,next_id\n0,%u,%u\n", n, n);
 	for (uint32_t t = 0; t < steps; t++) {
 		uint32_t m = 0, born = 0, k;
@@ -63,7 +69,8 @@ int main(int argc, char **argv)
 		if ((uint64_t)n + born > cap) {
 			printf("overflow %u %llu\n", t + 1,
 			       (unsigned long long)n + born);
-			return 0;
+			fclose(f);
+			goto free_arrays;
 		}
 		for (uint32_t i = 0; i < n; i++)
 			if (at_survives(&p, t, ids[i])) {
@@ -88,11 +95,18 @@ int main(int argc, char **argv)
 	fclose(f);
 	snprintf(path, sizeof path, "%s/agents.csv", argv[7]);
 	g = fopen(path, "w");
-	if (!g)
-		return 4;
+	if (!g) {
+		rc = 4;
+		goto free_arrays;
+	}
 	fprintf(g, "id,value\n");
 	for (uint32_t i = 0; i < n; i++)
 		fprintf(g, "%u,%u\n", ids[i], vals[i]);
 	fclose(g);
-	return 0;
+free_arrays:
+	free(nvals);
+	free(nids);
+	free(vals);
+	free(ids);
+	return rc;
 }
