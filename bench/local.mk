@@ -22,6 +22,12 @@ EXTRA_DIST += bench/README.md bench/seir-backends.sh bench/seir-prevalence.sh \
 EXTRA_DIST += bench/wolf-sheep-compare.sh bench/wolf_sheep_mesa.py \
 	bench/mesa-venv.sh tests/data/wolf-sheep-mesa-band.csv
 
+# RL environments side by side per core (docs/benchmarks.md):
+# bench/rl_compare.py runs one peer, bench/puffer-cartpole-bench.c is
+# built by the script against PufferLib's sdist (not by make).
+EXTRA_DIST += bench/rl-compare.sh bench/rl_compare.py \
+	bench/puffer-cartpole-bench.c
+
 # The agreement checks against Covasim, and [seir] r0's calibration.
 EXTRA_DIST += bench/validate/covasim-validate.sh \
 	bench/validate/covasim_validate.py bench/validate/covasim_params.py \

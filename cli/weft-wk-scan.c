@@ -577,11 +577,11 @@ static size_t directive_end(const wk_src *f, size_t j, unsigned *nl)
 
 /* weft's headers for host code: never in the program text. */
 static const char *const host_headers[] = {
-	"weft/agents.h", "weft/backend.h",    "weft/blocks.h",
-	"weft/common.h", "weft/distribute.h", "weft/graph.h",
-	"weft/grid.h",	 "weft/harness.h",    "weft/kernel_host.h",
-	"weft/model.h",	 "weft/program.h",    "weft/space.h",
-	"weft/weft.h",
+	"weft/agents.h",      "weft/backend.h",	   "weft/blocks.h",
+	"weft/common.h",      "weft/distribute.h", "weft/env.h",
+	"weft/graph.h",	      "weft/grid.h",	   "weft/harness.h",
+	"weft/kernel_host.h", "weft/model.h",	   "weft/program.h",
+	"weft/space.h",	      "weft/weft.h",
 };
 
 /* "weft/NAME.h" or "weft/NAME.wk", NAME of [a-z0-9_]: a kit file's name. */

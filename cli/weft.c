@@ -1,5 +1,5 @@
 /*
- * cli/weft.c - the weft command: run, check, backends, models,
+ * cli/weft.c - the weft command: run, check, backends, models, envs,
  * config-reference, conform. All work is done by libweft through weft/weft.h
  * (and weft/harness.h, to say why a model named on the command line cannot
  * be loaded); this file parses arguments, shows progress and prints
@@ -122,6 +122,14 @@ static const help_entry helps[] = {
 	  "\n"
 	  "  --model-path DIRS   colon-separated directories searched "
 	  "first\n" },
+	{ "envs", "envs [--model-path DIRS]",
+	  "List every environment id the available models serve (weft/env.h,\n"
+	  "docs/environments.md), sorted by id: the model that serves it,\n"
+	  "Gymnasium's max_episode_steps for it (- for none) and its summary.\n"
+	  "The first model on the search path wins an id, as it wins a name.\n"
+	  "\n"
+	  "  --model-path DIRS   colon-separated directories searched "
+	  "first\n" },
 	{ "config-reference", "config-reference",
 	  "Print the reference of every configuration key, with its type,\n"
 	  "default, accepted values and meaning, as Markdown "
@@ -187,6 +195,9 @@ static void print_usage(FILE *out)
 	      "                    with its state and, for the unusable ones, "
 	      "the\n"
 	      "                    reason\n"
+	      "  envs              list every environment id the available "
+	      "models\n"
+	      "                    serve, with its model and summary\n"
 	      "  config-reference  print the reference of every INI key "
 	      "(Markdown)\n"
 	      "  conform           run the conformance suite against PLUGIN (a "
@@ -1250,6 +1261,44 @@ static int cmd_models(weft_context *ctx, int argc, char **argv)
 	return EXIT_SUCCESS;
 }
 
+/* `weft envs`: one line an id, in columns as wide as their widest. */
+static int cmd_envs(weft_context *ctx, int argc, char **argv)
+{
+	const char *path = NULL;
+	weft_env_list *l = NULL;
+	int w_id = 2, w_model = 5;
+
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--model-path") == 0 && i + 1 < argc)
+			path = argv[++i];
+		else
+			die_usage("unexpected argument '%s'", argv[i]);
+	}
+	if (weft_env_list_scan(ctx, path, &l))
+		return fail(ctx);
+	for (size_t i = 0; i < weft_env_list_count(l); i++) {
+		const weft_env_entry *e = weft_env_list_at(l, i);
+		int a = (int)strlen(e->id), b = (int)strlen(e->model);
+
+		w_id = a > w_id ? a : w_id;
+		w_model = b > w_model ? b : w_model;
+	}
+	printf("%-*s  %-*s  %-9s  %s\n", w_id, "ID", w_model, "MODEL",
+	       "MAX STEPS", "SUMMARY");
+	for (size_t i = 0; i < weft_env_list_count(l); i++) {
+		const weft_env_entry *e = weft_env_list_at(l, i);
+		char steps[16] = "-";
+
+		if (e->max_episode_steps)
+			snprintf(steps, sizeof steps, "%u",
+				 (unsigned)e->max_episode_steps);
+		printf("%-*s  %-*s  %-9s  %s\n", w_id, e->id, w_model, e->model,
+		       steps, e->summary);
+	}
+	weft_env_list_free(l);
+	return EXIT_SUCCESS;
+}
+
 static int cmd_reference(weft_context *ctx)
 {
 	char *md = NULL;
@@ -1431,6 +1480,8 @@ static int dispatch(weft_context *ctx, int argc, char **argv)
 		return cmd_backends(ctx, argc, argv);
 	if (strcmp(cmd, "models") == 0)
 		return cmd_models(ctx, argc, argv);
+	if (strcmp(cmd, "envs") == 0)
+		return cmd_envs(ctx, argc, argv);
 	if (strcmp(cmd, "config-reference") == 0)
 		return cmd_reference(ctx);
 	if (strcmp(cmd, "conform") == 0)

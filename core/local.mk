@@ -31,7 +31,8 @@ core_util = core/util/util.h core/util/util.c core/util/context.c \
 	core/util/elf.c core/util/child.c core/util/value.c \
 	core/util/crash.h core/util/crash.c
 core_plugin = core/plugin/plugin.h core/plugin/loader.c \
-	core/plugin/isolate.c core/plugin/backends.c core/plugin/models.c
+	core/plugin/isolate.c core/plugin/backends.c core/plugin/models.c \
+	core/plugin/envs.c
 core_config = core/config/conf.h core/config/cfg.h core/config/config.c \
 	core/config/config_file.c core/config/config_model.c \
 	core/config/config_ref.c core/config/config_hash.c
@@ -42,7 +43,7 @@ core_run = core/run/sim.h core/run/sim.c core/run/batch.h core/run/batch.c \
 	core/run/model_rows.c core/run/memory.h core/run/memory.c \
 	core/run/plot.c core/run/checkpoint.h core/run/checkpoint.c \
 	core/run/checkpoint_file.c core/run/resume.c \
-	core/run/validate.h core/run/validate.c
+	core/run/validate.h core/run/validate.c core/run/env.c
 core_ensemble = core/ensemble/ensemble.h core/ensemble/ensemble.c \
 	core/ensemble/ensemble_batch.c core/ensemble/ensemble_plan.c \
 	core/ensemble/ensemble_agg.c core/ensemble/ensemble_plot.c
@@ -69,6 +70,8 @@ weftinclude_HEADERS += \
 	include/weft/program.h \
 	include/weft/backend.h \
 	include/weft/model.h \
+	include/weft/env.h \
+	include/weft/env.wk \
 	include/weft/kernel.h \
 	include/weft/kernel_host.h \
 	include/weft/math.h \

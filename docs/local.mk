@@ -13,5 +13,5 @@ dist_doc_DATA += docs/design.md docs/config.md docs/writing-a-backend.md \
 	docs/sanitizers.md docs/backend-openmp.md docs/backend-opencl.md \
 	docs/backend-cuda.md docs/math.md \
 	docs/blocks.md docs/double.md docs/space.md docs/grid.md \
-	docs/agents.md docs/graph.md
+	docs/agents.md docs/graph.md docs/environments.md
 EXTRA_DIST += docs/astoria.png

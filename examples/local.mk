@@ -4,7 +4,10 @@ dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
 	examples/covasim-random.ini examples/covasim-hybrid.ini \
 	examples/cartpole.ini examples/ensemble.ini \
 	examples/circles.ini examples/boids.ini examples/wolf-sheep.ini \
-	examples/boids-agentsjl.ini
+	examples/boids-agentsjl.ini examples/acrobot.ini \
+	examples/minatar.ini \
+	examples/pendulum.ini \
+	examples/mountain_car.ini
 
 # A small town from CSV files (population = csv; models/seir/populations.md).
 examplespopulationdir = $(pkgdatadir)/examples/population

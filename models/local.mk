@@ -16,3 +16,7 @@ include models/template-minimal/local.mk
 include models/circles/local.mk
 include models/boids/local.mk
 include models/wolf-sheep/local.mk
+include models/acrobot/local.mk
+include models/mountain-car/local.mk
+include models/pendulum/local.mk
+include models/minatar/local.mk

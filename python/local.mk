@@ -4,11 +4,13 @@
 EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	python/requirements-test.txt python/src/_weft.c \
 	python/weft/__init__.py python/weft/_paths.py python/weft/envs.py \
-	python/weft/errors.py python/weft/run.py \
+	python/weft/errors.py python/weft/run.py python/weft/render.py \
 	python/tests/conftest.py python/tests/test_api.py \
 	python/tests/test_cartpole.py python/tests/test_dlpack.py \
 	python/tests/test_cuda.py python/tests/test_ensemble.py \
 	python/tests/test_interrupt.py python/tests/test_optional.py \
-	python/tests/test_kstats.py \
-	examples/python/reinforce_cartpole.py \
+	python/tests/test_kstats.py python/tests/test_envs.py \
+	python/tests/test_envs_bad_calls.py python/tests/test_render.py \
+	python/tests/test_envs_generic.py python/tests/test_examples_learn.py \
+	examples/python/reinforce_cartpole.py examples/python/ppo.py \
 	examples/python/epidemic_ensemble.py bench/cartpole_python.py

@@ -1,5 +1,6 @@
-"""python/setup.py - the C extension weft._weft, built against libweft and
-libweft-cartpole. Where they come from, in this order:
+"""python/setup.py - the C extension weft._weft, built against libweft
+alone (every model, CartPole included, is reached through its public run
+API). Where it comes from, in this order:
 
 1. $WEFT_BUILD_DIR: a configured and built weft tree (its sources are the
    tree this directory is in); the extension finds the libraries there
@@ -42,15 +43,17 @@ def pkg_config(*args):
 
 
 def from_build_tree(build):
-    libs = [os.path.join(build, "core", ".libs"),
-            os.path.join(build, "models", "cartpole", ".libs")]
+    libs = [os.path.join(build, "core", ".libs")]
     if not os.path.exists(os.path.join(libs[0], "libweft.so")):
         fail("%s is not a built weft tree (no core/.libs/libweft.so): "
              "run make there first" % build)
     plugins = [os.path.join(build, "plugins", b, ".libs")
                for b in ("openmp", "opencl", "cuda")]
-    models = [os.path.join(build, "models", m, ".libs")
-              for m in ("seir", "cartpole", "template")]
+    # every model of the tree (the environment models included), built
+    mdir = os.path.join(build, "models")
+    models = [os.path.join(mdir, m, ".libs")
+              for m in sorted(os.listdir(mdir))] if os.path.isdir(mdir) \
+        else []
     with open(os.path.join(HERE, "weft", "_build_info.py"), "w") as f:
         f.write('"""Written by setup.py: this package was built against '
                 'the weft build tree below,\nwhose plugins it finds there '
@@ -61,9 +64,7 @@ def from_build_tree(build):
             p for p in plugins if os.path.isdir(p)))
         f.write("MODEL_PATH = %r\n" % os.pathsep.join(
             p for p in models if os.path.isdir(p)))
-    return dict(include_dirs=[os.path.join(TOP, "include"),
-                              os.path.join(TOP, "models", "cartpole",
-                                           "include")],
+    return dict(include_dirs=[os.path.join(TOP, "include")],
                 library_dirs=libs, runtime_library_dirs=libs)
 
 
@@ -100,6 +101,5 @@ cflags = shlex.split(os.environ.get("WEFT_PY_CFLAGS", "")) + [
     "-Wno-cast-function-type"]
 
 setup(ext_modules=[Extension(
-    "weft._weft", sources=["src/_weft.c"], libraries=["weft-cartpole",
-                                                      "weft"],
+    "weft._weft", sources=["src/_weft.c"], libraries=["weft"],
     extra_compile_args=cflags, **where)])

@@ -87,6 +87,7 @@ include tests/core/memory.am
 include tests/core/ensemble.am
 include tests/core/batch.am
 include tests/core/validate-once.am
+include tests/core/env.am
 
 # tests/plugins/: the backends and the conformance suite.
 include tests/plugins/openmp.am
@@ -106,6 +107,11 @@ include tests/models/model-template.am
 include tests/models/model-plugins.am
 include tests/models/golden.am
 include tests/models/wolf-sheep.am
+include tests/models/env.am
+include tests/models/acrobot.am
+include tests/models/mountain-car.am
+include tests/models/pendulum.am
+include tests/models/minatar.am
 
 # tests/cli/: the commands.
 include tests/cli/cli.am

@@ -50,6 +50,7 @@ typedef struct isolate_result {
 	weft_probe probe;
 	char summary[sizeof(((weft__plugin *)0)->summary)];
 	char version[sizeof(((weft__plugin *)0)->version)];
+	char env[WEFT__ENV_TEXT_MAX]; /* a model's env text, "" for none */
 } isolate_result;
 
 weft_status weft__probe_timeout(weft_context *ctx, double *out)
@@ -94,6 +95,7 @@ static void isolate_child(weft__plugin *p, isolate_result *r)
 	r->probe = p->probe;
 	isolate_copy(r->summary, sizeof r->summary, p->summary);
 	isolate_copy(r->version, sizeof r->version, p->version);
+	isolate_copy(r->env, sizeof r->env, p->env);
 	r->done = 1;
 }
 
@@ -110,7 +112,10 @@ static void isolate_take(weft__plugin *p, isolate_result *r)
 	r->reason[sizeof r->reason - 1] = '\0';
 	r->summary[sizeof r->summary - 1] = '\0';
 	r->version[sizeof r->version - 1] = '\0';
+	r->env[sizeof r->env - 1] = '\0';
 	p->probe = r->probe;
+	free(p->env);
+	p->env = r->env[0] ? weft__strdup(r->env) : NULL;
 	isolate_copy(p->summary, sizeof p->summary, r->summary);
 	isolate_copy(p->version, sizeof p->version, r->version);
 	for (size_t i = 0; i < sizeof isolate_stages / sizeof *isolate_stages;

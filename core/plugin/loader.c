@@ -367,6 +367,7 @@ static void plugin_clear(weft__plugin *p)
 		dlclose(p->dl);
 	free(p->name);
 	free(p->path);
+	free(p->env);
 }
 
 void weft__plugin_free(weft__plugin *p)

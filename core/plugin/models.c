@@ -234,12 +234,206 @@ static int check_program(weft__plugin *p, const weft_model *m)
 	return 0;
 }
 
+/* ---- the environment table (ABI 1.5) ------------------------------------ */
+
+static const char *const key_type_names[] = { "INT", "REAL", "BOOL", "STRING",
+					      "ENUM" };
+
+static const weft_key_desc *find_key(const weft_model *m, const char *name)
+{
+	for (uint32_t k = 0; name && k < m->n_keys; k++)
+		if (strcmp(m->keys[k].name, name) == 0)
+			return &m->keys[k];
+	return NULL;
+}
+
+/* env's key `field` names a key of the model's section of type `type`
+ * and, for an ENUM, exactly `choices`. */
+static int check_env_key(weft__plugin *p, const weft_model *m,
+			 const char *field, const char *name,
+			 weft_key_type type, const char *choices)
+{
+	const weft_key_desc *d = find_key(m, name);
+
+	if (!d)
+		return weft__plugin_refuse(p, "check",
+					   "env's %s '%s' is not a key of "
+					   "[%s]",
+					   field, name ? name : "(NULL)",
+					   m->name);
+	if (d->type != type)
+		return weft__plugin_refuse(p, "check",
+					   "env's %s [%s] %s is a %s key, "
+					   "expected %s",
+					   field, m->name, name,
+					   key_type_names[d->type],
+					   key_type_names[type]);
+	if (choices && strcmp(d->choices, choices) != 0)
+		return weft__plugin_refuse(p, "check",
+					   "env's %s [%s] %s has choices '%s', "
+					   "expected exactly '%s'",
+					   field, m->name, name, d->choices,
+					   choices);
+	return 0;
+}
+
+/* [A-Za-z0-9_./-]+ ending in "-v" and digits: Gymnasium's "Name-v1". */
+static int is_env_id(const char *id)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_./-";
+	size_t n, d = 0;
+
+	if (!id || !(n = strlen(id)) || strspn(id, chars) != n)
+		return 0;
+	while (d < n && id[n - 1 - d] >= '0' && id[n - 1 - d] <= '9')
+		d++;
+	return d > 0 && n - d >= 3 && id[n - d - 1] == 'v' &&
+	       id[n - d - 2] == '-';
+}
+
+/* One line of an id's sets: section.key=value, section and key names,
+ * the value without control characters. */
+static int is_set_line(const char *s, size_t len)
+{
+	const char *eq = memchr(s, '=', len), *dot = memchr(s, '.', len);
+	static const char ident[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
+
+	if (!eq || !dot || dot > eq || dot == s || eq == dot + 1 ||
+	    strspn(s, ident) != (size_t)(dot - s) ||
+	    strspn(dot + 1, ident) != (size_t)(eq - dot - 1))
+		return 0;
+	for (const char *c = eq + 1; c < s + len; c++)
+		if ((unsigned char)*c < 0x20)
+			return 0;
+	return 1;
+}
+
+static int check_env_sets(weft__plugin *p, const weft_env_id *e)
+{
+	const char *s = e->sets;
+
+	while (s && *s) {
+		size_t len = strcspn(s, "\n");
+
+		if (!is_set_line(s, len))
+			return weft__plugin_refuse(
+				p, "check",
+				"env id '%s': sets line '%.*s' is not "
+				"section.key=value",
+				e->id, (int)(len > 200 ? 200 : len), s);
+		s += len + (s[len] == '\n');
+	}
+	return 0;
+}
+
+static int check_env_id(weft__plugin *p, const weft_model *m,
+			const weft_env_model *env, uint32_t i)
+{
+	const weft_env_id *e = &env->ids[i];
+
+	if (!is_env_id(e->id))
+		return weft__plugin_refuse(
+			p, "check",
+			"env id %" PRIu32 " '%.200s' is not an environment "
+			"id: expected [A-Za-z0-9_./-]+ ending in -v and a "
+			"version number (\"Name-v1\")",
+			i, e->id ? e->id : "(NULL)");
+	for (uint32_t j = 0; j < i; j++)
+		if (strcmp(env->ids[j].id, e->id) == 0)
+			return weft__plugin_refuse(
+				p, "check",
+				"env id '%s' is declared twice by model %s",
+				e->id, m->name);
+	if (e->summary)
+		for (const char *c = e->summary; *c; c++)
+			if ((unsigned char)*c < 0x20)
+				return weft__plugin_refuse(
+					p, "check",
+					"env id '%s': its summary is not "
+					"one line of text",
+					e->id);
+	return check_env_sets(p, e);
+}
+
+/* The env text of weft__plugin.env (plugin.h): 0, or -1 refused. */
+static int env_text(weft__plugin *p, const weft_env_model *env)
+{
+	char *t = malloc(WEFT__ENV_TEXT_MAX), rs[2] = { WEFT__ENV_RS, 0 };
+	size_t n;
+
+	if (!t)
+		return weft__plugin_refuse(p, "check", "out of memory");
+	n = (size_t)snprintf(t, WEFT__ENV_TEXT_MAX, "%s%c%s%c%s",
+			     env->count_key, WEFT__ENV_FS, env->autoreset_key,
+			     WEFT__ENV_FS,
+			     env->precision_key ? env->precision_key : "");
+	for (uint32_t i = 0; i < env->n_ids && n < WEFT__ENV_TEXT_MAX; i++) {
+		const weft_env_id *e = &env->ids[i];
+
+		n += (size_t)snprintf(t + n, WEFT__ENV_TEXT_MAX - n,
+				      "%s%s%c%" PRIu32 "%c%s%c%s", rs, e->id,
+				      WEFT__ENV_FS, e->max_episode_steps,
+				      WEFT__ENV_FS,
+				      e->summary ? e->summary : "",
+				      WEFT__ENV_FS, e->sets ? e->sets : "");
+	}
+	if (n >= WEFT__ENV_TEXT_MAX) {
+		free(t);
+		return weft__plugin_refuse(p, "check",
+					   "env: its ids, sets and summaries "
+					   "take more than %d bytes",
+					   WEFT__ENV_TEXT_MAX - 1);
+	}
+	free(p->env);
+	p->env = t;
+	return 0;
+}
+
+/* The descriptor's env (ABI 1.5): its keys, ids and sets. */
+static int check_env(weft__plugin *p, const weft_model *m)
+{
+	const weft_env_model *env =
+		m->struct_size >= WEFT_MODEL_V1_5_SIZE ? m->env : NULL;
+
+	if (!env)
+		return 0;
+	if (env->struct_size < sizeof(weft_env_model))
+		return weft__plugin_refuse(p, "check",
+					   "env's struct_size is %" PRIu32
+					   ", model ABI 1.5 needs at least "
+					   "%zu (sizeof(weft_env_model))",
+					   env->struct_size,
+					   sizeof(weft_env_model));
+	if (check_env_key(p, m, "count_key", env->count_key, WEFT_KEY_INT,
+			  NULL) ||
+	    check_env_key(p, m, "autoreset_key", env->autoreset_key,
+			  WEFT_KEY_ENUM, WEFT_AUTORESET_CHOICES) ||
+	    (env->precision_key &&
+	     check_env_key(p, m, "precision_key", env->precision_key,
+			   WEFT_KEY_ENUM, "f32|f64")))
+		return -1;
+	if (env->n_ids < 1 || !env->ids)
+		return weft__plugin_refuse(p, "check",
+					   "env has no ids (%s): an "
+					   "environment model serves at least "
+					   "one",
+					   env->ids ? "n_ids is 0"
+						    : "ids is NULL");
+	for (uint32_t i = 0; i < env->n_ids; i++)
+		if (check_env_id(p, m, env, i))
+			return -1;
+	return env_text(p, env);
+}
+
 static int model_check(weft__plugin *p)
 {
 	const weft_model *m = WEFT__MODEL(p);
 
 	return check_header(p, m) || check_names(p, m) ||
-	       check_functions(p, m) || check_keys(p, m) || check_program(p, m);
+	       check_functions(p, m) || check_keys(p, m) ||
+	       check_program(p, m) || check_env(p, m);
 }
 
 /* ---- the public listing -------------------------------------------------- */

@@ -45,8 +45,15 @@ struct weft__plugin {
 	weft_probe probe;  /* backends */
 	char summary[256]; /* models: the entry's, for listings */
 	char version[64];
+	/* Models with env (ABI 1.5): its keys and ids as text, for
+	 * listings (models.c writes it at the check stage, envs.c reads
+	 * it), NULL for other models; at most WEFT__ENV_TEXT_MAX bytes
+	 * with its '\0'. Owned. */
+	char *env;
 	int shadowed;
 };
+
+#define WEFT__ENV_TEXT_MAX 32768
 
 /* The entry, as its kind's type. */
 #define WEFT__BACKEND(p) ((const weft_backend *)(p)->entry)
@@ -219,6 +226,11 @@ void weft__models_hint(const char *searched, const char *name, char *buf,
 weft_status weft__models_scan(weft_context *ctx, const char *model_path,
 			      weft_model_list **out);
 size_t weft__model_list_count(const weft_model_list *l);
+/* The env text's separators (weft__plugin.env): fields of a record, and
+ * records (the first: count, autoreset and precision keys; then one an
+ * id: id, max_episode_steps, summary, sets). */
+#define WEFT__ENV_FS '\x1f'
+#define WEFT__ENV_RS '\x1e'
 const weft_model_info *weft__model_list_at(const weft_model_list *l, size_t i);
 void weft__model_list_free(weft_model_list *l);
 

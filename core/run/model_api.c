@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -942,4 +943,340 @@ weft_status weft__model_vsummary(weft_model_ctx *mc, const char *key,
 	}
 	sim->n_summary++;
 	return WEFT_OK;
+}
+
+/* ---- environments (weft/env.h) ------------------------------------------ */
+
+/* The model's env descriptor (ABI 1.5), or NULL. */
+static const weft_env_model *weft__mc_env(const weft_model_ctx *mc)
+{
+	const weft_model *m = mc->model;
+
+	return m->struct_size >= WEFT_MODEL_V1_5_SIZE ? m->env : NULL;
+}
+
+static int weft__dtype_integer(uint32_t t)
+{
+	return weft__dtype_known(t) && (t >> 8) != 2u;
+}
+
+/* A Box's bounds: each low <= high, none NaN; elems of them. */
+static weft_status weft__check_bounds(weft_model_ctx *mc, const char *which,
+				      const double *low, const double *high,
+				      uint64_t elems)
+{
+	for (uint64_t i = 0; i < elems; i++) {
+		double lo = low ? low[i] : -HUGE_VAL;
+		double hi = high ? high[i] : HUGE_VAL;
+
+		if (lo != lo || hi != hi || lo > hi)
+			return weft__model_fail(
+				mc, WEFT_E_INVALID,
+				"weft_model_env_spaces: the %s space's "
+				"bounds at element %llu are low = %g, high = "
+				"%g: expected low <= high, neither NaN",
+				which, (unsigned long long)i, lo, hi);
+	}
+	return WEFT_OK;
+}
+
+/* One space: a known kind and dtype, a shape that fits its kind, sane
+ * bounds; *elems its element count (1 for Discrete). */
+static weft_status weft__check_space(weft_model_ctx *mc, const char *which,
+				     const weft_env_space *s, uint64_t *elems)
+{
+	if (!s || s->struct_size < sizeof *s)
+		return weft__model_fail(
+			mc, WEFT_E_INVALID,
+			"weft_model_env_spaces: the %s space is %s", which,
+			!s ? "NULL"
+			   : "too short (struct_size below "
+			     "sizeof(weft_env_space))");
+	if (!weft__dtype_known(s->dtype))
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_spaces: the %s space "
+					"has an unknown dtype (%u)",
+					which, s->dtype);
+	*elems = 1;
+	if (s->kind == WEFT_SPACE_DISCRETE) {
+		if (s->ndim != 0 || s->n < 1 || !weft__dtype_integer(s->dtype))
+			return weft__model_fail(
+				mc, WEFT_E_INVALID,
+				"weft_model_env_spaces: the %s space is "
+				"Discrete: %s",
+				which,
+				s->ndim != 0 ? "expected ndim 0 (a scalar)"
+				: s->n < 1   ? "expected n >= 1"
+					     : "expected an integer dtype");
+		return WEFT_OK;
+	}
+	if (s->kind != WEFT_SPACE_BOX)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_spaces: the %s space "
+					"has an unknown kind (%u): expected "
+					"WEFT_SPACE_BOX or WEFT_SPACE_DISCRETE",
+					which, s->kind);
+	if (s->ndim < 1 || s->ndim > WEFT_ENV_MAX_DIMS ||
+	    !weft__array_elems(s->ndim, s->shape, elems) || *elems == 0 ||
+	    *elems > ((uint64_t)1 << 32))
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_spaces: the %s space "
+					"is a Box: expected 1 to %d "
+					"dimensions, each at least 1",
+					which, WEFT_ENV_MAX_DIMS);
+	return weft__check_bounds(mc, which, s->low, s->high, *elems);
+}
+
+/* A copy of elems bounds (NULL for NULL) into *out. */
+static int weft__copy_bounds(const double *src, uint64_t elems, double **out)
+{
+	*out = NULL;
+	if (!src)
+		return 0;
+	*out = malloc((size_t)elems * sizeof **out);
+	if (!*out)
+		return -1;
+	memcpy(*out, src, (size_t)elems * sizeof **out);
+	return 0;
+}
+
+weft_status weft_model_env_spaces(weft_model_ctx *mc, const weft_env_space *obs,
+				  const weft_env_space *action)
+{
+	weft_sim *sim = mc ? mc->sim : NULL;
+	uint64_t n_obs, n_act;
+	double *b[4] = { NULL, NULL, NULL, NULL };
+	weft_status st;
+
+	if (!mc)
+		return WEFT_E_INVALID;
+	if ((st = weft__mc_setup(mc, "weft_model_env_spaces")))
+		return st;
+	sim = mc->sim;
+	if (!weft__mc_env(mc))
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_spaces called, but "
+					"the model's descriptor has no env "
+					"(model ABI 1.5): it is not an "
+					"environment model");
+	if (sim->has_env_spaces)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_spaces called twice: "
+					"the spaces are declared once");
+	if ((st = weft__check_space(mc, "observation", obs, &n_obs)) ||
+	    (st = weft__check_space(mc, "action", action, &n_act)))
+		return st;
+	if (obs->kind == WEFT_SPACE_BOX &&
+	    (weft__copy_bounds(obs->low, n_obs, &b[0]) ||
+	     weft__copy_bounds(obs->high, n_obs, &b[1])))
+		goto nomem;
+	if (action->kind == WEFT_SPACE_BOX &&
+	    (weft__copy_bounds(action->low, n_act, &b[2]) ||
+	     weft__copy_bounds(action->high, n_act, &b[3])))
+		goto nomem;
+	memcpy(&sim->env_obs, obs, sizeof sim->env_obs);
+	memcpy(&sim->env_act, action, sizeof sim->env_act);
+	sim->env_obs.struct_size = sim->env_act.struct_size =
+		(uint32_t)sizeof sim->env_obs;
+	sim->env_obs.low = b[0];
+	sim->env_obs.high = b[1];
+	sim->env_act.low = b[2];
+	sim->env_act.high = b[3];
+	memcpy(sim->env_bounds, b, sizeof b);
+	sim->has_env_spaces = 1;
+	return WEFT_OK;
+
+nomem:
+	for (size_t i = 0; i < 4; i++)
+		free(b[i]);
+	return weft__model_fail(mc, WEFT_E_NOMEM,
+				"weft_model_env_spaces: out of memory");
+}
+
+/* The number of environments: the model's count key (weft/env.h). */
+static int64_t weft__mc_envs(const weft_model_ctx *mc)
+{
+	return weft__config_int(mc->sim->cfg, mc->model->name,
+				weft__mc_env(mc)->count_key);
+}
+
+/* One view of the protocol, named in the message when buf is NULL. */
+static weft_status weft__env_view(weft_model_ctx *mc, const char *name,
+				  weft_buf *buf, size_t offset, uint32_t dtype,
+				  uint32_t ndim, const int64_t *shape)
+{
+	if (!buf)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_views: view '%s' has "
+					"no buffer (NULL)",
+					name);
+	return weft_model_array(mc, name, buf, offset, (weft_dtype)dtype, ndim,
+				shape);
+}
+
+/* [n] followed by the space's shape (nothing for Discrete) into shape;
+ * the number of dimensions. */
+static uint32_t weft__env_shape(int64_t n, const weft_env_space *s,
+				int64_t shape[WEFT_ARRAY_MAX_DIMS])
+{
+	uint32_t ndim = 1;
+
+	shape[0] = n;
+	if (s->kind == WEFT_SPACE_BOX)
+		for (uint32_t d = 0; d < s->ndim; d++)
+			shape[ndim++] = s->shape[d];
+	return ndim;
+}
+
+/* What weft_model_env_views refuses before declaring anything. */
+static weft_status weft__env_views_check(weft_model_ctx *mc,
+					 const weft_env_views *v)
+{
+	if (!v || v->struct_size < sizeof *v)
+		return weft__model_fail(
+			mc, WEFT_E_INVALID,
+			"weft_model_env_views: the views are %s",
+			!v ? "NULL"
+			   : "too short (struct_size below "
+			     "sizeof(weft_env_views))");
+	if (!mc->sim->has_env_spaces)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_views called before "
+					"weft_model_env_spaces(): the views' "
+					"shapes come from the spaces");
+	if (v->reward_dtype != WEFT_DTYPE_F32 &&
+	    v->reward_dtype != WEFT_DTYPE_F64)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_views: view 'reward': "
+					"reward_dtype must be WEFT_DTYPE_F32 "
+					"or WEFT_DTYPE_F64");
+	if (v->state && v->state_k < 1)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_views: view 'state': "
+					"state_k is %lld, expected at least 1",
+					(long long)v->state_k);
+	return WEFT_OK;
+}
+
+weft_status weft_model_env_views(weft_model_ctx *mc, const weft_env_views *v)
+{
+	const weft_env_space *obs, *act;
+	int64_t n, so[WEFT_ARRAY_MAX_DIMS], sa[WEFT_ARRAY_MAX_DIMS], st2[2];
+	int64_t book[2] = { WEFT_ENV_WORDS, 0 };
+	uint32_t no, na;
+	weft_status st;
+
+	if (!mc)
+		return WEFT_E_INVALID;
+	if ((st = weft__mc_setup(mc, "weft_model_env_views")))
+		return st;
+	if (!weft__mc_env(mc))
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_views called, but "
+					"the model's descriptor has no env "
+					"(model ABI 1.5): it is not an "
+					"environment model");
+	if ((st = weft__env_views_check(mc, v)))
+		return st;
+	obs = &mc->sim->env_obs;
+	act = &mc->sim->env_act;
+	n = weft__mc_envs(mc);
+	no = weft__env_shape(n, obs, so);
+	na = weft__env_shape(n, act, sa);
+	book[1] = st2[0] = n;
+	st2[1] = v->state_k;
+	if ((st = weft__env_view(mc, "obs", v->io, v->obs, obs->dtype, no,
+				 so)) ||
+	    (st = weft__env_view(mc, "reward", v->io, v->reward,
+				 v->reward_dtype, 1, &n)) ||
+	    (st = weft__env_view(mc, "terminated", v->io, v->terminated,
+				 WEFT_DTYPE_U8, 1, &n)) ||
+	    (st = weft__env_view(mc, "truncated", v->io, v->truncated,
+				 WEFT_DTYPE_U8, 1, &n)) ||
+	    (st = weft__env_view(mc, "final_obs", v->io, v->final_obs,
+				 obs->dtype, no, so)) ||
+	    (st = weft__env_view(mc, "actions", v->actions, 0, act->dtype, na,
+				 sa)) ||
+	    (st = weft__env_view(mc, "reset_mask", v->reset_mask, 0,
+				 WEFT_DTYPE_U8, 1, &n)) ||
+	    (st = weft__env_view(mc, "reset_seed", v->reset_seed, 0,
+				 WEFT_DTYPE_U64, 1, &n)) ||
+	    (v->state && (st = weft__env_view(mc, "state", v->state, 0,
+					      v->state_dtype, 2, st2))))
+		return st;
+	return weft__env_view(mc, "env_book", v->env_book, 0, WEFT_DTYPE_U32, 2,
+			      book);
+}
+
+/* weft_model_env_summary reads the words ENDED and SUM in one download. */
+_Static_assert(WEFT_ENV_SUM == WEFT_ENV_ENDED + 1u,
+	       "WEFT_ENV_SUM follows WEFT_ENV_ENDED (weft/env.wk)");
+
+/* Episodes ended and their returns summed, in environment order, from
+ * the words ENDED and SUM (f32 bits) of the bookkeeping. */
+static void weft__env_totals(const uint32_t *words, size_t n, uint64_t *ended,
+			     double *sum)
+{
+	*ended = 0;
+	*sum = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		float f;
+
+		memcpy(&f, &words[n + i], sizeof f);
+		*ended += words[i];
+		*sum += (double)f;
+	}
+}
+
+weft_status weft_model_env_summary(weft_model_ctx *mc, weft_buf *env_book)
+{
+	const weft__sim_buf *b;
+	uint32_t *words;
+	uint64_t ended;
+	double sum;
+	size_t n, need;
+	weft_status st;
+
+	if (!mc)
+		return WEFT_E_INVALID;
+	if ((st = weft__mc_main(mc, "weft_model_env_summary")))
+		return st;
+	if (!weft__mc_env(mc))
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_summary called, but "
+					"the model's descriptor has no env "
+					"(model ABI 1.5): it is not an "
+					"environment model");
+	n = (size_t)weft__mc_envs(mc);
+	need = (size_t)WEFT_ENV_WORDS * 4u * n;
+	b = env_book ? weft__sim_buf_find(mc->sim, env_book) : NULL;
+	if (!b || b->bytes < need)
+		return weft__model_fail(
+			mc, WEFT_E_INVALID,
+			"weft_model_env_summary: the bookkeeping buffer "
+			"'%s' is %s: expected u32 [%u, %zu] (%zu bytes, "
+			"weft/env.wk)",
+			b ? b->name : "env_book",
+			!env_book ? "NULL"
+			: !b	  ? "not allocated with weft_model_alloc"
+				  : "too small",
+			WEFT_ENV_WORDS, n, need);
+	if (!(words = malloc(2 * 4u * n + 4u)))
+		return weft__model_fail(mc, WEFT_E_NOMEM,
+					"weft_model_env_summary: out of "
+					"memory for the bookkeeping of %zu "
+					"environments",
+					n);
+	st = weft__model_download(mc, words, env_book,
+				  (size_t)WEFT_ENV_ENDED * 4u * n, 2 * 4u * n);
+	if (st == WEFT_OK) {
+		weft__env_totals(words, n, &ended, &sum);
+		if (!(st = weft__model_summary(mc, "episodes ended", "%llu",
+					       (unsigned long long)ended)))
+			st = weft__model_summary(mc, "mean return", "%.4f",
+						 ended ? sum / (double)ended
+						       : 0.0);
+	}
+	free(words);
+	return st;
 }

@@ -350,6 +350,8 @@ static weft_status weft__sim_model_setup(weft_sim *sim)
 		st = weft__model_fail(&sim->mc, WEFT_E_INTERNAL,
 				      "setup declared no step launches");
 	if (st == WEFT_OK)
+		st = weft__sim_env_check(sim);
+	if (st == WEFT_OK)
 		st = weft__sim_go_on(sim, "starting the output writer");
 	if (st == WEFT_OK)
 		st = weft__pipe_start(sim);
@@ -686,6 +688,8 @@ void weft__sim_close(weft_sim *sim)
 	for (size_t i = 0; i < sim->n_arrays; i++)
 		free(sim->arrays[i].name);
 	free(sim->arrays);
+	for (size_t i = 0; i < 4; i++)
+		free(sim->env_bounds[i]);
 	weft__sim_plots_free(sim);
 	free(sim->cache_dir);
 	free(sim);

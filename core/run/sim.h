@@ -139,6 +139,12 @@ struct weft_sim {
 	uint32_t n_lists;
 	weft__sim_array *arrays;
 	size_t n_arrays;
+	/* An environment model's spaces (weft_model_env_spaces): copies,
+	 * their bounds in env_bounds (low and high of the observation,
+	 * then of the action; NULL for infinite ones), owned. */
+	int has_env_spaces;
+	weft_env_space env_obs, env_act;
+	double *env_bounds[4];
 	int has_fences; /* the backend has fence() and wait() */
 	int batched;	/* a replica of a batch (batch.c): vt is its view */
 	uint64_t last_fence; /* the last token weft_sim_fence() gave */
@@ -241,6 +247,14 @@ weft_status weft__sim_sync(weft_sim *sim);
  * steps' time ends here when it covers every step enqueued and none
  * before did. Every such wait comes here, and only once. */
 void weft__sim_waited(weft_sim *sim, uint64_t t0, uint64_t upto);
+
+/* ---- environments (env.c) ---------------------------------------------- */
+
+/* After setup(), for an environment model (the descriptor's env): its
+ * spaces declared, and the protocol's views and lists (weft/env.h) with
+ * their dtypes and shapes; a failure names the model, the view or list,
+ * and what was expected and found. WEFT_OK for other models. */
+weft_status weft__sim_env_check(weft_sim *sim);
 
 /* ---- the output pipeline (pipeline.c) ---------------------------------- */
 

@@ -7,7 +7,8 @@
  *   f64: weft_floor ceil trunc round fabs fmin fmax clamp copysign sqrt
  *        hypot sin cos tan sincos asin acos atan atan2 exp exp2 expm1 log
  *        log2 log1p pow tanh (weft_NAME(x), weft_clamp(x, lo, hi),
- *        weft_sincos(x, &s, &c))
+ *        weft_sincos(x, &s, &c)); sin_cr cos_cr sincos_cr (correctly
+ *        rounded for |x| < 2^20, weft_sin_cr(x), weft_sincos_cr(x, &s, &c))
  *   f32: the same names with an f suffix (weft_sinf, weft_sincosf, ...)
  *
  * Every function is written out here in the dialect's C subset: integer
@@ -27,7 +28,8 @@
  * indexed directly; helpers are weft__math_*. Beyond musl: hypot takes a
  * Newton step on an exact residual, atan2 corrects for the rounding of
  * y / x and adds pi before the last rounding, tanh divides expm1's result
- * carried to twice the precision. Their notices follow.
+ * carried to twice the precision; sin_cr and cos_cr (weft's own, not
+ * musl's) evaluate in double-double and round once. Their notices follow.
  *
  * musl: Copyright (c) 2005-2020 Rich Felker, et al.
  *
@@ -2624,6 +2626,196 @@ WEFT_FN weft_f64 weft_pow(weft_f64 x, weft_f64 y)
 	ehi = yhi * lhi;
 	elo = ylo * lhi + y * llo; /* |elo| < |ehi| * 2^-25. */
 	return weft__math_pow_exp(ehi, elo, sign_bias);
+}
+
+/* ---- sin and cos correctly rounded (double-double) ------------------ */
+
+/* weft_sin_cr, weft_cos_cr and weft_sincos_cr give the correctly rounded
+ * sin and cos for |x| < 2^20, as glibc's sin and cos nearly always are
+ * (Gymnasium's numbers come from them): x - k pi/2 in double-double with
+ * pi/2 as four 33-bit pieces and a fifth double (k * piece exact, k < 2^20:
+ * Cody and Waite's reduction, pi/2 to 2^-198), then the Taylor series of
+ * sin or cos in double-double (about 104 bits, + - * only, products made
+ * exact by Dekker's split, never a fused multiply-add) and one final
+ * rounding. The result is the correctly rounded value unless the exact
+ * one lies within about 2^-45 ulp of a point halfway between two doubles
+ * (docs/math.md gives the measured agreement with MPFR, mpmath and
+ * glibc). |x| >= 2^20, infinities and NaN take weft_sin and weft_cos
+ * (within 1 ulp; NaN for infinities and NaN). About 9 times the cost of
+ * weft_sin and weft_cos (sincos_cr: 13 times weft_sincos). */
+
+/* 1/n! as double-doubles (hi, lo), n = 0 .. 29. */
+WEFT_CONST weft_f64 weft__math_inv_fact[60] = {
+	0x1.0000000000000p+0,	0x0.0p+0,		 /* 1/0! */
+	0x1.0000000000000p+0,	0x0.0p+0,		 /* 1/1! */
+	0x1.0000000000000p-1,	0x0.0p+0,		 /* 1/2! */
+	0x1.5555555555555p-3,	0x1.5555555555555p-57,	 /* 1/3! */
+	0x1.5555555555555p-5,	0x1.5555555555555p-59,	 /* 1/4! */
+	0x1.1111111111111p-7,	0x1.1111111111111p-63,	 /* 1/5! */
+	0x1.6c16c16c16c17p-10,	-0x1.f49f49f49f49fp-65,	 /* 1/6! */
+	0x1.a01a01a01a01ap-13,	0x1.a01a01a01a01ap-73,	 /* 1/7! */
+	0x1.a01a01a01a01ap-16,	0x1.a01a01a01a01ap-76,	 /* 1/8! */
+	0x1.71de3a556c734p-19,	-0x1.c154f8ddc6c00p-73,	 /* 1/9! */
+	0x1.27e4fb7789f5cp-22,	0x1.cbbc05b4fa99ap-76,	 /* 1/10! */
+	0x1.ae64567f544e4p-26,	-0x1.c062e06d1f209p-80,	 /* 1/11! */
+	0x1.1eed8eff8d898p-29,	-0x1.2aec959e14c06p-83,	 /* 1/12! */
+	0x1.6124613a86d09p-33,	0x1.f28e0cc748ebep-87,	 /* 1/13! */
+	0x1.93974a8c07c9dp-37,	0x1.05d6f8a2efd1fp-92,	 /* 1/14! */
+	0x1.ae7f3e733b81fp-41,	0x1.1d8656b0ee8cbp-97,	 /* 1/15! */
+	0x1.ae7f3e733b81fp-45,	0x1.1d8656b0ee8cbp-101,	 /* 1/16! */
+	0x1.952c77030ad4ap-49,	0x1.ac981465ddc6cp-103,	 /* 1/17! */
+	0x1.6827863b97d97p-53,	0x1.eec01221a8b0bp-107,	 /* 1/18! */
+	0x1.2f49b46814157p-57,	0x1.2650f61dbdcb4p-112,	 /* 1/19! */
+	0x1.e542ba4020225p-62,	0x1.ea72b4afe3c2fp-120,	 /* 1/20! */
+	0x1.71b8ef6dcf572p-66,	-0x1.d043ae40c4647p-120, /* 1/21! */
+	0x1.0ce396db7f853p-70,	-0x1.aebcdbd20331cp-124, /* 1/22! */
+	0x1.761b41316381ap-75,	-0x1.3423c7d91404fp-130, /* 1/23! */
+	0x1.f2cf01972f578p-80,	-0x1.9ada5fcc1ab14p-135, /* 1/24! */
+	0x1.3f3ccdd165fa9p-84,	-0x1.58ddadf344487p-139, /* 1/25! */
+	0x1.88e85fc6a4e5ap-89,	-0x1.71c37ebd16540p-143, /* 1/26! */
+	0x1.d1ab1c2dccea3p-94,	0x1.054d0c78aea14p-149,	 /* 1/27! */
+	0x1.0a18a2635085dp-98,	0x1.b9e2e28e1aa54p-153,	 /* 1/28! */
+	0x1.259f98b4358adp-103, 0x1.eaf8c39dd9bc5p-157,	 /* 1/29! */
+};
+
+/* a * b = *p + *e exactly (Dekker's product of 26-bit halves), for
+ * |a|, |b| < 2^995 and a product far above the underflow threshold. */
+WEFT_FN void weft__math_two_prod(weft_f64 a, weft_f64 b, weft_f64 *p,
+				 weft_f64 *e)
+{
+	weft_f64 ah, al, bh, bl, t = a * b;
+
+	weft__math_split(a, &ah, &al);
+	weft__math_split(b, &bh, &bl);
+	*e = ((ah * bh - t) + ah * bl + al * bh) + al * bl;
+	*p = t;
+}
+
+/* (*h, *l) += (bh, bl), normalised (|*l| at most half an ulp of *h). */
+WEFT_FN void weft__math_dd_add(weft_f64 *h, weft_f64 *l, weft_f64 bh,
+			       weft_f64 bl)
+{
+	weft_f64 e, s = weft__math_two_sum(*h, bh, &e);
+
+	e = e + (*l + bl);
+	*h = s + e;
+	*l = e - (*h - s);
+}
+
+/* (*h, *l) *= (bh, bl), normalised. */
+WEFT_FN void weft__math_dd_mul(weft_f64 *h, weft_f64 *l, weft_f64 bh,
+			       weft_f64 bl)
+{
+	weft_f64 p, e;
+
+	weft__math_two_prod(*h, bh, &p, &e);
+	e = e + (*h * bl + *l * bh);
+	*h = p + e;
+	*l = e - (*h - p);
+}
+
+/* *h + *l = x - k pi/2 to about 2^-104 relative, k the integer nearest
+ * x 2/pi, for |x| < 2^20 (k below 2^20, so that k times a 33-bit piece of
+ * pi/2 is exact); returns k mod 4. */
+WEFT_FN int weft__math_cr_reduce(weft_f64 x, weft_f64 *h, weft_f64 *l)
+{
+	weft_f64 k = weft_floor(x * 0x1.45f306dc9c883p-1 + 0.5);
+
+	*h = weft__math_two_sum(x, -k * 0x1.921fb54400000p+0, l);
+	weft__math_dd_add(h, l, -k * 0x1.0b4611a600000p-34, 0.0);
+	weft__math_dd_add(h, l, -k * 0x1.3198a2e000000p-69, 0.0);
+	weft__math_dd_add(h, l, -k * 0x1.b839a25200000p-104, 0.0);
+	weft__math_dd_add(h, l, -k * 0x1.27044533e63a0p-142, 0.0);
+	return (int)((weft_i32)k & 3);
+}
+
+/* cos r (odd 0) or sin r (odd 1) of r = h + l, |r| <= pi/4 (a little
+ * more), r2h + r2l = r^2, rounded once. The series in r^2 by Horner's
+ * rule, 1/n! for n = 28, 26, ..., 0 (cos) or 29, ..., 1 times r (sin),
+ * signs alternating: the terms from n = 18 on are below 2^-53 of the
+ * result, summed in double (their rounding below 2^-106 of the result),
+ * the rest in double-double. Series truncated beyond n = 29: below
+ * 2^-118 of the result. */
+WEFT_FN weft_f64 weft__math_cr_series(weft_f64 h, weft_f64 l, weft_f64 r2h,
+				      weft_f64 r2l, int odd)
+{
+	int j = odd ? 29 : 28;
+	weft_f64 ph = weft__math_inv_fact[2 * j], pl = 0.0;
+
+	for (j = j - 2; j >= 18; j -= 2)
+		ph = weft__math_inv_fact[2 * j] - ph * r2h;
+	for (; j >= 0; j -= 2) {
+		weft__math_dd_mul(&ph, &pl, r2h, r2l);
+		ph = -ph;
+		pl = -pl;
+		weft__math_dd_add(&ph, &pl, weft__math_inv_fact[2 * j],
+				  weft__math_inv_fact[2 * j + 1]);
+	}
+	if (odd)
+		weft__math_dd_mul(&ph, &pl, h, l);
+	return ph;
+}
+
+/* sin(x) correctly rounded for |x| < 2^20 (above: weft_sin). */
+WEFT_FN weft_f64 weft_sin_cr(weft_f64 x)
+{
+	weft_u32 ix = weft__math_top32(x) & 0x7fffffff;
+	weft_f64 h, l, r2h, r2l, v;
+	int q;
+
+	if (ix < 0x3e500000) /* |x| < 2^-26: sin x rounds to x (-0 kept) */
+		return x;
+	if (ix >= 0x41300000) /* |x| >= 2^20, inf, NaN */
+		return weft_sin(x);
+	q = weft__math_cr_reduce(x, &h, &l);
+	r2h = h;
+	r2l = l;
+	weft__math_dd_mul(&r2h, &r2l, h, l);
+	/* sin(r + q pi/2): q = 0 sin r, 1 cos r, 2 -sin r, 3 -cos r */
+	v = weft__math_cr_series(h, l, r2h, r2l, (q & 1) ? 0 : 1);
+	return q & 2 ? -v : v;
+}
+
+/* cos(x) correctly rounded for |x| < 2^20 (above: weft_cos). */
+WEFT_FN weft_f64 weft_cos_cr(weft_f64 x)
+{
+	weft_u32 ix = weft__math_top32(x) & 0x7fffffff;
+	weft_f64 h, l, r2h, r2l, v;
+	int q;
+
+	if (ix < 0x3e400000) /* |x| < 2^-27: cos x rounds to 1 */
+		return 1.0;
+	if (ix >= 0x41300000)
+		return weft_cos(x);
+	q = weft__math_cr_reduce(x, &h, &l);
+	r2h = h;
+	r2l = l;
+	weft__math_dd_mul(&r2h, &r2l, h, l);
+	/* cos(r + q pi/2): q = 0 cos r, 1 -sin r, 2 -cos r, 3 sin r */
+	v = weft__math_cr_series(h, l, r2h, r2l, q & 1);
+	return q == 1 || q == 2 ? -v : v;
+}
+
+/* *s = weft_sin_cr(x), *c = weft_cos_cr(x), sharing the reduction. */
+WEFT_FN void weft_sincos_cr(weft_f64 x, weft_f64 *s, weft_f64 *c)
+{
+	weft_u32 ix = weft__math_top32(x) & 0x7fffffff;
+	weft_f64 h, l, r2h, r2l, sn, cs;
+	int q;
+
+	if (ix < 0x3e400000 || ix >= 0x41300000) {
+		*s = weft_sin_cr(x);
+		*c = weft_cos_cr(x);
+		return;
+	}
+	q = weft__math_cr_reduce(x, &h, &l);
+	r2h = h;
+	r2l = l;
+	weft__math_dd_mul(&r2h, &r2l, h, l);
+	sn = weft__math_cr_series(h, l, r2h, r2l, 1);
+	cs = weft__math_cr_series(h, l, r2h, r2l, 0);
+	*s = weft__math_quadrant(sn, cs, q);
+	*c = weft__math_quadrant(sn, cs, q + 1);
 }
 
 /* ---- f32: the f64 function, rounded once --------------------------- */

@@ -53,6 +53,9 @@
  *                 the descriptor's ensemble (what is aggregated).
  *   optional: applications that drive the run
  *                 weft_model_add_list and weft_model_array (CartPole).
+ *   optional: environments (reinforcement learning)
+ *                 the descriptor's env, with weft_model_env_spaces and
+ *                 the protocol's views and lists (weft/env.h).
  *
  * Loading a model plugin from a harness (weft_model_plugin_open) is in
  * weft/harness.h.
@@ -62,6 +65,7 @@
 
 #include <stdarg.h>
 #include <weft/common.h>
+#include <weft/env.h>
 #include <weft/program.h>
 
 #ifdef __cplusplus
@@ -190,7 +194,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	4
+#define WEFT_MODEL_ABI_MINOR	5
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or
@@ -312,6 +316,14 @@ typedef struct weft_model {
 	 * final outcomes. NULL, and models built for 1.3 and older: the
 	 * defaults weft_ensemble_desc describes. */
 	const weft_ensemble_desc *ensemble;
+
+	/* ABI 1.5 (read only when struct_size covers it; optional). */
+	/* An environment model (weft/env.h): the ids it serves and its
+	 * keys for the number of environments, the autoreset mode and the
+	 * precision. setup() then declares the spaces and the protocol's
+	 * views and lists, which the core checks. NULL: not an
+	 * environment. */
+	const weft_env_model *env;
 } weft_model;
 
 /* The size of the first published layout: a model's struct_size is at
@@ -334,6 +346,10 @@ typedef struct weft_model {
 /* The 1.4 layout, which appended ensemble. */
 #define WEFT_MODEL_V1_4_SIZE \
 	(offsetof(weft_model, ensemble) + sizeof(const weft_ensemble_desc *))
+
+/* The 1.5 layout, which appended env. */
+#define WEFT_MODEL_V1_5_SIZE \
+	(offsetof(weft_model, env) + sizeof(const weft_env_model *))
 
 /* ---- what a model may ask of the core ------------------------------- */
 /* Exported from libweft, which every model plugin links (pkg-config
@@ -572,6 +588,53 @@ WEFT_EXPORT weft_status weft_model_array(weft_model_ctx *mc, const char *name,
 					 weft_buf *buf, size_t offset,
 					 weft_dtype dtype, uint32_t ndim,
 					 const int64_t *shape);
+
+/* ---- optional: environments (the descriptor's env) -------------------- */
+
+/* Only in setup, once, by an environment model: one environment's
+ * observation and action spaces (weft/env.h). Both are copied, bounds
+ * included. The core checks them (a Box's bounds low <= high, a
+ * Discrete's n >= 1 and dtype an integer type) and, after setup(), that
+ * the protocol's views have these dtypes and shapes. */
+WEFT_EXPORT weft_status weft_model_env_spaces(weft_model_ctx *mc,
+					      const weft_env_space *obs,
+					      const weft_env_space *action);
+
+/* Where an environment model keeps the protocol's views (weft/env.h):
+ * obs, reward, terminated, truncated and final_obs at byte offsets of
+ * one buffer (io), the others at offset 0 of their own buffers. Grows
+ * only by appending fields; the core reads those that struct_size
+ * covers. */
+typedef struct weft_env_views {
+	uint32_t struct_size;  /* sizeof(weft_env_views) */
+	uint32_t reward_dtype; /* WEFT_DTYPE_F32 or WEFT_DTYPE_F64 */
+	weft_buf *io;
+	size_t obs, reward, terminated, truncated, final_obs;
+	weft_buf *actions, *reset_mask, *reset_seed;
+	weft_buf *env_book; /* weft/env.wk's bookkeeping */
+	/* The optional view "state": dtype [n, state_k]; NULL for none. */
+	weft_buf *state;
+	uint32_t state_dtype;
+	int64_t state_k;
+} weft_env_views;
+
+/* Only in setup, after weft_model_env_spaces(): declare every view of
+ * the protocol (weft_model_array) with the dtypes and shapes the spaces
+ * and the count key give: obs and final_obs [n, O], actions [n, A] ([n]
+ * for Discrete), reward, terminated, truncated, reset_mask, reset_seed
+ * [n], env_book u32 [WEFT_ENV_WORDS, n], and state when v->state is
+ * not NULL. The model declares views of its own besides with
+ * weft_model_array. */
+WEFT_EXPORT weft_status weft_model_env_views(weft_model_ctx *mc,
+					     const weft_env_views *v);
+
+/* For finish(): read env_book (weft/env.wk's bookkeeping, as
+ * weft_model_env_views declares it) and add the summary lines "episodes
+ * ended" (their number) and "mean return" (their returns summed in
+ * environment order, the same on every backend, over their number; 0
+ * when none ended). */
+WEFT_EXPORT weft_status weft_model_env_summary(weft_model_ctx *mc,
+					       weft_buf *env_book);
 
 #ifdef __cplusplus
 }

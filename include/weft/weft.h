@@ -31,6 +31,7 @@
 
 #include <stdio.h>
 #include <weft/common.h>
+#include <weft/env.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -221,6 +222,42 @@ WEFT_EXPORT size_t weft_model_list_count(const weft_model_list *l);
 WEFT_EXPORT const weft_model_info *weft_model_list_at(const weft_model_list *l,
 						      size_t i);
 WEFT_EXPORT void weft_model_list_free(weft_model_list *l);
+
+/* ---- environments (weft/env.h) -------------------------------------- */
+
+typedef struct weft_env_list weft_env_list;
+
+/* One environment id an available model serves. */
+typedef struct weft_env_entry {
+	const char *id;	     /* "Acrobot-v1" */
+	const char *model;   /* the model that serves it: [simulation] model */
+	const char *path;    /* its plugin file */
+	const char *sets;    /* '\n'-separated section.key=value, "" if none */
+	const char *summary; /* "" if none */
+	/* The model's keys, as section.key ("acrobot.envs"): the number of
+	 * environments, the autoreset mode (next_step|same_step|disabled)
+	 * and the precision (f32|f64; "" for a model with one). */
+	const char *count_key;
+	const char *autoreset_key;
+	const char *precision_key;
+	uint32_t max_episode_steps; /* Gymnasium's truncation, 0 if none */
+} weft_env_entry;
+
+/* Every environment id of the available models, found as
+ * weft_models_scan() finds models (the first model on the path wins an
+ * id, as it wins a name), sorted by id. *out is the caller's, freed with
+ * weft_env_list_free() (NULL is ignored); entries and their strings are
+ * the list's. */
+WEFT_EXPORT weft_status weft_env_list_scan(weft_context *ctx,
+					   const char *model_path,
+					   weft_env_list **out);
+WEFT_EXPORT size_t weft_env_list_count(const weft_env_list *l);
+WEFT_EXPORT const weft_env_entry *weft_env_list_at(const weft_env_list *l,
+						   size_t i);
+/* The entry of that id, or NULL. */
+WEFT_EXPORT const weft_env_entry *weft_env_list_find(const weft_env_list *l,
+						     const char *id);
+WEFT_EXPORT void weft_env_list_free(weft_env_list *l);
 
 /* ---- running -------------------------------------------------------- */
 
@@ -535,6 +572,22 @@ WEFT_EXPORT weft_status weft_sim_fence(weft_sim *sim, uint64_t *token);
 WEFT_EXPORT weft_status weft_sim_wait(weft_sim *sim, uint64_t token);
 /* Wait for everything issued. */
 WEFT_EXPORT weft_status weft_sim_sync(weft_sim *sim);
+
+/* What an environment model's run declared (weft/env.h): the number of
+ * environments, the autoreset mode and one environment's spaces (their
+ * bounds are sim's). The views and lists of the protocol are found by
+ * name with weft_sim_array_find() and weft_sim_list(). WEFT_E_INVALID
+ * when the run's model is not an environment model. */
+typedef struct weft_env_info {
+	uint32_t struct_size; /* set by the caller: sizeof *out */
+	uint32_t num_envs;
+	uint32_t autoreset; /* a weft_autoreset */
+	uint32_t precision; /* 32 or 64: the model's precision key (32 when
+			     * it has none) */
+	weft_env_space observation, action;
+} weft_env_info;
+
+WEFT_EXPORT weft_status weft_sim_env(const weft_sim *sim, weft_env_info *out);
 
 #ifdef __cplusplus
 }

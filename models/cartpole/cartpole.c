@@ -2,12 +2,14 @@
  * models/cartpole/cartpole.c - the CartPole model plugin
  * (weft-model-cartpole.so): parameters, the initial state, the step's
  * launch list for `weft run` (the on-device policy, and the statistics
- * reduction when due), the launch lists and views the C API of
- * <weft/cartpole.h> drives (cartpole_api.c, on libweft's public run API),
- * and the episode statistics CSV, written through the output pipeline
+ * reduction when due), the environment protocol's spaces, views and
+ * launch lists (weft/env.h: "CartPole-v1"), which the C API of
+ * <weft/cartpole.h> drives too (cartpole_api.c, on libweft's public run
+ * API), and the episode statistics CSV, written through the output pipeline
  * (collect() and emit()). Everything that runs per environment per step is
  * in cartpole.wk.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,15 @@ static const weft_key_desc cartpole_keys[] = {
 	{ "bias", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL, "linear policy: bias" },
 	{ "max_episode_steps", WEFT_KEY_INT, "500", 1, 16777216, NULL,
 	  "an episode is truncated after this many steps (CartPole-v1: 500)" },
+	{ "autoreset", WEFT_KEY_ENUM, "same_step", 0, 0, WEFT_AUTORESET_CHOICES,
+	  "what the launch list \"act\" does when an episode ends "
+	  "(Gymnasium's autoreset modes): same_step begins the next episode "
+	  "in the same step (the observation is its first, final_obs the "
+	  "ended one's last: EnvPool's convention and CartPole's since its "
+	  "beginning); next_step reports the ended episode's last observation "
+	  "and begins the next one in the following step, with reward 0 "
+	  "(Gymnasium's vector default); disabled leaves ended environments "
+	  "to reset_some. `weft run`'s policy always resets in the same step" },
 	{ "precision", WEFT_KEY_ENUM, "f32", 0, 0, "f32|f64",
 	  "arithmetic of the state: f32 (fast; within 2e-6 of Gymnasium per "
 	  "step) or f64 (Gymnasium's float64 operations, bit for bit, on every "
@@ -55,6 +66,17 @@ static const weft_key_desc cartpole_keys[] = {
 size_t weft__cartpole_io_bytes(uint32_t n)
 {
 	return (size_t)CP_IO_FINAL_RETURN(n) + 4u * (size_t)n;
+}
+
+/* The autoreset key's value (one of WEFT_AUTORESET_CHOICES, which the
+ * configuration checked) as WEFT_ENV_AUTORESET_*. */
+static weft_u32 cartpole_autoreset(const char *mode)
+{
+	if (strcmp(mode, "next_step") == 0)
+		return WEFT_ENV_AUTORESET_NEXT_STEP;
+	if (strcmp(mode, "disabled") == 0)
+		return WEFT_ENV_AUTORESET_DISABLED;
+	return WEFT_ENV_AUTORESET_SAME_STEP;
 }
 
 static void cartpole_read_params(weft_model_ctx *mc, cartpole_state *s)
@@ -87,6 +109,7 @@ static void cartpole_read_params(weft_model_ctx *mc, cartpole_state *s)
 	p->precision = strcmp(weft_model_string(mc, "precision"), "f64") == 0
 			       ? CP_PRECISION_F64
 			       : CP_PRECISION_F32;
+	p->autoreset = cartpole_autoreset(weft_model_string(mc, "autoreset"));
 }
 
 /* Bytes of every buffer, from the parameters: what setup allocates and
@@ -98,26 +121,25 @@ static void cartpole_sizes(cartpole_state *s)
 
 	s->bytes[CP_B_PARAMS] = sizeof s->params;
 	s->bytes[CP_B_STATE] = 4 * real * n;
-	s->bytes[CP_B_STEPS] = 4 * n;
-	s->bytes[CP_B_EPISODE] = 4 * n;
+	s->bytes[CP_B_BOOK] = WEFT_ENV_BYTES(n);
 	s->bytes[CP_B_ACC] = 4 * CP_ACC_ARRAYS * n;
 	s->bytes[CP_B_ACTIONS] = n;
 	s->bytes[CP_B_IO] = weft__cartpole_io_bytes(s->n_envs);
 	s->bytes[CP_B_PARTIALS] = 4 * CP_ROW_WORDS * s->params.n_partials;
 	s->bytes[CP_B_SERIES] = 4 * CP_ROW_WORDS * (size_t)s->n_rows;
 	s->bytes[CP_B_CTL] = 4 * CP_CTL_WORDS;
-	s->bytes[CP_B_KEYS] = 4 * CP_KEY_ARRAYS * n;
 	s->bytes[CP_B_CONSTS] = 8 * CP64_CONST_COUNT;
 	s->bytes[CP_B_MASK] = n;
 	s->bytes[CP_B_STATE_IN] = 4 * real * n;
+	s->bytes[CP_B_SEED] = 8 * n;
 }
 
 static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
 {
 	static const char *const names[CP_N_BUFS] = {
-		"params",  "state",	"steps",    "episode",	"stats",
-		"actions", "io",	"partials", "series",	"control",
-		"keys",	   "constants", "mask",	    "state_in",
+		"params", "state",    "env_book",   "stats",   "actions",
+		"io",	  "partials", "series",	    "control", "constants",
+		"mask",	  "state_in", "reset_seed",
 	};
 	weft_status st;
 
@@ -145,9 +167,10 @@ static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
 
 /* The state of episode 0 of every environment (SoA, in the state's
  * precision) and the packed buffer showing it as the observation (AoS),
- * and the reset keys every environment starts with. */
+ * and the bookkeeping every environment starts with (weft_env_init: the
+ * reset keys, episode 0). */
 static void cartpole_initial(const cartpole_state *s, void *state,
-			     unsigned char *io, uint32_t *keys)
+			     unsigned char *io, uint32_t *book)
 {
 	size_t n = s->n_envs;
 	float obs[4];
@@ -160,10 +183,8 @@ static void cartpole_initial(const cartpole_state *s, void *state,
 			else
 				((float *)state)[k * n + i] = obs[k];
 		memcpy(io + 16 * (size_t)i, obs, sizeof obs);
-		keys[CP_KEY_LO * n + i] = s->params.seed_lo;
-		keys[CP_KEY_HI * n + i] = s->params.seed_hi;
-		keys[CP_KEY_STREAM * n + i] = i;
-		keys[CP_KEY_PURPOSE * n + i] = CP_PURPOSE_RESET;
+		weft_env_init(book, s->n_envs, i, s->params.seed_lo,
+			      s->params.seed_hi);
 	}
 }
 
@@ -178,11 +199,11 @@ static void cartpole_consts(const cartpole_state *s, uint64_t *c)
 	memcpy(c + CP64_CONST_POLICY, w, sizeof w);
 }
 
-/* Parameters, initial state, packed buffer, keys and constants; zeros
- * everywhere else. */
+/* Parameters, initial state, packed buffer, bookkeeping and constants;
+ * zeros everywhere else. */
 static weft_status cartpole_upload_all(weft_model_ctx *mc, cartpole_state *s)
 {
-	static const int own[] = { CP_B_STATE, CP_B_IO, CP_B_KEYS,
+	static const int own[] = { CP_B_STATE, CP_B_IO, CP_B_BOOK,
 				   CP_B_CONSTS };
 	void *made[CP_N_BUFS] = { 0 };
 	size_t zeros_bytes = 0;
@@ -205,7 +226,7 @@ static weft_status cartpole_upload_all(weft_model_ctx *mc, cartpole_state *s)
 				     zeros_bytes);
 		goto free_host;
 	}
-	cartpole_initial(s, made[CP_B_STATE], made[CP_B_IO], made[CP_B_KEYS]);
+	cartpole_initial(s, made[CP_B_STATE], made[CP_B_IO], made[CP_B_BOOK]);
 	cartpole_consts(s, made[CP_B_CONSTS]);
 	for (int k = 0; k < CP_N_BUFS && !st; k++)
 		st = weft_model_upload(mc, s->bufs[k], 0,
@@ -230,13 +251,11 @@ static weft_launch cp_act(const cartpole_state *s)
 {
 	return cartpole_act_launch((cartpole_act_bufs){ .p = B(PARAMS),
 							.state = B(STATE),
-							.steps = B(STEPS),
-							.episode = B(EPISODE),
+							.book = B(BOOK),
 							.acc = B(ACC),
 							.actions = B(ACTIONS),
 							.io = B(IO),
 							.ctl = B(CTL),
-							.keys = B(KEYS),
 							.consts = B(CONSTS) },
 				   s->n_envs);
 }
@@ -246,12 +265,10 @@ static weft_launch cp_policy_launch(const cartpole_state *s)
 	return cartpole_policy_launch(
 		(cartpole_policy_bufs){ .p = B(PARAMS),
 					.state = B(STATE),
-					.steps = B(STEPS),
-					.episode = B(EPISODE),
+					.book = B(BOOK),
 					.acc = B(ACC),
 					.io = B(IO),
 					.ctl = B(CTL),
-					.keys = B(KEYS),
 					.consts = B(CONSTS) },
 		s->n_envs);
 }
@@ -266,14 +283,11 @@ static weft_launch cp_pack(const cartpole_state *s)
 
 static weft_launch cp_reset(const cartpole_state *s)
 {
-	return cartpole_reset_launch(
-		(cartpole_reset_bufs){ .p = B(PARAMS),
-				       .state = B(STATE),
-				       .steps = B(STEPS),
-				       .episode = B(EPISODE),
-				       .io = B(IO),
-				       .keys = B(KEYS) },
-		s->n_envs);
+	return cartpole_reset_launch((cartpole_reset_bufs){ .p = B(PARAMS),
+							    .state = B(STATE),
+							    .book = B(BOOK),
+							    .io = B(IO) },
+				     s->n_envs);
 }
 
 static weft_launch cp_reset_some(const cartpole_state *s)
@@ -281,11 +295,10 @@ static weft_launch cp_reset_some(const cartpole_state *s)
 	return cartpole_reset_some_launch(
 		(cartpole_reset_some_bufs){ .p = B(PARAMS),
 					    .state = B(STATE),
-					    .steps = B(STEPS),
-					    .episode = B(EPISODE),
+					    .book = B(BOOK),
 					    .io = B(IO),
-					    .keys = B(KEYS),
-					    .mask = B(MASK) },
+					    .mask = B(MASK),
+					    .seed = B(SEED) },
 		s->n_envs);
 }
 
@@ -297,6 +310,15 @@ static weft_launch cp_set_state(const cartpole_state *s)
 					   .io = B(IO),
 					   .state_in = B(STATE_IN),
 					   .mask = B(MASK) },
+		s->n_envs);
+}
+
+static weft_launch cp_pack_state(const cartpole_state *s)
+{
+	return cartpole_pack_state_launch(
+		(cartpole_pack_state_bufs){ .p = B(PARAMS),
+					    .state = B(STATE),
+					    .state_in = B(STATE_IN) },
 		s->n_envs);
 }
 
@@ -333,13 +355,15 @@ static weft_status cartpole_set_step(weft_model_ctx *mc, cartpole_state *s)
 	return weft_model_set_step(mc, l, 3);
 }
 
-/* What the C API (cartpole_api.c) drives: one launch each, and the
- * statistics reduced at once. */
+/* The protocol's lists ("act", "reset_some") and what the C API
+ * (cartpole_api.c) drives besides: one launch each, and the statistics
+ * reduced at once. "state" packs the state into the "state" view. */
 static weft_status cartpole_add_lists(weft_model_ctx *mc, cartpole_state *s)
 {
 	weft_launch act = cp_act(s), policy = cp_policy_launch(s);
 	weft_launch pack = cp_pack(s), reset = cp_reset(s), stats[2];
 	weft_launch some = cp_reset_some(s), set = cp_set_state(s);
+	weft_launch pack_state = cp_pack_state(s);
 	weft_status st;
 
 	cp_stats(s, stats);
@@ -348,49 +372,88 @@ static weft_status cartpole_add_lists(weft_model_ctx *mc, cartpole_state *s)
 	    (st = weft_model_add_list(mc, "pack", &pack, 1)) ||
 	    (st = weft_model_add_list(mc, "reset", &reset, 1)) ||
 	    (st = weft_model_add_list(mc, "reset_some", &some, 1)) ||
-	    (st = weft_model_add_list(mc, "set_state", &set, 1)))
+	    (st = weft_model_add_list(mc, "set_state", &set, 1)) ||
+	    (st = weft_model_add_list(mc, "state", &pack_state, 1)))
 		return st;
 	return weft_model_add_list(mc, "stats", stats, 2);
 }
 
-/* The arrays of the packed result and the action buffer, as an
- * application sees them (weft_sim_array_find; layouts in
- * cartpole_shared.h). */
+/* The protocol's views (weft/env.h): the packed result's, the action
+ * buffer, the reset requests (the mask set_state reads too), the state
+ * as the "state" list packs it ([n][4] in the state's precision) and the
+ * bookkeeping; then the packed result's own (layouts in
+ * cartpole_shared.h), as an application sees them
+ * (weft_sim_array_find). */
 static weft_status cartpole_add_views(weft_model_ctx *mc, cartpole_state *s)
 {
-	int64_t n = s->n_envs, obs[2] = { n, 4 }, flat[1] = { n };
+	int64_t flat[1] = { s->n_envs };
 	int64_t packed[1] = { (int64_t)s->bytes[CP_B_IO] };
 	size_t un = s->n_envs;
+	weft_env_views v = {
+		.struct_size = sizeof v,
+		.reward_dtype = WEFT_DTYPE_F32,
+		.io = B(IO),
+		.obs = 0,
+		.reward = CP_IO_REWARD(un),
+		.terminated = CP_IO_TERMINATED(un),
+		.truncated = CP_IO_TRUNCATED(un),
+		.final_obs = CP_IO_FINAL(un),
+		.actions = B(ACTIONS),
+		.reset_mask = B(MASK),
+		.reset_seed = B(SEED),
+		.env_book = B(BOOK),
+		.state = B(STATE_IN),
+		.state_dtype = s->params.precision == CP_PRECISION_F64
+				       ? WEFT_DTYPE_F64
+				       : WEFT_DTYPE_F32,
+		.state_k = 4,
+	};
 	weft_status st;
 
-	if ((st = weft_model_array(mc, "obs", B(IO), 0, WEFT_DTYPE_F32, 2,
-				   obs)) ||
-	    (st = weft_model_array(mc, "reward", B(IO), CP_IO_REWARD(un),
-				   WEFT_DTYPE_F32, 1, flat)) ||
-	    (st = weft_model_array(mc, "terminated", B(IO),
-				   CP_IO_TERMINATED(un), WEFT_DTYPE_U8, 1,
-				   flat)) ||
-	    (st = weft_model_array(mc, "truncated", B(IO), CP_IO_TRUNCATED(un),
-				   WEFT_DTYPE_U8, 1, flat)) ||
-	    (st = weft_model_array(mc, "final_obs", B(IO), CP_IO_FINAL(un),
-				   WEFT_DTYPE_F32, 2, obs)) ||
+	if ((st = weft_model_env_views(mc, &v)) ||
 	    (st = weft_model_array(mc, "final_return", B(IO),
 				   CP_IO_FINAL_RETURN(un), WEFT_DTYPE_F32, 1,
-				   flat)) ||
-	    (st = weft_model_array(mc, "packed", B(IO), 0, WEFT_DTYPE_U8, 1,
-				   packed)))
+				   flat)))
 		return st;
-	return weft_model_array(mc, "actions", B(ACTIONS), 0, WEFT_DTYPE_U8, 1,
-				flat);
+	return weft_model_array(mc, "packed", B(IO), 0, WEFT_DTYPE_U8, 1,
+				packed);
+}
+
+/* One environment's spaces, as Gymnasium's CartPole-v1 declares them: a
+ * float32 Box of 4 whose bounds are float32 (high = [4.8, inf, 24
+ * degrees in radians, inf], low = -high), and Discrete(2), held as u8 as
+ * the "actions" view holds it. */
+static weft_status cartpole_spaces(weft_model_ctx *mc)
+{
+	/* Gymnasium: x_threshold * 2 and theta_threshold_radians * 2 with
+	 * theta_threshold_radians = 12 * 2 * math.pi / 360, as float32. */
+	const double x_hi = (double)(float)(2.4 * 2);
+	const double theta_hi =
+		(double)(float)(12 * 2 * 3.141592653589793 / 360 * 2);
+	double high[4] = { x_hi, INFINITY, theta_hi, INFINITY };
+	double low[4] = { -x_hi, -INFINITY, -theta_hi, -INFINITY };
+	weft_env_space obs = { .struct_size = sizeof obs,
+			       .kind = WEFT_SPACE_BOX,
+			       .dtype = WEFT_DTYPE_F32,
+			       .ndim = 1,
+			       .shape = { 4 },
+			       .low = low,
+			       .high = high };
+	weft_env_space action = { .struct_size = sizeof action,
+				  .kind = WEFT_SPACE_DISCRETE,
+				  .dtype = WEFT_DTYPE_U8,
+				  .n = 2 };
+
+	return weft_model_env_spaces(mc, &obs, &action);
 }
 
 /* What a checkpoint saves: every buffer but the parameters and the
  * constants, which setup() makes again from the configuration. The
- * environments' state, step and episode counters (with the keys, the
- * per-environment random streams: the API may reseed them), statistics,
- * the packed result, the control block, and the host's inputs (actions,
- * mask, states to set), so that a run driven by the API resumes as it
- * was; the series and its snapshots are declared by
+ * environments' state, bookkeeping (keys, the per-environment random
+ * streams, which reset_some may reseed; step and episode counters),
+ * statistics, the packed result, the control block, and the host's inputs
+ * (actions, mask, seeds, states to set), so that a run driven by the API
+ * resumes as it was; the series and its snapshots are declared by
  * weft_model_rows_open(). On the host: the totals emit() adds up. */
 static weft_status cartpole_declare_state(weft_model_ctx *mc, cartpole_state *s)
 {
@@ -407,14 +470,14 @@ static weft_status cartpole_declare_state(weft_model_ctx *mc, cartpole_state *s)
 
 /* estimate() (model ABI 1.3): the device buffers (and the output
  * snapshots); on the host, the buffers setup fills before uploading them
- * (the state, the packed buffer's observations, the keys and the
+ * (the state, the packed buffer's observations, the bookkeeping and the
  * constants; the rest are uploaded from one block of zeros, which stays
  * untouched), or the
  * statistics' host copy while the steps run, whichever is larger. */
 static weft_status cartpole_estimate(weft_model_ctx *mc,
 				     weft_model_estimate *est)
 {
-	static const int own[] = { CP_B_STATE, CP_B_IO, CP_B_KEYS,
+	static const int own[] = { CP_B_STATE, CP_B_IO, CP_B_BOOK,
 				   CP_B_CONSTS };
 	cartpole_state s;
 	uint64_t dev = 0, upload = 0, series;
@@ -456,7 +519,7 @@ static weft_status cartpole_setup(weft_model_ctx *mc, void **out)
 				       "cannot allocate the model state");
 	*out = s;
 	cartpole_read_params(mc, s);
-	if ((st = cartpole_alloc_all(mc, s)) ||
+	if ((st = cartpole_spaces(mc)) || (st = cartpole_alloc_all(mc, s)) ||
 	    (st = cartpole_upload_all(mc, s)) ||
 	    (st = cartpole_set_step(mc, s)) ||
 	    (st = cartpole_add_lists(mc, s)) ||
@@ -635,6 +698,25 @@ static const weft_ensemble_desc cartpole_ensemble = {
 	.n_outcomes = sizeof cartpole_outcomes / sizeof cartpole_outcomes[0],
 };
 
+/* The environment protocol (weft/env.h): CartPole-v1, with the keys that
+ * set the number of environments, the autoreset mode and the
+ * precision. */
+static const weft_env_id cartpole_env_ids[] = {
+	{ "CartPole-v1", NULL,
+	  "Gymnasium's CartPole-v1: push a cart left or right to keep its "
+	  "pole upright",
+	  500 },
+};
+
+static const weft_env_model cartpole_env = {
+	.struct_size = sizeof(weft_env_model),
+	.count_key = "envs",
+	.autoreset_key = "autoreset",
+	.precision_key = "precision",
+	.ids = cartpole_env_ids,
+	.n_ids = sizeof cartpole_env_ids / sizeof cartpole_env_ids[0],
+};
+
 WEFT_MODEL_ENTRY = {
 	.abi_major = WEFT_MODEL_ABI_MAJOR,
 	.abi_minor = WEFT_MODEL_ABI_MINOR,
@@ -660,4 +742,5 @@ WEFT_MODEL_ENTRY = {
 	.ensemble = &cartpole_ensemble,
 	/* setup() declares its state (cartpole_declare_state). */
 	.checkpoints = 1,
+	.env = &cartpole_env,
 };

@@ -18,18 +18,19 @@ enum {
 	CP_B_PARAMS,
 	CP_B_STATE,   /* f32 x[n], x_dot[n], theta[n], theta_dot[n]; with
 		       * precision = f64 the same as binary64 bits (u64) */
-	CP_B_STEPS,   /* u32: steps into the current episode */
-	CP_B_EPISODE, /* u32: episodes begun, which keys the reset */
+	CP_B_BOOK,    /* u32 [WEFT_ENV_WORDS][n]: each environment's key,
+		       * episode, steps into it, ... (weft/env.wk) */
 	CP_B_ACC,     /* u32 per-environment statistics (CP_ACC_*) */
 	CP_B_ACTIONS, /* u8: 0 pushes left, anything else right */
 	CP_B_IO,      /* the packed result (CP_IO_*) */
 	CP_B_PARTIALS,
 	CP_B_SERIES,
 	CP_B_CTL,
-	CP_B_KEYS,     /* u32 [4][n]: the reset keys (CP_KEY_*) */
 	CP_B_CONSTS,   /* u64: precision = f64's sin/cos table, policy */
 	CP_B_MASK,     /* u8 [n]: which envs reset_some and set_state touch */
-	CP_B_STATE_IN, /* f32 or u64 [n][4]: the states set_state sets */
+	CP_B_STATE_IN, /* f32 or u64 [n][4]: the states set_state sets, and
+			* those the "state" list packs */
+	CP_B_SEED,     /* u64 [n]: reset_some's seeds (WEFT_ENV_SEEDED) */
 	CP_N_BUFS
 };
 

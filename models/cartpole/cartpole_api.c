@@ -9,9 +9,11 @@
  * (cartpole.c): "act" steps every environment with the actions in the
  * "actions" buffer, "policy" with the on-device policy, "pack" writes the
  * observations into the packed result "io", "reset" begins new episodes,
- * "stats" reduces the episode statistics into "control". A host-action
- * step is one asynchronous write of the packed actions, one launch and one
- * read of the packed result; n policy steps are one launch of n
+ * "reset_some" those the "mask" buffer names (with the seeds in
+ * "reset_seed": the environment protocol's reset_mask and reset_seed,
+ * weft/env.h), "stats" reduces the episode statistics into "control". A
+ * host-action step is one asynchronous write of the packed actions, one launch
+ * and one read of the packed result; n policy steps are one launch of n
  * repetitions and nothing else. The packed result can also be handed out
  * where it is (weft_sim_array_find), with fences to say when it is
  * complete.
@@ -52,9 +54,9 @@ struct weft_cartpole {
 	weft_config *own_cfg; /* made by open() when given none */
 	weft_sim *sim;
 	weft_sim_buffer *io, *actions, *control;
-	weft_sim_buffer *state, *keys, *mask, *state_in;
+	weft_sim_buffer *state, *seeds, *mask, *state_in;
 	unsigned precision;	   /* 32 or 64 */
-	uint32_t *keys_host;	   /* the reset keys as the device has them */
+	uint64_t *seeds_host;	   /* n seeds, for reset_some */
 	uint8_t *mask_host;	   /* n bytes, for reset_some and set_state */
 	void *state_host;	   /* the state, 16n or 32n bytes */
 	uint32_t list[CP_L_COUNT]; /* indexes of the model's launch lists */
@@ -183,11 +185,11 @@ static weft_status cp_find(weft_cartpole *env)
 	weft_buffer_info info = { .struct_size = sizeof info };
 	weft_status st;
 
-	static const char *const names[] = { "io",	"actions", "control",
-					     "state",	"keys",	   "mask",
+	static const char *const names[] = { "io",	"actions",    "control",
+					     "state",	"reset_seed", "mask",
 					     "state_in" };
 	weft_sim_buffer **at[] = { &env->io,	  &env->actions, &env->control,
-				   &env->state,	  &env->keys,	 &env->mask,
+				   &env->state,	  &env->seeds,	 &env->mask,
 				   &env->state_in };
 
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
@@ -209,25 +211,22 @@ static weft_status cp_find(weft_cartpole *env)
 	return WEFT_OK;
 }
 
-/* Host memory for the calls that set state and keys, and the keys the
- * device starts with. */
+/* Host memory for the calls that set states and seeds. */
 static weft_status cp_alloc_host(weft_cartpole *env)
 {
-	size_t n = env->n, keys = 4 * CP_KEY_ARRAYS * n;
-	weft_status st;
+	size_t n = env->n, seeds = 8 * n;
 
-	env->keys_host = malloc(keys);
+	env->seeds_host = calloc(n ? n : 1, 8);
 	env->mask_host = malloc(n ? n : 1);
 	env->state_host = calloc(n ? n : 1, (size_t)env->precision / 2);
-	if (!env->keys_host || !env->mask_host || !env->state_host)
+	if (!env->seeds_host || !env->mask_host || !env->state_host)
 		return weft_context_fail(
 			env->ctx, WEFT_E_NOMEM,
 			"cartpole: cannot allocate %zu bytes "
-			"of host memory for the reset keys "
+			"of host memory for the reset seeds "
 			"and states",
-			keys + n + (size_t)env->precision / 2 * n);
-	st = weft_sim_read(env->sim, env->keys_host, env->keys, 0, keys, 0);
-	return st ? cp_fail(env, st, "open: reading the reset keys") : WEFT_OK;
+			seeds + n + (size_t)env->precision / 2 * n);
+	return WEFT_OK;
 }
 
 static weft_status cp_open_sim(weft_cartpole *env, const weft_config *cfg)
@@ -291,7 +290,7 @@ void weft_cartpole_close(weft_cartpole *env)
 	weft_config_free(env->own_cfg);
 	for (int k = 0; k < CP_API_RING; k++)
 		free(env->stage[k]);
-	free(env->keys_host);
+	free(env->seeds_host);
 	free(env->mask_host);
 	free(env->state_host);
 	free(env);
@@ -529,7 +528,7 @@ static weft_status cp_mask(weft_cartpole *env, const char *fn,
 	return WEFT_OK;
 }
 
-/* Launch list k over the mask (and keys) just sent, then the
+/* Launch list k over the mask (and seeds) just sent, then the
  * observations read back when asked for. */
 static weft_status cp_masked(weft_cartpole *env, int list, float *obs,
 			     const char *what)
@@ -549,7 +548,7 @@ weft_status weft_cartpole_reset_some(weft_cartpole *env, const uint8_t *which,
 				     const uint64_t *seeds, float *obs)
 {
 	const char *fn = "weft_cartpole_reset_some";
-	uint32_t seeded, n;
+	uint32_t seeded;
 	weft_status st;
 
 	if (!env)
@@ -562,18 +561,15 @@ weft_status weft_cartpole_reset_some(weft_cartpole *env, const uint8_t *which,
 					 "%s: %u environments to seed and no "
 					 "seeds; nothing was sent",
 					 fn, (unsigned)seeded);
-	n = env->n;
-	for (uint32_t i = 0; i < n && seeded; i++) {
-		if (env->mask_host[i] != WEFT_CARTPOLE_SEED)
-			continue;
-		env->keys_host[CP_KEY_LO * n + i] = (uint32_t)seeds[i];
-		env->keys_host[CP_KEY_HI * n + i] = (uint32_t)(seeds[i] >> 32);
-		env->keys_host[CP_KEY_STREAM * n + i] = 0;
-		env->keys_host[CP_KEY_PURPOSE * n + i] = CP_PURPOSE_SEEDED;
-	}
-	if (seeded && (st = cp_put(env, env->keys, env->keys_host,
-				   4 * CP_KEY_ARRAYS * (size_t)n,
-				   "reset: sending the seeds")))
+	/* The kernel gives environment i the key (seeds[i]; 0,
+	 * CP_PURPOSE_SEEDED) where the mask says WEFT_ENV_SEEDED
+	 * (weft_env_reset_request) and reads no seed elsewhere. */
+	for (uint32_t i = 0; i < env->n && seeded; i++)
+		env->seeds_host[i] =
+			env->mask_host[i] == WEFT_CARTPOLE_SEED ? seeds[i] : 0;
+	if (seeded &&
+	    (st = cp_put(env, env->seeds, env->seeds_host, 8 * (size_t)env->n,
+			 "reset: sending the seeds")))
 		return st;
 	return cp_masked(env, CP_L_RESET_SOME, obs, "reset");
 }

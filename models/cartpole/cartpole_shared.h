@@ -17,6 +17,12 @@
 #ifndef CARTPOLE_SHARED_H
 #define CARTPOLE_SHARED_H
 
+/* The environment protocol's bookkeeping, resets and autoreset modes
+ * (weft/env.h): every environment's key, episode and step counters live
+ * in its bookkeeping buffer (`env_book`, WEFT_ENV_WORDS arrays of n
+ * words), moved by env.wk's helpers. */
+#include <weft/env.wk>
+
 /* CartPole-v1 as Gymnasium defines it (gymnasium/envs/classic_control/
  * cartpole.py), rounded to f32 by the compiler; the three quotients as
  * their nearest f32 values. */
@@ -42,23 +48,27 @@
 	3u /* (0, episode, 0): the state values of an \
 	    * environment given a seed of its own */
 
-/* The reset keys (buffer `keys`, four arrays of n words): environment i
- * draws episode e's state with weft_philox(lo[i], hi[i]; stream[i], e, 0,
- * purpose[i]). At setup every environment has (seed; i, CP_PURPOSE_RESET),
- * [simulation] seed split in two words; an environment reset with a seed
- * s of its own (weft_cartpole_reset_ex) gets (s; 0, CP_PURPOSE_SEEDED) and
- * starts again at episode 0, so that its episodes depend on s alone, not
- * on its index. */
-#define CP_KEY_LO      0
-#define CP_KEY_HI      1
-#define CP_KEY_STREAM  2
-#define CP_KEY_PURPOSE 3
+/* The reset keys: the first four words of the bookkeeping buffer
+ * (`env_book`, weft/env.wk: WEFT_ENV_KEY_LO, _KEY_HI, _STREAM, _PURPOSE
+ * are these, 0 to 3). Environment i draws episode e's state with
+ * weft_philox(lo[i], hi[i]; stream[i], e, 0, purpose[i]), which is
+ * weft_env_rand(book, n, i, 0, 0). At setup every environment has (seed;
+ * i, CP_PURPOSE_RESET), [simulation] seed split in two words; an
+ * environment reset with a seed s of its own (reset_some, WEFT_ENV_SEEDED)
+ * gets (s; 0, CP_PURPOSE_SEEDED) and starts again at episode 0, so that
+ * its episodes depend on s alone, not on its index. The purposes are
+ * env.wk's WEFT_ENV_PURPOSE_RESET and WEFT_ENV_PURPOSE_SEEDED. */
+#define CP_KEY_LO      WEFT_ENV_KEY_LO
+#define CP_KEY_HI      WEFT_ENV_KEY_HI
+#define CP_KEY_STREAM  WEFT_ENV_STREAM
+#define CP_KEY_PURPOSE WEFT_ENV_PURPOSE
 #define CP_KEY_ARRAYS  4
 
-/* What cartpole_reset_some does for each environment (buffer `mask`). */
-#define CP_MASK_KEEP   0u /* nothing (its observation is packed) */
-#define CP_MASK_NEXT   1u /* a new episode, the next of its key */
-#define CP_MASK_SEEDED 2u /* episode 0 of the key just written */
+/* What cartpole_reset_some does for each environment (buffer `mask`, the
+ * protocol's reset_mask): env.wk's WEFT_ENV_KEEP, _NEXT and _SEEDED. */
+#define CP_MASK_KEEP   WEFT_ENV_KEEP   /* nothing (its observation is packed) */
+#define CP_MASK_NEXT   WEFT_ENV_NEXT   /* a new episode, the next of its key */
+#define CP_MASK_SEEDED WEFT_ENV_SEEDED /* episode 0 of reset_seed[i] */
 
 #define CP_PRECISION_F32 0u /* f32 state and arithmetic */
 #define CP_PRECISION_F64 1u /* binary64 (weft/double.h) */
@@ -81,7 +91,7 @@ typedef struct cartpole_params {
 	weft_f32 w[4];	     /* linear policy: push right when */
 	weft_f32 bias;	     /* w . obs + bias > 0 */
 	weft_u32 precision;  /* CP_PRECISION_* */
-	weft_u32 reserved;
+	weft_u32 autoreset;  /* WEFT_ENV_AUTORESET_*: what act does at an end */
 } cartpole_params;
 
 /* The control block (ctl of the step kernels): one word each. */
@@ -212,7 +222,10 @@ WEFT_FN weft_f32 cp_uniform(weft_u32 draw)
 	       CP_RESET_SCALE;
 }
 
-/* The four draws of episode `episode` of environment i (CP_KEY_*). */
+/* The four draws of episode `episode` of environment i (CP_KEY_*: the
+ * bookkeeping buffer's first four words, or four words of one
+ * environment); with the bookkeeping buffer's own episode, the same as
+ * weft_env_rand(book, n, i, 0, 0). */
 WEFT_FN weft_rand4 cp_reset_draw(WEFT_GLOBAL const weft_u32 *keys, weft_u32 n,
 				 weft_u32 i, weft_u32 episode)
 {

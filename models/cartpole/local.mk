@@ -51,6 +51,7 @@ models/cartpole/cartpole_kernels.c: $(top_srcdir)/models/cartpole/cartpole.wk \
 		$(top_srcdir)/models/cartpole/cartpole_dyn64.h \
 		$(top_srcdir)/include/weft/double.h \
 		$(top_srcdir)/include/weft/softf64.h \
+		$(top_srcdir)/include/weft/env.wk \
 		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
 	$(AM_V_GEN)$(MKDIR_P) models/cartpole && $(WEFT_WK_RUN) -n cartpole \
 		-o models/cartpole/cartpole_kernels.c \

@@ -59,10 +59,15 @@ const uint64_t weft__cartpole_trig_table[4 * CP64_TABLE_ROWS] = {
 void weft__cartpole_reset_obs(const cartpole_params *p, uint32_t env,
 			      uint32_t episode, float obs[4])
 {
-	weft_u32 keys[CP_KEY_ARRAYS] = { p->seed_lo, p->seed_hi, env,
-					 CP_PURPOSE_RESET };
-	cartpole_obs s = cp_reset_state(cp_reset_draw(keys, 1, 0, episode));
+	/* Environment env's bookkeeping as setup makes it (weft/env.wk),
+	 * alone (n = 1), moved to the episode asked for. */
+	weft_u32 book[WEFT_ENV_WORDS];
+	cartpole_obs s;
 
+	weft_env_init(book, 1, 0, p->seed_lo, p->seed_hi);
+	book[WEFT_ENV_STREAM] = env;
+	book[WEFT_ENV_EPISODE] = episode;
+	s = cp_reset_state(weft_env_rand(book, 1, 0, 0, 0));
 	obs[0] = s.x;
 	obs[1] = s.x_dot;
 	obs[2] = s.theta;

@@ -1,21 +1,26 @@
 /*
  * python/src/_weft.c - weft._weft, the C extension of the Python package:
- * libweft's public API (weft/weft.h) and CartPole's (weft/cartpole.h), no
- * ctypes. The Python modules (weft/__init__.py, weft/envs.py) build the
+ * libweft's public API (weft/weft.h), no ctypes, and no code of any one
+ * model. The Python modules (weft/__init__.py, weft/envs.py) build the
  * user-facing API on the few types here:
  *
  *   Sim        one run (weft_sim_open/step/finish/close): steps in chunks
  *              with the GIL released, Python's signals checked between
  *              chunks, so Ctrl-C raises KeyboardInterrupt and, since
  *              outputs are committed only by finish(), replaces nothing;
- *   CartPole   weft_cartpole_*: host actions from any buffer or DLPack
- *              producer of integers, device actions, resets with seeds,
- *              states; it exports the packed result as a read-only buffer,
- *              the device's own memory on host backends, so numpy views
- *              of it are made once and never copied;
- *   DeviceArray one array of the packed result or the action buffer where
- *              it lies, for DLPack (__dlpack__, __dlpack_device__);
- *   backends(), models(), check(), version().
+ *   Env        a run of any environment model (weft/env.h) driven through
+ *              the protocol's views and lists: steps with host actions
+ *              (one asynchronous write from a staging buffer, one launch
+ *              of "act", one read of the results or, on a host backend,
+ *              none: it exports the device's own memory, so numpy views of
+ *              it are made once and never copied), resets with seeds, and
+ *              generic operations on any declared view or list (launch,
+ *              read, write), on which weft/envs.py writes what a model
+ *              offers beyond the protocol (CartPole's states);
+ *   DeviceArray one declared view where it lies, for DLPack (__dlpack__,
+ *              __dlpack_device__) and, on host backends, the buffer
+ *              protocol;
+ *   backends(), models(), envs(), check(), ensemble(), version().
  *
  * Errors: every failing weft_status raises the class of weft.errors for
  * its family with the context's message (the C message, unchanged).
@@ -29,7 +34,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
-#include <weft/cartpole.h>
 #include <weft/weft.h>
 
 /* ---- DLPack (the stable C ABI of dlpack.h, v0.8, written out) ---------- */
@@ -548,6 +552,37 @@ static double now_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* A count of steps from a Python int, refused with ValueError naming the
+ * argument when negative or too large (PyArg's "K" would take -1 as
+ * 2^64 - 1) and TypeError when not an integer; 0 (with an exception) on
+ * error, else the count plus one. */
+static unsigned long long step_count(PyObject *o, const char *what)
+{
+	unsigned long long n;
+	int overflow = 0;
+	long long v;
+
+	if (!PyIndex_Check(o) || PyBool_Check(o)) {
+		PyErr_Format(
+			PyExc_TypeError,
+			"%s: the number of steps must be an int, got %.100s",
+			what, Py_TYPE(o)->tp_name);
+		return 0;
+	}
+	v = PyLong_AsLongLongAndOverflow(o, &overflow);
+	if (v == -1 && PyErr_Occurred())
+		return 0;
+	if (overflow || v < 0) {
+		PyErr_Format(PyExc_ValueError,
+			     "%s: the number of steps must be between 0 and "
+			     "%lld, got %S",
+			     what, (long long)INT64_MAX, o);
+		return 0;
+	}
+	n = (unsigned long long)v;
+	return n + 1;
+}
+
 /* n steps, in chunks that double while one takes under 50 ms (as `weft
  * run` does): the GIL is released during each chunk and Python's signal
  * handlers run between chunks, so Ctrl-C raises KeyboardInterrupt within
@@ -556,9 +591,12 @@ static PyObject *Sim_step(SimObject *s, PyObject *args)
 {
 	unsigned long long n, done = 0, chunk = 1;
 	weft_status st = WEFT_OK;
+	PyObject *o;
 
-	if (!PyArg_ParseTuple(args, "K", &n) || !sim_ready(s))
+	if (!PyArg_ParseTuple(args, "O", &o) || !(n = step_count(o, "n")) ||
+	    !sim_ready(s))
 		return NULL;
+	n--; /* step_count() gives the count plus one */
 	while (done < n) {
 		unsigned long long k = n - done < chunk ? n - done : chunk;
 		double t0 = now_s();
@@ -774,675 +812,86 @@ static PyTypeObject SimType = {
 	.tp_methods = Sim_methods,
 };
 
-/* ---- CartPole ---------------------------------------------------------- */
-
-typedef struct {
-	PyObject_HEAD weft_context *ctx;
-	weft_config *cfg;
-	weft_cartpole *env;
-	uint32_t n;
-	weft_cartpole_layout lay;
-	int host;	  /* the packed result is host memory (zero copy) */
-	uint8_t *io;	  /* the packed result the buffer exports */
-	uint8_t *own_io;  /* a host copy when the device's is not host */
-	uint8_t *actions; /* staging for converted actions */
-	Py_ssize_t pins;  /* buffer exports and DeviceArrays alive */
-	int closed, busy;
-} CartPoleObject;
-
-static void cp_free_env(CartPoleObject *c)
-{
-	weft_cartpole_close(c->env);
-	c->env = NULL;
-	weft_config_free(c->cfg);
-	c->cfg = NULL;
-	PyMem_Free(c->own_io);
-	c->own_io = NULL;
-	PyMem_Free(c->actions);
-	c->actions = NULL;
-	c->io = NULL;
-}
-
-static void CartPole_dealloc(CartPoleObject *c)
-{
-	cp_free_env(c);
-	weft_context_free(c->ctx);
-	Py_TYPE(c)->tp_free((PyObject *)c);
-}
-
-/* Where the packed result lies: on a host backend its own memory, which
- * the numpy views read after each step's fence wait; elsewhere a host
- * copy read at each step. */
-static int cp_locate_io(CartPoleObject *c)
-{
-	weft_cartpole_array a = { .struct_size = sizeof a };
-	weft_status st;
-
-	st = weft_cartpole_device_array(c->env, WEFT_CARTPOLE_PACKED, &a);
-	if (st == WEFT_OK && a.mem.kind == WEFT_NATIVE_HOST) {
-		c->host = 1;
-		c->io = (uint8_t *)a.mem.handle + a.mem.offset + a.offset;
-		return 0;
-	}
-	c->own_io =
-		PyMem_Calloc(c->lay.total_bytes ? c->lay.total_bytes : 1, 1);
-	if (!c->own_io) {
-		PyErr_NoMemory();
-		return -1;
-	}
-	c->io = c->own_io;
-	/* The first observations, as the views will show them. */
-	st = weft_cartpole_read(c->env, c->io, 0, c->lay.total_bytes);
-	if (st) {
-		raise_ctx(c->ctx, st);
-		return -1;
-	}
-	return 0;
-}
-
-static int CartPole_init(CartPoleObject *c, PyObject *args, PyObject *kw)
-{
-	static char *kwlist[] = { "sets", NULL };
-	PyObject *sets;
-	cancel_guard g;
-	weft_status st;
-
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O", kwlist, &sets))
-		return -1;
-	if (c->ctx || weft_context_new(&c->ctx)) {
-		PyErr_SetString(PyExc_RuntimeError,
-				"CartPole initialised twice");
-		return -1;
-	}
-	if (!(c->cfg = make_config(c->ctx, NULL, sets, 0)))
-		return -1;
-	/* As in Sim_init: a Ctrl-C cancels the setup. */
-	guard_arm(&g, c->ctx);
-	Py_BEGIN_ALLOW_THREADS st = weft_cartpole_open(c->ctx, c->cfg, &c->env);
-	Py_END_ALLOW_THREADS guard_disarm(&g, c->ctx);
-	if (st) {
-		raise_ctx(c->ctx, st);
-		return -1;
-	}
-	c->n = weft_cartpole_count(c->env);
-	weft_cartpole_layout_of(c->n, &c->lay);
-	if (!(c->actions = PyMem_Malloc(c->n ? c->n : 1))) {
-		PyErr_NoMemory();
-		return -1;
-	}
-	return cp_locate_io(c);
-}
-
-static int cp_ready(CartPoleObject *c)
-{
-	if (!c->env || c->closed) {
-		PyErr_SetString(PyExc_RuntimeError,
-				"the environments are closed");
-		return 0;
-	}
-	if (c->busy) {
-		PyErr_SetString(PyExc_RuntimeError,
-				"the environments are in use by another "
-				"thread");
-		return 0;
-	}
-	return 1;
-}
-
-/* Make the step's results visible where the views read them: a fence
- * wait for the device's own host memory (no copy), else a read of the
- * whole packed result into the host copy. */
-static weft_status cp_results(CartPoleObject *c)
-{
-	uint64_t token;
-	weft_status st;
-
-	if (!c->host)
-		return weft_cartpole_read(c->env, c->io, 0, c->lay.total_bytes);
-	if ((st = weft_cartpole_fence(c->env, &token)))
-		return st;
-	return weft_cartpole_wait(c->env, token);
-}
-
-/* The environments whose episode ended in the last step (terminated or
- * truncated), as a tuple of indexes: () on most steps. */
-static PyObject *cp_ended(CartPoleObject *c)
-{
-	const uint8_t *term = c->io + c->lay.terminated;
-	const uint8_t *trunc = c->io + c->lay.truncated;
-	Py_ssize_t k = 0;
-	PyObject *t;
-
-	for (uint32_t i = 0; i < c->n; i++)
-		k += term[i] | trunc[i];
-	if (!(t = PyTuple_New(k)) || k == 0)
-		return t;
-	k = 0;
-	for (uint32_t i = 0; i < c->n; i++) {
-		PyObject *v;
-
-		if (!(term[i] | trunc[i]))
-			continue;
-		if (!(v = PyLong_FromUnsignedLong(i))) {
-			Py_DECREF(t);
-			return NULL;
-		}
-		PyTuple_SET_ITEM(t, k++, v);
-	}
-	return t;
-}
-
-/* One element of an integer array of `bits` bits, signed or not, as an
- * action; -1 when it is not 0 or 1 (the caller names it). */
-static int cp_action_at(const char *p, int bits, int is_signed)
-{
-	long long v;
-
-	switch (bits) {
-	case 8: v = is_signed ? *(const int8_t *)p : *(const uint8_t *)p; break;
-	case 16:
-		v = is_signed ? *(const int16_t *)p : *(const uint16_t *)p;
-		break;
-	case 32:
-		v = is_signed ? *(const int32_t *)p : *(const uint32_t *)p;
-		break;
-	default:
-		v = is_signed ? *(const int64_t *)p
-			      : (long long)(*(const uint64_t *)p > 1
-						    ? 2
-						    : *(const uint64_t *)p);
-		break;
-	}
-	return v == 0 || v == 1 ? (int)v : (v < 0 ? -2 : 2);
-}
-
-/* Copy n actions of `bits` bits, stride `stride` bytes, into the staging
- * buffer, refusing values other than 0 and 1. */
-static int cp_convert(CartPoleObject *c, const char *base, Py_ssize_t stride,
-		      int bits, int is_signed)
-{
-	for (uint32_t i = 0; i < c->n; i++) {
-		int a = cp_action_at(base + (Py_ssize_t)i * stride, bits,
-				     is_signed);
-
-		if (a < 0 || a > 1) {
-			PyErr_Format(error_class[-WEFT_E_INVALID],
-				     "action of environment %u is out of "
-				     "range (%s; 0: push left, 1: push "
-				     "right); nothing was sent",
-				     (unsigned)i, a < 0 ? "negative" : "> 1");
-			return -1;
-		}
-		c->actions[i] = (uint8_t)a;
-	}
-	return 0;
-}
-
-/* The element type of a buffer's struct format: bits and signedness of
- * an integer (or bool), 0 when it is something else. */
-static int fmt_int_bits(const char *f, int *is_signed)
-{
-	if (f && (*f == '@' || *f == '=' || *f == '<'))
-		f++;
-	if (!f || !f[0] || f[1])
-		return 0;
-	*is_signed = strchr("bhilq", f[0]) != NULL;
-	switch (f[0]) {
-	case 'b':
-	case 'B':
-	case '?': return 8;
-	case 'h':
-	case 'H': return 16;
-	case 'i':
-	case 'I': return 32;
-	case 'l':
-	case 'L': return (int)(8 * sizeof(long));
-	case 'q':
-	case 'Q': return 64;
-	}
-	return 0;
-}
-
-static int cp_shape_error(CartPoleObject *c, Py_ssize_t ndim,
-			  const Py_ssize_t *shape)
-{
-	PyErr_Format(error_class[-WEFT_E_INVALID],
-		     "actions have shape %s%zd%s; these CartPole environments "
-		     "are %u: expected shape (%u,)",
-		     ndim == 1 ? "(" : "", ndim >= 1 ? shape[0] : (Py_ssize_t)0,
-		     ndim == 1 ? ",)" : " (and more dimensions)",
-		     (unsigned)c->n, (unsigned)c->n);
-	return -1;
-}
-
-/* Actions from an object with the buffer protocol (numpy, array, bytes):
- * 1 when taken (*src points at n valid u8 actions), 0 when the object has
- * no buffer, -1 on error. */
-static int cp_actions_buffer(CartPoleObject *c, PyObject *o,
-			     const uint8_t **src)
-{
-	Py_buffer b;
-	int bits, is_signed, r = -1;
-
-	if (PyObject_GetBuffer(o, &b, PyBUF_RECORDS_RO)) {
-		PyErr_Clear();
-		return 0;
-	}
-	bits = fmt_int_bits(b.format, &is_signed);
-	if (!bits) {
-		PyErr_Format(error_class[-WEFT_E_INVALID],
-			     "actions must be integers (0 or 1); got a buffer "
-			     "of format '%s'",
-			     b.format ? b.format : "B");
-		goto release;
-	}
-	if (b.ndim != 1 || b.shape[0] != (Py_ssize_t)c->n) {
-		cp_shape_error(c, b.ndim, b.shape);
-		goto release;
-	}
-	if (bits == 8 && !is_signed && b.strides[0] == 1) {
-		/* weft_cartpole_step checks and copies them itself */
-		memcpy(c->actions, b.buf, c->n);
-	} else if (cp_convert(c, b.buf, b.strides[0], bits, is_signed)) {
-		goto release;
-	}
-	*src = c->actions;
-	r = 1;
-release:
-	PyBuffer_Release(&b);
-	return r;
-}
-
-/* Actions from a DLPack producer on the CPU (a torch tensor, a JAX
- * array): its capsule is consumed and its deleter called at once. */
-static int cp_actions_dlpack(CartPoleObject *c, PyObject *o,
-			     const uint8_t **src)
-{
-	PyObject *cap = PyObject_CallMethod(o, "__dlpack__", NULL);
-	dl_managed *m;
-	dl_tensor *t;
-	int r = -1;
-
-	if (!cap)
-		return -1;
-	m = PyCapsule_GetPointer(cap, "dltensor");
-	if (!m)
-		goto drop;
-	t = &m->t;
-	if (t->device.device_type != DL_CPU &&
-	    t->device.device_type != DL_CUDA_HOST) {
-		PyErr_Format(error_class[-WEFT_E_INVALID],
-			     "actions are on DLPack device type %d (%d): "
-			     "step() takes host memory; write device actions "
-			     "into device_array('actions') and call "
-			     "step_device()",
-			     (int)t->device.device_type,
-			     (int)t->device.device_id);
-	} else if ((t->dtype.code != DL_INT && t->dtype.code != DL_UINT &&
-		    t->dtype.code != DL_BOOL) ||
-		   t->dtype.lanes != 1 ||
-		   (t->dtype.bits != 8 && t->dtype.bits != 16 &&
-		    t->dtype.bits != 32 && t->dtype.bits != 64)) {
-		PyErr_Format(error_class[-WEFT_E_INVALID],
-			     "actions must be integers (0 or 1); got DLPack "
-			     "type code %d, %d bits",
-			     (int)t->dtype.code, (int)t->dtype.bits);
-	} else if (t->ndim != 1 || t->shape[0] != (int64_t)c->n) {
-		Py_ssize_t s0 = t->ndim >= 1 ? (Py_ssize_t)t->shape[0] : 0;
-
-		cp_shape_error(c, t->ndim, &s0);
-	} else {
-		Py_ssize_t stride =
-			(t->strides ? (Py_ssize_t)t->strides[0] : 1) *
-			(t->dtype.bits / 8);
-
-		r = cp_convert(c, (const char *)t->data + t->byte_offset,
-			       stride, t->dtype.bits, t->dtype.code == DL_INT)
-			    ? -1
-			    : 1;
-		*src = c->actions;
-	}
-	PyCapsule_SetName(cap, "used_dltensor");
-	if (m->deleter)
-		m->deleter(m);
-drop:
-	Py_DECREF(cap);
-	return r;
-}
-
-static PyObject *CartPole_step(CartPoleObject *c, PyObject *o)
-{
-	const uint8_t *src = NULL;
-	weft_status st;
-	int r;
-
-	if (!cp_ready(c))
-		return NULL;
-	r = cp_actions_buffer(c, o, &src);
-	if (r == 0 && PyObject_HasAttrString(o, "__dlpack__"))
-		r = cp_actions_dlpack(c, o, &src);
-	if (r == 0)
-		PyErr_Format(error_class[-WEFT_E_INVALID],
-			     "actions must be an array of %u integers (numpy, "
-			     "or any DLPack producer); got %.200s",
-			     (unsigned)c->n, Py_TYPE(o)->tp_name);
-	if (r <= 0)
-		return NULL;
-	/* At small N the call is shorter than releasing the GIL. */
-	st = weft_cartpole_step(c->env, src, 1, NULL, 0);
-	if (st == WEFT_OK)
-		st = cp_results(c);
-	if (st)
-		return raise_ctx(c->ctx, st);
-	return cp_ended(c);
-}
-
-static PyObject *CartPole_step_device(CartPoleObject *c, PyObject *unused)
-{
-	weft_status st;
-
-	(void)unused;
-	if (!cp_ready(c))
-		return NULL;
-	st = weft_cartpole_step_device(c->env, NULL, 0);
-	if (st == WEFT_OK)
-		st = cp_results(c);
-	if (st)
-		return raise_ctx(c->ctx, st);
-	return cp_ended(c);
-}
-
-/* A read-only buffer of n items of `size` bytes from obj, or an error
- * naming `what`. */
-static int get_items(PyObject *obj, Py_buffer *b, Py_ssize_t len,
-		     const char *what)
-{
-	if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS))
-		return -1;
-	if (b->len != len) {
-		PyErr_Format(error_class[-WEFT_E_INVALID],
-			     "%s: %zd bytes, expected %zd", what, b->len, len);
-		PyBuffer_Release(b);
-		return -1;
-	}
-	return 0;
-}
-
-/* reset(which: bytes-like u8[n] or None, seeds: u64[n] or None) */
-static PyObject *CartPole_reset(CartPoleObject *c, PyObject *args)
-{
-	PyObject *which, *seeds;
-	Py_buffer w = { 0 }, s = { 0 };
-	weft_status st;
-
-	if (!PyArg_ParseTuple(args, "OO", &which, &seeds) || !cp_ready(c))
-		return NULL;
-	if (which != Py_None && get_items(which, &w, c->n, "reset mask"))
-		return NULL;
-	if (seeds != Py_None &&
-	    get_items(seeds, &s, 8 * (Py_ssize_t)c->n, "seeds")) {
-		PyBuffer_Release(&w);
-		return NULL;
-	}
-	st = weft_cartpole_reset_some(c->env, w.buf, s.buf, NULL);
-	PyBuffer_Release(&w);
-	PyBuffer_Release(&s);
-	if (st == WEFT_OK)
-		st = cp_results(c);
-	if (st)
-		return raise_ctx(c->ctx, st);
-	Py_RETURN_NONE;
-}
-
-/* get_state(out: writable float64[n][4] buffer) */
-static PyObject *CartPole_get_state(CartPoleObject *c, PyObject *out)
-{
-	Py_buffer b;
-	weft_status st;
-
-	if (!cp_ready(c))
-		return NULL;
-	if (PyObject_GetBuffer(out, &b, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE))
-		return NULL;
-	if (b.len != 32 * (Py_ssize_t)c->n) {
-		PyBuffer_Release(&b);
-		PyErr_SetString(PyExc_ValueError, "get_state: wrong size");
-		return NULL;
-	}
-	st = weft_cartpole_get_state(c->env, b.buf);
-	PyBuffer_Release(&b);
-	if (st)
-		return raise_ctx(c->ctx, st);
-	Py_RETURN_NONE;
-}
-
-/* set_state(which: u8[n] or None, state: float64[n][4]) */
-static PyObject *CartPole_set_state(CartPoleObject *c, PyObject *args)
-{
-	PyObject *which, *state;
-	Py_buffer w = { 0 }, s;
-	weft_status st;
-
-	if (!PyArg_ParseTuple(args, "OO", &which, &state) || !cp_ready(c))
-		return NULL;
-	if (get_items(state, &s, 32 * (Py_ssize_t)c->n, "state"))
-		return NULL;
-	if (which != Py_None && get_items(which, &w, c->n, "mask")) {
-		PyBuffer_Release(&s);
-		return NULL;
-	}
-	st = weft_cartpole_set_state(c->env, w.buf, s.buf, NULL);
-	PyBuffer_Release(&w);
-	PyBuffer_Release(&s);
-	if (st == WEFT_OK)
-		st = cp_results(c);
-	if (st)
-		return raise_ctx(c->ctx, st);
-	Py_RETURN_NONE;
-}
-
-static PyObject *CartPole_episode_stats(CartPoleObject *c, PyObject *unused)
-{
-	weft_cartpole_episode_stats s = { .struct_size = sizeof s };
-	weft_status st;
-
-	(void)unused;
-	if (!cp_ready(c))
-		return NULL;
-	if ((st = weft_cartpole_stats(c->env, &s)))
-		return raise_ctx(c->ctx, st);
-	return Py_BuildValue(
-		"{s:K,s:K,s:d,s:d,s:K,s:d,s:d}", "env_steps",
-		(unsigned long long)s.env_steps, "episodes",
-		(unsigned long long)s.episodes, "mean_return", s.mean_return,
-		"max_return", s.max_return, "recent_episodes",
-		(unsigned long long)s.recent_episodes, "recent_mean_return",
-		s.recent_mean_return, "recent_max_return", s.recent_max_return);
-}
-
-static PyObject *CartPole_counters(CartPoleObject *c, PyObject *unused)
-{
-	weft_stats s = { .struct_size = sizeof s };
-	weft_status st;
-
-	(void)unused;
-	if (!cp_ready(c))
-		return NULL;
-	if ((st = weft_cartpole_counters(c->env, &s)))
-		return raise_ctx(c->ctx, st);
-	return stats_dict(&s);
-}
-
-static PyObject *CartPole_close(CartPoleObject *c, PyObject *unused)
-{
-	(void)unused;
-	if (c->busy) {
-		PyErr_SetString(PyExc_RuntimeError,
-				"the environments are in use by another "
-				"thread");
-		return NULL;
-	}
-	c->closed = 1;
-	/* Views and DLPack tensors keep the memory until they are gone. */
-	if (c->pins == 0)
-		cp_free_env(c);
-	Py_RETURN_NONE;
-}
-
-static PyObject *CartPole_info(CartPoleObject *c, PyObject *unused)
-{
-	const weft_cartpole_layout *l = &c->lay;
-
-	(void)unused;
-	if (!cp_ready(c))
-		return NULL;
-	return Py_BuildValue(
-		"{s:I,s:s,s:I,s:O,s:n,s:n,s:n,s:n,s:n,s:n,s:n}", "n", c->n,
-		"backend", weft_cartpole_backend(c->env), "precision",
-		weft_cartpole_precision(c->env), "zero_copy",
-		c->host ? Py_True : Py_False, "obs", (Py_ssize_t)l->obs,
-		"reward", (Py_ssize_t)l->reward, "terminated",
-		(Py_ssize_t)l->terminated, "truncated",
-		(Py_ssize_t)l->truncated, "final_obs", (Py_ssize_t)l->final_obs,
-		"final_return", (Py_ssize_t)l->final_return, "total_bytes",
-		(Py_ssize_t)l->total_bytes);
-}
-
-/* The packed result, read-only, for numpy.frombuffer: the device's own
- * memory on host backends. The export pins the environments. */
-static int CartPole_getbuffer(CartPoleObject *c, Py_buffer *view, int flags)
-{
-	if (!c->io) {
-		PyErr_SetString(PyExc_BufferError,
-				"the environments are closed");
-		return -1;
-	}
-	if (PyBuffer_FillInfo(view, (PyObject *)c, c->io,
-			      (Py_ssize_t)c->lay.total_bytes, 1, flags))
-		return -1;
-	c->pins++;
-	return 0;
-}
-
-static void CartPole_releasebuffer(CartPoleObject *c, Py_buffer *view)
-{
-	(void)view;
-	c->pins--;
-}
-
-static PyBufferProcs CartPole_as_buffer = {
-	.bf_getbuffer = (getbufferproc)CartPole_getbuffer,
-	.bf_releasebuffer = (releasebufferproc)CartPole_releasebuffer,
-};
-
-static PyObject *CartPole_device_array(CartPoleObject *c, PyObject *args);
-
-static PyMethodDef CartPole_methods[] = {
-	{ "step", (PyCFunction)CartPole_step, METH_O,
-	  "step(actions): one step with host actions; the indexes of "
-	  "the environments whose episode ended" },
-	{ "step_device", (PyCFunction)CartPole_step_device, METH_NOARGS,
-	  "step_device(): one step with the actions in the device buffer" },
-	{ "reset", (PyCFunction)CartPole_reset, METH_VARARGS,
-	  "reset(which, seeds): weft_cartpole_reset_some" },
-	{ "get_state", (PyCFunction)CartPole_get_state, METH_O,
-	  "get_state(out): float64 [n][4] into out" },
-	{ "set_state", (PyCFunction)CartPole_set_state, METH_VARARGS,
-	  "set_state(which, state)" },
-	{ "episode_stats", (PyCFunction)CartPole_episode_stats, METH_NOARGS,
-	  "episode statistics reduced on the device" },
-	{ "counters", (PyCFunction)CartPole_counters, METH_NOARGS,
-	  "the backend's counters" },
-	{ "device_array", (PyCFunction)CartPole_device_array, METH_VARARGS,
-	  "device_array(field): a DeviceArray" },
-	{ "info", (PyCFunction)CartPole_info, METH_NOARGS,
-	  "count, backend, precision, layout" },
-	{ "close", (PyCFunction)CartPole_close, METH_NOARGS, "close()" },
-	{ NULL, NULL, 0, NULL },
-};
-
-static PyTypeObject CartPoleType = {
-	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "weft._weft.CartPole",
-	.tp_basicsize = sizeof(CartPoleObject),
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "CartPole(sets): weft_cartpole_open and its calls",
-	.tp_new = PyType_GenericNew,
-	.tp_init = (initproc)CartPole_init,
-	.tp_dealloc = (destructor)CartPole_dealloc,
-	.tp_methods = CartPole_methods,
-	.tp_as_buffer = &CartPole_as_buffer,
-};
-
 /* ---- DeviceArray: one array where it lies, for DLPack ------------------ */
 
-typedef struct {
-	PyObject_HEAD CartPoleObject *env; /* pinned while this lives */
-	weft_cartpole_array a;
-	const char *name;
-} DeviceArrayObject;
+/* What a DeviceArray's owner (an Env) does for it: the owner is pinned (its
+ * memory kept) while the array lives. */
+static int owner_ready(PyObject *owner);
+static void owner_pin(PyObject *owner, int delta);
+static const char *owner_backend(PyObject *owner);
 
-static const char *const field_names[] = {
-	"obs",	     "reward",	     "terminated", "truncated",
-	"final_obs", "final_return", "packed",	   "actions",
-};
+typedef struct {
+	PyObject_HEAD PyObject *owner; /* pinned while this lives */
+	weft_native mem;	       /* the buffer it lies in */
+	size_t offset; /* bytes from mem's start (+ mem.offset) */
+	size_t bytes;
+	uint32_t dtype; /* a weft_dtype */
+	uint32_t ndim;
+	int64_t shape[WEFT_ARRAY_MAX_DIMS], strides[WEFT_ARRAY_MAX_DIMS];
+	Py_ssize_t bshape[WEFT_ARRAY_MAX_DIMS], bstrides[WEFT_ARRAY_MAX_DIMS];
+	int writable; /* the action buffer; results are for reading */
+	char name[64];
+} DeviceArrayObject;
 
 static PyTypeObject DeviceArrayType;
 
-static PyObject *CartPole_device_array(CartPoleObject *c, PyObject *args)
+/* A DeviceArray of owner, name, over mem at offset (dtype, C-order shape
+ * and element strides as given). */
+static PyObject *da_new(PyObject *owner, const char *name,
+			const weft_native *mem, size_t offset, size_t bytes,
+			uint32_t dtype, uint32_t ndim, const int64_t *shape,
+			const int64_t *strides)
 {
-	const char *name;
-	DeviceArrayObject *d;
-	weft_status st;
-	int f = -1;
+	DeviceArrayObject *d =
+		PyObject_New(DeviceArrayObject, &DeviceArrayType);
 
-	if (!PyArg_ParseTuple(args, "s", &name) || !cp_ready(c))
-		return NULL;
-	for (int k = 0; k < 8; k++)
-		if (strcmp(name, field_names[k]) == 0)
-			f = k;
-	if (f < 0)
-		return PyErr_Format(error_class[-WEFT_E_INVALID],
-				    "no array '%s' (obs, reward, terminated, "
-				    "truncated, final_obs, final_return, "
-				    "packed, actions)",
-				    name);
-	d = PyObject_New(DeviceArrayObject, &DeviceArrayType);
 	if (!d)
 		return NULL;
-	d->a.struct_size = sizeof d->a;
-	st = weft_cartpole_device_array(c->env, (weft_cartpole_field)f, &d->a);
-	if (st) {
-		d->env = NULL;
-		Py_DECREF(d);
-		return raise_ctx(c->ctx, st);
+	d->mem = *mem;
+	d->offset = offset;
+	d->bytes = bytes;
+	d->dtype = dtype;
+	d->ndim = ndim > WEFT_ARRAY_MAX_DIMS ? WEFT_ARRAY_MAX_DIMS : ndim;
+	for (uint32_t k = 0; k < d->ndim; k++) {
+		d->shape[k] = shape[k];
+		d->strides[k] = strides[k];
+		d->bshape[k] = (Py_ssize_t)shape[k];
+		d->bstrides[k] = (Py_ssize_t)(strides[k] *
+					      (int64_t)WEFT_DTYPE_BYTES(dtype));
 	}
-	Py_INCREF(c);
-	d->env = c;
-	d->name = field_names[f];
-	c->pins++;
+	d->writable = strcmp(name, "actions") == 0;
+	snprintf(d->name, sizeof d->name, "%s", name);
+	Py_INCREF(owner);
+	d->owner = owner;
+	owner_pin(owner, 1);
 	return (PyObject *)d;
 }
 
 static void DeviceArray_dealloc(DeviceArrayObject *d)
 {
-	if (d->env) {
-		d->env->pins--;
-		if (d->env->closed && d->env->pins == 0)
-			cp_free_env(d->env);
-		Py_DECREF(d->env);
+	if (d->owner) {
+		owner_pin(d->owner, -1);
+		Py_DECREF(d->owner);
 	}
 	PyObject_Free(d);
+}
+
+/* The first element's address: DLPack's data, with byte_offset 0 (some
+ * consumers, torch 1.13 among them, ignore byte_offset). */
+static void *da_data(const DeviceArrayObject *d)
+{
+	return (char *)d->mem.handle + d->mem.offset + d->offset;
 }
 
 /* DLPack device type of the array, or -1 with BufferError (OpenCL). */
 static int da_device(DeviceArrayObject *d, int32_t *id)
 {
-	*id = d->a.mem.device;
-	if (d->a.mem.kind == WEFT_NATIVE_HOST) {
+	*id = d->mem.device;
+	if (d->mem.kind == WEFT_NATIVE_HOST) {
 		*id = 0;
 		return DL_CPU;
 	}
-	if (d->a.mem.kind == WEFT_NATIVE_CUDA)
+	if (d->mem.kind == WEFT_NATIVE_CUDA)
 		return DL_CUDA;
 	PyErr_Format(PyExc_BufferError,
 		     "the '%s' array is OpenCL memory (a cl_mem of backend "
@@ -1451,7 +900,7 @@ static int da_device(DeviceArrayObject *d, int32_t *id)
 		     "and a cl_mem is an opaque handle that no framework "
 		     "imports; use .native (the cl_mem and its offset) with "
 		     "PyOpenCL, or the numpy arrays step() returns",
-		     d->name, weft_cartpole_backend(d->env->env));
+		     d->name, owner_backend(d->owner));
 	return -1;
 }
 
@@ -1460,7 +909,7 @@ static int da_device(DeviceArrayObject *d, int32_t *id)
 typedef struct {
 	dl_managed m;
 	dl_managed_v1 v;
-	int64_t shape[2], strides[2];
+	int64_t shape[WEFT_ARRAY_MAX_DIMS], strides[WEFT_ARRAY_MAX_DIMS];
 	PyObject *owner;
 } da_managed;
 
@@ -1516,17 +965,18 @@ static int da_wants_v1(PyObject *maxv)
 static void da_fill(DeviceArrayObject *d, da_managed *x, dl_tensor *t, int type,
 		    int32_t id)
 {
-	for (uint32_t k = 0; k < d->a.ndim && k < 2; k++) {
-		x->shape[k] = d->a.shape[k];
-		x->strides[k] = d->a.strides[k];
+	for (uint32_t k = 0; k < d->ndim; k++) {
+		x->shape[k] = d->shape[k];
+		x->strides[k] = d->strides[k];
 	}
-	t->data = (char *)d->a.mem.handle + d->a.mem.offset;
-	t->byte_offset = d->a.offset;
+	t->data = da_data(d);
+	t->byte_offset = 0;
 	t->device.device_type = type;
 	t->device.device_id = id;
-	t->ndim = (int32_t)d->a.ndim;
-	t->dtype.code = d->a.dtype == WEFT_CARTPOLE_F32 ? DL_FLOAT : DL_UINT;
-	t->dtype.bits = d->a.dtype == WEFT_CARTPOLE_F32 ? 32 : 8;
+	t->ndim = (int32_t)d->ndim;
+	/* weft_dtype's class numbers are DLPack's: 0 int, 1 uint, 2 float */
+	t->dtype.code = (uint8_t)(d->dtype >> 8);
+	t->dtype.bits = (uint8_t)(d->dtype & 0xffu);
 	t->dtype.lanes = 1;
 	t->shape = x->shape;
 	t->strides = x->strides;
@@ -1546,7 +996,7 @@ static PyObject *DeviceArray_dlpack(DeviceArrayObject *d, PyObject *args,
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOOO", kwlist, &stream,
 					 &maxv, &dev, &copy))
 		return NULL;
-	if (!cp_ready(d->env) || (type = da_device(d, &id)) < 0)
+	if (!owner_ready(d->owner) || (type = da_device(d, &id)) < 0)
 		return NULL;
 	if (copy == Py_True) {
 		PyErr_SetString(PyExc_BufferError,
@@ -1566,7 +1016,7 @@ static PyObject *DeviceArray_dlpack(DeviceArrayObject *d, PyObject *args,
 		x->v.minor = 0;
 		x->v.deleter = da_deleter_v1;
 		/* the results are for reading; the actions for writing */
-		x->v.flags = strcmp(d->name, "actions") ? DL_FLAG_READ_ONLY : 0;
+		x->v.flags = d->writable ? 0 : DL_FLAG_READ_ONLY;
 		cap = PyCapsule_New(&x->v, "dltensor_versioned",
 				    da_capsule_free);
 		if (!cap)
@@ -1599,29 +1049,71 @@ static PyObject *DeviceArray_native(DeviceArrayObject *d, void *closure)
 
 	(void)closure;
 	return Py_BuildValue("{s:s,s:i,s:K,s:n,s:n,s:n}", "kind",
-			     d->a.mem.kind <= 3 ? kinds[d->a.mem.kind] : "?",
-			     "device", (int)d->a.mem.device, "handle",
-			     (unsigned long long)(uintptr_t)d->a.mem.handle,
-			     "offset",
-			     (Py_ssize_t)(d->a.mem.offset + d->a.offset),
-			     "nbytes", (Py_ssize_t)d->a.bytes, "buffer_bytes",
-			     (Py_ssize_t)d->a.mem.bytes);
+			     d->mem.kind <= 3 ? kinds[d->mem.kind] : "?",
+			     "device", (int)d->mem.device, "handle",
+			     (unsigned long long)(uintptr_t)d->mem.handle,
+			     "offset", (Py_ssize_t)(d->mem.offset + d->offset),
+			     "nbytes", (Py_ssize_t)d->bytes, "buffer_bytes",
+			     (Py_ssize_t)d->mem.bytes);
 }
 
 static PyObject *DeviceArray_shape(DeviceArrayObject *d, void *closure)
 {
+	PyObject *t = PyTuple_New(d->ndim);
+
 	(void)closure;
-	if (d->a.ndim == 2)
-		return Py_BuildValue("(LL)", (long long)d->a.shape[0],
-				     (long long)d->a.shape[1]);
-	return Py_BuildValue("(L)", (long long)d->a.shape[0]);
+	for (uint32_t k = 0; t && k < d->ndim; k++) {
+		PyObject *v = PyLong_FromLongLong((long long)d->shape[k]);
+
+		if (!v) {
+			Py_CLEAR(t);
+			break;
+		}
+		PyTuple_SET_ITEM(t, k, v);
+	}
+	return t;
+}
+
+/* numpy's name of a weft_dtype. */
+static const char *dtype_name(uint32_t dtype)
+{
+	switch (dtype) {
+	case WEFT_DTYPE_I8: return "int8";
+	case WEFT_DTYPE_I16: return "int16";
+	case WEFT_DTYPE_I32: return "int32";
+	case WEFT_DTYPE_I64: return "int64";
+	case WEFT_DTYPE_U8: return "uint8";
+	case WEFT_DTYPE_U16: return "uint16";
+	case WEFT_DTYPE_U32: return "uint32";
+	case WEFT_DTYPE_U64: return "uint64";
+	case WEFT_DTYPE_F32: return "float32";
+	case WEFT_DTYPE_F64: return "float64";
+	}
+	return "?";
+}
+
+/* The buffer protocol's format of a weft_dtype (fixed sizes). */
+static const char *dtype_format(uint32_t dtype)
+{
+	switch (dtype) {
+	case WEFT_DTYPE_I8: return "b";
+	case WEFT_DTYPE_I16: return "=h";
+	case WEFT_DTYPE_I32: return "=i";
+	case WEFT_DTYPE_I64: return "=q";
+	case WEFT_DTYPE_U8: return "B";
+	case WEFT_DTYPE_U16: return "=H";
+	case WEFT_DTYPE_U32: return "=I";
+	case WEFT_DTYPE_U64: return "=Q";
+	case WEFT_DTYPE_F32: return "=f";
+	case WEFT_DTYPE_F64: return "=d";
+	}
+	return "B";
 }
 
 static PyObject *DeviceArray_dtype(DeviceArrayObject *d, void *closure)
 {
 	(void)closure;
-	return PyUnicode_FromString(d->a.dtype == WEFT_CARTPOLE_F32 ? "float32"
-								    : "uint8");
+	return PyUnicode_FromString(dtype_name(d->dtype));
 }
 
 static PyObject *DeviceArray_name(DeviceArrayObject *d, void *closure)
@@ -1630,11 +1122,55 @@ static PyObject *DeviceArray_name(DeviceArrayObject *d, void *closure)
 	return PyUnicode_FromString(d->name);
 }
 
+/* Host memory as a buffer (np.asarray(a)): writable for the action
+ * buffer, so that actions are written in place with any numpy (numpy
+ * 1.26's from_dlpack makes read-only arrays). Device memory has none. */
+static int DeviceArray_getbuffer(DeviceArrayObject *d, Py_buffer *view,
+				 int flags)
+{
+	if (d->mem.kind != WEFT_NATIVE_HOST) {
+		PyErr_Format(PyExc_BufferError,
+			     "the '%s' array is device memory of backend %s, "
+			     "not host memory: use DLPack (torch.from_dlpack) "
+			     "or the arrays step() returns",
+			     d->name, owner_backend(d->owner));
+		return -1;
+	}
+	if (!owner_ready(d->owner))
+		return -1;
+	if ((flags & PyBUF_WRITABLE) && !d->writable) {
+		PyErr_Format(PyExc_BufferError,
+			     "the '%s' array is for reading; only 'actions' "
+			     "is writable",
+			     d->name);
+		return -1;
+	}
+	view->obj = (PyObject *)d;
+	Py_INCREF(d);
+	view->buf = da_data(d);
+	view->len = (Py_ssize_t)d->bytes;
+	view->readonly = !d->writable;
+	view->itemsize = (Py_ssize_t)WEFT_DTYPE_BYTES(d->dtype);
+	view->format =
+		(flags & PyBUF_FORMAT) ? (char *)dtype_format(d->dtype) : NULL;
+	view->ndim = (int)d->ndim;
+	view->shape = (flags & PyBUF_ND) ? d->bshape : NULL;
+	view->strides = (flags & PyBUF_STRIDES) ? d->bstrides : NULL;
+	view->suboffsets = NULL;
+	view->internal = NULL;
+	return 0;
+}
+
+static PyBufferProcs DeviceArray_as_buffer = {
+	.bf_getbuffer = (getbufferproc)DeviceArray_getbuffer,
+};
+
 static PyMethodDef DeviceArray_methods[] = {
 	{ "__dlpack__", (PyCFunction)(void (*)(void))DeviceArray_dlpack,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "__dlpack__(*, stream=None, max_version=None, dl_device=None, "
-	  "copy=None): a DLPack capsule of the array, no copy" },
+	  "copy=None): a DLPack capsule of the array, no copy (data at the "
+	  "first element, byte_offset 0)" },
 	{ "__dlpack_device__", (PyCFunction)DeviceArray_dlpack_device,
 	  METH_NOARGS, "(device type, device id) as DLPack numbers them" },
 	{ NULL, NULL, 0, NULL },
@@ -1653,12 +1189,894 @@ static PyTypeObject DeviceArrayType = {
 	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "weft._weft.DeviceArray",
 	.tp_basicsize = sizeof(DeviceArrayObject),
 	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "an array of CartPole's packed result (or its action "
-		  "buffer) where it lies, for DLPack consumers",
+	.tp_doc = "an array of environments' results (or their action "
+		  "buffer) where it lies, for DLPack consumers and, on host "
+		  "backends, the buffer protocol",
 	.tp_dealloc = (destructor)DeviceArray_dealloc,
 	.tp_methods = DeviceArray_methods,
 	.tp_getset = DeviceArray_getset,
+	.tp_as_buffer = &DeviceArray_as_buffer,
 };
+
+/* A read-only buffer of n items of `size` bytes from obj, or an error
+ * naming `what`. */
+static int get_items(PyObject *obj, Py_buffer *b, Py_ssize_t len,
+		     const char *what)
+{
+	if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS))
+		return -1;
+	if (b->len != len) {
+		PyErr_Format(error_class[-WEFT_E_INVALID],
+			     "%s: %zd bytes, expected %zd", what, b->len, len);
+		PyBuffer_Release(b);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- Env: any environment model (weft/env.h) -------------------------- */
+
+/* The protocol's views: the results act writes (obs .. final_obs), then
+ * what the application writes. More results (views the model declares
+ * besides, such as CartPole's final_return) follow obs .. final_obs in
+ * res[] when Env() is given their names. */
+enum {
+	EV_OBS,
+	EV_REWARD,
+	EV_TERM,
+	EV_TRUNC,
+	EV_FINAL,
+	EV_ACTIONS,
+	EV_MASK,
+	EV_SEED,
+	EV_N,
+	EV_RESULTS = EV_ACTIONS /* the first that is not a result */
+};
+static const char *const ev_names[EV_N] = {
+	"obs",	     "reward",	"terminated", "truncated",
+	"final_obs", "actions", "reset_mask", "reset_seed",
+};
+
+typedef struct {
+	PyObject_HEAD weft_context *ctx;
+	weft_config *cfg;
+	weft_sim *sim;
+	weft_env_info info;
+	weft_array v[EV_N];
+	uint32_t act, reset_some; /* the lists */
+	/* The results res[0 .. n_res): obs .. final_obs, then the extra
+	 * ones. When they lie in one buffer, the span [span_off, span_off +
+	 * span_bytes) of it, read in one go (or, on a host backend, not
+	 * read: io points into it); otherwise each view is read into own_io
+	 * at at[k]. */
+	weft_array *res;
+	size_t *at; /* each result view's offset in io */
+	uint32_t n_res;
+	weft_sim_buffer *span;
+	size_t span_off, span_bytes;
+	int host; /* io is the device's own memory */
+	uint8_t *io, *own_io;
+	/* Staging for asynchronous writes: actions, reset mask, seeds. The
+	 * host memory of an async write stays untouched until the fence
+	 * wait (or blocking read) that ends every call. */
+	uint8_t *stage;
+	size_t stage_mask, stage_seed;
+	Py_ssize_t pins; /* buffer exports and DeviceArrays alive */
+	int closed, busy;
+} EnvObject;
+
+static PyTypeObject EnvType;
+
+static void env_free(EnvObject *e)
+{
+	weft_sim_close(e->sim);
+	e->sim = NULL;
+	weft_config_free(e->cfg);
+	e->cfg = NULL;
+	PyMem_Free(e->own_io);
+	e->own_io = NULL;
+	PyMem_Free(e->stage);
+	e->stage = NULL;
+	PyMem_Free(e->res);
+	e->res = NULL;
+	PyMem_Free(e->at);
+	e->at = NULL;
+	e->io = NULL;
+}
+
+static void Env_dealloc(EnvObject *e)
+{
+	env_free(e);
+	weft_context_free(e->ctx);
+	Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static int env_ready(EnvObject *e)
+{
+	if (!e->sim || e->closed) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"the environments are closed");
+		return 0;
+	}
+	if (e->busy) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"the environments are in use by another "
+				"thread");
+		return 0;
+	}
+	return 1;
+}
+
+/* Bring the results where io is: a fence wait for a host backend's own
+ * memory, else one read of the span (or one per view). */
+static weft_status env_results(EnvObject *e)
+{
+	uint64_t token;
+	weft_status st;
+
+	if (e->host) {
+		if ((st = weft_sim_fence(e->sim, &token)))
+			return st;
+		return weft_sim_wait(e->sim, token);
+	}
+	if (e->span)
+		return weft_sim_read(e->sim, e->io, e->span, e->span_off,
+				     e->span_bytes, 0);
+	for (uint32_t k = 0; k < e->n_res; k++)
+		if ((st = weft_sim_read(e->sim, e->io + e->at[k],
+					e->res[k].buffer, e->res[k].offset,
+					e->res[k].bytes, 0)))
+			return st;
+	return WEFT_OK;
+}
+
+/* Where the results lie (one span of one buffer?) and where io is. */
+static int env_locate_io(EnvObject *e)
+{
+	size_t lo = (size_t)-1, hi = 0, total = 0;
+	int one = 1;
+
+	for (uint32_t k = 0; k < e->n_res; k++) {
+		const weft_array *a = &e->res[k];
+
+		one &= a->buffer == e->res[0].buffer;
+		lo = a->offset < lo ? a->offset : lo;
+		hi = a->offset + a->bytes > hi ? a->offset + a->bytes : hi;
+		e->at[k] = total;
+		total += (a->bytes + 7) & ~(size_t)7;
+	}
+	if (one) {
+		e->span = e->res[0].buffer;
+		e->span_off = lo;
+		e->span_bytes = hi - lo;
+		for (uint32_t k = 0; k < e->n_res; k++)
+			e->at[k] = e->res[k].offset - lo;
+		total = hi - lo;
+	}
+	if (one && e->v[0].mem.kind == WEFT_NATIVE_HOST && e->v[0].mem.handle) {
+		e->host = 1;
+		e->io = (uint8_t *)e->v[0].mem.handle + e->v[0].mem.offset + lo;
+		return 0;
+	}
+	if (!(e->own_io = PyMem_Calloc(total ? total : 1, 1))) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	e->io = e->own_io;
+	return 0;
+}
+
+/* The protocol's views and lists, by name (the core checked them). */
+static weft_status env_find(EnvObject *e)
+{
+	weft_status st;
+
+	e->info.struct_size = sizeof e->info;
+	if ((st = weft_sim_env(e->sim, &e->info)))
+		return st;
+	for (int k = 0; k < EV_N; k++) {
+		e->v[k].struct_size = sizeof e->v[k];
+		if ((st = weft_sim_array_find(e->sim, ev_names[k], &e->v[k])))
+			return st;
+	}
+	if ((st = weft_sim_list(e->sim, "act", &e->act)))
+		return st;
+	return weft_sim_list(e->sim, "reset_some", &e->reset_some);
+}
+
+/* The results: obs .. final_obs, then the views named in `more` (a
+ * sequence of str, or None), each brought back with every call as they
+ * are (a name that is no declared view raises the run's message, which
+ * lists the views there are). */
+static int env_results_of(EnvObject *e, PyObject *more)
+{
+	PyObject *seq = NULL;
+	Py_ssize_t extra = 0;
+	int r = -1;
+
+	if (more != Py_None) {
+		if (!(seq = PySequence_Fast(more, "results must be a sequence "
+						  "of view names")))
+			return -1;
+		extra = PySequence_Fast_GET_SIZE(seq);
+	}
+	e->n_res = (uint32_t)(EV_RESULTS + extra);
+	e->res = PyMem_Calloc(e->n_res, sizeof *e->res);
+	e->at = PyMem_Calloc(e->n_res, sizeof *e->at);
+	if (!e->res || !e->at) {
+		PyErr_NoMemory();
+		goto drop;
+	}
+	for (int k = 0; k < EV_RESULTS; k++)
+		e->res[k] = e->v[k];
+	for (Py_ssize_t k = 0; k < extra; k++) {
+		PyObject *o = PySequence_Fast_GET_ITEM(seq, k);
+		const char *name =
+			PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+		weft_array *a = &e->res[EV_RESULTS + k];
+		weft_status st;
+
+		if (!name) {
+			if (!PyErr_Occurred())
+				PyErr_Format(PyExc_TypeError,
+					     "results[%zd] must be a view's "
+					     "name (str), got %.100s",
+					     k, Py_TYPE(o)->tp_name);
+			goto drop;
+		}
+		a->struct_size = sizeof *a;
+		if ((st = weft_sim_array_find(e->sim, name, a))) {
+			raise_ctx(e->ctx, st);
+			goto drop;
+		}
+	}
+	r = 0;
+drop:
+	Py_XDECREF(seq);
+	return r;
+}
+
+static int Env_init(EnvObject *e, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "sets", "results", NULL };
+	PyObject *sets, *more = Py_None;
+	cancel_guard g;
+	weft_status st;
+	size_t n;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &sets, &more))
+		return -1;
+	if (e->ctx || weft_context_new(&e->ctx)) {
+		PyErr_SetString(PyExc_RuntimeError, "Env initialised twice");
+		return -1;
+	}
+	if (!(e->cfg = make_config(e->ctx, NULL, sets, 0)))
+		return -1;
+	/* As in Sim_init: a Ctrl-C cancels the setup. */
+	guard_arm(&g, e->ctx);
+	Py_BEGIN_ALLOW_THREADS st = weft_sim_open(e->ctx, e->cfg, &e->sim);
+	Py_END_ALLOW_THREADS guard_disarm(&g, e->ctx);
+	if (st == WEFT_OK)
+		st = env_find(e);
+	if (st) {
+		raise_ctx(e->ctx, st);
+		return -1;
+	}
+	n = e->info.num_envs;
+	e->stage_mask = (e->v[EV_ACTIONS].bytes + 7) & ~(size_t)7;
+	e->stage_seed = e->stage_mask + ((n + 7) & ~(size_t)7);
+	if (!(e->stage = PyMem_Calloc(e->stage_seed + 8 * n + 8, 1))) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	if (env_results_of(e, more) || env_locate_io(e))
+		return -1;
+	if ((st = env_results(e))) {
+		raise_ctx(e->ctx, st);
+		return -1;
+	}
+	return 0;
+}
+
+/* What env_launch() writes before the launch: the staged actions, reset
+ * mask, seeds. */
+enum { EW_ACTIONS = 1, EW_MASK = 2, EW_SEEDS = 4 };
+
+/* The staged writes (asynchronous: the stage stays untouched until
+ * env_results() has waited), `reps` launches of `list`, its results. */
+static weft_status env_issue(EnvObject *e, uint32_t list, uint64_t reps,
+			     unsigned writes)
+{
+	const weft_array *act = &e->v[EV_ACTIONS], *mask = &e->v[EV_MASK];
+	const weft_array *seed = &e->v[EV_SEED];
+	size_t n = e->info.num_envs;
+	weft_status st;
+
+	if ((writes & EW_ACTIONS) &&
+	    (st = weft_sim_write(e->sim, act->buffer, act->offset, e->stage,
+				 act->bytes, WEFT_XFER_ASYNC)))
+		return st;
+	if ((writes & EW_MASK) &&
+	    (st = weft_sim_write(e->sim, mask->buffer, mask->offset,
+				 e->stage + e->stage_mask, n, WEFT_XFER_ASYNC)))
+		return st;
+	if ((writes & EW_SEEDS) &&
+	    (st = weft_sim_write(e->sim, seed->buffer, seed->offset,
+				 e->stage + e->stage_seed, 8 * n,
+				 WEFT_XFER_ASYNC)))
+		return st;
+	if (reps && (st = weft_sim_launch(e->sim, list, reps)))
+		return st;
+	return env_results(e);
+}
+
+/* env_issue() with the GIL released. */
+static PyObject *env_launch(EnvObject *e, uint32_t list, uint64_t reps,
+			    unsigned writes)
+{
+	weft_status st;
+
+	e->busy = 1;
+	Py_BEGIN_ALLOW_THREADS st = env_issue(e, list, reps, writes);
+	Py_END_ALLOW_THREADS e->busy = 0;
+	if (st)
+		return raise_ctx(e->ctx, st);
+	Py_RETURN_NONE;
+}
+
+/* Element k of an integer array of weft_dtype dtype, as a long long
+ * (u64 above LLONG_MAX as LLONG_MAX: out of any Discrete range). */
+static long long int_at(const void *p, uint32_t dtype, size_t k)
+{
+	switch (dtype) {
+	case WEFT_DTYPE_I8: return ((const int8_t *)p)[k];
+	case WEFT_DTYPE_I16: return ((const int16_t *)p)[k];
+	case WEFT_DTYPE_I32: return ((const int32_t *)p)[k];
+	case WEFT_DTYPE_I64: return ((const int64_t *)p)[k];
+	case WEFT_DTYPE_U8: return ((const uint8_t *)p)[k];
+	case WEFT_DTYPE_U16: return ((const uint16_t *)p)[k];
+	case WEFT_DTYPE_U32: return ((const uint32_t *)p)[k];
+	case WEFT_DTYPE_U64: {
+		uint64_t v = ((const uint64_t *)p)[k];
+
+		return v > (uint64_t)INT64_MAX ? INT64_MAX : (long long)v;
+	}
+	}
+	return 0;
+}
+
+/* Discrete actions within [start, start + n), or ValueError naming the
+ * first that is not (weft/envs.py's message); nothing is sent. */
+static int env_actions_in_range(EnvObject *e, const void *p)
+{
+	const weft_env_space *sp = &e->info.action;
+	const weft_array *a = &e->v[EV_ACTIONS];
+	size_t count = a->bytes / WEFT_DTYPE_BYTES(a->dtype);
+	long long lo = (long long)sp->start, hi = lo + (long long)sp->n - 1;
+
+	if (sp->kind != WEFT_SPACE_DISCRETE || (a->dtype >> 8) == 2)
+		return 0; /* a Box: weft/envs.py checks what it must */
+	for (size_t k = 0; k < count; k++) {
+		long long v = int_at(p, a->dtype, k);
+
+		if (v < lo || v > hi) {
+			PyErr_Format(error_class[-WEFT_E_INVALID],
+				     "actions[%zu] is %lld, out of range: "
+				     "expected %lld .. %lld (Discrete(%lld, "
+				     "start=%lld)); nothing was sent",
+				     k, v, lo, hi, (long long)sp->n, lo);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* step(actions): actions a C-contiguous buffer of exactly the action
+ * view's bytes and dtype (weft/envs.py converts them; Discrete ones are
+ * checked here too, so that an array already of the view's dtype needs
+ * no check in Python), or None: the actions already in the device's
+ * action buffer (device_array). */
+static PyObject *Env_step(EnvObject *e, PyObject *o)
+{
+	Py_buffer b;
+	int bad;
+
+	if (!env_ready(e))
+		return NULL;
+	if (o == Py_None)
+		return env_launch(e, e->act, 1, 0);
+	if (get_items(o, &b, (Py_ssize_t)e->v[EV_ACTIONS].bytes, "actions"))
+		return NULL;
+	if (!(bad = env_actions_in_range(e, b.buf)))
+		memcpy(e->stage, b.buf, e->v[EV_ACTIONS].bytes);
+	PyBuffer_Release(&b);
+	if (bad)
+		return NULL;
+	return env_launch(e, e->act, 1, EW_ACTIONS);
+}
+
+/* reset_some(mask: u8[n] of WEFT_ENV_*, seeds: u64[n] or None) */
+static PyObject *Env_reset_some(EnvObject *e, PyObject *args)
+{
+	PyObject *mask, *seeds;
+	Py_buffer m, s;
+	size_t n;
+
+	if (!PyArg_ParseTuple(args, "OO", &mask, &seeds) || !env_ready(e))
+		return NULL;
+	n = e->info.num_envs;
+	if (get_items(mask, &m, (Py_ssize_t)n, "reset mask"))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t w = ((const uint8_t *)m.buf)[i];
+
+		if (w > WEFT_ENV_SEEDED ||
+		    (w == WEFT_ENV_SEEDED && seeds == Py_None)) {
+			PyBuffer_Release(&m);
+			return PyErr_Format(
+				PyExc_ValueError,
+				"reset mask: environment %zu has %u; expected "
+				"0 (keep), 1 (next episode) or 2 (seeded, "
+				"with seeds given)",
+				i, (unsigned)w);
+		}
+	}
+	memcpy(e->stage + e->stage_mask, m.buf, n);
+	PyBuffer_Release(&m);
+	if (seeds != Py_None) {
+		if (get_items(seeds, &s, 8 * (Py_ssize_t)n, "seeds"))
+			return NULL;
+		memcpy(e->stage + e->stage_seed, s.buf, 8 * n);
+		PyBuffer_Release(&s);
+	}
+	return env_launch(e, e->reset_some, 1,
+			  EW_MASK | (seeds != Py_None ? EW_SEEDS : 0));
+}
+
+static PyObject *tuple_of(const int64_t *v, uint32_t n)
+{
+	PyObject *t = PyTuple_New(n);
+
+	for (uint32_t k = 0; t && k < n; k++) {
+		PyObject *x = PyLong_FromLongLong((long long)v[k]);
+
+		if (!x) {
+			Py_CLEAR(t);
+			break;
+		}
+		PyTuple_SET_ITEM(t, k, x);
+	}
+	return t;
+}
+
+/* A Box's bounds as a list of floats (None for +-inf everywhere). */
+static PyObject *bounds_of(const double *b, size_t count)
+{
+	PyObject *l;
+
+	if (!b)
+		Py_RETURN_NONE;
+	if (!(l = PyList_New((Py_ssize_t)count)))
+		return NULL;
+	for (size_t k = 0; k < count; k++) {
+		PyObject *x = PyFloat_FromDouble(b[k]);
+
+		if (!x) {
+			Py_DECREF(l);
+			return NULL;
+		}
+		PyList_SET_ITEM(l, (Py_ssize_t)k, x);
+	}
+	return l;
+}
+
+static PyObject *space_dict(const weft_env_space *s)
+{
+	size_t count = 1;
+	uint32_t nd = s->ndim > WEFT_ENV_MAX_DIMS ? WEFT_ENV_MAX_DIMS : s->ndim;
+	PyObject *shape, *low, *high, *d;
+
+	for (uint32_t k = 0; k < nd; k++)
+		count *= (size_t)s->shape[k];
+	shape = tuple_of(s->shape, nd);
+	low = bounds_of(s->low, count);
+	high = bounds_of(s->high, count);
+	d = shape && low && high
+		    ? Py_BuildValue("{s:s,s:s,s:O,s:O,s:O,s:L,s:L}", "kind",
+				    s->kind == WEFT_SPACE_DISCRETE ? "discrete"
+								   : "box",
+				    "dtype", dtype_name(s->dtype), "shape",
+				    shape, "low", low, "high", high, "n",
+				    (long long)s->n, "start",
+				    (long long)s->start)
+		    : NULL;
+	Py_XDECREF(shape);
+	Py_XDECREF(low);
+	Py_XDECREF(high);
+	return d;
+}
+
+static size_t env_io_bytes(const EnvObject *e);
+
+/* The run's spaces, mode and where each result view is in the buffer
+ * this object exports: {name: (offset, dtype, shape)}. */
+static PyObject *Env_info(EnvObject *e, PyObject *unused)
+{
+	static const char *const modes[] = { "next_step", "same_step",
+					     "disabled" };
+	PyObject *views, *obs = NULL, *act = NULL, *d = NULL;
+
+	(void)unused;
+	if (!env_ready(e) || !(views = PyDict_New()))
+		return NULL;
+	for (uint32_t k = 0; k < e->n_res; k++) {
+		const weft_array *a = &e->res[k];
+		PyObject *shape = tuple_of(a->shape, a->ndim);
+		PyObject *t =
+			shape ? Py_BuildValue("(nsO)", (Py_ssize_t)e->at[k],
+					      dtype_name(a->dtype), shape)
+			      : NULL;
+
+		Py_XDECREF(shape);
+		if (!t || PyDict_SetItemString(views, a->name, t)) {
+			Py_XDECREF(t);
+			goto done;
+		}
+		Py_DECREF(t);
+	}
+	if (!(obs = space_dict(&e->info.observation)) ||
+	    !(act = space_dict(&e->info.action)))
+		goto done;
+	d = Py_BuildValue(
+		"{s:I,s:s,s:I,s:s,s:s,s:O,s:O,s:O,s:O,s:n,s:s,s:(n)}",
+		"num_envs", e->info.num_envs, "autoreset",
+		e->info.autoreset <= 2 ? modes[e->info.autoreset] : "?",
+		"precision", e->info.precision, "backend",
+		weft_sim_backend(e->sim), "model", weft_sim_model(e->sim),
+		"zero_copy", e->host ? Py_True : Py_False, "observation", obs,
+		"action", act, "views", views, "io_bytes",
+		(Py_ssize_t)env_io_bytes(e), "actions_dtype",
+		dtype_name(e->v[EV_ACTIONS].dtype), "actions_bytes",
+		(Py_ssize_t)e->v[EV_ACTIONS].bytes);
+done:
+	Py_DECREF(views);
+	Py_XDECREF(obs);
+	Py_XDECREF(act);
+	return d;
+}
+
+/* The size of io: the span, or the per-view copies. */
+static size_t env_io_bytes(const EnvObject *e)
+{
+	const weft_array *last = &e->res[e->n_res - 1];
+
+	if (e->span)
+		return e->span_bytes;
+	return e->at[e->n_res - 1] + last->bytes;
+}
+
+/* The results, writable (Gymnasium's wrappers may change them in place;
+ * the next step overwrites them): the device's own memory on a host
+ * backend. The export pins the environments. */
+static int Env_getbuffer(EnvObject *e, Py_buffer *view, int flags)
+{
+	if (!e->io) {
+		PyErr_SetString(PyExc_BufferError,
+				"the environments are closed");
+		return -1;
+	}
+	if (PyBuffer_FillInfo(view, (PyObject *)e, e->io,
+			      (Py_ssize_t)env_io_bytes(e), 0, flags))
+		return -1;
+	e->pins++;
+	return 0;
+}
+
+static void Env_releasebuffer(EnvObject *e, Py_buffer *view)
+{
+	(void)view;
+	if (--e->pins == 0 && e->closed)
+		env_free(e);
+}
+
+static PyBufferProcs Env_as_buffer = {
+	.bf_getbuffer = (getbufferproc)Env_getbuffer,
+	.bf_releasebuffer = (releasebufferproc)Env_releasebuffer,
+};
+
+/* device_array(name): any view the model declared ("obs", "actions",
+ * "state", "env_book", ...) where it lies. */
+static PyObject *Env_device_array(EnvObject *e, PyObject *args)
+{
+	weft_array a = { .struct_size = sizeof a };
+	const char *name;
+	weft_status st;
+
+	if (!PyArg_ParseTuple(args, "s", &name) || !env_ready(e))
+		return NULL;
+	if ((st = weft_sim_array_find(e->sim, name, &a)))
+		return raise_ctx(e->ctx, st);
+	return da_new((PyObject *)e, name, &a.mem, a.offset, a.bytes, a.dtype,
+		      a.ndim, a.shape, a.strides);
+}
+
+/* launch(name, n=1): n repetitions of the declared launch list `name`
+ * ("policy", "state", "set_state", ...), then the results brought back
+ * as after a step. */
+static PyObject *Env_launch(EnvObject *e, PyObject *args)
+{
+	const char *name;
+	long long reps = 1;
+	uint32_t list;
+	weft_status st;
+
+	if (!PyArg_ParseTuple(args, "s|L", &name, &reps) || !env_ready(e))
+		return NULL;
+	if (reps < 0)
+		return PyErr_Format(PyExc_ValueError,
+				    "launch('%s', n): n must be >= 0, got %lld",
+				    name, reps);
+	if ((st = weft_sim_list(e->sim, name, &list)))
+		return raise_ctx(e->ctx, st);
+	return env_launch(e, list, (uint64_t)reps, 0);
+}
+
+/* has_list(name): whether the model declared a launch list `name`. */
+static PyObject *Env_has_list(EnvObject *e, PyObject *args)
+{
+	const char *name;
+	uint32_t list;
+
+	if (!PyArg_ParseTuple(args, "s", &name) || !env_ready(e))
+		return NULL;
+	return PyBool_FromLong(weft_sim_list(e->sim, name, &list) == WEFT_OK);
+}
+
+/* The declared view `name`, or the run's error naming the views. */
+static int env_view(EnvObject *e, const char *name, weft_array *a)
+{
+	weft_status st;
+
+	a->struct_size = sizeof *a;
+	if ((st = weft_sim_array_find(e->sim, name, a))) {
+		raise_ctx(e->ctx, st);
+		return -1;
+	}
+	return 0;
+}
+
+/* A blocking transfer of view a's bytes to or from host memory p, with
+ * the GIL released. */
+static PyObject *env_transfer(EnvObject *e, const weft_array *a, void *p,
+			      int to_device)
+{
+	weft_status st;
+
+	e->busy = 1;
+	Py_BEGIN_ALLOW_THREADS st =
+		to_device ? weft_sim_write(e->sim, a->buffer, a->offset, p,
+					   a->bytes, 0)
+			  : weft_sim_read(e->sim, p, a->buffer, a->offset,
+					  a->bytes, 0);
+	Py_END_ALLOW_THREADS e->busy = 0;
+	if (st)
+		return raise_ctx(e->ctx, st);
+	Py_RETURN_NONE;
+}
+
+/* read(name, out): the declared view's bytes (after everything issued)
+ * into out, a writable C-contiguous buffer of exactly its size. */
+static PyObject *Env_read(EnvObject *e, PyObject *args)
+{
+	weft_array a;
+	const char *name;
+	PyObject *out, *r;
+	Py_buffer b;
+
+	if (!PyArg_ParseTuple(args, "sO", &name, &out) || !env_ready(e) ||
+	    env_view(e, name, &a))
+		return NULL;
+	if (PyObject_GetBuffer(out, &b, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE))
+		return NULL;
+	if (b.len != (Py_ssize_t)a.bytes) {
+		PyBuffer_Release(&b);
+		return PyErr_Format(error_class[-WEFT_E_INVALID],
+				    "read('%s'): out has %zd bytes; the view "
+				    "has %zu",
+				    name, b.len, a.bytes);
+	}
+	r = env_transfer(e, &a, b.buf, 0);
+	PyBuffer_Release(&b);
+	return r;
+}
+
+/* write(name, data): data (a C-contiguous buffer of exactly the view's
+ * size) into the declared view, in order after everything issued. */
+static PyObject *Env_write(EnvObject *e, PyObject *args)
+{
+	weft_array a;
+	const char *name;
+	PyObject *data, *r;
+	Py_buffer b;
+	char what[160];
+
+	if (!PyArg_ParseTuple(args, "sO", &name, &data) || !env_ready(e) ||
+	    env_view(e, name, &a))
+		return NULL;
+	snprintf(what, sizeof what, "write('%s')", name);
+	if (get_items(data, &b, (Py_ssize_t)a.bytes, what))
+		return NULL;
+	r = env_transfer(e, &a, b.buf, 1);
+	PyBuffer_Release(&b);
+	return r;
+}
+
+/* views(): every declared view, {name: (dtype, shape)}. */
+static PyObject *Env_views(EnvObject *e, PyObject *unused)
+{
+	size_t count;
+	PyObject *d;
+
+	(void)unused;
+	if (!env_ready(e) || !(d = PyDict_New()))
+		return NULL;
+	count = weft_sim_array_count(e->sim);
+	for (size_t i = 0; i < count; i++) {
+		weft_array a = { .struct_size = sizeof a };
+		PyObject *shape, *t;
+		weft_status st;
+
+		if ((st = weft_sim_array_at(e->sim, i, &a))) {
+			Py_DECREF(d);
+			return raise_ctx(e->ctx, st);
+		}
+		shape = tuple_of(a.shape, a.ndim);
+		t = shape ? Py_BuildValue("(sO)", dtype_name(a.dtype), shape)
+			  : NULL;
+		Py_XDECREF(shape);
+		if (!t || PyDict_SetItemString(d, a.name, t)) {
+			Py_XDECREF(t);
+			Py_DECREF(d);
+			return NULL;
+		}
+		Py_DECREF(t);
+	}
+	return d;
+}
+
+static PyObject *Env_counters(EnvObject *e, PyObject *unused)
+{
+	weft_stats s = { .struct_size = sizeof s };
+	weft_status st;
+
+	(void)unused;
+	if (!env_ready(e))
+		return NULL;
+	if ((st = weft_sim_stats(e->sim, &s)))
+		return raise_ctx(e->ctx, st);
+	return stats_dict(&s);
+}
+
+static PyObject *Env_close(EnvObject *e, PyObject *unused)
+{
+	(void)unused;
+	if (e->busy) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"the environments are in use by another "
+				"thread");
+		return NULL;
+	}
+	e->closed = 1;
+	/* Views and DLPack tensors keep the memory until they are gone. */
+	if (e->pins == 0)
+		env_free(e);
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef Env_methods[] = {
+	{ "step", (PyCFunction)Env_step, METH_O,
+	  "step(actions): write the actions (a buffer of the action view's "
+	  "bytes; None: those in the device's buffer), launch act, bring "
+	  "the results back" },
+	{ "reset_some", (PyCFunction)Env_reset_some, METH_VARARGS,
+	  "reset_some(mask, seeds): mask u8[n] (0 keep, 1 next, 2 seeded), "
+	  "seeds u64[n] or None" },
+	{ "info", (PyCFunction)Env_info, METH_NOARGS,
+	  "num_envs, autoreset, precision, spaces, result layout" },
+	{ "device_array", (PyCFunction)Env_device_array, METH_VARARGS,
+	  "device_array(name): a DeviceArray of a declared view" },
+	{ "launch", (PyCFunction)Env_launch, METH_VARARGS,
+	  "launch(name, n=1): n repetitions of a declared launch list, "
+	  "then the results brought back" },
+	{ "has_list", (PyCFunction)Env_has_list, METH_VARARGS,
+	  "has_list(name): whether the model declared that launch list" },
+	{ "read", (PyCFunction)Env_read, METH_VARARGS,
+	  "read(name, out): a declared view's bytes into out (writable, "
+	  "C-contiguous, exactly its size)" },
+	{ "write", (PyCFunction)Env_write, METH_VARARGS,
+	  "write(name, data): data (exactly the view's size) into a "
+	  "declared view" },
+	{ "views", (PyCFunction)Env_views, METH_NOARGS,
+	  "every declared view: {name: (dtype, shape)}" },
+	{ "counters", (PyCFunction)Env_counters, METH_NOARGS,
+	  "the backend's counters" },
+	{ "close", (PyCFunction)Env_close, METH_NOARGS, "close()" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyTypeObject EnvType = {
+	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "weft._weft.Env",
+	.tp_basicsize = sizeof(EnvObject),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = "Env(sets, results=None): a run of an environment model "
+		  "(weft/env.h) driven through the protocol's views and "
+		  "lists; results: more declared views brought back with "
+		  "every step",
+	.tp_new = PyType_GenericNew,
+	.tp_init = (initproc)Env_init,
+	.tp_dealloc = (destructor)Env_dealloc,
+	.tp_methods = Env_methods,
+	.tp_as_buffer = &Env_as_buffer,
+};
+
+/* ---- DeviceArray owners ------------------------------------------------ */
+
+static int owner_ready(PyObject *owner)
+{
+	return env_ready((EnvObject *)owner);
+}
+
+static void owner_pin(PyObject *owner, int delta)
+{
+	EnvObject *e = (EnvObject *)owner;
+
+	e->pins += delta;
+	if (e->closed && e->pins == 0)
+		env_free(e);
+}
+
+static const char *owner_backend(PyObject *owner)
+{
+	EnvObject *e = (EnvObject *)owner;
+
+	return e->sim ? weft_sim_backend(e->sim) : "?";
+}
+
+/* envs(model_path=None): every environment id of the available models. */
+static PyObject *env_item(const void *l, size_t i)
+{
+	const weft_env_entry *x = weft_env_list_at(l, i);
+
+	return Py_BuildValue(
+		"{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:I}", "id", x->id, "model",
+		x->model, "path", x->path, "sets", x->sets ? x->sets : "",
+		"summary", x->summary ? x->summary : "", "count_key",
+		x->count_key, "autoreset_key", x->autoreset_key,
+		"precision_key", x->precision_key ? x->precision_key : "",
+		"max_episode_steps", x->max_episode_steps);
+}
+
+static PyObject *py_envs(PyObject *self, PyObject *args)
+{
+	const char *path = NULL;
+	weft_env_list *l = NULL;
+	weft_context *ctx;
+	PyObject *out;
+	weft_status st;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "|z", &path))
+		return NULL;
+	if (weft_context_new(&ctx))
+		return PyErr_NoMemory();
+	Py_BEGIN_ALLOW_THREADS st = weft_env_list_scan(ctx, path, &l);
+	Py_END_ALLOW_THREADS out =
+		st ? raise_ctx(ctx, st)
+		   : to_list(l, weft_env_list_count(l), env_item);
+	weft_env_list_free(l);
+	weft_context_free(ctx);
+	return out;
+}
 
 /* ---- the module -------------------------------------------------------- */
 
@@ -1785,6 +2203,9 @@ static PyMethodDef module_methods[] = {
 	  "backends(plugin_path=None): every backend plugin found" },
 	{ "models", py_models, METH_VARARGS,
 	  "models(model_path=None): every model plugin found" },
+	{ "envs", py_envs, METH_VARARGS,
+	  "envs(model_path=None): every environment id of the available "
+	  "models (weft_env_list_scan), sorted by id" },
 	{ "check", py_check, METH_VARARGS,
 	  "check(config, sets): load and validate a configuration" },
 	{ "ensemble", py_ensemble, METH_VARARGS,
@@ -1798,12 +2219,16 @@ static struct PyModuleDef module_def = {
 	"libweft's API for the weft package (see weft/__init__.py)",
 	-1,
 	module_methods,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
 };
 
 PyMODINIT_FUNC PyInit__weft(void)
 {
-	PyTypeObject *types[] = { &SimType, &CartPoleType, &DeviceArrayType };
-	const char *names[] = { "Sim", "CartPole", "DeviceArray" };
+	PyTypeObject *types[] = { &SimType, &DeviceArrayType, &EnvType };
+	const char *names[] = { "Sim", "DeviceArray", "Env" };
 	PyObject *m;
 
 	if (load_errors())

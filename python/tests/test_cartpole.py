@@ -84,20 +84,22 @@ def test_seeding(env):
 
 
 def test_bad_inputs(env):
+    """The generic path's checks (test_envs_bad_calls.py): the same
+    messages as every environment of weft.envs.make; nothing is sent."""
     env.reset(seed=0)
-    with pytest.raises(weft.InvalidArgumentError, match="integers"):
+    with pytest.raises(TypeError, match="integers"):
         env.step(np.zeros(8, dtype=np.float32))
     with pytest.raises(weft.InvalidArgumentError, match=r"shape \(7,\).*\(8,\)"):
         env.step(np.zeros(7, dtype=np.uint8))
-    with pytest.raises(weft.InvalidArgumentError, match="expected shape"):
+    with pytest.raises(weft.InvalidArgumentError, match=r"shape \(2, 8\); expected"):
         env.step(np.zeros((2, 8), dtype=np.uint8))
-    with pytest.raises(weft.InvalidArgumentError, match="environment 5"):
+    with pytest.raises(weft.InvalidArgumentError, match=r"actions\[5\] is 2"):
         env.step(np.array([0, 1, 0, 1, 0, 2, 0, 0], dtype=np.uint8))
-    with pytest.raises(weft.InvalidArgumentError, match="environment 2.*negative"):
+    with pytest.raises(weft.InvalidArgumentError, match=r"actions\[2\] is -1"):
         env.step(np.array([0, 1, -1, 1, 0, 1, 0, 0], dtype=np.int8))
-    with pytest.raises(ValueError, match="environment 0"):
+    with pytest.raises(ValueError, match=r"actions\[0\] is 1099511627776"):
         env.step(np.full(8, 1 << 40, dtype=np.int64))
-    with pytest.raises(weft.InvalidArgumentError, match="got str"):
+    with pytest.raises(TypeError, match="got dtype <U8"):
         env.step("01010101")
     with pytest.raises(weft.InvalidArgumentError, match="reset_mask"):
         env.reset(options={"reset_mask": np.ones(3, bool)})
@@ -105,7 +107,7 @@ def test_bad_inputs(env):
         env.reset(seed=[1, 2])
     with pytest.raises(weft.InvalidArgumentError, match="num_envs"):
         CartPoleVectorEnv(0)
-    with pytest.raises(weft.ConfigError, match="precision"):
+    with pytest.raises(ValueError, match="precision must be 'f32' or 'f64'"):
         CartPoleVectorEnv(2, precision="f16")
     with pytest.raises((weft.PluginError, weft.BackendError), match="nosuch"):
         CartPoleVectorEnv(2, backend="nosuch")
@@ -272,9 +274,12 @@ def test_copy_and_views():
     v = CartPoleVectorEnv(4, backend="openmp")
     a, _ = v.reset(seed=0)
     b = v.step([1, 1, 1, 1])[0]
-    assert a is b and not a.flags.writeable  # the packed buffer, read-only
+    # the results' own memory, writable as the generic path's views are
+    # (Gymnasium's wrappers may change them in place)
+    assert a is b and a.flags.writeable
+    assert np.shares_memory(v.final_return, v.device_array("final_return"))
     v.close()
-    with pytest.raises(RuntimeError, match="closed"):
+    with pytest.raises(ValueError, match="closed"):
         v.step([1, 1, 1, 1])
     assert (b == b).all()  # the memory outlives close() while viewed
 

@@ -38,13 +38,23 @@ def test_numpy_from_dlpack_is_the_view(pair):
     for name, dtype in (("reward", np.float32), ("terminated", np.uint8),
                         ("final_obs", np.float32), ("actions", np.uint8)):
         assert np.from_dlpack(env.device_array(name)).dtype == dtype
-    with pytest.raises(ValueError, match="no array"):
+    with pytest.raises(ValueError, match="no view named 'nope'"):
         env.device_array("nope")
 
 
-def test_numpy_actions_in_place(pair):
+@pytest.mark.parametrize("how", ["buffer", "dlpack"])
+def test_numpy_actions_in_place(pair, how):
+    """np.asarray(device_array("actions")) (the buffer protocol) is
+    writable with any numpy; np.from_dlpack's array is with numpy 2 (1.26
+    makes every DLPack import read-only)."""
     a, b = pair
-    act = np.from_dlpack(a.device_array("actions"))
+    if how == "dlpack":
+        act = np.from_dlpack(a.device_array("actions"))
+        if not act.flags.writeable:
+            assert np.lib.NumpyVersion(np.__version__) < "2.0.0"
+            pytest.skip("numpy %s imports DLPack read-only" % np.__version__)
+    else:
+        act = np.asarray(a.device_array("actions"))
     rng = np.random.default_rng(0)
     for _ in range(100):
         x = rng.integers(0, 2, 16).astype(np.uint8)
@@ -86,11 +96,11 @@ def test_torch_tensors_as_actions(pair):
         assert a.step(t)[0].tobytes() == b.step(x)[0].tobytes()
     assert a.step(torch.from_numpy(np.tile(x, 2))[::2])[0].tobytes() == \
         b.step(np.tile(x, 2)[::2])[0].tobytes()  # strided
-    with pytest.raises(ValueError, match="integers"):
+    with pytest.raises(TypeError, match="integers"):
         a.step(torch.ones(16, dtype=torch.float32))
     with pytest.raises(ValueError, match="shape"):
         a.step(torch.ones(15, dtype=torch.int64))
-    with pytest.raises(ValueError, match="environment 3"):
+    with pytest.raises(ValueError, match=r"actions\[3\] is 5"):
         a.step(torch.tensor([0, 0, 0, 5] + [0] * 12))
 
 
@@ -134,7 +144,7 @@ class _Stream:
 def test_step_device_waits_for_the_given_stream(pair):
     a, b = pair
     s = _Stream()
-    np.from_dlpack(a.device_array("actions"))[:] = 1
+    np.asarray(a.device_array("actions"))[:] = 1
     ra = a.step_device(stream=s)
     assert s.calls == 1
     assert ra[0].tobytes() == b.step(np.ones(16, np.uint8))[0].tobytes()
@@ -160,6 +170,85 @@ def test_step_device_on_the_host_waits_for_no_stream(pair, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "torch", Torch)
     a, b = pair
-    np.from_dlpack(a.device_array("actions"))[:] = 0
+    np.asarray(a.device_array("actions"))[:] = 0
     assert a.step_device()[0].tobytes() == \
         b.step(np.zeros(16, np.uint8))[0].tobytes()
+
+
+# ---- the capsule itself: data at the first element, byte_offset 0 -------
+
+def _capsule_tensor(cap, versioned):
+    """(data, byte_offset, flags) of a DLPack capsule, read with ctypes
+    (the test's own reading; the extension uses none)."""
+    import ctypes
+
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    name = b"dltensor_versioned" if versioned else b"dltensor"
+    p = get(cap, name)
+    flags = None
+    if versioned:  # major, minor (u32), manager_ctx, deleter, flags (u64)
+        flags = ctypes.c_uint64.from_address(p + 8 + 2 * 8).value
+        p += 8 + 2 * 8 + 8
+    data = ctypes.c_void_p.from_address(p).value
+    # data, device (2 x i32), ndim (i32), dtype (4 bytes), shape, strides
+    byte_offset = ctypes.c_uint64.from_address(p + 8 + 8 + 4 + 4 + 8 + 8)
+    return data, byte_offset.value, flags
+
+
+def _check_capsules(arr):
+    nat = arr.native
+    first = nat["handle"] + nat["offset"]
+    data, off, _ = _capsule_tensor(arr.__dlpack__(), False)
+    assert (data, off) == (first, 0)  # torch 1.13 ignores byte_offset
+    data, off, flags = _capsule_tensor(arr.__dlpack__(max_version=(1, 0)),
+                                       True)
+    assert (data, off) == (first, 0)
+    assert flags == (0 if arr.name == "actions" else 1)  # READ_ONLY
+    assert arr.__dlpack_device__() == (1, 0)
+
+
+def test_capsule_points_at_the_first_element(pair):
+    env, _ = pair
+    for name in ("reward", "terminated", "final_obs", "actions"):
+        d = env.device_array(name)
+        assert d.native["offset"] > 0 or name == "actions"
+        _check_capsules(d)
+        x = np.from_dlpack(d)
+        assert _addr(x) == d.native["handle"] + d.native["offset"]
+
+
+def test_generic_env_capsules_and_writable_actions():
+    need("gymnasium", "weft.envs.make")
+    import weft.envs as E
+
+    if not E.ids():
+        pytest.skip("no environment models installed")
+    env = E.make(E.ids()[0], 8, backend="openmp")
+    env.reset(seed=0)
+    o, r = env.step(env.action_space.sample())[:2]
+    for name in ("obs", "reward", "truncated", "actions"):
+        _check_capsules(env.device_array(name))
+    np.testing.assert_array_equal(np.from_dlpack(env.device_array("reward")),
+                                  r)
+    # numpy 1.26's from_dlpack makes read-only arrays: the buffer protocol
+    # gives a writable one of the action buffer, whatever numpy
+    act = np.asarray(env.device_array("actions"))
+    assert act.flags.writeable and not np.asarray(
+        env.device_array("obs")).flags.writeable
+    import ctypes
+    with pytest.raises((BufferError, TypeError), match="writable"):
+        ctypes.c_uint8.from_buffer(env.device_array("obs"))
+    ctypes.c_uint8.from_buffer(env.device_array("actions"))
+    env.close()
+
+
+def test_torch_reads_the_right_element(pair):
+    torch = need("torch", "the DLPack tests with PyTorch")
+    env, _ = pair
+    env.reset(seed=2)
+    r = env.step(np.ones(16, np.uint8))[1]
+    t = torch.from_dlpack(env.device_array("reward"))
+    assert t.data_ptr() == _addr(r)
+    assert (t.numpy() == r).all()

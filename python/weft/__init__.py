@@ -6,9 +6,9 @@
     e = weft.run_ensemble("examples/astoria.ini", runs=20, batch=20)
     e.tables["base"]["I_sym_mean"]              # mean over the 20 seeds
 
-    from weft.envs import CartPoleVectorEnv
-    env = CartPoleVectorEnv(1024)          # a gymnasium.vector.VectorEnv
-    obs, info = env.reset(seed=0)
+    import weft.envs
+    env = weft.envs.make("Pendulum-v1", 1024)   # a gymnasium.vector.VectorEnv
+    obs, info = env.reset(seed=0)               # any id of weft.envs.ids()
 
 weft.run, weft.run_ensemble, weft.check, weft.backends and weft.models
 wrap libweft's API (weft/weft.h) through the C extension weft._weft;

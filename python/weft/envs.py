@@ -1,23 +1,26 @@
-"""weft.envs - CartPole-v1 for batched reinforcement learning, as a
-Gymnasium vector environment.
+"""weft.envs - batched reinforcement-learning environments as Gymnasium
+vector environments.
 
-CartPoleVectorEnv steps N CartPole-v1 environments on a weft backend
-(models/cartpole/cartpole.md). With gymnasium installed it is a
-gymnasium.vector.VectorEnv (spaces, metadata["autoreset_mode"] =
-AutoresetMode.SAME_STEP, info["final_obs"] and info["final_info"] as
-SyncVectorEnv gives them); without it, a plain class with the same
-methods.
+make(id, num_envs, ...) opens any installed environment model (the
+protocol of weft/env.h; ids() lists them) as a WeftVectorEnv, on the
+generic C type weft._weft.Env: spaces from the model's declared ones, the
+three autoreset modes of Gymnasium 1.x, seeds as SyncVectorEnv, results
+as writable numpy views, and generic operations on the model's declared
+views and launch lists (read, write, launch), episode statistics from the
+protocol's bookkeeping view and render(). Importing this module registers
+every id with Gymnasium as "weft/ID" (gymnasium.make_vec("weft/Pendulum-v1",
+8)).
 
 Zero copy: the arrays step() and reset() return are numpy views of the
-packed result buffer, made once. On a host backend (OpenMP) that buffer
-is the device's own memory, so nothing is copied; on OpenCL or CUDA one
-read per step brings it to a host buffer. Either way the next step
-overwrites them: pass copy=True, or copy what you keep.
+results, made once. On a host backend (OpenMP) they are the device's own
+memory, so nothing is copied; on OpenCL or CUDA one read per step brings
+them to a host buffer. Either way the next step overwrites them: pass
+copy=True, or copy what you keep.
 
-Device arrays: device_array(name) hands an array (or the action buffer)
-where it lies, for torch.from_dlpack (CPU and CUDA, zero copy);
-step_device() steps with the actions written into the action buffer in
-place.
+CartPoleVectorEnv is WeftVectorEnv of CartPole-v1 with SAME_STEP
+autoreset, plus what CartPole's model declares besides the protocol
+(states through its "state" and "set_state" lists, final_return), written
+with those generic operations: no C code of its own.
 """
 import sys
 
@@ -35,7 +38,12 @@ except ImportError:  # gymnasium is optional
     _Base = object
     _Mode = None
 
-__all__ = ["CartPoleVectorEnv"]
+__all__ = ["CartPoleVectorEnv", "WeftVectorEnv", "make", "ids", "gym_id"]
+
+# Gymnasium's AutoresetMode values, for metadata without gymnasium.
+_MODE_VALUES = {"next_step": "NextStep", "same_step": "SameStep",
+                "disabled": "Disabled"}
+_RENDER_MODES = ["rgb_array"]
 
 
 def _sync_current_streams(device):
@@ -50,153 +58,410 @@ def _sync_current_streams(device):
         with cupy.cuda.Device(device):
             cupy.cuda.get_current_stream().synchronize()
 
-_THETA = 12 * 2 * np.pi / 360  # Gymnasium's theta_threshold_radians
+# ---- any environment model (weft/env.h): weft.envs.make -----------------
+
+_MODES = {"next_step": "NEXT_STEP", "same_step": "SAME_STEP",
+          "disabled": "DISABLED"}
 
 
-def _observation_space(n):
-    high = np.array([2.4 * 2, np.inf, _THETA * 2, np.inf], dtype=np.float32)
-    single = _gym.spaces.Box(-high, high, dtype=np.float32)
-    batch = _gym.spaces.Box(np.tile(-high, (n, 1)), np.tile(high, (n, 1)),
-                            dtype=np.float32)
-    return single, batch
+def ids(model_path=None):
+    """The environment ids of the installed models (weft_env_list_scan),
+    sorted: ["Acrobot-v1", "CartPole-v1", ...]."""
+    return [e["id"] for e in _weft.envs(model_path)]
 
 
-class CartPoleVectorEnv(_Base):
-    """num_envs CartPole-v1 environments stepped together by weft.
+def gym_id(id):
+    """The name under which Gymnasium knows weft's id: "weft/" + id, with
+    a namespace of the id's own joined by "-" (Gymnasium allows one
+    namespace): "weft/Acrobot-v1", "weft/MinAtar-Breakout-v1"."""
+    return "weft/" + id.replace("/", "-")
 
-    backend: "auto", "openmp", "opencl", "cuda" (a name, as [backend]
-    name); precision: "f32" (fast, within 1 ulp of Gymnasium per step) or
-    "f64" (Gymnasium's float64 physics bit for bit); max_episode_steps:
-    truncation (500, as CartPole-v1); threads: OpenMP threads (None: the
-    backend's default); copy: return fresh arrays instead of views;
-    overrides: more "section.key=value" settings (e.g. "backend.device=1").
-    """
 
-    metadata = {"autoreset_mode": _Mode.SAME_STEP if _Mode else "SameStep",
-                "render_modes": []}
+def _entry(id, model_path=None):
+    """The weft_env_list entry of id ("Acrobot-v1", or its Gymnasium name
+    "weft/Acrobot-v1", "weft/MinAtar-Breakout-v1"), or ValueError listing
+    the ids there are."""
+    if not isinstance(id, str):
+        raise TypeError("id must be a str such as 'Acrobot-v1', got %s"
+                        % type(id).__name__)
+    name = id[5:] if id.startswith("weft/") else id
+    entries = _weft.envs(model_path)
+    for e in entries:
+        if e["id"] == name or gym_id(e["id"]) == id:
+            return e
+    raise InvalidArgumentError(
+        "id: no environment %r among the installed models; the ids are: %s"
+        % (id, ", ".join(e["id"] for e in entries) or "(none)"))
+
+
+def _mode_name(mode):
+    """"next_step", "same_step" or "disabled" from an AutoresetMode or
+    either spelling of its name."""
+    if _Mode is not None and isinstance(mode, _Mode):
+        mode = mode.name
+    if isinstance(mode, str):
+        key = mode.lower().replace("-", "_")
+        key = {"nextstep": "next_step", "samestep": "same_step"}.get(key, key)
+        if key in _MODES:
+            return key
+    raise InvalidArgumentError(
+        "autoreset_mode must be a gymnasium AutoresetMode or one of "
+        "'next_step', 'same_step', 'disabled'; got %r" % (mode,))
+
+
+def _override_items(overrides):
+    """overrides as (key, value, text) triples: a dict {"section.key":
+    value} or "section.key=value" strings."""
+    if isinstance(overrides, dict):
+        items = overrides.items()
+        return [(str(k).strip(), str(v).strip(), "%s=%s" % (k, v))
+                for k, v in items]
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    out = []
+    for s in overrides:
+        if not isinstance(s, str) or "=" not in s:
+            raise InvalidArgumentError(
+                "overrides: expected 'section.key=value' strings (or a "
+                "dict), got %r" % (s,))
+        k, v = s.split("=", 1)
+        out.append((k.strip(), v.strip(), s))
+    return out
+
+
+def _space(d):
+    """A Gymnasium space of one environment from a declared space. A
+    Discrete space has Gymnasium's default dtype (int64, as its own
+    environments declare them, so that the spaces compare equal); the
+    action view's storage (u8 for CartPole) is the model's, and step()
+    converts."""
+    dtype = np.dtype(d["dtype"])
+    if d["kind"] == "discrete":
+        return _gym.spaces.Discrete(int(d["n"]), start=int(d["start"]))
+    shape = tuple(d["shape"])
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        lo_inf, hi_inf = info.min, info.max
+    else:
+        lo_inf, hi_inf = -np.inf, np.inf
+    low = np.full(shape, lo_inf, dtype=np.float64) if d["low"] is None \
+        else np.asarray(d["low"], dtype=np.float64).reshape(shape)
+    high = np.full(shape, hi_inf, dtype=np.float64) if d["high"] is None \
+        else np.asarray(d["high"], dtype=np.float64).reshape(shape)
+    return _gym.spaces.Box(low.astype(dtype), high.astype(dtype),
+                           shape=shape, dtype=dtype)
+
+
+def _check_renderer(env_id):
+    """ValueError unless weft.render draws env_id (where weft.render is
+    there to ask)."""
+    try:
+        from . import render as _render
+    except ImportError:  # not installed: render() will say so
+        return
+    ids = getattr(_render, "supported_ids", None)
+    if ids is None:
+        return
+    known = ids()
+    if env_id in known or any(k.endswith("/*") and
+                              env_id.startswith(k[:-1]) for k in known):
+        return
+    raise InvalidArgumentError(
+        "render_mode='rgb_array': weft.render has no renderer for %s "
+        "(it draws %s)" % (env_id, ", ".join(known)))
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(
+        x, (bool, np.bool_))
+
+
+class WeftVectorEnv(_Base):
+    """num_envs environments of one id, stepped together by weft, as a
+    gymnasium.vector.VectorEnv. Made by weft.envs.make() (or
+    gymnasium.make_vec("weft/ID")); see make() for the arguments."""
+
     render_mode = None
 
-    def __init__(self, num_envs=8, *, backend="auto", precision="f32",
-                 max_episode_steps=500, threads=None, copy=False,
-                 overrides=()):
+    def __init__(self, id, num_envs=1, *, backend="auto",
+                 autoreset_mode="next_step", precision=None,
+                 max_episode_steps=None, threads=None, copy=False,
+                 overrides=(), render_mode=None, model_path=None,
+                 _results=(), **model_keys):
         import tempfile
 
-        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if not _is_int(num_envs) or num_envs < 1:
             raise InvalidArgumentError(
-                "num_envs must be a positive integer, got %r" % (num_envs,))
-        sets = ["simulation.model=cartpole", "cartpole.envs=%d" % num_envs,
-                "backend.name=%s" % backend,
-                "cartpole.precision=%s" % precision,
-                "cartpole.max_episode_steps=%s" % max_episode_steps,
-                "output.csv=false", "output.summary=false",
-                "output.plot=none",
-                "output.directory=%s" % tempfile.gettempdir()]
+                "num_envs must be a positive int, got %r" % (num_envs,))
+        num_envs = int(num_envs)
+        entry = _entry(id, model_path)
+        mode = _mode_name(autoreset_mode)
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise InvalidArgumentError(
+                "render_mode must be None or 'rgb_array' (the render modes "
+                "of weft's environments), got %r" % (render_mode,))
+        section = entry["count_key"].split(".", 1)[0]
+        sets = ["simulation.model=%s" % entry["model"]]
+        sets += [s for s in entry["sets"].split("\n") if s.strip()]
+        sets += ["%s=%d" % (entry["count_key"], num_envs),
+                 "%s=%s" % (entry["autoreset_key"], mode),
+                 "backend.name=%s" % backend,
+                 "output.csv=false", "output.summary=false",
+                 "output.plot=none",
+                 "output.directory=%s" % tempfile.gettempdir()]
+        if precision is not None:
+            if not entry["precision_key"]:
+                raise InvalidArgumentError(
+                    "precision: %s has one precision (the model %s has no "
+                    "precision key); leave precision=None"
+                    % (entry["id"], entry["model"]))
+            if precision not in ("f32", "f64"):
+                raise InvalidArgumentError(
+                    "precision must be 'f32' or 'f64', got %r"
+                    % (precision,))
+            sets.append("%s=%s" % (entry["precision_key"], precision))
+        if max_episode_steps is not None:
+            if not _is_int(max_episode_steps) or max_episode_steps < 1:
+                raise InvalidArgumentError(
+                    "max_episode_steps must be a positive int (None: the "
+                    "id's), got %r" % (max_episode_steps,))
+            sets.append("%s.max_episode_steps=%d" % (section,
+                                                     max_episode_steps))
         if threads is not None:
-            sets.append("backend.threads=%s" % threads)
-        sets.extend(overrides)
-        self._c = _weft.CartPole(sets)
+            if not _is_int(threads) or threads < 1:
+                raise InvalidArgumentError(
+                    "threads must be a positive int, got %r" % (threads,))
+            sets.append("backend.threads=%d" % threads)
+        for k, v in model_keys.items():
+            sets.append("%s.%s=%s" % (section, k, v))
+        for k, v, text in _override_items(overrides):
+            if k == entry["count_key"] and v != str(num_envs):
+                raise InvalidArgumentError(
+                    "overrides: %r would make %s environments, but "
+                    "num_envs is %d: pass num_envs=%s instead"
+                    % (text, v, num_envs, v))
+            sets.append(text)
+        self._c = _weft.Env(sets, tuple(_results))
         info = self._c.info()
-        self.num_envs = int(num_envs)
+        if info["num_envs"] != num_envs:  # a model's own setting changed it
+            self._c.close()
+            raise InvalidArgumentError(
+                "the settings made %d environments, but num_envs is %d"
+                % (info["num_envs"], num_envs))
+        self.id = entry["id"]
+        self.num_envs = num_envs
         self.backend = info["backend"]
+        self.model = info["model"]
         self.precision = "f64" if info["precision"] == 64 else "f32"
         self.zero_copy = info["zero_copy"]
-        self._copy = copy
+        self.autoreset = info["autoreset"]
+        self._copy = bool(copy)
+        self._info = info
+        self._declared = self._c.views()  # {name: (dtype, shape)}
+        self._obs_space, self._act_space = info["observation"], info["action"]
+        self._act_dtype = np.dtype(info["actions_dtype"])
+        sp = self._act_space
+        self._act_shape = (num_envs,) + tuple(sp["shape"])
+        self._act_range = (sp["start"], sp["start"] + sp["n"] - 1) \
+            if sp["kind"] == "discrete" else None
         self._views(info)
-        self._dtype_state = np.float64 if info["precision"] == 64 \
-            else np.float32
+        # SAME_STEP's episode ends, computed in place at every step
+        self._ended = np.zeros(num_envs, dtype=np.bool_)
+        if render_mode is not None:
+            try:
+                _check_renderer(self.id)
+            except Exception:
+                self._c.close()
+                raise
+        self.render_mode = render_mode
+        self.metadata = {"autoreset_mode":
+                         getattr(_Mode, _MODES[self.autoreset])
+                         if _Mode else _MODE_VALUES[self.autoreset],
+                         "render_modes": list(_RENDER_MODES)}
         if _gym is not None:
-            self.single_action_space = _gym.spaces.Discrete(2)
-            self.action_space = _gym.spaces.MultiDiscrete(
-                np.full(self.num_envs, 2))
-            self.single_observation_space, self.observation_space = \
-                _observation_space(self.num_envs)
+            from gymnasium.vector.utils import batch_space
+            self.single_observation_space = _space(self._obs_space)
+            self.single_action_space = _space(self._act_space)
+            self.observation_space = batch_space(
+                self.single_observation_space, num_envs)
+            self.action_space = batch_space(self.single_action_space,
+                                            num_envs)
         self._cuda_device = None  # _on_cuda(): -1, or the CUDA device
+        self._lists = {}  # _has_list(): which launch lists there are
+        self._env_steps = 0
+        self._stats_seen = (0, 0.0)  # episodes and returns at the last call
+        self._needs_reset = True
         self.closed = False
 
-    def _views(self, lay):
-        n = self.num_envs
+    def _views(self, info):
         buf = np.frombuffer(self._c, dtype=np.uint8)
 
-        def view(off, dtype, count, shape):
-            return np.frombuffer(buf, dtype=dtype, count=count,
+        def view(name, dtype=None):
+            off, dt, shape = info["views"][name]
+            dt = np.dtype(dtype or dt)
+            count = int(np.prod(shape))
+            return np.frombuffer(buf, dtype=dt, count=count,
                                  offset=off).reshape(shape)
 
-        self._obs = view(lay["obs"], np.float32, 4 * n, (n, 4))
-        self._rew = view(lay["reward"], np.float32, n, (n,))
-        self._term = view(lay["terminated"], np.bool_, n, (n,))
-        self._trunc = view(lay["truncated"], np.bool_, n, (n,))
-        self.final_obs = view(lay["final_obs"], np.float32, 4 * n, (n, 4))
-        self.final_return = view(lay["final_return"], np.float32, n, (n,))
-        self._final_rows = list(self.final_obs)
+        self._obs = view("obs")
+        self._rew = view("reward")
+        self._term = view("terminated", np.bool_)
+        self._trunc = view("truncated", np.bool_)
+        self._final = view("final_obs")
+        # more results asked for (Env(sets, results)): views too
+        self._more = {k: view(k) for k in info["views"]
+                      if k not in ("obs", "reward", "terminated",
+                                   "truncated", "final_obs")}
+
+    def _out(self, a):
+        return a.copy() if self._copy else a
 
     # ---- Gymnasium's API -------------------------------------------------
 
     def reset(self, *, seed=None, options=None):
         """Begin new episodes, as VectorEnv.reset: seed None (each
         environment's next episode), an int s (environment i seeded with
-        s + i, as SyncVectorEnv does) or a sequence of ints and None (one
-        per environment); options={"reset_mask": bool array} resets only
-        those (the others keep their episode). Returns (obs, {})."""
+        s + i, as SyncVectorEnv does) or a list of ints and None, one per
+        environment; options={"reset_mask": bool array of shape
+        (num_envs,)} resets only those. Returns (obs, {})."""
         n = self.num_envs
-        which = np.ones(n, dtype=np.uint8)
+        which = np.full(n, 1, dtype=np.uint8)  # WEFT_ENV_NEXT
         seeds = None
+        if options is not None and not isinstance(options, dict):
+            raise TypeError("options must be a dict or None, got %s"
+                            % type(options).__name__)
         mask = (options or {}).get("reset_mask")
         if mask is not None:
             mask = np.asarray(mask)
             if mask.shape != (n,) or mask.dtype != np.bool_:
                 raise InvalidArgumentError(
                     "options['reset_mask'] must be a bool array of shape "
-                    "(%d,), got %s %s" % (n, mask.dtype, mask.shape))
+                    "(%d,), got %s of shape %s" % (n, mask.dtype,
+                                                   mask.shape))
         if seed is not None:
             seeds, given = self._seeds(seed)
-            which[given] = 2
+            which[given] = 2  # WEFT_ENV_SEEDED
         if mask is not None:
-            which[~mask] = 0
-        self._c.reset(which, seeds)
+            which[~mask] = 0  # WEFT_ENV_KEEP
+        self._c.reset_some(which, seeds)
+        self._needs_reset = False
         return self._out(self._obs), {}
 
     def _seeds(self, seed):
         n = self.num_envs
-        if isinstance(seed, (int, np.integer)):
-            base = int(seed)
-            if base < 0:
-                raise InvalidArgumentError("seed must be >= 0, got %d" % base)
-            return ((np.arange(n, dtype=np.uint64) + np.uint64(base)),
+        if _is_int(seed):
+            if seed < 0 or seed + n - 1 > 2**64 - 1:
+                raise InvalidArgumentError(
+                    "seed must be an int in 0 .. 2**64 - num_envs, got %d"
+                    % seed)
+            return (np.arange(n, dtype=np.uint64) + np.uint64(seed),
                     np.ones(n, dtype=bool))
+        if isinstance(seed, (str, bytes, float, bool, np.floating,
+                             np.bool_)) or not hasattr(seed, "__len__"):
+            raise TypeError(
+                "seed must be an int, a list of %d ints or None, or None; "
+                "got %s %r" % (n, type(seed).__name__, seed))
         seed = list(seed)
         if len(seed) != n:
             raise InvalidArgumentError(
-                "seed: %d seeds for %d environments" % (len(seed), n))
+                "seed: a list of %d seeds for %d environments; expected "
+                "one per environment (an int or None)" % (len(seed), n))
         seeds = np.zeros(n, dtype=np.uint64)
         given = np.zeros(n, dtype=bool)
         for i, s in enumerate(seed):
             if s is None:
                 continue
-            if not isinstance(s, (int, np.integer)) or s < 0:
+            if not _is_int(s):
+                raise TypeError("seed[%d] must be an int or None, got %s %r"
+                                % (i, type(s).__name__, s))
+            if s < 0 or s > 2**64 - 1:
                 raise InvalidArgumentError(
-                    "seed[%d] must be a non-negative int or None, got %r"
-                    % (i, s))
+                    "seed[%d] must be in 0 .. 2**64 - 1, got %d" % (i, s))
             seeds[i], given[i] = s, True
         return seeds, given
 
+    def _actions(self, actions):
+        """actions as a C-contiguous array of the action view's dtype and
+        shape, or ValueError/TypeError naming what is wrong. An array
+        that is already so is passed as it is, checked with reductions
+        only: a step allocates no array of its own."""
+        if not isinstance(actions, np.ndarray) and hasattr(
+                actions, "__dlpack__"):
+            try:
+                actions = np.from_dlpack(actions)
+            except (BufferError, RuntimeError, TypeError) as e:
+                raise InvalidArgumentError(
+                    "actions: %s; step() takes host memory (write device "
+                    "actions into device_array('actions') and call "
+                    "step_device())" % e) from None
+        a = np.asarray(actions)
+        sp = self._act_space
+        shape = self._act_shape
+        if self._act_range is not None:
+            if a.dtype.kind not in "iub":
+                raise TypeError(
+                    "actions must be integers (Discrete(%d, start=%d)); "
+                    "got dtype %s" % (sp["n"], sp["start"], a.dtype))
+            if a.shape != shape:
+                raise InvalidArgumentError(
+                    "actions have shape %s; expected %s (one per "
+                    "environment)" % (a.shape, shape))
+            lo, hi = self._act_range
+            if a.min() < lo or a.max() > hi:
+                i = int(np.flatnonzero((a < lo) | (a > hi))[0])
+                raise InvalidArgumentError(
+                    "actions[%d] is %s, out of range: expected %d .. %d "
+                    "(Discrete(%d, start=%d)); nothing was sent"
+                    % (i, a[i], lo, hi, sp["n"], sp["start"]))
+        else:
+            if a.dtype.kind not in "iuf":
+                raise TypeError(
+                    "actions must be numbers (Box of %s); got dtype %s"
+                    % (sp["dtype"], a.dtype))
+            if a.shape != shape:
+                raise InvalidArgumentError(
+                    "actions have shape %s; expected %s (num_envs, "
+                    "*single_action_space.shape)" % (a.shape, shape))
+            if a.dtype.kind == "f" and not np.isfinite(a.sum()):
+                bad = ~np.isfinite(a).reshape(self.num_envs, -1).all(axis=1)
+                if bad.any():
+                    i = int(np.flatnonzero(bad)[0])
+                    raise InvalidArgumentError(
+                        "actions of environment %d are not finite (%s); "
+                        "nothing was sent" % (i, a[i]))
+        if a.dtype == self._act_dtype and a.flags.c_contiguous:
+            return a
+        return np.ascontiguousarray(a, dtype=self._act_dtype)
+
     def step(self, actions):
-        """One step of every environment; actions: n integers 0 or 1 (a
-        numpy array of any integer dtype, a list, or any DLPack producer
-        on the CPU, e.g. a torch tensor). Returns (obs, reward,
-        terminated, truncated, info) as Gymnasium's SAME_STEP autoreset:
-        where an episode ended, obs is the next episode's first and
-        info["final_obs"] holds the last."""
-        if isinstance(actions, (list, tuple)):
-            actions = np.asarray(actions)
-        ended = self._c.step(actions)
-        if ended or self._copy:
-            return self._result(ended)
-        return self._obs, self._rew, self._term, self._trunc, {}
+        """One step of every environment. actions: (num_envs, *A) of the
+        action space (a numpy array, a list, or a DLPack producer on the
+        CPU); Discrete actions out of range are refused naming the first
+        environment, Box actions are passed as they are (the model clips
+        them as Gymnasium's does) unless not finite. Returns (obs,
+        reward, terminated, truncated, info) as Gymnasium's SyncVectorEnv
+        does in this autoreset mode."""
+        if self.closed:
+            raise InvalidArgumentError("step(): the environments are closed")
+        if self._needs_reset:
+            raise InvalidArgumentError(
+                "step() before reset(): call reset() first (as Gymnasium's "
+                "vector environments require)")
+        a = actions
+        if not (self._act_range is not None and type(a) is np.ndarray
+                and a.dtype == self._act_dtype and a.shape == self._act_shape
+                and a.flags.c_contiguous):
+            a = self._actions(a)
+        # (an array of the action view's dtype and shape is passed as it
+        # is: the extension checks the Discrete range itself)
+        self._c.step(a)
+        self._env_steps += self.num_envs
+        return self._result()
 
     def step_device(self, stream=None):
         """One step with the actions already in device_array("actions")
-        (written there in place, e.g. by a torch policy); values other
-        than 0 push right. Returns what step() returns.
+        (written there in place, e.g. by a torch policy). Returns what
+        step() returns.
 
         Work queued on another stream must be complete before the step
         reads the actions and overwrites the arrays: on the CUDA
@@ -206,6 +471,12 @@ class CartPoleVectorEnv(_Base):
         when one is given, on any backend; with None, on CUDA, for the
         current stream of PyTorch and of CuPy, where either has been
         imported and has started CUDA."""
+        if self.closed:
+            raise InvalidArgumentError(
+                "step_device(): the environments are closed")
+        if self._needs_reset:
+            raise InvalidArgumentError(
+                "step_device() before reset(): call reset() first")
         if stream is not None:
             sync = getattr(stream, "synchronize", None)
             if not callable(sync):
@@ -216,74 +487,253 @@ class CartPoleVectorEnv(_Base):
             sync()
         elif self._on_cuda():
             _sync_current_streams(self._cuda_device)
-        return self._result(self._c.step_device())
+        self._c.step(None)
+        self._env_steps += self.num_envs
+        return self._result()
 
     def _on_cuda(self):
         """Whether the action buffer is CUDA memory (asked once)."""
         if self._cuda_device is None:
-            try:
-                nat = self._c.device_array("actions").native
-            except Exception:  # no native buffers: nothing to wait for
-                nat = {"kind": "?", "device": -1}
+            nat = self._c.device_array("actions").native
             self._cuda_device = nat["device"] if nat["kind"] == "cuda" \
                 else -1
         return self._cuda_device >= 0
 
-    def _out(self, a):
-        return a.copy() if self._copy else a
-
-    def _result(self, ended):
-        """The step's arrays, and, where episodes ended, info as
-        SyncVectorEnv builds it with SAME_STEP: final_obs an object array
-        (None where no episode ended; each entry a row of final_obs, a
-        view unless copy=True), final_info {} (a CartPole step has no
-        info), each with its mask."""
+    def _result(self):
+        """The step's arrays, and in SAME_STEP mode, where episodes
+        ended, info as SyncVectorEnv builds it: final_obs an object array
+        (None where no episode ended; elsewhere a copy of the ended
+        episode's last observation, which later steps leave be: rows of
+        one copy of those rows), final_info {} and their masks."""
         info = {}
-        if ended:
-            final = np.empty(self.num_envs, dtype=object)
-            rows = self._final_rows
-            for i in ended:
-                final[i] = rows[i].copy() if self._copy else rows[i]
-            done = self._term | self._trunc
-            info = {"final_obs": final, "_final_obs": done,
-                    "final_info": {}, "_final_info": done.copy()}
+        if self.autoreset == "same_step":
+            ended = np.logical_or(self._term, self._trunc, out=self._ended)
+            if ended.any():
+                idx = ended.nonzero()[0]
+                ended = ended.copy()
+                final = np.empty(self.num_envs, dtype=object)
+                for i, row in zip(idx.tolist(), self._final[idx]):
+                    final[i] = row
+                info = {"final_obs": final, "_final_obs": ended,
+                        "final_info": {}, "_final_info": ended.copy()}
         return (self._out(self._obs), self._out(self._rew),
                 self._out(self._term), self._out(self._trunc), info)
 
+    def render(self):
+        """num_envs frames, a tuple of uint8 (H, W, 3) arrays, as
+        SyncVectorEnv.render() gives its environments' frames, drawn by
+        weft.render.frame from each environment's physical state (the
+        "state" view, packed first by the model's "state" launch list
+        where it has one) and observation. Needs render_mode="rgb_array"
+        (make(..., render_mode="rgb_array"))."""
+        if self.closed:
+            raise InvalidArgumentError("render(): the environments are closed")
+        if self.render_mode is None:
+            raise InvalidArgumentError(
+                "render(): these environments were made with render_mode="
+                "None; pass render_mode='rgb_array' to make()")
+        from . import render as _render
+
+        state = self.read_state() if "state" in self._declared else None
+        obs = self._obs
+        return tuple(_render.frame(self.id,
+                                   None if state is None else state[i],
+                                   obs[i])
+                     for i in range(self.num_envs))
+
+    def read_state(self):
+        """Every environment's physical state as the model's "state" view
+        holds it (Gymnasium's env.unwrapped.state order), a numpy copy:
+        the "state" launch list packs it first where the model has one."""
+        if self._has_list("state"):
+            self._c.launch("state", 1)
+        return self.read("state")
+
+    def _has_list(self, name):
+        if name not in self._lists:
+            self._lists[name] = self._c.has_list(name)
+        return self._lists[name]
+
     def close(self, **kwargs):
+        """Close the run; its memory is freed once no array of it (a view
+        step() returned, a DeviceArray, a DLPack tensor) is left."""
         if not self.closed:
+            # our own views pin the memory too: drop them first
+            self._obs = self._rew = self._term = self._trunc = None
+            self._final = None
+            self._more = {}
             self._c.close()
             self.closed = True
 
     def close_extras(self, **kwargs):
         self.close()
 
-    # ---- beyond Gymnasium ------------------------------------------------
+    # ---- beyond Gymnasium: the model's views and lists -------------------
+
+    def device_array(self, name):
+        """A view the model declared ("obs", "reward", "actions", "state",
+        "env_book", ...) where it lies: __dlpack__/__dlpack_device__ for
+        torch.from_dlpack (CPU and CUDA, zero copy), and on host backends
+        the buffer protocol (np.asarray(env.device_array("actions")) is
+        writable). On OpenCL __dlpack__ raises BufferError: a cl_mem
+        cannot be a DLPack tensor (.native gives the handle)."""
+        return self._c.device_array(name)
+
+    def views(self):
+        """Every view the model declared: {name: (dtype, shape)}."""
+        return dict(self._declared)
+
+    def _view(self, name):
+        if not isinstance(name, str):
+            raise TypeError("a view's name must be a str, got %s"
+                            % type(name).__name__)
+        try:
+            dt, shape = self._declared[name]
+        except KeyError:
+            raise InvalidArgumentError(
+                "%s (model %s) declares no view %r; its views: %s"
+                % (self.id, self.model, name,
+                   ", ".join(self._declared))) from None
+        return np.dtype(dt), tuple(shape)
+
+    def read(self, name):
+        """A numpy copy of the declared view `name` (its dtype and
+        shape), after everything issued: one blocking read."""
+        if self.closed:
+            raise InvalidArgumentError("read(): the environments are closed")
+        dt, shape = self._view(name)
+        out = np.empty(shape, dtype=dt)
+        self._c.read(name, out)
+        return out
+
+    def write(self, name, array):
+        """Write array (converted to the view's dtype; of its shape) into
+        the declared view `name`, in order after everything issued: one
+        blocking write."""
+        if self.closed:
+            raise InvalidArgumentError(
+                "write(): the environments are closed")
+        dt, shape = self._view(name)
+        a = np.asarray(array)
+        if a.shape != shape:
+            raise InvalidArgumentError(
+                "write(%r): an array of shape %s; the view has shape %s"
+                % (name, a.shape, shape))
+        self._c.write(name, np.ascontiguousarray(a, dtype=dt))
+
+    def launch(self, name, n=1):
+        """n repetitions of the model's launch list `name` (e.g.
+        CartPole's "policy": steps with its on-device policy), then the
+        results brought back as after a step (the arrays step() returned
+        show what the list wrote there)."""
+        if self.closed:
+            raise InvalidArgumentError(
+                "launch(): the environments are closed")
+        if not isinstance(name, str):
+            raise TypeError("a launch list's name must be a str, got %s"
+                            % type(name).__name__)
+        if not _is_int(n) or n < 0:
+            raise InvalidArgumentError(
+                "launch(%r, n): n must be an int >= 0, got %r" % (name, n))
+        self._c.launch(name, int(n))
+
+    def episode_statistics(self):
+        """Episodes ended and their mean return, from the protocol's
+        bookkeeping view "env_book" (each environment's episodes ended
+        and their returns summed, kept on the device by weft_env_record):
+        since the environments were made, and since the last call
+        ("recent_"); env_steps counts the steps of step() and
+        step_device() times num_envs."""
+        book = self.read("env_book")
+        episodes = int(book[_ENV_ENDED].sum(dtype=np.uint64))
+        total = float(book[_ENV_SUM].view(np.float32).sum(dtype=np.float64))
+        seen_ep, seen_total = self._stats_seen
+        self._stats_seen = (episodes, total)
+        recent = episodes - seen_ep
+        return {"env_steps": self._env_steps, "episodes": episodes,
+                "mean_return": total / episodes if episodes else 0.0,
+                "recent_episodes": recent,
+                "recent_mean_return": (total - seen_total) / recent
+                if recent else 0.0}
+
+    def counters(self):
+        """The backend's counters (transfers, launches, syncs, ...)."""
+        return self._c.counters()
+
+    def __repr__(self):
+        return "WeftVectorEnv(%r, num_envs=%d, backend=%r, autoreset=%r)" % (
+            self.id, self.num_envs, self.backend, self.autoreset)
+
+
+# Words of the bookkeeping view env_book (weft/env.wk): episodes ended and
+# their returns summed (f32 bits).
+_ENV_ENDED, _ENV_SUM = 8, 9
+
+# CartPole-v1's termination (Gymnasium's x_threshold and
+# theta_threshold_radians): a state set must be within them.
+_X_MAX, _THETA_MAX = 2.4, 12 * 2 * np.pi / 360
+
+
+class CartPoleVectorEnv(WeftVectorEnv):
+    """num_envs CartPole-v1 environments stepped together by weft: a
+    WeftVectorEnv of "CartPole-v1" whose autoreset is SAME_STEP (an ended
+    episode is reset in the same step; info["final_obs"] holds its last
+    observation), with CartPole's states and final returns.
+
+    backend: "auto", "openmp", "opencl", "cuda" (a name, as [backend]
+    name); precision: "f32" (fast, within 2e-6 of Gymnasium per step) or
+    "f64" (Gymnasium's float64 physics bit for bit); max_episode_steps:
+    truncation (500, as CartPole-v1); threads: OpenMP threads (None: the
+    backend's default); copy: return fresh arrays instead of views;
+    overrides: more "section.key=value" settings (e.g. "backend.device=1");
+    render_mode: None or "rgb_array".
+
+    Everything here is the generic path: the model's views ("state",
+    "reset_mask", "final_return") and launch lists ("state",
+    "set_state", "policy") through read(), write() and launch().
+    """
+
+    def __init__(self, num_envs=8, *, backend="auto", precision="f32",
+                 max_episode_steps=500, threads=None, copy=False,
+                 overrides=(), render_mode=None):
+        super().__init__("CartPole-v1", num_envs, backend=backend,
+                         autoreset_mode="same_step", precision=precision,
+                         max_episode_steps=max_episode_steps,
+                         threads=threads, copy=copy, overrides=overrides,
+                         render_mode=render_mode,
+                         _results=("final_return",))
+        self.final_obs = self._final
+        self.final_return = self._more["final_return"]
+        self._state_dtype = np.dtype(self._declared["state"][0])
+
+    def close(self, **kwargs):
+        self.final_obs = self.final_return = None
+        super().close(**kwargs)
 
     def get_state(self):
         """Every environment's state, (n, 4): x, x_dot, theta, theta_dot,
         float64 with precision f64 (the state the next step starts from),
-        float32 with f32."""
-        out = np.empty((self.num_envs, 4), dtype=np.float64)
-        self._c.get_state(out)
-        return out.astype(self._dtype_state, copy=False)
+        float32 with f32 (the model's "state" list packs it into the
+        "state" view, which is read)."""
+        return self.read_state()
 
     def set_state(self, state, env_ids=None):
         """Set the state of every environment (state of shape (n, 4)), or
         of env_ids (state of shape (len(env_ids), 4)); like assigning
         Gymnasium's env.unwrapped.state. States must be finite and not
-        terminated (|x| <= 2.4, |theta| <= 12 degrees). Returns the
-        observations."""
+        terminated (|x| <= 2.4, |theta| <= 12 degrees), or nothing is
+        set. Returns the observations."""
         n = self.num_envs
         state = np.asarray(state, dtype=np.float64)
-        which = None
+        mask = np.ones(n, dtype=np.uint8)
         full = np.zeros((n, 4), dtype=np.float64)
         if env_ids is None:
             if state.shape != (n, 4):
                 raise InvalidArgumentError(
-                    "state must have shape (%d, 4), got %s" % (n,
-                                                               state.shape))
+                    "state must have shape (%d, 4), got %s"
+                    % (n, state.shape))
             full[:] = state
+            ids = np.arange(n)
         else:
             ids = np.asarray(env_ids, dtype=np.int64).reshape(-1)
             if state.shape != (len(ids), 4):
@@ -293,31 +743,92 @@ class CartPoleVectorEnv(_Base):
             if len(ids) and (ids.min() < 0 or ids.max() >= n):
                 raise InvalidArgumentError(
                     "env_ids must be within 0..%d" % (n - 1))
-            which = np.zeros(n, dtype=np.uint8)
-            which[ids] = 1
+            mask[:] = 0
+            mask[ids] = 1
             full[ids] = state
-        self._c.set_state(which, full)
+        sub = full[ids]
+        finite = np.isfinite(sub).all(axis=1)
+        with np.errstate(invalid="ignore"):
+            ok = finite & (np.abs(sub[:, 0]) <= _X_MAX) & \
+                (np.abs(sub[:, 2]) <= _THETA_MAX)
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            s = sub[j]
+            why = "not finite" if not finite[j] else (
+                "terminated (|x| > 2.4 or |theta| > 12 degrees): it cannot "
+                "be stepped")
+            raise InvalidArgumentError(
+                "set_state: environment %d: state (%g, %g, %g, %g) is %s; "
+                "nothing was sent" % (ids[j], s[0], s[1], s[2], s[3], why))
+        self.write("state", full.astype(self._state_dtype))
+        self.write("reset_mask", mask)
+        self.launch("set_state")
+        if env_ids is None:  # every environment has a state to step
+            self._needs_reset = False
         return self._out(self._obs)
 
-    def device_array(self, name):
-        """"obs", "reward", "terminated", "truncated", "final_obs",
-        "final_return" or "actions" where it lies on the device, as an
-        object with __dlpack__ and __dlpack_device__ (torch.from_dlpack
-        makes a tensor of it without a copy, on the CPU or the GPU). On
-        OpenCL it raises BufferError: a cl_mem cannot be a DLPack tensor
-        (.native gives the handle)."""
-        return self._c.device_array(name)
-
-    def episode_statistics(self):
-        """Episodes finished, mean and max return, reduced on the
-        device: since the environments were made and since the last
-        call."""
-        return self._c.episode_stats()
-
-    def counters(self):
-        """The backend's counters (transfers, launches, syncs, ...)."""
-        return self._c.counters()
+    def policy_steps(self, n=1):
+        """n steps of every environment with the model's own on-device
+        policy ([cartpole] policy: linear or random; ended episodes reset
+        at once), launched as one list of n repetitions with nothing sent
+        or read between; then the observations packed (the "pack" list).
+        The episodes it ends count in episode_statistics(); reward,
+        terminated and truncated are not updated."""
+        self.launch("policy", n)
+        self.launch("pack")
+        self._env_steps += n * self.num_envs
+        return self._out(self._obs)
 
     def __repr__(self):
         return "CartPoleVectorEnv(num_envs=%d, backend=%r, precision=%r)" % (
             self.num_envs, self.backend, self.precision)
+
+
+def make(id, num_envs=1, *, backend="auto", autoreset_mode=None,
+         precision=None, max_episode_steps=None, threads=None, copy=False,
+         overrides=(), render_mode=None, **model_keys):
+    """num_envs environments of `id` ("Acrobot-v1", "weft/Acrobot-v1"; see
+    ids()) as a WeftVectorEnv. backend: "auto" or a backend's name;
+    autoreset_mode: a gymnasium AutoresetMode or "next_step" (the
+    default, as Gymnasium 1.x), "same_step", "disabled"; precision: "f32"
+    or "f64" for models that have both (None: the model's default);
+    max_episode_steps: truncation (None: the id's); threads: OpenMP
+    threads; copy: fresh arrays instead of views; overrides: more
+    "section.key=value" settings (or a dict); render_mode: None or
+    "rgb_array" (render() then gives num_envs frames); model_keys: keys of
+    the model's own section (make("MountainCar-v0", 8, policy="random"))."""
+    if autoreset_mode is None:
+        autoreset_mode = "next_step"
+    return WeftVectorEnv(id, num_envs, backend=backend,
+                         autoreset_mode=autoreset_mode, precision=precision,
+                         max_episode_steps=max_episode_steps,
+                         threads=threads, copy=copy, overrides=overrides,
+                         render_mode=render_mode, **model_keys)
+
+
+def _register():
+    """Register every installed id with Gymnasium under gym_id(ID) (with a
+    vector entry point: gymnasium.make_vec("weft/Acrobot-v1", 8),
+    gymnasium.make_vec("weft/MinAtar-Breakout-v1", 8)); an id Gymnasium
+    does not accept is left out."""
+    if _gym is None:
+        return
+    try:
+        entries = _weft.envs()
+    except Exception:  # no models found: nothing to register
+        return
+    for e in entries:
+        name = gym_id(e["id"])
+        if name in _gym.registry:
+            continue
+
+        def creator(num_envs=1, _id=e["id"], **kw):
+            return make(_id, num_envs, **kw)
+
+        try:
+            _gym.register(name, vector_entry_point=creator)
+        except Exception:  # an id Gymnasium does not accept
+            continue
+
+
+_register()

@@ -228,7 +228,7 @@ awk '/^\.SH SYNOPSIS/ { on = 1; next } /^\.SH/ { on = 0 } on' "$src/docs/weft.1"
 	       while (cmd != "" && match(line, /--[a-z][a-z-]*/)) {
 		print cmd, substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH) } }' |
 	sort -u > "$tmp/synopsis"
-for cmd in run check backends models config-reference conform; do
+for cmd in run check backends models envs config-reference conform; do
 	"$weft" "$cmd" --help > "$tmp/help" 2> "$tmp/stderr"
 	rc=$?
 	missing=$(awk -v c="$cmd" '$1 == c { print $2 }' "$tmp/synopsis" |
@@ -267,7 +267,7 @@ fi
 # The reference documents the models installed with weft (the template
 # model is on the tests' path, never installed).
 models_built=$WEFT_BUILDDIR/models/seir/.libs:$WEFT_BUILDDIR/models/cartpole/.libs
-for m in circles boids wolf-sheep; do
+for m in circles boids wolf-sheep acrobot mountain-car pendulum minatar; do
 	models_built=$models_built:$WEFT_BUILDDIR/models/$m/.libs
 done
 WEFT_MODEL_PATH=$models_built \

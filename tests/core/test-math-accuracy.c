@@ -12,7 +12,10 @@
  *   test-math-accuracy [--n N] [--seed S] [--only NAME,NAME...]
  *
  * N random arguments per function (default 10000, what make check runs;
- * docs/math.md's table comes from --n 10000000).
+ * docs/math.md's table comes from --n 10000000). The correctly rounded
+ * weft_sin_cr, weft_cos_cr and weft_sincos_cr (--only cr) must give MPFR's
+ * correctly rounded result on every argument below 2^20 tried, and hard
+ * cases computed with mpmath.
  */
 #include <weft/kernel_host.h>
 #include <weft/math.h>
@@ -522,6 +525,143 @@ static void check_clamp(void)
 	tap_ok(ok, "clamp, clampf: below, above, inside, -0, NaN");
 }
 
+/* ---- weft_sin_cr, weft_cos_cr, weft_sincos_cr ------------------------ */
+
+/* Hard cases and their correctly rounded sin and cos, computed with mpmath
+ * at 300 bits: x, sin x, cos x. */
+static const struct cr_case {
+	double x, s, c;
+} cr_cases[] = {
+	/* nearest double to a multiple of pi/2 below 2^20 (the nearest of all)
+	 */
+	{ 0x1.39c6fd67805a7p+18, -0x1.0000000000000p+0,
+	  -0x1.988efe18ff83fp-55 },
+	{ -0x1.39c6fd67805a7p+18, 0x1.0000000000000p+0,
+	  -0x1.988efe18ff83fp-55 },
+	{ 0x1.39c6fd67805a7p+19, 0x1.988efe18ff83fp-54, -0x1.0000000000000p+0 },
+	{ 0x1.a9adcc7f96cf0p+19, -0x1.0000000000000p+0,
+	  -0x1.d2a4f27e8c119p-52 },
+	/* the double nearest 7 pi/2 */
+	{ 0x1.5fdbbe9bba775p+3, -0x1.0000000000000p+0, -0x1.ee2c2d963a10cp-52 },
+	/* pi/2 */
+	{ 0x1.921fb54442d18p+0, 0x1.0000000000000p+0, 0x1.1a62633145c07p-54 },
+	/* pi */
+	{ 0x1.921fb54442d18p+1, 0x1.1a62633145c07p-53, -0x1.0000000000000p+0 },
+	/* 3 pi/4, 1000001 pi/4 */
+	{ 0x1.2d97c7f3321d2p+1, 0x1.6a09e667f3bcdp-1, -0x1.6a09e667f3bccp-1 },
+	{ 0x1.7f7ede5c889d6p+19, 0x1.6a09e66822bf2p-1, 0x1.6a09e667c4ba7p-1 },
+	/* where glibc misrounds */
+	{ -0x1.6205df54a8bc0p-1, -0x1.467acc7ce3c7dp-1, 0x1.8a679636a196fp-1 },
+	{ 0x1.e09a8e3d0010cp+1, -0x1.269e236163675p-1, -0x1.a2bdcf1a145f3p-1 },
+	{ 0x1.64ab104465094p+1, 0x1.640cc44586e81p-2, -0x1.e00da1c59f1b5p-1 },
+	{ -0x1.1b70890c9b37ep+2, 0x1.eb8a93d336371p-1, -0x1.1e92e31ead5cbp-2 },
+	{ 0x1.17ba17bb3afb8p+0, 0x1.c69633f5c2b41p-1, 0x1.d725aa547b4cfp-2 },
+	/* where weft_sin and weft_cos misround */
+	{ -0x1.5b7e0a3118b44p+2, 0x1.81e01bd47a4b2p-1, 0x1.5084876d0ca63p-1 },
+	{ 0x1.69189533148d8p+2, -0x1.3232fc58ac65bp-1, 0x1.9a5945c276b6fp-1 },
+	/* 2^-26 (the series), just below 2^20 (the reduction's last k) */
+	{ 0x1.0000000000000p-26, 0x1.0000000000000p-26, 0x1.fffffffffffffp-1 },
+	{ 0x1.fffffffffffffp+19, 0x1.526ccb2de52a8p-2, 0x1.e33ada9352c61p-1 },
+};
+
+#define N_CR_CASES (sizeof cr_cases / sizeof cr_cases[0])
+
+/* 1 when weft_sin_cr, weft_cos_cr and weft_sincos_cr at x are MPFR's
+ * correctly rounded sin and cos (r53: 53 bits). */
+static int cr_right(double x, mpfr_ptr mx, mpfr_ptr r53)
+{
+	double s, c, ws, wc;
+
+	weft_sincos_cr(x, &s, &c);
+	mpfr_set_d(mx, x, MPFR_RNDN);
+	mpfr_sin(r53, mx, MPFR_RNDN);
+	ws = mpfr_get_d(r53, MPFR_RNDN);
+	mpfr_cos(r53, mx, MPFR_RNDN);
+	wc = mpfr_get_d(r53, MPFR_RNDN);
+	return bits_of(weft_sin_cr(x), &F64) == bits_of(ws, &F64) &&
+	       bits_of(weft_cos_cr(x), &F64) == bits_of(wc, &F64) &&
+	       bits_of(s, &F64) == bits_of(ws, &F64) &&
+	       bits_of(c, &F64) == bits_of(wc, &F64);
+}
+
+/* n arguments uniform in [-m, m], and n uniform over the bit patterns of
+ * |x| < 2^20 (every magnitude, the tiny included): the count of those
+ * whose results are not correctly rounded, the first of them in *at. */
+static long cr_random(long n, double m, mpfr_ptr mx, mpfr_ptr r53, double *at)
+{
+	long bad = 0;
+
+	for (long k = 0; k < n; k++) {
+		double x = uniform(-m, m);
+
+		if (k & 1) {
+			uint64_t u = rnd64() % 0x4130000000000000ULL;
+
+			memcpy(&x, &u, sizeof x);
+			x = (rnd64() & 1) ? -x : x;
+		}
+		if (!cr_right(x, mx, r53) && bad++ == 0)
+			*at = x;
+	}
+	return bad;
+}
+
+static void check_cr(long n, mpfr_ptr mx)
+{
+	mpfr_t r53;
+	double at = 0, big = 0x1.8p40, s, c;
+	int table = 1, special;
+	long bad;
+
+	mpfr_init2(r53, 53);
+	for (size_t i = 0; i < N_CR_CASES; i++) {
+		const struct cr_case *k = &cr_cases[i];
+		double cs, cc;
+
+		weft_sincos_cr(k->x, &cs, &cc);
+		if (weft_sin_cr(k->x) == k->s && weft_cos_cr(k->x) == k->c &&
+		    cs == k->s && cc == k->c && cr_right(k->x, mx, r53))
+			continue;
+		table = 0;
+		tap_diag("sin_cr, cos_cr(%a) = %a, %a; want %a, %a", k->x,
+			 weft_sin_cr(k->x), weft_cos_cr(k->x), k->s, k->c);
+	}
+	tap_ok(table,
+	       "sin_cr, cos_cr, sincos_cr: %zu hard cases (nearest multiples "
+	       "of pi/2, glibc's and musl's misroundings) correctly rounded",
+	       N_CR_CASES);
+	rng_state = 1;
+	bad = cr_random(n, 8.0, mx, r53, &at);
+	tap_ok(bad == 0,
+	       "sin_cr, cos_cr, sincos_cr: %ld arguments in [-8, 8] or "
+	       "below 2^20 in magnitude: %ld not correctly rounded (first at "
+	       "%a)",
+	       2 * (n / 2), bad, at);
+	bad = cr_random(n, 0x1p20, mx, r53, &at);
+	tap_ok(bad == 0,
+	       "sin_cr, cos_cr, sincos_cr: %ld arguments in [-2^20, 2^20] "
+	       "or below 2^20 in magnitude: %ld not correctly rounded (first "
+	       "at %a)",
+	       2 * (n / 2), bad, at);
+	weft_sincos_cr(-0.0, &s, &c);
+	special =
+		signbit(weft_sin_cr(-0.0)) && signbit(s) && c == 1.0 &&
+		weft_cos_cr(-0.0) == 1.0 &&
+		weft_sin_cr(0x1p-1074) == 0x1p-1074 &&
+		bits_of(weft_sin_cr(INFINITY), &F64) == 0x7ff8000000000000ULL &&
+		bits_of(weft_cos_cr(-INFINITY), &F64) ==
+			0x7ff8000000000000ULL &&
+		bits_of(weft_sin_cr(NAN), &F64) == 0x7ff8000000000000ULL &&
+		weft_sin_cr(0x1p20) == weft_sin(0x1p20) &&
+		weft_cos_cr(-big) == weft_cos(-big) &&
+		weft_sin_cr(1e300) == weft_sin(1e300);
+	weft_sincos_cr(big, &s, &c);
+	special = special && s == weft_sin(big) && c == weft_cos(big);
+	tap_ok(special, "sin_cr, cos_cr, sincos_cr: -0, subnormal, inf and NaN "
+			"(one NaN), weft_sin and weft_cos from 2^20 on");
+	mpfr_clear(r53);
+}
+
 /* 1 when name is one of the comma-separated names in list. */
 static int listed(const char *list, const char *name)
 {
@@ -570,6 +710,8 @@ int main(int argc, char **argv)
 	}
 	if (!only)
 		check_clamp();
+	if (!only || listed(only, "cr"))
+		check_cr(n, mx);
 	mpfr_clears(mx, my, ref, tmp, (mpfr_ptr)0);
 	mpfr_free_cache();
 	return tap_done();

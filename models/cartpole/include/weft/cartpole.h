@@ -9,7 +9,10 @@
  * that ends (terminated, or truncated after [cartpole] max_episode_steps)
  * is reset on the device within the same step: the observation returned
  * is the new episode's first, and the final observation and return of the
- * episode that ended are kept in the packed result buffer.
+ * episode that ended are kept in the packed result buffer. That is
+ * [cartpole] autoreset = same_step, the default; host and device-action
+ * steps follow the other modes of that key too (next_step, disabled:
+ * models/cartpole/cartpole.md), the on-device policy does not.
  *
  * Two ways to act:
  *  - host actions: weft_cartpole_step(env, actions, 1, result, bytes)
@@ -126,7 +129,9 @@ WEFT_EXPORT weft_status weft_cartpole_observe(weft_cartpole *env, float *obs);
  * observations with reward 0 and both flags clear. obs may be NULL. */
 WEFT_EXPORT weft_status weft_cartpole_reset(weft_cartpole *env, float *obs);
 
-/* What weft_cartpole_reset_some() does to environment i (which[i]). */
+/* What weft_cartpole_reset_some() does to environment i (which[i]): the
+ * environment protocol's WEFT_ENV_KEEP, WEFT_ENV_NEXT and WEFT_ENV_SEEDED
+ * (weft/env.h), which the model's reset_mask view takes. */
 typedef enum weft_cartpole_reset_kind {
 	WEFT_CARTPOLE_KEEP = 0, /* nothing: its episode goes on */
 	WEFT_CARTPOLE_NEXT = 1, /* a new episode, the next of its seed */

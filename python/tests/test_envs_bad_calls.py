@@ -1,0 +1,155 @@
+"""Bad calls to weft.envs.make's environments (and to a run's step
+count) raise ValueError or TypeError naming the argument and what is
+expected, and change nothing."""
+import os
+
+import numpy as np
+import pytest
+
+from conftest import need
+
+gym = need("gymnasium", "weft.envs.make builds gymnasium vector environments")
+
+import weft  # noqa: E402
+import weft.envs as E  # noqa: E402
+
+IDS = E.ids()
+pytestmark = pytest.mark.skipif("CartPole-v1" not in IDS,
+                                reason="CartPole-v1 is not on the protocol "
+                                "here (ids: %s)" % ", ".join(IDS))
+
+
+@pytest.fixture
+def env():
+    e = E.make("CartPole-v1", 4)
+    yield e
+    e.close()
+
+
+def test_step_before_reset(env):
+    with pytest.raises(ValueError, match=r"step\(\) before reset\(\): "
+                       r"call reset\(\) first"):
+        env.step(np.zeros(4, np.int64))
+    env.reset(seed=0)
+    env.step(np.zeros(4, np.int64))
+
+
+@pytest.mark.parametrize("seed", ["x", 3.7, True, b"1"])
+def test_seed_of_the_wrong_type(env, seed):
+    with pytest.raises(TypeError, match=r"seed must be an int, a list of 4 "
+                       r"ints or None, or None; got %s" % type(seed).__name__):
+        env.reset(seed=seed)
+
+
+def test_seed_list(env):
+    with pytest.raises(ValueError, match=r"seed: a list of 3 seeds for 4 "
+                       r"environments; expected one per environment"):
+        env.reset(seed=[1, 2, 3])
+    with pytest.raises(TypeError, match=r"seed\[2\] must be an int or None, "
+                       r"got float 2.5"):
+        env.reset(seed=[1, 2, 2.5, None])
+    with pytest.raises(ValueError, match=r"seed\[0\] must be in 0 \.\. "
+                       r"2\*\*64 - 1, got -1"):
+        env.reset(seed=[-1, 2, 3, 4])
+    with pytest.raises(ValueError, match=r"seed must be an int in 0 \.\. "
+                       r"2\*\*64 - num_envs, got -5"):
+        env.reset(seed=-5)
+
+
+def test_reset_mask(env):
+    with pytest.raises(ValueError, match=r"options\['reset_mask'\] must be a "
+                       r"bool array of shape \(4,\), got int64 of shape"):
+        env.reset(options={"reset_mask": np.ones(4, np.int64)})
+    with pytest.raises(TypeError, match="options must be a dict or None"):
+        env.reset(options=[1])
+
+
+def test_overrides_that_change_the_count():
+    with pytest.raises(ValueError, match=r"overrides: 'cartpole.envs=5' would "
+                       r"make 5 environments, but num_envs is 8: pass "
+                       r"num_envs=5 instead"):
+        E.make("CartPole-v1", 8, overrides=["cartpole.envs=5"])
+    with pytest.raises(ValueError, match="would make 5 environments"):
+        E.make("CartPole-v1", 8, overrides={"cartpole.envs": 5})
+    E.make("CartPole-v1", 8, overrides=["cartpole.envs=8"]).close()
+
+
+def test_actions(env):
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"actions have shape \(3,\); "
+                       r"expected \(4,\) \(one per environment\)"):
+        env.step(np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match=r"actions have shape \(4, 1\)"):
+        env.step(np.zeros((4, 1), np.int64))
+    with pytest.raises(TypeError, match=r"actions must be integers "
+                       r"\(Discrete\(2, start=0\)\); got dtype float64"):
+        env.step(np.zeros(4))
+    with pytest.raises(ValueError, match=r"actions\[2\] is 2, out of range: "
+                       r"expected 0 \.\. 1 \(Discrete\(2, start=0\)\); "
+                       r"nothing was sent"):
+        env.step(np.array([0, 1, 2, 0]))
+    with pytest.raises(ValueError, match=r"actions\[0\] is -1, out of range"):
+        env.step([-1, 0, 0, 0])
+    with pytest.raises(TypeError, match="actions must be integers"):
+        env.step(["a", "b", "c", "d"])
+    env.step([1, 0, True, np.int8(1)])
+
+
+def test_unknown_id():
+    with pytest.raises(ValueError, match=r"id: no environment 'Nope-v0' "
+                       r"among the installed models; the ids are: "
+                       + ", ".join(IDS)):
+        E.make("Nope-v0")
+    with pytest.raises(TypeError, match="id must be a str"):
+        E.make(3)
+
+
+def test_other_arguments():
+    with pytest.raises(ValueError, match=r"num_envs must be a positive int, "
+                       r"got 0"):
+        E.make("CartPole-v1", 0)
+    with pytest.raises(ValueError, match=r"num_envs must be a positive int, "
+                       r"got 2.0"):
+        E.make("CartPole-v1", 2.0)
+    with pytest.raises(ValueError, match=r"autoreset_mode must be a gymnasium "
+                       r"AutoresetMode or one of 'next_step', 'same_step', "
+                       r"'disabled'; got 'sometimes'"):
+        E.make("CartPole-v1", 2, autoreset_mode="sometimes")
+    with pytest.raises(ValueError, match=r"precision must be 'f32' or 'f64', "
+                       r"got 'f16'"):
+        E.make("CartPole-v1", 2, precision="f16")
+    with pytest.raises(ValueError, match=r"max_episode_steps must be a "
+                       r"positive int \(None: the id's\), got -1"):
+        E.make("CartPole-v1", 2, max_episode_steps=-1)
+    with pytest.raises(weft.ConfigError, match="nope"):
+        E.make("CartPole-v1", 2, nope=3)
+    with pytest.raises(ValueError, match="threads must be a positive int"):
+        E.make("CartPole-v1", 2, threads=0)
+
+
+def test_closed(env):
+    env.reset(seed=0)
+    env.close()
+    with pytest.raises(ValueError, match="closed"):
+        env.step([0, 0, 0, 0])
+
+
+def test_sim_step_count(tmp_path):
+    """A run's step count: -1 is refused, not taken as 2**64 - 1."""
+    top = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    sim = weft._weft.Sim(os.path.join(top, "examples", "astoria.ini"),
+                         ["output.plot=none", "output.directory=%s"
+                          % tmp_path, "simulation.steps=3",
+                          "seir.agents=1000"])
+    with pytest.raises(ValueError, match=r"n: the number of steps must be "
+                       r"between 0 and 9223372036854775807, got -1"):
+        sim.step(-1)
+    with pytest.raises(ValueError, match="got 18446744073709551616"):
+        sim.step(2**64)
+    with pytest.raises(TypeError, match=r"n: the number of steps must be an "
+                       r"int, got float"):
+        sim.step(1.5)
+    sim.step(0)
+    sim.step(3)
+    sim.close()
