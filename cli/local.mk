@@ -1,7 +1,8 @@
 # cli/: the weft command (docs/weft.1), and weft-wk, the kernel tool of
 # the model author's kit.
 bin_PROGRAMS += cli/weft
-cli_weft_SOURCES = cli/weft.c cli/ensemble-print.h cli/ensemble-print.c
+cli_weft_SOURCES = cli/weft.c cli/ensemble-print.h cli/ensemble-print.c \
+	cli/weft-calibrate.h cli/weft-calibrate.c
 cli_weft_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir) \
 	-I$(top_srcdir)/conform
 cli_weft_LDADD = conform/libweft-conform.la core/libweft.la

@@ -341,7 +341,8 @@ static int close_brace(wk_scanner *sc, const wk_src *f, size_t base)
 	return 0;
 }
 
-/* WEFT_KERNEL(name): b is where WEFT_KERNEL starts, f->i just past it. */
+/* WEFT_KERNEL(name) or WEFT_KERNEL_SIMD(name) (the same kernel, written
+ * to vectorise on the host): f->i just past the macro's name. */
 static int kernel_head(wk_scanner *sc, wk_src *f)
 {
 	wk_prog *p = sc->prog;
@@ -780,8 +781,11 @@ static int scan_src(wk_scanner *sc, wk_src *f)
 			if (j - e == 8 && !strncmp(f->s + e, "WEFT_BUF", 8)) {
 				if (buf_decl(sc, f))
 					return -1;
-			} else if (j - e == 11 &&
-				   !strncmp(f->s + e, "WEFT_KERNEL", 11)) {
+			} else if ((j - e == 11 &&
+				    !strncmp(f->s + e, "WEFT_KERNEL", 11)) ||
+				   (j - e == 16 &&
+				    !strncmp(f->s + e, "WEFT_KERNEL_SIMD",
+					     16))) {
 				if (kernel_head(sc, f))
 					return -1;
 			} else if (token(sc)) {

@@ -1,9 +1,9 @@
 /*
- * cli/weft.c - the weft command: run, check, backends, models, envs,
- * config-reference, conform. All work is done by libweft through weft/weft.h
- * (and weft/harness.h, to say why a model named on the command line cannot
- * be loaded); this file parses arguments, shows progress and prints
- * results.
+ * cli/weft.c - the weft command: run, check, calibrate (weft-calibrate.c),
+ * backends, models, envs, config-reference, conform. All work is done by
+ * libweft through weft/weft.h (and weft/harness.h, to say why a model named on
+ * the command line cannot be loaded); this file parses arguments, shows
+ * progress and prints results.
  *
  * Exit status: 0 success, 1 the work failed (message on stderr), 2 bad
  * command line, 128 + N when stopped by signal N (SIGINT, SIGTERM, SIGHUP)
@@ -50,6 +50,7 @@
 
 #include "../core/util/crash.h"
 #include "ensemble-print.h"
+#include "weft-calibrate.h"
 #include "weft_conform.h"
 
 #define EXIT_USAGE 2
@@ -103,7 +104,29 @@ static const help_entry helps[] = {
 	  "  --set S.K=V   override key K of section S, checked like the "
 	  "file\n"
 	  "  --resume DIR  also check that DIR holds a checkpoint of this\n"
-	  "                configuration that run --resume would take\n" },
+	  "                configuration that run --resume would take\n"
+	  "\n"
+	  "A [calibration] section is checked as 'weft calibrate' checks "
+	  "it.\n" },
+	{ "calibrate",
+	  "calibrate CONFIG [--set SECTION.KEY=VALUE]... [--trials N]\n"
+	  "                [--storage URL]",
+	  "Fit the parameters of CONFIG's [calibration] section to its data\n"
+	  "(docs/calibration.md): check the configuration and the section,\n"
+	  "then run the calibration with the weft Python package and Optuna\n"
+	  "in a Python interpreter ($WEFT_PYTHON, else python3 on PATH). It\n"
+	  "prints a line per trial and the best parameters, and writes\n"
+	  "best.ini (the best values as an INI file), trials.csv (one row a\n"
+	  "trial), fit.png and params.png (with matplotlib) and\n"
+	  "calibration.txt into [output] directory, locked as a run locks\n"
+	  "it; whatever else the directory holds stays.\n"
+	  "\n"
+	  "  --set S.K=V    override key K of section S, checked like the\n"
+	  "                 file, for every trial (calibration.K: the\n"
+	  "                 section's own keys and lines)\n"
+	  "  --trials N     run N trials ([calibration] trials)\n"
+	  "  --storage URL  keep the study in URL, e.g. sqlite:///calib.db,\n"
+	  "                 to resume it later ([calibration] storage)\n" },
 	{ "backends", "backends [--verbose] [--plugin-path DIRS]",
 	  "List every backend plugin found, in search order, with its state\n"
 	  "(available, unavailable, failed, shadowed, missing) and, for the\n"
@@ -187,6 +210,9 @@ static void print_usage(FILE *out)
 	      "                    outputs under [output] directory\n"
 	      "  check             validate CONFIG (and overrides) without "
 	      "running\n"
+	      "  calibrate         fit CONFIG's [calibration] parameters to "
+	      "its data\n"
+	      "                    (with the Python package and Optuna)\n"
 	      "  backends          list every backend plugin found, with its "
 	      "state\n"
 	      "                    and, for the unusable ones, the reason\n"
@@ -1082,10 +1108,13 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 {
 	run_opts o = { 0 };
 	weft_config *cfg = NULL;
-	int rc;
+	int rc, calibration = 0;
 
 	parse_run_opts(argc, argv, &o, is_run);
 	rc = load_config(ctx, &o, &cfg);
+	if (rc == 0 && !is_run &&
+	    weft_cli_calibration_check(ctx, cfg, &calibration))
+		rc = fail(ctx);
 	if (rc == 0 && weft_config_is_ensemble(cfg))
 		rc = is_run ? run_ensemble(ctx, cfg, &o)
 			    : print_ensemble_check(ctx, cfg, &o);
@@ -1093,6 +1122,13 @@ static int cmd_run(weft_context *ctx, int argc, char **argv, int is_run)
 		rc = print_check(ctx, cfg, &o);
 	else if (rc == 0)
 		rc = run_sim(ctx, cfg, &o);
+	if (rc == 0 && calibration)
+		printf("  %-20s %s trials x %s replicas: weft calibrate %s "
+		       "runs them\n",
+		       "calibration",
+		       weft_config_get(cfg, "calibration", "trials"),
+		       weft_config_get(cfg, "calibration", "replicas"),
+		       o.config);
 	weft_config_free(cfg);
 	free(o.sets);
 	return rc;
@@ -1476,6 +1512,8 @@ static int dispatch(weft_context *ctx, int argc, char **argv)
 		return cmd_run(ctx, argc, argv, 1);
 	if (strcmp(cmd, "check") == 0)
 		return cmd_run(ctx, argc, argv, 0);
+	if (strcmp(cmd, "calibrate") == 0)
+		return weft_cli_calibrate(ctx, argc, argv);
 	if (strcmp(cmd, "backends") == 0)
 		return cmd_backends(ctx, argc, argv);
 	if (strcmp(cmd, "models") == 0)

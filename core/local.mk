@@ -35,7 +35,8 @@ core_plugin = core/plugin/plugin.h core/plugin/loader.c \
 	core/plugin/envs.c
 core_config = core/config/conf.h core/config/cfg.h core/config/config.c \
 	core/config/config_file.c core/config/config_model.c \
-	core/config/config_ref.c core/config/config_hash.c
+	core/config/config_ref.c core/config/config_hash.c \
+	core/config/calib.h core/config/config_calib.c
 core_output = core/output/output.h core/output/output.c core/output/gnuplot.c \
 	core/output/outdir.c
 core_run = core/run/sim.h core/run/sim.c core/run/batch.h core/run/batch.c \

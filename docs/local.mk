@@ -5,6 +5,7 @@ dist_man_MANS += docs/weft.1
 # topic documents design.md links for each protocol.
 dist_doc_DATA += docs/design.md docs/config.md docs/writing-a-backend.md \
 	docs/writing-a-model.md docs/kernel-tool.md docs/python.md \
+	docs/calibration.md \
 	docs/benchmarks.md docs/scaling.md \
 	docs/backend-abi.md docs/plugin-loading.md docs/kernel-dialect.md \
 	docs/models.md docs/application-api.md docs/output-commit.md \

@@ -8,6 +8,11 @@ dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
 	examples/minatar.ini \
 	examples/pendulum.ini \
 	examples/mountain_car.ini
+dist_examples_DATA += examples/patches.ini
+# weft calibrate's example and its data (made by weft itself, as the
+# example's header says).
+dist_examples_DATA += examples/calibrate-seir.ini \
+	examples/calibrate-seir-data.csv
 
 # A small town from CSV files (population = csv; models/seir/populations.md).
 examplespopulationdir = $(pkgdatadir)/examples/population

@@ -20,3 +20,4 @@ include models/acrobot/local.mk
 include models/mountain-car/local.mk
 include models/pendulum/local.mk
 include models/minatar/local.mk
+include models/patches/local.mk

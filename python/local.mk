@@ -13,4 +13,9 @@ EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	python/tests/test_envs_bad_calls.py python/tests/test_render.py \
 	python/tests/test_envs_generic.py python/tests/test_examples_learn.py \
 	examples/python/reinforce_cartpole.py examples/python/ppo.py \
-	examples/python/epidemic_ensemble.py bench/cartpole_python.py
+	examples/python/epidemic_ensemble.py bench/cartpole_python.py \
+	python/weft/calibrate.py python/weft/calib_components.py \
+	python/tests/test_calibrate.py python/tests/test_dlpack_torch113.py \
+	python/tests/test_dlpack_jax.py python/tests/test_cartpole_max_return.py \
+	python/tests/test_gym_agreement.py \
+	python/weft/__main__.py python/tests/test_calibrate_cli.py

@@ -134,3 +134,4 @@ include tests/models/template-minimal.am
 include tests/models/circles.am
 include tests/models/boids.am
 include tests/models/abm-kit.am
+include tests/models/patches.am

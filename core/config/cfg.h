@@ -43,6 +43,10 @@ struct cfg_section {
 	int header_line;     /* its first header's line */
 	struct cfg_raw *raw; /* its lines, in order */
 	size_t n_raw;
+	/* [calibration]: its param. and component. lines (config_calib.c),
+	 * line 0 for a --set. */
+	struct cfg_raw *lines;
+	size_t n_lines;
 };
 
 /* A [sweep] or [scenario NAME] section: lines of "section.key = value"
@@ -151,5 +155,23 @@ weft_status weft__cfg_load_key(weft_context *ctx, const weft_config *cfg,
 			       const char *path, int line,
 			       struct cfg_section *s, const char *key,
 			       const char *value);
+
+/* ---- config_calib.c --------------------------------------------------------
+ */
+
+/* The [calibration] section's declared keys. */
+extern const weft_key_desc weft__calibration_keys[];
+extern const size_t weft__n_calibration_keys;
+/* 1 when key of section s is a [calibration] param.SECTION.KEY or
+ * component.NAME line. */
+int weft__cfg_calib_is_line(const struct cfg_section *s, const char *key);
+/* Check the syntax of such a line and keep it (line: of the file, 0 for
+ * --set, which replaces a line and has its key checked at once). */
+weft_status weft__cfg_calib_line(weft_context *ctx, const weft_config *cfg,
+				 struct cfg_section *s, const char *where,
+				 int line, const char *key, const char *value);
+/* Once a file is read: every param line names a numeric key of the core
+ * or of a model, with bounds that key accepts. */
+weft_status weft__cfg_calib_check(weft_context *ctx, const weft_config *cfg);
 
 #endif

@@ -190,6 +190,19 @@ static const struct core_section core_sections[] = {
 	  "Many runs of one model: seeds, [sweep] and [scenario NAME] "
 	  "sections, and their aggregates.",
 	  ensemble_keys, N_OF(ensemble_keys) },
+	{ "calibration",
+	  "Fitting parameters to data with `weft calibrate` "
+	  "(docs/calibration.md); `weft run` ignores it, `weft check` checks "
+	  "it. Besides the keys below it holds the parameters, one line each, "
+	  "param.SECTION.KEY = LOW .. HIGH, followed by log for a log scale "
+	  "(param.seir.beta = 0.004 .. 0.03: a float, or an int for an "
+	  "integer key), and the likelihood components, component.NAME = KIND "
+	  "DATA[, DATA] [~ MODEL[, MODEL]] [weight=W] [sigma2=S], KIND normal, "
+	  "binomial, beta_binomial, gamma_poisson or dirichlet_multinomial, "
+	  "DATA the data's columns, MODEL expressions of the output table's "
+	  "columns, numbers, cum() and diff() joined by + and - "
+	  "(component.cases = normal cases ~ cum(new_infections))",
+	  NULL, 0 },
 };
 
 /* After any value or section changed: the options parsed again, the
@@ -211,6 +224,11 @@ static void section_free(struct cfg_section *s)
 		free(s->raw[i].value);
 	}
 	free(s->raw);
+	for (size_t i = 0; i < s->n_lines; i++) {
+		free(s->lines[i].key);
+		free(s->lines[i].value);
+	}
+	free(s->lines);
 	free(s->vals);
 	free(s->key_names);
 	weft__plugin_free(s->plugin);
@@ -278,8 +296,13 @@ weft_status weft__config_new(weft_context *ctx, weft_config **out)
 	for (size_t i = 0; i < N_OF(core_sections); i++) {
 		struct cfg_section *s =
 			weft__cfg_add(cfg, core_sections[i].name);
-		if (!s || weft__cfg_set_keys(s, core_sections[i].keys,
-					     core_sections[i].n_keys))
+		const weft_key_desc *keys = core_sections[i].keys;
+		size_t n_keys = core_sections[i].n_keys;
+		if (!keys) { /* [calibration]: config_calib.c's */
+			keys = weft__calibration_keys;
+			n_keys = weft__n_calibration_keys;
+		}
+		if (!s || weft__cfg_set_keys(s, keys, n_keys))
 			goto free_config;
 		s->about = core_sections[i].about;
 	}
@@ -533,6 +556,8 @@ static weft_status set_value(weft_context *ctx, weft_config *cfg,
 		return st;
 	if (!s && (st = weft__cfg_model_section(ctx, cfg, where, section, &s)))
 		return st;
+	if (weft__cfg_calib_is_line(s, key))
+		return weft__cfg_calib_line(ctx, cfg, s, where, 0, key, value);
 	if ((k = weft__cfg_find_key(s, key)) < 0)
 		return weft__cfg_unknown_key(ctx, cfg, where, s, key);
 	st = weft__value_check(ctx, where, s->name, &s->keys[k], value);

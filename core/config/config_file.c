@@ -138,7 +138,8 @@ static int is_ens_header(const char *name)
 
 static weft_status check_scenario_name(struct load *ld, const char *name)
 {
-	static const char *const taken[] = { "summary", "compare", "runs" };
+	static const char *const taken[] = { "summary", "compare", "runs",
+					     "differences" };
 	size_t len = strlen(name);
 
 	if (!len || len > 64 ||
@@ -155,7 +156,8 @@ static weft_status check_scenario_name(struct load *ld, const char *name)
 			return weft__fail(ld->ctx, WEFT_E_CONFIG,
 					  "%s:%d: [scenario %s]: '%s' names "
 					  "one of the ensemble's own outputs "
-					  "(summary, compare, runs); choose "
+					  "(summary, compare, runs, "
+					  "differences); choose "
 					  "another name",
 					  ld->path, ld->line, name, name);
 	return WEFT_OK;
@@ -387,14 +389,18 @@ static char *read_line(char *str, int num, void *stream)
 
 /* ---- paths relative to the file ------------------------------------------ */
 
-/* Keys that name inputs (plugin files and directories to search): their
+/* Keys that name inputs (plugin files and directories to search, the
+ * data [calibration] fits): their
  * relative paths are taken from the INI file's directory, so that a
  * configuration and its plugins can move together. Outputs ([output]
  * directory, [backend] cache_dir) go where the run is started. */
 static int is_path_key(const struct cfg_section *s, const char *key)
 {
-	return !s->plugin &&
-	       (strcmp(s->name, "backend") == 0 ||
+	if (s->plugin)
+		return 0;
+	if (strcmp(s->name, "calibration") == 0)
+		return strcmp(key, "data") == 0;
+	return (strcmp(s->name, "backend") == 0 ||
 		strcmp(s->name, "model") == 0) &&
 	       (strcmp(key, "plugin") == 0 || strcmp(key, "plugin_path") == 0);
 }
@@ -446,6 +452,7 @@ static int resolve_paths(const char *file, const struct cfg_section *s,
 	out[0] = '\0';
 	if (!slash || !is_path_key(s, key) ||
 	    (!list && !strchr(value, '/') &&
+	     strcmp(s->name, "calibration") != 0 &&
 	     strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
 		     strlen(value)))
 		return add_text(out, size, "%s", value);
@@ -525,6 +532,16 @@ static weft_status load_key(struct load *ld, const char *key, const char *value)
 	if (s->pending) {
 		st = keep_raw(ld, key, value);
 		ld->prev = st == WEFT_OK ? s->raw[s->n_raw - 1].key : NULL;
+		ld->prev_line = ld->line;
+		return st;
+	}
+	if (weft__cfg_calib_is_line(s, key)) {
+		st = weft__cfg_calib_line(ld->ctx, ld->cfg, s, where, ld->line,
+					  key, value);
+		ld->prev = NULL;
+		for (size_t i = 0; st == WEFT_OK && i < s->n_lines; i++)
+			if (strcmp(s->lines[i].key, key) == 0)
+				ld->prev = s->lines[i].key;
 		ld->prev_line = ld->line;
 		return st;
 	}
@@ -615,6 +632,8 @@ weft_status weft_config_load(weft_context *ctx, const char *path,
 	fclose(f);
 	if (st == WEFT_OK)
 		st = weft__cfg_resolve_pending(ctx, cfg, path);
+	if (st == WEFT_OK)
+		st = weft__cfg_calib_check(ctx, cfg);
 	if (st != WEFT_OK)
 		goto free_config;
 	*out = cfg;

@@ -504,16 +504,22 @@ static weft_status ens_default_outcomes(weft_ensemble *e, const char *header)
 	return st;
 }
 
-/* One outcome of group g over its runs: mean, q05, q95. */
-static void ens_outcome_stats(const weft_ensemble *e, size_t g, size_t k,
-			      double *vals, double s[2 + ENS_NQ])
+/* Outcome k of group g's runs, in run order, into v. */
+static void ens_outcome_values(const weft_ensemble *e, size_t g, size_t k,
+			       double *v)
 {
 	const weft__ens_result *r0 = &e->res[g * e->per_group];
 	long xcol = ens_col(r0->header, e->x, strlen(e->x));
 
 	for (size_t i = 0; i < e->per_group; i++)
-		vals[i] = ens_outcome(&e->res[g * e->per_group + i], xcol,
-				      &e->outcomes[k]);
+		v[i] = ens_outcome(&r0[i], xcol, &e->outcomes[k]);
+}
+
+/* One outcome of group g over its runs: mean, q05, q95. */
+static void ens_outcome_stats(const weft_ensemble *e, size_t g, size_t k,
+			      double *vals, double s[2 + ENS_NQ])
+{
+	ens_outcome_values(e, g, k, vals);
 	ens_stats(vals, e->per_group, s);
 }
 
@@ -576,6 +582,143 @@ static weft_status ens_write_summary(weft_ensemble *e)
 	return st;
 }
 
+/* ---- paired differences ----------------------------------------------------
+ */
+
+/* Student's t distribution's 0.975 quantile for df degrees of freedom
+ * (df >= 1): exact to 9 digits up to 30, then the Cornish-Fisher
+ * expansion's first three terms (within 1e-4 at 31, closer beyond). */
+static double ens_t975(size_t df)
+{
+	static const double t[30] = {
+		12.7062047, 4.30265273, 3.18244631, 2.77644511, 2.57058184,
+		2.44691185, 2.36462425, 2.30600414, 2.26215716, 2.22813885,
+		2.20098516, 2.17881283, 2.16036866, 2.14478669, 2.13144955,
+		2.11990530, 2.10981558, 2.10092204, 2.09302405, 2.08596345,
+		2.07961384, 2.07387307, 2.06865761, 2.06389856, 2.05953855,
+		2.05552944, 2.05183052, 2.04840714, 2.04522964, 2.04227246,
+	};
+	const double z = 1.959963984540054, z3 = z * z * z, z5 = z3 * z * z;
+	double d = (double)df;
+
+	if (df <= 30)
+		return t[df - 1];
+	return z + (z3 + z) / (4.0 * d) +
+	       (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * d * d);
+}
+
+/* Outcome k's differences of group g from group 0, seed by seed (run i of
+ * every group has seed `seed + i`), into d (base: scratch); their mean,
+ * std, the 95 % interval of the mean (Student's t) and q05, q95 into
+ * s[6]. A pair where either run has no value is left out. */
+static void ens_diff_stats(const weft_ensemble *e, size_t g, size_t k,
+			   double *d, double *base, double s[6])
+{
+	double st[2 + ENS_NQ], half;
+	size_t n = 0;
+
+	ens_outcome_values(e, g, k, d);
+	ens_outcome_values(e, 0, k, base);
+	for (size_t i = 0; i < e->per_group; i++) {
+		d[i] -= base[i];
+		n += !isnan(d[i]);
+	}
+	ens_stats(d, e->per_group, st);
+	half = n > 1 ? ens_t975(n - 1) * st[1] / sqrt((double)n) : NAN;
+	s[0] = st[0];
+	s[1] = st[1];
+	s[2] = st[0] - half;
+	s[3] = st[0] + half;
+	s[4] = st[2];
+	s[5] = st[2 + ENS_NQ - 1];
+}
+
+/* Scenario g's line of differences.csv, and its summary line. Its runs
+ * pair with the first scenario's only when both have the same seeds (a
+ * scenario or a sweep may set [simulation] seed): otherwise, as with a
+ * failed run, the line has no values, and the summary says why. */
+static weft_status ens_diff_group(weft_ensemble *e, weft_output *csv, size_t g,
+				  double *d, double *base)
+{
+	const weft__ens_group *gr = &e->groups[g], *g0 = &e->groups[0];
+	int failed = gr->failed || g0->failed;
+	int unpaired = gr->seed0 != g0->seed0;
+	char line[1024] = "", num[6][40];
+	weft_status st = weft__output_printf(csv, "%s,%s,%zu", gr->label,
+					     g0->label, e->per_group);
+
+	for (size_t k = 0; st == WEFT_OK && k < e->n_outcomes; k++) {
+		double s[6];
+
+		if (failed || unpaired) {
+			st = weft__output_printf(csv, ",,,,,,");
+			continue;
+		}
+		ens_diff_stats(e, g, k, d, base, s);
+		for (int j = 0; j < 6; j++)
+			weft__ens_num(num[j], sizeof num[j], s[j]);
+		st = weft__output_printf(csv, ",%s,%s,%s,%s,%s,%s", num[0],
+					 num[1], num[2], num[3], num[4],
+					 num[5]);
+		weft__msg_add(line, sizeof line, "%s%s %+.4g (%.4g..%.4g)",
+			      k ? ", " : "", e->outcomes[k].name, s[0], s[2],
+			      s[3]);
+	}
+	if (st == WEFT_OK)
+		st = weft__output_printf(csv, "\n");
+	if (st || failed)
+		return st;
+	if (unpaired)
+		return weft__ens_summary(
+			e, "difference",
+			"%s - %s: not paired (its seeds start at %llu, the "
+			"first scenario's at %llu)",
+			gr->label, g0->label, (unsigned long long)gr->seed0,
+			(unsigned long long)g0->seed0);
+	return weft__ens_summary(e, "difference", "%s - %s: %s", gr->label,
+				 g0->label, line);
+}
+
+/* differences.csv: with several scenarios, each one's final outcomes
+ * minus the first scenario's, paired seed by seed (the same seed gives
+ * both runs the same population and draws wherever their histories
+ * agree: far less noise than the difference of two means). */
+static weft_status ens_write_differences(weft_ensemble *e)
+{
+	double *d, *base;
+	weft_output *csv;
+	weft_status st;
+
+	if (e->n_groups < 2 || !e->n_outcomes)
+		return WEFT_OK;
+	d = calloc(e->per_group, sizeof *d);
+	base = calloc(e->per_group, sizeof *base);
+	if (!d || !base) {
+		st = weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
+		goto free_vals;
+	}
+	st = weft__output_open(e->ctx, &e->out, "differences.csv", &csv);
+	if (st == WEFT_OK)
+		st = weft__output_printf(csv, "scenario,baseline,pairs");
+	for (size_t k = 0; st == WEFT_OK && k < e->n_outcomes; k++) {
+		const char *n = e->outcomes[k].name;
+
+		st = weft__output_printf(csv,
+					 ",%s_diff_mean,%s_diff_std,"
+					 "%s_diff_ci95_lo,%s_diff_ci95_hi,"
+					 "%s_diff_q05,%s_diff_q95",
+					 n, n, n, n, n, n);
+	}
+	if (st == WEFT_OK)
+		st = weft__output_printf(csv, "\n");
+	for (size_t g = 1; st == WEFT_OK && g < e->n_groups; g++)
+		st = ens_diff_group(e, csv, g, d, base);
+free_vals:
+	free(base);
+	free(d);
+	return st;
+}
+
 /* summary.txt: the summary lines, then the failed runs. */
 static weft_status ens_write_text(weft_ensemble *e)
 {
@@ -632,6 +775,8 @@ weft_status weft__ens_aggregate(weft_ensemble *e)
 			st = ens_write_group(e, g);
 	if (st == WEFT_OK)
 		st = ens_write_summary(e);
+	if (st == WEFT_OK)
+		st = ens_write_differences(e);
 	if (st == WEFT_OK)
 		st = ens_write_text(e);
 	return st;

@@ -28,7 +28,7 @@ const weft__plugin_kind weft__model_kind = {
 static const char *const core_sections[] = { "simulation", "backend",
 					     "output",	   "model",
 					     "checkpoint", "ensemble",
-					     "sweep" };
+					     "sweep",	   "calibration" };
 
 int weft__is_core_section(const char *name)
 {

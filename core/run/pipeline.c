@@ -21,6 +21,14 @@
  * joined, before the model's finish(). A checkpoint settles the pipeline
  * the same way, but leaves the writer running.
  *
+ * A chunk whose emit() is cheap is not handed over: when the writer has
+ * nothing queued and emit() has cost less than waking a thread would
+ * (its running mean under WEFT__EMIT_INLINE_NS), the main thread emits it
+ * itself, with the writer's model and error contexts, as the writer
+ * would have. A run writing a short row every step (wolf-sheep's counts,
+ * 150 agents) then pays no thread hand-over per step; an expensive
+ * emit() still runs beside the steps.
+ *
  * The writer calls emit() in chunk order with a model context of its own:
  * its failures (weft_model_fail, failed weft_output_* writes) go to its own
  * error context, never to the run's, which the main thread may be writing.
@@ -44,17 +52,52 @@
 
 /* ---- the writer thread --------------------------------------------------- */
 
+/* Below this running mean of emit()'s cost (ns), the main thread emits a
+ * chunk itself when the writer is idle: about what waking the writer
+ * (a futex system call, and a context switch where both threads share a
+ * core) costs. */
+#define WEFT__EMIT_INLINE_NS 5000u
+
+/* emit() of chunk c with the writer's model context, attributed to the
+ * model if it crashes; its cost goes into *ns (the caller folds it into
+ * the running mean under the lock). */
+static weft_status weft__emit(weft_sim *sim, const weft__chunk *c, uint64_t *ns)
+{
+	weft__writer *w = &sim->pipe.w;
+	uint64_t t0 = weft__now_ns();
+	weft__in_plugin at;
+	weft_status st;
+
+	weft__crash_set(&at, "model", sim->model_file, "emit()", 0);
+	st = sim->model->emit(&w->mc, sim->mstate, c->steps_done, c->slot);
+	weft__crash_clear(&at);
+	*ns = weft__now_ns() - t0;
+	return st;
+}
+
+/* Chunk emitted (under mu): counted, its cost in the running mean (1/8
+ * weight), the first failure kept. The writer then tells the main thread,
+ * which may be waiting; the main thread's own emits tell nobody (the
+ * writer, idle, waits for chunks, not for this). */
+static void weft__emitted(weft__writer *w, weft_status st, uint64_t ns)
+{
+	w->emitted++;
+	w->emit_ns = w->emit_ns - w->emit_ns / 8 + ns / 8;
+	if (st != WEFT_OK && w->failed == WEFT_OK)
+		w->failed = st;
+}
+
 static void *weft__writer_main(void *arg)
 {
 	weft_sim *sim = arg;
 	weft__writer *w = &sim->pipe.w;
-	weft__in_plugin at;
 
 	weft__output_thread_ctx(&w->ctx);
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		weft__chunk c;
 		weft_status st = WEFT_OK;
+		uint64_t ns = w->emit_ns;
 
 		while (w->count == 0 && !w->quit)
 			pthread_cond_wait(&w->cv, &w->mu);
@@ -63,18 +106,12 @@ static void *weft__writer_main(void *arg)
 		c = w->queue[w->head];
 		if (w->failed == WEFT_OK && !w->abandon) {
 			pthread_mutex_unlock(&w->mu);
-			weft__crash_set(&at, "model", sim->model_file, "emit()",
-					0);
-			st = sim->model->emit(&w->mc, sim->mstate, c.steps_done,
-					      c.slot);
-			weft__crash_clear(&at);
+			st = weft__emit(sim, &c, &ns);
 			pthread_mutex_lock(&w->mu);
 		}
 		w->head = (w->head + 1) % WEFT__SIM_SLOTS;
 		w->count--;
-		w->emitted++;
-		if (st != WEFT_OK && w->failed == WEFT_OK)
-			w->failed = st;
+		weft__emitted(w, st, ns);
 		pthread_cond_broadcast(&w->cv);
 	}
 	pthread_mutex_unlock(&w->mu);
@@ -117,9 +154,29 @@ static weft_status weft__writer_slot(weft_sim *sim, uint64_t c)
 		sim, c + 1 > WEFT__SIM_SLOTS ? c + 1 - WEFT__SIM_SLOTS : 0);
 }
 
-/* Queue a chunk whose host memory is filled. The queue has a place for
- * every slot, and slots are taken before chunks are handed, so this does
- * not wait in practice; the loop only keeps the queue bounded. */
+/* Emit chunk c on the main thread, as the writer would: called with mu
+ * held and nothing queued, so no emit() runs on the writer meanwhile and
+ * chunks stay in order; returns with mu held. */
+static weft_status weft__emit_inline(weft_sim *sim, const weft__chunk *c)
+{
+	weft__writer *w = &sim->pipe.w;
+	weft_status st;
+	uint64_t ns;
+
+	pthread_mutex_unlock(&w->mu);
+	weft__output_thread_ctx(&w->ctx);
+	st = weft__emit(sim, c, &ns);
+	weft__output_thread_ctx(NULL);
+	pthread_mutex_lock(&w->mu);
+	w->inline_n++;
+	weft__emitted(w, st, ns);
+	return w->failed;
+}
+
+/* A chunk whose host memory is filled: emitted here when the writer is
+ * idle and emit() is cheap, else queued for the writer. The queue has a
+ * place for every slot, and slots are taken before chunks are handed, so
+ * this does not wait in practice; the loop only keeps the queue bounded. */
 static weft_status weft__writer_hand(weft_sim *sim, const weft__chunk *c)
 {
 	weft__writer *w = &sim->pipe.w;
@@ -129,7 +186,10 @@ static weft_status weft__writer_hand(weft_sim *sim, const weft__chunk *c)
 	while (w->failed == WEFT_OK && w->count == WEFT__SIM_SLOTS)
 		pthread_cond_wait(&w->cv, &w->mu);
 	st = w->failed;
-	if (st == WEFT_OK) {
+	if (st == WEFT_OK && w->count == 0 &&
+	    w->emit_ns < WEFT__EMIT_INLINE_NS) {
+		st = weft__emit_inline(sim, c);
+	} else if (st == WEFT_OK) {
 		w->queue[(w->head + w->count) % WEFT__SIM_SLOTS] = *c;
 		w->count++;
 		pthread_cond_broadcast(&w->cv);
@@ -244,17 +304,14 @@ static weft_status weft__pipe_hand_pending(weft_sim *sim)
 static weft_status weft__pipe_emit_here(weft_sim *sim)
 {
 	weft__pipe *p = &sim->pipe;
-	weft__in_plugin at;
 	weft_status st;
+	uint64_t ns;
 
 	p->has_pending = 0;
 	if ((st = weft__pipe_sync(sim)))
 		return st;
 	weft__output_thread_ctx(&p->w.ctx);
-	weft__crash_set(&at, "model", sim->model_file, "emit()", 0);
-	st = sim->model->emit(&p->w.mc, sim->mstate, p->pending.steps_done,
-			      p->pending.slot);
-	weft__crash_clear(&at);
+	st = weft__emit(sim, &p->pending, &ns);
 	weft__output_thread_ctx(NULL);
 	p->w.emitted++;
 	return st == WEFT_OK ? WEFT_OK : weft__writer_failure(sim, st);

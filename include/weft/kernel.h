@@ -21,6 +21,18 @@
 #ifndef WEFT_KERNEL_H
 #define WEFT_KERNEL_H
 
+/* A kernel written to vectorise on the host (WEFT_KERNEL_SIMD,
+ * docs/kernel-dialect.md) is a plain kernel on a target whose prelude
+ * does not define the form (the OpenCL and CUDA backends', a third
+ * party's): each item runs both parts of its body, main then after, and
+ * an item at or past the extent (a launch rounded up to whole groups)
+ * runs neither, since the parts' bodies do not check it themselves. */
+#ifndef WEFT_KERNEL_SIMD
+#define WEFT_KERNEL_SIMD(name) WEFT_KERNEL(name)
+#define WEFT_SIMD_MAIN	       (WEFT_GID < WEFT_EXTENT)
+#define WEFT_SIMD_AFTER	       (WEFT_GID < WEFT_EXTENT)
+#endif
+
 typedef struct weft_rand4 {
 	weft_u32 v[4];
 } weft_rand4;

@@ -58,6 +58,114 @@ typedef double weft_f64;
 		const weft_kargs *weft__ka __attribute__((unused)),        \
 		uint32_t weft__gid __attribute__((unused)))
 
+/* WEFT_KERNEL_SIMD(name): a kernel written to vectorise on the host
+ * (docs/kernel-dialect.md, "Kernels that vectorise"). Its body has two
+ * parts, `if (WEFT_SIMD_MAIN) { ... }` and `if (WEFT_SIMD_AFTER) { ... }`
+ * (below). The main part is straight-line code over independent items
+ * (selects instead of branches, no return, no loop, no call that is not
+ * inlined, arrays indexed by the item index itself), so that the compiler
+ * runs several items per instruction; the after part is anything, run one
+ * item at a time. The range function copies the launch's arguments (so
+ * that stores through the buffers cannot be taken to change them) and
+ * runs the items in blocks of WEFT__SIMD_BLOCK: the main part of the
+ * block's items, in a loop of a fixed count whose iterations it tells GCC
+ * are independent (ivdep: no run-time alias checks, which -O2's "very
+ * cheap" cost model would refuse, and no scalar epilogue, which it refuses
+ * too), then their after parts; the items past the last whole block run
+ * both parts one item at a time. With GCC the function inlines everything
+ * it calls (flatten) and, on x86-64 Linux from GCC 12, is built for
+ * x86-64-v4 (AVX-512), x86-64-v3 (AVX2) and the baseline, the loader
+ * picking the build the CPU runs (target_clones, through an ifunc). Every
+ * build computes the same bits: vector + - * / and comparisons are the
+ * IEEE operations of the scalar ones, conversions are exact or correctly
+ * rounded, and nothing is contracted (the file weft-wk writes turns
+ * contraction off). WEFT_NO_SIMD_CLONES defined beforehand keeps the
+ * baseline build alone. On OpenCL and CUDA it is WEFT_KERNEL, and each
+ * item runs both parts. */
+#define WEFT__SIMD_BLOCK 64u
+/* Everything the item calls inlined (GCC; Clang refuses flatten with
+ * target_clones, and inlines such code on its own). */
+#if defined(__clang__)
+#define WEFT__SIMD_FLATTEN
+#elif defined(__GNUC__)
+#define WEFT__SIMD_FLATTEN __attribute__((flatten))
+#else
+#define WEFT__SIMD_FLATTEN
+#endif
+/* The iterations of the block loop are independent: GCC's ivdep. Clang's
+ * vectorize(assume_safety) is left out: it warns (an error with -Werror)
+ * where it cannot vectorise, and Clang vectorises such loops with run-time
+ * checks of its own. */
+#if defined(__clang__)
+#define WEFT__SIMD_LOOP
+#elif defined(__GNUC__)
+#define WEFT__SIMD_LOOP _Pragma("GCC ivdep")
+#else
+#define WEFT__SIMD_LOOP
+#endif
+/* g + j (j < WEFT__SIMD_BLOCK) does not wrap (g + WEFT__SIMD_BLOCK <= end),
+ * so that the compiler takes an item's index, and an array indexed by it,
+ * as advancing by one from item to item. */
+#if defined(__GNUC__)
+#define WEFT__SIMD_NO_WRAP(g)                            \
+	do {                                             \
+		if ((g) > UINT32_MAX - WEFT__SIMD_BLOCK) \
+			__builtin_unreachable();         \
+	} while (0)
+#else
+#define WEFT__SIMD_NO_WRAP(g) ((void)0)
+#endif
+/* GCC 12 and later on x86-64 Linux (Clang 14 builds target_clones with a
+ * global resolver, and without the AVX2 build). */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__linux__) && \
+	!defined(WEFT_NO_SIMD_CLONES) && !defined(__clang__) &&      \
+	defined(__GNUC__) && __GNUC__ >= 12
+#define WEFT__SIMD_CLONES \
+	__attribute__((   \
+		target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define WEFT__SIMD_CLONES
+#endif
+
+#define WEFT_KERNEL_SIMD(name)                                                 \
+	static inline void name##__item(const weft_kargs *weft__ka,            \
+					uint32_t weft__gid, int weft__phase)   \
+		__attribute__((always_inline));                                \
+	WEFT__SIMD_CLONES WEFT__SIMD_FLATTEN static void name(                 \
+		const weft_kargs *weft__ka, uint32_t weft__begin,              \
+		uint32_t weft__end)                                            \
+	{                                                                      \
+		const weft_kargs weft__kc = *weft__ka;                         \
+		uint32_t weft__g = weft__begin, weft__j;                       \
+                                                                               \
+		for (; weft__end - weft__g >= WEFT__SIMD_BLOCK;                \
+		     weft__g += WEFT__SIMD_BLOCK) {                            \
+			WEFT__SIMD_NO_WRAP(weft__g);                           \
+			WEFT__SIMD_LOOP                                        \
+			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;          \
+			     weft__j++)                                        \
+				name##__item(&weft__kc, weft__g + weft__j, 0); \
+			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;          \
+			     weft__j++)                                        \
+				name##__item(&weft__kc, weft__g + weft__j, 1); \
+		}                                                              \
+		for (; weft__g < weft__end; weft__g++) {                       \
+			name##__item(&weft__kc, weft__g, 0);                   \
+			name##__item(&weft__kc, weft__g, 1);                   \
+		}                                                              \
+	}                                                                      \
+	static inline void name##__item(                                       \
+		const weft_kargs *weft__ka __attribute__((unused)),            \
+		uint32_t weft__gid __attribute__((unused)),                    \
+		int weft__phase __attribute__((unused)))
+/* The two parts of a WEFT_KERNEL_SIMD body: `if (WEFT_SIMD_MAIN) { ... }`,
+ * the straight-line part, vectorised; `if (WEFT_SIMD_AFTER) { ... }`, the
+ * rest (branches, loops, draws, the work of one item), run one item at a
+ * time after the main part of every item of the block. Both are 1 on
+ * OpenCL and CUDA, where an item runs both in turn. */
+#define WEFT_SIMD_MAIN	(weft__phase == 0)
+#define WEFT_SIMD_AFTER (weft__phase == 1)
+
 /* WEFT_BUF(type, name, k): bind the k-th launch buffer as `type *name`. */
 #define WEFT_BUF(T, name, k) T *name = (T *)weft__ka->buf[k]
 #define WEFT_GID	     (weft__gid)

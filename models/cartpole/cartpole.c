@@ -247,8 +247,21 @@ free_host:
 
 #define B(k) (s->bufs[CP_B_##k])
 
+/* The step with the host's actions: cartpole_act_f32, written to
+ * vectorise on the host, with precision = f32 (cartpole.wk, "the f32
+ * step"); cartpole_act with f64. */
 static weft_launch cp_act(const cartpole_state *s)
 {
+	if (s->params.precision == CP_PRECISION_F32)
+		return cartpole_act_f32_launch(
+			(cartpole_act_f32_bufs){ .p = B(PARAMS),
+						 .state = B(STATE),
+						 .book = B(BOOK),
+						 .acc = B(ACC),
+						 .actions = B(ACTIONS),
+						 .io = B(IO),
+						 .ctl = B(CTL) },
+			s->n_envs);
 	return cartpole_act_launch((cartpole_act_bufs){ .p = B(PARAMS),
 							.state = B(STATE),
 							.book = B(BOOK),
@@ -260,8 +273,20 @@ static weft_launch cp_act(const cartpole_state *s)
 				   s->n_envs);
 }
 
+/* The step with the on-device policy: cartpole_policy_f32 for precision =
+ * f32 with the linear policy, cartpole_policy otherwise. */
 static weft_launch cp_policy_launch(const cartpole_state *s)
 {
+	if (s->params.precision == CP_PRECISION_F32 &&
+	    s->params.policy == CP_POLICY_LINEAR)
+		return cartpole_policy_f32_launch(
+			(cartpole_policy_f32_bufs){ .p = B(PARAMS),
+						    .state = B(STATE),
+						    .book = B(BOOK),
+						    .acc = B(ACC),
+						    .io = B(IO),
+						    .ctl = B(CTL) },
+			s->n_envs);
 	return cartpole_policy_launch(
 		(cartpole_policy_bufs){ .p = B(PARAMS),
 					.state = B(STATE),
@@ -388,6 +413,7 @@ static weft_status cartpole_add_views(weft_model_ctx *mc, cartpole_state *s)
 {
 	int64_t flat[1] = { s->n_envs };
 	int64_t packed[1] = { (int64_t)s->bytes[CP_B_IO] };
+	int64_t ctl[1] = { CP_CTL_WORDS };
 	size_t un = s->n_envs;
 	weft_env_views v = {
 		.struct_size = sizeof v,
@@ -413,10 +439,14 @@ static weft_status cartpole_add_views(weft_model_ctx *mc, cartpole_state *s)
 	if ((st = weft_model_env_views(mc, &v)) ||
 	    (st = weft_model_array(mc, "final_return", B(IO),
 				   CP_IO_FINAL_RETURN(un), WEFT_DTYPE_F32, 1,
-				   flat)))
+				   flat)) ||
+	    (st = weft_model_array(mc, "packed", B(IO), 0, WEFT_DTYPE_U8, 1,
+				   packed)))
 		return st;
-	return weft_model_array(mc, "packed", B(IO), 0, WEFT_DTYPE_U8, 1,
-				packed);
+	/* the control block: the "stats" list's totals (CP_CTL_*), which
+	 * the C API reads too (the longest episode is nowhere else) */
+	return weft_model_array(mc, "control", B(CTL), 0, WEFT_DTYPE_U32, 1,
+				ctl);
 }
 
 /* One environment's spaces, as Gymnasium's CartPole-v1 declares them: a

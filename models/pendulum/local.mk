@@ -2,8 +2,8 @@
 # (models/pendulum/pendulum.md), the plugin weft-model-pendulum.so, built
 # like every model from the installed headers and its kernels through
 # weft-wk. The plugin computes the initial state with the kernels' own
-# functions (pendulum_dyn.h): compiled without contraction, so that it
-# rounds as the devices do.
+# functions (pendulum_dyn.h), compiled with AM_CFLAGS' -ffp-contract=off
+# (no contraction), so that it rounds as the devices do.
 PENDULUM_CPPFLAGS = $(WEFT_MODEL_CPPFLAGS) -I$(top_srcdir)/models/pendulum \
 	-I$(top_builddir)/models/pendulum
 
@@ -14,7 +14,6 @@ models_pendulum_weft_model_pendulum_la_SOURCES = \
 nodist_models_pendulum_weft_model_pendulum_la_SOURCES = \
 	models/pendulum/pendulum_kernels.c models/pendulum/pendulum_kernels.h
 models_pendulum_weft_model_pendulum_la_CPPFLAGS = $(PENDULUM_CPPFLAGS)
-models_pendulum_weft_model_pendulum_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 models_pendulum_weft_model_pendulum_la_LDFLAGS = $(WEFT_MODEL_LDFLAGS)
 models_pendulum_weft_model_pendulum_la_LIBADD = core/libweft.la
 

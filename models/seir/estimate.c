@@ -176,7 +176,9 @@ weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 		e.slots += ps.entries[l] > 0;
 	}
 	e.days = (uint64_t)s.params.n_days + 1;
-	e.beta_rows = (uint64_t)weft__seir_beta_last(&s.spec) + 1;
+	/* With crn, the row of level chances after the last. */
+	e.beta_rows = (uint64_t)weft__seir_beta_last(&s.spec) + 1 +
+		      ((s.params.opts & SEIR_OPT_CRN) ? 1u : 0u);
 	e.row_bytes = (uint64_t)s.params.row_words * 4;
 	/* The series' host copy, and what the last chunk reads back for the
 	 * reproduction numbers (repro.c): the cohorts, every agent's counts

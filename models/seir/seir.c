@@ -174,6 +174,16 @@ static const weft_key_desc seir_keys[] = {
 	  "count the infectors that draw and the candidates skip sampling "
 	  "walks, for the summary (bench/seir-profile.sh; costs a few per "
 	  "cent of a day; same results)" },
+	{ "crn", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "common random numbers, for comparing scenarios: an agent's "
+	  "course is drawn by agent whatever day it is infected, an "
+	  "infector's contacts by the day of its infectious period, and its "
+	  "walks keep their candidates and draws whatever isolation, "
+	  "diagnosis, quarantine and interventions lower its chances to, so "
+	  "that two scenarios run with the same seed pair agent by agent "
+	  "(bench/crn.sh); other numbers than false, the same laws; costs "
+	  "the candidates the lowered chances would have skipped (12 to 25 "
+	  "% more time with isolation; models/seir/seir.md)" },
 	{ "r0", WEFT_KEY_REAL, "0", 0, 100, NULL,
 	  "basic reproduction number to calibrate beta for, instead of "
 	  "beta: the beta whose next-generation estimate of R0 on this "
@@ -721,7 +731,7 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 	weft__seir_severity_summary(mc, s, days);
 	weft__seir_vaccination_summary(mc, s, last);
 	weft__seir_testing_summary(mc, s, days);
-	if (s->params.count_work)
+	if (s->params.opts & SEIR_OPT_COUNT_WORK)
 		seir_summary_work(mc, s, days);
 	seir_summary_memory(mc, s);
 	return weft__seir_repro_finish(mc, s, days);

@@ -309,7 +309,8 @@ static void init_seeds(const seir_params *p, uint32_t n, uint8_t *state,
 		bits[i / 32] |= 1u << (i % 32);
 		timer[i] = (uint16_t)seir_duration(
 			p->dur[SEIR_DUR_LATENT],
-			weft_philox(p->seed_lo, p->seed_hi, 0u, i, 0u,
+			weft_philox(p->seed_lo, p->seed_hi,
+				    SEIR_COURSE_DAY(p, 0u), i, 0u,
 				    SEIR_PURPOSE_LATENT)
 				.v[0]);
 		list[k++] = i;

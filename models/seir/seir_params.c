@@ -156,7 +156,9 @@ static weft_status params_run(weft_model_ctx *mc, seir_state *s)
 	s->params.seed_hi = (uint32_t)(seed >> 32);
 	s->params.n_days = (uint32_t)steps;
 	s->params.frontier = (weft_u32)weft_model_bool(mc, "frontier");
-	s->params.count_work = (weft_u32)weft_model_bool(mc, "count_work");
+	s->params.opts =
+		(weft_model_bool(mc, "count_work") ? SEIR_OPT_COUNT_WORK : 0u) |
+		(weft_model_bool(mc, "crn") ? SEIR_OPT_CRN : 0u);
 	return WEFT_OK;
 }
 
@@ -180,6 +182,30 @@ weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
 	return weft__seir_testing_params(mc, s);
 }
 
+/* [seir] crn: the beta table's row after its last (rows rows before
+ * it): each layer's level chance, the largest of its column (every day,
+ * isolating or not) and of its beta before interventions, so that
+ * measures that only lower a chance leave it as it is. */
+static void params_crn_row(const seir_beta_spec *b, uint32_t *table,
+			   uint32_t rows)
+{
+	uint32_t *crn = table + (size_t)rows * SEIR_BETA_COLS;
+
+	for (int l = 0; l < SEIR_LAYERS; l++) {
+		uint32_t m = weft__seir_q28(b->beta * b->layer_beta[l]);
+
+		for (uint32_t r = 0; r < rows; r++) {
+			const uint32_t *row =
+				table + (size_t)r * SEIR_BETA_COLS;
+
+			m = row[l] > m ? row[l] : m;
+			m = row[SEIR_LAYERS + l] > m ? row[SEIR_LAYERS + l] : m;
+		}
+		crn[l] = m;
+		crn[SEIR_LAYERS + l] = 0u;
+	}
+}
+
 weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,
 				 const seir_population *pop)
 {
@@ -194,6 +220,19 @@ weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,
 				       (unsigned long long)last + 1);
 	s->params.beta_last = last;
 	s->beta_rows = last + 1;
+	if (s->params.opts & SEIR_OPT_CRN) {
+		uint32_t *t =
+			realloc(s->beta, ((size_t)last + 2) * SEIR_BETA_COLS *
+						 sizeof *t);
+
+		if (!t)
+			return weft_model_fail(mc, WEFT_E_NOMEM,
+					       "cannot allocate the beta "
+					       "table's crn row");
+		s->beta = t;
+		params_crn_row(&s->spec, t, s->beta_rows);
+		s->beta_rows++;
+	}
 	return WEFT_OK;
 }
 

@@ -144,7 +144,9 @@ typedef struct seir_campaign {
 /* Transmission draws (seir.wk, seir_walk_layer): (day, infector, 0,
  * TRANSMIT) gives each layer the skip to its first candidate; candidate
  * c (from 1) draws (day, infector, c, TRANSMIT + layer or COMMUNITY):
- * .v[0] its acceptance, .v[1] the next skip, .v[2] a daily partner. */
+ * .v[0] its acceptance, .v[1] the next skip, .v[2] a daily partner.
+ * With crn (SEIR_OPT_CRN) the day word is the day of the infector's
+ * infectious period (0: its onset) instead. */
 
 /* Reproduction numbers (models/seir/repro.c), in the tally buffer from
  * p->cohort_off: the cohorts hold, for each day d of onset of
@@ -198,7 +200,7 @@ typedef struct seir_params {
 	weft_u32 seed_hi;
 	weft_u32 n_days;	  /* rows in the series after row 0 */
 	weft_u32 frontier;	  /* 1: work over the active list */
-	weft_u32 count_work;	  /* 1: count draws and candidates */
+	weft_u32 opts;		  /* SEIR_OPT_* bits */
 	weft_u32 community_daily; /* contacts drawn per infectious day */
 	weft_u32 layer_slot[SEIR_LAYERS]; /* a stored layer's place among an
 					   * agent's rows, or SEIR_NONE */
@@ -304,6 +306,22 @@ typedef struct seir_params {
 	weft_u32 trace_time[SEIR_LAYERS];
 	weft_u32 quar_q16[SEIR_LAYERS];
 } seir_params;
+
+/* seir_params.opts: count the transmission kernel's work ([seir]
+ * count_work); common random numbers ([seir] crn, seir.md "Common
+ * random numbers"). With crn the beta table has one more row, after
+ * row beta_last: each layer's level chance (Q28; seir_crn_beta), and an
+ * agent's course (latent period, symptoms, outcome, stages, isolation)
+ * is drawn from (SEIR_CRN_DAY, agent), whichever day it is infected. */
+#define SEIR_OPT_COUNT_WORK 1u
+#define SEIR_OPT_CRN	    2u
+/* The day word of the draws of an agent's course: the day of its
+ * exposure (LATENT) or onset (ONSET, STAGES, SYMPTOMS), or with crn a
+ * day that never is (agents are infected once: each draws its course
+ * once). */
+#define SEIR_CRN_DAY 0xFFFFFFFFu
+#define SEIR_COURSE_DAY(p, day) \
+	(((p)->opts & SEIR_OPT_CRN) ? SEIR_CRN_DAY : (day))
 
 /* The tally (buffer 3): the day being simulated, running totals, today's
  * transitions, and the sizes of the active list; then, with age bands,

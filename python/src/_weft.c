@@ -1545,52 +1545,165 @@ static long long int_at(const void *p, uint32_t dtype, size_t k)
 	return 0;
 }
 
-/* Discrete actions within [start, start + n), or ValueError naming the
- * first that is not (weft/envs.py's message); nothing is sent. */
-static int env_actions_in_range(EnvObject *e, const void *p)
+/* v, within the range of integer dtype `dtype`, stored as element k. */
+static void int_put(void *p, uint32_t dtype, size_t k, long long v)
+{
+	switch (dtype) {
+	case WEFT_DTYPE_I8: ((int8_t *)p)[k] = (int8_t)v; break;
+	case WEFT_DTYPE_I16: ((int16_t *)p)[k] = (int16_t)v; break;
+	case WEFT_DTYPE_I32: ((int32_t *)p)[k] = (int32_t)v; break;
+	case WEFT_DTYPE_I64: ((int64_t *)p)[k] = (int64_t)v; break;
+	case WEFT_DTYPE_U8: ((uint8_t *)p)[k] = (uint8_t)v; break;
+	case WEFT_DTYPE_U16: ((uint16_t *)p)[k] = (uint16_t)v; break;
+	case WEFT_DTYPE_U32: ((uint32_t *)p)[k] = (uint32_t)v; break;
+	case WEFT_DTYPE_U64: ((uint64_t *)p)[k] = (uint64_t)v; break;
+	}
+}
+
+/* The integer dtype of a buffer's elements from its struct-module format
+ * (native or little-endian, as numpy gives on this host), or 0 when it is
+ * not one (floats, bools, records). */
+static uint32_t int_dtype_of(const Py_buffer *b)
+{
+	const char *f = b->format ? b->format : "B";
+	unsigned bits = 8u * (unsigned)b->itemsize;
+
+	if (*f == '@' || *f == '=' || *f == '<')
+		f++;
+	if (!f[0] || f[1] || !strchr("bBhHiIlLqQ", f[0]) ||
+	    (bits != 8 && bits != 16 && bits != 32 && bits != 64))
+		return 0;
+	return (islower((unsigned char)f[0]) ? 0u : 1u << 8) | bits;
+}
+
+/* A Discrete action view's integer dtype (0: a Box's actions). */
+static uint32_t env_discrete_dtype(const EnvObject *e)
+{
+	const weft_array *a = &e->v[EV_ACTIONS];
+
+	if (e->info.action.kind != WEFT_SPACE_DISCRETE || (a->dtype >> 8) == 2)
+		return 0;
+	return a->dtype;
+}
+
+/* Element k of count integers of type TF at p, as a long long, checked
+ * within [lo, hi] (else jump to out_of_range with k where it is) and
+ * stored at d as an integer of vbytes bytes (its low bytes: two's
+ * complement, whatever the view's signedness). The width test is the
+ * same every element (predicted). */
+#define WEFT_PY_STAGE(TF)                                         \
+	do {                                                      \
+		const TF *q = p;                                  \
+		for (k = 0; k < count; k++) {                     \
+			long long v = (long long)q[k];            \
+			if (v < lo || v > hi)                     \
+				goto out_of_range;                \
+			if (vbytes == 1)                          \
+				((uint8_t *)d)[k] = (uint8_t)v;   \
+			else if (vbytes == 2)                     \
+				((uint16_t *)d)[k] = (uint16_t)v; \
+			else if (vbytes == 4)                     \
+				((uint32_t *)d)[k] = (uint32_t)v; \
+			else                                      \
+				((uint64_t *)d)[k] = (uint64_t)v; \
+		}                                                 \
+	} while (0)
+
+/* Discrete actions, count integers of dtype `from` at p, within [start,
+ * start + n) (else ValueError naming the first that is not, weft/envs.py's
+ * message; the stage may hold part of them, and nothing is sent), stored
+ * in the stage as the action view's dtype: one pass, whatever integer type
+ * the policy gave. */
+static int env_stage_discrete(EnvObject *e, const void *p, uint32_t from)
 {
 	const weft_env_space *sp = &e->info.action;
 	const weft_array *a = &e->v[EV_ACTIONS];
-	size_t count = a->bytes / WEFT_DTYPE_BYTES(a->dtype);
+	unsigned vbytes = WEFT_DTYPE_BYTES(a->dtype);
+	size_t count = a->bytes / vbytes, k = 0;
 	long long lo = (long long)sp->start, hi = lo + (long long)sp->n - 1;
+	void *d = e->stage;
 
-	if (sp->kind != WEFT_SPACE_DISCRETE || (a->dtype >> 8) == 2)
-		return 0; /* a Box: weft/envs.py checks what it must */
-	for (size_t k = 0; k < count; k++) {
-		long long v = int_at(p, a->dtype, k);
+	switch (from) {
+	case WEFT_DTYPE_I8: WEFT_PY_STAGE(int8_t); break;
+	case WEFT_DTYPE_I16: WEFT_PY_STAGE(int16_t); break;
+	case WEFT_DTYPE_I32: WEFT_PY_STAGE(int32_t); break;
+	case WEFT_DTYPE_I64: WEFT_PY_STAGE(int64_t); break;
+	case WEFT_DTYPE_U8: WEFT_PY_STAGE(uint8_t); break;
+	case WEFT_DTYPE_U16: WEFT_PY_STAGE(uint16_t); break;
+	case WEFT_DTYPE_U32: WEFT_PY_STAGE(uint32_t); break;
+	default: /* u64: above INT64_MAX is out of any range (int_at) */
+		for (k = 0; k < count; k++) {
+			long long v = int_at(p, from, k);
 
-		if (v < lo || v > hi) {
-			PyErr_Format(error_class[-WEFT_E_INVALID],
-				     "actions[%zu] is %lld, out of range: "
-				     "expected %lld .. %lld (Discrete(%lld, "
-				     "start=%lld)); nothing was sent",
-				     k, v, lo, hi, (long long)sp->n, lo);
-			return -1;
+			if (v < lo || v > hi)
+				goto out_of_range;
+			int_put(d, a->dtype, k, v);
 		}
 	}
 	return 0;
+out_of_range:
+	if (from == WEFT_DTYPE_U64)
+		PyErr_Format(error_class[-WEFT_E_INVALID],
+			     "actions[%zu] is %llu, out of range: expected "
+			     "%lld .. %lld (Discrete(%lld, start=%lld)); "
+			     "nothing was sent",
+			     k, (unsigned long long)((const uint64_t *)p)[k],
+			     lo, hi, (long long)sp->n, lo);
+	else
+		PyErr_Format(error_class[-WEFT_E_INVALID],
+			     "actions[%zu] is %lld, out of range: expected "
+			     "%lld .. %lld (Discrete(%lld, start=%lld)); "
+			     "nothing was sent",
+			     k, int_at(p, from, k), lo, hi, (long long)sp->n,
+			     lo);
+	return -1;
+}
+#undef WEFT_PY_STAGE
+
+/* The actions of step() into the stage: a C-contiguous buffer of one
+ * element per action, either of the view's dtype and bytes (a Box's
+ * actions: weft/envs.py converted and checked them), or, for a Discrete
+ * space, of any integer type (numpy's int64 from a policy's argmax
+ * included), converted and range-checked here in one pass. */
+static int env_stage_actions(EnvObject *e, PyObject *o)
+{
+	const weft_array *a = &e->v[EV_ACTIONS];
+	size_t count = a->bytes / WEFT_DTYPE_BYTES(a->dtype);
+	uint32_t view = env_discrete_dtype(e), from;
+	Py_buffer b;
+	int rc = 0;
+
+	if (PyObject_GetBuffer(o, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
+		return -1;
+	from = view ? int_dtype_of(&b) : 0;
+	if (from && b.len == (Py_ssize_t)(count * WEFT_DTYPE_BYTES(from)))
+		rc = env_stage_discrete(e, b.buf, from);
+	else if (!view && b.len == (Py_ssize_t)a->bytes)
+		memcpy(e->stage, b.buf, a->bytes);
+	else if (view)
+		rc = (PyErr_Format(error_class[-WEFT_E_INVALID],
+				   "actions: %zd bytes of format '%s', "
+				   "expected %zu integers",
+				   b.len, b.format ? b.format : "B", count),
+		      -1);
+	else
+		rc = (PyErr_Format(error_class[-WEFT_E_INVALID],
+				   "actions: %zd bytes, expected %zu", b.len,
+				   a->bytes),
+		      -1);
+	PyBuffer_Release(&b);
+	return rc;
 }
 
-/* step(actions): actions a C-contiguous buffer of exactly the action
- * view's bytes and dtype (weft/envs.py converts them; Discrete ones are
- * checked here too, so that an array already of the view's dtype needs
- * no check in Python), or None: the actions already in the device's
- * action buffer (device_array). */
+/* step(actions): actions as env_stage_actions() takes them, or None: the
+ * actions already in the device's action buffer (device_array). */
 static PyObject *Env_step(EnvObject *e, PyObject *o)
 {
-	Py_buffer b;
-	int bad;
-
 	if (!env_ready(e))
 		return NULL;
 	if (o == Py_None)
 		return env_launch(e, e->act, 1, 0);
-	if (get_items(o, &b, (Py_ssize_t)e->v[EV_ACTIONS].bytes, "actions"))
-		return NULL;
-	if (!(bad = env_actions_in_range(e, b.buf)))
-		memcpy(e->stage, b.buf, e->v[EV_ACTIONS].bytes);
-	PyBuffer_Release(&b);
-	if (bad)
+	if (env_stage_actions(e, o))
 		return NULL;
 	return env_launch(e, e->act, 1, EW_ACTIONS);
 }

@@ -27,8 +27,19 @@ def test_aggregates_are_the_runs_one_by_one(tmp_path):
     assert e.runs == 8 and e.failed == []
     assert e.scenarios == ["seir.beta=0.02", "seir.beta=0.03"]
     assert e.summary["runs"].startswith("8 (2 scenarios x 4 seeds)")
-    assert set(e.tables) == {"seir.beta=0.02", "seir.beta=0.03", "summary"}
+    assert set(e.tables) == {"seir.beta=0.02", "seir.beta=0.03", "summary",
+                             "differences"}
     assert list(e.tables["summary"]["scenario"]) == e.scenarios
+    # the later scenario minus the first, paired seed by seed: its mean is
+    # the difference of the means, inside its 95 % interval
+    d = e.tables["differences"]
+    assert list(d["scenario"]) == ["seir.beta=0.03"]
+    assert list(d["baseline"]) == ["seir.beta=0.02"]
+    m = e.tables["summary"]["attack_rate_pct_mean"].astype(float)
+    dm = float(d["attack_rate_pct_diff_mean"][0])
+    assert dm == pytest.approx(m[1] - m[0], rel=1e-12, abs=1e-12)
+    assert (float(d["attack_rate_pct_diff_ci95_lo"][0]) <= dm
+            <= float(d["attack_rate_pct_diff_ci95_hi"][0]))
     for beta in ("0.02", "0.03"):
         daily = [weft.run(overrides=dict(SMALL, **{"seir.beta": beta}),
                           model="seir", seed=s,

@@ -93,6 +93,35 @@ def test_actions(env):
     with pytest.raises(TypeError, match="actions must be integers"):
         env.step(["a", "b", "c", "d"])
     env.step([1, 0, True, np.int8(1)])
+    # every integer dtype is range-checked as it is converted (in C)
+    for dt in (np.int8, np.int16, np.int32, np.int64, np.uint16,
+               np.uint32, np.uint64):
+        with pytest.raises(ValueError, match=r"actions\[3\] is 7, out of "
+                           r"range: expected 0 \.\. 1"):
+            env.step(np.array([0, 1, 1, 7], dt))
+        env.step(np.array([0, 1, 1, 0], dt))
+    with pytest.raises(ValueError, match=r"actions\[1\] is -128, out of "
+                       r"range"):
+        env.step(np.array([0, -128, 0, 0], np.int8))
+    with pytest.raises(ValueError, match=r"actions\[0\] is "
+                       r"18446744073709551615, out of range"):
+        env.step(np.array([2**64 - 1, 0, 0, 0], np.uint64))
+    # byte-swapped integers are converted (in Python) as before
+    env.step(np.array([0, 1, 1, 0], ">i8"))
+
+
+def test_integer_actions_same_steps(env):
+    """Actions of any integer dtype step as the same actions in uint8."""
+    twin = E.make("CartPole-v1", 4, backend="openmp")
+    env.reset(seed=5)
+    twin.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for dt in (np.int64, np.int32, np.uint16, np.int8) * 5:
+        a = rng.integers(0, 2, 4)
+        for u, v in zip(env.step(a.astype(dt))[:4],
+                        twin.step(a.astype(np.uint8))[:4]):
+            assert u.tobytes() == v.tobytes()
+    twin.close()
 
 
 def test_unknown_id():

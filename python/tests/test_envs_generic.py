@@ -173,14 +173,18 @@ def _steady_steps(env, actions, steps, ended_of):
     return worst, kept
 
 
-@pytest.mark.parametrize("how", ["cartpole", "make"])
-def test_steps_allocate_nothing_of_their_size(how):
+@pytest.mark.parametrize("how,dtype", [("cartpole", np.uint8),
+                                       ("make", np.uint8),
+                                       ("make", np.int64),
+                                       ("make", np.int32)])
+def test_steps_allocate_nothing_of_their_size(how, dtype):
     """A step allocates no array of the environments' size (16,384
-    environments: any such array would be 16 KiB or more); what remains
-    is constant: a few small Python objects (the result tuple, the info
-    dict, an int) and numpy's reductions of the range check and of the
-    episode ends (about 1 KiB each, measured, whatever the size), and
-    nothing is kept."""
+    environments: any such array would be 16 KiB or more), whatever the
+    integer dtype of the actions (numpy's int64, as a policy's argmax
+    gives them, is converted and range-checked by the extension in one
+    pass, not by a converted copy); what remains is constant: a few small
+    Python objects (the result tuple, the info dict, an int) and numpy's
+    reduction of the episode ends, and nothing is kept."""
     n = 16384
     if how == "cartpole":
         env = CartPoleVectorEnv(n, backend="openmp")
@@ -189,7 +193,7 @@ def test_steps_allocate_nothing_of_their_size(how):
         _skip_unless("CartPole-v1")
         env = E.make("CartPole-v1", n, backend="openmp")
         env.reset(seed=0)
-    actions = np.zeros(n, np.uint8)
+    actions = np.zeros(n, dtype)
     actions[::2] = 1
     worst, kept = _steady_steps(env, actions, 200,
                                 lambda out: (out[2] | out[3]).any())

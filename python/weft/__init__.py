@@ -12,6 +12,7 @@
 
 weft.run, weft.run_ensemble, weft.check, weft.backends and weft.models
 wrap libweft's API (weft/weft.h) through the C extension weft._weft;
+weft.calibrate fits a model's parameters to data (Optuna, optional);
 failures raise the classes of weft.errors with the C library's message.
 docs/python.md is the guide.
 """
@@ -23,6 +24,7 @@ from .errors import (WeftError, InvalidArgumentError, OutOfMemoryError,
                      InternalError)
 from .run import (run, run_ensemble, check, backends, models, RunResult,
                   EnsembleResult, FailedRun, Table, BackendInfo, ModelInfo)
+from .calibrate import calibrate
 
 __version__ = "0.1.0"
 __all__ = ["run", "run_ensemble", "check", "backends", "models",
@@ -30,7 +32,7 @@ __all__ = ["run", "run_ensemble", "check", "backends", "models",
            "BackendInfo", "ModelInfo", "library_version", "WeftError",
            "InvalidArgumentError", "OutOfMemoryError", "FileError",
            "ConfigError", "PluginError", "BackendError", "DeviceError",
-           "ModelError", "UnsupportedError", "InternalError"]
+           "ModelError", "UnsupportedError", "InternalError", "calibrate"]
 
 
 def library_version():

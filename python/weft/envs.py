@@ -449,11 +449,12 @@ class WeftVectorEnv(_Base):
                 "vector environments require)")
         a = actions
         if not (self._act_range is not None and type(a) is np.ndarray
-                and a.dtype == self._act_dtype and a.shape == self._act_shape
-                and a.flags.c_contiguous):
+                and a.dtype.kind in "iu" and a.dtype.isnative
+                and a.shape == self._act_shape and a.flags.c_contiguous):
             a = self._actions(a)
-        # (an array of the action view's dtype and shape is passed as it
-        # is: the extension checks the Discrete range itself)
+        # (a Discrete space's integer array of the right shape, any
+        # integer dtype, is passed as it is: the extension converts it and
+        # checks the range in one pass, allocating nothing)
         self._c.step(a)
         self._env_steps += self.num_envs
         return self._result()
@@ -669,6 +670,10 @@ class WeftVectorEnv(_Base):
 # their returns summed (f32 bits).
 _ENV_ENDED, _ENV_SUM = 8, 9
 
+# Word of CartPole's "control" view (CP_CTL_MAX of cartpole_shared.h): the
+# longest episode among those its "stats" list last reduced.
+_CTL_MAX = 12
+
 # CartPole-v1's termination (Gymnasium's x_threshold and
 # theta_threshold_radians): a state set must be within them.
 _X_MAX, _THETA_MAX = 2.4, 12 * 2 * np.pi / 360
@@ -689,8 +694,8 @@ class CartPoleVectorEnv(WeftVectorEnv):
     render_mode: None or "rgb_array".
 
     Everything here is the generic path: the model's views ("state",
-    "reset_mask", "final_return") and launch lists ("state",
-    "set_state", "policy") through read(), write() and launch().
+    "reset_mask", "final_return", "control") and launch lists ("state",
+    "set_state", "policy", "stats") through read(), write() and launch().
     """
 
     def __init__(self, num_envs=8, *, backend="auto", precision="f32",
@@ -705,6 +710,7 @@ class CartPoleVectorEnv(WeftVectorEnv):
         self.final_obs = self._final
         self.final_return = self._more["final_return"]
         self._state_dtype = np.dtype(self._declared["state"][0])
+        self._max_return = 0
 
     def close(self, **kwargs):
         self.final_obs = self.final_return = None
@@ -778,6 +784,22 @@ class CartPoleVectorEnv(WeftVectorEnv):
         self.launch("pack")
         self._env_steps += n * self.num_envs
         return self._out(self._obs)
+
+    def episode_statistics(self):
+        """WeftVectorEnv.episode_statistics() and the longest return:
+        max_return (since the environments were made) and
+        recent_max_return (since the last call), as weft_cartpole_stats
+        gives them, of every episode ended, policy_steps() included. The
+        model's "stats" list reduces each environment's longest episode
+        (and clears it) into its "control" view, which is read."""
+        out = super().episode_statistics()
+        if "control" in self._declared:  # (a model built before it: none)
+            self.launch("stats")
+            recent = int(self.read("control")[_CTL_MAX])
+            self._max_return = max(self._max_return, recent)
+            out["max_return"] = float(self._max_return)
+            out["recent_max_return"] = float(recent)
+        return out
 
     def __repr__(self):
         return "CartPoleVectorEnv(num_envs=%d, backend=%r, precision=%r)" % (

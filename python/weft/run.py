@@ -161,7 +161,10 @@ class EnsembleResult:
     (file name -> path of every committed file) and tables (CSV stem ->
     Table): tables[SCENARIO] holds, per step, each aggregated column's
     mean, std and quantiles (S_mean, S_std, S_q05 ... S_q95), and
-    tables["summary"] the final outcomes per scenario."""
+    tables["summary"] the final outcomes per scenario, and, with two
+    scenarios or more, tables["differences"] each later scenario's
+    outcomes minus the first's, paired seed by seed (mean, std, 95 %
+    interval of the mean, q05, q95)."""
 
     def __init__(self, d):
         self.scenarios = list(d["scenarios"])

@@ -267,7 +267,7 @@ fi
 # The reference documents the models installed with weft (the template
 # model is on the tests' path, never installed).
 models_built=$WEFT_BUILDDIR/models/seir/.libs:$WEFT_BUILDDIR/models/cartpole/.libs
-for m in circles boids wolf-sheep acrobot mountain-car pendulum minatar; do
+for m in circles boids wolf-sheep acrobot mountain-car pendulum minatar patches; do
 	models_built=$models_built:$WEFT_BUILDDIR/models/$m/.libs
 done
 WEFT_MODEL_PATH=$models_built \

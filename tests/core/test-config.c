@@ -276,7 +276,7 @@ static const struct bad_file bad_files[] = {
 	  { "section2.ini:1: unknown section [zzzzzzzzzz] (no model plugin "
 	    "weft-model-zzzzzzzzzz.so in ",
 	    "; sections are [simulation], [backend], [output], [model], "
-	    "[checkpoint], [ensemble], [seir], [cartpole]" } },
+	    "[checkpoint], [ensemble], [calibration], [seir], [cartpole]" } },
 	{ "key.ini",
 	  "[simulation]\nstpes = 10\n",
 	  { "key.ini:2: unknown key 'stpes' in [simulation]; did you mean "

@@ -123,6 +123,8 @@ runs = 4000
 [scenario a]
 [scenario b]
 [scenario c]'
+expect_error "a scenario named as one of the ensemble's own outputs" \
+	"[scenario differences]: 'differences' names one of the ensemble's own outputs (summary, compare, runs, differences)" '[scenario differences]'
 expect_error "an override of what every run shares" \
 	"[output] is the same for every run" '[scenario a]
 output.every = 2'
@@ -147,6 +149,20 @@ head -1 "$tmp/out/summary.csv" | grep -q "^scenario,runs,failed,attack_rate_pct_
 ok $? "summary.csv: a line per scenario with the model's outcomes"
 grep -q "^  distancing+seir.beta=0.02 *attack_rate_pct" "$tmp/run"
 ok $? "the summary is printed"
+# differences.csv: each scenario but the first minus the first, seed by
+# seed; the mean of the paired differences is the difference of the
+# means (summary.csv), inside its own 95 % interval.
+head -1 "$tmp/out/differences.csv" | grep -q "^scenario,baseline,pairs,attack_rate_pct_diff_mean,attack_rate_pct_diff_std,attack_rate_pct_diff_ci95_lo,attack_rate_pct_diff_ci95_hi,attack_rate_pct_diff_q05,attack_rate_pct_diff_q95" &&
+	[ "$(grep -c '' "$tmp/out/differences.csv")" -eq 4 ] &&
+	awk -F, 'NR == FNR { if (FNR > 1) m[$1] = $4; if (FNR == 2) b = $4; next }
+		FNR > 1 { d = m[$1] - b; if ($2 != base || $3 != 4) bad = 1
+			  if ((d - $4) ^ 2 > 1e-18 + 1e-20 * d * d || !($6 <= $4 && $4 <= $7)) bad = 1; n++ }
+		END { exit !(n == 3 && !bad) }' base="$(sed -n '2s/,.*//p' "$tmp/out/summary.csv")" \
+		"$tmp/out/summary.csv" "$tmp/out/differences.csv"
+ok $? "differences.csv: each scenario minus the first, paired by seed, with a 95 % interval"
+[ $? -eq 0 ] || diag "$tmp/out/differences.csv"
+grep -q "^  difference *distancing+seir.beta=0.02 - baseline+seir.beta=0.012: attack_rate_pct" "$tmp/run"
+ok $? "the differences are in the summary"
 for s in baseline+seir.beta=0.012 distancing+seir.beta=0.02; do
 	if out=$(python3 "$src/tests/core/ensemble_ref.py" "$tmp/out" "$s" daily.csv 100 101 102 103 2>&1) &&
 	   [ "$out" -gt 1000 ]; then

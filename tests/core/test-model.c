@@ -14,6 +14,7 @@
 #include "internal.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -302,7 +303,35 @@ static weft_status summary_emit(weft_model_ctx *mc, void *state,
 	return st ? st : seir->emit(mc, state, steps_done, slot);
 }
 
+/* emit() that counts where it runs: on the run's (main) thread, or on
+ * the output writer's; the slow one sleeps as slow_emit does. */
+static pthread_t main_thread;
+static int emits_main, emits_writer;
+
+static void count_emit(void)
+{
+	if (pthread_equal(pthread_self(), main_thread))
+		emits_main++;
+	else
+		emits_writer++;
+}
+
+static weft_status counted_emit(weft_model_ctx *mc, void *state,
+				uint64_t steps_done, unsigned slot)
+{
+	count_emit();
+	return seir->emit(mc, state, steps_done, slot);
+}
+
+static weft_status counted_slow_emit(weft_model_ctx *mc, void *state,
+				     uint64_t steps_done, unsigned slot)
+{
+	count_emit();
+	return slow_emit(mc, state, steps_done, slot);
+}
+
 static weft_model legacy_model, slow_model, failing_model, summary_model;
+static weft_model counted_model, counted_slow_model;
 
 static void make_models(void)
 {
@@ -325,6 +354,9 @@ static void make_models(void)
 	slow_model.emit = slow_emit;
 	failing_model.emit = failing_emit;
 	summary_model.emit = summary_emit;
+	counted_model = counted_slow_model = *seir;
+	counted_model.emit = counted_emit;
+	counted_slow_model.emit = counted_slow_emit;
 }
 
 /* The backend `name` is built here and available. */
@@ -445,6 +477,42 @@ static void test_pipeline_slow_writer(void)
 	free(b);
 }
 
+/* Where emit() runs: a cheap one on the run's thread while the writer has
+ * nothing queued (no thread hand-over per chunk), an expensive one (3 ms)
+ * on the writer's after the first, whose cost the run did not know yet;
+ * the rows are the same either way. */
+static void test_pipeline_emit_thread(void)
+{
+	static const char *sets[] = { "output.every=1", NULL };
+	run_how counted = { .model = &counted_model };
+	run_how counted_slow = { .model = &counted_slow_model };
+	char msg[WEFT__MSG_MAX];
+	char *a = run_how_seir("plain", NULL, sets, NULL, msg, sizeof msg);
+	char *b, *c;
+	int main_fast, writer_fast;
+
+	main_thread = pthread_self();
+	emits_main = emits_writer = 0;
+	b = run_how_seir("counted", &counted, sets, NULL, msg, sizeof msg);
+	main_fast = emits_main;
+	writer_fast = emits_writer;
+	emits_main = emits_writer = 0;
+	c = run_how_seir("counted_slow", &counted_slow, sets, NULL, msg,
+			 sizeof msg);
+	tap_ok(a && b && c && strcmp(a, b) == 0 && strcmp(a, c) == 0,
+	       "emit() on either thread: the same daily.csv");
+	tap_ok(main_fast > 0,
+	       "a cheap emit() runs on the run's thread (%d of %d chunks)",
+	       main_fast, main_fast + writer_fast);
+	tap_ok(emits_main <= 1 && emits_writer > 1,
+	       "a 3 ms emit() runs on the writer after the first (%d on the "
+	       "run's thread, %d on the writer's)",
+	       emits_main, emits_writer);
+	free(a);
+	free(b);
+	free(c);
+}
+
 /* Whether the run's directory is empty (or missing); a file found there
  * goes to seen, for the message. */
 static int dir_is_empty(const char *name, char *seen, size_t seen_size)
@@ -556,6 +624,7 @@ int main(void)
 	test_pipeline_same_rows();
 	test_pipeline_no_fences();
 	test_pipeline_slow_writer();
+	test_pipeline_emit_thread();
 	test_pipeline_failures();
 	test_native();
 	return tap_done();

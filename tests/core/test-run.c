@@ -160,7 +160,7 @@ static void test_views(void)
 		weft_config_free(cfg);
 		return;
 	}
-	TAP_EQ_INT(weft_sim_array_count(sim), 12, "cartpole declares 12 views");
+	TAP_EQ_INT(weft_sim_array_count(sim), 13, "cartpole declares 13 views");
 	tap_ok(weft_sim_array_find(sim, "obs", &obs) == WEFT_OK &&
 		       obs.dtype == WEFT_DTYPE_F32 && obs.ndim == 2 &&
 		       obs.shape[0] == 10 && obs.shape[1] == 4 &&

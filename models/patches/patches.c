@@ -1,0 +1,1137 @@
+/*
+ * patches.c - the patch model's host code: the plugin weft-model-patches.so
+ * (models/patches/patches.md).
+ *
+ * LASER's SEIR (laser-generic 1.1, laser.generic.SEIR) on weft: agents in
+ * patches, no contact network; each day every susceptible agent in patch
+ * p is exposed with probability 1 - exp(-force_p), the force being
+ * beta I_p / N_p mixed between patches through LASER's gravity network
+ * (laser_core.migration.gravity, row-normalised as laser.generic.Model
+ * does). Exposed and infectious durations are drawn from the
+ * distributions LASER names (gamma, normal, ...), rounded and at least a
+ * minimum, as LASER rounds them: here from a table of the rounded
+ * distribution's cumulative probabilities, computed once on the host, so
+ * that each draw is a few integer comparisons. Births and deaths at crude
+ * rates are LASER's BirthsByCBR and MortalityByCDR. The kernels are in
+ * patches.wk; this file reads [patches] (or the patches from a CSV file),
+ * builds the agents at day 0, the tables and the network, declares the
+ * day's four launches, and writes counts.csv (day,S,E,I,R) and
+ * patches.csv (day,patch,S,E,I,R).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/kernel_host.h>
+#include <weft/kernel.h>
+#include <weft/model.h>
+
+#include "patches_kernels.h"
+#include "patches_shared.h"
+
+#define PT_VERSION   "1.0"
+#define PT_SNAP_ROWS 2u
+#define PT_MAX_ROWS  (1u << 24)
+#define PT_MAX_MIX   4096u /* patches with a network: P^2 work a day */
+
+static const weft_key_desc pt_keys[] = {
+	{ "populations", WEFT_KEY_STRING, "100000", 0, 0, NULL,
+	  "agents in each patch, a comma-separated list (one number: one "
+	  "patch); agents are numbered patch by patch" },
+	{ "patch_file", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "a CSV file of the patches, one row each in order, with a header "
+	  "naming its columns: population (needed), latitude and longitude "
+	  "(or lat and lon), initial_infected, id (if given, 0, 1, 2, ... in "
+	  "order); it replaces populations, latitudes and longitudes, and "
+	  "initial_infected when it has that column. A relative path is "
+	  "taken from the INI file's directory" },
+	{ "latitudes", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "each patch's latitude in degrees, a list as long as populations; "
+	  "needed with more than one patch unless gravity_k = 0" },
+	{ "longitudes", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "each patch's longitude in degrees, as latitudes" },
+	{ "beta", WEFT_KEY_REAL, "0.198", 0, 1000, NULL,
+	  "transmission rate: the force of infection of a patch is beta x "
+	  "its infectious / its agents (LASER's params.beta)" },
+	{ "exposed_duration", WEFT_KEY_STRING, "gamma(4.5, 1.0)", 0, 0, NULL,
+	  "days exposed, drawn as LASER's distributions: gamma(shape, "
+	  "scale), normal(loc, scale), lognormal(mean, sigma), "
+	  "exponential(scale), uniform(low, high) or constant(value); "
+	  "rounded to whole days, at least exposed_min" },
+	{ "exposed_min", WEFT_KEY_INT, "1", 1, 16383, NULL,
+	  "shortest exposed duration, days (LASER's expdurmin)" },
+	{ "infectious_duration", WEFT_KEY_STRING, "normal(7, 2)", 0, 0, NULL,
+	  "days infectious, as exposed_duration" },
+	{ "infectious_min", WEFT_KEY_INT, "1", 1, 16383, NULL,
+	  "shortest infectious duration, days (LASER's infdurmin)" },
+	{ "initial_infected", WEFT_KEY_STRING, "10", 0, 0, NULL,
+	  "infectious agents at day 0 in each patch: a list as long as "
+	  "populations, or one number for every patch" },
+	{ "cbr", WEFT_KEY_REAL, "0", 0, 100, NULL,
+	  "crude birth rate, births per 1000 agents per year: each day a "
+	  "patch has Poisson((1 + cbr/1000)^(1/365) - 1) x its agents "
+	  "births, susceptible (LASER's BirthsByCBR); 0: none" },
+	{ "cdr", WEFT_KEY_REAL, "0", 0, 999, NULL,
+	  "crude death rate, deaths per 1000 agents per year: each day every "
+	  "living agent dies with chance 1 - exp(-(1 - (1 - "
+	  "cdr/1000)^(1/365))) "
+	  "(LASER's MortalityByCDR); 0: none" },
+	{ "capacity", WEFT_KEY_INT, "0", 0, 4294967280.0, NULL,
+	  "agent slots on the device, the dead and the newborn included; 0: "
+	  "the agents at day 0 grown at cbr for the run's days, plus 5 % and "
+	  "1000. A run whose births need more stops with an error" },
+	{ "gravity_k", WEFT_KEY_REAL, "500", 0, 1e300, NULL,
+	  "gravity network's scale k: network[i][j] = k pop_i^a pop_j^b / "
+	  "distance_ij^c, distances in km (laser_core.migration.gravity); "
+	  "0: no mixing" },
+	{ "gravity_a", WEFT_KEY_REAL, "1", -100, 100, NULL,
+	  "gravity network's exponent a of the source's population" },
+	{ "gravity_b", WEFT_KEY_REAL, "1", -100, 100, NULL,
+	  "gravity network's exponent b of the destination's population" },
+	{ "gravity_c", WEFT_KEY_REAL, "2", -100, 100, NULL,
+	  "gravity network's exponent c of the distance" },
+	{ "max_rowsum", WEFT_KEY_REAL, "0.09375", 0, 1, NULL,
+	  "rows of the network that sum to more are scaled down to this "
+	  "(laser_core.migration.row_normalizer; laser.generic.Model uses "
+	  "1/16 + 1/32)" },
+};
+
+/* A duration distribution, parsed. */
+typedef struct pt_dist {
+	char name[16];
+	double a, b;
+	int nargs;
+} pt_dist;
+
+typedef struct pt_state {
+	pt_params params;
+	uint32_t *pops, *init; /* per patch */
+	double *lat, *lon;
+	uint32_t *tab; /* exposed table, then infectious */
+	uint64_t n_rows;
+	weft_buf *p, *ctl, *agent, *thr, *cnt, *delta, *net, *tabbuf;
+	weft_buf *series;
+	uint32_t *host;
+	weft_model_rows *rows;
+	weft_output *csv, *pcsv;
+} pt_state;
+
+/* ---- parameters ---------------------------------------------------------- */
+
+/* A comma-separated list of numbers: *n of them into *out (malloc'd). */
+static weft_status pt_list(weft_model_ctx *mc, const char *key, double **out,
+			   uint32_t *n)
+{
+	const char *s = weft_model_string(mc, key), *q;
+	size_t cap = 1;
+	double *v;
+	char *end;
+
+	*out = NULL;
+	*n = 0;
+	for (q = s; *q; q++)
+		cap += *q == ',';
+	if (!(v = malloc(cap * sizeof *v)))
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate [patches] %s", key);
+	for (q = s; *q;) {
+		while (isspace((unsigned char)*q))
+			q++;
+		if (!*q && *n == 0)
+			break;
+		errno = 0;
+		v[*n] = strtod(q, &end);
+		if (end == q || errno || !isfinite(v[*n])) {
+			free(v);
+			return weft_model_fail(mc, WEFT_E_CONFIG,
+					       "[patches] %s (%s): item %u is "
+					       "not a number",
+					       key, weft_model_where(mc, key),
+					       *n + 1);
+		}
+		(*n)++;
+		for (q = end; isspace((unsigned char)*q); q++)
+			;
+		if (*q == ',')
+			q++;
+		else if (*q) {
+			free(v);
+			return weft_model_fail(
+				mc, WEFT_E_CONFIG,
+				"[patches] %s (%s): expected ',' "
+				"after item %u",
+				key, weft_model_where(mc, key), *n);
+		}
+	}
+	*out = v;
+	return WEFT_OK;
+}
+
+/* A list of counts: whole numbers in [0, max]; one number stands for
+ * every one of want patches when want is not 0. */
+static weft_status pt_counts(weft_model_ctx *mc, const char *key, uint32_t want,
+			     double max, uint32_t **out, uint32_t *n)
+{
+	double *v;
+	uint32_t k, m;
+	weft_status st;
+
+	*out = NULL;
+	if ((st = pt_list(mc, key, &v, &m)))
+		return st;
+	if (want && m != want && m != 1) {
+		free(v);
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] %s (%s): %u numbers for %u "
+				       "patches; give one, or one per patch",
+				       key, weft_model_where(mc, key), m, want);
+	}
+	*n = want ? want : m;
+	if (!(*out = calloc(*n ? *n : 1, sizeof **out))) {
+		free(v);
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate [patches] %s", key);
+	}
+	for (k = 0; k < *n; k++) {
+		double x = v[m == 1 ? 0 : k];
+
+		if (x < 0 || x > max || x != floor(x)) {
+			free(v);
+			return weft_model_fail(mc, WEFT_E_CONFIG,
+					       "[patches] %s (%s): item %u, "
+					       "%g, is not a whole "
+					       "number in [0, %.0f]",
+					       key, weft_model_where(mc, key),
+					       k + 1, x, max);
+		}
+		(*out)[k] = (uint32_t)x;
+	}
+	free(v);
+	return WEFT_OK;
+}
+
+static weft_status pt_parse_dist(weft_model_ctx *mc, const char *key,
+				 pt_dist *d)
+{
+	static const struct {
+		const char *name;
+		int nargs;
+	} known[] = { { "gamma", 2 },	  { "normal", 2 },
+		      { "lognormal", 2 }, { "exponential", 1 },
+		      { "uniform", 2 },	  { "constant", 1 } };
+	const char *s = weft_model_string(mc, key);
+	int used = 0, k;
+
+	memset(d, 0, sizeof *d);
+	d->nargs = sscanf(s, " %15[a-z_] ( %lf , %lf ) %n", d->name, &d->a,
+			  &d->b, &used);
+	if (d->nargs == 2) {
+		used = 0;
+		sscanf(s, " %15[a-z_] ( %lf ) %n", d->name, &d->a, &used);
+	}
+	for (k = 0; k < (int)(sizeof known / sizeof known[0]); k++)
+		if (!strcmp(d->name, known[k].name))
+			break;
+	if (!used || s[used] || k == (int)(sizeof known / sizeof known[0]) ||
+	    d->nargs - 1 != known[k].nargs)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] %s = %s (%s): expected gamma(shape, scale), "
+			"normal(loc, scale), lognormal(mean, sigma), "
+			"exponential(scale), uniform(low, high) or "
+			"constant(value)",
+			key, s, weft_model_where(mc, key));
+	if ((!strcmp(d->name, "gamma") && (d->a <= 0 || d->b <= 0)) ||
+	    (!strcmp(d->name, "normal") && d->b <= 0) ||
+	    (!strcmp(d->name, "lognormal") && d->b <= 0) ||
+	    (!strcmp(d->name, "exponential") && d->a <= 0) ||
+	    (!strcmp(d->name, "uniform") && d->b <= d->a))
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] %s = %s (%s): a scale, "
+				       "shape or width must be positive",
+				       key, s, weft_model_where(mc, key));
+	return WEFT_OK;
+}
+
+/* The regularized lower incomplete gamma function P(a, x): its series
+ * below a + 1, its continued fraction above (Numerical Recipes' gser and
+ * gcf). */
+static double pt_gamma_p(double a, double x)
+{
+	double gln = lgamma(a), sum, del, ap, b, c, d, h;
+
+	if (x <= 0)
+		return 0;
+	if (x < a + 1) {
+		ap = a;
+		sum = del = 1 / a;
+		for (int n = 0; n < 10000 && fabs(del) > fabs(sum) * 1e-16;
+		     n++) {
+			ap += 1;
+			del *= x / ap;
+			sum += del;
+		}
+		return sum * exp(-x + a * log(x) - gln);
+	}
+	b = x + 1 - a;
+	c = 1 / 1e-300;
+	d = 1 / b;
+	h = d;
+	for (int i = 1; i < 10000; i++) {
+		double an = -i * (i - a), dl;
+
+		b += 2;
+		d = an * d + b;
+		d = fabs(d) < 1e-300 ? 1e-300 : d;
+		c = b + an / c;
+		c = fabs(c) < 1e-300 ? 1e-300 : c;
+		d = 1 / d;
+		dl = d * c;
+		h *= dl;
+		if (fabs(dl - 1) < 1e-16)
+			break;
+	}
+	return 1 - exp(-x + a * log(x) - gln) * h;
+}
+
+/* P(X <= x) for the distribution. */
+static double pt_cdf(const pt_dist *d, double x)
+{
+	if (!strcmp(d->name, "gamma"))
+		return pt_gamma_p(d->a, x / d->b);
+	if (!strcmp(d->name, "normal"))
+		return 0.5 * erfc(-(x - d->a) / (d->b * sqrt(2.0)));
+	if (!strcmp(d->name, "lognormal"))
+		return x <= 0 ? 0
+			      : 0.5 * erfc(-(log(x) - d->a) /
+					   (d->b * sqrt(2.0)));
+	if (!strcmp(d->name, "exponential"))
+		return x <= 0 ? 0 : -expm1(-x / d->a);
+	if (!strcmp(d->name, "uniform"))
+		return x <= d->a   ? 0
+		       : x >= d->b ? 1
+				   : (x - d->a) / (d->b - d->a);
+	return x >= d->a ? 1 : 0; /* constant */
+}
+
+/* The table of max(round(X), shortest): entry k is floor(2^32 P(D <= shortest
+ * + k)), the last one 2^32 - 1, up to the first duration that leaves less
+ * than 2^-33 above it (at most PT_MAX_DAYS). */
+static uint32_t pt_table(const pt_dist *d, uint32_t shortest, uint32_t *cum)
+{
+	uint32_t len = 0;
+
+	for (uint32_t day = shortest; day <= PT_MAX_DAYS; day++) {
+		double c = pt_cdf(d, day + 0.5), t = c * 4294967296.0;
+
+		cum[len++] = t >= 4294967295.0 ? 0xFFFFFFFFu : (uint32_t)t;
+		if (c >= 1.0 - 0x1p-33)
+			break;
+	}
+	cum[len - 1] = 0xFFFFFFFFu;
+	return len;
+}
+
+static weft_status pt_coords(weft_model_ctx *mc, pt_state *s)
+{
+	double *lat = NULL, *lon = NULL;
+	uint32_t nlat, nlon, P = s->params.patches;
+	weft_status st;
+
+	if ((st = pt_list(mc, "latitudes", &lat, &nlat)) ||
+	    (st = pt_list(mc, "longitudes", &lon, &nlon)))
+		goto free_lists;
+	if (nlat != P || nlon != P) {
+		st = weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] latitudes (%s) and longitudes (%s): %u "
+			"and %u numbers for %u patches; the gravity network "
+			"needs one of each per patch (or gravity_k = 0)",
+			weft_model_where(mc, "latitudes"),
+			weft_model_where(mc, "longitudes"), nlat, nlon, P);
+		goto free_lists;
+	}
+	s->lat = lat;
+	s->lon = lon;
+	return WEFT_OK;
+free_lists:
+	free(lat);
+	free(lon);
+	return st;
+}
+
+/* The path of patch_file, a relative one taken from the directory of the
+ * INI file that set it (weft_model_where: "FILE:LINE"). */
+static void pt_file_path(weft_model_ctx *mc, char *out, size_t size)
+{
+	const char *path = weft_model_string(mc, "patch_file");
+	const char *where = weft_model_where(mc, "patch_file");
+	const char *colon = strrchr(where, ':'), *slash = NULL;
+
+	for (const char *q = where; colon && q < colon; q++)
+		if (*q == '/')
+			slash = q;
+	if (path[0] == '/' || !colon || !slash ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1))
+		snprintf(out, size, "%s", path);
+	else
+		snprintf(out, size, "%.*s%s", (int)(slash + 1 - where), where,
+			 path);
+}
+
+/* Which column of the header holds each field: -1 for none. */
+enum { PT_COL_ID, PT_COL_POP, PT_COL_LAT, PT_COL_LON, PT_COL_INF, PT_COLS };
+
+static void pt_header(char *line, int *col)
+{
+	static const char *names[][2] = { { "id", "id" },
+					  { "population", "population" },
+					  { "latitude", "lat" },
+					  { "longitude", "lon" },
+					  { "initial_infected",
+					    "initial_infected" } };
+	char *save = NULL, *tok = strtok_r(line, ",\r\n", &save);
+
+	for (int k = 0; k < PT_COLS; k++)
+		col[k] = -1;
+	for (int c = 0; tok; c++, tok = strtok_r(NULL, ",\r\n", &save)) {
+		while (isspace((unsigned char)*tok))
+			tok++;
+		for (size_t e = strlen(tok);
+		     e && isspace((unsigned char)tok[e - 1]);)
+			tok[--e] = 0;
+		for (int k = 0; k < PT_COLS; k++)
+			if (!strcmp(tok, names[k][0]) ||
+			    !strcmp(tok, names[k][1]))
+				col[k] = c;
+	}
+}
+
+/* One row's fields into v (NAN where the row has no such column). */
+static int pt_row(char *line, const int *col, double *v)
+{
+	char *save = NULL, *tok = strtok_r(line, ",", &save), *end;
+
+	for (int k = 0; k < PT_COLS; k++)
+		v[k] = NAN;
+	for (int c = 0; tok; c++, tok = strtok_r(NULL, ",", &save)) {
+		for (int k = 0; k < PT_COLS; k++) {
+			if (col[k] != c)
+				continue;
+			v[k] = strtod(tok, &end);
+			while (isspace((unsigned char)*end))
+				end++;
+			if (end == tok || *end || !isfinite(v[k]))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* Grow the per-patch arrays to hold n + 1 patches. */
+static int pt_grow(pt_state *s, uint32_t n)
+{
+	uint32_t *p = realloc(s->pops, (n + 1) * sizeof *p);
+	uint32_t *i = p ? realloc(s->init, (n + 1) * sizeof *i) : NULL;
+	double *la, *lo;
+
+	if (p)
+		s->pops = p;
+	if (i)
+		s->init = i;
+	if (!p || !i)
+		return 0;
+	if (!(la = realloc(s->lat, (n + 1) * sizeof *la)))
+		return 0;
+	s->lat = la;
+	if (!(lo = realloc(s->lon, (n + 1) * sizeof *lo)))
+		return 0;
+	s->lon = lo;
+	return 1;
+}
+
+static weft_status pt_file_fail(weft_model_ctx *mc, FILE *f, const char *path,
+				uint32_t line, const char *what)
+{
+	fclose(f);
+	return weft_model_fail(
+		mc, WEFT_E_CONFIG, "[patches] patch_file (%s): %s, line %u: %s",
+		weft_model_where(mc, "patch_file"), path, line, what);
+}
+
+/* patch_file: *n patches into s->pops, s->init, s->lat and s->lon;
+ * *has the columns found (PT_COL_* bits). */
+static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
+				unsigned *has)
+{
+	char path[4096], line[4096];
+	int col[PT_COLS];
+	uint32_t ln = 1;
+	double v[PT_COLS];
+	FILE *f;
+
+	pt_file_path(mc, path, sizeof path);
+	*n = 0;
+	*has = 0;
+	if (!(f = fopen(path, "r")))
+		return weft_model_fail(mc, WEFT_E_IO,
+				       "[patches] patch_file (%s): cannot open "
+				       "%s: %s",
+				       weft_model_where(mc, "patch_file"), path,
+				       strerror(errno));
+	if (!fgets(line, sizeof line, f))
+		return pt_file_fail(mc, f, path, 1, "no header");
+	pt_header(line, col);
+	if (col[PT_COL_POP] < 0)
+		return pt_file_fail(mc, f, path, 1,
+				    "the header has no column population");
+	if ((col[PT_COL_LAT] < 0) != (col[PT_COL_LON] < 0))
+		return pt_file_fail(mc, f, path, 1,
+				    "the header has latitude without longitude "
+				    "or longitude without latitude");
+	for (int k = 0; k < PT_COLS; k++)
+		*has |= col[k] >= 0 ? 1u << k : 0u;
+	while (fgets(line, sizeof line, f)) {
+		ln++;
+		if (strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		if (!pt_row(line, col, v))
+			return pt_file_fail(mc, f, path, ln, "not a number");
+		if (!(v[PT_COL_POP] >= 0 && v[PT_COL_POP] <= 4e9 &&
+		      v[PT_COL_POP] == floor(v[PT_COL_POP])))
+			return pt_file_fail(mc, f, path, ln,
+					    "population is not a whole number "
+					    "in [0, 4000000000]");
+		if (col[PT_COL_ID] >= 0 && v[PT_COL_ID] != *n)
+			return pt_file_fail(
+				mc, f, path, ln,
+				"ids must be 0, 1, 2, ... in order");
+		if (col[PT_COL_INF] >= 0 &&
+		    !(v[PT_COL_INF] >= 0 && v[PT_COL_INF] <= v[PT_COL_POP] &&
+		      v[PT_COL_INF] == floor(v[PT_COL_INF])))
+			return pt_file_fail(mc, f, path, ln,
+					    "initial_infected is not a whole "
+					    "number in [0, population]");
+		if (*n >= PT_MAX_PATCHES)
+			return pt_file_fail(mc, f, path, ln,
+					    "more than 65536 patches");
+		if (!pt_grow(s, *n)) {
+			fclose(f);
+			return weft_model_fail(mc, WEFT_E_NOMEM,
+					       "cannot allocate the patches");
+		}
+		s->pops[*n] = (uint32_t)v[PT_COL_POP];
+		s->init[*n] =
+			col[PT_COL_INF] >= 0 ? (uint32_t)v[PT_COL_INF] : 0;
+		s->lat[*n] = v[PT_COL_LAT];
+		s->lon[*n] = v[PT_COL_LON];
+		(*n)++;
+	}
+	fclose(f);
+	return WEFT_OK;
+}
+
+/* The patches: from patch_file, or from populations, initial_infected
+ * and (with a network) latitudes and longitudes. */
+static weft_status pt_read_patches(weft_model_ctx *mc, pt_state *s, uint32_t *n)
+{
+	unsigned has = 0;
+	uint32_t m;
+	weft_status st;
+
+	if (!weft_model_string(mc, "patch_file")[0])
+		return pt_counts(mc, "populations", 0, 4e9, &s->pops, n);
+	if ((st = pt_read_file(mc, s, n, &has)))
+		return st;
+	if (!(has & (1u << PT_COL_LAT))) {
+		free(s->lat);
+		free(s->lon);
+		s->lat = s->lon = NULL;
+	}
+	if (has & (1u << PT_COL_INF) || !*n)
+		return WEFT_OK;
+	free(s->init);
+	s->init = NULL;
+	return pt_counts(mc, "initial_infected", *n, 4e9, &s->init, &m);
+}
+
+/* Births and deaths (LASER's BirthsByCBR and MortalityByCDR) and the
+ * capacity they need. */
+static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
+{
+	pt_params *p = &s->params;
+	double cbr = weft_model_real(mc, "cbr"),
+	       cdr = weft_model_real(mc, "cdr");
+	double rate = pow(1.0 + cbr / 1000, 1.0 / 365) - 1.0;
+	double pd = -expm1(-(1.0 - pow(1.0 - cdr / 1000, 1.0 / 365)));
+	double cap = weft_model_int(mc, "capacity"), t = pd * 4294967296.0;
+	uint64_t bb;
+
+	memcpy(&bb, &rate, 8);
+	p->birth_lo = cbr > 0 ? (uint32_t)bb : 0;
+	p->birth_hi = cbr > 0 ? (uint32_t)(bb >> 32) : 0;
+	p->death_thr = cdr <= 0		   ? 0
+		       : t >= 4294967295.0 ? 0xFFFFFFFFu
+					   : (uint32_t)t;
+	if (cap == 0)
+		cap = cbr > 0 ? p->agents *
+						pow(1.0 + rate,
+						    (double)p->last_step) *
+						1.05 +
+					1000
+			      : p->agents;
+	if (cap > 4294967280.0)
+		cap = 4294967280.0;
+	if (cap < p->agents)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] capacity = %.0f (%s) is less "
+				       "than the %u agents at day 0",
+				       cap, weft_model_where(mc, "capacity"),
+				       p->agents);
+	p->capacity = (uint32_t)cap;
+	return WEFT_OK;
+}
+
+static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
+{
+	pt_params *p = &s->params;
+	uint64_t seed = weft_model_seed(mc), agents = 0;
+	uint64_t steps = weft_model_steps(mc);
+	uint64_t every = weft_model_output_every(mc);
+	double beta = weft_model_real(mc, "beta");
+	const char *key;
+	uint64_t bb;
+	uint32_t n;
+	weft_status st;
+
+	memset(p, 0, sizeof *p);
+	if ((st = pt_read_patches(mc, s, &n)))
+		return st;
+	key = weft_model_string(mc, "patch_file")[0] ? "patch_file"
+						     : "populations";
+	if (n == 0 || n > PT_MAX_PATCHES)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] %s (%s): %u patches; between "
+				       "1 and %u",
+				       key, weft_model_where(mc, key), n,
+				       PT_MAX_PATCHES);
+	p->patches = n;
+	for (uint32_t k = 0; k < n; k++)
+		agents += s->pops[k];
+	if (agents == 0 || agents > 0xFFFFFFF0u)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] populations (%s): %llu agents "
+			"in all; between 1 and %u",
+			weft_model_where(mc, "populations"),
+			(unsigned long long)agents, 0xFFFFFFF0u);
+	p->agents = (uint32_t)agents;
+	if (!s->init &&
+	    (st = pt_counts(mc, "initial_infected", n, 4e9, &s->init, &n)))
+		return st;
+	for (uint32_t k = 0; k < n; k++)
+		if (s->init[k] > s->pops[k])
+			return weft_model_fail(
+				mc, WEFT_E_CONFIG,
+				"[patches] initial_infected (%s): patch %u has "
+				"%u infected among %u agents",
+				weft_model_where(mc, "initial_infected"), k,
+				s->init[k], s->pops[k]);
+	p->mixing = n > 1 && weft_model_real(mc, "gravity_k") > 0;
+	if (p->mixing && n > PT_MAX_MIX)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] populations (%s): %u patches "
+				       "with a gravity network; at most %u "
+				       "(or gravity_k = 0)",
+				       weft_model_where(mc, "populations"), n,
+				       PT_MAX_MIX);
+	if (p->mixing && !s->lat && (st = pt_coords(mc, s)))
+		return st;
+	p->seed_lo = (uint32_t)seed;
+	p->seed_hi = (uint32_t)(seed >> 32);
+	memcpy(&bb, &beta, 8);
+	p->beta_lo = (uint32_t)bb;
+	p->beta_hi = (uint32_t)(bb >> 32);
+	p->every = (uint32_t)every;
+	p->last_step = (uint32_t)steps;
+	s->n_rows = 1 + (steps + every - 1) / every;
+	p->row_words = 1 + 4 * n;
+	if (s->n_rows * p->row_words > PT_MAX_ROWS * 16ull ||
+	    s->n_rows > PT_MAX_ROWS || steps > 0xFFFFFFF0u)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[simulation] steps = %llu with a row "
+				       "every %llu days for %u patches make "
+				       "too many rows; raise [output] every",
+				       (unsigned long long)steps,
+				       (unsigned long long)every, n);
+	p->n_rows = (uint32_t)s->n_rows;
+	return pt_vitals(mc, s);
+}
+
+/* Both tables, into s->tab (PT_MAX_DAYS + 1 words each at most). */
+static weft_status pt_tables(weft_model_ctx *mc, pt_state *s)
+{
+	pt_params *p = &s->params;
+	pt_dist de, di;
+	weft_status st;
+
+	if ((st = pt_parse_dist(mc, "exposed_duration", &de)) ||
+	    (st = pt_parse_dist(mc, "infectious_duration", &di)))
+		return st;
+	if (!(s->tab = calloc(2 * (PT_MAX_DAYS + 1), 4)))
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the duration tables");
+	p->exp_min = (uint32_t)weft_model_int(mc, "exposed_min");
+	p->inf_min = (uint32_t)weft_model_int(mc, "infectious_min");
+	p->exp_len = pt_table(&de, p->exp_min, s->tab);
+	p->inf_len = pt_table(&di, p->inf_min, s->tab + p->exp_len);
+	return WEFT_OK;
+}
+
+static void pt_free_host(pt_state *s)
+{
+	free(s->pops);
+	free(s->init);
+	free(s->lat);
+	free(s->lon);
+	free(s->tab);
+	s->pops = s->init = s->tab = NULL;
+	s->lat = s->lon = NULL;
+}
+
+static weft_status pt_check(weft_model_ctx *mc)
+{
+	pt_state s;
+	weft_status st;
+
+	memset(&s, 0, sizeof s);
+	if (!(st = pt_read_params(mc, &s)))
+		st = pt_tables(mc, &s);
+	pt_free_host(&s);
+	return st;
+}
+
+/* ---- the state at day 0 -------------------------------------------------- */
+
+static weft_status pt_buf(weft_model_ctx *mc, const char *name, size_t bytes,
+			  const void *data, weft_buf **out)
+{
+	weft_status st;
+
+	if ((st = weft_model_alloc(mc, name, bytes, out)))
+		return st;
+	return weft_model_upload(mc, *out, 0, data, bytes);
+}
+
+/* A buffer that the days change: part of a checkpoint. */
+static weft_status pt_state_buf(weft_model_ctx *mc, const char *name,
+				size_t bytes, const void *data, weft_buf **out)
+{
+	weft_status st;
+
+	if ((st = pt_buf(mc, name, bytes, data, out)))
+		return st;
+	return weft_model_state(mc, *out);
+}
+
+/* LASER's network: gravity (laser_core.migration.gravity) on haversine
+ * distances in km (laser_core.migration.distance), rows scaled down to
+ * max_rowsum (row_normalizer); then the row sums, P more words. */
+static void pt_gravity(weft_model_ctx *mc, const pt_state *s, double *net)
+{
+	uint32_t P = s->params.patches;
+	double k = weft_model_real(mc, "gravity_k");
+	double a = weft_model_real(mc, "gravity_a");
+	double b = weft_model_real(mc, "gravity_b");
+	double c = weft_model_real(mc, "gravity_c");
+	double maxrow = weft_model_real(mc, "max_rowsum");
+	double rad = 3.14159265358979323846 / 180;
+
+	for (uint32_t i = 0; i < P; i++) {
+		double sum = 0;
+
+		for (uint32_t j = 0; j < P; j++) {
+			double dlat = (s->lat[j] - s->lat[i]) * rad;
+			double dlon = (s->lon[j] - s->lon[i]) * rad;
+			double h = sin(dlat / 2) * sin(dlat / 2) +
+				   cos(s->lat[i] * rad) * cos(s->lat[j] * rad) *
+					   sin(dlon / 2) * sin(dlon / 2);
+			double dist = i == j ? 1 : 2 * asin(sqrt(h)) * 6371.0;
+			double v = i == j ? 0
+					  : k * pow(s->pops[i], a) *
+						    pow(s->pops[j], b) *
+						    pow(dist, -c);
+
+			net[(size_t)i * P + j] = v;
+			sum += v;
+		}
+		for (uint32_t j = 0; sum > maxrow && j < P; j++)
+			net[(size_t)i * P + j] *= maxrow / sum;
+	}
+	for (uint32_t i = 0; i < P; i++) {
+		double sum = 0;
+
+		for (uint32_t j = 0; j < P; j++)
+			sum += net[(size_t)i * P + j];
+		net[(size_t)P * P + i] = sum;
+	}
+}
+
+/* The agents at day 0, patch by patch: the first initial_infected of
+ * each patch infectious (agents of a patch are alike, so which ones does
+ * not matter), with durations drawn from the infectious table. */
+static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt)
+{
+	const pt_params *p = &s->params;
+	const uint32_t *inf = s->tab + p->exp_len;
+	uint32_t a = 0;
+
+	for (uint32_t j = 0; j < p->patches; j++) {
+		for (uint32_t k = 0; k < s->pops[j]; k++, a++) {
+			uint32_t r = weft_philox(p->seed_lo, p->seed_hi, a, 0,
+						 0, PT_PURPOSE_INIT)
+					     .v[0];
+
+			w[a] = k < s->init[j]
+				       ? pt_word(PT_I,
+						 pt_duration(inf, p->inf_len,
+							     p->inf_min, r),
+						 j)
+				       : pt_word(PT_S, 0, j);
+		}
+		cnt[4 * j] = s->pops[j] - s->init[j];
+		cnt[4 * j + 2] = s->init[j];
+	}
+}
+
+static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
+{
+	const pt_params *p = &s->params;
+	uint32_t P = p->patches, ctl[PT_CTL_WORDS] = { 0 };
+	size_t nb = p->mixing ? 8 * ((size_t)P * P + P) : 8;
+	size_t ab = 4 * (size_t)p->capacity, zb = 4 * PT_DELTAS * (size_t)P;
+	uint32_t *w = calloc(1, ab > zb ? ab : zb);
+	uint32_t *cnt = calloc(4 * (size_t)P, 4);
+	double *net = calloc(1, nb);
+	weft_status st;
+
+	if (!w || !cnt || !net) {
+		st = weft_model_fail(mc, WEFT_E_NOMEM,
+				     "cannot allocate %zu bytes of host "
+				     "memory for the agents at day 0",
+				     ab + nb + 16 * (size_t)P);
+		goto free_host;
+	}
+	pt_agents0(s, w, cnt);
+	ctl[PT_CTL_ROW] = 1;
+	ctl[PT_CTL_COUNT] = p->agents;
+	ctl[PT_CTL_GROUPS] =
+		(uint32_t)(((uint64_t)p->agents + PT_GROUP - 1) / PT_GROUP);
+	if (p->mixing)
+		pt_gravity(mc, s, net);
+	if ((st = pt_buf(mc, "params", sizeof *p, p, &s->p)) ||
+	    (st = pt_state_buf(mc, "ctl", sizeof ctl, ctl, &s->ctl)) ||
+	    (st = pt_state_buf(mc, "agents", ab, w, &s->agent)) ||
+	    (st = pt_state_buf(mc, "counts", 16 * (size_t)P, cnt, &s->cnt)) ||
+	    (st = pt_buf(mc, "network", nb, net, &s->net)) ||
+	    (st = pt_buf(mc, "tables", 4 * (size_t)(p->exp_len + p->inf_len),
+			 s->tab, &s->tabbuf)))
+		goto free_host;
+	memset(w, 0, ab > zb ? ab : zb);
+	if ((st = pt_state_buf(mc, "thresholds", 4 * (size_t)P, w, &s->thr)) ||
+	    (st = pt_state_buf(mc, "changes", zb, w, &s->delta)))
+		goto free_host;
+	if (!(s->host = calloc(s->n_rows, 4 * (size_t)p->row_words))) {
+		st = weft_model_fail(mc, WEFT_E_NOMEM,
+				     "cannot allocate %llu rows",
+				     (unsigned long long)s->n_rows);
+		goto free_host;
+	}
+	memcpy(s->host + 1, cnt, 16 * (size_t)P);
+	st = pt_buf(mc, "series", 4 * (size_t)p->row_words * s->n_rows, s->host,
+		    &s->series);
+	if (!st)
+		st = weft_model_rows_open(mc, s->series, s->host,
+					  4 * (size_t)p->row_words,
+					  PT_SNAP_ROWS, &s->rows);
+free_host:
+	free(w);
+	free(cnt);
+	free(net);
+	return st;
+}
+
+/* ---- the day ------------------------------------------------------------- */
+
+static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
+{
+	uint32_t P = s->params.patches;
+	weft_launch l[4];
+
+	l[0] = patches_pt_force_launch((patches_pt_force_bufs){ .p = s->p,
+								.cnt = s->cnt,
+								.net = s->net,
+								.thr = s->thr },
+				       P);
+	l[1] = patches_pt_agents_launch(
+		(patches_pt_agents_bufs){ .p = s->p,
+					  .ctl = s->ctl,
+					  .thr = s->thr,
+					  .tab = s->tabbuf,
+					  .agent = s->agent,
+					  .delta = s->delta },
+		(uint32_t)(((uint64_t)s->params.capacity + PT_GROUP - 1) /
+			   PT_GROUP));
+	/* Over the groups in use, a count on the device (births add). */
+	l[1].extent_buf = s->ctl;
+	l[1].extent_offset = 4 * PT_CTL_GROUPS;
+	l[2] = patches_pt_tally_launch(
+		(patches_pt_tally_bufs){ .p = s->p,
+					 .ctl = s->ctl,
+					 .cnt = s->cnt,
+					 .delta = s->delta,
+					 .series = s->series },
+		P);
+	l[3] = patches_pt_tick_launch(
+		(patches_pt_tick_bufs){ .p = s->p,
+					.ctl = s->ctl,
+					.series = s->series,
+					.delta = s->delta,
+					.agent = s->agent },
+		1);
+	return weft_model_set_step(mc, l, 4);
+}
+
+static weft_status pt_outputs_open(weft_model_ctx *mc, pt_state *s)
+{
+	weft_status st;
+
+	if (!weft_model_want_csv(mc))
+		return WEFT_OK;
+	if ((st = weft_model_output_open(mc, "counts.csv", &s->csv)) ||
+	    (st = weft_output_printf(s->csv, "day,S,E,I,R\n")) ||
+	    (st = weft_model_output_open(mc, "patches.csv", &s->pcsv)))
+		return st;
+	return weft_output_printf(s->pcsv, "day,patch,S,E,I,R\n");
+}
+
+static weft_status pt_setup(weft_model_ctx *mc, void **out)
+{
+	pt_state *s = calloc(1, sizeof *s);
+	weft_status st;
+
+	if (!s)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the model state");
+	*out = s;
+	if ((st = pt_read_params(mc, s)) || (st = pt_tables(mc, s)) ||
+	    (st = pt_open(mc, s)) || (st = pt_set_step(mc, s)))
+		return st;
+	return pt_outputs_open(mc, s);
+}
+
+/* ---- outputs ------------------------------------------------------------- */
+
+static uint64_t pt_rows_due(const pt_state *s, uint64_t steps_done)
+{
+	uint64_t every = s->params.every;
+	uint64_t rows = 1 + steps_done / every;
+
+	if (steps_done == s->params.last_step && steps_done % every != 0)
+		rows++;
+	return rows < s->n_rows ? rows : s->n_rows;
+}
+
+static weft_status pt_collect(weft_model_ctx *mc, void *state,
+			      uint64_t steps_done, unsigned slot)
+{
+	pt_state *s = state;
+
+	return weft_model_rows_collect(mc, s->rows, slot,
+				       pt_rows_due(s, steps_done));
+}
+
+static weft_status pt_emit_row(pt_state *s, const uint32_t *row)
+{
+	uint64_t t[4] = { 0, 0, 0, 0 };
+	weft_status st;
+
+	for (uint32_t j = 0; j < s->params.patches; j++) {
+		const uint32_t *c = row + 1 + 4 * (size_t)j;
+
+		for (int k = 0; k < 4; k++)
+			t[k] += c[k];
+		if ((st = weft_output_printf(s->pcsv, "%u,%u,%u,%u,%u,%u\n",
+					     row[PT_ROW_DAY], j, c[0], c[1],
+					     c[2], c[3])))
+			return st;
+	}
+	return weft_output_printf(
+		s->csv, "%u,%llu,%llu,%llu,%llu\n", row[PT_ROW_DAY],
+		(unsigned long long)t[0], (unsigned long long)t[1],
+		(unsigned long long)t[2], (unsigned long long)t[3]);
+}
+
+static weft_status pt_emit(weft_model_ctx *mc, void *state, uint64_t steps_done,
+			   unsigned slot)
+{
+	pt_state *s = state;
+	uint64_t first, end;
+	weft_status st;
+
+	(void)mc;
+	(void)steps_done;
+	weft_model_rows_slot(s->rows, slot, &first, &end);
+	for (uint64_t r = first; r < end && s->csv; r++)
+		if ((st = pt_emit_row(s, s->host + r * s->params.row_words)))
+			return st;
+	return WEFT_OK;
+}
+
+static weft_status pt_finish(weft_model_ctx *mc, void *state)
+{
+	pt_state *s = state;
+	const pt_params *p = &s->params;
+	uint64_t rows = weft_model_rows_read(s->rows), t[4] = { 0, 0, 0, 0 };
+	uint64_t peak = 0, peak_day = 0;
+	uint32_t ctl[PT_CTL_WORDS];
+	weft_status st;
+
+	for (uint64_t r = 0; r < rows; r++) {
+		const uint32_t *row = s->host + r * p->row_words;
+		uint64_t inf = 0;
+
+		for (uint32_t j = 0; j < p->patches; j++)
+			inf += row[1 + 4 * (size_t)j + 2];
+		if (inf > peak) {
+			peak = inf;
+			peak_day = row[PT_ROW_DAY];
+		}
+	}
+	for (uint32_t j = 0; rows && j < p->patches; j++)
+		for (int k = 0; k < 4; k++)
+			t[k] += s->host[(rows - 1) * p->row_words + 1 +
+					4 * (size_t)j + k];
+	if ((st = weft_model_download(mc, ctl, s->ctl, 0, sizeof ctl)))
+		return st;
+	if (ctl[PT_CTL_OVER])
+		return weft_model_fail(
+			mc, WEFT_E_MODEL,
+			"the agents ran out of capacity: %u births found no "
+			"slot among [patches] capacity = %u (%s); raise it to "
+			"at least %llu",
+			ctl[PT_CTL_OVER], p->capacity,
+			weft_model_where(mc, "capacity"),
+			(unsigned long long)p->capacity + ctl[PT_CTL_OVER]);
+	weft_model_summary(mc, "agents", "%u in %u patch%s", p->agents,
+			   p->patches, p->patches == 1 ? "" : "es");
+	if (p->death_thr || p->birth_lo || p->birth_hi)
+		weft_model_summary(mc, "births and deaths",
+				   "%u born, %u alive at the end, capacity %u",
+				   ctl[PT_CTL_BORN],
+				   (uint32_t)(t[0] + t[1] + t[2] + t[3]),
+				   p->capacity);
+	weft_model_summary(mc, "durations",
+			   "exposed %u..%u days, infectious %u..%u days",
+			   p->exp_min, p->exp_min + p->exp_len - 1, p->inf_min,
+			   p->inf_min + p->inf_len - 1);
+	weft_model_summary(mc, "peak infectious", "%llu on day %llu",
+			   (unsigned long long)peak,
+			   (unsigned long long)peak_day);
+	return weft_model_summary(
+		mc, "final S/E/I/R", "%llu / %llu / %llu / %llu (attack %.4f)",
+		(unsigned long long)t[0], (unsigned long long)t[1],
+		(unsigned long long)t[2], (unsigned long long)t[3],
+		(double)(t[1] + t[2] + t[3]) / p->agents);
+}
+
+static void pt_teardown(weft_model_ctx *mc, void *state)
+{
+	pt_state *s = state;
+
+	if (!s)
+		return;
+	weft_model_rows_close(mc, s->rows);
+	weft_model_free(mc, s->series);
+	weft_model_free(mc, s->delta);
+	weft_model_free(mc, s->thr);
+	weft_model_free(mc, s->tabbuf);
+	weft_model_free(mc, s->net);
+	weft_model_free(mc, s->cnt);
+	weft_model_free(mc, s->agent);
+	weft_model_free(mc, s->ctl);
+	weft_model_free(mc, s->p);
+	free(s->host);
+	pt_free_host(s);
+	free(s);
+}
+
+/* ---- the entry ----------------------------------------------------------- */
+
+static const weft_plot_curve pt_curves[] = {
+	{ "S", "susceptible", "#1f77b4" },
+	{ "E", "exposed", "#9467bd" },
+	{ "I", "infectious", "#ff7f0e" },
+	{ "R", "recovered", "#2ca02c" },
+};
+
+static const weft_plot_desc pt_plot = {
+	.struct_size = sizeof(weft_plot_desc),
+	.csv = "counts.csv",
+	.title = "SEIR in patches (LASER's)",
+	.x = "day",
+	.xlabel = "day",
+	.ylabel = "agents",
+	.curves = pt_curves,
+	.n_curves = sizeof pt_curves / sizeof pt_curves[0],
+};
+
+static const weft_outcome_desc pt_outcomes[] = {
+	{ "final_R", "R", WEFT_OUTCOME_LAST, NULL, 1.0 },
+	{ "peak_I", "I", WEFT_OUTCOME_MAX, NULL, 1.0 },
+};
+
+static const weft_ensemble_desc pt_ensemble = {
+	.struct_size = sizeof(weft_ensemble_desc),
+	.csv = "counts.csv",
+	.x = "day",
+	.compare = "I",
+	.outcomes = pt_outcomes,
+	.n_outcomes = sizeof pt_outcomes / sizeof pt_outcomes[0],
+};
+
+WEFT_MODEL_ENTRY = {
+	.abi_major = WEFT_MODEL_ABI_MAJOR,
+	.abi_minor = WEFT_MODEL_ABI_MINOR,
+	.struct_size = sizeof(weft_model),
+	.name = "patches", /* weft-model-patches.so, [patches] */
+	.version = PT_VERSION,
+	.summary = "SEIR with a force of infection per patch and gravity "
+		   "mixing between patches (IDM's LASER, laser-generic 1.1)",
+	.keys = pt_keys,
+	.n_keys = sizeof pt_keys / sizeof pt_keys[0],
+	.program = &patches_program,
+	.sigs = patches_sigs,
+	.setup = pt_setup,
+	.check = pt_check,
+	.finish = pt_finish,
+	.teardown = pt_teardown,
+	.collect = pt_collect,
+	.emit = pt_emit,
+	/* `weft conform`: three patches mixed through the gravity network,
+	 * a fast epidemic, births and deaths, 60 days. */
+	.conform_sets = "patches.populations=3000,2000,1500\n"
+			"patches.latitudes=47.6,47.2,46.9\n"
+			"patches.longitudes=-122.3,-122.4,-121.9\n"
+			"patches.initial_infected=20,0,0\n"
+			"patches.beta=0.6\n"
+			"patches.cbr=80\n"
+			"patches.cdr=40\n"
+			"simulation.steps=60\n",
+	.plot = &pt_plot,
+	.ensemble = &pt_ensemble,
+	.checkpoints = 1,
+};

@@ -1,0 +1,103 @@
+/*
+ * patches_shared.h - what the patch model's kernels (patches.wk) and its
+ * host code (patches.c) share: the parameter block, the agent word, the
+ * control block, the rows of the series and the purposes of the draws.
+ * Written in the kernel dialect.
+ */
+#ifndef PATCHES_SHARED_H
+#define PATCHES_SHARED_H
+
+/* Purposes: the last counter word of a draw. */
+#define PT_PURPOSE_INFECT     1u /* (day, agent / 16): 8 bits per agent */
+#define PT_PURPOSE_EXPOSED    2u /* (day, agent): an exposed duration */
+#define PT_PURPOSE_INFECTIOUS 3u /* (day, agent): an infectious duration */
+#define PT_PURPOSE_INIT	      4u /* (agent, 0): a duration at day 0 */
+#define PT_PURPOSE_REFINE     5u /* (day, agent): the low 24 bits */
+#define PT_PURPOSE_DEATH      6u /* (day, agent / 16): 8 bits per agent */
+#define PT_PURPOSE_DEATH_LOW  7u /* (day, agent): the low 24 bits */
+#define PT_PURPOSE_BIRTH      8u /* (day, patch): the day's births */
+
+/* Agents per work item of pt_agents: one Philox call gives the top 8
+ * bits of the infection draws of all 16. */
+#define PT_GROUP 16u
+
+/* An agent is one 32-bit word: its patch, its timer (days left in E or
+ * I) and its state. */
+#define PT_S	       0u
+#define PT_E	       1u
+#define PT_I	       2u
+#define PT_R	       3u
+#define PT_PATCH_MASK  0xFFFFu
+#define PT_TIMER_SHIFT 16
+#define PT_TIMER_MASK  0x3FFFu /* durations of at most 16383 days */
+#define PT_STATE_SHIFT 30
+#define PT_MAX_PATCHES 65536u
+#define PT_MAX_DAYS    16383u
+/* A dead agent: state R with every timer bit set (LASER's DECEASED). */
+#define PT_DEAD_HI 0xFFFFu /* its word's top 16 bits */
+
+WEFT_FN weft_u32 pt_word(weft_u32 state, weft_u32 timer, weft_u32 patch)
+{
+	return (state << PT_STATE_SHIFT) | (timer << PT_TIMER_SHIFT) | patch;
+}
+
+/* The parameter block: 32-bit words only. */
+typedef struct pt_params {
+	weft_u32 seed_lo, seed_hi;
+	weft_u32 agents, patches;
+	weft_u32 beta_lo, beta_hi; /* beta's f64 bits */
+	weft_u32 exp_len, exp_min; /* the exposed table: entries, shortest */
+	weft_u32 inf_len, inf_min; /* the infectious table, after it */
+	weft_u32 mixing;	   /* 1: the network applies */
+	weft_u32 every;		   /* a row every this many days */
+	weft_u32 last_step;	   /* and at the last day */
+	weft_u32 n_rows;
+	weft_u32 row_words; /* 1 + 4 x patches */
+	weft_u32 capacity;  /* agent slots, births included */
+	weft_u32 death_thr; /* daily chance of death (cdr), a threshold */
+	weft_u32 birth_lo, birth_hi; /* daily birth rate (cbr), f64 bits */
+	weft_u32 reserved[4];	     /* 96 bytes */
+} pt_params;
+
+/* The control block (buffer ctl). */
+#define PT_CTL_STEP   0 /* days done */
+#define PT_CTL_ROW    1 /* the next row of the series */
+#define PT_CTL_COUNT  2 /* agent slots in use (the dead keep theirs) */
+#define PT_CTL_GROUPS 3 /* groups of PT_GROUP slots: pt_agents' extent */
+#define PT_CTL_BORN   4 /* births in all */
+#define PT_CTL_OVER   5 /* births that found no slot (capacity) */
+#define PT_CTL_WORDS  8
+
+/* A row of the series: the day, then S, E, I, R of each patch. Counts
+ * (buffer cnt) hold the same four words per patch; the day's changes
+ * (buffer delta) three: newly exposed, newly infectious, newly
+ * recovered. */
+#define PT_ROW_DAY 0
+#define PT_DELTAS  7 /* then deaths from S, E, I and R */
+
+/* Whether the day that ends at step s (1-based) writes a row. */
+WEFT_FN int pt_row_due(WEFT_GLOBAL const pt_params *p, weft_u32 s, weft_u32 row)
+{
+	return row < p->n_rows && (s % p->every == 0u || s == p->last_step);
+}
+
+/* A duration from a table of cumulative thresholds (patches.c's
+ * pt_table): the smallest k with draw < cum[k], the last entry taking
+ * what is left; a fixed number of integer comparisons. */
+WEFT_FN weft_u32 pt_duration(WEFT_GLOBAL const weft_u32 *cum, weft_u32 len,
+			     weft_u32 shortest, weft_u32 draw)
+{
+	weft_u32 lo = 0u, hi = len - 1u;
+
+	while (lo < hi) {
+		weft_u32 mid = (lo + hi) >> 1;
+
+		if (draw < cum[mid])
+			hi = mid;
+		else
+			lo = mid + 1u;
+	}
+	return shortest + lo;
+}
+
+#endif
