@@ -168,7 +168,6 @@ static weft_status weft__emit_inline(weft_sim *sim, const weft__chunk *c)
 	st = weft__emit(sim, c, &ns);
 	weft__output_thread_ctx(NULL);
 	pthread_mutex_lock(&w->mu);
-	w->inline_n++;
 	weft__emitted(w, st, ns);
 	return w->failed;
 }

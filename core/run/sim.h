@@ -60,7 +60,6 @@ typedef struct weft__writer {
 	unsigned head, count;
 	uint64_t emitted;   /* chunks emit() returned for, in order */
 	uint64_t emit_ns;   /* emit()'s cost, a running mean (pipeline.c) */
-	uint64_t inline_n;  /* chunks the main thread emitted itself */
 	int quit;	    /* no more chunks will be handed */
 	int abandon;	    /* emit nothing more (the run is closing) */
 	weft_status failed; /* the first failed emit(), or WEFT_OK */
