@@ -34,6 +34,10 @@
 #                  days, for LASER's runs (--fresh) and weft's; the stored
 #                  tests/data/patches-laser-band-vitals.csv is --cbr 100
 #                  --cdr 50 --days 730
+#   --season A,P   seasonality 1 + A cos(2 pi (t - P) / 365): LASER's
+#                  Transmission seasonality, weft's seasonality_factor and
+#                  seasonality_phase; the stored
+#                  tests/data/patches-laser-band-season.csv is --season 0.3,60
 #
 # A grid of patches (--grid MxN, e.g. 3x3): LASER and weft on the same
 # grid mixed through LASER's gravity network, per patch and state the
@@ -62,6 +66,7 @@ min_inside=${MIN_INSIDE:-95}
 cbr=0
 cdr=0
 days=365
+season=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--band-only) mode=band ;;
@@ -74,6 +79,7 @@ while [ $# -gt 0 ]; do
 	--cbr) cbr=$2; shift ;;
 	--cdr) cdr=$2; shift ;;
 	--days) days=$2; shift ;;
+	--season) season=$2; shift ;;
 	-*) echo "laser-compare.sh: unknown option $1" >&2; exit 2 ;;
 	*) build=$1 ;;
 	esac
@@ -185,9 +191,10 @@ if [ "$fresh" = 1 ]; then
 	OMP_NUM_THREADS=1 NUMBA_NUM_THREADS=1 TQDM_DISABLE=1 "$lpy" \
 		"$top/bench/laser-run.py" --seeds 1-20 --agents 100000 \
 		--days "$days" --cbr "$cbr" --cdr "$cdr" --out "$tmp/laser" \
+		${season:+--season "$season"} \
 		> "$tmp/laser.out" 2>&1 ||
 		{ cat "$tmp/laser.out"; exit 2; }
-	"$lpy" - "$tmp/laser" "$band" "$cbr" "$cdr" <<'EOF' || exit 2
+	"$lpy" - "$tmp/laser" "$band" "$cbr" "$cdr" "${season:-none}" <<'EOF' || exit 2
 import sys, glob
 import numpy as np
 runs = [np.loadtxt(f, delimiter=",", skiprows=1)
@@ -197,9 +204,9 @@ with open(sys.argv[2], "w") as f:
     f.write("# LASER (laser-generic 1.1) one-patch SEIR, tests/test_seir.py's "
             "test_single: 100000 agents, 10 infectious, beta 1.386/7, "
             "gamma(4.5,1) exposed, normal(7,2) infectious; cbr %s, cdr %s "
-            "(BirthsByCBR, MortalityByCDR); %d seeds; "
+            "(BirthsByCBR, MortalityByCDR); seasonality A,P %s; %d seeds; "
             "5%%/95%% percentiles and mean per day (bench/laser-compare.sh "
-            "--fresh)\n" % (sys.argv[3], sys.argv[4], len(runs)))
+            "--fresh)\n" % (sys.argv[3], sys.argv[4], sys.argv[5], len(runs)))
     f.write("day,S_lo,S_hi,S_mean,E_lo,E_hi,E_mean,I_lo,I_hi,I_mean,"
             "R_lo,R_hi,R_mean\n")
     for t in range(a.shape[1]):
@@ -218,6 +225,8 @@ if [ -z "$counts" ]; then
 		--set backend.name=openmp --set output.plot=none \
 		--set ensemble.runs="$seeds" --set patches.cbr="$cbr" \
 		--set patches.cdr="$cdr" --set simulation.steps="$days" \
+		${season:+--set patches.seasonality_factor="${season%,*}"} \
+		${season:+--set patches.seasonality_phase="${season#*,}"} \
 		--set output.directory="$tmp/weft" > "$tmp/weft.out" 2>&1 ||
 		{ cat "$tmp/weft.out"; exit 2; }
 	counts=$(find "$tmp/weft" -name counts.csv -path '*/runs/*' | sort)

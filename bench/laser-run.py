@@ -10,6 +10,9 @@ components [Susceptible, Recovered, Infectious, Exposed, Transmission].
   laser-run.py --bench --agents 1000000 --days 365
       prints the seconds of model.run(), wall and CPU (after a warm-up run
       that compiles numba's kernels).
+  laser-run.py --season 0.3,60 --seeds 1-20 --out DIR
+      the same with LASER's seasonality (Transmission's seasonality, a
+      ValuesMap.from_timeseries of 1 + 0.3 cos(2 pi (t - 60) / 365));
   laser-run.py --grid 3x3 --seeds 1-20 --out DIR
       the same disease on a grid of patches (grid()) mixed through LASER's
       gravity network: DIR/laser-SEED.csv with day,patch,S,E,I,R;
@@ -42,7 +45,7 @@ def grid(m, n):
 
 
 def build(agents, days, seed, init_infected=10, r0=1.386, infdur=7.0,
-          patches=None, cbr=0.0, cdr=0.0):
+          patches=None, cbr=0.0, cdr=0.0, season=None):
     import geopandas as gpd
     import laser.core.distributions as dists
     from laser.core import PropertySet
@@ -75,7 +78,18 @@ def build(agents, days, seed, init_infected=10, r0=1.386, infdur=7.0,
     e = SEIR.Exposed(model, expdist, infdist)
     i = SEIR.Infectious(model, infdist)
     r = SEIR.Recovered(model)
-    tx = SEIR.Transmission(model, expdist)
+    if season:
+        # Seasonality: the Transmission's multiplier of beta by day,
+        # 1 + a cos(2 pi (t - phase) / 365) (weft's seasonality_factor
+        # and seasonality_phase), one series for every node.
+        from laser.generic.utils import ValuesMap
+        amp, phase = season
+        t = np.arange(days)
+        m = (1 + amp * np.cos(2 * np.pi * (t - phase) / 365)).astype(np.float32)
+        tx = SEIR.Transmission(model, expdist,
+                               seasonality=ValuesMap.from_timeseries(m, len(pops)))
+    else:
+        tx = SEIR.Transmission(model, expdist)
     model.components = [s, r, i, e, tx]
     if vitals:
         # Mortality before births: BirthsByCBR takes "tomorrow's"
@@ -106,7 +120,11 @@ def main():
                     help="births per 1000 per year (BirthsByCBR)")
     ap.add_argument("--cdr", type=float, default=0.0,
                     help="deaths per 1000 per year (MortalityByCDR)")
+    ap.add_argument("--season", default="",
+                    help="A,P: seasonality 1 + A cos(2 pi (t - P) / 365) "
+                    "(Transmission's seasonality)")
     a = ap.parse_args()
+    season = tuple(float(x) for x in a.season.split(",")) if a.season else None
     if a.print_weft:
         gm, _, gn = a.grid.partition("x")
         g = grid(int(gm), int(gn))
@@ -141,7 +159,7 @@ def main():
                             t, p, n.S[t, p], n.E[t, p], n.I[t, p], n.R[t, p]))
         return 0
     for sd in seeds(a.seeds):
-        m = build(a.agents, a.days, sd, cbr=a.cbr, cdr=a.cdr)
+        m = build(a.agents, a.days, sd, cbr=a.cbr, cdr=a.cdr, season=season)
         m.run()
         n = m.nodes
         with open(os.path.join(a.out, "laser-%d.csv" % sd), "w") as f:

@@ -28,8 +28,9 @@ EXTRA_DIST += bench/wolf-sheep-compare.sh bench/wolf_sheep_mesa.py \
 EXTRA_DIST += bench/rl-compare.sh bench/rl_compare.py \
 	bench/puffer-cartpole-bench.c
 
-# Calibration's recovery of known parameters (docs/calibration.md).
-EXTRA_DIST += bench/calibrate-recovery.py
+# Calibration's recovery of known parameters, and the same fit side by
+# side with Covasim's cv.Calibration (docs/calibration.md).
+EXTRA_DIST += bench/calibrate-recovery.py bench/calibrate-covasim.py
 
 # The agreement checks against Covasim, and [seir] r0's calibration.
 EXTRA_DIST += bench/validate/covasim-validate.sh \

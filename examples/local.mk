@@ -8,7 +8,8 @@ dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
 	examples/minatar.ini \
 	examples/pendulum.ini \
 	examples/mountain_car.ini
-dist_examples_DATA += examples/patches.ini
+dist_examples_DATA += examples/patches.ini examples/patches-seasonal.ini \
+	examples/covasim-testing.ini
 # weft calibrate's example and its data (made by weft itself, as the
 # example's header says).
 dist_examples_DATA += examples/calibrate-seir.ini \

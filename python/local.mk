@@ -18,4 +18,5 @@ EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	python/tests/test_calibrate.py python/tests/test_dlpack_torch113.py \
 	python/tests/test_dlpack_jax.py python/tests/test_cartpole_max_return.py \
 	python/tests/test_gym_agreement.py \
-	python/weft/__main__.py python/tests/test_calibrate_cli.py
+	python/weft/__main__.py python/tests/test_calibrate_cli.py \
+	python/tests/test_calibrate_mpi.py

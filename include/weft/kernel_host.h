@@ -43,20 +43,29 @@ typedef double weft_f64;
 /* High 32 bits of the 64-bit product of two 32-bit words. */
 #define WEFT_MULHI32(a, b) ((weft_u32)(((weft_u64)(a) * (weft_u64)(b)) >> 32))
 
+/* The extent reaches the item as a value: read through weft__ka, it
+ * would be reloaded after every store of a 32-bit word (which may alias
+ * it), once or twice per item. One loop, so that the body is inlined
+ * once (a second copy, in a loop bounded by the extent where the
+ * compiler could drop the kernel's extent check, made GCC stop inlining
+ * the helpers a large kernel calls). */
 #define WEFT_KERNEL(name)                                                  \
-	static inline void name##__item(const weft_kargs *weft__ka,        \
-					uint32_t weft__gid)                \
-		__attribute__((always_inline));                            \
+	static inline void name##__item(                                   \
+		const weft_kargs *weft__ka, uint32_t weft__gid,            \
+		uint32_t weft__extent) __attribute__((always_inline));     \
 	static void name(const weft_kargs *weft__ka, uint32_t weft__begin, \
 			 uint32_t weft__end)                               \
 	{                                                                  \
+		const uint32_t weft__x = weft__ka->extent;                 \
+                                                                           \
 		for (uint32_t weft__g = weft__begin; weft__g < weft__end;  \
 		     weft__g++)                                            \
-			name##__item(weft__ka, weft__g);                   \
+			name##__item(weft__ka, weft__g, weft__x);          \
 	}                                                                  \
 	static inline void name##__item(                                   \
 		const weft_kargs *weft__ka __attribute__((unused)),        \
-		uint32_t weft__gid __attribute__((unused)))
+		uint32_t weft__gid __attribute__((unused)),                \
+		uint32_t weft__extent __attribute__((unused)))
 
 /* WEFT_KERNEL_SIMD(name): a kernel written to vectorise on the host
  * (docs/kernel-dialect.md, "Kernels that vectorise"). Its body has two
@@ -127,36 +136,40 @@ typedef double weft_f64;
 #define WEFT__SIMD_CLONES
 #endif
 
-#define WEFT_KERNEL_SIMD(name)                                                 \
-	static inline void name##__item(const weft_kargs *weft__ka,            \
-					uint32_t weft__gid, int weft__phase)   \
-		__attribute__((always_inline));                                \
-	WEFT__SIMD_CLONES WEFT__SIMD_FLATTEN static void name(                 \
-		const weft_kargs *weft__ka, uint32_t weft__begin,              \
-		uint32_t weft__end)                                            \
-	{                                                                      \
-		const weft_kargs weft__kc = *weft__ka;                         \
-		uint32_t weft__g = weft__begin, weft__j;                       \
-                                                                               \
-		for (; weft__end - weft__g >= WEFT__SIMD_BLOCK;                \
-		     weft__g += WEFT__SIMD_BLOCK) {                            \
-			WEFT__SIMD_NO_WRAP(weft__g);                           \
-			WEFT__SIMD_LOOP                                        \
-			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;          \
-			     weft__j++)                                        \
-				name##__item(&weft__kc, weft__g + weft__j, 0); \
-			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;          \
-			     weft__j++)                                        \
-				name##__item(&weft__kc, weft__g + weft__j, 1); \
-		}                                                              \
-		for (; weft__g < weft__end; weft__g++) {                       \
-			name##__item(&weft__kc, weft__g, 0);                   \
-			name##__item(&weft__kc, weft__g, 1);                   \
-		}                                                              \
-	}                                                                      \
-	static inline void name##__item(                                       \
-		const weft_kargs *weft__ka __attribute__((unused)),            \
-		uint32_t weft__gid __attribute__((unused)),                    \
+#define WEFT_KERNEL_SIMD(name)                                                \
+	static inline void name##__item(                                      \
+		const weft_kargs *weft__ka, uint32_t weft__gid,               \
+		uint32_t weft__extent, int weft__phase)                       \
+		__attribute__((always_inline));                               \
+	WEFT__SIMD_CLONES WEFT__SIMD_FLATTEN static void name(                \
+		const weft_kargs *weft__ka, uint32_t weft__begin,             \
+		uint32_t weft__end)                                           \
+	{                                                                     \
+		const weft_kargs weft__kc = *weft__ka;                        \
+		uint32_t weft__g = weft__begin, weft__j;                      \
+                                                                              \
+		for (; weft__end - weft__g >= WEFT__SIMD_BLOCK;               \
+		     weft__g += WEFT__SIMD_BLOCK) {                           \
+			WEFT__SIMD_NO_WRAP(weft__g);                          \
+			WEFT__SIMD_LOOP                                       \
+			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;         \
+			     weft__j++)                                       \
+				name##__item(&weft__kc, weft__g + weft__j,    \
+					     weft__kc.extent, 0);             \
+			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;         \
+			     weft__j++)                                       \
+				name##__item(&weft__kc, weft__g + weft__j,    \
+					     weft__kc.extent, 1);             \
+		}                                                             \
+		for (; weft__g < weft__end; weft__g++) {                      \
+			name##__item(&weft__kc, weft__g, weft__kc.extent, 0); \
+			name##__item(&weft__kc, weft__g, weft__kc.extent, 1); \
+		}                                                             \
+	}                                                                     \
+	static inline void name##__item(                                      \
+		const weft_kargs *weft__ka __attribute__((unused)),           \
+		uint32_t weft__gid __attribute__((unused)),                   \
+		uint32_t weft__extent __attribute__((unused)),                \
 		int weft__phase __attribute__((unused)))
 /* The two parts of a WEFT_KERNEL_SIMD body: `if (WEFT_SIMD_MAIN) { ... }`,
  * the straight-line part, vectorised; `if (WEFT_SIMD_AFTER) { ... }`, the
@@ -169,7 +182,7 @@ typedef double weft_f64;
 /* WEFT_BUF(type, name, k): bind the k-th launch buffer as `type *name`. */
 #define WEFT_BUF(T, name, k) T *name = (T *)weft__ka->buf[k]
 #define WEFT_GID	     (weft__gid)
-#define WEFT_EXTENT	     (weft__ka->extent)
+#define WEFT_EXTENT	     (weft__extent)
 
 /* Relaxed loads and stores for bytes that one work item may write while
  * another reads them (never for values where the order matters): plain

@@ -130,6 +130,27 @@ WEFT_FN weft_i32 ma_sbyte(weft_u32 b)
 	return b >= 128u ? (weft_i32)b - 256 : (weft_i32)b;
 }
 
+/* 1 where the target stores 32-bit words little-endian (byte k of a word
+ * at the lowest address but k): the host (GCC and Clang say), CUDA, and
+ * OpenCL devices that define __ENDIAN_LITTLE__. Observations are then
+ * written a cell (four channels) per word where a game's layout allows
+ * (Breakout); the bytes are those of the per-byte code other targets
+ * run. */
+#if defined(__CUDACC__) || defined(__CUDA_ARCH__)
+#define MA_LE32 1
+#elif defined(__OPENCL_VERSION__)
+#if defined(__ENDIAN_LITTLE__)
+#define MA_LE32 1
+#else
+#define MA_LE32 0
+#endif
+#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MA_LE32 1
+#else
+#define MA_LE32 0
+#endif
+
 /* Every byte of a [10][10][channels] observation 0. */
 WEFT_FN void ma_obs_clear(WEFT_GLOBAL weft_u8 *o, weft_u32 channels)
 {

@@ -18,7 +18,8 @@ BUILT_SOURCES += models/patches/patches_kernels.c \
 	models/patches/patches_kernels.h
 CLEANFILES += models/patches/patches_kernels.c \
 	models/patches/patches_kernels.h
-EXTRA_DIST += models/patches/patches.wk models/patches/patches.md
+EXTRA_DIST += models/patches/patches.wk models/patches/patches.md \
+	models/patches/patches-plot.py
 
 models/patches/patches_kernels.h: models/patches/patches_kernels.c
 models/patches/patches_kernels.c: \

@@ -12,11 +12,14 @@
  * minimum, as LASER rounds them: here from a table of the rounded
  * distribution's cumulative probabilities, computed once on the host, so
  * that each draw is a few integer comparisons. Births and deaths at crude
- * rates are LASER's BirthsByCBR and MortalityByCDR. The kernels are in
- * patches.wk; this file reads [patches] (or the patches from a CSV file),
- * builds the agents at day 0, the tables and the network, declares the
- * day's four launches, and writes counts.csv (day,S,E,I,R) and
- * patches.csv (day,patch,S,E,I,R).
+ * rates are LASER's BirthsByCBR and MortalityByCDR; seasonality is the
+ * seasonality of LASER's Transmission, importation its
+ * Infect_Agents_In_Patch. The kernels are in patches.wk; this file reads
+ * [patches] (or the patches from a CSV file), builds the agents at day 0,
+ * the tables, the seasonality and the network, declares the day's four
+ * launches, and writes counts.csv (day,S,E,I,R), patches.csv
+ * (day,patch,S,E,I,R) and with patch_series infectious.csv and
+ * incidence.csv (day, a column per patch).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -97,6 +100,41 @@ static const weft_key_desc pt_keys[] = {
 	  "rows of the network that sum to more are scaled down to this "
 	  "(laser_core.migration.row_normalizer; laser.generic.Model uses "
 	  "1/16 + 1/32)" },
+	{ "seasonality", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "multipliers of beta, one per day, a comma-separated list: day t "
+	  "uses item t modulo their number (LASER's Transmission "
+	  "seasonality, ValuesMap.from_timeseries); empty: none" },
+	{ "seasonality_file", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "the multipliers of seasonality from a file, one a line (the first "
+	  "field of a CSV line; a first line that is not a number is a "
+	  "header); a relative path is taken from the INI file's directory" },
+	{ "seasonality_factor", WEFT_KEY_REAL, "0", 0, 1, NULL,
+	  "amplitude of a cosine forcing: beta on day t is beta x (1 + "
+	  "factor cos(2 pi (t - seasonality_phase) / 365)) (LASER's "
+	  "seasonality_factor); 0: none" },
+	{ "seasonality_phase", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL,
+	  "the day of the cosine's peak (LASER's seasonality_phase)" },
+	{ "importation_period", WEFT_KEY_INT, "0", 0, 4294967295.0, NULL,
+	  "days between importations: on day t with t >= importation_start, "
+	  "t < importation_end and (t - importation_start) a multiple of "
+	  "this, importation_count susceptible agents of each patch of "
+	  "importation_patchlist become infectious (LASER's "
+	  "Infect_Agents_In_Patch); 0: none" },
+	{ "importation_count", WEFT_KEY_INT, "1", 1, 4294967295.0, NULL,
+	  "agents infected per patch per importation (fewer when the patch "
+	  "has fewer susceptible)" },
+	{ "importation_patchlist", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "the patches (0, 1, ...) that importations infect, a "
+	  "comma-separated list; empty: every patch" },
+	{ "importation_start", WEFT_KEY_INT, "0", 0, 4294967295.0, NULL,
+	  "first day of importation" },
+	{ "importation_end", WEFT_KEY_INT, "0", 0, 4294967295.0, NULL,
+	  "importation happens before this day; 0: the run's days" },
+	{ "patch_series", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "also write infectious.csv and incidence.csv: a row per day of "
+	  "[output] every, a column per patch, its infectious and its new "
+	  "infections since the previous row (LASER's nodes.I and "
+	  "nodes.newly_infected)" },
 };
 
 /* A duration distribution, parsed. */
@@ -110,13 +148,15 @@ typedef struct pt_state {
 	pt_params params;
 	uint32_t *pops, *init; /* per patch */
 	double *lat, *lon;
-	uint32_t *tab; /* exposed table, then infectious */
+	uint32_t *tab;	/* exposed table, then infectious */
+	double *season; /* beta x the multiplier of each day of the cycle */
+	uint32_t *imp;	/* per patch: count, first slot, slots, imported */
 	uint64_t n_rows;
 	weft_buf *p, *ctl, *agent, *thr, *cnt, *delta, *net, *tabbuf;
-	weft_buf *series;
+	weft_buf *series, *seasbuf, *impbuf, *inc;
 	uint32_t *host;
 	weft_model_rows *rows;
-	weft_output *csv, *pcsv;
+	weft_output *csv, *pcsv, *icsv, *ncsv;
 } pt_state;
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -363,12 +403,13 @@ free_lists:
 	return st;
 }
 
-/* The path of patch_file, a relative one taken from the directory of the
+/* The path that key names, a relative one taken from the directory of the
  * INI file that set it (weft_model_where: "FILE:LINE"). */
-static void pt_file_path(weft_model_ctx *mc, char *out, size_t size)
+static void pt_file_path(weft_model_ctx *mc, const char *key, char *out,
+			 size_t size)
 {
-	const char *path = weft_model_string(mc, "patch_file");
-	const char *where = weft_model_where(mc, "patch_file");
+	const char *path = weft_model_string(mc, key);
+	const char *where = weft_model_where(mc, key);
 	const char *colon = strrchr(where, ':'), *slash = NULL;
 
 	for (const char *q = where; colon && q < colon; q++)
@@ -473,7 +514,7 @@ static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
 	double v[PT_COLS];
 	FILE *f;
 
-	pt_file_path(mc, path, sizeof path);
+	pt_file_path(mc, "patch_file", path, sizeof path);
 	*n = 0;
 	*has = 0;
 	if (!(f = fopen(path, "r")))
@@ -595,6 +636,196 @@ static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
 	return WEFT_OK;
 }
 
+/* seasonality_file: the multipliers, one a line (a CSV line's first
+ * field), into *out (malloc'd), *n of them; a first line that is not a
+ * number is a header. */
+static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
+{
+	char path[4096], line[4096], *end;
+	const char *where = weft_model_where(mc, "seasonality_file");
+	const char *what = NULL;
+	size_t cap = 0;
+	uint32_t ln = 0;
+	double x, *v = NULL, *g;
+	FILE *f;
+
+	*out = NULL;
+	*n = 0;
+	pt_file_path(mc, "seasonality_file", path, sizeof path);
+	if (!(f = fopen(path, "r")))
+		return weft_model_fail(
+			mc, WEFT_E_IO,
+			"[patches] seasonality_file (%s): cannot "
+			"open %s: %s",
+			where, path, strerror(errno));
+	while (!what && fgets(line, sizeof line, f)) {
+		ln++;
+		if (strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		errno = 0;
+		x = strtod(line, &end);
+		while (*end == ' ' || *end == '\t' || *end == '\r' ||
+		       *end == '\n')
+			end++;
+		if (end == line || (*end && *end != ',') || errno ||
+		    !isfinite(x)) {
+			if (ln != 1)
+				what = "not a number";
+			continue;
+		}
+		if (x < 0) {
+			what = "a negative multiplier";
+			break;
+		}
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 512;
+			if (cap > 100000000 ||
+			    !(g = realloc(v, cap * sizeof *v))) {
+				what = "too many lines (at most 100000000)";
+				break;
+			}
+			v = g;
+		}
+		v[(*n)++] = x;
+	}
+	fclose(f);
+	if (!what && *n == 0)
+		what = "no multipliers";
+	if (what) {
+		free(v);
+		*n = 0;
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] seasonality_file (%s): %s, "
+				       "line %u: %s",
+				       where, path, ln, what);
+	}
+	*out = v;
+	return WEFT_OK;
+}
+
+/* Seasonality (LASER's Transmission(seasonality=...)): the multipliers of
+ * beta from seasonality, seasonality_file or the cosine of
+ * seasonality_factor (at most one of them); s->season holds beta times
+ * each, day t taking entry t % p->season_len. None: season_len 0. */
+static weft_status pt_seasonality(weft_model_ctx *mc, pt_state *s)
+{
+	pt_params *p = &s->params;
+	double beta = weft_model_real(mc, "beta");
+	double amp = weft_model_real(mc, "seasonality_factor");
+	double phase = weft_model_real(mc, "seasonality_phase");
+	int list = weft_model_string(mc, "seasonality")[0] != 0;
+	int file = weft_model_string(mc, "seasonality_file")[0] != 0;
+	double *v = NULL;
+	uint32_t n = 0;
+	weft_status st;
+
+	if (list + file + (amp > 0) > 1)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] seasonality (%s), seasonality_file (%s) "
+			"and seasonality_factor (%s): give one of them",
+			weft_model_where(mc, "seasonality"),
+			weft_model_where(mc, "seasonality_file"),
+			weft_model_where(mc, "seasonality_factor"));
+	if (list && (st = pt_list(mc, "seasonality", &v, &n)))
+		return st;
+	if (file && (st = pt_read_season(mc, &v, &n)))
+		return st;
+	if (amp > 0) {
+		n = 365;
+		if (!(v = malloc(n * sizeof *v)))
+			return weft_model_fail(mc, WEFT_E_NOMEM,
+					       "cannot allocate the "
+					       "seasonality");
+		for (uint32_t t = 0; t < n; t++)
+			v[t] = 1 + amp * cos(2 * 3.14159265358979323846 *
+					     (t - phase) / 365);
+	}
+	for (uint32_t t = 0; t < n; t++) {
+		if (v[t] < 0) {
+			double bad = v[t];
+
+			free(v);
+			return weft_model_fail(
+				mc, WEFT_E_CONFIG,
+				"[patches] seasonality (%s): item %u, %g, is "
+				"negative; multipliers of beta are 0 or more",
+				weft_model_where(mc, "seasonality"), t + 1,
+				bad);
+		}
+		v[t] *= beta;
+	}
+	if (list && n == 0)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] seasonality (%s): no "
+				       "multipliers",
+				       weft_model_where(mc, "seasonality"));
+	s->season = v;
+	p->season_len = n;
+	return WEFT_OK;
+}
+
+/* Importation (LASER's Infect_Agents_In_Patch): the days, and s->imp, per
+ * patch the agents to infect each time (importation_count for each time
+ * the patch is in importation_patchlist, every patch when it is empty),
+ * the patch's first slot and its slots at day 0. */
+static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
+{
+	pt_params *p = &s->params;
+	uint32_t P = p->patches, n = 0, first = 0;
+	uint64_t count = (uint64_t)weft_model_int(mc, "importation_count");
+	int64_t end = weft_model_int(mc, "importation_end");
+	const char *lk = "importation_patchlist";
+	double *v = NULL;
+	weft_status st;
+
+	p->imp_period = (uint32_t)weft_model_int(mc, "importation_period");
+	if (!p->imp_period)
+		return WEFT_OK;
+	p->imp_start = (uint32_t)weft_model_int(mc, "importation_start");
+	p->imp_end = end ? (uint32_t)end : p->last_step;
+	if (p->imp_end <= p->imp_start)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] importation_end = %u (%s) is not after "
+			"importation_start = %u (%s): no day would import",
+			p->imp_end, weft_model_where(mc, "importation_end"),
+			p->imp_start,
+			weft_model_where(mc, "importation_start"));
+	if ((st = pt_list(mc, lk, &v, &n)))
+		return st;
+	if (!(s->imp = calloc(4 * (size_t)P, sizeof *s->imp))) {
+		free(v);
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the importation");
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint64_t want;
+
+		if (!(v[k] >= 0 && v[k] < P && v[k] == floor(v[k]))) {
+			st = weft_model_fail(mc, WEFT_E_CONFIG,
+					     "[patches] %s (%s): item %u, %g, "
+					     "is not a patch (0 to %u)",
+					     lk, weft_model_where(mc, lk),
+					     k + 1, v[k], P - 1);
+			free(v);
+			return st;
+		}
+		want = s->imp[4 * (uint32_t)v[k]] + count;
+		s->imp[4 * (uint32_t)v[k]] =
+			want > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)want;
+	}
+	free(v);
+	for (uint32_t j = 0; j < P; j++) {
+		if (n == 0)
+			s->imp[4 * j] = (uint32_t)count;
+		s->imp[4 * j + 1] = first;
+		s->imp[4 * j + 2] = s->pops[j];
+		first += s->pops[j];
+	}
+	return WEFT_OK;
+}
+
 static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 {
 	pt_params *p = &s->params;
@@ -658,7 +889,8 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 	p->every = (uint32_t)every;
 	p->last_step = (uint32_t)steps;
 	s->n_rows = 1 + (steps + every - 1) / every;
-	p->row_words = 1 + 4 * n;
+	p->incidence = weft_model_bool(mc, "patch_series") ? 1 : 0;
+	p->row_words = 1 + (4 + p->incidence) * n;
 	if (s->n_rows * p->row_words > PT_MAX_ROWS * 16ull ||
 	    s->n_rows > PT_MAX_ROWS || steps > 0xFFFFFFF0u)
 		return weft_model_fail(mc, WEFT_E_CONFIG,
@@ -668,7 +900,9 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 				       (unsigned long long)steps,
 				       (unsigned long long)every, n);
 	p->n_rows = (uint32_t)s->n_rows;
-	return pt_vitals(mc, s);
+	if ((st = pt_vitals(mc, s)) || (st = pt_seasonality(mc, s)))
+		return st;
+	return pt_importation(mc, s);
 }
 
 /* Both tables, into s->tab (PT_MAX_DAYS + 1 words each at most). */
@@ -698,7 +932,10 @@ static void pt_free_host(pt_state *s)
 	free(s->lat);
 	free(s->lon);
 	free(s->tab);
-	s->pops = s->init = s->tab = NULL;
+	free(s->season);
+	free(s->imp);
+	s->season = NULL;
+	s->pops = s->init = s->tab = s->imp = NULL;
 	s->lat = s->lon = NULL;
 }
 
@@ -807,6 +1044,29 @@ static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt)
 	}
 }
 
+/* The buffers of seasonality, importation and the per-patch series; a
+ * word or two each when off, and then not part of a checkpoint (those
+ * of runs without them stay as they were). zero: enough zero bytes. */
+static weft_status pt_extras(weft_model_ctx *mc, pt_state *s, const void *zero)
+{
+	const pt_params *p = &s->params;
+	size_t P = p->patches;
+	weft_status st;
+
+	if ((st = pt_buf(
+		     mc, "season", s->season ? 8 * (size_t)p->season_len : 8,
+		     s->season ? (const void *)s->season : zero, &s->seasbuf)))
+		return st;
+	st = s->imp ? pt_state_buf(mc, "importation", 16 * P, s->imp,
+				   &s->impbuf)
+		    : pt_buf(mc, "importation", 16, zero, &s->impbuf);
+	if (st)
+		return st;
+	return p->incidence
+		       ? pt_state_buf(mc, "incidence", 4 * P, zero, &s->inc)
+		       : pt_buf(mc, "incidence", 4, zero, &s->inc);
+}
+
 static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 {
 	const pt_params *p = &s->params;
@@ -842,7 +1102,8 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 		goto free_host;
 	memset(w, 0, ab > zb ? ab : zb);
 	if ((st = pt_state_buf(mc, "thresholds", 4 * (size_t)P, w, &s->thr)) ||
-	    (st = pt_state_buf(mc, "changes", zb, w, &s->delta)))
+	    (st = pt_state_buf(mc, "changes", zb, w, &s->delta)) ||
+	    (st = pt_extras(mc, s, w)))
 		goto free_host;
 	if (!(s->host = calloc(s->n_rows, 4 * (size_t)p->row_words))) {
 		st = weft_model_fail(mc, WEFT_E_NOMEM,
@@ -871,11 +1132,14 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 	uint32_t P = s->params.patches;
 	weft_launch l[4];
 
-	l[0] = patches_pt_force_launch((patches_pt_force_bufs){ .p = s->p,
-								.cnt = s->cnt,
-								.net = s->net,
-								.thr = s->thr },
-				       P);
+	l[0] = patches_pt_force_launch(
+		(patches_pt_force_bufs){ .p = s->p,
+					 .cnt = s->cnt,
+					 .net = s->net,
+					 .ctl = s->ctl,
+					 .season = s->seasbuf,
+					 .thr = s->thr },
+		P);
 	l[1] = patches_pt_agents_launch(
 		(patches_pt_agents_bufs){ .p = s->p,
 					  .ctl = s->ctl,
@@ -893,7 +1157,11 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 					 .ctl = s->ctl,
 					 .cnt = s->cnt,
 					 .delta = s->delta,
-					 .series = s->series },
+					 .series = s->series,
+					 .tab = s->tabbuf,
+					 .agent = s->agent,
+					 .imp = s->impbuf,
+					 .inc = s->inc },
 		P);
 	l[3] = patches_pt_tick_launch(
 		(patches_pt_tick_bufs){ .p = s->p,
@@ -913,9 +1181,23 @@ static weft_status pt_outputs_open(weft_model_ctx *mc, pt_state *s)
 		return WEFT_OK;
 	if ((st = weft_model_output_open(mc, "counts.csv", &s->csv)) ||
 	    (st = weft_output_printf(s->csv, "day,S,E,I,R\n")) ||
-	    (st = weft_model_output_open(mc, "patches.csv", &s->pcsv)))
+	    (st = weft_model_output_open(mc, "patches.csv", &s->pcsv)) ||
+	    (st = weft_output_printf(s->pcsv, "day,patch,S,E,I,R\n")))
 		return st;
-	return weft_output_printf(s->pcsv, "day,patch,S,E,I,R\n");
+	if (!s->params.incidence)
+		return WEFT_OK;
+	if ((st = weft_model_output_open(mc, "infectious.csv", &s->icsv)) ||
+	    (st = weft_model_output_open(mc, "incidence.csv", &s->ncsv)) ||
+	    (st = weft_output_printf(s->icsv, "day")) ||
+	    (st = weft_output_printf(s->ncsv, "day")))
+		return st;
+	for (uint32_t j = 0; j < s->params.patches; j++)
+		if ((st = weft_output_printf(s->icsv, ",p%u", j)) ||
+		    (st = weft_output_printf(s->ncsv, ",p%u", j)))
+			return st;
+	if ((st = weft_output_printf(s->icsv, "\n")))
+		return st;
+	return weft_output_printf(s->ncsv, "\n");
 }
 
 static weft_status pt_setup(weft_model_ctx *mc, void **out)
@@ -954,6 +1236,27 @@ static weft_status pt_collect(weft_model_ctx *mc, void *state,
 				       pt_rows_due(s, steps_done));
 }
 
+/* A row of infectious.csv and incidence.csv: the day, then a column per
+ * patch. */
+static weft_status pt_emit_wide(pt_state *s, const uint32_t *row)
+{
+	uint32_t P = s->params.patches;
+	weft_status st;
+
+	if ((st = weft_output_printf(s->icsv, "%u", row[PT_ROW_DAY])) ||
+	    (st = weft_output_printf(s->ncsv, "%u", row[PT_ROW_DAY])))
+		return st;
+	for (uint32_t j = 0; j < P; j++)
+		if ((st = weft_output_printf(s->icsv, ",%u",
+					     row[1 + 4 * (size_t)j + 2])) ||
+		    (st = weft_output_printf(s->ncsv, ",%u",
+					     row[1 + 4 * (size_t)P + j])))
+			return st;
+	if ((st = weft_output_printf(s->icsv, "\n")))
+		return st;
+	return weft_output_printf(s->ncsv, "\n");
+}
+
 static weft_status pt_emit_row(pt_state *s, const uint32_t *row)
 {
 	uint64_t t[4] = { 0, 0, 0, 0 };
@@ -986,9 +1289,36 @@ static weft_status pt_emit(weft_model_ctx *mc, void *state, uint64_t steps_done,
 	(void)steps_done;
 	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t r = first; r < end && s->csv; r++)
-		if ((st = pt_emit_row(s, s->host + r * s->params.row_words)))
+		if ((st = pt_emit_row(s, s->host + r * s->params.row_words)) ||
+		    (s->icsv &&
+		     (st = pt_emit_wide(s, s->host + r * s->params.row_words))))
 			return st;
 	return WEFT_OK;
+}
+
+/* The summary's line on importation: the agents imported in all. */
+static weft_status pt_summary_imports(weft_model_ctx *mc, const pt_state *s)
+{
+	const pt_params *p = &s->params;
+	uint32_t *imp = malloc(16 * (size_t)p->patches);
+	uint64_t total = 0;
+	weft_status st;
+
+	if (!imp)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the importation");
+	st = weft_model_download(mc, imp, s->impbuf, 0,
+				 16 * (size_t)p->patches);
+	for (uint32_t j = 0; !st && j < p->patches; j++)
+		total += imp[4 * j + 3];
+	free(imp);
+	if (st)
+		return st;
+	return weft_model_summary(mc, "importation",
+				  "%llu infected, every %u days from day %u "
+				  "to before day %u",
+				  (unsigned long long)total, p->imp_period,
+				  p->imp_start, p->imp_end);
 }
 
 static weft_status pt_finish(weft_model_ctx *mc, void *state)
@@ -1034,6 +1364,8 @@ static weft_status pt_finish(weft_model_ctx *mc, void *state)
 				   ctl[PT_CTL_BORN],
 				   (uint32_t)(t[0] + t[1] + t[2] + t[3]),
 				   p->capacity);
+	if (p->imp_period && (st = pt_summary_imports(mc, s)))
+		return st;
 	weft_model_summary(mc, "durations",
 			   "exposed %u..%u days, infectious %u..%u days",
 			   p->exp_min, p->exp_min + p->exp_len - 1, p->inf_min,
@@ -1056,6 +1388,9 @@ static void pt_teardown(weft_model_ctx *mc, void *state)
 		return;
 	weft_model_rows_close(mc, s->rows);
 	weft_model_free(mc, s->series);
+	weft_model_free(mc, s->inc);
+	weft_model_free(mc, s->impbuf);
+	weft_model_free(mc, s->seasbuf);
 	weft_model_free(mc, s->delta);
 	weft_model_free(mc, s->thr);
 	weft_model_free(mc, s->tabbuf);
@@ -1122,7 +1457,8 @@ WEFT_MODEL_ENTRY = {
 	.collect = pt_collect,
 	.emit = pt_emit,
 	/* `weft conform`: three patches mixed through the gravity network,
-	 * a fast epidemic, births and deaths, 60 days. */
+	 * a fast epidemic, births and deaths, seasonality, importation and
+	 * the per-patch series, 60 days. */
 	.conform_sets = "patches.populations=3000,2000,1500\n"
 			"patches.latitudes=47.6,47.2,46.9\n"
 			"patches.longitudes=-122.3,-122.4,-121.9\n"
@@ -1130,6 +1466,13 @@ WEFT_MODEL_ENTRY = {
 			"patches.beta=0.6\n"
 			"patches.cbr=80\n"
 			"patches.cdr=40\n"
+			"patches.seasonality_factor=0.3\n"
+			"patches.seasonality_phase=20\n"
+			"patches.importation_period=5\n"
+			"patches.importation_count=3\n"
+			"patches.importation_patchlist=1,2,2\n"
+			"patches.importation_start=2\n"
+			"patches.patch_series=true\n"
 			"simulation.steps=60\n",
 	.plot = &pt_plot,
 	.ensemble = &pt_ensemble,

@@ -8,14 +8,16 @@
 #define PATCHES_SHARED_H
 
 /* Purposes: the last counter word of a draw. */
-#define PT_PURPOSE_INFECT     1u /* (day, agent / 16): 8 bits per agent */
-#define PT_PURPOSE_EXPOSED    2u /* (day, agent): an exposed duration */
-#define PT_PURPOSE_INFECTIOUS 3u /* (day, agent): an infectious duration */
-#define PT_PURPOSE_INIT	      4u /* (agent, 0): a duration at day 0 */
-#define PT_PURPOSE_REFINE     5u /* (day, agent): the low 24 bits */
-#define PT_PURPOSE_DEATH      6u /* (day, agent / 16): 8 bits per agent */
-#define PT_PURPOSE_DEATH_LOW  7u /* (day, agent): the low 24 bits */
-#define PT_PURPOSE_BIRTH      8u /* (day, patch): the day's births */
+#define PT_PURPOSE_INFECT     1u  /* (day, agent / 16): 8 bits per agent */
+#define PT_PURPOSE_EXPOSED    2u  /* (day, agent): an exposed duration */
+#define PT_PURPOSE_INFECTIOUS 3u  /* (day, agent): an infectious duration */
+#define PT_PURPOSE_INIT	      4u  /* (agent, 0): a duration at day 0 */
+#define PT_PURPOSE_REFINE     5u  /* (day, agent): the low 24 bits */
+#define PT_PURPOSE_DEATH      6u  /* (day, agent / 16): 8 bits per agent */
+#define PT_PURPOSE_DEATH_LOW  7u  /* (day, agent): the low 24 bits */
+#define PT_PURPOSE_BIRTH      8u  /* (day, patch): the day's births */
+#define PT_PURPOSE_IMPORT     9u  /* (day, patch): where importation starts */
+#define PT_PURPOSE_IMPORT_DUR 10u /* (day, agent): an imported duration */
 
 /* Agents per work item of pt_agents: one Philox call gives the top 8
  * bits of the infection draws of all 16. */
@@ -56,8 +58,22 @@ typedef struct pt_params {
 	weft_u32 capacity;  /* agent slots, births included */
 	weft_u32 death_thr; /* daily chance of death (cdr), a threshold */
 	weft_u32 birth_lo, birth_hi; /* daily birth rate (cbr), f64 bits */
-	weft_u32 reserved[4];	     /* 96 bytes */
+	weft_u32 season_len;  /* seasonality: beta of day t is buffer season's
+				 entry t % season_len; 0: beta every day */
+	weft_u32 imp_period;  /* importation every this many days; 0: none */
+	weft_u32 imp_start;   /* from this day (tick) */
+	weft_u32 imp_end;     /* to before this one */
+	weft_u32 incidence;   /* 1: rows hold each patch's new infections */
+	weft_u32 reserved[3]; /* 112 bytes */
 } pt_params;
+
+/* Whether importation happens on day (tick) t: LASER's
+ * Infect_Agents_In_Patch, t >= start, (t - start) % period == 0, t < end. */
+WEFT_FN int pt_import_due(WEFT_GLOBAL const pt_params *p, weft_u32 t)
+{
+	return p->imp_period != 0u && t >= p->imp_start && t < p->imp_end &&
+	       (t - p->imp_start) % p->imp_period == 0u;
+}
 
 /* The control block (buffer ctl). */
 #define PT_CTL_STEP   0 /* days done */
@@ -68,7 +84,8 @@ typedef struct pt_params {
 #define PT_CTL_OVER   5 /* births that found no slot (capacity) */
 #define PT_CTL_WORDS  8
 
-/* A row of the series: the day, then S, E, I, R of each patch. Counts
+/* A row of the series: the day, then S, E, I, R of each patch, then (with
+ * p->incidence) each patch's new infections since the previous row. Counts
  * (buffer cnt) hold the same four words per patch; the day's changes
  * (buffer delta) three: newly exposed, newly infectious, newly
  * recovered. */

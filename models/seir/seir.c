@@ -570,15 +570,15 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
 	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)) ||
-	    (st = weft_output_printf(s->csv,
-				     "day,S,E,I_asym,I_sym,R,D,"
-				     "new_infections,new_deaths,"
-				     "cumulative,vaccinated,new_severe,"
-				     "new_critical,hospitalised,icu,"
-				     "over_hosp,over_icu,"
-				     "fully_vaccinated,new_tests,"
-				     "new_diagnoses,diagnosed,"
-				     "new_quarantined,new_infectious,Rt\n")))
+	    (st = weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
+					     "new_infections,new_deaths,"
+					     "cumulative,vaccinated,new_severe,"
+					     "new_critical,hospitalised,icu,"
+					     "over_hosp,over_icu,"
+					     "fully_vaccinated,new_tests,"
+					     "new_diagnoses,diagnosed,"
+					     "new_quarantined,n_quarantined,"
+					     "new_infectious,Rt\n")))
 		return st;
 	return weft__seir_age_open(mc, s);
 }
@@ -618,7 +618,7 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 		st = weft_output_printf(
 			s->csv,
 			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,"
-			"%u,%u,%u,%u,%u,%u,%s\n",
+			"%u,%u,%u,%u,%u,%u,%u,%s\n",
 			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
 			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
 			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
@@ -626,7 +626,7 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
 			r[SEIR_R_OVER_I], r[SEIR_R_FULL], r[SEIR_R_NEW_TEST],
 			r[SEIR_R_NEW_DIAG], r[SEIR_R_DIAG], r[SEIR_R_NEW_QUAR],
-			r[SEIR_R_ONSET], rt);
+			r[SEIR_R_N_QUAR], r[SEIR_R_ONSET], rt);
 		if (st || (st = weft__seir_age_row(s, d, r)))
 			return st;
 	}
@@ -829,7 +829,8 @@ WEFT_MODEL_ENTRY = {
 	 * hospitals and ICUs over capacity, outputs by age, a second,
 	 * two-dose campaign with efficacies against symptoms and severe
 	 * disease, testing by number (the selection's passes over every
-	 * agent) with a delay, losses and isolation of the diagnosed,
+	 * agent) with a delay, losses and isolation of the diagnosed, a
+	 * second testing intervention by probability overlapping it,
 	 * tracing with a delay and quarantine, the infection log (the
 	 * reproduction numbers' counts are always on). */
 	.conform_sets = "seir.population=random\n"
@@ -859,6 +860,8 @@ WEFT_MODEL_ENTRY = {
 			"seir.test_delay=1\n"
 			"seir.test_sensitivity=0.9\n"
 			"seir.test_loss_prob=0.05\n"
+			"seir.test_interventions=days=20- symp=0.3 "
+			"asymp=0.01 delay=2\n"
 			"seir.diagnosed_factor=0.3, 0.1, 0.1, 0.1\n"
 			"seir.trace_probs=0.7\n"
 			"seir.trace_time=1\n"

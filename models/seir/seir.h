@@ -125,6 +125,20 @@ weft_status weft__seir_age_open(weft_model_ctx *mc, seir_state *s);
 weft_status weft__seir_age_row(seir_state *s, uint64_t day,
 			       const uint32_t *row);
 
+/* seir_params.c: one entry of a settings list ("NAME=VALUE ..." up to a
+ * comma, as vaccine_campaigns and test_interventions are written) into
+ * out, from *p on: each setting handed to set(), which reads its value
+ * from *p on and returns 0, -1 (a bad value) or -2 (an unknown name).
+ * names lists the settings and forms says what each value must be
+ * ({name, form} pairs, the last {NULL, every other's form}), for the
+ * messages. 0, or -1 with the reason in why. */
+typedef int (*weft__seir_setting_fn)(const char *name, size_t len,
+				     const char **p, void *out);
+int weft__seir_settings_entry(const char **p, weft__seir_setting_fn set,
+			      void *out, const char *names,
+			      const char *const (*forms)[2], char *why,
+			      size_t why_size);
+
 /* vaccination.c: the campaigns of vaccine_campaigns (at most max), each
  * from the defaults d: 0, or -1 with the reason in why. */
 int weft__seir_campaigns_parse(const char *text, const seir_campaign_spec *d,

@@ -254,3 +254,57 @@ weft_status weft__seir_count_seeds(weft_model_ctx *mc, seir_state *s)
 	s->n_seeds = (uint32_t)count;
 	return WEFT_OK;
 }
+
+/* What setting name's value must be, from forms (ended by {NULL, the
+ * others' form}). */
+static const char *params_form(const char *const (*forms)[2], const char *name,
+			       size_t len)
+{
+	for (; forms[0][0]; forms++)
+		if (strlen(forms[0][0]) == len &&
+		    !strncmp(name, forms[0][0], len))
+			return forms[0][1];
+	return forms[0][1];
+}
+
+int weft__seir_settings_entry(const char **p, weft__seir_setting_fn set,
+			      void *out, const char *names,
+			      const char *const (*forms)[2], char *why,
+			      size_t why_size)
+{
+	const char *at = *p + strspn(*p, " \t");
+	int n = (int)strcspn(at, ",");
+
+	*p = at;
+	while (**p && **p != ',') {
+		const char *name = *p;
+		size_t len = strcspn(name, "= \t,");
+		int rc;
+
+		if (name[len] != '=') {
+			snprintf(why, why_size,
+				 "'%.*s': '%.*s' is not NAME=VALUE (%s)", n, at,
+				 (int)len, name, names);
+			return -1;
+		}
+		*p = name + len + 1;
+		rc = set(name, len, p, out);
+		if (rc == 0 && **p && **p != ' ' && **p != '\t' && **p != ',')
+			rc = -1;
+		if (rc == -2) {
+			snprintf(why, why_size,
+				 "'%.*s': unknown setting '%.*s' (%s)", n, at,
+				 (int)len, name, names);
+			return -1;
+		}
+		if (rc) {
+			snprintf(why, why_size,
+				 "'%.*s': bad value of %.*s: expected %s", n,
+				 at, (int)len, name,
+				 params_form(forms, name, len));
+			return -1;
+		}
+		*p += strspn(*p, " \t");
+	}
+	return 0;
+}

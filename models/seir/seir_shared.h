@@ -166,11 +166,11 @@ WEFT_FN weft_u32 seir_sec_of(const WEFT_GLOBAL weft_u32 *sec, weft_u32 a)
 {
 	return (sec[a >> 1] >> ((a & 1u) * 16u)) & SEIR_SEC_MAX;
 }
-/* Testing and tracing (testing.c): Philox(seed; day, agent, 0, TEST)
- * decides a test (.v[0]), its sensitivity (.v[1]) and loss to follow-up
- * (.v[2]); Philox(seed; day, index case, layer << 28 | place / 4, TRACE)
- * whether its contacts at places 4k to 4k + 3 of that layer are traced
- * (lane place % 4). */
+/* Testing and tracing (testing.c): Philox(seed; day, agent, i, TEST)
+ * decides testing intervention i's test (.v[0]), its sensitivity (.v[1])
+ * and loss to follow-up (.v[2]), and by number its key (.v[3]); Philox(seed;
+ * day, index case, layer << 28 | place / 4, TRACE) whether its contacts at
+ * places 4k to 4k + 3 of that layer are traced (lane place % 4). */
 #define SEIR_PURPOSE_TEST     20u
 #define SEIR_PURPOSE_TRACE    21u
 #define SEIR_PURPOSE_SYMPTOMS 22u /* (onset day, agent): days to symptoms */
@@ -180,10 +180,30 @@ WEFT_FN weft_u32 seir_sec_of(const WEFT_GLOBAL weft_u32 *sec, weft_u32 a)
 #define SEIR_TEST_SYMP_QUAR  2
 #define SEIR_TEST_ASYMP_QUAR 3
 #define SEIR_TEST_KINDS	     4
+/* Testing interventions (testing.c): the test_* keys (when on) and the
+ * entries of test_interventions, at most SEIR_TESTS in all, at most one
+ * of them by number. */
+#define SEIR_TESTS 8
 /* Testing by number: the passes of the radix selection (8 bits each) and
  * the key that no selection reaches (weight 0: the diagnosed). */
 #define SEIR_TNUM_DONE 4u
 #define SEIR_TNUM_NONE 0xFFFFFFFFu
+
+/* One testing intervention (Covasim's test_prob, or test_num when num
+ * is not 0): on days first to last, an agent not yet diagnosed is
+ * tested with the chance thr[SEIR_TEST_*] of its kind (symptomatic or
+ * not, and in its first day of quarantine or not), or by number: num
+ * agents a day, chosen without replacement with the weights
+ * w8[SEIR_TEST_*] (x256) of their kinds (seir_tnum_key). An infectious
+ * agent tests positive with sens_thr and is lost to follow-up with
+ * loss_thr, else diagnosed delay days later. */
+typedef struct seir_test_iv {
+	weft_u32 first, last;
+	weft_u32 num;
+	weft_u32 thr[SEIR_TEST_KINDS];
+	weft_u32 w8[SEIR_TEST_KINDS];
+	weft_u32 sens_thr, loss_thr, delay;
+} seir_test_iv;
 
 /* "None": a layer that is not stored. */
 #define SEIR_NONE 0xFFFFFFFFu
@@ -264,25 +284,20 @@ typedef struct seir_params {
 	 * the infectors (a word per agent), and with infection_log the log
 	 * (two words per agent). */
 	weft_u32 cohort_off, sec_off, inf_off, log_off;
-	/* Testing (Covasim's test_prob; testing.c): on days test_first to
-	 * test_last, an agent not yet diagnosed is tested with the chance
-	 * test_thr[SEIR_TEST_*] of its kind (symptomatic or not, and in its
-	 * first day of quarantine or not); an infectious one tests positive
-	 * with sens_thr and is lost to follow-up with loss_thr, else
-	 * diagnosed test_delay days later. test_all: the kernel runs over
-	 * every agent (someone without symptoms may be tested), else over
-	 * the active list. Diagnosed agents transmit diag_q16[layer]. */
+	/* Testing (Covasim's test_prob and test_num; testing.c): n_tests
+	 * interventions (seir_test_iv), tried in order on each agent;
+	 * testing: n_tests is not 0. test_all: the kernel runs over every
+	 * agent (someone without symptoms may be tested), else over the
+	 * active list. test_num: the tests a day of the intervention by
+	 * number, tnum_iv (0: none). Diagnosed agents transmit
+	 * diag_q16[layer]. */
 	weft_u32 testing;
 	weft_u32 test_all;
-	weft_u32 test_first, test_last;
-	weft_u32 test_thr[SEIR_TEST_KINDS];
-	weft_u32 sens_thr, loss_thr, test_delay;
-	weft_u32 diag_q16[SEIR_LAYERS];
-	/* Testing by number (Covasim's test_num): test_num agents a day (0:
-	 * by probability), chosen without replacement with the weights
-	 * tnum_w8[SEIR_TEST_*] (x256) of their kinds (seir_tnum_key). */
+	weft_u32 n_tests;
 	weft_u32 test_num;
-	weft_u32 tnum_w8[SEIR_TEST_KINDS];
+	weft_u32 tnum_iv;
+	seir_test_iv tiv[SEIR_TESTS];
+	weft_u32 diag_q16[SEIR_LAYERS];
 	/* Days from becoming infectious to symptoms (Covasim's inf2sym: the
 	 * terms of sym_duration before its last), 0 to SEIR_DUR_MAX
 	 * (seir_stage_days): a symptomatic agent is tested as one from
@@ -361,11 +376,17 @@ typedef struct seir_params {
  * today's selection done (SEIR_TNUM_DONE: the threshold is known), the
  * high bits of the threshold found so far, the rank sought among the keys
  * that share them, and a histogram of the next 8 bits. */
-#define SEIR_T_TN_PASS	 31
-#define SEIR_T_TN_KEY	 32
-#define SEIR_T_TN_LEFT	 33
-#define SEIR_T_TN_HIST	 34 /* .. + 255 */
-#define SEIR_TALLY_WORDS (SEIR_T_TN_HIST + 256)
+#define SEIR_T_TN_PASS 31
+#define SEIR_T_TN_KEY  32
+#define SEIR_T_TN_LEFT 33
+#define SEIR_T_TN_HIST 34 /* .. + 255 */
+/* With tracing: the agents in quarantine (Covasim's n_quarantined) as of
+ * the last row written, and the changes to come, by day modulo
+ * SEIR_QRING (seir_quar_move). */
+#define SEIR_T_N_QUAR	 290
+#define SEIR_T_QRING	 291 /* .. + SEIR_QRING - 1 */
+#define SEIR_QRING	 1024u
+#define SEIR_TALLY_WORDS (SEIR_T_QRING + SEIR_QRING)
 
 /* A row of the series (the CSV's columns after the day; with age bands,
  * the day's counts by band follow, by_age.csv's). */
@@ -395,7 +416,8 @@ typedef struct seir_params {
 #define SEIR_R_DIAG	21 /* positive tests so far */
 #define SEIR_R_NEW_QUAR 22 /* agents notified and put in quarantine */
 #define SEIR_R_ONSET	23 /* became infectious that day (a cohort) */
-#define SEIR_ROW_WORDS	24
+#define SEIR_R_N_QUAR	24 /* in quarantine that day */
+#define SEIR_ROW_WORDS	25
 
 /* The first index i of cum[0..hi] whose cumulative threshold exceeds
  * the draw, 2^32 - 1 standing for 2^32 (so the entry where the table

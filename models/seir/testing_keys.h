@@ -69,6 +69,17 @@
 		SEIR_POP_KEY("test_end", WEFT_KEY_INT, "-1", -1, 65000, NULL,  \
 			     "testing: last day of testing; -1: to the"        \
 			     " end (Covasim end_day)"),                        \
+		SEIR_POP_KEY("test_interventions", WEFT_KEY_STRING, "", 0, 0,  \
+			     NULL,                                             \
+			     "more testing interventions, after the "          \
+			     "test_* keys' (Covasim's list of test_prob "      \
+			     "and test_num): entries separated by "            \
+			     "commas, each days=FIRST-LAST (or FIRST-) "       \
+			     "and symp=, asymp=, symp_quar=, "                 \
+			     "asymp_quar= (by probability) or daily=, "        \
+			     "symp_odds=, quar_odds= (by number; one "         \
+			     "in a run), with sensitivity=, loss=, "           \
+			     "delay= (default: the test_* keys')"),            \
 		SEIR_POP_KEY("diagnosed_factor", WEFT_KEY_STRING, "", 0, 0,    \
 			     NULL,                                             \
 			     "transmission left to a diagnosed agent, "        \

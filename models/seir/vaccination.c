@@ -126,26 +126,23 @@ static int vac_setting(const char *name, size_t len, const char **p,
 }
 
 /* What a setting's value must be, for messages. */
-static const char *vac_form(const char *name, size_t len)
-{
-	static const char *const forms[][2] = {
-		{ "days", "FIRST-LAST or FIRST- (whole days from 1)" },
-		{ "doses", "a whole number of first doses a day, from 1" },
-		{ "ages", "LO-HI or LO+ (whole years, 0 to 120)" },
-		{ "priority", "oldest, random or bands AGES/AGES/..." },
-		{ "second", "whole days from 1 to 1000" },
-	};
-
-	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
-		if (strlen(forms[i][0]) == len &&
-		    !strncmp(name, forms[i][0], len))
-			return forms[i][1];
-	return "a number from 0 to 1";
-}
+static const char *const vac_forms[][2] = {
+	{ "days", "FIRST-LAST or FIRST- (whole days from 1)" },
+	{ "doses", "a whole number of first doses a day, from 1" },
+	{ "ages", "LO-HI or LO+ (whole years, 0 to 120)" },
+	{ "priority", "oldest, random or bands AGES/AGES/..." },
+	{ "second", "whole days from 1 to 1000" },
+	{ NULL, "a number from 0 to 1" },
+};
 
 static const char vac_settings[] =
 	"days, doses, coverage, ages, priority, second, efficacy, "
 	"symptoms, severe, first";
+
+static int vac_set(const char *name, size_t len, const char **p, void *c)
+{
+	return vac_setting(name, len, p, c);
+}
 
 /* One campaign, "NAME=VALUE ..." up to a comma, into c (defaults set by
  * the caller): 0, or -1 with why. */
@@ -155,36 +152,9 @@ static int vac_campaign(const char **p, seir_campaign_spec *c, char *why,
 	const char *at = *p + strspn(*p, " \t");
 	int n = (int)strcspn(at, ",");
 
-	*p = at;
-	while (**p && **p != ',') {
-		const char *name = *p;
-		size_t len = strcspn(name, "= \t,");
-		int rc;
-		if (name[len] != '=') {
-			snprintf(why, why_size,
-				 "'%.*s': '%.*s' is not NAME=VALUE (%s)", n, at,
-				 (int)len, name, vac_settings);
-			return -1;
-		}
-		*p = name + len + 1;
-		rc = vac_setting(name, len, p, c);
-		if (rc == -2 ||
-		    (rc == 0 && **p && **p != ' ' && **p != '\t' && **p != ','))
-			rc = rc == -2 ? -2 : -1;
-		if (rc == -2) {
-			snprintf(why, why_size,
-				 "'%.*s': unknown setting '%.*s' (%s)", n, at,
-				 (int)len, name, vac_settings);
-			return -1;
-		}
-		if (rc) {
-			snprintf(why, why_size,
-				 "'%.*s': bad value of %.*s: expected %s", n,
-				 at, (int)len, name, vac_form(name, len));
-			return -1;
-		}
-		*p += strspn(*p, " \t");
-	}
+	if (weft__seir_settings_entry(p, vac_set, c, vac_settings, vac_forms,
+				      why, why_size))
+		return -1;
 	if (!c->has_days || !c->doses) {
 		snprintf(why, why_size,
 			 "'%.*s': needs days=FIRST-LAST and "

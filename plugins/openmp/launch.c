@@ -116,8 +116,9 @@ static void run_kernel(weft_device *dev, weft_host_kernel_fn fn,
 /* Replica r's arguments of launch l (lay NULL: r is 0, nothing shifted).
  * The extent is read from the device when the launch executes: an earlier
  * launch of the same step may have just written it. */
-static void launch_args(const weft_launch *l, const weft_replica_layout *lay,
-			uint32_t r, weft_kargs *ka)
+static inline void launch_args(const weft_launch *l,
+			       const weft_replica_layout *lay, uint32_t r,
+			       weft_kargs *ka)
 {
 	memset(ka, 0, sizeof *ka);
 	ka->extent = l->extent;

@@ -13,6 +13,11 @@ a trial), calibration.txt, and fit.png and params.png when matplotlib is
 installed. Exit status 0, 1
 when the calibration failed (the message on standard error), 2 for a bad
 command line, 130 when interrupted (a storage keeps the finished trials).
+Under MPI (`mpirun -n K weft calibrate CONFIG`: weft.calibrate's
+mpi_ranks() finds the rank and size in the launcher's environment) every
+rank runs its share of the trials on the study in [calibration] storage,
+which K > 1 needs, and rank 0 alone prints the summary and writes the
+files, after every rank's trials; the others write nothing.
 docs/calibration.md, "INI: weft calibrate", is the guide.
 """
 import json
@@ -231,16 +236,38 @@ def _overrides(sets):
             if not s.strip().startswith("calibration.")]
 
 
-def calibrate_main(settings, sets):
-    """Run the calibration the settings describe; the exit status."""
+def _ranks():
+    """The MPI launch this process is a rank of (weft.calibrate's
+    mpi_ranks(): size 1 without one)."""
+    from .calibrate import mpi_ranks
+    return mpi_ranks()
+
+
+def calibrate_main(settings, sets, ranks=None):
+    """Run the calibration the settings describe; the exit status. Under
+    MPI (ranks.size > 1) every rank runs its share of the trials on the
+    study in [calibration] storage, which it needs; rank 0 alone writes
+    the outputs, once every rank's trials are done."""
     import weft
+    ranks = ranks or _ranks()
+    if ranks.size > 1 and not settings.get("storage"):
+        if ranks.rank > 0:
+            return 1  # rank 0 says why
+        raise ValueError(
+            "[calibration] storage is not set: the %d MPI ranks (%s) share "
+            "one study through it: set storage = sqlite:///calib.db (or "
+            "--storage sqlite:///calib.db)" % (ranks.size, ranks.where))
     params = _parameters(settings)
-    print("weft calibrate: %s: %d trials x %d replicas, %s"
+    if ranks.rank > 0:
+        return _calibrate_rank(weft, settings, sets, params, ranks)
+    print("weft calibrate: %s: %d trials x %d replicas, %s%s"
           % (settings["config"], settings["trials"], settings["replicas"],
              ", ".join("%s in [%s, %s]%s" % (k, _fmt(p["low"]),
                                              _fmt(p["high"]),
                                              " (log)" if p["log"] else "")
-                       for k, p in params.items())), flush=True)
+                       for k, p in params.items()),
+             "; %d MPI ranks (%s)" % (ranks.size, ranks.where)
+             if ranks.size > 1 else ""), flush=True)
     out, fd, lock, made = _output_dir(settings)
     rc = 1
     try:
@@ -255,9 +282,10 @@ def calibrate_main(settings, sets):
         _unlock(fd, lock)
 
 
-def _calibrate_into(weft, settings, sets, params, out):
-    """The calibration, its results written into out (locked)."""
-    res = weft.calibrate(
+def _run(weft, settings, sets, params):
+    """weft.calibrate with the settings (under MPI, this rank's share,
+    and on rank 0 the whole study's result)."""
+    return weft.calibrate(
         settings["config"], data=settings["data"], parameters=params,
         components=_components(settings), trials=settings["trials"],
         replicas=settings["replicas"], sampler=settings["sampler"],
@@ -265,6 +293,21 @@ def _calibrate_into(weft, settings, sets, params, out):
         seed=settings["seed"], combine=settings["combine"],
         time=settings["time"], table=settings["table"],
         overrides=_overrides(sets), verbose=True)
+
+
+def _calibrate_rank(weft, settings, sets, params, ranks):
+    """An MPI rank other than 0: its share of the trials, and nothing
+    written."""
+    res = _run(weft, settings, sets, params)
+    print("weft calibrate: rank %d of %d: its trials done (%.1f s); rank 0 "
+          "writes the outputs" % (ranks.rank, ranks.size, res.elapsed),
+          flush=True)
+    return 0
+
+
+def _calibrate_into(weft, settings, sets, params, out):
+    """The calibration, its results written into out (locked)."""
+    res = _run(weft, settings, sets, params)
     if res.best_params is None:
         _say("%s: no trial completed; the last ones failed (see the "
              "warnings above)" % settings["config"])
@@ -278,6 +321,19 @@ def _calibrate_into(weft, settings, sets, params, out):
     return 0
 
 
+def _stdin_hint():
+    """Why an MPI rank other than 0 may have read nothing."""
+    try:
+        ranks = _ranks()
+    except ValueError:
+        return ""
+    if ranks.rank == 0:
+        return ""
+    return (" (rank %d of %d: mpirun passes standard input to rank 0 only;"
+            " mpirun --stdin all passes it to every rank, or run weft "
+            "calibrate CONFIG)" % (ranks.rank, ranks.size))
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     sets = _parse(argv)
@@ -287,19 +343,24 @@ def main(argv=None):
     try:
         settings = json.load(sys.stdin)
     except ValueError as e:
-        _say("standard input is not the settings' JSON: %s" % e)
+        _say("standard input is not the settings' JSON: %s%s"
+             % (e, _stdin_hint()))
         return 2
     from .errors import WeftError
+    who = ""
     try:
-        return calibrate_main(settings, sets)
+        ranks = _ranks()
+        if ranks.size > 1:
+            who = "rank %d of %d: " % (ranks.rank, ranks.size)
+        return calibrate_main(settings, sets, ranks)
     except KeyboardInterrupt:
-        _say("interrupted%s" % (
-            "; %s keeps the finished trials" % settings["storage"]
+        _say("%sinterrupted%s" % (
+            who, "; %s keeps the finished trials" % settings["storage"]
             if settings.get("storage") else ""))
         return 130
     except (ValueError, TypeError, ImportError, RuntimeError, OSError,
             WeftError) as e:
-        _say("%s: %s" % (settings.get("config"), e))
+        _say("%s%s: %s" % (who, settings.get("config"), e))
         return 1
 
 

@@ -31,7 +31,7 @@ from . import calib_components as cc
 from .errors import WeftError
 from .run import Table, check, run_ensemble
 
-__all__ = ["calibrate", "CalibrationResult"]
+__all__ = ["calibrate", "CalibrationResult", "mpi_ranks"]
 
 _SAMPLERS = ("tpe", "cmaes", "random")
 _COMBINE = ("replicas", "mean")
@@ -213,6 +213,8 @@ class _Objective:
         self.steps = steps
         self.combine = combine
         self.table = table
+        self.rank = None    # under MPI ranks: this rank and the launch's
+        self.launch = None  # id, set on every trial as user attributes
 
     def obs(self, comp):
         return tuple(self.data[c] for c in comp.data)
@@ -310,6 +312,9 @@ class _Objective:
         return per, float(sum(per.values()))
 
     def __call__(self, trial):
+        if self.launch is not None:
+            trial.set_user_attr("rank", self.rank)
+            trial.set_user_attr("launch", self.launch)
         values = {p.key: p.suggest(trial) for p in self.params}
         reps, failed = self.simulate(values)
         if failed:
@@ -349,7 +354,8 @@ def _worker(objective, storage, study_name, sampler, seed, trials, n_jobs):
     """A spawned process's share of the trials (processes > 1)."""
     optuna = _need_optuna()
     optuna.logging.set_verbosity(optuna.logging.ERROR)
-    study = optuna.load_study(study_name=study_name, storage=storage,
+    study = optuna.load_study(study_name=study_name,
+                              storage=_open_storage(optuna, storage),
                               sampler=_make_sampler(optuna, sampler, seed))
     study.optimize(objective, n_trials=trials, n_jobs=n_jobs)
 
@@ -391,6 +397,17 @@ def calibrate(config=None, *, data, parameters, components, trials=20,
     n_jobs: Optuna's threads per process; processes: worker processes
     (spawned; needs storage), trials split between them. verbose: leave
     Optuna's log at its own level (a line a trial); otherwise errors only.
+
+    Under MPI (mpirun -n K python script.py, the script calling this on
+    every rank; mpi_ranks() says how the rank and size are found) the
+    ranks share the trials (trials // K each, the first trials % K ranks
+    one more) on the one study in storage, which K > 1 needs; a rank's
+    sampler is seeded with seed + rank; each trial gets the user
+    attributes rank and launch. Rank 0 then waits for every rank's
+    trials (RuntimeError when another rank fails, or gives no sign of
+    life for $WEFT_CALIBRATE_WAIT seconds, 300 by default) and returns
+    the whole study's result; the other ranks return at once, with their
+    view of it (result.rank, result.ranks).
 
     Raises TypeError or ValueError for bad arguments (naming the argument
     or column), ImportError when optuna is not installed.
@@ -455,6 +472,19 @@ def calibrate(config=None, *, data, parameters, components, trials=20,
     if processes > 1 and not isinstance(sampler, str):
         raise ValueError("processes=%d: give sampler by name (tpe, cmaes, "
                          "random); each process makes its own" % processes)
+    ranks = mpi_ranks()
+    if ranks.size > 1 and storage is None:
+        raise ValueError("%d MPI ranks (%s) share one study through "
+                         "storage; give storage='sqlite:///FILE.db'"
+                         % (ranks.size, ranks.where))
+    if ranks.size > 1 and not isinstance(sampler, str):
+        raise ValueError("%d MPI ranks: give sampler by name (tpe, cmaes, "
+                         "random); each rank makes its own" % ranks.size)
+    if ranks.size > 1 and storage.split("?")[0] in ("sqlite://",
+                                                    "sqlite:///:memory:"):
+        raise ValueError("%d MPI ranks: storage %r is in each rank's "
+                         "memory; give a file: 'sqlite:///FILE.db'"
+                         % (ranks.size, storage))
     if study_name is None:
         study_name = "weft-calibration"
     base = dict(_override_pairs(overrides))
@@ -479,14 +509,20 @@ def calibrate(config=None, *, data, parameters, components, trials=20,
                            model, steps, combine, table)
     if not verbose:
         optuna.logging.set_verbosity(optuna.logging.ERROR)
-    study = optuna.create_study(study_name=study_name, storage=storage,
+    if ranks.size > 1:
+        return _calibrate_rank(optuna, objective, ranks, storage,
+                               study_name, sampler, seed, trials,
+                               processes, n_jobs)
+    study = optuna.create_study(study_name=study_name,
+                                storage=_open_storage(optuna, storage),
                                 direction="minimize", load_if_exists=True,
                                 sampler=_make_sampler(optuna, sampler, seed))
     t0 = _time.perf_counter()
     if processes > 1 and trials > 0:
         _run_processes(objective, storage, study_name, sampler, seed,
                        trials, processes, n_jobs)
-        study = optuna.load_study(study_name=study_name, storage=storage,
+        study = optuna.load_study(study_name=study_name,
+                                  storage=_open_storage(optuna, storage),
                                   sampler=_make_sampler(optuna, sampler,
                                                         seed))
     elif trials > 0:
@@ -541,6 +577,323 @@ def _run_processes(objective, storage, study_name, sampler, seed, trials,
                                                      bad[0]))
 
 
+# ---- MPI ranks -------------------------------------------------------------
+#
+# `mpirun -n K python -m weft calibrate ...` (or weft calibrate, or a script
+# calling weft.calibrate) starts K copies; each finds its rank and the
+# number of ranks in its launcher's environment (no mpi4py), runs its share
+# of the trials on the one study in storage, and rank 0 waits for the
+# others' and returns the whole study. The ranks talk only through the
+# storage: each trial carries user attributes rank and launch (an id of
+# this launch), and each rank keeps a study system attribute
+# "weft:mpi:LAUNCH:RANK" up to date (running, with a heartbeat; done;
+# failed, with the error), from which rank 0 learns that a rank failed or
+# stopped.
+
+# The launchers' variables, in the order they are looked for: (rank,
+# size, the variables holding an id of the launch, common to its ranks).
+_LAUNCHERS = (
+    ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+     ("PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid")),   # Open MPI
+    ("PMI_RANK", "PMI_SIZE", ()),                     # MPICH, Intel MPI
+    ("SLURM_PROCID", "SLURM_STEP_NUM_TASKS",
+     ("SLURM_JOB_ID", "SLURM_STEP_ID")),              # Slurm srun
+)
+_WAIT_DEFAULT = 300.0  # seconds without news of a rank before rank 0 stops
+
+
+class MpiRanks:
+    """This process's place among an MPI launch's: rank, size (1 when not
+    launched by an MPI launcher), where (the variable that said so, e.g.
+    "OMPI_COMM_WORLD_SIZE=2"), launch (an id common to the launch's ranks,
+    or None when the launcher gives none)."""
+
+    def __init__(self, rank=0, size=1, where=None, launch=None):
+        self.rank, self.size, self.where, self.launch = \
+            rank, size, where, launch
+
+    def __repr__(self):
+        return "MpiRanks(rank=%d, size=%d, where=%r)" % (
+            self.rank, self.size, self.where)
+
+
+def mpi_ranks(environ=None):
+    """The rank and size an MPI launcher gave this process, from its
+    environment: Open MPI's OMPI_COMM_WORLD_RANK and _SIZE, else PMI_RANK
+    and PMI_SIZE (MPICH's Hydra, Intel MPI), else Slurm srun's
+    SLURM_PROCID and SLURM_STEP_NUM_TASKS (SLURM_NTASKS when that is
+    missing; only inside a job step, SLURM_STEP_ID set: an sbatch script
+    itself is one process). An MpiRanks; size 1 without a launcher.
+    ValueError when the variables are not whole numbers with 0 <= rank <
+    size."""
+    env = os.environ if environ is None else environ
+    for rank_var, size_var, id_vars in _LAUNCHERS:
+        if rank_var not in env:
+            continue
+        if rank_var == "SLURM_PROCID":
+            if "SLURM_STEP_ID" not in env:
+                continue
+            if size_var not in env:
+                size_var = "SLURM_NTASKS"
+        try:
+            rank, size = int(env[rank_var]), int(env.get(size_var, ""))
+        except ValueError:
+            raise ValueError("MPI: %s=%r and %s=%r are not whole numbers"
+                             % (rank_var, env.get(rank_var), size_var,
+                                env.get(size_var))) from None
+        if not 0 <= rank < size:
+            raise ValueError("MPI: %s=%d is not below %s=%d"
+                             % (rank_var, rank, size_var, size))
+        ids = list(dict.fromkeys(env[v] for v in id_vars if env.get(v)))
+        launch = "%s:%s" % (size_var.split("_")[0].lower(),
+                            ".".join(ids)) if ids else None
+        return MpiRanks(rank, size, "%s=%d" % (size_var, size), launch)
+    return MpiRanks()
+
+
+def _wait_seconds():
+    """How long rank 0 waits without news of another rank (and another
+    rank for the study to appear): $WEFT_CALIBRATE_WAIT seconds, else
+    300."""
+    v = os.environ.get("WEFT_CALIBRATE_WAIT", "")
+    if not v:
+        return _WAIT_DEFAULT
+    try:
+        w = float(v)
+    except ValueError:
+        w = -1.0
+    if not w > 0 or not math.isfinite(w):
+        raise ValueError("WEFT_CALIBRATE_WAIT=%r: seconds, a number > 0"
+                         % v)
+    return w
+
+
+def _open_storage(optuna, storage):
+    """storage as create_study takes it: a SQLite URL becomes an
+    RDBStorage that waits up to 60 s for a lock (several processes or
+    ranks write the one file; SQLite's default gives up after 5 s) unless
+    the URL says otherwise (?timeout=); another URL or None as it is."""
+    if isinstance(storage, str) and storage.startswith("sqlite:") and \
+            "timeout=" not in storage:
+        return optuna.storages.RDBStorage(
+            storage, engine_kwargs={"connect_args": {"timeout": 60}})
+    return storage
+
+
+def _transient():
+    """The errors a rank retries while the study is made: it is missing
+    (KeyError), or its storage is busy or half made by another rank (the
+    database's errors, as SQLAlchemy and Optuna raise them)."""
+    out = [KeyError]
+    try:
+        import sqlalchemy.exc
+        out.append(sqlalchemy.exc.DBAPIError)
+    except ImportError:
+        pass
+    try:
+        import optuna.exceptions
+        out.append(optuna.exceptions.StorageInternalError)
+    except (ImportError, AttributeError):
+        pass
+    return tuple(out)
+
+
+def _retry(what, wait, fn):
+    """fn() until it returns, retrying _transient() errors for up to
+    wait seconds; others at once."""
+    t0 = _time.monotonic()
+    pause = 0.05
+    transient = _transient()
+    while True:
+        try:
+            return fn()
+        except transient as e:
+            if _time.monotonic() - t0 > wait:
+                raise RuntimeError("weft.calibrate: %s: gave up after %g "
+                                   "s: %s" % (what, wait, e)) from e
+        _time.sleep(pause)
+        pause = min(pause * 2, 1.0)
+
+
+def _rank_key(launch, rank):
+    return "weft:mpi:%s:%d" % (launch, rank)
+
+
+class _Heartbeat:
+    """This rank's state in the study's system attributes, "running" with
+    a beat count rewritten every few seconds from a thread, until done()
+    or failed()."""
+
+    def __init__(self, storage, study_id, launch, rank, share, every):
+        import threading
+        self.storage, self.study_id = storage, study_id
+        self.key = _rank_key(launch, rank)
+        self.share = share
+        self.beat = 0
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.set("running")
+        self.thread = threading.Thread(target=self._run, args=(every,),
+                                       daemon=True)
+        self.thread.start()
+
+    def set(self, state, error=None):
+        with self.lock:
+            self.beat += 1
+            value = {"state": state, "beat": self.beat,
+                     "trials": self.share, "pid": os.getpid()}
+            if error is not None:
+                value["error"] = error
+            self.storage.set_study_system_attr(self.study_id, self.key,
+                                               value)
+
+    def _run(self, every):
+        while not self.stop.wait(every):
+            try:
+                self.set("running")
+            except Exception:  # a busy storage: the next beat may pass
+                pass
+
+    def end(self, state, error=None):
+        self.stop.set()
+        self.thread.join()
+        self.set(state, error)
+
+
+def _launch_id(storage, study_id, ranks, wait):
+    """The launch's id: the launcher's, else one rank 0 makes and
+    publishes as the study's "weft:mpi:open" (the others wait for it)."""
+    if ranks.launch is not None:
+        return ranks.launch
+    key = "weft:mpi:open"
+    if ranks.rank == 0:
+        import uuid
+        launch = "weft:" + uuid.uuid4().hex
+        storage.set_study_system_attr(study_id, key, {
+            "launch": launch, "size": ranks.size})
+        return launch
+
+    def published():
+        v = storage.get_study_system_attrs(study_id).get(key)
+        if not v or v.get("size") != ranks.size:
+            raise KeyError("rank 0 has not opened the launch")
+        return v["launch"]
+    return _retry("rank %d of %d: waiting for rank 0 to open the launch in "
+                  "the study" % (ranks.rank, ranks.size), wait, published)
+
+
+def _calibrate_rank(optuna, objective, ranks, storage, study_name, sampler,
+                    seed, trials, processes, n_jobs):
+    """This rank's share of the trials (trials // size, the first trials
+    % size ranks one more), its sampler seeded with seed + rank; rank 0
+    then waits for the others' and returns the whole study's result, the
+    others their own view of it."""
+    wait = _wait_seconds()
+    rank, size = ranks.rank, ranks.size
+    rseed = None if seed is None else seed + rank
+    share = trials // size + (rank < trials % size)
+    where = "rank %d of %d (%s)" % (rank, size, ranks.where)
+
+    def open_study():
+        st = _open_storage(optuna, storage)
+        if isinstance(st, str):
+            st = optuna.storages.RDBStorage(st)
+        if rank == 0:
+            s = optuna.create_study(
+                study_name=study_name, storage=st, direction="minimize",
+                load_if_exists=True,
+                sampler=_make_sampler(optuna, sampler, rseed))
+        else:
+            s = optuna.load_study(
+                study_name=study_name, storage=st,
+                sampler=_make_sampler(optuna, sampler, rseed))
+        return s, st
+    study, st = _retry("%s: opening study %r in %s" % (
+        where, study_name, storage), wait, open_study)
+    sid = st.get_study_id_from_name(study_name)
+    launch = _launch_id(st, sid, ranks, wait)
+    objective.rank, objective.launch = rank, launch
+    t0 = _time.perf_counter()
+    beat = _Heartbeat(st, sid, launch, rank, share, min(10.0, wait / 4))
+    try:
+        if share > 0 and processes > 1:
+            _run_processes(objective, storage, study_name, sampler, rseed,
+                           share, processes, n_jobs)
+        elif share > 0:
+            study.optimize(objective, n_trials=share, n_jobs=n_jobs)
+        if rank == 0:
+            _wait_ranks(optuna, st, sid, launch, size, trials, wait,
+                        storage)
+    except BaseException as e:
+        try:
+            beat.end("failed", "%s: %s" % (type(e).__name__, e))
+        except Exception:
+            pass
+        raise
+    else:
+        beat.end("done")
+    finally:
+        if rank == 0 and ranks.launch is None:
+            try:
+                st.set_study_system_attr(sid, "weft:mpi:open", None)
+            except Exception:
+                pass
+    study = optuna.load_study(study_name=study_name,
+                              storage=_open_storage(optuna, storage),
+                              sampler=_make_sampler(optuna, sampler, rseed))
+    res = CalibrationResult(study, objective, _time.perf_counter() - t0)
+    res.rank, res.ranks = rank, size
+    return res
+
+
+def _wait_ranks(optuna, st, sid, launch, size, trials, wait, storage,
+                poll=0.5):
+    """Rank 0, its own trials done: poll the study until the launch's
+    finished trials (complete, pruned or failed) number trials. A
+    RuntimeError when another rank failed, or when one has given no sign
+    of life (its state unchanged) for wait seconds."""
+    states = (optuna.trial.TrialState.COMPLETE,
+              optuna.trial.TrialState.PRUNED, optuna.trial.TrialState.FAIL)
+    seen = {r: (None, _time.monotonic()) for r in range(1, size)}
+    all_done = False
+    while True:
+        done = sum(1 for t in st.get_all_trials(sid, deepcopy=False,
+                                                states=states)
+                   if t.user_attrs.get("launch") == launch)
+        if done >= trials:
+            return
+        attrs = st.get_study_system_attrs(sid)
+        now = _time.monotonic()
+        waiting = []
+        for r in range(1, size):
+            v = attrs.get(_rank_key(launch, r))
+            if v and v.get("state") == "failed":
+                raise RuntimeError(
+                    "weft.calibrate: MPI rank %d of %d failed: %s; %d of "
+                    "the %d trials finished (the study in %s keeps them)"
+                    % (r, size, v.get("error"), done, trials, storage))
+            if v != seen[r][0]:
+                seen[r] = (v, now)
+            if not (v and v.get("state") == "done"):
+                waiting.append(r)
+            if now - seen[r][1] > wait and r in waiting:
+                raise RuntimeError(
+                    "weft.calibrate: MPI rank %d of %d %s for %g s; %d of "
+                    "the %d trials finished (the study in %s keeps them):"
+                    " the rank died or cannot reach the storage "
+                    "($WEFT_CALIBRATE_WAIT sets how long rank 0 waits)"
+                    % (r, size, "has not started" if v is None else
+                       "has given no sign of life", wait, done, trials,
+                       storage))
+        if not waiting and all_done:  # trials missing: do not hang
+            warnings.warn("weft.calibrate: every rank is done, but only "
+                          "%d of the %d trials finished" % (done, trials))
+            return
+        all_done = not waiting  # count once more: the last may just end
+        _time.sleep(poll)
+        poll = min(poll * 1.5, 5.0)  # a long wait reads the study less
+
+
 # ---- the result ------------------------------------------------------------
 
 class CalibrationResult:
@@ -550,12 +903,14 @@ class CalibrationResult:
     number, value, state, seconds, a column per parameter), elapsed (this
     call's seconds), components, parameters; fit() runs the model at a
     parameter set and returns the data beside the model; plot_fit() and
-    plot_params() draw them (matplotlib)."""
+    plot_params() draw them (matplotlib). Under MPI, rank (this one) and
+    ranks (how many); 0 and 1 otherwise."""
 
     def __init__(self, study, objective, elapsed):
         self.study = study
         self._obj = objective
         self.elapsed = elapsed
+        self.rank, self.ranks = 0, 1  # MPI: this rank, how many
         self.components = list(objective.components)
         self.parameters = {p.key: (p.low, p.high) for p in objective.params}
         done = [t for t in study.trials if t.value is not None and

@@ -47,7 +47,7 @@
 typedef struct row {
 	long long day, s, e, ia, is, r, d, new_inf, new_d, cum, vac;
 	long long new_sev, new_crit, hosp, icu, over_h, over_i, full;
-	long long new_tests, new_diag, diag, new_quar;
+	long long new_tests, new_diag, diag, new_quar, n_quar;
 } row;
 
 typedef struct run {
@@ -94,12 +94,13 @@ static void parse_rows(run *r)
 		if (sscanf(line + 1,
 			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,"
 			   "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,"
-			   "%lld,%lld",
+			   "%lld,%lld,%lld",
 			   &w->day, &w->s, &w->e, &w->ia, &w->is, &w->r, &w->d,
 			   &w->new_inf, &w->new_d, &w->cum, &w->vac,
 			   &w->new_sev, &w->new_crit, &w->hosp, &w->icu,
 			   &w->over_h, &w->over_i, &w->full, &w->new_tests,
-			   &w->new_diag, &w->diag, &w->new_quar) != 22)
+			   &w->new_diag, &w->diag, &w->new_quar,
+			   &w->n_quar) != 23)
 			break;
 		r->n_rows++;
 		line = strchr(line + 1, '\n');
@@ -1285,6 +1286,98 @@ static void test_testing_number(void)
 	run_free(&b);
 }
 
+/* Several testing interventions (test_interventions): an entry alone is
+ * the test_* keys' intervention (the same draws: intervention 0);
+ * successive ones test on their own days; overlapping ones each test
+ * (Covasim's list of interventions), a positive test diagnosing once. */
+static void test_testing_several(void)
+{
+	static const char *keys[] = { "seir.test_symp_prob=0.3",
+				      "seir.test_asymp_prob=0.01",
+				      "seir.test_delay=2", NULL };
+	static const char *entry[] = {
+		"seir.test_interventions=days=0- symp=0.3 asymp=0.01 delay=2",
+		NULL
+	};
+	static const char *split[] = {
+		"seir.test_symp_prob=1", "seir.test_end=29",
+		"seir.test_interventions=days=30-49 daily=500, days=50- "
+		"symp=0.2 sensitivity=0",
+		NULL
+	};
+	static const char *overlap[] = {
+		"seir.test_symp_prob=1",
+		"seir.test_interventions=days=10- daily=300 delay=1",
+		"seir.age_bands=0-29, 30+", NULL
+	};
+	static const char *overlap_full[] = {
+		"seir.test_symp_prob=1",
+		"seir.test_interventions=days=10- daily=300 delay=1",
+		"seir.age_bands=0-29, 30+",
+		"seir.frontier=false",
+		"backend.threads=1",
+		NULL
+	};
+	int exact = 1, over = 1, more = 0;
+	long long cum = 0, marked = 0;
+	run a, b;
+
+	run_seir(&a, "tiv-keys", NULL, tt_base, keys);
+	run_seir(&b, "tiv-entry", NULL, tt_base, entry);
+	if (!tap_ok(a.st == WEFT_OK && b.st == WEFT_OK && a.csv && b.csv &&
+			    !strcmp(a.csv, b.csv) && last_row(&a)->diag > 0,
+		    "test_interventions: one entry is the test_* keys' "
+		    "intervention, byte for byte"))
+		tap_diag("%s", b.msg);
+	run_free(&a);
+	run_free(&b);
+
+	/* Days 0-29: every symptomatic agent, each positive; 30-49: 500 a
+	 * day by number; from 50: tests that find nobody. */
+	run_seir(&a, "tiv-split", NULL, tt_base, split);
+	for (int d = 0; d < a.n_rows; d++) {
+		const row *w = &a.rows[d];
+		if (d < 30)
+			exact &= w->new_tests == w->new_diag;
+		else if (d < 50)
+			exact &= w->new_tests == 500;
+		else
+			exact &= w->new_diag == 0;
+		more |= d >= 50 && w->new_tests > 0;
+	}
+	if (!tap_ok(a.st == WEFT_OK && a.n_rows == 81 && exact && more &&
+			    a.rows[29].diag > 0,
+		    "three interventions in turn: each tests on its own days "
+		    "only, by its own rules"))
+		tap_diag("%s", a.msg);
+	run_free(&a);
+
+	/* Overlapping: from day 10 the symptomatic ones and 300 more a day;
+	 * every diagnosis word counted once. */
+	run_seir(&a, "tiv-overlap", NULL, tt_base, overlap);
+	/* The diagnosis words (the selection's keys follow them). */
+	for (size_t i = 0; a.st == WEFT_OK && i < 20000 && i < a.n_tt; i++)
+		marked += a.tt[i] != 0;
+	for (int d = 0; d < a.n_rows; d++) {
+		cum += a.rows[d].new_diag;
+		over &= d < 10 || a.rows[d].new_tests >= 300;
+	}
+	if (!tap_ok(a.st == WEFT_OK && a.n_rows == 81 && over && cum > 0 &&
+			    marked == cum && last_row(&a)->diag == cum &&
+			    a.rows[40].new_tests > 300,
+		    "overlapping interventions both test (over 300 a day from "
+		    "day 10); each infected agent is diagnosed once (%lld)",
+		    cum))
+		tap_diag("%s", a.msg);
+	run_seir(&b, "tiv-overlap-full", NULL, tt_base, overlap_full);
+	tap_ok(a.csv && b.csv && !strcmp(a.csv, b.csv) && a.by_age &&
+		       b.by_age && !strcmp(a.by_age, b.by_age),
+	       "  ...byte-identical CSVs over every agent on 1 thread as "
+	       "over the frontier on the default threads");
+	run_free(&a);
+	run_free(&b);
+}
+
 static void test_testing_isolation(void)
 {
 	static const char *iso[] = { "seir.test_symp_prob=1",
@@ -1432,6 +1525,139 @@ static void test_tracing(void)
 	run_free(&b);
 }
 
+/* n_quarantined against a recount: the model stepped one day at a time,
+ * its quarantine and diagnosis words read after each day, and the agents
+ * counted whose words put them in quarantine that day (within the
+ * quarantine's days, not diagnosed; seir_quarantined), with trace_time
+ * 0 and 2, a diagnosis delay that ends quarantines early, and testing
+ * without symptoms over every agent. */
+static long long quar_recount(const uint32_t *w, size_t n, long long day)
+{
+	long long c = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		uint32_t q = w[n + j], dg = w[j];
+		c += day >= (q & 0xFFFF) && day < (q >> 16) &&
+		     !(dg != 0 && dg - 1 <= day);
+	}
+	return c;
+}
+
+static void quar_stepped(const char *name, const char *const *sets,
+			 int notified_today)
+{
+	char dir[512], set[600], path[600];
+	weft_context *ctx = NULL;
+	weft_config *cfg = NULL;
+	weft_sim *sim = NULL;
+	long long brute[64] = { 0 }, peak = 0;
+	int days = 0, same = 1, sums = 1;
+	size_t n = 4000, bytes = 0;
+	run r;
+
+	memset(&r, 0, sizeof r);
+	snprintf(dir, sizeof dir, "%s/%s", tap_tmpdir(), name);
+	snprintf(set, sizeof set, "output.directory=%s", dir);
+	if ((r.st = weft_context_new(&ctx)) ||
+	    (r.st = weft_config_new(ctx, &cfg)) ||
+	    (r.st = weft_config_set(ctx, cfg, set)))
+		goto done;
+	for (; *sets; sets++)
+		if ((r.st = weft_config_set(ctx, cfg, *sets)))
+			goto done;
+	if ((r.st = weft_sim_open(ctx, cfg, &sim)))
+		goto done;
+	for (days = 1; days <= 50; days++) {
+		unsigned char *b;
+		if ((r.st = weft_sim_step(sim, 1)))
+			goto done;
+		b = read_buffer(sim, "active set", &bytes);
+		if (!b || bytes < ((n + 31) / 32 + 2 * n) * 4) {
+			free(b);
+			r.st = WEFT_E_INTERNAL;
+			goto done;
+		}
+		brute[days] = quar_recount((const uint32_t *)b + (n + 31) / 32,
+					   n, days);
+		free(b);
+	}
+	r.st = weft_sim_finish(sim);
+done:
+	snprintf(r.msg, sizeof r.msg, "%s", weft_context_error(ctx));
+	weft_sim_close(sim);
+	weft_config_free(cfg);
+	weft_context_free(ctx);
+	snprintf(path, sizeof path, "%s/daily.csv", dir);
+	if (r.st == WEFT_OK && (r.csv = tap_read_file(path, NULL)))
+		parse_rows(&r);
+	for (int d = 1; d < r.n_rows && d <= 50; d++) {
+		same &= r.rows[d].n_quar == brute[d];
+		sums &= !notified_today ||
+			r.rows[d].n_quar - r.rows[d - 1].n_quar <=
+				r.rows[d].new_quar;
+		peak = brute[d] > peak ? brute[d] : peak;
+	}
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows == 51 && same && peak > 50,
+		    "%s: n_quarantined is the recount of the quarantine "
+		    "words, day by day (peak %lld)",
+		    name, peak))
+		tap_diag("%s", r.msg);
+	tap_ok(sums && r.n_rows && r.rows[0].n_quar == 0, "  ...0 on day 0%s",
+	       notified_today ? "; with trace_time 0 "
+				"it grows by at most new_quarantined a day"
+			      : "");
+	run_free(&r);
+}
+
+static void test_quarantined_count(void)
+{
+	static const char *const base[] = { "seir.population=random",
+					    "seir.agents=4000",
+					    "seir.contacts=12",
+					    "seir.beta=0.08",
+					    "seir.beta_community=1",
+					    "seir.initial_infected=40",
+					    "simulation.steps=50",
+					    "seir.test_symp_prob=0.5",
+					    "seir.trace_probs=0.8",
+					    "seir.quar_period=7",
+					    NULL };
+	static const char *const t2[] = {
+		"seir.population=random",    "seir.agents=4000",
+		"seir.contacts=12",	     "seir.beta=0.08",
+		"seir.beta_community=1",     "seir.initial_infected=40",
+		"simulation.steps=50",	     "seir.test_symp_prob=0.5",
+		"seir.test_asymp_prob=0.05", "seir.test_delay=2",
+		"seir.trace_probs=0.8",	     "seir.trace_time=2",
+		"seir.quar_period=7",	     NULL
+	};
+	static const char *const none[] = { "seir.test_symp_prob=0.5", NULL };
+	long long zero = 0;
+	char path[600];
+	char *stepped;
+	run a, b;
+
+	quar_stepped("nquar-t0", base, 1);
+	quar_stepped("nquar-t2", t2, 0);
+	/* One run in one go: the same daily.csv as stepping a day at a
+	 * time. */
+	run_seir(&a, "nquar-go", NULL, t2, NULL);
+	snprintf(path, sizeof path, "%s/nquar-t2/daily.csv", tap_tmpdir());
+	stepped = tap_read_file(path, NULL);
+	tap_ok(a.st == WEFT_OK && a.n_rows == 51 && a.csv && stepped &&
+		       strcmp(a.csv, stepped) == 0,
+	       "n_quarantined: one run of 50 days writes the daily.csv of "
+	       "50 steps of one day");
+	free(stepped);
+	run_seir(&b, "nquar-none", NULL, tt_base, none);
+	for (int d = 0; d < b.n_rows; d++)
+		zero += b.rows[d].n_quar != 0;
+	tap_ok(b.st == WEFT_OK && b.n_rows == 81 && zero == 0,
+	       "n_quarantined: 0 every day without tracing");
+	run_free(&a);
+	run_free(&b);
+}
+
 static void bad_ini(const char *key_line, const char *const *sets,
 		    const char *want)
 {
@@ -1456,6 +1682,9 @@ static void test_errors(void)
 	static const char *fraction[] = { "seir.initial_fraction=0.1", NULL };
 	static const char *start10[] = { "seir.test_start=10", NULL };
 	static const char *symp[] = { "seir.test_symp_prob=0.1", NULL };
+	static const char *symp_daily[] = { "seir.test_daily=10", NULL };
+	static const char *symp_long[] = { "seir.test_symp_prob=0.1",
+					   "simulation.steps=65530", NULL };
 
 	bad_ini("latent_duration = gamma(3)", NULL,
 		"/bad.ini:6: [seir] latent_duration = gamma(3): "
@@ -1521,6 +1750,38 @@ static void test_errors(void)
 	bad_ini("test_end = 3", start10,
 		"bad.ini:6: [seir] test_end = 3 comes before --set "
 		"seir.test_start: test_start = 10");
+	bad_ini("quar_period = 14", symp_long,
+		"bad.ini:6: [seir] quar_period = 14 with 65530 steps and "
+		"testing: quarantines keep days in 16 bits, so steps + "
+		"test_delay (the longest delay of the testing interventions, "
+		"0) + quar_period must be at most 65534");
+	bad_ini("test_interventions = days=5- symp=2", NULL,
+		"bad.ini:6: [seir] test_interventions = days=5- symp=2: "
+		"'days=5- symp=2': bad value of symp: expected a number from "
+		"0 to 1");
+	bad_ini("test_interventions = days=5- symp=0.1, days=9 daily=10", NULL,
+		"bad.ini:6: [seir] test_interventions = days=5- symp=0.1, "
+		"days=9 daily=10: 'days=9 daily=10': bad value of days: "
+		"expected FIRST-LAST or FIRST- (whole days from 0 to 65000)");
+	bad_ini("test_interventions = days=5- rate=0.1", NULL,
+		"'days=5- rate=0.1': unknown setting 'rate' (days, symp, "
+		"asymp, symp_quar, asymp_quar, daily, symp_odds, quar_odds, "
+		"sensitivity, loss, delay)");
+	bad_ini("test_interventions = symp=0.1", NULL,
+		"'symp=0.1': needs days=FIRST-LAST or days=FIRST-");
+	bad_ini("test_interventions = days=1- delay=2", NULL,
+		"'days=1- delay=2': tests nobody: needs daily=N, or a chance "
+		"above 0 (symp, asymp, symp_quar, asymp_quar)");
+	bad_ini("test_interventions = days=1- daily=5 symp=0.1", NULL,
+		"'days=1- daily=5 symp=0.1': testing by number (daily) and by "
+		"probability (symp, asymp, symp_quar, asymp_quar) in one "
+		"entry; choose one");
+	bad_ini("test_interventions = days=1- daily=5, days=9- daily=7", NULL,
+		"bad.ini:6: [seir] test_interventions = days=1- daily=5, "
+		"days=9- daily=7: 'days=9- daily=7': a second testing "
+		"intervention by number (daily); at most one in a run");
+	bad_ini("test_interventions = days=1- daily=5", symp_daily,
+		"'days=1- daily=5': a second testing intervention by number");
 	bad_ini("age_bands = 0-17, old", NULL,
 		"bad.ini:6: [seir] age_bands = 0-17, old: 'old': expected a "
 		"band LO-HI or LO+ (whole years, 0 to 120)");
@@ -1541,7 +1802,9 @@ int main(void)
 	test_testing_counts();
 	test_testing_isolation();
 	test_testing_number();
+	test_testing_several();
 	test_tracing();
+	test_quarantined_count();
 	test_identical();
 	test_count_work();
 	test_crowded();

@@ -1,0 +1,40 @@
+#!/bin/sh
+# tests/models/test-minatar-golden.sh - MinAtar's outputs pinned, bit for
+# bit: for each game, minatar-drive digest (400 steps of 96 environments,
+# LCG actions, sticky 0.1, same_step autoreset: every view after every
+# step -- obs, reward, flags, final_obs, state, bookkeeping -- folded into
+# one FNV-1a hash) equals the hash the per-byte observation code gave
+# before the observations were written a word per cell (Breakout;
+# models/minatar/minatar.md, "Performance"). On openmp with 1 and 2
+# threads, and on opencl where it is built.
+set -u
+. "${WEFT_SRCDIR:-$(dirname "$0")/../..}/tests/tap.sh"
+build=${WEFT_BUILDDIR:-.}
+drive="$build/tests/models/minatar-drive"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-minatar-golden-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+[ -f "$build/models/minatar/.libs/weft-model-minatar.so" ] ||
+	skip_all "the minatar model is not built"
+WEFT_MODEL_PATH="$build/models/minatar/.libs"; export WEFT_MODEL_PATH
+
+for gh in breakout:72f3641a40dd7b69 asterix:012c108e5aa744a5 \
+	freeway:84cb209339ae97b2 space_invaders:5d2f97176f44673e \
+	seaquest:b19d5c8f27f01d72; do
+	g=${gh%:*}
+	want=${gh#*:}
+	for b in openmp:1 openmp:2 opencl:1; do
+		name=${b%:*}
+		threads=${b#*:}
+		if [ ! -f "$build/plugins/$name/.libs/weft-backend-$name.so" ]; then
+			skip "$g on $name ($threads thread(s)): the pinned digest" "the $name backend is not built"
+			continue
+		fi
+		got=$(WEFT_PLUGIN_PATH=$build/plugins/$name/.libs TMPDIR=$tmp \
+			"$drive" digest "$g" "$name" "$threads" 2>&1)
+		[ "$got" = "$want" ]
+		ok $? "$g on $name ($threads thread(s)): the pinned digest $want (got $got)"
+	done
+done
+
+tap_done
