@@ -382,7 +382,7 @@ typedef struct seir_params {
 #define SEIR_T_TN_HIST 34 /* .. + 255 */
 /* With tracing: the agents in quarantine (Covasim's n_quarantined) as of
  * the last row written, and the changes to come, by day modulo
- * SEIR_QRING (seir_quar_move). */
+ * SEIR_QRING (seir_quar_days). */
 #define SEIR_T_N_QUAR	 290
 #define SEIR_T_QRING	 291 /* .. + SEIR_QRING - 1 */
 #define SEIR_QRING	 1024u
