@@ -19,7 +19,10 @@
 # of scenario B alone (seir.isolation_prob=0.55 when none is given; the
 # four first arguments must then be given); CRN=seir.KEY=VALUE in the
 # environment sets that [seir] key in both scenarios (CRN=seir.crn=true:
-# the common random numbers mode, models/seir/seir.md). The scenarios
+# the common random numbers mode, models/seir/seir.md; the default,
+# seir.crn=false, keeps the model's default draws in both ensembles,
+# where an ensemble of two scenarios would otherwise turn the mode on
+# and one of a single scenario would not). The scenarios
 # are examples/ensemble.ini's baseline (Astoria's synthetic population,
 # isolation of the symptomatic from day 21) at AGENTS agents, on openmp
 # with one thread, niced: 3 x SEEDS runs of an ensemble, 30 to 45 s in
@@ -59,7 +62,7 @@ ensemble() {
 		sed -n '/^\[seir\]/,/^\[scenario/p' "$top/examples/ensemble.ini" |
 			grep -v -e '^\[scenario' -e '^agents'
 		printf 'agents = %s\n' "$agents"
-		[ -z "${CRN:-}" ] || printf '%s\n' "${CRN#seir.}"
+		printf '%s\n' "${CRN:-seir.crn=false}" | sed 's/^seir\.//'
 		for sc in "$@"; do
 			printf '[scenario %s]\n' "$sc"
 			if [ "$sc" = b ]; then

@@ -1058,6 +1058,14 @@ static int print_ensemble_check(weft_context *ctx, const weft_config *cfg,
 	for (size_t i = 0; i < n; i++)
 		printf("  %-20s %s\n", i ? "" : "scenarios",
 		       weft_ensemble_scenario_at(e, i));
+	if (weft_ensemble_crn_key(e))
+		printf("  %-20s %s = true in every run (common random "
+		       "numbers, the default when runs are compared)\n",
+		       "crn", weft_ensemble_crn_key(e));
+	if (weft_ensemble_crn_refused(e))
+		printf("  %-20s the model's common random numbers are off in "
+		       "every run: with them, %s\n",
+		       "crn", weft_ensemble_crn_refused(e));
 	weft_ensemble_close(e);
 	return EXIT_SUCCESS;
 }

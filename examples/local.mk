@@ -10,6 +10,11 @@ dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
 	examples/mountain_car.ini
 dist_examples_DATA += examples/patches.ini examples/patches-seasonal.ini \
 	examples/covasim-testing.ini
+dist_examples_DATA += examples/covasim-waning.ini
+# Ages and mortality by age in the patch model, with its two tables.
+dist_examples_DATA += examples/patches-demography.ini \
+	examples/patches-demography-pyramid.csv \
+	examples/patches-demography-deaths.csv
 # weft calibrate's example and its data (made by weft itself, as the
 # example's header says).
 dist_examples_DATA += examples/calibrate-seir.ini \
@@ -19,3 +24,4 @@ dist_examples_DATA += examples/calibrate-seir.ini \
 examplespopulationdir = $(pkgdatadir)/examples/population
 dist_examplespopulation_DATA = examples/population/town.ini \
 	examples/population/agents.csv examples/population/edges.csv
+dist_examples_DATA += examples/patches-migration.ini

@@ -11,9 +11,13 @@ beta_dist, viral_dist, pop_infected, iso_factor), reset_layer_pars() for
 pop_type random and hybrid (contacts, beta_layer, dynam_layer),
 get_prognoses() (symptomatic, severe, critical and death probabilities,
 susceptibility, transmissibility by age), default_age_data and the ages
-of make_hybrid_contacts(), and compares them with
-examples/covasim-random.ini, examples/covasim-hybrid.ini and the [seir]
-defaults of docs/config.md (generated from the model's keys). Prints one
+of make_hybrid_contacts(), and the waning immunity of make_pars()
+(use_waning, nab_init, nab_decay, nab_boost, nab_eff, rel_imm_symp,
+trans_redux), and compares them with examples/covasim-random.ini,
+examples/covasim-hybrid.ini, examples/covasim-waning.ini (the random
+population's values and the waning ones) and the [seir] defaults of
+docs/config.md (generated from the model's keys; the waning keys where
+it lists them). Prints one
 line per value that differs and exits 1 if any does; otherwise prints how
 many values agree. Run it after upgrading Covasim or editing a preset.
 """
@@ -210,6 +214,62 @@ def check_preset(top, pop_type, course):
         check(f"{where} {key}", float(keys[key]), lp['beta_layer'][layer])
 
 
+def covasim_waning():
+    """weft's waning keys as Covasim's make_pars() has them."""
+    pars = cv.make_pars()
+    ni, nd, ne, rs = (pars['nab_init'], pars['nab_decay'], pars['nab_eff'],
+                      pars['rel_imm_symp'])
+    assert ni['dist'] == 'normal', "nab_init is no longer normal"
+    assert nd['form'] == 'nab_growth_decay', "nab_decay's form changed"
+    return {
+        'waning': 'true' if pars['use_waning'] else 'false',
+        'nab_init': [ni['par1'], ni['par2']],
+        'nab_decay': [nd['growth_time'], nd['decay_rate1'], nd['decay_time1'],
+                      nd['decay_rate2'], nd['decay_time2']],
+        'nab_boost': pars['nab_boost'],
+        'nab_eff': [ne[k] for k in ('alpha_inf', 'alpha_inf_diff', 'beta_inf',
+                                    'alpha_symp_inf', 'beta_symp_inf',
+                                    'alpha_sev_symp', 'beta_sev_symp')],
+        'rel_imm_symp': [rs['asymp'], rs['mild'], rs['severe']],
+        'trans_redux': pars['trans_redux'],
+    }
+
+
+def check_waning(where, keys, want, default=False):
+    """The waning keys (with default, every key but waning itself: off by
+    default, Covasim's use_waning=False of the other presets; a key that
+    docs/config.md lacks is drift too)."""
+    for key, w in want.items():
+        if default and key == 'waning':
+            continue
+        if key not in keys:
+            drift.append(f"{where}: {key} is not "
+                         f"{'documented' if default else 'set'}")
+            continue
+        if isinstance(w, str):
+            check(f"{where} {key}", keys[key], w)
+        elif isinstance(w, list):
+            check(f"{where} {key}", nums(keys[key]), w)
+        else:
+            check(f"{where} {key}", float(keys[key]), w)
+
+
+def check_waning_preset(top, course):
+    """examples/covasim-waning.ini: the random population's preset with
+    Covasim's waning immunity."""
+    where = "examples/covasim-waning.ini"
+    keys = read_ini(os.path.join(top, where))
+    lp = layers('random')
+    check_course(where, keys, course)
+    check(f"{where} viral_load", keys.get('viral_load'), 'true')
+    check_ages(where, keys['ages'])
+    check(f"{where} population", keys['population'], 'random')
+    check(f"{where} contacts", float(keys['contacts']), lp['contacts']['a'])
+    check(f"{where} beta_community", float(keys['beta_community']),
+          lp['beta_layer']['a'])
+    check_waning(where, keys, covasim_waning())
+
+
 def config_defaults(top):
     """The [seir] defaults of docs/config.md: `key` | type | `default`."""
     text = open(os.path.join(top, "docs/config.md"), encoding="utf-8").read()
@@ -248,6 +308,9 @@ def main():
     check_preset(top, 'random', course)
     check_preset(top, 'hybrid', course)
     check_defaults(top, course)
+    check_waning_preset(top, course)
+    check_waning("docs/config.md [seir] default", config_defaults(top),
+                 covasim_waning(), default=True)
     for line in drift:
         print("drift:", line)
     print(f"Covasim {cv.__version__}: {checked - len(drift)} of {checked} "

@@ -71,6 +71,16 @@ size_t weft_ensemble_scenario_count(const weft_ensemble *e)
 	return e ? e->n_groups : 0;
 }
 
+const char *weft_ensemble_crn_key(const weft_ensemble *e)
+{
+	return e ? e->crn_note : NULL;
+}
+
+const char *weft_ensemble_crn_refused(const weft_ensemble *e)
+{
+	return e ? e->crn_refused : NULL;
+}
+
 const char *weft_ensemble_scenario_at(const weft_ensemble *e, size_t i)
 {
 	return e && i < e->n_groups ? e->groups[i].label : NULL;
@@ -584,7 +594,7 @@ void weft_ensemble_close(weft_ensemble *e)
 	if (!e)
 		return;
 	weft__outputs_discard(&e->out);
-	for (size_t g = 0; g < e->n_groups; g++) {
+	for (size_t g = 0; e->groups && g < e->n_groups; g++) {
 		free(e->groups[g].label);
 		weft__config_free(e->groups[g].cfg);
 	}
@@ -607,6 +617,8 @@ void weft_ensemble_close(weft_ensemble *e)
 	free(e->wire);
 	free(e->stage);
 	free(e->batch_note);
+	free(e->crn_note);
+	free(e->crn_refused);
 	free(e->csv);
 	free(e->x);
 	free(e->columns);

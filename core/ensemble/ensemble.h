@@ -47,8 +47,11 @@ struct weft_ensemble {
 	size_t per_group; /* [ensemble] runs */
 	size_t n_runs;	  /* n_groups * per_group */
 	int keep_runs;
-	size_t batch;	  /* [ensemble] batch: replicas stepped together */
-	char *batch_note; /* summary.txt's "batch" line (NULL: none) */
+	size_t batch;	   /* [ensemble] batch: replicas stepped together */
+	char *batch_note;  /* summary.txt's "batch" line (NULL: none) */
+	char *crn_note;	   /* "seir.crn" when the plan set the model's
+			    * crn_key in every run (NULL: it did not) */
+	char *crn_refused; /* why the model refused it, when it did */
 	/* What is aggregated (ensemble_agg.c fills what the model left). */
 	char *csv, *x, *columns, *bands, *compare;
 	weft__ens_outcome *outcomes;

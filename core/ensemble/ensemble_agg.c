@@ -39,16 +39,6 @@ static char *ens_dup(const char *s)
 	return s ? weft__strdup(s) : NULL;
 }
 
-/* The model's descriptor, when its ABI has one and it set it. */
-static const weft_ensemble_desc *ens_model_desc(const weft_model *m)
-{
-	if (m->struct_size < WEFT_MODEL_V1_4_SIZE || !m->ensemble ||
-	    m->ensemble->struct_size <
-		    offsetof(weft_ensemble_desc, n_outcomes) + sizeof(uint32_t))
-		return NULL;
-	return m->ensemble;
-}
-
 static weft_status ens_outcomes(weft_ensemble *e, const weft_ensemble_desc *d)
 {
 	e->outcomes = calloc(d->n_outcomes + 1, sizeof *e->outcomes);
@@ -72,7 +62,7 @@ static weft_status ens_outcomes(weft_ensemble *e, const weft_ensemble_desc *d)
 weft_status weft__ens_desc(weft_ensemble *e)
 {
 	const weft_model *m = weft__config_model(e->base);
-	const weft_ensemble_desc *d = m ? ens_model_desc(m) : NULL;
+	const weft_ensemble_desc *d = m ? weft__model_ensemble(m) : NULL;
 	const weft_plot_desc *pd = m ? m->plot : NULL;
 	int bad;
 
@@ -767,6 +757,20 @@ weft_status weft__ens_aggregate(weft_ensemble *e)
 		return st;
 	if (e->batch_note &&
 	    (st = weft__ens_summary(e, "batch", "%s", e->batch_note)))
+		return st;
+	if (e->crn_note &&
+	    (st = weft__ens_summary(e, "crn",
+				    "%s = true in every run: common random "
+				    "numbers, the default when runs are "
+				    "compared (set %s = false for the "
+				    "model's default draws)",
+				    e->crn_note, e->crn_note)))
+		return st;
+	if (e->crn_refused &&
+	    (st = weft__ens_summary(e, "crn",
+				    "the model's common random numbers are "
+				    "off in every run: with them, %s",
+				    e->crn_refused)))
 		return st;
 	if (header && !e->n_outcomes && (st = ens_default_outcomes(e, header)))
 		return st;

@@ -201,16 +201,78 @@ static weft_status plan_apply(weft_context *ctx, weft_config *cfg,
 	return weft__cfg_load_key(ctx, cfg, path, r->line, s, dot + 1, value);
 }
 
-/* ---- the product --------------------------------------------------------- */
-
+/* An ensemble's plan: its scenarios, its sweep's axes, their product. */
 typedef struct plan {
 	weft_ensemble *e;
+	const char *crn_key; /* the model's key set true in every run, or
+			      * NULL (plan_crn) */
+	size_t failed;	     /* the group plan_groups() stopped at */
 	const struct cfg_ens_section **scen; /* NULL: the base only */
 	size_t n_scen;
 	plan_axis *axes; /* the [sweep] keys */
 	size_t n_axes;
 	size_t n_points;
 } plan;
+
+/* ---- common random numbers ----------------------------------------------
+ */
+
+/* Where an ensemble's default for the model's crn_key comes from, as
+ * weft__cfg_where_of() reports it. */
+#define PLAN_CRN_WHERE "the ensemble's default for compared runs"
+
+/* 1 when a [scenario] or [sweep] line sets "section.key". */
+static int plan_sets(const struct cfg_table *t, const char *full)
+{
+	for (size_t i = 0; i < t->n_ens; i++)
+		for (size_t k = 0; k < t->ens[i].n_raw; k++)
+			if (strcmp(t->ens[i].raw[k].key, full) == 0)
+				return 1;
+	return 0;
+}
+
+/* Runs that an ensemble compares (two scenarios or sweep points or more)
+ * pair their draws agent by agent: the model's crn_key (weft/model.h) is
+ * set true in every run unless the configuration sets it anywhere. The
+ * summary says so. */
+static weft_status plan_crn(plan *p)
+{
+	weft_ensemble *e = p->e;
+	const weft_model *m = weft__config_model(e->base);
+	const char *key = m ? weft__model_crn_key(m) : NULL;
+	char full[256];
+
+	if (!key || e->n_groups < 2)
+		return WEFT_OK;
+	weft__fmt(full, sizeof full, "%s.%s", m->name, key);
+	if (strcmp(weft__cfg_where_of(e->base, m->name, key), "default") != 0 ||
+	    plan_sets(e->base->t, full))
+		return WEFT_OK;
+	p->crn_key = key;
+	free(e->crn_note);
+	e->crn_note = weft__strdup(full);
+	return e->crn_note ? WEFT_OK
+			   : weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
+}
+
+/* key = true in the model's section of cfg. */
+static weft_status plan_crn_set(weft_context *ctx, weft_config *cfg,
+				const char *key)
+{
+	struct cfg_section *s;
+	weft_status st = weft__cfg_selected_model(ctx, cfg, &s);
+	long k;
+
+	if (st)
+		return st;
+	k = weft__cfg_find_key(s, key);
+	if (k < 0)
+		return weft__fail(ctx, WEFT_E_INTERNAL,
+				  "ensemble: [%s] has no key %s", s->name, key);
+	return weft__cfg_store(ctx, s, (size_t)k, "true", PLAN_CRN_WHERE);
+}
+
+/* ---- the product --------------------------------------------------------- */
 
 /* "school+seir.beta=0.02": the scenario's name, then the sweep point's
  * keys, as a file name ('/' and blanks made '_'). */
@@ -251,6 +313,8 @@ static weft_status plan_group(plan *p, const struct cfg_ens_section *s,
 	if ((st = weft__config_dup(ctx, p->e->base, &cfg)))
 		return st;
 	g->cfg = cfg;
+	if (p->crn_key)
+		st = plan_crn_set(ctx, cfg, p->crn_key);
 	for (size_t i = 0; st == WEFT_OK && s && i < s->n_raw; i++) {
 		char header[128];
 		weft__fmt(header, sizeof header, "scenario %s", s->name);
@@ -342,6 +406,68 @@ static weft_status plan_checkpoints(weft_ensemble *e)
 		(long long)weft__config_opts(e->base)->checkpoint.every);
 }
 
+/* Every group's configuration, validated. */
+static weft_status plan_groups(plan *p)
+{
+	weft_ensemble *e = p->e;
+	weft_status st = WEFT_OK;
+
+	e->groups = calloc(e->n_groups, sizeof *e->groups);
+	if (!e->groups)
+		return weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
+	for (size_t g = 0; st == WEFT_OK && g < e->n_groups; g++) {
+		p->failed = g;
+		if (weft__cancelled(e->ctx))
+			st = weft__cancel_fail(e->ctx, "validating the "
+						       "ensemble's runs");
+		else
+			st = plan_group(
+				p, p->n_scen ? p->scen[g / p->n_points] : NULL,
+				g % p->n_points, &e->groups[g]);
+	}
+	return st;
+}
+
+static void plan_groups_free(weft_ensemble *e)
+{
+	for (size_t g = 0; e->groups && g < e->n_groups; g++) {
+		free(e->groups[g].label);
+		weft__config_free(e->groups[g].cfg);
+	}
+	free(e->groups);
+	e->groups = NULL;
+}
+
+/* The model refused its common random numbers in some run (SEIR's with
+ * waning immunity, say): every run keeps the model's default draws, so
+ * that the runs still pair alike, and the summary says why. */
+static weft_status plan_crn_refused(plan *p)
+{
+	weft_ensemble *e = p->e;
+	size_t g = p->failed;
+	weft__ens_group alone = { 0 };
+	char why[WEFT__MSG_MAX];
+	weft_status st;
+
+	weft__fmt(why, sizeof why, "%s", weft__context_error(e->ctx));
+	/* The group that failed, without the mode: when it fails again, the
+	 * error is the configuration's own, and the others need no second
+	 * look. */
+	p->crn_key = NULL;
+	st = plan_group(p, p->n_scen ? p->scen[g / p->n_points] : NULL,
+			g % p->n_points, &alone);
+	free(alone.label);
+	weft__config_free(alone.cfg);
+	if (st != WEFT_OK)
+		return st;
+	plan_groups_free(e);
+	free(e->crn_note);
+	e->crn_note = NULL;
+	if (!(e->crn_refused = weft__strdup(why)))
+		return weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
+	return plan_groups(p);
+}
+
 weft_status weft__ens_plan(weft_ensemble *e)
 {
 	plan p = { .e = e };
@@ -351,22 +477,11 @@ weft_status weft__ens_plan(weft_ensemble *e)
 	e->keep_runs = weft__config_opts(e->base)->ensemble.keep_runs;
 	e->batch = (size_t)weft__config_opts(e->base)->ensemble.batch;
 	if ((st = plan_checkpoints(e)) || (st = plan_read(&p)) ||
-	    (st = plan_count(&p)))
+	    (st = plan_count(&p)) || (st = plan_crn(&p)))
 		goto free_plan;
-	e->groups = calloc(e->n_groups, sizeof *e->groups);
-	if (!e->groups) {
-		st = weft__fail(e->ctx, WEFT_E_NOMEM, "out of memory");
-		goto free_plan;
-	}
-	for (size_t g = 0; st == WEFT_OK && g < e->n_groups; g++) {
-		if (weft__cancelled(e->ctx))
-			st = weft__cancel_fail(e->ctx, "validating the "
-						       "ensemble's runs");
-		else
-			st = plan_group(
-				&p, p.n_scen ? p.scen[g / p.n_points] : NULL,
-				g % p.n_points, &e->groups[g]);
-	}
+	st = plan_groups(&p);
+	if (st == WEFT_E_CONFIG && p.crn_key)
+		st = plan_crn_refused(&p);
 free_plan:
 	for (size_t a = 0; a < p.n_axes; a++)
 		axis_free(&p.axes[a]);

@@ -1228,6 +1228,57 @@ static void out_unlock(weft__outputs *set)
 	set->lock_fd = -1;
 }
 
+/* ---- an output directory held (weft.h) ------------------------------------
+ */
+
+struct weft_dir_lock {
+	weft__outputs set; /* its paths and lock; never a new set */
+};
+
+weft_status weft_dir_lock_take(weft_context *ctx, const char *dir,
+			       weft_dir_lock **out)
+{
+	weft_dir_lock *l;
+	weft_status st;
+
+	if (out)
+		*out = NULL;
+	if (!ctx)
+		return WEFT_E_INVALID;
+	if (!dir || !out)
+		return weft__fail(ctx, WEFT_E_INVALID,
+				  "weft_dir_lock_take: %s is NULL",
+				  dir ? "out" : "dir");
+	if (!(l = calloc(1, sizeof *l)))
+		return weft__fail(ctx, WEFT_E_NOMEM, "out of memory");
+	l->set.tail = &l->set.head;
+	l->set.lock_fd = -1;
+	st = out_split(ctx, &l->set, dir);
+	if (st == WEFT_OK && (!l->set.base[0] || !strcmp(l->set.base, ".") ||
+			      !strcmp(l->set.base, "..")))
+		st = weft__fail(ctx, WEFT_E_INVALID,
+				"weft_dir_lock_take: '%s' names no directory "
+				"that a run could replace (not /, '.', '..' "
+				"or empty)",
+				dir);
+	if (st == WEFT_OK)
+		st = out_lock(ctx, &l->set);
+	if (st != WEFT_OK) {
+		weft_dir_lock_release(l);
+		return st;
+	}
+	*out = l;
+	return WEFT_OK;
+}
+
+void weft_dir_lock_release(weft_dir_lock *l)
+{
+	if (!l)
+		return;
+	weft__outputs_discard(&l->set);
+	free(l);
+}
+
 void weft__outputs_discard(weft__outputs *set)
 {
 	weft__outputs_free_files(set);

@@ -247,30 +247,28 @@ static const weft_key_desc *find_key(const weft_model *m, const char *name)
 	return NULL;
 }
 
-/* env's key `field` names a key of the model's section of type `type`
- * and, for an ENUM, exactly `choices`. */
-static int check_env_key(weft__plugin *p, const weft_model *m,
-			 const char *field, const char *name,
-			 weft_key_type type, const char *choices)
+/* The descriptor's key `field` ("env's count_key") names a key of the
+ * model's section of type `type` and, for an ENUM, exactly `choices`. */
+static int check_desc_key(weft__plugin *p, const weft_model *m,
+			  const char *field, const char *name,
+			  weft_key_type type, const char *choices)
 {
 	const weft_key_desc *d = find_key(m, name);
 
 	if (!d)
-		return weft__plugin_refuse(p, "check",
-					   "env's %s '%s' is not a key of "
-					   "[%s]",
-					   field, name ? name : "(NULL)",
-					   m->name);
+		return weft__plugin_refuse(
+			p, "check", "%s '%s' is not a key of [%s]", field,
+			name ? name : "(NULL)", m->name);
 	if (d->type != type)
 		return weft__plugin_refuse(p, "check",
-					   "env's %s [%s] %s is a %s key, "
-					   "expected %s",
+					   "%s [%s] %s is of type %s, expected "
+					   "%s",
 					   field, m->name, name,
 					   key_type_names[d->type],
 					   key_type_names[type]);
 	if (choices && strcmp(d->choices, choices) != 0)
 		return weft__plugin_refuse(p, "check",
-					   "env's %s [%s] %s has choices '%s', "
+					   "%s [%s] %s has choices '%s', "
 					   "expected exactly '%s'",
 					   field, m->name, name, d->choices,
 					   choices);
@@ -406,13 +404,13 @@ static int check_env(weft__plugin *p, const weft_model *m)
 					   "%zu (sizeof(weft_env_model))",
 					   env->struct_size,
 					   sizeof(weft_env_model));
-	if (check_env_key(p, m, "count_key", env->count_key, WEFT_KEY_INT,
-			  NULL) ||
-	    check_env_key(p, m, "autoreset_key", env->autoreset_key,
-			  WEFT_KEY_ENUM, WEFT_AUTORESET_CHOICES) ||
+	if (check_desc_key(p, m, "env's count_key", env->count_key,
+			   WEFT_KEY_INT, NULL) ||
+	    check_desc_key(p, m, "env's autoreset_key", env->autoreset_key,
+			   WEFT_KEY_ENUM, WEFT_AUTORESET_CHOICES) ||
 	    (env->precision_key &&
-	     check_env_key(p, m, "precision_key", env->precision_key,
-			   WEFT_KEY_ENUM, "f32|f64")))
+	     check_desc_key(p, m, "env's precision_key", env->precision_key,
+			    WEFT_KEY_ENUM, "f32|f64")))
 		return -1;
 	if (env->n_ids < 1 || !env->ids)
 		return weft__plugin_refuse(p, "check",
@@ -427,13 +425,56 @@ static int check_env(weft__plugin *p, const weft_model *m)
 	return env_text(p, env);
 }
 
+const weft_ensemble_desc *weft__model_ensemble(const weft_model *m)
+{
+	if (m->struct_size < WEFT_MODEL_V1_4_SIZE || !m->ensemble ||
+	    m->ensemble->struct_size < WEFT_ENSEMBLE_DESC_V1_4_SIZE)
+		return NULL;
+	return m->ensemble;
+}
+
+const char *weft__model_crn_key(const weft_model *m)
+{
+	const weft_ensemble_desc *d = weft__model_ensemble(m);
+
+	if (!d || d->struct_size < offsetof(weft_ensemble_desc, crn_key) +
+					   sizeof(const char *))
+		return NULL;
+	return d->crn_key;
+}
+
+/* The descriptor's ensemble (ABI 1.4): its crn_key (1.6), a BOOL key of
+ * the model's section whose default is false. */
+static int check_ensemble(weft__plugin *p, const weft_model *m)
+{
+	const char *key = weft__model_crn_key(m);
+	const weft_key_desc *d = find_key(m, key);
+
+	if (!key)
+		return 0;
+	if (check_desc_key(p, m, "ensemble's crn_key", key, WEFT_KEY_BOOL,
+			   NULL))
+		return -1;
+	/* An ensemble that cannot use the mode leaves the key as it is:
+	 * off, the model's default draws. */
+	if (!d->def || strcmp(d->def, "false") != 0)
+		return weft__plugin_refuse(
+			p, "check",
+			"ensemble's crn_key [%s] %s has the "
+			"default '%s', expected 'false' (the "
+			"mode is off unless an ensemble or the "
+			"configuration turns it on)",
+			m->name, key, d->def ? d->def : "(NULL)");
+	return 0;
+}
+
 static int model_check(weft__plugin *p)
 {
 	const weft_model *m = WEFT__MODEL(p);
 
 	return check_header(p, m) || check_names(p, m) ||
 	       check_functions(p, m) || check_keys(p, m) ||
-	       check_program(p, m) || check_env(p, m);
+	       check_program(p, m) || check_env(p, m) || check_ensemble(p, m);
 }
 
 /* ---- the public listing -------------------------------------------------- */

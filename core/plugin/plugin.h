@@ -233,5 +233,11 @@ size_t weft__model_list_count(const weft_model_list *l);
 #define WEFT__ENV_RS '\x1e'
 const weft_model_info *weft__model_list_at(const weft_model_list *l, size_t i);
 void weft__model_list_free(weft_model_list *l);
+/* The model's ensemble descriptor when its ABI has one (1.4), it set it
+ * and it covers the 1.4 fields; NULL otherwise. */
+const weft_ensemble_desc *weft__model_ensemble(const weft_model *m);
+/* Its crn_key (1.6) when the descriptor covers it and sets it, else
+ * NULL. */
+const char *weft__model_crn_key(const weft_model *m);
 
 #endif /* WEFT_PLUGIN_H */

@@ -111,6 +111,17 @@ weft_status weft_model_rows_open(weft_model_ctx *mc, weft_buf *series,
 	return WEFT_OK;
 }
 
+uint64_t weft_model_rows_due(uint64_t steps_done, uint64_t every,
+			     uint64_t last_step, uint64_t first,
+			     uint64_t n_rows)
+{
+	uint64_t rows = first + (every ? steps_done / every : 0);
+
+	if (steps_done == last_step && every && steps_done % every != 0)
+		rows++;
+	return rows < n_rows ? rows : n_rows;
+}
+
 weft_status weft_model_rows_collect(weft_model_ctx *mc, weft_model_rows *r,
 				    unsigned slot, uint64_t end)
 {

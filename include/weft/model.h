@@ -170,7 +170,20 @@ typedef struct weft_ensemble_desc {
 			      * plot; NULL: the first of bands */
 	const weft_outcome_desc *outcomes;
 	uint32_t n_outcomes;
+	/* Model ABI 1.6 (read only when struct_size covers it; optional).
+	 * A BOOL key of the model's section that turns on its common random
+	 * numbers mode (SEIR's "crn"): draws that stay paired, agent by
+	 * agent, between two runs of one seed whose histories part. An
+	 * ensemble that compares runs (two scenarios or sweep points or
+	 * more) sets it true in every run unless the configuration sets it
+	 * itself (in the model's section, a --set, a scenario or the
+	 * sweep). NULL: the model has no such mode. */
+	const char *crn_key;
 } weft_ensemble_desc;
+
+/* The 1.4 layout of weft_ensemble_desc, before crn_key. */
+#define WEFT_ENSEMBLE_DESC_V1_4_SIZE \
+	(offsetof(weft_ensemble_desc, n_outcomes) + sizeof(uint32_t))
 
 /* ---- kernel signatures ------------------------------------------------ */
 
@@ -194,7 +207,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	5
+#define WEFT_MODEL_ABI_MINOR	6
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or
@@ -489,6 +502,14 @@ WEFT_EXPORT void weft_model_rows_slot(const weft_model_rows *rows,
 				      uint64_t *end);
 /* Rows collected so far (0 for NULL). */
 WEFT_EXPORT uint64_t weft_model_rows_read(const weft_model_rows *rows);
+/* The usual stride's rows once steps_done steps are done, the `end` that
+ * collect() gives weft_model_rows_collect(): `first` rows before any
+ * step (1: a row 0 holding the state at step 0; 0: none), one per
+ * multiple of `every`, and one after last_step when it is not a multiple
+ * of every; at most n_rows. */
+WEFT_EXPORT uint64_t weft_model_rows_due(uint64_t steps_done, uint64_t every,
+					 uint64_t last_step, uint64_t first,
+					 uint64_t n_rows);
 WEFT_EXPORT void weft_model_rows_close(weft_model_ctx *mc,
 				       weft_model_rows *rows);
 

@@ -337,6 +337,20 @@ WEFT_EXPORT const char *weft_sim_output_at(const weft_sim *sim, size_t i);
  * ignored. */
 WEFT_EXPORT void weft_sim_close(weft_sim *sim);
 
+/* ---- an output directory held ---------------------------------------- */
+/* A program that writes into an [output] directory itself (weft
+ * calibrate's results beside a run's) holds it as weft's runs do while
+ * they write: PARENT/.BASE.weft-lock locked (flock, without waiting; this
+ * process's pid in it), so that no run replaces the directory meanwhile
+ * and it writes under no run. Refused with WEFT_E_IO naming the process
+ * that holds it ("... is in use by another run (pid N, which holds
+ * PATH)"). A symlink's target is what is held, as runs hold it. */
+typedef struct weft_dir_lock weft_dir_lock;
+WEFT_EXPORT weft_status weft_dir_lock_take(weft_context *ctx, const char *dir,
+					   weft_dir_lock **out);
+/* The lock file removed and the lock released; NULL is ignored. */
+WEFT_EXPORT void weft_dir_lock_release(weft_dir_lock *lock);
+
 /* ---- ensembles ------------------------------------------------------ */
 /*
  * Many runs of one configuration ([ensemble] runs, [sweep], [scenario
@@ -378,6 +392,13 @@ WEFT_EXPORT size_t weft_ensemble_run_count(const weft_ensemble *e);
 WEFT_EXPORT size_t weft_ensemble_scenario_count(const weft_ensemble *e);
 WEFT_EXPORT const char *weft_ensemble_scenario_at(const weft_ensemble *e,
 						  size_t i);
+/* "section.key", the model's common random numbers key that the ensemble
+ * sets true in every run because it compares runs and the configuration
+ * does not set it (docs/ensembles.md); NULL when it sets none. */
+WEFT_EXPORT const char *weft_ensemble_crn_key(const weft_ensemble *e);
+/* Why the model refused its common random numbers with these runs'
+ * settings, so that no run has them; NULL when it did not refuse. */
+WEFT_EXPORT const char *weft_ensemble_crn_refused(const weft_ensemble *e);
 /* Run i's scenario and seed (NULL pointers are skipped). */
 WEFT_EXPORT weft_status weft_ensemble_run_info(const weft_ensemble *e, size_t i,
 					       const char **scenario,

@@ -165,7 +165,9 @@ free_host:
 
 #define B(k) (s->bufs[ACRO_B_##k])
 
-/* The protocol's lists and `weft run`'s step: one launch each. */
+/* The protocol's lists and `weft run`'s step: one launch each (act with
+ * precision = f32: acrobot_act_f32, the same bits, vectorised on the
+ * host). */
 static weft_status acrobot_lists(weft_model_ctx *mc, acrobot_state *s)
 {
 	uint32_t n = s->params.n_envs;
@@ -176,6 +178,13 @@ static weft_status acrobot_lists(weft_model_ctx *mc, acrobot_state *s)
 						       .actions = B(ACTIONS),
 						       .io = B(IO) },
 				   n);
+	weft_launch act_f32 = acrobot_act_f32_launch(
+		(acrobot_act_f32_bufs){ .p = B(PARAMS),
+					.state = B(STATE),
+					.book = B(BOOK),
+					.actions = B(ACTIONS),
+					.io = B(IO) },
+		n);
 	weft_launch policy =
 		acrobot_policy_launch((acrobot_policy_bufs){ .p = B(PARAMS),
 							     .state = B(STATE),
@@ -193,7 +202,11 @@ static weft_status acrobot_lists(weft_model_ctx *mc, acrobot_state *s)
 	weft_status st;
 
 	if ((st = weft_model_set_step(mc, &policy, 1)) ||
-	    (st = weft_model_add_list(mc, "act", &act, 1)))
+	    (st = weft_model_add_list(mc, "act",
+				      s->params.precision == ACRO_PRECISION_F32
+					      ? &act_f32
+					      : &act,
+				      1)))
 		return st;
 	return weft_model_add_list(mc, "reset_some", &some, 1);
 }

@@ -21,11 +21,15 @@
  * (models/acrobot/acrobot.md gives the measured agreement). Every backend
  * computes the same bits: the library is written in the dialect.
  *
- * precision = f32 does the same operations on f32 (weft_sinf,
- * weft_cosf, x * x), the constants rounded to f32.
+ * precision = f32 does the same operations on f32 (x * x for the
+ * squares), the constants rounded to f32, with sin and cos of its own
+ * (acro32_sincos: f32 arithmetic, branch-free, within 1.52 ulp for
+ * |x| <= 64), so that the host vectorises its step (acrobot_act_f32,
+ * acrobot.wk).
  *
- * The program computes in binary64 (weft/math.h) in both precisions: it
- * needs a device with WEFT_CAP_F64.
+ * The f64 step computes in binary64 (weft/math.h) and both precisions
+ * draw their first states in binary64: the program needs a device with
+ * WEFT_CAP_F64.
  */
 #ifndef ACROBOT_SHARED_H
 #define ACROBOT_SHARED_H
@@ -231,19 +235,94 @@ typedef struct acro32 {
 	weft_f32 s0, s1, s2, s3;
 } acro32;
 
+/* sin x and cos x in f32 arithmetic alone, branch-free and table-free,
+ * so that a compiler runs it on several environments per instruction
+ * (weft_sinf and weft_cosf are double-precision code with branches).
+ * x = k pi/2 + r: k = x 2/pi rounded to the nearest integer (adding and
+ * subtracting 1.5 * 2^23, whose sum also holds k mod 4 in its low bits),
+ * r = (((x - k C1) - k C2) - k C3) - k C4 (Cody and Waite's reduction:
+ * C1, C2 and C3 with 8, 12 and 12 significant bits, so that their
+ * products by k are exact for |k| < 4096, C4 the rest of pi/2 rounded to
+ * f32: pi/2 to within 1e-19); then Cephes' minimax polynomials of sin
+ * and cos on [-pi/4, pi/4] (sinf.c, cosf.c), swapped and negated by k
+ * mod 4. Only + - * and bit operations, none contracted: the same bits
+ * on every backend. Measured against the C library's double sin and cos
+ * (tests/models/test-acrobot checks it on a dense sample): at most
+ * 1.39 ulp (sin) and 1.49 ulp (cos) for |x| <= 3.2 (every f32), 1.52 ulp
+ * for |x| <= 64, 2.4 ulp for |x| < 6434; beyond, where |k| >= 4096, the
+ * reduction loses accuracy (the step's angles stay within tens of
+ * radians). */
+#define ACRO32_2_PI   0x1.45f306p-1f /* 2/pi */
+#define ACRO32_PIO2_1 0x1.92p0f
+#define ACRO32_PIO2_2 0x1.fb6p-12f
+#define ACRO32_PIO2_3 -0x1.778p-25f
+#define ACRO32_PIO2_4 0x1.68c234p-39f
+#define ACRO32_ROUND  0x1.8p23f
+
+/* a where c (0 or 1), else b, as bit masks: compilers keep these as
+ * selects (docs/kernel-dialect.md, "Kernels that vectorise"). */
+WEFT_FN weft_u32 acro_selu(weft_u32 c, weft_u32 a, weft_u32 b)
+{
+	weft_u32 m = 0u - c;
+
+	return (a & m) | (b & ~m);
+}
+
+WEFT_FN weft_f32 acro_self(weft_u32 c, weft_f32 a, weft_f32 b)
+{
+	return weft_u32_as_f32(
+		acro_selu(c, weft_f32_as_u32(a), weft_f32_as_u32(b)));
+}
+
+WEFT_FN void acro32_sincos(weft_f32 x, weft_f32 *s, weft_f32 *c)
+{
+	weft_f32 t = x * ACRO32_2_PI + ACRO32_ROUND;
+	weft_f32 k = t - ACRO32_ROUND;
+	weft_u32 q = weft_f32_as_u32(t);
+	weft_f32 r = (((x - k * ACRO32_PIO2_1) - k * ACRO32_PIO2_2) -
+		      k * ACRO32_PIO2_3) -
+		     k * ACRO32_PIO2_4;
+	weft_f32 z = r * r;
+	weft_f32 ps = ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z -
+		       1.6666654611e-1f) *
+			      z * r +
+		      r;
+	weft_f32 pc = ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z +
+		       4.166664568298827e-2f) *
+			      z * z -
+		      0.5f * z + 1.0f;
+	weft_u32 odd = q & 1u;
+
+	/* Quadrant k mod 4: sin x = s, c, -s, -c; cos x = c, -s, -c, s. */
+	*s = weft_u32_as_f32(
+		acro_selu(odd, weft_f32_as_u32(pc), weft_f32_as_u32(ps)) ^
+		((q & 2u) << 30));
+	*c = weft_u32_as_f32(
+		acro_selu(odd, weft_f32_as_u32(ps), weft_f32_as_u32(pc)) ^
+		(((q + 1u) & 2u) << 30));
+}
+
+WEFT_FN weft_f32 acro32_cos(weft_f32 x)
+{
+	weft_f32 s, c;
+
+	acro32_sincos(x, &s, &c);
+	return c;
+}
+
 WEFT_FN acro32 acro32_dsdt(acro32 y, weft_f32 a)
 {
-	weft_f32 c2 = weft_cosf(y.s1), s2 = weft_sinf(y.s1);
-	weft_f32 d1, d2, phi1, phi2, dd1, dd2, num, den;
+	weft_f32 c2, s2, d1, d2, phi1, phi2, dd1, dd2, num, den;
 	acro32 k;
 
+	acro32_sincos(y.s1, &s2, &c2);
 	d1 = ((0.25f + (1.25f + c2)) + 1.0f) + 1.0f;
 	d2 = (0.25f + 0.5f * c2) + 1.0f;
 	phi2 = (weft_f32)ACRO_G_LC2 *
-	       weft_cosf((y.s0 + y.s1) - (weft_f32)ACRO_PI_2);
+	       acro32_cos((y.s0 + y.s1) - (weft_f32)ACRO_PI_2);
 	phi1 = (-0.5f * (y.s3 * y.s3)) * s2 - (y.s3 * y.s2) * s2;
 	phi1 = phi1 +
-	       (weft_f32)ACRO_G_LINK1 * weft_cosf(y.s0 - (weft_f32)ACRO_PI_2);
+	       (weft_f32)ACRO_G_LINK1 * acro32_cos(y.s0 - (weft_f32)ACRO_PI_2);
 	phi1 = phi1 + phi2;
 	num = ((a + (d2 / d1) * phi1) - (0.5f * (y.s2 * y.s2)) * s2) - phi2;
 	den = 1.25f - (d2 * d2) / d1;
@@ -273,6 +352,38 @@ WEFT_FN weft_f32 acro32_rk_sum(weft_f32 y0, weft_f32 k1, weft_f32 k2,
 	return y0 + (weft_f32)ACRO_DT6 * (((k1 + 2.0f * k2) + 2.0f * k3) + k4);
 }
 
+/* One turn of wrap(): x - 2 pi where x > pi (down), x + 2 pi where
+ * x < -pi (up), branch-free. */
+WEFT_FN weft_f32 acro32_turn_down(weft_f32 x)
+{
+	return acro_self((weft_u32)(x > (weft_f32)ACRO_PI),
+			 x - (weft_f32)ACRO_TWO_PI, x);
+}
+
+WEFT_FN weft_f32 acro32_turn_up(weft_f32 x)
+{
+	return acro_self((weft_u32)(x < -(weft_f32)ACRO_PI),
+			 x + (weft_f32)ACRO_TWO_PI, x);
+}
+
+/* wrap(x, -pi, pi)'s first four turns each way, branch-free; *more set
+ * to 1 where wrap() goes on (acro32_wrap finishes it), else kept. (Of 20
+ * million states drawn in the bounds, a step from the worst needs 5.) */
+WEFT_FN weft_f32 acro32_wrap_some(weft_f32 x, weft_u32 *more)
+{
+	weft_u32 down;
+
+	x = acro32_turn_down(acro32_turn_down(x));
+	x = acro32_turn_down(acro32_turn_down(x));
+	down = (weft_u32)(x > (weft_f32)ACRO_PI);
+	x = acro32_turn_up(acro32_turn_up(x));
+	x = acro32_turn_up(acro32_turn_up(x));
+	*more |= down | (weft_u32)(x < -(weft_f32)ACRO_PI);
+	return x;
+}
+
+/* Gymnasium's wrap(x, -pi, pi): while x > pi: x -= 2 pi; while x < -pi:
+ * x += 2 pi (after acro32_wrap_some, what is left of it). */
 WEFT_FN weft_f32 acro32_wrap(weft_f32 x)
 {
 	weft_f32 pi = (weft_f32)ACRO_PI, two_pi = (weft_f32)ACRO_TWO_PI;
@@ -286,12 +397,15 @@ WEFT_FN weft_f32 acro32_wrap(weft_f32 x)
 
 WEFT_FN weft_f32 acro32_bound(weft_f32 x, weft_f32 m)
 {
-	weft_f32 y = -m > x ? -m : x;
+	weft_f32 y = acro_self((weft_u32)(-m > x), -m, x);
 
-	return m < y ? m : y;
+	return acro_self((weft_u32)(m < y), m, y);
 }
 
-WEFT_FN acro32 acro32_step(acro32 s, weft_u32 action)
+/* AcrobotEnv.step's state update in f32, branch-free: wrap() of the
+ * angles as far as acro32_wrap_some goes (*more set where it does not
+ * finish). */
+WEFT_FN acro32 acro32_step_some(acro32 s, weft_u32 action, weft_u32 *more)
 {
 	weft_f32 a = (weft_f32)(weft_i32)action - 1.0f;
 	acro32 k1, k2, k3, k4, n;
@@ -300,8 +414,10 @@ WEFT_FN acro32 acro32_step(acro32 s, weft_u32 action)
 	k2 = acro32_dsdt(acro32_axpy(s, (weft_f32)ACRO_DT2, k1), a);
 	k3 = acro32_dsdt(acro32_axpy(s, (weft_f32)ACRO_DT2, k2), a);
 	k4 = acro32_dsdt(acro32_axpy(s, (weft_f32)ACRO_DT, k3), a);
-	n.s0 = acro32_wrap(acro32_rk_sum(s.s0, k1.s0, k2.s0, k3.s0, k4.s0));
-	n.s1 = acro32_wrap(acro32_rk_sum(s.s1, k1.s1, k2.s1, k3.s1, k4.s1));
+	n.s0 = acro32_wrap_some(acro32_rk_sum(s.s0, k1.s0, k2.s0, k3.s0, k4.s0),
+				more);
+	n.s1 = acro32_wrap_some(acro32_rk_sum(s.s1, k1.s1, k2.s1, k3.s1, k4.s1),
+				more);
 	n.s2 = acro32_bound(acro32_rk_sum(s.s2, k1.s2, k2.s2, k3.s2, k4.s2),
 			    (weft_f32)ACRO_MAX_V1);
 	n.s3 = acro32_bound(acro32_rk_sum(s.s3, k1.s3, k2.s3, k3.s3, k4.s3),
@@ -309,17 +425,26 @@ WEFT_FN acro32 acro32_step(acro32 s, weft_u32 action)
 	return n;
 }
 
+/* AcrobotEnv.step's state update in f32. */
+WEFT_FN acro32 acro32_step(acro32 s, weft_u32 action)
+{
+	weft_u32 more = 0u;
+	acro32 n = acro32_step_some(s, action, &more);
+
+	n.s0 = acro32_wrap(n.s0);
+	n.s1 = acro32_wrap(n.s1);
+	return n;
+}
+
 WEFT_FN int acro32_terminal(acro32 s)
 {
-	return -weft_cosf(s.s0) - weft_cosf(s.s1 + s.s0) > 1.0f;
+	return -acro32_cos(s.s0) - acro32_cos(s.s1 + s.s0) > 1.0f;
 }
 
 WEFT_FN void acro32_obs(acro32 s, weft_f32 *o)
 {
-	o[0] = weft_cosf(s.s0);
-	o[1] = weft_sinf(s.s0);
-	o[2] = weft_cosf(s.s1);
-	o[3] = weft_sinf(s.s1);
+	acro32_sincos(s.s0, &o[1], &o[0]);
+	acro32_sincos(s.s1, &o[3], &o[2]);
 	o[4] = s.s2;
 	o[5] = s.s3;
 }

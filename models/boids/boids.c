@@ -735,24 +735,15 @@ static weft_status boids_setup(weft_model_ctx *mc, void **out)
 /* ---- outputs ---------------------------------------------------------------
  */
 
-/* Rows written once steps_done steps are done. */
-static uint64_t boids_rows_due(const boids_state *s, uint64_t steps_done)
-{
-	uint64_t every = s->params.every;
-	uint64_t rows = steps_done / every;
-
-	if (steps_done == s->params.last_step && steps_done % every != 0)
-		rows++;
-	return rows < s->n_rows ? rows : s->n_rows;
-}
-
 static weft_status boids_collect(weft_model_ctx *mc, void *state,
 				 uint64_t steps_done, unsigned slot)
 {
 	boids_state *s = state;
 
-	return weft_model_rows_collect(mc, s->rows, slot,
-				       boids_rows_due(s, steps_done));
+	return weft_model_rows_collect(
+		mc, s->rows, slot,
+		weft_model_rows_due(steps_done, s->params.every,
+				    s->params.last_step, 0, s->n_rows));
 }
 
 static uint64_t boids_u64(const uint32_t *w)

@@ -573,18 +573,6 @@ static uint64_t cp_u64(const uint32_t *w, int lo)
 	return (uint64_t)w[lo + 1] << 32 | w[lo];
 }
 
-/* Rows written by the device up to steps_done: one per multiple of
- * `every`, and one at the last step. */
-static uint64_t cartpole_rows_due(const cartpole_state *s, uint64_t steps_done)
-{
-	uint64_t rows = steps_done / s->params.every;
-
-	if (steps_done == s->params.last_step &&
-	    steps_done % s->params.every != 0)
-		rows++;
-	return rows < s->n_rows ? rows : s->n_rows;
-}
-
 /* sum / count with 4 decimals, or an empty field when no episode ended:
  * a mean of nothing is not 0 (gnuplot plots no point, pandas reads
  * NaN). */
@@ -626,8 +614,10 @@ static weft_status cartpole_collect(weft_model_ctx *mc, void *state,
 {
 	cartpole_state *s = state;
 
-	return weft_model_rows_collect(mc, s->rows, slot,
-				       cartpole_rows_due(s, steps_done));
+	return weft_model_rows_collect(
+		mc, s->rows, slot,
+		weft_model_rows_due(steps_done, s->params.every,
+				    s->params.last_step, 0, s->n_rows));
 }
 
 /* Writer thread, once the slot's rows are in `series`: add them to the

@@ -7,7 +7,9 @@ PATCHES_CPPFLAGS = $(WEFT_MODEL_CPPFLAGS) -I$(top_srcdir)/models/patches \
 
 plugin_LTLIBRARIES += models/patches/weft-model-patches.la
 models_patches_weft_model_patches_la_SOURCES = \
-	models/patches/patches.c models/patches/patches_shared.h
+	models/patches/patches.c models/patches/patches_shared.h \
+	models/patches/demography.c models/patches/demography.h \
+	models/patches/demography_shared.h
 nodist_models_patches_weft_model_patches_la_SOURCES = \
 	models/patches/patches_kernels.c models/patches/patches_kernels.h
 models_patches_weft_model_patches_la_CPPFLAGS = $(PATCHES_CPPFLAGS)
@@ -19,12 +21,13 @@ BUILT_SOURCES += models/patches/patches_kernels.c \
 CLEANFILES += models/patches/patches_kernels.c \
 	models/patches/patches_kernels.h
 EXTRA_DIST += models/patches/patches.wk models/patches/patches.md \
-	models/patches/patches-plot.py
+	models/patches/patches-plot.py models/patches/patches-geojson.py
 
 models/patches/patches_kernels.h: models/patches/patches_kernels.c
 models/patches/patches_kernels.c: \
 		$(top_srcdir)/models/patches/patches.wk \
 		$(top_srcdir)/models/patches/patches_shared.h \
+		$(top_srcdir)/models/patches/demography_shared.h \
 		$(top_srcdir)/include/weft/math.h \
 		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
 	$(AM_V_GEN)$(MKDIR_P) models/patches && $(WEFT_WK_RUN) -n patches \

@@ -5,21 +5,22 @@
  * LASER's SEIR (laser-generic 1.1, laser.generic.SEIR) on weft: agents in
  * patches, no contact network; each day every susceptible agent in patch
  * p is exposed with probability 1 - exp(-force_p), the force being
- * beta I_p / N_p mixed between patches through LASER's gravity network
- * (laser_core.migration.gravity, row-normalised as laser.generic.Model
- * does). Exposed and infectious durations are drawn from the
- * distributions LASER names (gamma, normal, ...), rounded and at least a
- * minimum, as LASER rounds them: here from a table of the rounded
- * distribution's cumulative probabilities, computed once on the host, so
- * that each draw is a few integer comparisons. Births and deaths at crude
- * rates are LASER's BirthsByCBR and MortalityByCDR; seasonality is the
+ * beta I_p / N_p mixed between patches through LASER's network
+ * (laser_core.migration's gravity, radiation, competing_destinations or
+ * stouffer, row-normalised as laser.generic.Model does). Exposed and infectious
+ * durations are drawn from the distributions LASER names (gamma, normal, ...),
+ * rounded and at least a minimum, as LASER rounds them: here from a table of
+ * the rounded distribution's cumulative probabilities, computed once on the
+ * host, so that each draw is a few integer comparisons. Births and deaths at
+ * crude rates are LASER's BirthsByCBR and MortalityByCDR; seasonality is the
  * seasonality of LASER's Transmission, importation its
  * Infect_Agents_In_Patch. The kernels are in patches.wk; this file reads
  * [patches] (or the patches from a CSV file), builds the agents at day 0,
  * the tables, the seasonality and the network, declares the day's four
- * launches, and writes counts.csv (day,S,E,I,R), patches.csv
- * (day,patch,S,E,I,R) and with patch_series infectious.csv and
- * incidence.csv (day, a column per patch).
+ * launches (six with age_pyramid), and writes counts.csv (day,S,E,I,R),
+ * patches.csv (day,patch,S,E,I,R) and with patch_series infectious.csv and
+ * incidence.csv (day, a column per patch). Ages, mortality by age and
+ * ages.csv are demography.c's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -34,8 +35,12 @@
 
 #include "patches_kernels.h"
 #include "patches_shared.h"
+#include "demography.h"
+#include "demography_shared.h"
 
-#define PT_VERSION   "1.0"
+/* 1.1: a run with importation and births checkpoints the newborns' links
+ * too, so a checkpoint of 1.0 does not resume. */
+#define PT_VERSION   "1.1"
 #define PT_SNAP_ROWS 2u
 #define PT_MAX_ROWS  (1u << 24)
 #define PT_MAX_MIX   4096u /* patches with a network: P^2 work a day */
@@ -47,10 +52,13 @@ static const weft_key_desc pt_keys[] = {
 	{ "patch_file", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "a CSV file of the patches, one row each in order, with a header "
 	  "naming its columns: population (needed), latitude and longitude "
-	  "(or lat and lon), initial_infected, id (if given, 0, 1, 2, ... in "
-	  "order); it replaces populations, latitudes and longitudes, and "
-	  "initial_infected when it has that column. A relative path is "
-	  "taken from the INI file's directory" },
+	  "(or lat and lon), initial_infected, seasonality_phase and "
+	  "seasonality_factor (each patch's cosine), id (if given, 0, 1, 2, "
+	  "... in order); it replaces populations, latitudes and longitudes, "
+	  "and initial_infected when it has that column. Lines of at most "
+	  "4095 bytes; a relative path is taken from the INI file's "
+	  "directory; models/patches/patches-geojson.py writes one from a "
+	  "GeoJSON map" },
 	{ "latitudes", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "each patch's latitude in degrees, a list as long as populations; "
 	  "needed with more than one patch unless gravity_k = 0" },
@@ -87,26 +95,55 @@ static const weft_key_desc pt_keys[] = {
 	  "the agents at day 0 grown at cbr for the run's days, plus 5 % and "
 	  "1000. A run whose births need more stops with an error" },
 	{ "gravity_k", WEFT_KEY_REAL, "500", 0, 1e300, NULL,
-	  "gravity network's scale k: network[i][j] = k pop_i^a pop_j^b / "
-	  "distance_ij^c, distances in km (laser_core.migration.gravity); "
+	  "the network's scale k, of every migration model: gravity's "
+	  "network[i][j] = k pop_i^a pop_j^b / distance_ij^c, distances in "
+	  "km (laser_core.migration.gravity; laser.generic.Model's default); "
 	  "0: no mixing" },
 	{ "gravity_a", WEFT_KEY_REAL, "1", -100, 100, NULL,
-	  "gravity network's exponent a of the source's population" },
+	  "the network's exponent a of the source's population (gravity, "
+	  "competing_destinations, stouffer; LASER's default)" },
 	{ "gravity_b", WEFT_KEY_REAL, "1", -100, 100, NULL,
-	  "gravity network's exponent b of the destination's population" },
+	  "the network's exponent b of the destination's population "
+	  "(gravity, competing_destinations, stouffer; LASER's default)" },
 	{ "gravity_c", WEFT_KEY_REAL, "2", -100, 100, NULL,
-	  "gravity network's exponent c of the distance" },
+	  "the network's exponent c of the distance (gravity, "
+	  "competing_destinations; LASER's default)" },
 	{ "max_rowsum", WEFT_KEY_REAL, "0.09375", 0, 1, NULL,
 	  "rows of the network that sum to more are scaled down to this "
 	  "(laser_core.migration.row_normalizer; laser.generic.Model uses "
 	  "1/16 + 1/32)" },
+	{ "migration", WEFT_KEY_ENUM, "gravity", 0, 0,
+	  "gravity|radiation|competing_destinations|stouffer",
+	  "the network's model, as laser_core.migration names it: gravity, "
+	  "radiation (k, migration_include_home), competing_destinations "
+	  "(k, a, b, c, migration_delta) or stouffer (k, a, b, "
+	  "migration_include_home), k, a, b and c being gravity_k, ..., "
+	  "gravity_c; default gravity, laser.generic.Model's" },
+	{ "migration_delta", WEFT_KEY_REAL, "0", -100, 100, NULL,
+	  "competing_destinations' exponent delta of the competition from "
+	  "other destinations (LASER's delta; no default there; 0: the "
+	  "gravity network)" },
+	{ "migration_include_home", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "radiation and stouffer: whether the source's own population is "
+	  "in the sum of the populations as close or closer (LASER's "
+	  "include_home; no default there)" },
+	{ "network_float32", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "round the network to float32 as LASER's row_normalizer returns "
+	  "it (its row sums and scaling in float32 too), so that the forces "
+	  "mix through LASER's very network; default false: weft's double "
+	  "precision network, within 3e-7 of it" },
+	{ "network_output", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "also write network.csv, the network the force of infection uses "
+	  "(after max_rowsum), a row per source patch, a column per "
+	  "destination, in full precision" },
 	{ "seasonality", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "multipliers of beta, one per day, a comma-separated list: day t "
 	  "uses item t modulo their number (LASER's Transmission "
 	  "seasonality, ValuesMap.from_timeseries); empty: none" },
 	{ "seasonality_file", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "the multipliers of seasonality from a file, one a line (the first "
-	  "field of a CSV line; a first line that is not a number is a "
+	  "field of a CSV line; the first line that is not blank, if not a "
+	  "number, is a "
 	  "header); a relative path is taken from the INI file's directory" },
 	{ "seasonality_factor", WEFT_KEY_REAL, "0", 0, 1, NULL,
 	  "amplitude of a cosine forcing: beta on day t is beta x (1 + "
@@ -114,6 +151,13 @@ static const weft_key_desc pt_keys[] = {
 	  "seasonality_factor); 0: none" },
 	{ "seasonality_phase", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL,
 	  "the day of the cosine's peak (LASER's seasonality_phase)" },
+	{ "seasonality_phases", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "each patch's peak day of the cosine, a list as long as the "
+	  "patches (LASER's ValuesMap.from_array, per patch); empty: "
+	  "seasonality_phase for every patch" },
+	{ "seasonality_factors", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "each patch's amplitude of the cosine, 0 to 1, a list as long as "
+	  "the patches; empty: seasonality_factor for every patch" },
 	{ "importation_period", WEFT_KEY_INT, "0", 0, 4294967295.0, NULL,
 	  "days between importations: on day t with t >= importation_start, "
 	  "t < importation_end and (t - importation_start) a multiple of "
@@ -135,6 +179,7 @@ static const weft_key_desc pt_keys[] = {
 	  "[output] every, a column per patch, its infectious and its new "
 	  "infections since the previous row (LASER's nodes.I and "
 	  "nodes.newly_infected)" },
+	PT_DEMOG_KEYS,
 };
 
 /* A duration distribution, parsed. */
@@ -144,19 +189,30 @@ typedef struct pt_dist {
 	int nargs;
 } pt_dist;
 
+/* The migration models of laser_core.migration. */
+enum { PT_MIG_GRAVITY, PT_MIG_RADIATION, PT_MIG_COMPETING, PT_MIG_STOUFFER };
+static const char *const pt_mig_names[] = { "gravity", "radiation",
+					    "competing_destinations",
+					    "stouffer" };
+
 typedef struct pt_state {
 	pt_params params;
+	int mig, mig_home; /* the migration model, its include_home */
+	double mig_k, mig_a, mig_b, mig_c, mig_delta;
 	uint32_t *pops, *init; /* per patch */
 	double *lat, *lon;
-	uint32_t *tab;	/* exposed table, then infectious */
+	uint32_t *lines;	/* patch_file's line of each patch, or NULL */
+	double *phase, *factor; /* patch_file's seasonality columns, or NULL */
+	uint32_t *tab;		/* exposed table, then infectious */
 	double *season; /* beta x the multiplier of each day of the cycle */
 	uint32_t *imp;	/* per patch: count, first slot, slots, imported */
 	uint64_t n_rows;
 	weft_buf *p, *ctl, *agent, *thr, *cnt, *delta, *net, *tabbuf;
-	weft_buf *series, *seasbuf, *impbuf, *inc;
+	weft_buf *series, *seasbuf, *impbuf, *inc, *born;
 	uint32_t *host;
 	weft_model_rows *rows;
 	weft_output *csv, *pcsv, *icsv, *ncsv;
+	pt_demog dg; /* ages and mortality by age (demography.c) */
 } pt_state;
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -405,8 +461,7 @@ free_lists:
 
 /* The path that key names, a relative one taken from the directory of the
  * INI file that set it (weft_model_where: "FILE:LINE"). */
-static void pt_file_path(weft_model_ctx *mc, const char *key, char *out,
-			 size_t size)
+void pt_file_path(weft_model_ctx *mc, const char *key, char *out, size_t size)
 {
 	const char *path = weft_model_string(mc, key);
 	const char *where = weft_model_where(mc, key);
@@ -424,52 +479,98 @@ static void pt_file_path(weft_model_ctx *mc, const char *key, char *out,
 }
 
 /* Which column of the header holds each field: -1 for none. */
-enum { PT_COL_ID, PT_COL_POP, PT_COL_LAT, PT_COL_LON, PT_COL_INF, PT_COLS };
+enum {
+	PT_COL_ID,
+	PT_COL_POP,
+	PT_COL_LAT,
+	PT_COL_LON,
+	PT_COL_INF,
+	PT_COL_PHASE,
+	PT_COL_FACTOR,
+	PT_COLS
+};
+
+/* Each column's name and its other spelling. */
+static const char *const pt_col_names[PT_COLS][2] = {
+	{ "id", "id" },
+	{ "population", "population" },
+	{ "latitude", "lat" },
+	{ "longitude", "lon" },
+	{ "initial_infected", "initial_infected" },
+	{ "seasonality_phase", "seasonality_phase" },
+	{ "seasonality_factor", "seasonality_factor" }
+};
+
+/* The next comma-separated field from *p, its spaces and line end
+ * trimmed; an empty field stays one (strtok would merge ",,"). NULL after
+ * the last. */
+static char *pt_field(char **p)
+{
+	char *tok = *p, *comma;
+	size_t e;
+
+	if (!tok)
+		return NULL;
+	comma = strchr(tok, ',');
+	*p = comma ? comma + 1 : NULL;
+	if (comma)
+		*comma = 0;
+	while (isspace((unsigned char)*tok))
+		tok++;
+	for (e = strlen(tok); e && isspace((unsigned char)tok[e - 1]);)
+		tok[--e] = 0;
+	return tok;
+}
 
 static void pt_header(char *line, int *col)
 {
-	static const char *names[][2] = { { "id", "id" },
-					  { "population", "population" },
-					  { "latitude", "lat" },
-					  { "longitude", "lon" },
-					  { "initial_infected",
-					    "initial_infected" } };
-	char *save = NULL, *tok = strtok_r(line, ",\r\n", &save);
+	char *p = line, *tok;
 
 	for (int k = 0; k < PT_COLS; k++)
 		col[k] = -1;
-	for (int c = 0; tok; c++, tok = strtok_r(NULL, ",\r\n", &save)) {
-		while (isspace((unsigned char)*tok))
-			tok++;
-		for (size_t e = strlen(tok);
-		     e && isspace((unsigned char)tok[e - 1]);)
-			tok[--e] = 0;
+	for (int c = 0; (tok = pt_field(&p)); c++)
 		for (int k = 0; k < PT_COLS; k++)
-			if (!strcmp(tok, names[k][0]) ||
-			    !strcmp(tok, names[k][1]))
+			if (!strcmp(tok, pt_col_names[k][0]) ||
+			    !strcmp(tok, pt_col_names[k][1]))
 				col[k] = c;
-	}
 }
 
-/* One row's fields into v (NAN where the row has no such column). */
-static int pt_row(char *line, const int *col, double *v)
+/* One row's fields into v (NAN where the header has no such column): 1;
+ * 0 with *bad the column (PT_COL_*) that the row lacks, leaves empty or
+ * holds no finite number in. */
+static int pt_row(char *line, const int *col, double *v, int *bad)
 {
-	char *save = NULL, *tok = strtok_r(line, ",", &save), *end;
+	char *p = line, *tok, *end;
 
 	for (int k = 0; k < PT_COLS; k++)
 		v[k] = NAN;
-	for (int c = 0; tok; c++, tok = strtok_r(NULL, ",", &save)) {
+	for (int c = 0; (tok = pt_field(&p)); c++) {
 		for (int k = 0; k < PT_COLS; k++) {
 			if (col[k] != c)
 				continue;
 			v[k] = strtod(tok, &end);
-			while (isspace((unsigned char)*end))
-				end++;
-			if (end == tok || *end || !isfinite(v[k]))
+			if (end == tok || *end || !isfinite(v[k])) {
+				*bad = k;
 				return 0;
+			}
 		}
 	}
+	for (int k = 0; k < PT_COLS; k++)
+		if (col[k] >= 0 && isnan(v[k])) {
+			*bad = k;
+			return 0;
+		}
 	return 1;
+}
+
+/* Grow *a to hold n + 1 numbers. */
+static int pt_grow_real(double **a, uint32_t n)
+{
+	double *g = realloc(*a, (n + 1) * sizeof *g);
+
+	if (g)
+		*a = g;
+	return g != NULL;
 }
 
 /* Grow the per-patch arrays to hold n + 1 patches. */
@@ -477,22 +578,39 @@ static int pt_grow(pt_state *s, uint32_t n)
 {
 	uint32_t *p = realloc(s->pops, (n + 1) * sizeof *p);
 	uint32_t *i = p ? realloc(s->init, (n + 1) * sizeof *i) : NULL;
-	double *la, *lo;
+	uint32_t *l = i ? realloc(s->lines, (n + 1) * sizeof *l) : NULL;
 
 	if (p)
 		s->pops = p;
 	if (i)
 		s->init = i;
-	if (!p || !i)
-		return 0;
-	if (!(la = realloc(s->lat, (n + 1) * sizeof *la)))
-		return 0;
-	s->lat = la;
-	if (!(lo = realloc(s->lon, (n + 1) * sizeof *lo)))
-		return 0;
-	s->lon = lo;
-	return 1;
+	if (l)
+		s->lines = l;
+	return p && i && l && pt_grow_real(&s->lat, n) &&
+	       pt_grow_real(&s->lon, n) && pt_grow_real(&s->phase, n) &&
+	       pt_grow_real(&s->factor, n);
 }
+
+/* A line of f into line (size bytes; its newline kept when it fits): 1;
+ * 0 at the end of the file; -1 for a line longer than size - 1 bytes,
+ * which fgets() would split. */
+int pt_getline(FILE *f, char *line, size_t size)
+{
+	size_t len;
+	int c;
+
+	if (!fgets(line, (int)size, f))
+		return 0;
+	len = strlen(line);
+	if (len + 1 < size || line[len - 1] == '\n')
+		return 1;
+	if ((c = getc(f)) == EOF || c == '\n')
+		return 1;
+	ungetc(c, f);
+	return -1;
+}
+
+#define PT_LONG_LINE "a line longer than 4095 bytes"
 
 static weft_status pt_file_fail(weft_model_ctx *mc, FILE *f, const char *path,
 				uint32_t line, const char *what)
@@ -508,8 +626,8 @@ static weft_status pt_file_fail(weft_model_ctx *mc, FILE *f, const char *path,
 static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
 				unsigned *has)
 {
-	char path[4096], line[4096];
-	int col[PT_COLS];
+	char path[4096], line[4096], what[128];
+	int col[PT_COLS], r, bad;
 	uint32_t ln = 1;
 	double v[PT_COLS];
 	FILE *f;
@@ -523,8 +641,9 @@ static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
 				       "%s: %s",
 				       weft_model_where(mc, "patch_file"), path,
 				       strerror(errno));
-	if (!fgets(line, sizeof line, f))
-		return pt_file_fail(mc, f, path, 1, "no header");
+	if ((r = pt_getline(f, line, sizeof line)) <= 0)
+		return pt_file_fail(mc, f, path, 1,
+				    r ? PT_LONG_LINE : "no header");
 	pt_header(line, col);
 	if (col[PT_COL_POP] < 0)
 		return pt_file_fail(mc, f, path, 1,
@@ -535,12 +654,18 @@ static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
 				    "or longitude without latitude");
 	for (int k = 0; k < PT_COLS; k++)
 		*has |= col[k] >= 0 ? 1u << k : 0u;
-	while (fgets(line, sizeof line, f)) {
+	while ((r = pt_getline(f, line, sizeof line)) != 0) {
 		ln++;
+		if (r < 0)
+			return pt_file_fail(mc, f, path, ln, PT_LONG_LINE);
 		if (strspn(line, " \t\r\n") == strlen(line))
 			continue;
-		if (!pt_row(line, col, v))
-			return pt_file_fail(mc, f, path, ln, "not a number");
+		if (!pt_row(line, col, v, &bad)) {
+			snprintf(what, sizeof what,
+				 "the column %s is empty or not a number",
+				 pt_col_names[bad][0]);
+			return pt_file_fail(mc, f, path, ln, what);
+		}
 		if (!(v[PT_COL_POP] >= 0 && v[PT_COL_POP] <= 4e9 &&
 		      v[PT_COL_POP] == floor(v[PT_COL_POP])))
 			return pt_file_fail(mc, f, path, ln,
@@ -556,6 +681,11 @@ static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
 			return pt_file_fail(mc, f, path, ln,
 					    "initial_infected is not a whole "
 					    "number in [0, population]");
+		if (col[PT_COL_FACTOR] >= 0 &&
+		    !(v[PT_COL_FACTOR] >= 0 && v[PT_COL_FACTOR] <= 1))
+			return pt_file_fail(mc, f, path, ln,
+					    "seasonality_factor is not in "
+					    "[0, 1]");
 		if (*n >= PT_MAX_PATCHES)
 			return pt_file_fail(mc, f, path, ln,
 					    "more than 65536 patches");
@@ -564,11 +694,14 @@ static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
 			return weft_model_fail(mc, WEFT_E_NOMEM,
 					       "cannot allocate the patches");
 		}
+		s->lines[*n] = ln;
 		s->pops[*n] = (uint32_t)v[PT_COL_POP];
 		s->init[*n] =
 			col[PT_COL_INF] >= 0 ? (uint32_t)v[PT_COL_INF] : 0;
 		s->lat[*n] = v[PT_COL_LAT];
 		s->lon[*n] = v[PT_COL_LON];
+		s->phase[*n] = v[PT_COL_PHASE];
+		s->factor[*n] = v[PT_COL_FACTOR];
 		(*n)++;
 	}
 	fclose(f);
@@ -587,10 +720,20 @@ static weft_status pt_read_patches(weft_model_ctx *mc, pt_state *s, uint32_t *n)
 		return pt_counts(mc, "populations", 0, 4e9, &s->pops, n);
 	if ((st = pt_read_file(mc, s, n, &has)))
 		return st;
+	if (!(has & (1u << PT_COL_PHASE))) {
+		free(s->phase);
+		s->phase = NULL;
+	}
+	if (!(has & (1u << PT_COL_FACTOR))) {
+		free(s->factor);
+		s->factor = NULL;
+	}
 	if (!(has & (1u << PT_COL_LAT))) {
 		free(s->lat);
 		free(s->lon);
+		free(s->lines); /* the coordinates are the keys' */
 		s->lat = s->lon = NULL;
+		s->lines = NULL;
 	}
 	if (has & (1u << PT_COL_INF) || !*n)
 		return WEFT_OK;
@@ -606,7 +749,7 @@ static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
 	pt_params *p = &s->params;
 	double cbr = weft_model_real(mc, "cbr"),
 	       cdr = weft_model_real(mc, "cdr");
-	double rate = pow(1.0 + cbr / 1000, 1.0 / 365) - 1.0;
+	double rate = pt_demog_birth_rate(mc, cbr); /* by cbr_mode */
 	double pd = -expm1(-(1.0 - pow(1.0 - cdr / 1000, 1.0 / 365)));
 	double cap = weft_model_int(mc, "capacity"), t = pd * 4294967296.0;
 	uint64_t bb;
@@ -637,8 +780,8 @@ static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
 }
 
 /* seasonality_file: the multipliers, one a line (a CSV line's first
- * field), into *out (malloc'd), *n of them; a first line that is not a
- * number is a header. */
+ * field), into *out (malloc'd), *n of them; the first line that is not
+ * blank, if not a number, is a header. Lines of at most 4095 bytes. */
 static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
 {
 	char path[4096], line[4096], *end;
@@ -647,6 +790,7 @@ static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
 	size_t cap = 0;
 	uint32_t ln = 0;
 	double x, *v = NULL, *g;
+	int r, header = 0;
 	FILE *f;
 
 	*out = NULL;
@@ -658,8 +802,12 @@ static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
 			"[patches] seasonality_file (%s): cannot "
 			"open %s: %s",
 			where, path, strerror(errno));
-	while (!what && fgets(line, sizeof line, f)) {
+	while (!what && (r = pt_getline(f, line, sizeof line)) != 0) {
 		ln++;
+		if (r < 0) {
+			what = PT_LONG_LINE;
+			break;
+		}
 		if (strspn(line, " \t\r\n") == strlen(line))
 			continue;
 		errno = 0;
@@ -669,8 +817,11 @@ static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
 			end++;
 		if (end == line || (*end && *end != ',') || errno ||
 		    !isfinite(x)) {
-			if (ln != 1)
+			/* The first line that is not blank may be a
+			 * header. */
+			if (*n || header)
 				what = "not a number";
+			header = 1;
 			continue;
 		}
 		if (x < 0) {
@@ -703,63 +854,197 @@ static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
 	return WEFT_OK;
 }
 
+/* The cosine's multiplier on day t: 1 + a cos(2 pi (t - phase) / 365). */
+static double pt_cosine(double a, double phase, uint32_t t)
+{
+	return 1 + a * cos(2 * 3.14159265358979323846 * (t - phase) / 365);
+}
+
+/* seasonality_phases or seasonality_factors: *n numbers (0, or one per
+ * patch) into *out; factors from 0 to 1. */
+static weft_status pt_season_list(weft_model_ctx *mc, const pt_state *s,
+				  const char *key, double **out, uint32_t *n)
+{
+	uint32_t P = s->params.patches;
+	int factors = !strcmp(key, "seasonality_factors");
+	weft_status st;
+
+	if ((st = pt_list(mc, key, out, n)))
+		return st;
+	if (*n && *n != P)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] %s (%s): %u numbers for %u "
+				       "patches; give one per patch",
+				       key, weft_model_where(mc, key), *n, P);
+	for (uint32_t j = 0; factors && j < *n; j++)
+		if (!((*out)[j] >= 0 && (*out)[j] <= 1))
+			return weft_model_fail(mc, WEFT_E_CONFIG,
+					       "[patches] %s (%s): item %u, "
+					       "%g, is not in [0, 1]",
+					       key, weft_model_where(mc, key),
+					       j + 1, (*out)[j]);
+	return WEFT_OK;
+}
+
+/* The cosine, 365 days: one multiplier a day, or with seasonality_phases
+ * or seasonality_factors a row of one per patch a day (LASER's ValuesMap
+ * by day and node), each patch's amplitude and phase from its list or
+ * the key for every patch. *v malloc'd, p->season_patches set. */
+static weft_status pt_season_cosine(weft_model_ctx *mc, pt_state *s, double **v)
+{
+	pt_params *p = &s->params;
+	double amp = weft_model_real(mc, "seasonality_factor");
+	double phase = weft_model_real(mc, "seasonality_phase");
+	double *ph = NULL, *am = NULL;
+	uint32_t nph = 0, nam = 0, w;
+	weft_status st;
+
+	*v = NULL;
+	if ((st = pt_season_list(mc, s, "seasonality_phases", &ph, &nph)) ||
+	    (st = pt_season_list(mc, s, "seasonality_factors", &am, &nam)))
+		goto free_lists;
+	if ((nph && s->phase) || (nam && s->factor)) {
+		st = weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] %s (%s) and patch_file's column %s (%s): "
+			"give one of them",
+			nph && s->phase ? "seasonality_phases"
+					: "seasonality_factors",
+			weft_model_where(mc, nph && s->phase
+						     ? "seasonality_phases"
+						     : "seasonality_factors"),
+			nph && s->phase ? "seasonality_phase"
+					: "seasonality_factor",
+			weft_model_where(mc, "patch_file"));
+		goto free_lists;
+	}
+	/* patch_file's columns stand for the lists. */
+	if (s->phase && !(ph = malloc(p->patches * sizeof *ph)))
+		st = WEFT_E_NOMEM;
+	if (s->factor && !(am = malloc(p->patches * sizeof *am)))
+		st = WEFT_E_NOMEM;
+	if (st) {
+		st = weft_model_fail(mc, st, "cannot allocate the seasonality");
+		goto free_lists;
+	}
+	if (s->phase) {
+		memcpy(ph, s->phase, p->patches * sizeof *ph);
+		nph = p->patches;
+	}
+	if (s->factor) {
+		memcpy(am, s->factor, p->patches * sizeof *am);
+		nam = p->patches;
+	}
+	if (nph && !nam && !(amp > 0) && s->phase) {
+		char path[4096];
+
+		pt_file_path(mc, "patch_file", path, sizeof path);
+		st = weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] patch_file (%s): %s's column "
+			"seasonality_phase needs an amplitude: a column "
+			"seasonality_factor, seasonality_factor (%s) above 0, "
+			"or seasonality_factors",
+			weft_model_where(mc, "patch_file"), path,
+			weft_model_where(mc, "seasonality_factor"));
+		goto free_lists;
+	}
+	if (nph && !nam && !(amp > 0)) {
+		st = weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] seasonality_phases (%s) needs an amplitude: "
+			"seasonality_factor (%s) above 0, or "
+			"seasonality_factors",
+			weft_model_where(mc, "seasonality_phases"),
+			weft_model_where(mc, "seasonality_factor"));
+		goto free_lists;
+	}
+	p->season_patches = nph || nam;
+	w = p->season_patches ? p->patches : 1;
+	if (!(*v = malloc(365 * (size_t)w * sizeof **v))) {
+		st = weft_model_fail(mc, WEFT_E_NOMEM,
+				     "cannot allocate the seasonality");
+		goto free_lists;
+	}
+	for (uint32_t t = 0; t < 365; t++)
+		for (uint32_t j = 0; j < w; j++)
+			(*v)[(size_t)t * w + j] = pt_cosine(
+				nam ? am[j] : amp, nph ? ph[j] : phase, t);
+free_lists:
+	free(ph);
+	free(am);
+	return st;
+}
+
 /* Seasonality (LASER's Transmission(seasonality=...)): the multipliers of
  * beta from seasonality, seasonality_file or the cosine of
  * seasonality_factor (at most one of them); s->season holds beta times
- * each, day t taking entry t % p->season_len. None: season_len 0. */
+ * each, day t taking entry t % p->season_len (with p->season_patches,
+ * row t % p->season_len of one per patch). None: season_len 0. */
 static weft_status pt_seasonality(weft_model_ctx *mc, pt_state *s)
 {
 	pt_params *p = &s->params;
 	double beta = weft_model_real(mc, "beta");
-	double amp = weft_model_real(mc, "seasonality_factor");
-	double phase = weft_model_real(mc, "seasonality_phase");
 	int list = weft_model_string(mc, "seasonality")[0] != 0;
 	int file = weft_model_string(mc, "seasonality_file")[0] != 0;
+	int cosine = weft_model_real(mc, "seasonality_factor") > 0 ||
+		     weft_model_string(mc, "seasonality_phases")[0] ||
+		     weft_model_string(mc, "seasonality_factors")[0] ||
+		     s->phase || s->factor;
 	double *v = NULL;
 	uint32_t n = 0;
+	size_t all;
+	char path[4096], src[4400];
 	weft_status st;
 
-	if (list + file + (amp > 0) > 1)
-		return weft_model_fail(
-			mc, WEFT_E_CONFIG,
-			"[patches] seasonality (%s), seasonality_file (%s) "
-			"and seasonality_factor (%s): give one of them",
-			weft_model_where(mc, "seasonality"),
-			weft_model_where(mc, "seasonality_file"),
-			weft_model_where(mc, "seasonality_factor"));
+	/* The cosine's source: patch_file's columns when it has them. */
+	if (s->phase || s->factor) {
+		pt_file_path(mc, "patch_file", path, sizeof path);
+		snprintf(src, sizeof src, "patch_file (%s): %s's column %s",
+			 weft_model_where(mc, "patch_file"), path,
+			 s->phase ? "seasonality_phase" : "seasonality_factor");
+	} else
+		snprintf(src, sizeof src, "seasonality_factor (%s)",
+			 weft_model_where(mc, "seasonality_factor"));
+	if (list + file + cosine > 1)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] seasonality (%s), "
+				       "seasonality_file (%s) and %s: give one "
+				       "of them",
+				       weft_model_where(mc, "seasonality"),
+				       weft_model_where(mc, "seasonality_file"),
+				       src);
 	if (list && (st = pt_list(mc, "seasonality", &v, &n)))
 		return st;
 	if (file && (st = pt_read_season(mc, &v, &n)))
 		return st;
-	if (amp > 0) {
+	if (cosine) {
+		if ((st = pt_season_cosine(mc, s, &v)))
+			return st;
 		n = 365;
-		if (!(v = malloc(n * sizeof *v)))
-			return weft_model_fail(mc, WEFT_E_NOMEM,
-					       "cannot allocate the "
-					       "seasonality");
-		for (uint32_t t = 0; t < n; t++)
-			v[t] = 1 + amp * cos(2 * 3.14159265358979323846 *
-					     (t - phase) / 365);
 	}
-	for (uint32_t t = 0; t < n; t++) {
+	all = (size_t)n * (p->season_patches ? p->patches : 1);
+	for (size_t t = 0; t < all; t++) {
 		if (v[t] < 0) {
 			double bad = v[t];
 
 			free(v);
 			return weft_model_fail(
 				mc, WEFT_E_CONFIG,
-				"[patches] seasonality (%s): item %u, %g, is "
+				"[patches] seasonality (%s): item %zu, %g, is "
 				"negative; multipliers of beta are 0 or more",
 				weft_model_where(mc, "seasonality"), t + 1,
 				bad);
 		}
 		v[t] *= beta;
 	}
-	if (list && n == 0)
+	if (list && n == 0) {
+		free(v);
 		return weft_model_fail(mc, WEFT_E_CONFIG,
 				       "[patches] seasonality (%s): no "
 				       "multipliers",
 				       weft_model_where(mc, "seasonality"));
+	}
 	s->season = v;
 	p->season_len = n;
 	return WEFT_OK;
@@ -784,6 +1069,15 @@ static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
 		return WEFT_OK;
 	p->imp_start = (uint32_t)weft_model_int(mc, "importation_start");
 	p->imp_end = end ? (uint32_t)end : p->last_step;
+	if (!end && p->imp_end <= p->imp_start)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] importation_start = %u (%s) is not before "
+			"the run's end, [simulation] steps = %u, where "
+			"importation stops with importation_end = 0 (%s): no "
+			"day would import",
+			p->imp_start, weft_model_where(mc, "importation_start"),
+			p->last_step, weft_model_where(mc, "importation_end"));
 	if (p->imp_end <= p->imp_start)
 		return weft_model_fail(
 			mc, WEFT_E_CONFIG,
@@ -823,6 +1117,72 @@ static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
 		s->imp[4 * j + 2] = s->pops[j];
 		first += s->pops[j];
 	}
+	return WEFT_OK;
+}
+
+/* Whether key was set (in an INI file or by --set), not left to its
+ * default. */
+static int pt_set(const weft_model_ctx *mc, const char *key)
+{
+	return strcmp(weft_model_where(mc, key), "default") != 0;
+}
+
+/* The migration model and its parameters: laser_core.migration's names;
+ * LASER asserts k, a, b and c to be 0 or more in the models beyond
+ * gravity (weft's gravity keeps its wider range); delta only for
+ * competing_destinations and include_home only for radiation and
+ * stouffer. */
+static weft_status pt_migration(weft_model_ctx *mc, pt_state *s)
+{
+	static const char *const abc[] = { "gravity_a", "gravity_b",
+					   "gravity_c" };
+	const char *m = weft_model_string(mc, "migration");
+	const char *where = weft_model_where(mc, "migration");
+	int k, uses;
+
+	/* One of the key's choices, which the configuration checked. */
+	for (k = 0; k < 3 && strcmp(m, pt_mig_names[k]); k++)
+		;
+	s->mig = k;
+	if (k != PT_MIG_COMPETING && pt_set(mc, "migration_delta"))
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] migration_delta (%s) is a parameter of "
+			"competing_destinations, not of migration = %s (%s)",
+			weft_model_where(mc, "migration_delta"), m, where);
+	if ((k == PT_MIG_GRAVITY || k == PT_MIG_COMPETING) &&
+	    pt_set(mc, "migration_include_home"))
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] migration_include_home (%s) is a parameter "
+			"of radiation and stouffer, not of migration = %s (%s)",
+			weft_model_where(mc, "migration_include_home"), m,
+			where);
+	/* gravity_a, _b, _c that the model uses: none, a and b, or all. */
+	uses = k == PT_MIG_RADIATION ? 0 : k == PT_MIG_STOUFFER ? 2 : 3;
+	for (int q = 0; k != PT_MIG_GRAVITY && q < uses; q++)
+		if (weft_model_real(mc, abc[q]) < 0)
+			return weft_model_fail(
+				mc, WEFT_E_CONFIG,
+				"[patches] %s = %g (%s) is negative; migration "
+				"= %s (%s) needs it 0 or more, as "
+				"laser_core.migration does",
+				abc[q], weft_model_real(mc, abc[q]),
+				weft_model_where(mc, abc[q]), m, where);
+	s->mig_k = weft_model_real(mc, "gravity_k");
+	s->mig_a = weft_model_real(mc, "gravity_a");
+	s->mig_b = weft_model_real(mc, "gravity_b");
+	s->mig_c = weft_model_real(mc, "gravity_c");
+	s->mig_delta = weft_model_real(mc, "migration_delta");
+	s->mig_home = weft_model_bool(mc, "migration_include_home");
+	if (weft_model_bool(mc, "network_output") &&
+	    s->params.patches > PT_MAX_MIX)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] network_output (%s): %u patches; "
+			"network.csv is written for at most %u",
+			weft_model_where(mc, "network_output"),
+			s->params.patches, PT_MAX_MIX);
 	return WEFT_OK;
 }
 
@@ -881,6 +1241,8 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 				       PT_MAX_MIX);
 	if (p->mixing && !s->lat && (st = pt_coords(mc, s)))
 		return st;
+	if ((st = pt_migration(mc, s)))
+		return st;
 	p->seed_lo = (uint32_t)seed;
 	p->seed_hi = (uint32_t)(seed >> 32);
 	memcpy(&bb, &beta, 8);
@@ -902,7 +1264,9 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 	p->n_rows = (uint32_t)s->n_rows;
 	if ((st = pt_vitals(mc, s)) || (st = pt_seasonality(mc, s)))
 		return st;
-	return pt_importation(mc, s);
+	if ((st = pt_importation(mc, s)))
+		return st;
+	return pt_demog_read(mc, &s->dg, steps);
 }
 
 /* Both tables, into s->tab (PT_MAX_DAYS + 1 words each at most). */
@@ -931,12 +1295,70 @@ static void pt_free_host(pt_state *s)
 	free(s->init);
 	free(s->lat);
 	free(s->lon);
+	free(s->lines);
+	free(s->phase);
+	free(s->factor);
 	free(s->tab);
 	free(s->season);
 	free(s->imp);
+	pt_demog_free_host(&s->dg);
 	s->season = NULL;
 	s->pops = s->init = s->tab = s->imp = NULL;
 	s->lat = s->lon = NULL;
+	s->lines = NULL;
+	s->phase = s->factor = NULL;
+}
+
+static double pt_distance(const pt_state *s, uint32_t i, uint32_t j);
+
+/* Patches i and j at one place, where gravity and competing_destinations
+ * divide by their distance, 0: an error naming both and where their
+ * coordinates come from (patch_file's lines, or the keys' items). */
+static weft_status pt_same_place(weft_model_ctx *mc, const pt_state *s,
+				 uint32_t i, uint32_t j)
+{
+	char path[4096];
+
+	if (s->lines) {
+		pt_file_path(mc, "patch_file", path, sizeof path);
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] patch_file (%s): %s, lines %u and %u: "
+			"patches %u and %u are at one place (latitude %g, "
+			"longitude %g); migration = %s (%s) divides by their "
+			"distance, 0: move one or merge them",
+			weft_model_where(mc, "patch_file"), path, s->lines[i],
+			s->lines[j], i, j, s->lat[i], s->lon[i],
+			pt_mig_names[s->mig],
+			weft_model_where(mc, "migration"));
+	}
+	return weft_model_fail(
+		mc, WEFT_E_CONFIG,
+		"[patches] latitudes (%s) and longitudes (%s), items %u and "
+		"%u: patches %u and %u are at one place (latitude %g, "
+		"longitude %g); migration = %s (%s) divides by their "
+		"distance, 0: move one or merge them",
+		weft_model_where(mc, "latitudes"),
+		weft_model_where(mc, "longitudes"), i + 1, j + 1, i, j,
+		s->lat[i], s->lon[i], pt_mig_names[s->mig],
+		weft_model_where(mc, "migration"));
+}
+
+/* Whether the network divides by a distance of 0: gravity and
+ * competing_destinations with gravity_c above 0, two patches at one
+ * place. P^2 / 2 distances, as many as the network's own. */
+static weft_status pt_check_places(weft_model_ctx *mc, const pt_state *s)
+{
+	uint32_t P = s->params.patches;
+
+	if (!s->params.mixing || !(s->mig_c > 0) ||
+	    (s->mig != PT_MIG_GRAVITY && s->mig != PT_MIG_COMPETING))
+		return WEFT_OK;
+	for (uint32_t i = 0; i < P; i++)
+		for (uint32_t j = i + 1; j < P; j++)
+			if (pt_distance(s, i, j) == 0)
+				return pt_same_place(mc, s, i, j);
+	return WEFT_OK;
 }
 
 static weft_status pt_check(weft_model_ctx *mc)
@@ -945,8 +1367,90 @@ static weft_status pt_check(weft_model_ctx *mc)
 	weft_status st;
 
 	memset(&s, 0, sizeof s);
-	if (!(st = pt_read_params(mc, &s)))
+	if (!(st = pt_read_params(mc, &s)) && !(st = pt_check_places(mc, &s)))
 		st = pt_tables(mc, &s);
+	pt_free_host(&s);
+	return st;
+}
+
+/* The memory a run needs, from its parameters: the agents (a word per
+ * slot, and with age_pyramid a date of birth; built on the host at day 0
+ * too), the network, the series' rows and the ages' rows. */
+/* What pt_open() and pt_extras() allocate besides the agents, the network
+ * and the rows: the per-patch words (counts, thresholds, the day's
+ * changes, importation, incidence), the seasonality series and the
+ * newborns' links. */
+static weft_status pt_estimate_extras(weft_model_estimate *est,
+				      const pt_state *s)
+{
+	const pt_params *p = &s->params;
+	uint64_t P = p->patches;
+	uint64_t patch = P * (16 + 4 + 4 * PT_DELTAS + 16 + 4);
+	uint64_t season = s->season ? 8 * (uint64_t)p->season_len *
+					      (p->season_patches ? P : 1)
+				    : 8;
+	uint64_t born = p->imp_period && (p->birth_lo | p->birth_hi)
+				? 4 * (2 * P + p->capacity - p->agents)
+				: 4;
+	weft_status st;
+
+	if ((st = weft_model_estimate_add(est, "the patches' counts",
+					  "[patches] populations", patch,
+					  patch)) ||
+	    (st = weft_model_estimate_add(
+		     est, "the seasonality",
+		     "[patches] seasonality, seasonality_phases", season,
+		     season)))
+		return st;
+	return weft_model_estimate_add(est, "the newborns' links",
+				       "[patches] importation_period, cbr, "
+				       "capacity",
+				       born, born);
+}
+
+/* Unlike what weft/model.h asks of estimate() (sizes and first lines
+ * only), this reads the parameters in full, patch_file, age_pyramid and
+ * death_rates included: the patches and the age bins are counted from
+ * them, and they are small tables (a row per patch, at most 65536; a row
+ * per age bin, at most 1000). */
+static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
+{
+	pt_state s;
+	const pt_params *p = &s.params;
+	uint64_t per, net, rows, ages;
+	char keys[128];
+	weft_status st;
+
+	memset(&s, 0, sizeof s);
+	if ((st = pt_read_params(mc, &s)))
+		goto free_host;
+	per = s.dg.n_bins ? 8 : 4;
+	snprintf(keys, sizeof keys, "[patches] populations, cbr, capacity%s",
+		 s.dg.n_bins ? ", age_pyramid" : "");
+	net = p->mixing ? 8 * ((uint64_t)p->patches * p->patches + p->patches)
+			: 8;
+	rows = 4 * (uint64_t)p->row_words * s.n_rows;
+	ages = 4 * (PT_AG_HEAD + (1 + (uint64_t)s.dg.n_bins) * s.dg.rows);
+	if ((st = weft_model_estimate_add(est, "the agents", keys,
+					  per * p->capacity,
+					  per * p->capacity)) ||
+	    (st = weft_model_estimate_add(est, "the network",
+					  "[patches] populations, gravity_k",
+					  net, net)) ||
+	    (st = weft_model_estimate_add(
+		     est, "the rows",
+		     "[simulation] steps, [output] every, [patches] "
+		     "patch_series",
+		     rows,
+		     rows + weft_model_rows_bytes(mc, 4 * (size_t)p->row_words,
+						  PT_SNAP_ROWS))))
+		goto free_host;
+	if (s.dg.n_bins &&
+	    (st = weft_model_estimate_add(est, "the ages' rows",
+					  "[patches] ages_every", ages, ages)))
+		goto free_host;
+	st = pt_estimate_extras(est, &s);
+free_host:
 	pt_free_host(&s);
 	return st;
 }
@@ -974,47 +1478,278 @@ static weft_status pt_state_buf(weft_model_ctx *mc, const char *name,
 	return weft_model_state(mc, *out);
 }
 
-/* LASER's network: gravity (laser_core.migration.gravity) on haversine
- * distances in km (laser_core.migration.distance), rows scaled down to
- * max_rowsum (row_normalizer); then the row sums, P more words. */
-static void pt_gravity(weft_model_ctx *mc, const pt_state *s, double *net)
+/* LASER's haversine distance in km between patches i and j
+ * (laser_core.migration.distance, Earth radius 6371 km). The models
+ * beyond gravity follow its order of operations (degrees to radians
+ * first), so that the patches at equal distances there (a grid's
+ * neighbours) are at equal distances here: the ranks by distance decide
+ * radiation and stouffer. gravity keeps the order weft has always used
+ * (the same within double rounding) so that its networks stay bit for bit
+ * as they were. */
+static double pt_distance(const pt_state *s, uint32_t i, uint32_t j)
+{
+	double rad = 3.14159265358979323846 / 180, h;
+
+	if (s->mig == PT_MIG_GRAVITY) {
+		double dlat = (s->lat[j] - s->lat[i]) * rad;
+		double dlon = (s->lon[j] - s->lon[i]) * rad;
+
+		h = sin(dlat / 2) * sin(dlat / 2) +
+		    cos(s->lat[i] * rad) * cos(s->lat[j] * rad) *
+			    sin(dlon / 2) * sin(dlon / 2);
+	} else {
+		double li = s->lat[i] * rad, lj = s->lat[j] * rad;
+		double sl = sin((lj - li) / 2);
+		double so = sin((s->lon[j] * rad - s->lon[i] * rad) / 2);
+
+		h = sl * sl + cos(li) * cos(lj) * (so * so);
+	}
+	return 2 * asin(sqrt(h)) * 6371.0;
+}
+
+/* x + y, in float32 when f32 (x and y floats already: the double sum
+ * rounded to float is the float sum). */
+static double pt_add(double x, double y, int f32)
+{
+	return f32 ? (double)(float)(x + y) : x + y;
+}
+
+/* numpy's pairwise sum of n doubles, or with f32 of n floats in float
+ * arithmetic (np.sum along a contiguous row of float64 or float32): 8
+ * accumulators up to 128 items, halves above, a plain loop below 8. */
+static double pt_pairwise_sum(const double *a, size_t n, int f32)
+{
+	double r[8], res = 0;
+	size_t i, n2;
+
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			res = pt_add(res, a[i], f32);
+		return res;
+	}
+	if (n > 128) {
+		n2 = n / 2;
+		n2 -= n2 % 8;
+		return pt_add(pt_pairwise_sum(a, n2, f32),
+			      pt_pairwise_sum(a + n2, n - n2, f32), f32);
+	}
+	memcpy(r, a, sizeof r);
+	for (i = 8; i < n - n % 8; i += 8)
+		for (int k = 0; k < 8; k++)
+			r[k] = pt_add(r[k], a[i + k], f32);
+	for (int k = 0; k < 8; k += 2)
+		r[k] = pt_add(r[k], r[k + 1], f32);
+	res = pt_add(pt_add(r[0], r[2], f32), pt_add(r[4], r[6], f32), f32);
+	for (; i < n; i++)
+		res = pt_add(res, a[i], f32);
+	return res;
+}
+
+/* A row scaled down to maxrow when its sum exceeds it (row_normalizer).
+ * f32 (network_float32): as LASER's row_normalizer computes it, the row
+ * rounded to float32 (network.astype(np.float32)), its sum numpy's in
+ * float32, each entry entry x max_rowsum / sum in float32. */
+static void pt_normalize(double *row, uint32_t P, double maxrow, int f32)
+{
+	double sum = 0;
+	float m = (float)maxrow, s;
+
+	if (!f32) {
+		for (uint32_t j = 0; j < P; j++)
+			sum += row[j];
+		for (uint32_t j = 0; sum > maxrow && j < P; j++)
+			row[j] *= maxrow / sum;
+		return;
+	}
+	for (uint32_t j = 0; j < P; j++)
+		row[j] = (float)row[j];
+	s = (float)pt_pairwise_sum(row, P, 1);
+	for (uint32_t j = 0; s > m && j < P; j++)
+		row[j] = (float)row[j] * m / s;
+}
+
+/* gravity's term k pop_i^a pop_j^b / d_ij^c, 0 on the diagonal
+ * (laser_core.migration.gravity). */
+static double pt_gravity_term(const pt_state *s, uint32_t i, uint32_t j)
+{
+	double dist = i == j ? 1 : pt_distance(s, i, j);
+
+	return i == j ? 0
+		      : s->mig_k * pow(s->pops[i], s->mig_a) *
+				pow(s->pops[j], s->mig_b) *
+				pow(dist, -s->mig_c);
+}
+
+/* competing_destinations: gravity times (sum over k not in {i, j} of
+ * pop_k^b / d_jk^c)^delta, the sum as LASER forms it (numpy's row sum of
+ * the competition matrix less the k = i term). row: P doubles. */
+static void pt_competing(const pt_state *s, double *net, double *row)
 {
 	uint32_t P = s->params.patches;
-	double k = weft_model_real(mc, "gravity_k");
-	double a = weft_model_real(mc, "gravity_a");
-	double b = weft_model_real(mc, "gravity_b");
-	double c = weft_model_real(mc, "gravity_c");
-	double maxrow = weft_model_real(mc, "max_rowsum");
-	double rad = 3.14159265358979323846 / 180;
 
+	for (uint32_t i = 0; i < P; i++)
+		for (uint32_t j = 0; j < P; j++)
+			net[(size_t)i * P + j] = pt_gravity_term(s, i, j);
+	/* The sums into the network's last row of P (its row sums' place). */
+	for (uint32_t j = 0; j < P; j++) {
+		for (uint32_t k = 0; k < P; k++)
+			row[k] = j == k ? 0
+					: pow(s->pops[k], s->mig_b) *
+						  pow(pt_distance(s, j, k),
+						      -s->mig_c);
+		net[(size_t)P * P + j] = pt_pairwise_sum(row, P, 0);
+	}
+	for (uint32_t i = 0; i < P; i++)
+		for (uint32_t j = 0; j < P; j++) {
+			double cm = pow(s->pops[i], s->mig_b) *
+				    pow(pt_distance(s, j, i), -s->mig_c);
+
+			if (i != j)
+				net[(size_t)i * P + j] *=
+					pow(net[(size_t)P * P + j] - cm,
+					    s->mig_delta);
+		}
+}
+
+/* A destination of a row sorted by distance. */
+typedef struct pt_near {
+	double d;
+	uint32_t j;
+} pt_near;
+
+/* By distance, then by patch: numpy's stable argsort. */
+static int pt_near_cmp(const void *x, const void *y)
+{
+	const pt_near *a = x, *b = y;
+
+	if (a->d != b->d)
+		return a->d < b->d ? -1 : 1;
+	return a->j < b->j ? -1 : a->j > b->j;
+}
+
+/* radiation and stouffer, row i: the destinations by distance from i,
+ * the population as close or closer (every patch at the same distance
+ * counted, laser_core.migration.sum_populations_as_close_or_closer), less
+ * the first one's (i itself) without include_home; then LASER's formula
+ * for each. near, cum: P each. */
+static void pt_ranked_row(const pt_state *s, uint32_t i, double *out,
+			  pt_near *near, double *cum)
+{
+	uint32_t P = s->params.patches, q, e;
+	double pi = s->pops[i], sp;
+
+	for (q = 0; q < P; q++)
+		near[q] = (pt_near){ pt_distance(s, i, q), q };
+	qsort(near, P, sizeof *near, pt_near_cmp);
+	for (q = 0; q < P; q++)
+		cum[q] = (q ? cum[q - 1] : 0) + s->pops[near[q].j];
+	for (q = 0; q < P; q = e + 1) {
+		for (e = q; e + 1 < P && near[e + 1].d == near[q].d; e++)
+			;
+		for (uint32_t t = q; t < e; t++)
+			cum[t] = cum[e];
+	}
+	for (q = 0; q < P; q++) {
+		sp = s->pops[near[q].j];
+		if (!s->mig_home)
+			cum[q] -= s->pops[near[0].j];
+		if (s->mig == PT_MIG_RADIATION)
+			out[near[q].j] = s->mig_k * pi * sp / (pi + cum[q]) /
+					 (pi + sp + cum[q]);
+		else
+			out[near[q].j] =
+				q == 0 ? 0
+				       : s->mig_k * pow(pi, s->mig_a) *
+						 pow(sp / cum[q], s->mig_b);
+	}
+	out[i] = 0;
+}
+
+/* LASER's network (laser_core.migration's model that migration names, on
+ * its haversine distances), rows scaled down to max_rowsum
+ * (row_normalizer); then the row sums, P more words. Fails on an entry
+ * that is not a finite number (a patch of no agents, say). */
+static weft_status pt_network(weft_model_ctx *mc, const pt_state *s,
+			      double *net)
+{
+	uint32_t P = s->params.patches;
+	double maxrow = weft_model_real(mc, "max_rowsum");
+	pt_near *near = NULL;
+	double *cum = NULL;
+
+	if (s->mig != PT_MIG_GRAVITY && (!(cum = malloc(P * sizeof *cum)) ||
+					 !(near = malloc(P * sizeof *near)))) {
+		free(cum);
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the network");
+	}
+	if (s->mig == PT_MIG_COMPETING)
+		pt_competing(s, net, cum);
+	for (uint32_t i = 0; i < P; i++) {
+		double *row = net + (size_t)i * P;
+
+		if (s->mig == PT_MIG_GRAVITY)
+			for (uint32_t j = 0; j < P; j++)
+				row[j] = pt_gravity_term(s, i, j);
+		else if (s->mig != PT_MIG_COMPETING)
+			pt_ranked_row(s, i, row, near, cum);
+		pt_normalize(row, P, maxrow,
+			     weft_model_bool(mc, "network_float32"));
+	}
+	free(cum);
+	free(near);
 	for (uint32_t i = 0; i < P; i++) {
 		double sum = 0;
 
 		for (uint32_t j = 0; j < P; j++) {
-			double dlat = (s->lat[j] - s->lat[i]) * rad;
-			double dlon = (s->lon[j] - s->lon[i]) * rad;
-			double h = sin(dlat / 2) * sin(dlat / 2) +
-				   cos(s->lat[i] * rad) * cos(s->lat[j] * rad) *
-					   sin(dlon / 2) * sin(dlon / 2);
-			double dist = i == j ? 1 : 2 * asin(sqrt(h)) * 6371.0;
-			double v = i == j ? 0
-					  : k * pow(s->pops[i], a) *
-						    pow(s->pops[j], b) *
-						    pow(dist, -c);
-
-			net[(size_t)i * P + j] = v;
-			sum += v;
-		}
-		for (uint32_t j = 0; sum > maxrow && j < P; j++)
-			net[(size_t)i * P + j] *= maxrow / sum;
-	}
-	for (uint32_t i = 0; i < P; i++) {
-		double sum = 0;
-
-		for (uint32_t j = 0; j < P; j++)
+			if (!isfinite(net[(size_t)i * P + j]) && i != j &&
+			    pt_distance(s, i, j) == 0)
+				return pt_same_place(mc, s, i < j ? i : j,
+						     i < j ? j : i);
+			if (!isfinite(net[(size_t)i * P + j]))
+				return weft_model_fail(
+					mc, WEFT_E_CONFIG,
+					"[patches] migration = %s (%s): the "
+					"network's entry from patch %u to "
+					"patch %u is not a finite number",
+					pt_mig_names[s->mig],
+					weft_model_where(mc, "migration"), i,
+					j);
 			sum += net[(size_t)i * P + j];
+		}
 		net[(size_t)P * P + i] = sum;
 	}
+	return WEFT_OK;
+}
+
+/* network_output: network.csv, a row per source patch, a column per
+ * destination, each entry in full precision (%.17g); net NULL: no mixing,
+ * every entry 0. */
+static weft_status pt_network_csv(weft_model_ctx *mc, const pt_state *s,
+				  const double *net)
+{
+	uint32_t P = s->params.patches;
+	weft_output *o;
+	weft_status st;
+
+	if (!weft_model_bool(mc, "network_output") || !weft_model_want_csv(mc))
+		return WEFT_OK;
+	if ((st = weft_model_output_open(mc, "network.csv", &o)) ||
+	    (st = weft_output_printf(o, "source")))
+		return st;
+	for (uint32_t j = 0; j < P; j++)
+		if ((st = weft_output_printf(o, ",p%u", j)))
+			return st;
+	for (uint32_t i = 0; i < P; i++) {
+		if ((st = weft_output_printf(o, "\n%u", i)))
+			return st;
+		for (uint32_t j = 0; j < P; j++)
+			if ((st = weft_output_printf(
+				     o, ",%.17g",
+				     net ? net[(size_t)i * P + j] : 0.0)))
+				return st;
+	}
+	return weft_output_printf(o, "\n");
 }
 
 /* The agents at day 0, patch by patch: the first initial_infected of
@@ -1044,6 +1779,30 @@ static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt)
 	}
 }
 
+/* Importation with births: where each patch's newborns are, so that
+ * importation visits its own patch's newborns only. Per patch the first
+ * and the last of its newborns (none: 0xFFFFFFFF), then for each slot
+ * after the agents at day 0 the next newborn of its patch, in slot order
+ * (pt_tick links them). Otherwise a word, not part of a checkpoint. */
+static weft_status pt_newborns(weft_model_ctx *mc, pt_state *s,
+			       const void *zero)
+{
+	const pt_params *p = &s->params;
+	size_t words = 2 * (size_t)p->patches + (p->capacity - p->agents);
+	uint32_t *none;
+	weft_status st;
+
+	if (!p->imp_period || !(p->birth_lo | p->birth_hi))
+		return pt_buf(mc, "newborns", 4, zero, &s->born);
+	if (!(none = malloc(4 * words)))
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the newborns' links");
+	memset(none, 0xFF, 4 * words);
+	st = pt_state_buf(mc, "newborns", 4 * words, none, &s->born);
+	free(none);
+	return st;
+}
+
 /* The buffers of seasonality, importation and the per-patch series; a
  * word or two each when off, and then not part of a checkpoint (those
  * of runs without them stay as they were). zero: enough zero bytes. */
@@ -1053,14 +1812,17 @@ static weft_status pt_extras(weft_model_ctx *mc, pt_state *s, const void *zero)
 	size_t P = p->patches;
 	weft_status st;
 
-	if ((st = pt_buf(
-		     mc, "season", s->season ? 8 * (size_t)p->season_len : 8,
-		     s->season ? (const void *)s->season : zero, &s->seasbuf)))
+	if ((st = pt_buf(mc, "season",
+			 s->season ? 8 * (size_t)p->season_len *
+					     (p->season_patches ? P : 1)
+				   : 8,
+			 s->season ? (const void *)s->season : zero,
+			 &s->seasbuf)))
 		return st;
 	st = s->imp ? pt_state_buf(mc, "importation", 16 * P, s->imp,
 				   &s->impbuf)
 		    : pt_buf(mc, "importation", 16, zero, &s->impbuf);
-	if (st)
+	if (st || (st = pt_newborns(mc, s, zero)))
 		return st;
 	return p->incidence
 		       ? pt_state_buf(mc, "incidence", 4 * P, zero, &s->inc)
@@ -1090,8 +1852,9 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	ctl[PT_CTL_COUNT] = p->agents;
 	ctl[PT_CTL_GROUPS] =
 		(uint32_t)(((uint64_t)p->agents + PT_GROUP - 1) / PT_GROUP);
-	if (p->mixing)
-		pt_gravity(mc, s, net);
+	if ((p->mixing && (st = pt_network(mc, s, net))) ||
+	    (st = pt_network_csv(mc, s, p->mixing ? net : NULL)))
+		goto free_host;
 	if ((st = pt_buf(mc, "params", sizeof *p, p, &s->p)) ||
 	    (st = pt_state_buf(mc, "ctl", sizeof ctl, ctl, &s->ctl)) ||
 	    (st = pt_state_buf(mc, "agents", ab, w, &s->agent)) ||
@@ -1103,7 +1866,7 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	memset(w, 0, ab > zb ? ab : zb);
 	if ((st = pt_state_buf(mc, "thresholds", 4 * (size_t)P, w, &s->thr)) ||
 	    (st = pt_state_buf(mc, "changes", zb, w, &s->delta)) ||
-	    (st = pt_extras(mc, s, w)))
+	    (st = pt_extras(mc, s, w)) || (st = pt_demog_open(mc, &s->dg, p)))
 		goto free_host;
 	if (!(s->host = calloc(s->n_rows, 4 * (size_t)p->row_words))) {
 		st = weft_model_fail(mc, WEFT_E_NOMEM,
@@ -1130,7 +1893,7 @@ free_host:
 static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 {
 	uint32_t P = s->params.patches;
-	weft_launch l[4];
+	weft_launch l[6];
 
 	l[0] = patches_pt_force_launch(
 		(patches_pt_force_bufs){ .p = s->p,
@@ -1146,7 +1909,9 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 					  .thr = s->thr,
 					  .tab = s->tabbuf,
 					  .agent = s->agent,
-					  .delta = s->delta },
+					  .delta = s->delta,
+					  .dg = s->dg.dgbuf,
+					  .dob = s->dg.dobbuf },
 		(uint32_t)(((uint64_t)s->params.capacity + PT_GROUP - 1) /
 			   PT_GROUP));
 	/* Over the groups in use, a count on the device (births add). */
@@ -1161,16 +1926,22 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 					 .tab = s->tabbuf,
 					 .agent = s->agent,
 					 .imp = s->impbuf,
-					 .inc = s->inc },
+					 .inc = s->inc,
+					 .born = s->born },
 		P);
 	l[3] = patches_pt_tick_launch(
 		(patches_pt_tick_bufs){ .p = s->p,
 					.ctl = s->ctl,
 					.series = s->series,
 					.delta = s->delta,
-					.agent = s->agent },
+					.agent = s->agent,
+					.dg = s->dg.dgbuf,
+					.dob = s->dg.dobbuf,
+					.born = s->born },
 		1);
-	return weft_model_set_step(mc, l, 4);
+	/* With ages, two more: the rows of ages.csv (demography.c). */
+	return weft_model_set_step(
+		mc, l, 4 + pt_demog_launches(&s->dg, s->ctl, s->agent, l + 4));
 }
 
 static weft_status pt_outputs_open(weft_model_ctx *mc, pt_state *s)
@@ -1358,13 +2129,15 @@ static weft_status pt_finish(weft_model_ctx *mc, void *state)
 			(unsigned long long)p->capacity + ctl[PT_CTL_OVER]);
 	weft_model_summary(mc, "agents", "%u in %u patch%s", p->agents,
 			   p->patches, p->patches == 1 ? "" : "es");
-	if (p->death_thr || p->birth_lo || p->birth_hi)
+	if (p->death_thr || p->birth_lo || p->birth_hi || s->dg.n_mort)
 		weft_model_summary(mc, "births and deaths",
 				   "%u born, %u alive at the end, capacity %u",
 				   ctl[PT_CTL_BORN],
 				   (uint32_t)(t[0] + t[1] + t[2] + t[3]),
 				   p->capacity);
 	if (p->imp_period && (st = pt_summary_imports(mc, s)))
+		return st;
+	if ((st = pt_demog_finish(mc, &s->dg)))
 		return st;
 	weft_model_summary(mc, "durations",
 			   "exposed %u..%u days, infectious %u..%u days",
@@ -1389,6 +2162,7 @@ static void pt_teardown(weft_model_ctx *mc, void *state)
 	weft_model_rows_close(mc, s->rows);
 	weft_model_free(mc, s->series);
 	weft_model_free(mc, s->inc);
+	weft_model_free(mc, s->born);
 	weft_model_free(mc, s->impbuf);
 	weft_model_free(mc, s->seasbuf);
 	weft_model_free(mc, s->delta);
@@ -1400,6 +2174,7 @@ static void pt_teardown(weft_model_ctx *mc, void *state)
 	weft_model_free(mc, s->ctl);
 	weft_model_free(mc, s->p);
 	free(s->host);
+	pt_demog_free(mc, &s->dg);
 	pt_free_host(s);
 	free(s);
 }
@@ -1452,6 +2227,7 @@ WEFT_MODEL_ENTRY = {
 	.sigs = patches_sigs,
 	.setup = pt_setup,
 	.check = pt_check,
+	.estimate = pt_estimate,
 	.finish = pt_finish,
 	.teardown = pt_teardown,
 	.collect = pt_collect,

@@ -19,6 +19,9 @@
 #define PT_PURPOSE_IMPORT     9u  /* (day, patch): where importation starts */
 #define PT_PURPOSE_IMPORT_DUR 10u /* (day, agent): an imported duration */
 
+/* No slot: the end of a patch's newborns (pt_link). */
+#define PT_NO_SLOT 0xFFFFFFFFu
+
 /* Agents per work item of pt_agents: one Philox call gives the top 8
  * bits of the infection draws of all 16. */
 #define PT_GROUP 16u
@@ -58,13 +61,15 @@ typedef struct pt_params {
 	weft_u32 capacity;  /* agent slots, births included */
 	weft_u32 death_thr; /* daily chance of death (cdr), a threshold */
 	weft_u32 birth_lo, birth_hi; /* daily birth rate (cbr), f64 bits */
-	weft_u32 season_len;  /* seasonality: beta of day t is buffer season's
-				 entry t % season_len; 0: beta every day */
-	weft_u32 imp_period;  /* importation every this many days; 0: none */
-	weft_u32 imp_start;   /* from this day (tick) */
-	weft_u32 imp_end;     /* to before this one */
-	weft_u32 incidence;   /* 1: rows hold each patch's new infections */
-	weft_u32 reserved[3]; /* 112 bytes */
+	weft_u32 season_len; /* seasonality: beta of day t is buffer season's
+				entry t % season_len; 0: beta every day */
+	weft_u32 imp_period; /* importation every this many days; 0: none */
+	weft_u32 imp_start;  /* from this day (tick) */
+	weft_u32 imp_end;    /* to before this one */
+	weft_u32 incidence;  /* 1: rows hold each patch's new infections */
+	weft_u32 season_patches; /* 1: season holds a row of one per patch a
+				    day of the cycle */
+	weft_u32 reserved[2];	 /* 112 bytes */
 } pt_params;
 
 /* Whether importation happens on day (tick) t: LASER's

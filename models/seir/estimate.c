@@ -65,6 +65,9 @@ static void est_device(const seir_state *s, seir_est *e)
 		e->dev_agents += 4 * n;
 	if (s->params.test_num)
 		e->dev_agents += 4 * n;
+	/* Waning immunity's two NAb words, and the day's reinfections. */
+	if (s->params.opts & SEIR_OPT_WANING)
+		e->dev_agents += 8 * n + 4;
 	e->dev_contacts = (e->weighted ? 6 : 4) * e->entries;
 	e->dev_series = e->days * s->params.row_words * 4;
 	e->dev_params = sizeof s->params + e->beta_rows * SEIR_BETA_COLS * 4 +
@@ -178,14 +181,17 @@ weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	e.days = (uint64_t)s.params.n_days + 1;
 	/* With crn, the row of level chances after the last. */
 	e.beta_rows = (uint64_t)weft__seir_beta_last(&s.spec) + 1 +
-		      ((s.params.opts & SEIR_OPT_CRN) ? 1u : 0u);
+		      ((s.params.opts & SEIR_OPT_CRN) ? 1u : 0u) +
+		      weft__seir_waning_rows(&s.params);
 	e.row_bytes = (uint64_t)s.params.row_words * 4;
 	/* The series' host copy, and what the last chunk reads back for the
 	 * reproduction numbers (repro.c): the cohorts, every agent's counts
-	 * and infector (and log), state and timer. */
+	 * and infector (and log), state and timer, and with waning the NAb
+	 * words (repro_collect_nab). */
 	e.host_series = e.days * e.row_bytes + e.days * SEIR_COHORT_WORDS * 4 +
 			4 * ((e.n + 1) / 2) + 4 * e.n +
-			(s.params.infection_log ? 8 * e.n : 0) + 3 * e.n;
+			(s.params.infection_log ? 8 * e.n : 0) + 3 * e.n +
+			((s.params.opts & SEIR_OPT_WANING) ? 8 * e.n : 0);
 	e.host_beta = e.beta_rows * SEIR_BETA_COLS * 4;
 	est_device(&s, &e);
 	return est_parts(mc, est, &pp, &ps, &e, est_upload_scratch(&s, &e));

@@ -18,6 +18,8 @@ models_seir_libseir_la_SOURCES = \
 	models/seir/vaccination.c \
 	models/seir/testing.c \
 	models/seir/testing_keys.h \
+	models/seir/waning.c \
+	models/seir/waning_keys.h \
 	models/seir/course.h \
 	models/seir/course.c \
 	models/seir/interventions.c \
@@ -46,7 +48,7 @@ BUILT_SOURCES += models/seir/seir_kernels.c models/seir/seir_kernels.h
 CLEANFILES += models/seir/seir_kernels.c models/seir/seir_kernels.h
 EXTRA_DIST += models/seir/seir.wk models/seir/seir.md \
 	models/seir/populations.md models/seir/covasim-validation.png \
-	models/seir/covasim-scenarios.png
+	models/seir/covasim-scenarios.png models/seir/covasim-waning.png
 
 models/seir/seir_kernels.h: models/seir/seir_kernels.c
 models/seir/seir_kernels.c: $(top_srcdir)/models/seir/seir.wk \

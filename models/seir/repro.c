@@ -409,6 +409,7 @@ struct seir_repro_end {
 	uint32_t *counts;
 	uint8_t *state;
 	uint16_t *timer;
+	uint32_t *nab; /* with waning: the agents' NAb words */
 };
 
 void weft__seir_repro_free(seir_state *s)
@@ -418,8 +419,30 @@ void weft__seir_repro_free(seir_state *s)
 	free(s->fin->counts);
 	free(s->fin->state);
 	free(s->fin->timer);
+	free(s->fin->nab);
 	free(s->fin);
 	s->fin = NULL;
+}
+
+/* With waning: the agents' NAb words (after the bitmap and testing's
+ * words in the active set's buffer), which say which index cases were
+ * infected again (repro_summary). */
+static weft_status repro_collect_nab(weft_model_ctx *mc, const seir_state *s,
+				     seir_repro_end *f)
+{
+	size_t n = s->n_agents;
+	size_t at = (((size_t)n + 31) / 32 + weft__seir_testing_words(s)) * 4;
+
+	if (!(s->params.opts & SEIR_OPT_WANING))
+		return WEFT_OK;
+	f->nab = malloc(n ? 8 * n : 1);
+	if (!f->nab)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate %zu bytes of host "
+				       "memory for the NAb words",
+				       8 * n);
+	return weft_model_download_async(mc, f->nab, s->buf[SEIR_BUF_BITS], at,
+					 8 * n);
 }
 
 weft_status weft__seir_repro_collect(weft_model_ctx *mc, seir_state *s,
@@ -448,8 +471,10 @@ weft_status weft__seir_repro_collect(weft_model_ctx *mc, seir_state *s,
 	    (st = weft_model_download_async(mc, f->state,
 					    s->buf[SEIR_BUF_STATE], 0, n)))
 		return st;
-	return weft_model_download_async(mc, f->timer, s->buf[SEIR_BUF_TIMER],
-					 0, n * 2);
+	if ((st = weft_model_download_async(mc, f->timer,
+					    s->buf[SEIR_BUF_TIMER], 0, n * 2)))
+		return st;
+	return repro_collect_nab(mc, s, f);
 }
 
 /* The counts at the end: by day of onset, the cohorts' (secondary
@@ -474,7 +499,11 @@ static void repro_pending(const seir_state *s, uint64_t days)
 
 	for (uint32_t j = 0; j < s->n_agents; j++) {
 		uint32_t a = inf[j], sh = (inf[j] & 1u) * 16u;
-		if ((s->fin->state[j] & SEIR_STATE_MASK) != SEIR_S ||
+		uint32_t x = s->fin->state[j] & SEIR_STATE_MASK;
+		/* With waning, a recovered agent claimed today is exposed
+		 * again (seir_credit clears its infector word). */
+		if ((x != SEIR_S &&
+		     !(x == SEIR_R && (p->opts & SEIR_OPT_WANING))) ||
 		    a == SEIR_NONE)
 			continue;
 		if (((sec[a >> 1] >> sh) & SEIR_SEC_MAX) != SEIR_SEC_MAX)
@@ -508,6 +537,15 @@ static weft_status repro_read(weft_model_ctx *mc, const seir_state *s,
 			continue;
 		e->open[onset * 2] += seir_sec_of(e->sec, a);
 		e->open[onset * 2 + 1]++;
+	}
+	/* With waning an agent's count starts again at each infection:
+	 * the ended infections' counts are in their cohorts. */
+	if (s->params.opts & SEIR_OPT_WANING) {
+		e->total = 0;
+		for (uint64_t d = 0; d <= days; d++)
+			e->total +=
+				(uint64_t)e->cohort[d * 2 + SEIR_COHORT_SEC] +
+				e->open[d * 2];
 	}
 	return WEFT_OK;
 }
@@ -567,19 +605,43 @@ static weft_status repro_log(weft_model_ctx *mc, const seir_state *s)
 	return st;
 }
 
+/* With waning: whether agent a was exposed again, its count of
+ * secondary infections restarted (seir_credit): reinfected (its NAb
+ * word's bit) or exposed again and not yet infectious. */
+static int repro_again(const seir_state *s, uint32_t a)
+{
+	uint32_t w0;
+
+	if (!s->fin->nab)
+		return 0;
+	w0 = s->fin->nab[2 * (size_t)a];
+	return (w0 & SEIR_NAB_FLAG) ||
+	       (w0 != 0 && (s->fin->state[a] & SEIR_STATE_MASK) == SEIR_E);
+}
+
 /* R0 of the index cases: their mean secondary infections, its standard
- * error, and how many of them could still infect. */
+ * error, and how many of them could still infect; with waning, those
+ * infected again are left out (their counts restarted). */
 static void repro_summary(weft_model_ctx *mc, const seir_state *s,
 			  const repro_end *e, const uint32_t *last)
 {
 	double sum = 0.0, sq = 0.0, m;
-	uint32_t k = s->n_seeds;
+	uint32_t k = 0, again = 0;
+	char left_out[96] = "";
 
-	for (uint32_t i = 0; i < k; i++) {
+	for (uint32_t i = 0; i < s->n_seeds; i++) {
 		double x = seir_sec_of(e->sec, s->seeds[i]);
+		if (repro_again(s, s->seeds[i])) {
+			again++;
+			continue;
+		}
 		sum += x;
 		sq += x * x;
+		k++;
 	}
+	if (again)
+		snprintf(left_out, sizeof left_out,
+			 "; %u infected again left out", again);
 	m = k ? sum / k : 0.0;
 	if (s->r0_target > 0.0)
 		weft_model_summary(mc, "beta calibrated",
@@ -590,8 +652,9 @@ static void repro_summary(weft_model_ctx *mc, const seir_state *s,
 			   "%.3f (next-generation estimate at beta %.6f)",
 			   s->r0_model, s->spec.beta);
 	weft_model_summary(mc, "R0 of the index cases",
-			   "%.3f +- %.3f (%u agents exposed on day 0)", m,
-			   k > 1 ? sqrt((sq / k - m * m) / (k - 1)) : 0.0, k);
+			   "%.3f +- %.3f (%u agents exposed on day 0%s)", m,
+			   k > 1 ? sqrt((sq / k - m * m) / (k - 1)) : 0.0,
+			   s->n_seeds, left_out);
 	weft_model_summary(mc, "secondary infections",
 			   "%llu counted for their infectors (%u infections "
 			   "after day 0)",

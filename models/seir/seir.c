@@ -13,6 +13,7 @@
 #include "population_keys.h"
 #include "seir.h"
 #include "testing_keys.h"
+#include "waning_keys.h"
 
 static const weft_key_desc seir_keys[] = {
 	SEIR_POPULATION_KEYS,
@@ -183,7 +184,9 @@ static const weft_key_desc seir_keys[] = {
 	  "that two scenarios run with the same seed pair agent by agent "
 	  "(bench/crn.sh); other numbers than false, the same laws; costs "
 	  "the candidates the lowered chances would have skipped (12 to 25 "
-	  "% more time with isolation; models/seir/seir.md)" },
+	  "% more time with isolation; models/seir/seir.md); an ensemble "
+	  "that compares scenarios or sweep points sets it true in every "
+	  "run unless the configuration sets it (docs/ensembles.md)" },
 	{ "r0", WEFT_KEY_REAL, "0", 0, 100, NULL,
 	  "basic reproduction number to calibrate beta for, instead of "
 	  "beta: the beta whose next-generation estimate of R0 on this "
@@ -194,6 +197,7 @@ static const weft_key_desc seir_keys[] = {
 	  "write infections.csv: who infected whom on which day (8 bytes per "
 	  "agent on the device; for tests and debugging)" },
 	SEIR_TESTING_KEYS,
+	SEIR_WANING_KEYS,
 };
 
 weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
@@ -233,9 +237,11 @@ static weft_status seir_alloc_all(weft_model_ctx *mc, seir_state *s)
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TIMER, "timer", n * 2)) ||
 	    (st = weft__seir_alloc(mc, s, SEIR_BUF_TALLY, "tally",
 				   weft__seir_repro_layout(s) * 4)) ||
-	    (st = weft__seir_alloc(
-		     mc, s, SEIR_BUF_BITS, "active set",
-		     (seir_words(s) + weft__seir_testing_words(s)) * 4)))
+	    (st = weft__seir_alloc(mc, s, SEIR_BUF_BITS, "active set",
+				   (seir_words(s) +
+				    weft__seir_testing_words(s) +
+				    weft__seir_waning_words(s)) *
+					   4)))
 		return st;
 	if (s->params.frontier &&
 	    ((st = weft__seir_alloc(mc, s, SEIR_BUF_LIST, "active list",
@@ -378,7 +384,8 @@ static uint32_t seir_day_core(const seir_state *s, weft_launch *l, int count)
 							   .tally = B(TALLY),
 							   .agebin = B(AGEBIN),
 							   .list = B(LIST),
-							   .care = B(CARE) },
+							   .care = B(CARE),
+							   .bits = B(BITS) },
 				     n),
 		count);
 	k += seir_day_testing(s, &l[k], count);
@@ -435,7 +442,8 @@ static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 		k += seir_day_list(s, &l[k]);
 	l[k++] = seir_tally_launch((seir_tally_bufs){ .p = B(PARAMS),
 						      .tally = B(TALLY),
-						      .series = B(SERIES) },
+						      .series = B(SERIES),
+						      .bits = B(BITS) },
 				   1);
 	return weft_model_set_step(mc, l, k);
 }
@@ -570,15 +578,19 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
 	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)) ||
-	    (st = weft_output_printf(s->csv, "day,S,E,I_asym,I_sym,R,D,"
-					     "new_infections,new_deaths,"
-					     "cumulative,vaccinated,new_severe,"
-					     "new_critical,hospitalised,icu,"
-					     "over_hosp,over_icu,"
-					     "fully_vaccinated,new_tests,"
-					     "new_diagnoses,diagnosed,"
-					     "new_quarantined,n_quarantined,"
-					     "new_infectious,Rt\n")))
+	    (st = weft_output_printf(s->csv,
+				     "day,S,E,I_asym,I_sym,R,D,"
+				     "new_infections,new_deaths,"
+				     "cumulative,vaccinated,new_severe,"
+				     "new_critical,hospitalised,icu,"
+				     "over_hosp,over_icu,"
+				     "fully_vaccinated,new_tests,"
+				     "new_diagnoses,diagnosed,"
+				     "new_quarantined,n_quarantined,"
+				     "new_infectious,Rt%s\n",
+				     (s->params.opts & SEIR_OPT_WANING)
+					     ? ",new_reinfections"
+					     : "")))
 		return st;
 	return weft__seir_age_open(mc, s);
 }
@@ -609,16 +621,20 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t d = first; s->csv && d < end; d++) {
 		const uint32_t *r = s->series + d * s->params.row_words;
-		char rt[32] = "";
+		char rt[32] = "", reinf[16] = "";
 		double v;
 		if (d % every != 0 && d != weft_model_steps(mc))
 			continue;
 		if (weft__seir_rt(s, d, &v) == 0)
 			snprintf(rt, sizeof rt, "%.4f", v);
+		/* With waning: new_reinfections, the row's last word. */
+		if (s->params.opts & SEIR_OPT_WANING)
+			snprintf(reinf, sizeof reinf, ",%u",
+				 r[s->params.row_words - 1]);
 		st = weft_output_printf(
 			s->csv,
 			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,"
-			"%u,%u,%u,%u,%u,%u,%u,%s\n",
+			"%u,%u,%u,%u,%u,%u,%u,%s%s\n",
 			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
 			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
 			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
@@ -626,7 +642,7 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
 			r[SEIR_R_OVER_I], r[SEIR_R_FULL], r[SEIR_R_NEW_TEST],
 			r[SEIR_R_NEW_DIAG], r[SEIR_R_DIAG], r[SEIR_R_NEW_QUAR],
-			r[SEIR_R_N_QUAR], r[SEIR_R_ONSET], rt);
+			r[SEIR_R_N_QUAR], r[SEIR_R_ONSET], rt, reinf);
 		if (st || (st = weft__seir_age_row(s, d, r)))
 			return st;
 	}
@@ -701,7 +717,7 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 {
 	seir_state *s = state;
 	uint64_t read = weft_model_rows_read(s->rows);
-	uint64_t days = read ? read - 1 : 0, peak_day = 0;
+	uint64_t days = read ? read - 1 : 0, peak_day = 0, ever;
 	uint32_t peak = 0, n = s->n_agents;
 	const uint32_t *last = s->series + days * s->params.row_words;
 
@@ -719,9 +735,13 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 			   "%u / %u / %u / %u / %u / %u", last[SEIR_R_S],
 			   last[SEIR_R_E], last[SEIR_R_IA], last[SEIR_R_IS],
 			   last[SEIR_R_R], last[SEIR_R_D]);
-	weft_model_summary(mc, "infected in all", "%u (attack rate %.2f %%)",
-			   last[SEIR_R_CUM],
-			   100.0 * last[SEIR_R_CUM] / (n ? n : 1));
+	/* Agents infected at least once: with waning, the infections less
+	 * the reinfections. */
+	ever = last[SEIR_R_CUM] - weft__seir_waning_reinf(s, days);
+	weft_model_summary(mc, "infected in all", "%llu (attack rate %.2f %%)",
+			   (unsigned long long)ever,
+			   100.0 * (double)ever / (n ? n : 1));
+	weft__seir_waning_summary(mc, s, days);
 	weft_model_summary(
 		mc, "peak infectious", "%u on day %llu (prevalence %.2f %%)",
 		peak, (unsigned long long)peak_day, 100.0 * peak / (n ? n : 1));
@@ -804,6 +824,7 @@ static const weft_ensemble_desc seir_ensemble = {
 	.compare = "I_sym",
 	.outcomes = seir_outcomes,
 	.n_outcomes = sizeof seir_outcomes / sizeof seir_outcomes[0],
+	.crn_key = "crn", /* compared runs pair their draws (seir.md) */
 };
 
 WEFT_MODEL_ENTRY = {

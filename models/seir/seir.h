@@ -92,12 +92,35 @@ typedef struct seir_state {
 	size_t repro_agent_bytes;     /* the tally's bytes per agent */
 	struct seir_repro_end *fin;   /* what the last chunk read back */
 	double gen[SEIR_GEN_MAX + 1]; /* generation interval, by day */
+	/* [seir] waning (waning.c): the block after the beta table, but
+	 * its kinetics, and nab_decay's five numbers. */
+	seir_waning wan;
+	double wan_decay[5];
 } seir_state;
 
 /* seir.c: allocate a device buffer of the model (and remember its size). */
 weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
 			     enum seir_buf_id id, const char *what,
 			     size_t bytes);
+
+/* waning.c: [seir] waning and its keys into s->wan (SEIR_OPT_WANING;
+ * the series' rows get a word, new_reinfections). */
+weft_status weft__seir_waning_params(weft_model_ctx *mc, seir_state *s);
+/* waning.c: the words of the active set's buffer after testing's: two
+ * NAb words per agent and the day's reinfections (0 without waning). */
+size_t weft__seir_waning_words(const seir_state *s);
+/* waning.c: the reinfections over days + 1 rows (0 without waning). */
+uint64_t weft__seir_waning_reinf(const seir_state *s, uint64_t days);
+/* waning.c: the summary's line of reinfections over days + 1 rows
+ * (nothing without waning). */
+void weft__seir_waning_summary(weft_model_ctx *mc, const seir_state *s,
+			       uint64_t days);
+/* waning.c: entries of the NAb kinetics (days 0 to the run's days + 1). */
+uint32_t weft__seir_waning_kin(const seir_params *p);
+/* waning.c: rows of the beta table the waning block takes (0 without). */
+uint32_t weft__seir_waning_rows(const seir_params *p);
+/* waning.c: the waning block into dst (weft__seir_waning_rows() rows). */
+void weft__seir_waning_table(const seir_state *s, uint32_t *dst);
 
 /* seir_params.c: every [seir] key but the population's into s->params
  * (the population-dependent words are filled in later). */

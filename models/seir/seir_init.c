@@ -313,6 +313,10 @@ static void init_seeds(const seir_params *p, uint32_t n, uint8_t *state,
 				    SEIR_COURSE_DAY(p, 0u), i, 0u,
 				    SEIR_PURPOSE_LATENT)
 				.v[0]);
+		/* With waning, the latent period in the high byte too, as
+		 * seir_try() keeps it. */
+		if (p->opts & SEIR_OPT_WANING)
+			timer[i] = (uint16_t)(timer[i] | timer[i] << 8);
 		list[k++] = i;
 	}
 }

@@ -179,7 +179,9 @@ weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
 				       "series can hold (%u)",
 				       (unsigned long long)steps,
 				       UINT32_MAX / s->params.row_words - 1);
-	return weft__seir_testing_params(mc, s);
+	if ((st = weft__seir_testing_params(mc, s)))
+		return st;
+	return weft__seir_waning_params(mc, s);
 }
 
 /* [seir] crn: the beta table's row after its last (rows rows before
@@ -204,6 +206,26 @@ static void params_crn_row(const seir_beta_spec *b, uint32_t *table,
 		crn[l] = m;
 		crn[SEIR_LAYERS + l] = 0u;
 	}
+}
+
+/* [seir] waning: its block after the table's rows (seir_wan()). */
+static weft_status params_waning_rows(weft_model_ctx *mc, seir_state *s)
+{
+	uint32_t rows = weft__seir_waning_rows(&s->params), *t;
+
+	if (rows == 0)
+		return WEFT_OK;
+	t = realloc(s->beta,
+		    ((size_t)s->beta_rows + rows) * SEIR_BETA_COLS * sizeof *t);
+	if (!t)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the waning "
+				       "immunity's tables (%u rows)",
+				       rows);
+	s->beta = t;
+	weft__seir_waning_table(s, t + (size_t)s->beta_rows * SEIR_BETA_COLS);
+	s->beta_rows += rows;
+	return WEFT_OK;
 }
 
 weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,
@@ -233,7 +255,7 @@ weft_status weft__seir_make_beta(weft_model_ctx *mc, seir_state *s,
 		params_crn_row(&s->spec, t, s->beta_rows);
 		s->beta_rows++;
 	}
-	return WEFT_OK;
+	return params_waning_rows(mc, s);
 }
 
 /* How many agents are infected on day 0. */

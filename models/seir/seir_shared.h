@@ -330,6 +330,10 @@ typedef struct seir_params {
  * is drawn from (SEIR_CRN_DAY, agent), whichever day it is infected. */
 #define SEIR_OPT_COUNT_WORK 1u
 #define SEIR_OPT_CRN	    2u
+/* [seir] waning: Covasim's waning immunity and reinfection (seir.md,
+ * "Waning immunity and reinfection"; the block seir_waning after the beta
+ * table, seir_wan()). */
+#define SEIR_OPT_WANING 4u
 /* The day word of the draws of an agent's course: the day of its
  * exposure (LATENT) or onset (ONSET, STAGES, SYMPTOMS), or with crn a
  * day that never is (agents are infected once: each draws its course
@@ -587,6 +591,128 @@ WEFT_FN weft_u32 seir_tnum_key_of(weft_u64 neglog2_q48, weft_u32 w8)
 	k = neglog2_q48 / w8 >> 13;
 	return k >= SEIR_TNUM_NONE - 1u ? SEIR_TNUM_NONE - 1u : (weft_u32)k;
 }
+
+/* ---- waning immunity and reinfection ([seir] waning; waning.c) ----------
+ * Covasim's neutralising antibodies (NAbs) after natural infection, for
+ * one variant. Each agent has two words after the other per-agent words
+ * of the active set's buffer (SEIR_NAB_WORDS): word 0 is 0 (never
+ * infected) or log2 of its peak NAb level in Q16 plus SEIR_NAB_LOG0, bit
+ * 31 set after its first reinfection (Covasim's breakthrough: it
+ * transmits trans_redux as much from then on); word 1 holds the day of
+ * its last NAb event (the day of its last exposure, low half) and its
+ * NAb level that day relative to the new peak (Q16, high half: 0 after a
+ * first infection). Its NAb level on day t is the peak times
+ * seir_nab_rel_q30() of the days since: nothing is updated daily. After
+ * the agents' words, one word counts the day's reinfections. The
+ * parameters and tables lie after the beta table (seir_wan()). */
+#define SEIR_NAB_LOG0	   0x40000000u /* log2 1 (Q16), offset */
+#define SEIR_NAB_FLAG	   0x80000000u /* reinfected once at least */
+#define SEIR_NAB_INIT_BINS 1024u       /* of the initial log2 NAb's law */
+/* The efficacy tables: log2 NAb from -32 to 32 in steps of 1/8. */
+#define SEIR_NAB_STEPS	 512u
+#define SEIR_NAB_STEP_SH 13u /* Q16 to steps of 1/8 */
+#define SEIR_NAB_TAB_LO	 (SEIR_NAB_LOG0 - (32u << 16))
+#define SEIR_Q30_ONE	 0x40000000u
+/* What decides the initial NAb level (Covasim's rel_imm_symp). */
+#define SEIR_NAB_ASYMP	  0
+#define SEIR_NAB_MILD	  1
+#define SEIR_NAB_SEVERE	  2
+#define SEIR_NAB_SYMPTOMS 3
+#define SEIR_PURPOSE_NAB  23u /* (day of exposure, agent): initial NAb */
+
+/* The waning parameters, after the beta table (and its crn row), the
+ * NAb kinetics (kin_q30: n_kin words) right after the structure; the
+ * host rounds the two up to whole rows of the table. */
+typedef struct seir_waning {
+	weft_u32 growth;	/* nab_decay growth_time, days */
+	weft_u32 boost_q16;	/* nab_boost */
+	weft_u32 boost_log_q16; /* log2(nab_boost), Q16 */
+	weft_u32 trans_q16;	/* trans_redux */
+	/* log2 of rel_imm_symp times (1 + alpha_inf_diff), Q16, signed
+	 * (two's complement): added to a draw of the initial law, which
+	 * init_lo offsets by SEIR_NAB_LOG0 (so the sum is never near 0). */
+	weft_u32 symp_log[SEIR_NAB_SYMPTOMS];
+	/* The initial log2 NAb (nab_init: normal): bin k of the
+	 * cumulative thresholds init_cum spans init_lo + k init_w to one
+	 * step more (Q16, from -SEIR_NAB_LOG0 offset 0), drawn uniformly
+	 * within. */
+	weft_u32 init_lo, init_w;
+	weft_u32 init_cum[SEIR_NAB_INIT_BINS];
+	/* What is left of each risk (SEIR_VE_*: 1 - calc_VE of 'sus',
+	 * 'symp', 'sev'), Q16, by log2 NAb (SEIR_NAB_TAB_LO + i 2^13). */
+	weft_u32 left_q16[SEIR_VE_KINDS][SEIR_NAB_STEPS + 1];
+	weft_u32 n_kin; /* kin_q30 entries */
+} seir_waning;
+
+/* The waning block (with SEIR_OPT_WANING): after the beta table's rows
+ * and the crn row. */
+WEFT_FN const WEFT_GLOBAL seir_waning *
+seir_wan(const WEFT_GLOBAL seir_params *p)
+{
+	const WEFT_GLOBAL weft_u32 *table =
+		(const WEFT_GLOBAL weft_u32 *)(p + 1);
+
+	return (const WEFT_GLOBAL seir_waning
+			*)(table + (p->beta_last + 1u +
+				    ((p->opts & SEIR_OPT_CRN) ? 1u : 0u)) *
+					   SEIR_BETA_COLS);
+}
+
+/* An agent's NAb level on `day` relative to its peak (Q30): Covasim's
+ * nab_kin summed from its NAb event (nab_growth_decay: y, its table
+ * kin_q30), with the level of the event day added and capped at the peak
+ * while it grows (the daily clipping of update_nab). w1: its word 1. */
+WEFT_FN weft_u32 seir_nab_rel_q30(const WEFT_GLOBAL seir_waning *w, weft_u32 w1,
+				  weft_u32 day)
+{
+	const WEFT_GLOBAL weft_u32 *kin = (const WEFT_GLOBAL weft_u32 *)(w + 1);
+	weft_u32 k = (day - (w1 & 0xFFFFu)) & 0xFFFFu, r;
+
+	if (k >= w->n_kin)
+		k = w->n_kin - 1u;
+	if (k >= w->growth)
+		return kin[k];
+	r = kin[k] + ((w1 >> 16) << 14);
+	return r > SEIR_Q30_ONE ? SEIR_Q30_ONE : r;
+}
+
+/* What is left of risk kind (SEIR_VE_*) to an agent whose word 0 is w0
+ * with NAbs at rel (Q30) of its peak: the table at log2 NAb, linearly
+ * interpolated (Q16). 1 without NAbs. */
+WEFT_FN weft_u32 seir_nab_left(const WEFT_GLOBAL seir_params *p,
+			       const WEFT_GLOBAL seir_waning *w, weft_u32 w0,
+			       weft_u32 rel, weft_u32 kind)
+{
+	const WEFT_GLOBAL weft_u32 *t = w->left_q16[kind];
+	weft_u32 lg, i, f;
+
+	if (w0 == 0u || rel == 0u)
+		return SEIR_Q16_ONE;
+	/* log2(rel) from the kit's -log2((draw + 1) / 2^32), Q48. */
+	lg = (w0 & ~SEIR_NAB_FLAG) -
+	     (weft_u32)(weft_graph_neglog2_q48(&p->skip, (rel << 2) - 1u) >>
+			32);
+	if (lg <= SEIR_NAB_TAB_LO)
+		return t[0];
+	i = (lg - SEIR_NAB_TAB_LO) >> SEIR_NAB_STEP_SH;
+	if (i >= SEIR_NAB_STEPS)
+		return t[SEIR_NAB_STEPS];
+	f = (lg - SEIR_NAB_TAB_LO) & ((1u << SEIR_NAB_STEP_SH) - 1u);
+	/* The tables decrease with the NAb level. */
+	return t[i] - (weft_u32)(((weft_u64)(t[i] - t[i + 1u]) * f) >>
+				 SEIR_NAB_STEP_SH);
+}
+
+/* The NAb words of the agents (two each) and then the day's
+ * reinfections, after the other per-agent words of the active set's
+ * buffer (those testing, tracing and testing by number have:
+ * weft__seir_testing_words). */
+#define SEIR_NAB_WORDS(p, bits)                                         \
+	(SEIR_DIAG_WORDS(p, bits) +                                     \
+	 (p)->n_agents *                                                \
+		 (((p)->testing ? 1u : 0u) + ((p)->tracing ? 1u : 0u) + \
+		  ((p)->test_num ? 1u : 0u)))
+#define SEIR_NAB_REINF(p, bits) (SEIR_NAB_WORDS(p, bits) + 2u * (p)->n_agents)
 
 /* A chance (Q28) or factor times f (Q16, at most 1). */
 WEFT_FN weft_u32 seir_times_q16(weft_u32 v, weft_u32 f)

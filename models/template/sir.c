@@ -327,18 +327,6 @@ static weft_status sir_setup(weft_model_ctx *mc, void **out)
 /* ---- outputs ---------------------------------------------------------------
  */
 
-/* Rows the device has written once steps_done steps are done: row 0, one
- * per multiple of `every`, and one at the last step. */
-static uint64_t sir_rows_due(const sir_state *s, uint64_t steps_done)
-{
-	uint64_t every = s->params.every;
-	uint64_t rows = 1 + steps_done / every;
-
-	if (steps_done == s->params.last_step && steps_done % every != 0)
-		rows++;
-	return rows < s->n_rows ? rows : s->n_rows;
-}
-
 /* Main thread, right after the chunk ending at steps_done was enqueued:
  * enqueue the reads of the rows it wrote. Never waits. */
 static weft_status sir_collect(weft_model_ctx *mc, void *state,
@@ -346,8 +334,12 @@ static weft_status sir_collect(weft_model_ctx *mc, void *state,
 {
 	sir_state *s = state;
 
-	return weft_model_rows_collect(mc, s->rows, slot,
-				       sir_rows_due(s, steps_done));
+	/* The rows written by steps_done: row 0 (the state at step 0), one
+	 * per multiple of `every`, one after the last step. */
+	return weft_model_rows_collect(
+		mc, s->rows, slot,
+		weft_model_rows_due(steps_done, s->params.every,
+				    s->params.last_step, 1, s->n_rows));
 }
 
 /* Writer thread, once the slot's rows are in host memory: append them to

@@ -599,16 +599,6 @@ static weft_status ws_setup(weft_model_ctx *mc, void **out)
 
 /* ---- outputs ------------------------------------------------------------- */
 
-static uint64_t ws_rows_due(const ws_state *s, uint64_t steps_done)
-{
-	uint64_t every = s->params.every;
-	uint64_t rows = 1 + steps_done / every;
-
-	if (steps_done == s->params.last_step && steps_done % every != 0)
-		rows++;
-	return rows < s->n_rows ? rows : s->n_rows;
-}
-
 static weft_status ws_collect(weft_model_ctx *mc, void *state,
 			      uint64_t steps_done, unsigned slot)
 {
@@ -618,8 +608,10 @@ static weft_status ws_collect(weft_model_ctx *mc, void *state,
 	if ((st = weft_agents_collect(mc, &s->sheep.pop, slot)) ||
 	    (st = weft_agents_collect(mc, &s->wolves.pop, slot)))
 		return st;
-	return weft_model_rows_collect(mc, s->rows, slot,
-				       ws_rows_due(s, steps_done));
+	return weft_model_rows_collect(
+		mc, s->rows, slot,
+		weft_model_rows_due(steps_done, s->params.every,
+				    s->params.last_step, 1, s->n_rows));
 }
 
 static weft_status ws_emit(weft_model_ctx *mc, void *state, uint64_t steps_done,

@@ -350,6 +350,71 @@ static PyObject *py_check(PyObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+/* ---- an output directory held ------------------------------------------ */
+
+/* lock_dir(path) -> a capsule holding weft_dir_lock_take()'s lock, which
+ * unlock_dir() (or the capsule's end) releases. */
+#define DIR_LOCK_CAPSULE "weft._weft.dir_lock"
+
+typedef struct dir_lock_box {
+	weft_dir_lock *lock;
+} dir_lock_box;
+
+static void dir_lock_free(PyObject *cap)
+{
+	dir_lock_box *b = PyCapsule_GetPointer(cap, DIR_LOCK_CAPSULE);
+
+	if (!b)
+		return;
+	weft_dir_lock_release(b->lock);
+	PyMem_Free(b);
+}
+
+static PyObject *py_lock_dir(PyObject *self, PyObject *args)
+{
+	const char *path;
+	weft_context *ctx;
+	dir_lock_box *b;
+	weft_status st;
+	PyObject *cap;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "s", &path))
+		return NULL;
+	if (!(b = PyMem_Calloc(1, sizeof *b)))
+		return PyErr_NoMemory();
+	if (weft_context_new(&ctx)) {
+		PyMem_Free(b);
+		return PyErr_NoMemory();
+	}
+	st = weft_dir_lock_take(ctx, path, &b->lock);
+	if (st != WEFT_OK) {
+		raise_ctx(ctx, st);
+		weft_context_free(ctx);
+		PyMem_Free(b);
+		return NULL;
+	}
+	weft_context_free(ctx);
+	cap = PyCapsule_New(b, DIR_LOCK_CAPSULE, dir_lock_free);
+	if (!cap) {
+		weft_dir_lock_release(b->lock);
+		PyMem_Free(b);
+	}
+	return cap;
+}
+
+static PyObject *py_unlock_dir(PyObject *self, PyObject *cap)
+{
+	dir_lock_box *b = PyCapsule_GetPointer(cap, DIR_LOCK_CAPSULE);
+
+	(void)self;
+	if (!b)
+		return NULL;
+	weft_dir_lock_release(b->lock);
+	b->lock = NULL;
+	Py_RETURN_NONE;
+}
+
 /* ---- listings ---------------------------------------------------------- */
 
 /* A list of the n items item(l, i) makes. */
@@ -2323,6 +2388,12 @@ static PyMethodDef module_methods[] = {
 	  "check(config, sets): load and validate a configuration" },
 	{ "ensemble", py_ensemble, METH_VARARGS,
 	  "ensemble(config, sets): run an ensemble; what it left" },
+	{ "lock_dir", py_lock_dir, METH_VARARGS,
+	  "lock_dir(path): hold an output directory as weft's runs do "
+	  "(weft_dir_lock_take); a handle for unlock_dir" },
+	{ "unlock_dir", py_unlock_dir, METH_O,
+	  "unlock_dir(handle): release lock_dir's lock (once; later calls "
+	  "do nothing)" },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -27,6 +27,8 @@ def test_aggregates_are_the_runs_one_by_one(tmp_path):
     assert e.runs == 8 and e.failed == []
     assert e.scenarios == ["seir.beta=0.02", "seir.beta=0.03"]
     assert e.summary["runs"].startswith("8 (2 scenarios x 4 seeds)")
+    # two sweep points are compared: common random numbers in every run
+    assert e.summary["crn"].startswith("seir.crn = true in every run")
     assert set(e.tables) == {"seir.beta=0.02", "seir.beta=0.03", "summary",
                              "differences"}
     assert list(e.tables["summary"]["scenario"]) == e.scenarios
@@ -41,7 +43,8 @@ def test_aggregates_are_the_runs_one_by_one(tmp_path):
     assert (float(d["attack_rate_pct_diff_ci95_lo"][0]) <= dm
             <= float(d["attack_rate_pct_diff_ci95_hi"][0]))
     for beta in ("0.02", "0.03"):
-        daily = [weft.run(overrides=dict(SMALL, **{"seir.beta": beta}),
+        daily = [weft.run(overrides=dict(SMALL, **{"seir.beta": beta,
+                                                   "seir.crn": "true"}),
                           model="seir", seed=s,
                           output=tmp_path / ("r%s-%d" % (beta, s))
                           ).tables["daily"] for s in range(11, 15)]

@@ -129,44 +129,6 @@ def _plots(res, tmp):
     return ["fit.png", "params.png"], None
 
 
-def _lock(out):
-    """[output] directory's lock, as weft's own runs take it
-    (core/output/outdir.c: PARENT/.BASE.weft-lock, flock without waiting,
-    our pid in it): the open file, or ValueError naming the process that
-    holds it."""
-    import fcntl
-    path = os.path.join(os.path.dirname(out),
-                        "." + os.path.basename(out) + ".weft-lock")
-    for _ in range(100):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pid = os.read(fd, 31).decode(errors="replace").strip()
-            os.close(fd)
-            raise ValueError(
-                "[output] directory %s is in use by another run (pid %s, "
-                "which holds %s): wait for it to end, or choose another "
-                "[output] directory" % (out, pid or "unknown", path))
-        try:
-            same = os.fstat(fd).st_ino == os.stat(path).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, b"%d\n" % os.getpid(), 0)
-            return fd, path
-        os.close(fd)
-    raise ValueError("cannot lock [output] directory %s (%s)" % (out, path))
-
-
-def _unlock(fd, path):
-    try:
-        os.unlink(path)
-    finally:
-        os.close(fd)
-
-
 def _put(tmp, out, files):
     """Each of files moved from tmp into out, replacing a file of that name
     (an earlier calibration's) and nothing else: whatever else out holds
@@ -182,16 +144,19 @@ def _put(tmp, out, files):
 
 
 def _output_dir(settings):
-    """[output] directory, made if missing and locked for the whole
-    calibration (as `weft run` holds it for a run, so that neither writes
-    under the other): (path, lock fd, lock path, whether it was made)."""
+    """[output] directory, made if missing and held for the whole
+    calibration as `weft run` holds it for a run (weft_dir_lock_take:
+    neither writes under the other; a directory in use raises the
+    library's error naming the process): (path, the lock, whether it was
+    made)."""
     out = os.path.abspath(settings["output"])
     if os.path.lexists(out) and not os.path.isdir(out):
         raise ValueError("[output] directory %s is not a directory" % out)
     made = not os.path.lexists(out)
     os.makedirs(out, exist_ok=True)
     try:
-        return (out,) + _lock(out) + (made,)
+        from . import _weft
+        return out, _weft.lock_dir(out), made
     except BaseException:
         if made:
             os.rmdir(out)
@@ -268,7 +233,7 @@ def calibrate_main(settings, sets, ranks=None):
                        for k, p in params.items()),
              "; %d MPI ranks (%s)" % (ranks.size, ranks.where)
              if ranks.size > 1 else ""), flush=True)
-    out, fd, lock, made = _output_dir(settings)
+    out, lock, made = _output_dir(settings)
     rc = 1
     try:
         rc = _calibrate_into(weft, settings, sets, params, out)
@@ -279,7 +244,8 @@ def calibrate_main(settings, sets, ranks=None):
                 os.rmdir(out)
             except OSError:
                 pass
-        _unlock(fd, lock)
+        from . import _weft
+        _weft.unlock_dir(lock)
 
 
 def _run(weft, settings, sets, params):

@@ -102,6 +102,10 @@ int main(void)
 	e1 = open_ens("one", 1, &cfg_1);
 	eb = open_ens("batched", 2, &cfg_b);
 	tap_ok(weft_ensemble_batch_at(e1, 0) == 1, "batch = 1: runs alone");
+	tap_ok(weft_ensemble_crn_key(e1) &&
+		       strcmp(weft_ensemble_crn_key(e1), "seir.crn") == 0 &&
+		       !weft_ensemble_crn_refused(e1),
+	       "two sweep points compared: seir.crn set in every run");
 	test_batch_at(eb);
 	test_refusals(eb);
 	if (weft_ensemble_begin(e1))

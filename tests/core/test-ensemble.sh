@@ -203,6 +203,94 @@ if hooks "a failed run: exit 1, reported with its scenario and seed" \
 	ok $? "its scenario has no aggregates and says so; the others' are written"
 fi
 
+# ---- common random numbers: the default when runs are compared ---------------
+# SEIR declares [seir] crn as its crn_key (model ABI 1.6): an ensemble of
+# two scenarios or sweep points or more sets it true in every run unless
+# the configuration sets it. A run of the ensemble is then the run `weft
+# run` makes with the same seed and that value.
+# crn_ens NAME BODY [--set ...]: the ensemble of BODY in $tmp/crn-NAME.
+crn_ens() {
+	name=$1 body=$2
+	shift 2
+	write "$tmp/crn.ini" "$body"
+	sed -i "s|^directory = .*|directory = $tmp/crn-$name|" "$tmp/crn.ini"
+	"$weft" run --quiet "$tmp/crn.ini" "$@" > /dev/null 2> "$tmp/crn-$name.err"
+}
+# alone CRN: the ensemble's first run alone (seed 100), with seir.crn = CRN.
+alone() {
+	write "$tmp/alone.ini" ""
+	sed -i "s|^directory = .*|directory = $tmp/alone-$1|" "$tmp/alone.ini"
+	"$weft" run --quiet "$tmp/alone.ini" --set seir.crn=$1 > /dev/null 2>&1
+}
+alone true && alone false &&
+	! cmp -s "$tmp/alone-true/daily.csv" "$tmp/alone-false/daily.csv"
+ok $? "seir.crn = true and false give other draws (the cases below can tell them apart)"
+two='[ensemble]
+runs = 2
+[scenario a]
+[scenario b]
+seir.beta_community = 0.1'
+crn_ens two "$two" &&
+	grep -qxF "crn                      seir.crn = true in every run: common random numbers, the default when runs are compared (set seir.crn = false for the model's default draws)" "$tmp/crn-two/summary.txt" &&
+	cmp -s "$tmp/crn-two/runs/a/100/daily.csv" "$tmp/alone-true/daily.csv"
+ok $? "two scenarios: seir.crn = true in every run by default, and the summary says so"
+"$weft" check "$tmp/crn.ini" > "$tmp/crn-check" 2>&1 &&
+	grep -qxF "  crn                  seir.crn = true in every run (common random numbers, the default when runs are compared)" "$tmp/crn-check"
+ok $? "weft check says so too"
+crn_ens file "[ensemble]
+runs = 2
+[seir]
+crn = false
+[scenario a]
+[scenario b]
+seir.beta_community = 0.1" &&
+	! grep -q '^crn ' "$tmp/crn-file/summary.txt" &&
+	cmp -s "$tmp/crn-file/runs/a/100/daily.csv" "$tmp/alone-false/daily.csv"
+ok $? "[seir] crn = false in the file is kept"
+crn_ens set "$two" --set seir.crn=false &&
+	! grep -q '^crn ' "$tmp/crn-set/summary.txt" &&
+	cmp -s "$tmp/crn-set/runs/a/100/daily.csv" "$tmp/alone-false/daily.csv"
+ok $? "--set seir.crn=false is kept"
+crn_ens scen "$two
+seir.crn = true" &&
+	! grep -q '^crn ' "$tmp/crn-scen/summary.txt" &&
+	cmp -s "$tmp/crn-scen/runs/a/100/daily.csv" "$tmp/alone-false/daily.csv" &&
+	cmp -s "$tmp/crn-scen/runs/b/100/daily.csv" "$tmp/crn-two/runs/b/100/daily.csv"
+ok $? "a scenario that sets seir.crn decides it: the others keep the model's default"
+crn_ens one "[ensemble]
+runs = 2" &&
+	! grep -q '^crn ' "$tmp/crn-one/summary.txt" &&
+	cmp -s "$tmp/crn-one/runs/base/100/daily.csv" "$tmp/alone-false/daily.csv"
+ok $? "one scenario compares nothing: the model's default draws"
+# A model may refuse its common random numbers with some settings (SEIR
+# with waning immunity): then no run has them, so the runs still pair
+# alike, and the summary says why.
+crn_ens refused "$two
+[seir]
+waning = true" &&
+	grep -q "^crn  *the model's common random numbers are off in every run: with them, .*waning = true does not work with the ensemble's default for compared runs: crn = true" "$tmp/crn-refused/summary.txt" &&
+	write "$tmp/alone.ini" "" &&
+	sed -i "s|^directory = .*|directory = $tmp/alone-waning|" "$tmp/alone.ini" &&
+	"$weft" run --quiet "$tmp/alone.ini" --set seir.waning=true --set seir.crn=false > /dev/null 2>&1 &&
+	cmp -s "$tmp/crn-refused/runs/a/100/daily.csv" "$tmp/alone-waning/daily.csv"
+ok $? "a model that refuses them with its settings keeps its default draws in every run, and the summary says why"
+"$weft" check "$tmp/crn.ini" > "$tmp/crn-check" 2>&1 &&
+	grep -q "^  crn  *the model's common random numbers are off in every run: with them, .*waning = true" "$tmp/crn-check"
+ok $? "weft check says so too"
+crn_ens refused2 "$two
+seir.beta = 7
+[seir]
+waning = true"
+[ $? -ne 0 ] && grep -q "beta = 7.*out of range.*(in scenario b)" "$tmp/crn-refused2.err" &&
+	! grep -q "common random\|crn = true" "$tmp/crn-refused2.err"
+ok $? "a scenario's own error is reported as it is, not as the mode's refusal"
+crn_ens sweep "[ensemble]
+runs = 2
+[sweep]
+seir.beta_community = 0.1, 0.3" &&
+	grep -q '^crn  *seir.crn = true in every run' "$tmp/crn-sweep/summary.txt"
+ok $? "two sweep points: seir.crn = true by default"
+
 # ---- all or nothing --------------------------------------------------------------
 if hooks "an ensemble killed before its commit leaves the previous set"; then
 	cp -r "$tmp/out" "$tmp/before"

@@ -113,7 +113,7 @@ static void test_broken(void)
 		"autoreset key with the wrong choices");
 	refused("em_count",
 		"--set model.plugin: [model] plugin = %s: check: env's "
-		"count_key [em_count] envs is a REAL key, "
+		"count_key [em_count] envs is of type REAL, "
 		"expected INT",
 		"count key not INT");
 }

@@ -187,22 +187,22 @@ static const weft_model *seir;
 static int wrong; /* which mistake the setup below makes */
 
 /* seir's setup, then a launch list of its own, of seir_progress (kernel
- * 1, seven buffers), made wrong on purpose as `wrong` says. */
+ * 1, eight buffers), made wrong on purpose as `wrong` says. */
 static weft_status wrong_setup(weft_model_ctx *mc, void **state)
 {
 	weft_status st = seir->setup(mc, state);
 	/* Extent 0: the stand-in buffers are bound, never read. */
-	weft_launch l = { .kernel = 1, .n_bufs = 7, .extent = 0 };
+	weft_launch l = { .kernel = 1, .n_bufs = 8, .extent = 0 };
 
 	if (st)
 		return st;
-	for (uint32_t k = 0; k < 7; k++) {
+	for (uint32_t k = 0; k < 8; k++) {
 		weft_buf *b = NULL;
 		weft_model_alloc(mc, "stand-in", 4, &b);
 		l.bufs[k] = b;
 	}
 	if (wrong == 1)
-		l.n_bufs = 6;
+		l.n_bufs = 7;
 	if (wrong == 2)
 		l.bufs[3] = NULL;
 	if (wrong == 3)
@@ -218,8 +218,8 @@ static void test_signature_checks(void)
 {
 	static const char *const want[] = {
 		NULL,
-		"launch list 'mine', launch 0 (seir_progress): binds 6 "
-		"buffers, the kernel declares 7",
+		"launch list 'mine', launch 0 (seir_progress): binds 7 "
+		"buffers, the kernel declares 8",
 		"launch list 'mine', launch 0 (seir_progress): buffer 'tally' "
 		"(slot 3) is not bound",
 		"launch list 'mine', launch 0: kernel 99 does not exist",

@@ -13,6 +13,9 @@
  *   BM_SETUP_FAIL=1  setup() opens its CSV, then fails with a message
  *   BM_KEY_NO_HELP=1 the key "add" has no help (NULL)
  *   BM_KEY_BAD_DEFAULT=1  the default of "add" is out of its own range
+ *   BM_CRN_KEY="KEY"      an ensemble descriptor whose crn_key is KEY
+ *   BM_ENS_SIZE=N         ... and whose struct_size is N (an older layout)
+ *   BM_PAIR="DEFAULT"     a BOOL key "pair" with that default
  *   BM_NO_SIGS=1     the kernels have no signatures (sigs NULL)
  *   BM_NO_EMIT=1     collect() without emit()
  *   BM_HOOKS=1       with check() and estimate(); check(), estimate() and
@@ -58,6 +61,12 @@
 #ifndef BM_KEY_BAD_DEFAULT
 #define BM_KEY_BAD_DEFAULT 0
 #endif
+#ifndef BM_CRN_KEY
+#define BM_CRN_KEY NULL
+#endif
+#ifndef BM_ENS_SIZE
+#define BM_ENS_SIZE sizeof(weft_ensemble_desc)
+#endif
 #ifndef BM_NO_SIGS
 #define BM_NO_SIGS 0
 #endif
@@ -77,6 +86,10 @@ static const weft_key_desc bm_keys[] = {
 	/* 0 is out of its own range; a NULL help is no help. */
 	{ "add", WEFT_KEY_INT, BM_KEY_BAD_DEFAULT ? "0" : "1", 1, 100, NULL,
 	  BM_KEY_NO_HELP ? NULL : "what each step adds to every counter" },
+#ifdef BM_PAIR
+	{ "pair", WEFT_KEY_BOOL, BM_PAIR, 0, 0, NULL,
+	  "a boolean the step ignores, for the ensemble's crn_key" },
+#endif
 };
 
 typedef struct bm_state {
@@ -226,6 +239,14 @@ static void bm_teardown(weft_model_ctx *mc, void *state)
 	free(s);
 }
 
+/* What an ensemble aggregates: ticks.csv; BM_CRN_KEY its crn_key. */
+static const weft_ensemble_desc bm_ensemble = {
+	.struct_size = BM_ENS_SIZE,
+	.csv = "ticks.csv",
+	.x = "step",
+	.crn_key = BM_CRN_KEY,
+};
+
 /* BM_NEEDS: a copy of the program whose needs are set by hand, made when
  * the plugin is loaded (before the core reads the entry's program). */
 #ifdef BM_NEEDS
@@ -267,4 +288,5 @@ WEFT_MODEL_ENTRY = {
 	.collect = bm_collect,
 	.emit = BM_NO_EMIT ? NULL : bm_emit,
 	.conform_sets = BM_ID ".items=64\nsimulation.steps=20\n",
+	.ensemble = BM_CRN_KEY ? &bm_ensemble : NULL,
 };

@@ -28,8 +28,10 @@
 #include "env-drive.h"
 #include "tap.h"
 
-#define SEED	   7u
-#define N_ENVS	   6u
+#define SEED 7u
+/* Two blocks of 64 environments and a tail: the f32 act's vectorised
+ * main part and its one-by-one items (acrobot_act_f32) both run. */
+#define N_ENVS	   150u
 #define MAX_STEPS  9u /* episodes truncated after 9 steps */
 #define RUN_STEPS  40u
 #define TEST_SEED  0x0123456789abcdefull
@@ -53,7 +55,7 @@ static int run_open(run *r, const char *backend, const char *const *sets)
 		"output.csv=false",
 		"output.summary=false",
 		"output.plot=none",
-		"acrobot.envs=6",
+		"acrobot.envs=150", /* N_ENVS */
 		"acrobot.max_episode_steps=9",
 		NULL,
 	};
@@ -319,6 +321,13 @@ static void mode_step(run *r, ref_env *ref, weft_autoreset m, uint32_t k,
 	if (k % 5 == 2) {
 		run_lift(r, k % N_ENVS, 3.0);
 		ref_lift(&ref[k % N_ENVS], 3.0);
+	}
+	/* An angle written far out of [-pi, pi]: wrap() turns it more
+	 * often than the f32 act's main part does (the after part steps
+	 * it). */
+	if (k % 5 == 4) {
+		run_lift(r, (7u * k + 1u) % N_ENVS, 40.0);
+		ref_lift(&ref[(7u * k + 1u) % N_ENVS], 40.0);
 	}
 	for (uint32_t i = 0; i < N_ENVS; i++)
 		act[i] = (uint8_t)((i + k) % 3);
@@ -720,12 +729,60 @@ static void test_gymnasium(void)
 	       same, N_GYM, worst);
 }
 
+/* ---- precision = f32's sin and cos ----------------------------------------
+ */
+
+/* |f - e| in units in the last place of the f32 grid at e. */
+static double f32_ulps(float f, double e)
+{
+	int ex;
+
+	frexp(e, &ex);
+	if (fabs(e) < 0x1p-126)
+		return fabs((double)f - e) / 0x1p-149;
+	return fabs((double)f - e) / ldexp(1.0, ex - 24);
+}
+
+/* The largest errors of acro32_sincos against the C library's double
+ * sin and cos, over every `stride`-th f32 in [-lim, lim]. */
+static void sincos_errors(float lim, uint32_t stride, double *es, double *ec)
+{
+	*es = *ec = 0;
+	for (uint32_t u = 0;; u += stride) {
+		float x, y, sn, c;
+
+		memcpy(&x, &u, sizeof x);
+		if (!(x <= lim))
+			break;
+		for (int sg = 0; sg < 2; sg++) {
+			y = sg ? -x : x;
+			acro32_sincos(y, &sn, &c);
+			*es = fmax(*es, f32_ulps(sn, sin((double)y)));
+			*ec = fmax(*ec, f32_ulps(c, cos((double)y)));
+		}
+	}
+}
+
+static void test_sincos(void)
+{
+	double es, ec, ws, wc;
+
+	sincos_errors(64.0f, 97u, &es, &ec);
+	sincos_errors(6433.0f, 997u, &ws, &wc);
+	tap_ok(es <= 1.6 && ec <= 1.6 && ws <= 2.5 && wc <= 2.5,
+	       "f32 sin and cos (acro32_sincos) within 1.6 ulp of the C "
+	       "library's double ones for |x| <= 64 (%.3f, %.3f ulp), within "
+	       "2.5 for |x| <= 6433 (%.3f, %.3f)",
+	       es, ec, ws, wc);
+}
+
 int main(void)
 {
 	static const char *const backends[] = { "openmp", "opencl" };
 
 	test_default_and_spaces();
 	test_gymnasium();
+	test_sincos();
 	for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
 		test_mode(WEFT_AUTORESET_NEXT_STEP, backends[b], 1);
 		test_mode(WEFT_AUTORESET_SAME_STEP, backends[b], 1);

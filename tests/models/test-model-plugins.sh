@@ -146,6 +146,14 @@ okd $? "intact: its setup() ran" "$WEFT_BM_SETUP_LOG"
 WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/p-intact.ini" > "$tmp/out" 2>&1 &&
 	WEFT_MODEL_PATH="$dir" "$weft" check "$tmp/n-intact.ini" >> "$tmp/out" 2>&1
 okd $? "intact: weft check passes, by path and by name" "$tmp/out"
+
+# A crn_key past its ensemble descriptor's struct_size (a model built for
+# the 1.4 layout) is not read: the model loads and runs.
+so_old="$dir/weft-model-oldcrn.so"
+write_configs oldcrn "$so_old"
+listed "$dir" oldcrn "$so_old" available &&
+	WEFT_MODEL_PATH="$dir" "$weft" run --quiet "$tmp/n-oldcrn.ini" > "$tmp/out" 2>&1
+okd $? "oldcrn: a crn_key past the descriptor's struct_size is ignored: it loads and runs" "$tmp/models.out" "$tmp/out"
 WEFT_MODEL_PATH="$dir" "$weft" conform "$so" > "$tmp/conform.tap" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && ! grep -q '^not ok' "$tmp/conform.tap" && grep -q '^1\.\.[1-9]' "$tmp/conform.tap"
@@ -161,6 +169,8 @@ refused noname version "entry has no name (NULL), expected 'noname'"
 refused output check "model name 'output' clashes with the core's section [output]"
 refused nohelp check "key [nohelp] add has no help text"
 refused baddefault check "its default: [baddefault] add = 0: out of range: expected an integer from 1 to 100"
+refused badcrn check "ensemble's crn_key [badcrn] items is of type INT, expected BOOL"
+refused crntrue check "ensemble's crn_key [crntrue] pair has the default 'true', expected 'false'"
 refused nosigs check "its kernels have no signatures (sigs is NULL"
 refused noemit check "entry has collect but no emit: a model has both or neither"
 

@@ -58,12 +58,12 @@ rc=$?
 	NR > 2 && $1 % 2 == 1 { n += $2 } END { exit bad || n < 1000 }' "$tmp/alt/incidence.csv"
 ok $? "seasonality = 1,0: no new infections on odd days, some on even ones (exit $rc)"
 [ "$rc" -eq 0 ] || diag "$tmp/alt.out"
-printf 'multiplier\n1\n\n0\n' > "$tmp/season.csv"
+printf '\n  \nmultiplier\n1\n\n0\n' > "$tmp/season.csv"
 run altf --set simulation.steps=120 --set patches.beta=0.8 --set patches.seasonality_file="$tmp/season.csv" \
 	--set patches.patch_series=true
 cmp -s "$tmp/alt/counts.csv" "$tmp/altf/counts.csv" &&
 	cmp -s "$tmp/alt/incidence.csv" "$tmp/altf/incidence.csv"
-ok $? "seasonality_file with a header and 1, 0: outputs byte for byte as seasonality = 1,0"
+ok $? "seasonality_file with a header after blank lines and 1, 0: outputs byte for byte as seasonality = 1,0"
 
 # The cosine: 1e6 agents, half infectious for good, the exposed never
 # infectious, so that the rate of infection of a susceptible on day t is
@@ -161,6 +161,21 @@ run all $imp --set patches.importation_count=400 --set patches.importation_patch
 awk -F, '$2 == 0 && $1 >= 1 { want = 400 * $1; if (want > 1000) want = 1000; if ($5 != want) bad = 1 }
 	END { exit bad }' "$tmp/all/patches.csv"
 ok $? "400 a day into a patch of 1000: 400, 800, then all 1000"
+# Importation into newborns: 5 a day into patches 0 and 2 of 300, 200 and
+# 100 agents with births (cbr 100), for 400 days: once the agents of day 0
+# are all infectious, the newborns of patches 0 and 2 are, each day (those
+# born that day after the importation aside), and none of patch 1's.
+# shellcheck disable=SC2086
+run born $imp --set patches.populations=300,200,100 --set patches.cbr=100 \
+	--set patches.importation_period=1 --set patches.importation_start=0 \
+	--set patches.importation_end=0 --set simulation.steps=400
+rc=$?
+[ "$rc" -eq 0 ] && awk -F, '$1 == 400 && $2 != 1 && ($3 > 2 || $4 + $6 != 0) { bad = 1 }
+	$1 == 400 && $2 == 1 && ($5 != 0 || $3 <= 200) { bad = 1 }
+	$1 == 400 { n++ } END { exit bad || n != 3 }' "$tmp/born/patches.csv" &&
+	awk -F, '$1 == 400 && $2 != 1 { i += $5 } END { exit i <= 400 }' "$tmp/born/patches.csv"
+ok $? "importation with births: the newborns of the listed patches infected too, none of the other's (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/born.out"
 
 # ---- errors ------------------------------------------------------------------
 # check LINE...: an INI file with these lines in [patches]; weft check.
@@ -190,6 +205,12 @@ bad "[patches] seasonality_file ($tmp/bad.ini:7): $tmp/badseason.csv, line 3: no
 	"seasonality_file with a bad line: refused, naming the key, the file and its line" "seasonality_file = badseason.csv"
 bad "[patches] seasonality_file ($tmp/bad.ini:7): cannot open $tmp/none.csv" \
 	"seasonality_file that does not exist: refused" "seasonality_file = none.csv"
+{ echo 1; printf '0.5,'; awk 'BEGIN { while (i++ < 5000) printf "x"; print "" }'; echo 2; } > "$tmp/longseason.csv"
+bad "[patches] seasonality_file ($tmp/bad.ini:7): $tmp/longseason.csv, line 2: a line longer than 4095 bytes" \
+	"seasonality_file with a line over 4095 bytes: refused, naming the file and its line" "seasonality_file = longseason.csv"
+{ echo population; printf '100'; awk 'BEGIN { while (i++ < 5000) printf " "; print "" }'; echo 200; } > "$tmp/longpatch.csv"
+bad "[patches] patch_file ($tmp/bad.ini:7): $tmp/longpatch.csv, line 2: a line longer than 4095 bytes" \
+	"patch_file with a line over 4095 bytes: refused, naming the file and its line" "patch_file = longpatch.csv"
 bad "$tmp/bad.ini:7: [patches] importation_period = -1: out of range" \
 	"importation_period = -1: refused, naming file:line and the key" "importation_period = -1"
 bad "$tmp/bad.ini:8: [patches] importation_count = 0: out of range" \
@@ -198,6 +219,8 @@ bad "[patches] importation_patchlist ($tmp/bad.ini:8): item 2, 3, is not a patch
 	"importation_patchlist naming patch 3 of 3: refused, naming file:line and the item" "importation_period = 7" "importation_patchlist = 0, 3"
 bad "[patches] importation_end = 5 ($tmp/bad.ini:9) is not after importation_start = 20 ($tmp/bad.ini:8): no day would import" \
 	"importation_end before importation_start: refused, naming both" "importation_period = 7" "importation_start = 20" "importation_end = 5"
+bad "[patches] importation_start = 60 ($tmp/bad.ini:8) is not before the run's end, [simulation] steps = 50, where importation stops with importation_end = 0 (default)" \
+	"importation_start past the run's end, importation_end unset: refused, naming importation_start and steps" "importation_period = 7" "importation_start = 60"
 bad "$tmp/bad.ini:7: [patches] patch_series = maybe" \
 	"patch_series = maybe: refused, naming file:line and the key" "patch_series = maybe"
 

@@ -1,0 +1,99 @@
+/*
+ * demography.h - the patch model's ages and mortality by age (demography.c;
+ * models/patches/patches.md, "Ages and mortality by age"): the keys, the
+ * tables read from the age pyramid and the death rates, the dates of
+ * birth at day 0, the buffers and launches, and ages.csv.
+ */
+#ifndef PATCHES_DEMOGRAPHY_H
+#define PATCHES_DEMOGRAPHY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <weft/kernel_host.h>
+#include <weft/model.h>
+
+#include "patches_shared.h"
+
+/* The keys, appended to [patches]'s table. */
+#define PT_DEMOG_KEYS                                                          \
+	{ "age_pyramid",                                                       \
+	  WEFT_KEY_STRING,                                                     \
+	  "",                                                                  \
+	  0,                                                                   \
+	  0,                                                                   \
+	  NULL,                                                                \
+	  "a CSV file of the ages at day 0: rows age,value, the lower edge "   \
+	  "of an age bin in years (the first 0, increasing) and its count or " \
+	  "share; ages are uniform within a bin, the last bin as wide as the " \
+	  "one before unless a last row of value 0 gives its upper edge "      \
+	  "(Starsim's ss.People(age_data=...)); a first line that is not "     \
+	  "numbers is a header, a relative path is taken from the INI "        \
+	  "file's directory. Agents get dates of birth, ages.csv is written; " \
+	  "empty: no ages" },                                                  \
+		{ "death_rates",                                               \
+		  WEFT_KEY_STRING,                                             \
+		  "",                                                          \
+		  0,                                                           \
+		  0,                                                           \
+		  NULL,                                                        \
+		  "a CSV file of deaths per 1000 per year by age: rows "       \
+		  "age,value, lower edges in years (the first 0, "             \
+		  "increasing), the last bin open; each day a living agent "   \
+		  "dies with 1 - exp(-value/1000/365) of its age bin "         \
+		  "(Starsim's ss.Deaths(death_rate=...) with dt one day); "    \
+		  "needs age_pyramid, replaces cdr; empty: none" },            \
+		{ "ages_every",                                                \
+		  WEFT_KEY_INT,                                                \
+		  "365",                                                       \
+		  1,                                                           \
+		  4294967295.0,                                                \
+		  NULL,                                                        \
+		  "days between rows of ages.csv (the living by age bin of "   \
+		  "age_pyramid), day 0 the first" },                           \
+	{                                                                      \
+		"cbr_mode", WEFT_KEY_ENUM, "laser", 0, 0, "laser|starsim",     \
+			"how cbr becomes a daily birth rate per agent: "       \
+			"laser, "                                              \
+			"(1 + cbr/1000)^(1/365) - 1 (LASER's BirthsByCBR); "   \
+			"starsim, 1 - (1 - cbr/1000)^(1/365) (Starsim's "      \
+			"ss.Births(birth_rate=ss.peryear(cbr)) with dt one "   \
+			"day); default laser, LASER's"                         \
+	}
+
+typedef struct pt_demog {
+	uint32_t *dg; /* buffer dg's words (demography_shared.h) */
+	size_t dg_words;
+	uint32_t n_mort, n_bins, every, rows;
+	uint32_t *cum;	    /* pyramid: cumulative 32-bit thresholds */
+	uint32_t *lo, *hi;  /* pyramid: the bins' edges in days */
+	double *death_rate; /* death_rates: per 1000 per year, by bin */
+	uint32_t *ages;	    /* host copy of buffer ages */
+	weft_buf *dgbuf, *dobbuf, *agebuf;
+} pt_demog;
+
+/* The daily birth rate per agent of cbr by cbr_mode. */
+double pt_demog_birth_rate(weft_model_ctx *mc, double cbr);
+/* Reads age_pyramid, death_rates and ages_every; steps: the run's days. */
+weft_status pt_demog_read(weft_model_ctx *mc, pt_demog *d, uint64_t steps);
+/* The buffers dg, dob (capacity words, the agents' dates of birth at day
+ * 0 drawn) and ages (day 0's row counted). */
+weft_status pt_demog_open(weft_model_ctx *mc, pt_demog *d, const pt_params *p);
+/* The launches that count the ages (none without age_pyramid) into l;
+ * returns their number. */
+uint32_t pt_demog_launches(const pt_demog *d, weft_buf *ctl, weft_buf *agent,
+			   weft_launch *l);
+/* ages.csv and the summary's lines. */
+weft_status pt_demog_finish(weft_model_ctx *mc, pt_demog *d);
+void pt_demog_free_host(pt_demog *d);
+void pt_demog_free(weft_model_ctx *mc, pt_demog *d);
+
+/* patches.c's: the path a key names, a relative one from the INI file's
+ * directory. */
+void pt_file_path(weft_model_ctx *mc, const char *key, char *out, size_t size);
+/* patches.c's: a line of f into line (size bytes): 1; 0 at the end of the
+ * file; -1 for a line longer than size - 1 bytes. */
+int pt_getline(FILE *f, char *line, size_t size);
+
+#endif
