@@ -10,7 +10,12 @@
 # BUILD is a configured and built tree (default _build): its cli/weft runs
 # with its own openmp plugin and seir model. SIZES defaults to "37518
 # 1000000 8400000", POPS to "random hybrid", SEEDS to 3 (seeds 1..SEEDS on
-# both sides); THREADS (default "1 2") are the OpenMP threads of weft.
+# both sides); THREADS (default "1 2") are the OpenMP threads of weft and
+# DAYS (default 120) the days. POPS may also name "waning" (the random
+# population with waning immunity: examples/covasim-waning.ini against
+# covasim_run.py --waning) and "variants" (with alpha and delta too:
+# examples/covasim-variants.ini against covasim_run.py --variants
+# alpha:30:10,delta:150:10).
 # With WEFT_BEFORE=OLD_BUILD an older build tree runs too, with its own
 # tree's presets, for the ratio before a change. Covasim is installed by
 # bench/covasim-venv.sh; its numba functions run on one thread.
@@ -25,7 +30,7 @@
 # outputs). The finish, which writes the outputs to disk and commits them
 # (about 30 ms, most of it waiting for the disk), is left out as
 # Covasim's exporting of its results is. Medians over the seeds;
-# person-days/s = agents x 120 / time;
+# person-days/s = agents x DAYS / time;
 # attack rates are medians too; bytes are weft's device memory per agent
 # and per stored contact (its summary).
 #
@@ -47,7 +52,7 @@ sizes=${2:-37518 1000000 8400000}
 pops=${3:-random hybrid}
 seeds=${4:-3}
 threads=${THREADS:-1 2}
-days=120
+days=${DAYS:-120}
 pri=${NICE:+nice -n $NICE}
 py=$("$top/bench/covasim-venv.sh")
 out=$(mktemp -d "${TMPDIR:-/tmp}/weft-cv-XXXXXX")
@@ -93,8 +98,14 @@ for n in $sizes; do
 		: > "$out/cv"
 		: > "$out/busy"
 		for s in $(seq "$seeds"); do
-			timed $pri "$py" "$top/bench/covasim_run.py" "$pop" "$n" "$days" "$s" > "$out/cv1" 2>/dev/null
-			grep "^$pop " "$out/cv1" >> "$out/cv"
+			case $pop in
+			waning) cv_args="--waning random" ;;
+			variants) cv_args="--variants alpha:30:10,delta:150:10 random" ;;
+			*) cv_args=$pop ;;
+			esac
+			# shellcheck disable=SC2086 # cv_args: options and a word
+			timed $pri "$py" "$top/bench/covasim_run.py" $cv_args "$n" "$days" "$s" > "$out/cv1" 2>/dev/null
+			grep "^${cv_args##* } " "$out/cv1" >> "$out/cv"
 		done
 		cv_run=$(awk '{ print $6 }' "$out/cv" | median)
 		cv_attack=$(awk '{ print 100 * $7 }' "$out/cv" | median)

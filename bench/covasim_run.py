@@ -3,7 +3,8 @@
 Covasim presets run (examples/covasim-random.ini, covasim-hybrid.ini), for
 timing and for the validation of weft's epidemic against Covasim's.
 
-    covasim_run.py [--waning] POP_TYPE POP_SIZE DAYS SEEDS [SERIES_CSV]
+    covasim_run.py [--waning | --variants SPEC] POP_TYPE POP_SIZE DAYS SEEDS
+                   [SERIES_CSV]
 
 SEEDS is one seed or a range FIRST-LAST. For each seed one line is
 printed: pop_type pop_size days seed init_s run_s attack_rate peak_day
@@ -22,6 +23,30 @@ With --waning Covasim runs with its waning immunity (use_waning=True,
 one variant, no vaccine: examples/covasim-waning.ini's comparison) and
 each line of SERIES_CSV ends with the day's new_reinfections.
 
+With --variants SPEC (e.g. alpha:30:10,delta:150:10: LABEL:DAY:IMPORTS,
+comma-separated) Covasim runs as with --waning plus those variants
+(cv.variant(LABEL, days=DAY, n_imports=IMPORTS), with Covasim's own
+parameters and cross-immunity of its alpha, beta, gamma, delta:
+examples/covasim-variants.ini's comparison), and each line of SERIES_CSV
+ends with the day's new_reinfections and then its new infections of each
+variant (results['variant']['new_infections_by_variant']), the initial
+"wild" one first.
+
+With --vaccine VACCINE:FIRST-LAST:DOSES (e.g. pfizer:30-50:2857; implies
+--waning) Covasim gets cv.vaccinate_num(VACCINE, num_doses=F,
+sequence='age'): F gives DOSES a day from day FIRST to LAST plus the
+vaccine's interval (Covasim's get_vaccine_dose_pars: 21 days for Pfizer),
+0 otherwise. Covasim's second doses, scheduled an interval after the
+first, come first in a day's quota, so the days after LAST give the
+second doses and (almost) no new first doses: weft's campaign
+'days=FIRST-LAST doses=DOSES priority=oldest vaccine=VACCINE', its second
+doses an interval later (examples/covasim-vaccine.ini's comparison).
+Each line of SERIES_CSV then ends with the agents vaccinated so far (a
+first dose, cum_vaccinated) and those with every dose (cum_doses -
+cum_vaccinated for a two-dose vaccine), as weft's daily.csv columns
+vaccinated and fully_vaccinated count them, and each printed line with
+"vaccinated N doses M".
+
 Covasim runs as the presets assume: every agent simulated
 (rescale=False), no waning immunity (use_waning=False: a recovered agent
 is not infected again, as in weft), 20 initial infections, its defaults
@@ -37,10 +62,43 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import covasim as cv  # noqa: E402
 
 
-def run_one(pop_type, pop_size, days, seed, waning=False):
+def parse_variants(spec):
+    """LABEL:DAY:IMPORTS,... -> [(label, day, imports)]"""
+    out = []
+    for entry in spec.split(","):
+        label, day, imports = entry.split(":")
+        out.append((label, int(day), int(imports)))
+    return out
+
+
+def parse_vaccine(spec):
+    """VACCINE:FIRST-LAST:DOSES -> (vaccine, first, last, doses)"""
+    vaccine, days, doses = spec.split(":")
+    first, _, last = days.partition("-")
+    return vaccine, int(first), int(last), int(doses)
+
+
+def vaccination(vaccine):
+    """cv.vaccinate_num for parse_vaccine's tuple: its doses a day from
+    first to last plus the vaccine's interval (the second doses)."""
+    name, first, last, doses = vaccine
+    interval = cv.parameters.get_vaccine_dose_pars()[name]["interval"] or 0
+
+    def num_doses(sim):
+        return doses if first <= sim.t <= last + interval else 0
+    return cv.vaccinate_num(name, num_doses=num_doses, sequence="age")
+
+
+def run_one(pop_type, pop_size, days, seed, waning=False, variants=None,
+            vaccine=None):
     pars = dict(pop_type=pop_type, pop_size=pop_size, n_days=days,
                 pop_infected=20, rand_seed=seed, rescale=False,
                 use_waning=waning, verbose=0)
+    if variants:
+        pars["variants"] = [cv.variant(label, days=day, n_imports=imports)
+                            for label, day, imports in variants]
+    if vaccine:
+        pars["interventions"] = [vaccination(vaccine)]
     sim = cv.Sim(pars)
     t0 = time.perf_counter()
     sim.initialize()
@@ -50,10 +108,18 @@ def run_one(pop_type, pop_size, days, seed, waning=False):
     return sim, t1 - t0, t2 - t1
 
 
-def series_rows(sim, pop_type, pop_size, seed, waning=False):
+def series_rows(sim, pop_type, pop_size, seed, waning=False,
+                variants=False, vaccine=False):
     r = sim.results
+    by_variant = (r['variant']['new_infections_by_variant'].values
+                  if variants else None)
     for d in range(len(r['t'])):
         extra = f",{int(r['new_reinfections'][d])}" if waning else ""
+        if by_variant is not None:
+            extra += "".join(f",{int(v[d])}" for v in by_variant)
+        if vaccine:
+            vacc = int(r['cum_vaccinated'][d])
+            extra += f",{vacc},{int(r['cum_doses'][d]) - vacc}"
         yield (f"{pop_type},{pop_size},{seed},{d},"
                f"{int(r['new_infections'][d])},{int(r['n_infectious'][d])},"
                f"{int(r['cum_infections'][d])},{int(r['cum_deaths'][d])}"
@@ -61,26 +127,42 @@ def series_rows(sim, pop_type, pop_size, seed, waning=False):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--waning"]
-    waning = len(args) < len(sys.argv) - 1
+    args = sys.argv[1:]
+    variants = vaccine = None
+    if "--variants" in args:
+        i = args.index("--variants")
+        variants = parse_variants(args[i + 1])
+        del args[i:i + 2]
+    if "--vaccine" in args:
+        i = args.index("--vaccine")
+        vaccine = parse_vaccine(args[i + 1])
+        del args[i:i + 2]
+    waning = ("--waning" in args or variants is not None
+              or vaccine is not None)
+    args = [a for a in args if a != "--waning"]
     pop_type, pop_size, days = args[0], int(args[1]), int(args[2])
     first, _, last = args[3].partition("-")
     seeds = range(int(first), int(last or first) + 1)
     out = args[4] if len(args) > 4 else None
-    run_one(pop_type, 2000, 10, 0, waning)  # loads numba; untimed
+    # loads numba; untimed
+    run_one(pop_type, 2000, 10, 0, waning, variants, vaccine)
     for seed in seeds:
-        sim, init_s, run_s = run_one(pop_type, pop_size, days, seed, waning)
+        sim, init_s, run_s = run_one(pop_type, pop_size, days, seed, waning,
+                                     variants, vaccine)
         r = sim.results
         inf = r['n_infectious'][:]
         peak = int(inf.argmax())
+        vx = (f" vaccinated {int(r['cum_vaccinated'][-1])} "
+              f"doses {int(r['cum_doses'][-1])}" if vaccine else "")
         print(f"{pop_type} {pop_size} {days} {seed} {init_s:.3f} {run_s:.3f} "
               f"{r['cum_infections'][-1] / pop_size:.4f} {peak} "
-              f"{inf[peak] / pop_size:.4f} {int(r['cum_deaths'][-1])}",
+              f"{inf[peak] / pop_size:.4f} {int(r['cum_deaths'][-1])}{vx}",
               flush=True)
         if out:
             with open(out, "a", encoding="ascii") as f:
                 f.writelines(series_rows(sim, pop_type, pop_size, seed,
-                                         waning))
+                                         waning, variants is not None,
+                                         vaccine is not None))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,10 @@ EXTRA_DIST += bench/validate/covasim-validate.sh \
 	bench/validate/covasim_validate.py bench/validate/covasim_params.py \
 	bench/validate/covasim-severity.sh bench/validate/covasim_severity.py \
 	bench/validate/seir-r0.sh bench/validate/covasim-waning.sh \
-	bench/validate/covasim_waning.py
+	bench/validate/covasim_waning.py bench/validate/covasim-variants.sh \
+	bench/validate/covasim_variants.py
+EXTRA_DIST += bench/validate/covasim-vaccine.sh \
+	bench/validate/covasim_vaccine.py bench/validate/covasim-scenario.sh
 
 # bench/cuda-bench: step() overhead with and without CUDA graphs, copy
 # bandwidth and the SEIR transmission kernel's throughput, through the

@@ -10,7 +10,9 @@ dist_examples_DATA = examples/astoria.ini examples/nyc.ini \
 	examples/mountain_car.ini
 dist_examples_DATA += examples/patches.ini examples/patches-seasonal.ini \
 	examples/covasim-testing.ini
-dist_examples_DATA += examples/covasim-waning.ini
+dist_examples_DATA += examples/covasim-waning.ini \
+	examples/covasim-variants.ini
+dist_examples_DATA += examples/covasim-vaccine.ini
 # Ages and mortality by age in the patch model, with its two tables.
 dist_examples_DATA += examples/patches-demography.ini \
 	examples/patches-demography-pyramid.csv \

@@ -17,7 +17,11 @@ trans_redux), and compares them with examples/covasim-random.ini,
 examples/covasim-hybrid.ini, examples/covasim-waning.ini (the random
 population's values and the waning ones) and the [seir] defaults of
 docs/config.md (generated from the model's keys; the waning keys where
-it lists them). Prints one
+it lists them). It also reads the tables the model keeps in C: the
+variants' factors and cross immunity (models/seir/variants.c, against
+get_variant_pars() and get_cross_immunity()) and the vaccines' doses and
+weights against the variants (models/seir/vaccination.c, against
+get_vaccine_dose_pars() and get_vaccine_variant_pars()). Prints one
 line per value that differs and exits 1 if any does; otherwise prints how
 many values agree. Run it after upgrading Covasim or editing a preset.
 """
@@ -300,6 +304,63 @@ def check_defaults(top, course):
         check(f"{where} {key}", float(keys[key]), want)
 
 
+def c_table(top, path, name):
+    """The initializer of the C array `name` in path: its text between
+    the braces, comments and blanks removed."""
+    text = open(os.path.join(top, path), encoding="utf-8").read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    body = text.split(name, 1)[1].split("= {", 1)[1].split("};", 1)[0]
+    return re.sub(r"\s+", "", body)
+
+
+def c_number(text):
+    """A C constant expression of numbers and '/' (1/2.9)."""
+    assert re.fullmatch(r"[-0-9./]+", text), text
+    parts = [float(x) for x in text.split("/")]
+    return parts[0] / parts[1] if len(parts) == 2 else parts[0]
+
+
+def c_rows(body):
+    return [[c_number(x) for x in row.split(",")]
+            for row in re.findall(r"\{([^{}]*)\}", body)]
+
+
+def check_variant_tables(top):
+    where = "models/seir/variants.c"
+    labels = re.findall(r'"(\w+)"', c_table(top, where, "variant_labels["))
+    rel = c_rows(c_table(top, where, "variant_rel["))
+    cross = c_rows(c_table(top, where, "variant_cross["))
+    keys = ("rel_beta", "rel_symp_prob", "rel_severe_prob", "rel_crit_prob",
+            "rel_death_prob")
+    vp, ci = cvpar.get_variant_pars(), cvpar.get_cross_immunity()
+    check(f"{where} labels", ",".join(labels), ",".join(vp))
+    for i, a in enumerate(labels):
+        check(f"{where} {a}", rel[i], [vp[a][k] for k in keys])
+        check(f"{where} cross immunity against {a}", cross[i],
+              [ci[a][b] for b in labels])
+
+
+def check_vaccine_tables(top):
+    where = "models/seir/vaccination.c"
+    body = c_table(top, where, "vac_known[")
+    rows = re.findall(r'\{"(\w+)",([^,]+),([^,]+),([^,]+),(\d+),(\d+),'
+                      r'\{([^}]*)\}\}', body)
+    labels = re.findall(r'"(\w+)"', c_table(top, where, "vac_variants["))
+    dp, vv = cvpar.get_vaccine_dose_pars(), cvpar.get_vaccine_variant_pars()
+    check(f"{where} vaccines", ",".join(r[0] for r in rows), ",".join(dp))
+    for name, mean, sd, boost, doses, interval, weights in rows:
+        d = dp[name]
+        check(f"{where} {name} nab_init, nab_boost, doses",
+              [c_number(mean), c_number(sd), c_number(boost), float(doses)],
+              [d['nab_init']['par1'], d['nab_init']['par2'], d['nab_boost'],
+               d['doses']])
+        check(f"{where} {name} interval", float(interval),
+              float(d['interval'] or 0))
+        check(f"{where} {name} against the variants",
+              [c_number(x) for x in weights.split(",")],
+              [vv[name][v] for v in labels])
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))  # bench/validate
     top = sys.argv[1] if len(sys.argv) > 1 else \
@@ -311,6 +372,8 @@ def main():
     check_waning_preset(top, course)
     check_waning("docs/config.md [seir] default", config_defaults(top),
                  covasim_waning(), default=True)
+    check_variant_tables(top)
+    check_vaccine_tables(top)
     for line in drift:
         print("drift:", line)
     print(f"Covasim {cv.__version__}: {checked - len(drift)} of {checked} "

@@ -68,6 +68,9 @@ static void est_device(const seir_state *s, seir_est *e)
 	/* Waning immunity's two NAb words, and the day's reinfections. */
 	if (s->params.opts & SEIR_OPT_WANING)
 		e->dev_agents += 8 * n + 4;
+	/* Variants' word per agent, and the day's counts by variant. */
+	if (s->params.opts & SEIR_OPT_VARIANTS)
+		e->dev_agents += 4 * n + 4 * SEIR_VARIANTS;
 	e->dev_contacts = (e->weighted ? 6 : 4) * e->entries;
 	e->dev_series = e->days * s->params.row_words * 4;
 	e->dev_params = sizeof s->params + e->beta_rows * SEIR_BETA_COLS * 4 +

@@ -18,6 +18,7 @@ models_seir_libseir_la_SOURCES = \
 	models/seir/vaccination.c \
 	models/seir/testing.c \
 	models/seir/testing_keys.h \
+	models/seir/variants.c \
 	models/seir/waning.c \
 	models/seir/waning_keys.h \
 	models/seir/course.h \
@@ -48,7 +49,8 @@ BUILT_SOURCES += models/seir/seir_kernels.c models/seir/seir_kernels.h
 CLEANFILES += models/seir/seir_kernels.c models/seir/seir_kernels.h
 EXTRA_DIST += models/seir/seir.wk models/seir/seir.md \
 	models/seir/populations.md models/seir/covasim-validation.png \
-	models/seir/covasim-scenarios.png models/seir/covasim-waning.png
+	models/seir/covasim-scenarios.png models/seir/covasim-waning.png \
+	models/seir/covasim-variants.png models/seir/covasim-vaccine.png
 
 models/seir/seir_kernels.h: models/seir/seir_kernels.c
 models/seir/seir_kernels.c: $(top_srcdir)/models/seir/seir.wk \

@@ -83,13 +83,13 @@ static void repro_course(const seir_params *p, uint32_t bin, uint8_t cls,
 	uint32_t path = SEIR_PATHS, t;
 	double f = 1.0;
 
-	if (seir_chance(r.v[0], p->symp_thr[bin])) {
+	if (seir_chance(r.v[0], p->risk.symp_thr[bin])) {
 		weft_u64 d = (weft_u64)r.v[1] << 16;
-		path = d < (weft_u64)p->death_thr[0][bin] * SEIR_Q16_ONE
+		path = d < (weft_u64)p->risk.death_thr[0][bin] * SEIR_Q16_ONE
 			       ? SEIR_PATH_DEATH
-		       : d < (weft_u64)p->crit_thr[0][bin] * SEIR_Q16_ONE
+		       : d < (weft_u64)p->risk.crit_thr[0][bin] * SEIR_Q16_ONE
 			       ? SEIR_PATH_CRITICAL
-		       : d < (weft_u64)p->sev_thr[bin] * SEIR_Q16_ONE
+		       : d < (weft_u64)p->risk.sev_thr[bin] * SEIR_Q16_ONE
 			       ? SEIR_PATH_SEVERE
 			       : SEIR_PATHS;
 		t = seir_duration(p->dur[SEIR_DUR_SYM], r.v[2]);
@@ -598,10 +598,16 @@ static weft_status repro_log(weft_model_ctx *mc, const seir_state *s)
 	if ((st = weft_model_output_open(mc, "infections.csv", &o)) ||
 	    (st = weft_output_printf(o, "infectee,infector,day\n")))
 		return st;
-	for (uint32_t j = 0; j < s->n_agents && !st; j++)
-		if (log[2 * j + 1])
-			st = weft_output_printf(o, "%u,%u,%u\n", j, log[2 * j],
-						log[2 * j + 1]);
+	/* An imported infection (variants) has no infector: left empty. */
+	for (uint32_t j = 0; j < s->n_agents && !st; j++) {
+		char by[16] = "";
+
+		if (!log[2 * j + 1])
+			continue;
+		if (log[2 * j] != SEIR_NONE)
+			snprintf(by, sizeof by, "%u", log[2 * j]);
+		st = weft_output_printf(o, "%u,%s,%u\n", j, by, log[2 * j + 1]);
+	}
 	return st;
 }
 
@@ -657,9 +663,12 @@ static void repro_summary(weft_model_ctx *mc, const seir_state *s,
 			   s->n_seeds, left_out);
 	weft_model_summary(mc, "secondary infections",
 			   "%llu counted for their infectors (%u infections "
-			   "after day 0)",
+			   "after day 0%s)",
 			   (unsigned long long)e->total,
-			   last[SEIR_R_CUM] - s->n_seeds);
+			   last[SEIR_R_CUM] - s->n_seeds,
+			   (s->params.opts & SEIR_OPT_VARIANTS)
+				   ? "; the imported have none"
+				   : "");
 }
 
 weft_status weft__seir_repro_finish(weft_model_ctx *mc, const seir_state *s,

@@ -160,9 +160,12 @@ static const weft_key_desc seir_keys[] = {
 	  "ages=LO-HI or LO+ (default all), priority=oldest, random or "
 	  "AGES/AGES/... (bands first, in that order), second=DAYS (a second "
 	  "dose that many days after the first), efficacy=, symptoms=, "
-	  "severe=, first= (default: the vaccine_* keys); at most 4, the "
-	  "vaccine_doses keys counting as one; an agent gets doses from one "
-	  "campaign only" },
+	  "severe=, first= (default: the vaccine_* keys), or with waning "
+	  "vaccine=NAME, one of Covasim 3.1.9's vaccines with NAbs "
+	  "(get_vaccine_dose_pars: default, pfizer, moderna, az, jj, "
+	  "novavax, sinovac, sinopharm; its interval unless second= is "
+	  "given); at most 4, the vaccine_doses keys counting as one; an "
+	  "agent gets doses from one campaign only" },
 	{ "age_bands", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "age bands of the outputs by age (by_age.csv and its plot: new "
 	  "infections, severe, critical and deaths per day in each band), "
@@ -352,7 +355,8 @@ static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
 				.care = B(CARE),
 				.tally = B(TALLY),
 				.order = B(ORDER),
-				.camp = seir_b(s, SEIR_BUF_CAMP0 + c) },
+				.camp = seir_b(s, SEIR_BUF_CAMP0 + c),
+				.bits = B(BITS) },
 			cp->interval ? 2 * cp->items : cp->items);
 	}
 	return k;
@@ -430,16 +434,49 @@ static uint32_t seir_day_list(const seir_state *s, weft_launch *l)
 	return 3;
 }
 
+/* With variants: the day's imports after its transmission, and, over
+ * tomorrow's list (count), the variants of the day's exposures. */
+static weft_launch seir_day_import(const seir_state *s)
+{
+	return seir_imports_launch((seir_imports_bufs){ .p = B(PARAMS),
+							.state = B(STATE),
+							.timer = B(TIMER),
+							.tally = B(TALLY),
+							.agebin = B(AGEBIN),
+							.bits = B(BITS) },
+				   1);
+}
+
+static weft_launch seir_day_variants(const seir_state *s, int count)
+{
+	return seir_count_by(
+		s,
+		seir_variant_count_launch(
+			(seir_variant_count_bufs){ .p = B(PARAMS),
+						   .state = B(STATE),
+						   .tally = B(TALLY),
+						   .list = B(LIST),
+						   .bits = B(BITS) },
+			s->n_agents),
+		count);
+}
+
 /* One day (seir.wk): with the frontier, work over the active list whose
  * size the device keeps in the tally; without, over every agent. */
 static weft_status seir_set_step(weft_model_ctx *mc, seir_state *s)
 {
 	uint32_t k = 0;
-	weft_launch l[11 + 2 * SEIR_TNUM_DONE + SEIR_CAMPAIGNS];
+	int count = s->params.frontier ? SEIR_T_COUNT : -1;
+	int variants = (s->params.opts & SEIR_OPT_VARIANTS) != 0;
+	weft_launch l[13 + 2 * SEIR_TNUM_DONE + SEIR_CAMPAIGNS];
 
-	k += seir_day_core(s, &l[k], s->params.frontier ? SEIR_T_COUNT : -1);
+	k += seir_day_core(s, &l[k], count);
+	if (variants)
+		l[k++] = seir_day_import(s);
 	if (s->params.frontier)
 		k += seir_day_list(s, &l[k]);
+	if (variants)
+		l[k++] = seir_day_variants(s, count);
 	l[k++] = seir_tally_launch((seir_tally_bufs){ .p = B(PARAMS),
 						      .tally = B(TALLY),
 						      .series = B(SERIES),
@@ -553,7 +590,7 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 	seir_state *s = calloc(1, sizeof *s);
 	seir_pop_params pp;
 	seir_population pop;
-	char err[WEFT_ERROR_MAX];
+	char err[WEFT_ERROR_MAX], vcols[32 * SEIR_VARIANTS];
 	weft_status st;
 
 	if (!s)
@@ -577,6 +614,7 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 		return st;
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
+	weft__seir_variants_header(s, vcols, sizeof vcols);
 	if ((st = weft_model_output_open(mc, "daily.csv", &s->csv)) ||
 	    (st = weft_output_printf(s->csv,
 				     "day,S,E,I_asym,I_sym,R,D,"
@@ -587,10 +625,11 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 				     "fully_vaccinated,new_tests,"
 				     "new_diagnoses,diagnosed,"
 				     "new_quarantined,n_quarantined,"
-				     "new_infectious,Rt%s\n",
+				     "new_infectious,Rt%s%s\n",
 				     (s->params.opts & SEIR_OPT_WANING)
 					     ? ",new_reinfections"
-					     : "")))
+					     : "",
+				     vcols)))
 		return st;
 	return weft__seir_age_open(mc, s);
 }
@@ -621,7 +660,7 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t d = first; s->csv && d < end; d++) {
 		const uint32_t *r = s->series + d * s->params.row_words;
-		char rt[32] = "", reinf[16] = "";
+		char rt[32] = "", reinf[16] = "", vcols[16 * SEIR_VARIANTS];
 		double v;
 		if (d % every != 0 && d != weft_model_steps(mc))
 			continue;
@@ -631,10 +670,12 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 		if (s->params.opts & SEIR_OPT_WANING)
 			snprintf(reinf, sizeof reinf, ",%u",
 				 r[s->params.row_words - 1]);
+		/* With variants: new infections by variant. */
+		weft__seir_variants_row(s, r, vcols, sizeof vcols);
 		st = weft_output_printf(
 			s->csv,
 			"%llu,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,"
-			"%u,%u,%u,%u,%u,%u,%u,%s%s\n",
+			"%u,%u,%u,%u,%u,%u,%u,%s%s%s\n",
 			(unsigned long long)d, r[SEIR_R_S], r[SEIR_R_E],
 			r[SEIR_R_IA], r[SEIR_R_IS], r[SEIR_R_R], r[SEIR_R_D],
 			r[SEIR_R_NEW_INF], r[SEIR_R_NEW_D], r[SEIR_R_CUM],
@@ -642,7 +683,7 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 			r[SEIR_R_HOSP], r[SEIR_R_ICU], r[SEIR_R_OVER_H],
 			r[SEIR_R_OVER_I], r[SEIR_R_FULL], r[SEIR_R_NEW_TEST],
 			r[SEIR_R_NEW_DIAG], r[SEIR_R_DIAG], r[SEIR_R_NEW_QUAR],
-			r[SEIR_R_N_QUAR], r[SEIR_R_ONSET], rt, reinf);
+			r[SEIR_R_N_QUAR], r[SEIR_R_ONSET], rt, reinf, vcols);
 		if (st || (st = weft__seir_age_row(s, d, r)))
 			return st;
 	}
@@ -742,6 +783,7 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 			   (unsigned long long)ever,
 			   100.0 * (double)ever / (n ? n : 1));
 	weft__seir_waning_summary(mc, s, days);
+	weft__seir_variants_summary(mc, s, days);
 	weft_model_summary(
 		mc, "peak infectious", "%u on day %llu (prevalence %.2f %%)",
 		peak, (unsigned long long)peak_day, 100.0 * peak / (n ? n : 1));

@@ -50,6 +50,8 @@ typedef struct seir_campaign_spec {
 	uint32_t prio_lo[SEIR_MAX_BANDS], prio_hi[SEIR_MAX_BANDS];
 	double ve[SEIR_VE_KINDS]; /* efficacy after the last dose */
 	double first_dose;	  /* the part of it a first of two gives */
+	int vaccine;		  /* 1 + Covasim's vaccine (NAbs), 0: none */
+	int has_interval, has_ve; /* second=, an efficacy set */
 	uint32_t group;		  /* agents of its age group (at setup) */
 } seir_campaign_spec;
 
@@ -96,6 +98,13 @@ typedef struct seir_state {
 	 * its kinetics, and nab_decay's five numbers. */
 	seir_waning wan;
 	double wan_decay[5];
+	/* [seir] variants (variants.c): the table after the waning block,
+	 * and the variants' labels. */
+	seir_variant_tab var;
+	char var_label[SEIR_VARIANTS][16];
+	/* Vaccines with NAbs (vaccination.c): their table after the
+	 * variants'. */
+	seir_vx_tab vx;
 } seir_state;
 
 /* seir.c: allocate a device buffer of the model (and remember its size). */
@@ -106,6 +115,27 @@ weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
 /* waning.c: [seir] waning and its keys into s->wan (SEIR_OPT_WANING;
  * the series' rows get a word, new_reinfections). */
 weft_status weft__seir_waning_params(weft_model_ctx *mc, seir_state *s);
+/* variants.c: [seir] variants and variant_immunity into s->var
+ * (SEIR_OPT_VARIANTS, with waning; the series' rows get a word per
+ * variant, before the reinfections'). */
+weft_status weft__seir_variants_params(weft_model_ctx *mc, seir_state *s);
+/* vaccination.c: the campaigns with a vaccine= of Covasim's: NAb events
+ * (SEIR_OPT_VXNAB, with waning) and their table s->vx. After the
+ * variants. */
+weft_status weft__seir_vaccine_nabs(weft_model_ctx *mc, seir_state *s);
+/* waning.c: a normal law of log2 NAb levels (mean, sd) into law. */
+void weft__seir_nab_law(seir_nab_law *law, double mean, double sd);
+/* variants.c: the words of the active set's buffer after the waning
+ * ones: a variant word per agent and the day's counts (0 without). */
+size_t weft__seir_variants_words(const seir_state *s);
+/* variants.c: the daily.csv columns of the variants (",new_infections_
+ * LABEL" each; "" without), and their values in row r. */
+void weft__seir_variants_header(const seir_state *s, char *out, size_t size);
+void weft__seir_variants_row(const seir_state *s, const uint32_t *r, char *out,
+			     size_t size);
+/* variants.c: the summary's line of infections by variant. */
+void weft__seir_variants_summary(weft_model_ctx *mc, const seir_state *s,
+				 uint64_t days);
 /* waning.c: the words of the active set's buffer after testing's: two
  * NAb words per agent and the day's reinfections (0 without waning). */
 size_t weft__seir_waning_words(const seir_state *s);
@@ -126,8 +156,17 @@ void weft__seir_waning_table(const seir_state *s, uint32_t *dst);
  * (the population-dependent words are filled in later). */
 weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s);
 /* severity.c: hospital and ICU beds, and the outcome thresholds when they
- * were full at exposure (from those of p->crit_thr[0], p->death_thr[0]). */
+ * were full at exposure (from those of p->risk.crit_thr[0],
+ * p->risk.death_thr[0]). */
 weft_status weft__seir_severity_params(weft_model_ctx *mc, seir_params *p);
+/* severity.c: a variant's chances from the base ones: Covasim's
+ * rel_symp_prob, rel_severe_prob, rel_crit_prob and rel_death_prob (rel,
+ * in that order) on the chances of symptoms, of severe given symptoms, of
+ * critical given severe and of death given critical, each capped at 1,
+ * then the capacity flags' thresholds (no_hosp_factor fh, no_icu_factor
+ * fi). */
+void weft__seir_risk_variant(const seir_risk *base, const double rel[4],
+			     double fh, double fi, seir_risk *out);
 /* severity.c: summary lines of hospital and ICU load over days + 1 rows. */
 void weft__seir_severity_summary(weft_model_ctx *mc, const seir_state *s,
 				 uint64_t days);
@@ -155,6 +194,10 @@ weft_status weft__seir_age_row(seir_state *s, uint64_t day,
  * names lists the settings and forms says what each value must be
  * ({name, form} pairs, the last {NULL, every other's form}), for the
  * messages. 0, or -1 with the reason in why. */
+/* seir_params.c: a setting's number in [lo, hi] at *p (whole when
+ * `whole`), *p moved past it: 0, or -1. */
+int weft__seir_setting_number(const char **p, double lo, double hi, int whole,
+			      double *v);
 typedef int (*weft__seir_setting_fn)(const char *name, size_t len,
 				     const char **p, void *out);
 int weft__seir_settings_entry(const char **p, weft__seir_setting_fn set,

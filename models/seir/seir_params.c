@@ -78,20 +78,22 @@ static weft_status params_course(weft_model_ctx *mc, seir_params *p)
 	weft_status st;
 
 	if ((st = params_durations(mc, p)) ||
-	    (st = params_by_age(mc, "symp_prob", 1.0, 1, p->symp_thr)) ||
-	    (st = params_by_age(mc, "severe_prob", 1.0, 1, p->sev_thr)) ||
-	    (st = params_by_age(mc, "critical_prob", 1.0, 1, p->crit_thr[0])) ||
-	    (st = params_by_age(mc, "death_prob", 1.0, 1, p->death_thr[0])) ||
+	    (st = params_by_age(mc, "symp_prob", 1.0, 1, p->risk.symp_thr)) ||
+	    (st = params_by_age(mc, "severe_prob", 1.0, 1, p->risk.sev_thr)) ||
+	    (st = params_by_age(mc, "critical_prob", 1.0, 1,
+				p->risk.crit_thr[0])) ||
+	    (st = params_by_age(mc, "death_prob", 1.0, 1,
+				p->risk.death_thr[0])) ||
 	    (st = params_by_age(mc, "susceptibility", 10.0, 0, p->sus_q16)))
 		return st;
 	if (!weft_model_bool(mc, "deaths"))
-		memset(p->death_thr, 0, sizeof p->death_thr);
+		memset(p->risk.death_thr, 0, sizeof p->risk.death_thr);
 	/* Dying passes through critical, critical through severe. */
 	for (int b = 0; b < SEIR_AGE_BINS; b++) {
-		if (p->crit_thr[0][b] < p->death_thr[0][b])
-			p->crit_thr[0][b] = p->death_thr[0][b];
-		if (p->sev_thr[b] < p->crit_thr[0][b])
-			p->sev_thr[b] = p->crit_thr[0][b];
+		if (p->risk.crit_thr[0][b] < p->risk.death_thr[0][b])
+			p->risk.crit_thr[0][b] = p->risk.death_thr[0][b];
+		if (p->risk.sev_thr[b] < p->risk.crit_thr[0][b])
+			p->risk.sev_thr[b] = p->risk.crit_thr[0][b];
 		if (p->sus_q16[b] > p->sus_max)
 			p->sus_max = p->sus_q16[b];
 	}
@@ -179,9 +181,11 @@ weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
 				       "series can hold (%u)",
 				       (unsigned long long)steps,
 				       UINT32_MAX / s->params.row_words - 1);
-	if ((st = weft__seir_testing_params(mc, s)))
+	if ((st = weft__seir_testing_params(mc, s)) ||
+	    (st = weft__seir_waning_params(mc, s)) ||
+	    (st = weft__seir_variants_params(mc, s)))
 		return st;
-	return weft__seir_waning_params(mc, s);
+	return weft__seir_vaccine_nabs(mc, s);
 }
 
 /* [seir] crn: the beta table's row after its last (rows rows before
@@ -287,6 +291,18 @@ static const char *params_form(const char *const (*forms)[2], const char *name,
 		    !strncmp(name, forms[0][0], len))
 			return forms[0][1];
 	return forms[0][1];
+}
+
+int weft__seir_setting_number(const char **p, double lo, double hi, int whole,
+			      double *v)
+{
+	char *end;
+
+	*v = weft__seir_strtod(*p, &end);
+	if (end == *p || !(*v >= lo && *v <= hi) || (whole && *v != floor(*v)))
+		return -1;
+	*p = end;
+	return 0;
 }
 
 int weft__seir_settings_entry(const char **p, weft__seir_setting_fn set,

@@ -106,6 +106,20 @@ typedef struct seir_campaign {
 	weft_u32 left_q16[2][SEIR_VE_KINDS];
 } seir_campaign;
 
+/* The chances of a course by age bin. symp_thr: of symptoms. The
+ * outcome of a symptomatic agent is one draw against nested thresholds:
+ * below death_thr dies (after critical), below crit_thr critical, below
+ * sev_thr severe, else mild. The first index is the capacity flags of
+ * its exposure (bit 0: hospitals full, bit 1: ICUs full), which raise
+ * the chances of critical given severe (no_hosp_factor) and of death
+ * given critical (no_icu_factor). */
+typedef struct seir_risk {
+	weft_u32 symp_thr[SEIR_AGE_BINS];
+	weft_u32 death_thr[4][SEIR_AGE_BINS];
+	weft_u32 crit_thr[4][SEIR_AGE_BINS];
+	weft_u32 sev_thr[SEIR_AGE_BINS];
+} seir_risk;
+
 /* Severe courses: their paths and stages (the terms of severe_duration,
  * critical_duration, death_duration: the last is the time to recovery or
  * death, the one before it on the critical paths from severe to
@@ -243,16 +257,9 @@ typedef struct seir_params {
 	weft_u32 vl_q16[2][SEIR_DUR_MAX + 1];
 	/* Early days of a period by its duration (weft__seir_viral_early). */
 	weft_u32 vl_early[SEIR_DUR_MAX + 1];
-	weft_u32 symp_thr[SEIR_AGE_BINS]; /* chance of symptoms */
-	/* Outcomes of a symptomatic agent, one draw against nested
-	 * thresholds: below death_thr dies (after critical), below crit_thr
-	 * critical, below sev_thr severe, else mild. The first index is
-	 * the capacity flags of its exposure (bit 0: hospitals full, bit 1:
-	 * ICUs full), which raise the chances of critical given severe
-	 * (no_hosp_factor) and of death given critical (no_icu_factor). */
-	weft_u32 death_thr[4][SEIR_AGE_BINS];
-	weft_u32 crit_thr[4][SEIR_AGE_BINS];
-	weft_u32 sev_thr[SEIR_AGE_BINS];
+	/* The course's chances (each variant has its own with variants:
+	 * seir_variant_tab). */
+	seir_risk risk;
 	/* Hospital and ICU beds (SEIR_NONE: no limit): full when more
 	 * agents are severe or critical (critical ones) than beds. */
 	weft_u32 hosp_beds;
@@ -620,6 +627,14 @@ WEFT_FN weft_u32 seir_tnum_key_of(weft_u64 neglog2_q48, weft_u32 w8)
 #define SEIR_NAB_SYMPTOMS 3
 #define SEIR_PURPOSE_NAB  23u /* (day of exposure, agent): initial NAb */
 
+/* The law of log2 of an initial NAb level (a normal law): bin k of the
+ * cumulative thresholds cum spans lo + k w to one step more (Q16, from
+ * -SEIR_NAB_LOG0 offset 0), drawn uniformly within (seir_nab_draw). */
+typedef struct seir_nab_law {
+	weft_u32 lo, w;
+	weft_u32 cum[SEIR_NAB_INIT_BINS];
+} seir_nab_law;
+
 /* The waning parameters, after the beta table (and its crn row), the
  * NAb kinetics (kin_q30: n_kin words) right after the structure; the
  * host rounds the two up to whole rows of the table. */
@@ -630,18 +645,15 @@ typedef struct seir_waning {
 	weft_u32 trans_q16;	/* trans_redux */
 	/* log2 of rel_imm_symp times (1 + alpha_inf_diff), Q16, signed
 	 * (two's complement): added to a draw of the initial law, which
-	 * init_lo offsets by SEIR_NAB_LOG0 (so the sum is never near 0). */
+	 * init.lo offsets by SEIR_NAB_LOG0 (so the sum is never near 0). */
 	weft_u32 symp_log[SEIR_NAB_SYMPTOMS];
-	/* The initial log2 NAb (nab_init: normal): bin k of the
-	 * cumulative thresholds init_cum spans init_lo + k init_w to one
-	 * step more (Q16, from -SEIR_NAB_LOG0 offset 0), drawn uniformly
-	 * within. */
-	weft_u32 init_lo, init_w;
-	weft_u32 init_cum[SEIR_NAB_INIT_BINS];
+	seir_nab_law init; /* of a first infection (nab_init) */
 	/* What is left of each risk (SEIR_VE_*: 1 - calc_VE of 'sus',
 	 * 'symp', 'sev'), Q16, by log2 NAb (SEIR_NAB_TAB_LO + i 2^13). */
 	weft_u32 left_q16[SEIR_VE_KINDS][SEIR_NAB_STEPS + 1];
-	weft_u32 n_kin; /* kin_q30 entries */
+	weft_u32 n_kin;	  /* kin_q30 entries */
+	weft_u32 var_off; /* words from this block to the variants' */
+	weft_u32 vx_off;  /* words from this block to the vaccines' */
 } seir_waning;
 
 /* The waning block (with SEIR_OPT_WANING): after the beta table's rows
@@ -713,6 +725,111 @@ WEFT_FN weft_u32 seir_nab_left(const WEFT_GLOBAL seir_params *p,
 		 (((p)->testing ? 1u : 0u) + ((p)->tracing ? 1u : 0u) + \
 		  ((p)->test_num ? 1u : 0u)))
 #define SEIR_NAB_REINF(p, bits) (SEIR_NAB_WORDS(p, bits) + 2u * (p)->n_agents)
+
+/* ---- variants ([seir] variants, with waning; variants.c) ----------------
+ * Covasim 3.1's variants: variant 0 is the seeds' ("wild"), the others
+ * are imported on their days. An infection's variant is its infector's;
+ * an agent exposed by several infectors on one day takes its infector's,
+ * the lowest claimant's (seir_claim). Each agent has one more word after
+ * the day's reinfections (SEIR_VAR_WORDS): bits 0-3 the variant of its
+ * last infection, bits 4-7 the one before (whose NAbs protect it at its
+ * onset, through the cross immunity of the two). After the agents' words,
+ * SEIR_VARIANTS words count the day's infections by variant
+ * (seir_variant_count, seir_imports), read and cleared by seir_tally. */
+#define SEIR_OPT_VARIANTS   8u
+#define SEIR_VARIANTS	    8u
+#define SEIR_IMPORTS	    16u
+#define SEIR_VAR_MASK	    0xFu
+#define SEIR_IMM_NONE	    0x80000000u /* cross immunity 0: no NAbs */
+#define SEIR_PURPOSE_IMPORT 24u		/* (day, event, k): an imported agent */
+#define SEIR_IMPORT_TRIES   256u
+
+/* On day `day`, `count` agents drawn among the susceptible (S, or R) are
+ * exposed to `variant` (Covasim's cv.variant days and n_imports). */
+typedef struct seir_import {
+	weft_u32 day, variant, count;
+} seir_import;
+
+/* The variants' table, var_off words after the waning block. imm_log:
+ * log2 of Covasim's cross immunity, immunity[new][recovered], Q16
+ * signed (added to log2 of the NAb level), or SEIR_IMM_NONE for 0. */
+typedef struct seir_variant_tab {
+	weft_u32 n;	    /* variants, 2 to SEIR_VARIANTS */
+	weft_u32 n_imports; /* entries of imp, in day order */
+	weft_u32 rel_beta_q16[SEIR_VARIANTS];
+	weft_u32 imm_log[SEIR_VARIANTS][SEIR_VARIANTS];
+	seir_import imp[SEIR_IMPORTS];
+	seir_risk risk[SEIR_VARIANTS];
+} seir_variant_tab;
+
+WEFT_FN const WEFT_GLOBAL seir_variant_tab *
+seir_var(const WEFT_GLOBAL seir_params *p)
+{
+	const WEFT_GLOBAL seir_waning *w = seir_wan(p);
+
+	return (const WEFT_GLOBAL seir_variant_tab
+			*)((const WEFT_GLOBAL weft_u32 *)w + w->var_off);
+}
+
+/* A variant word's bit: the infection before the last one exists (the
+ * agent was recovered when it was exposed). */
+#define SEIR_VAR_HAD_PREV 0x200u
+
+/* The agents' variant words and the day's counts by variant. */
+#define SEIR_VAR_WORDS(p, bits) (SEIR_NAB_REINF(p, bits) + 1u)
+#define SEIR_VAR_COUNT(p, bits) (SEIR_VAR_WORDS(p, bits) + (p)->n_agents)
+
+/* ---- vaccines with NAbs (vaccine_campaigns' vaccine=; vaccination.c) ---
+ * Covasim 3.1's vaccines: each dose of a campaign with on[c] is a NAb
+ * event (update_peak_nab): an agent without NAbs draws its peak from the
+ * vaccine's law, one with NAbs has its peak multiplied by the vaccine's
+ * nab_boost; imm_log[c][v]: log2 of the vaccine's weight against variant
+ * v (get_vaccine_variant_pars), as the variants' imm_log. */
+#define SEIR_OPT_VXNAB 16u
+typedef struct seir_vx_tab {
+	weft_u32 on[SEIR_CAMPAIGNS];
+	weft_u32 boost_q16[SEIR_CAMPAIGNS];
+	weft_u32 boost_log_q16[SEIR_CAMPAIGNS];
+	weft_u32 imm_log[SEIR_CAMPAIGNS][SEIR_VARIANTS];
+	seir_nab_law law[SEIR_CAMPAIGNS];
+} seir_vx_tab;
+
+WEFT_FN const WEFT_GLOBAL seir_vx_tab *seir_vx(const WEFT_GLOBAL seir_params *p)
+{
+	const WEFT_GLOBAL seir_waning *w = seir_wan(p);
+
+	return (const WEFT_GLOBAL seir_vx_tab *)((const WEFT_GLOBAL weft_u32 *)
+							 w +
+						 w->vx_off);
+}
+
+/* log2 of the weight of an agent's NAbs against variant v (Q16 signed,
+ * SEIR_IMM_NONE for 0): Covasim's max(natural_imm, vaccine_imm), natural
+ * from an infection by variant r when had, vaccine from campaign ci when
+ * vacc. */
+WEFT_FN weft_u32 seir_nab_weight(const WEFT_GLOBAL seir_params *p, weft_u32 v,
+				 weft_u32 r, weft_u32 had, weft_u32 vacc,
+				 weft_u32 ci)
+{
+	weft_i32 nat = had ? (weft_i32)seir_var(p)->imm_log[v][r]
+			   : (weft_i32)SEIR_IMM_NONE;
+	weft_i32 vx = vacc ? (weft_i32)seir_vx(p)->imm_log[ci][v]
+			   : (weft_i32)SEIR_IMM_NONE;
+
+	return (weft_u32)(nat > vx ? nat : vx);
+}
+
+/* Word 0 of an agent's NAbs weighted by imm (seir_nab_weight): log2 of
+ * the level plus imm (none left for SEIR_IMM_NONE). */
+WEFT_FN weft_u32 seir_nab_cross(weft_u32 w0, weft_u32 imm)
+{
+	if (w0 == 0u || imm == 0u)
+		return w0;
+	if (imm == SEIR_IMM_NONE)
+		return 0u;
+	return (((w0 & ~SEIR_NAB_FLAG) + imm) & ~SEIR_NAB_FLAG) |
+	       (w0 & SEIR_NAB_FLAG);
+}
 
 /* A chance (Q28) or factor times f (Q16, at most 1). */
 WEFT_FN weft_u32 seir_times_q16(weft_u32 v, weft_u32 f)

@@ -34,11 +34,11 @@ static weft_u32 severity_scale(weft_u32 thr, weft_u32 of, double f)
  * no_icu_factor, each capped at 1. The outcome is one draw against
  * nested thresholds (death < critical < severe), so the conditional
  * chances scale the widths of the nested intervals. */
-static void severity_full(seir_params *p, int full, double fh, double fi)
+static void severity_full(seir_risk *r, int full, double fh, double fi)
 {
 	for (int b = 0; b < SEIR_AGE_BINS; b++) {
-		weft_u32 sev = p->sev_thr[b], crit = p->crit_thr[0][b];
-		weft_u32 death = p->death_thr[0][b], c2 = crit, d2;
+		weft_u32 sev = r->sev_thr[b], crit = r->crit_thr[0][b];
+		weft_u32 death = r->death_thr[0][b], c2 = crit, d2;
 
 		if (full & 1)
 			c2 = severity_scale(crit, sev, fh);
@@ -47,9 +47,41 @@ static void severity_full(seir_params *p, int full, double fh, double fi)
 						    0.5),
 				    c2, (full & 2) ? fi : 1.0)
 			  : 0;
-		p->crit_thr[full][b] = c2;
-		p->death_thr[full][b] = d2;
+		r->crit_thr[full][b] = c2;
+		r->death_thr[full][b] = d2;
 	}
+}
+
+/* A threshold (over 2^32) from its value, rounded, at most the last. */
+static weft_u32 severity_round(double v)
+{
+	return v >= 4294967295.0 ? 0xFFFFFFFFu : (weft_u32)floor(v + 0.5);
+}
+
+/* A conditional chance `of` over `given` (thresholds) times f, at most 1. */
+static double severity_given(double of, double given, double f)
+{
+	return given > 0.0 ? fmin(1.0, of / given * f) : 0.0;
+}
+
+void weft__seir_risk_variant(const seir_risk *base, const double rel[4],
+			     double fh, double fi, seir_risk *out)
+{
+	*out = *base;
+	for (int b = 0; b < SEIR_AGE_BINS; b++) {
+		double sev = base->sev_thr[b], crit = base->crit_thr[0][b];
+		double death = base->death_thr[0][b];
+		double s2 = fmin(sev * rel[1], 4294967295.0);
+		double c2 = s2 * severity_given(crit, sev, rel[2]);
+
+		out->symp_thr[b] = severity_round(base->symp_thr[b] * rel[0]);
+		out->sev_thr[b] = severity_round(s2);
+		out->crit_thr[0][b] = severity_round(c2);
+		out->death_thr[0][b] = severity_round(
+			c2 * severity_given(death, crit, rel[3]));
+	}
+	for (int full = 1; full < 4; full++)
+		severity_full(out, full, fh, fi);
 }
 
 weft_status weft__seir_severity_params(weft_model_ctx *mc, seir_params *p)
@@ -60,7 +92,7 @@ weft_status weft__seir_severity_params(weft_model_ctx *mc, seir_params *p)
 	p->hosp_beds = severity_beds(mc, "n_beds_hosp");
 	p->icu_beds = severity_beds(mc, "n_beds_icu");
 	for (int full = 1; full < 4; full++)
-		severity_full(p, full, fh, fi);
+		severity_full(&p->risk, full, fh, fi);
 	return WEFT_OK;
 }
 

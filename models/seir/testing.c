@@ -210,19 +210,6 @@ static const char testing_settings[] =
 	"days, symp, asymp, symp_quar, asymp_quar, daily, symp_odds, "
 	"quar_odds, sensitivity, loss, delay";
 
-/* A number in [lo, hi] at *p (whole when `whole`); 0, or -1. */
-static int testing_number(const char **p, double lo, double hi, int whole,
-			  double *v)
-{
-	char *end;
-
-	*v = weft__seir_strtod(*p, &end);
-	if (end == *p || !(*v >= lo && *v <= hi) || (whole && *v != floor(*v)))
-		return -1;
-	*p = end;
-	return 0;
-}
-
 /* The value of setting `name` at *p into e: 0, -1 (bad value) or -2
  * (unknown setting). */
 static int testing_setting(const char *name, size_t len, const char **p,
@@ -230,33 +217,36 @@ static int testing_setting(const char *name, size_t len, const char **p,
 {
 #define IS(s) (len == sizeof(s) - 1 && !strncmp(name, s, len))
 	if (IS("days")) {
-		if (testing_number(p, 0, 65000, 1, &e->first) || **p != '-')
+		if (weft__seir_setting_number(p, 0, 65000, 1, &e->first) ||
+		    **p != '-')
 			return -1;
 		(*p)++;
 		e->last = -1;
 		if (**p && **p != ' ' && **p != '\t' && **p != ',' &&
-		    testing_number(p, e->first, 65000, 1, &e->last))
+		    weft__seir_setting_number(p, e->first, 65000, 1, &e->last))
 			return -1;
 		e->has_days = 1;
 		return 0;
 	}
 	if (IS("daily"))
-		return testing_number(p, 1, 2000000000, 1, &e->daily);
+		return weft__seir_setting_number(p, 1, 2000000000, 1,
+						 &e->daily);
 	if (IS("delay"))
-		return testing_number(p, 0, 365, 1, &e->delay);
+		return weft__seir_setting_number(p, 0, 365, 1, &e->delay);
 	if (IS("symp_odds") || IS("quar_odds"))
-		return testing_number(p, 0, 1000, 0,
-				      IS("symp_odds") ? &e->odds
-						      : &e->quar_odds);
+		return weft__seir_setting_number(
+			p, 0, 1000, 0,
+			IS("symp_odds") ? &e->odds : &e->quar_odds);
 	if (IS("symp") || IS("asymp") || IS("symp_quar") || IS("asymp_quar") ||
 	    IS("sensitivity") || IS("loss"))
-		return testing_number(p, 0, 1, 0,
-				      IS("symp")	  ? &e->symp
-				      : IS("asymp")	  ? &e->asymp
-				      : IS("symp_quar")	  ? &e->sq
-				      : IS("asymp_quar")  ? &e->aq
-				      : IS("sensitivity") ? &e->sens
-							  : &e->loss);
+		return weft__seir_setting_number(p, 0, 1, 0,
+						 IS("symp")	    ? &e->symp
+						 : IS("asymp")	    ? &e->asymp
+						 : IS("symp_quar")  ? &e->sq
+						 : IS("asymp_quar") ? &e->aq
+						 : IS("sensitivity")
+							 ? &e->sens
+							 : &e->loss);
 #undef IS
 	return -2;
 }

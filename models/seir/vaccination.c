@@ -21,6 +21,60 @@
 
 #define SEIR_PURPOSE_ORDER 104u /* as seir_init.c's */
 
+/* Covasim 3.1.9's vaccines (covasim/parameters.py): their doses
+ * (get_vaccine_dose_pars: nab_init's mean and standard deviation,
+ * nab_boost, doses, interval) and their weights against the variants
+ * wild, alpha, beta, gamma and delta (get_vaccine_variant_pars; 1
+ * against other variants). */
+#define VAC_KNOWN 8
+static const struct vac_known {
+	const char *name;
+	double mean, sd, boost;
+	uint32_t doses, interval;
+	double variant[5];
+} vac_known[VAC_KNOWN] = {
+	{ "default", 0, 2, 2, 1, 0, { 1, 1, 1, 1, 1 } },
+	{ "pfizer",
+	  -1,
+	  2,
+	  4,
+	  2,
+	  21,
+	  { 1, 1 / 2.0, 1 / 10.3, 1 / 6.7, 1 / 2.9 } },
+	{ "moderna",
+	  -1,
+	  2,
+	  8,
+	  2,
+	  28,
+	  { 1, 1 / 1.8, 1 / 4.5, 1 / 8.6, 1 / 2.9 } },
+	{ "az", -1.5, 2, 2, 2, 21, { 1, 1 / 2.3, 1 / 9.0, 1 / 2.9, 1 / 6.2 } },
+	{ "jj", 1, 2, 3, 1, 0, { 1, 1, 1 / 3.6, 1 / 3.4, 1 / 1.6 } },
+	{ "novavax",
+	  -0.9,
+	  2,
+	  3,
+	  2,
+	  21,
+	  { 1, 1 / 1.12, 1 / 4.7, 1 / 8.6, 1 / 6.2 } },
+	{ "sinovac",
+	  -2,
+	  2,
+	  2,
+	  2,
+	  14,
+	  { 1, 1 / 1.12, 1 / 4.7, 1 / 8.6, 1 / 6.2 } },
+	{ "sinopharm",
+	  -1,
+	  2,
+	  2,
+	  2,
+	  21,
+	  { 1, 1 / 1.12, 1 / 4.7, 1 / 8.6, 1 / 6.2 } },
+};
+static const char *const vac_variants[5] = { "wild", "alpha", "beta", "gamma",
+					     "delta" };
+
 /* ---- syntax ---------------------------------------------------------- */
 
 /* A number in [lo, hi] at *p; 0, or -1. */
@@ -110,10 +164,22 @@ static int vac_setting(const char *name, size_t len, const char **p,
 		if (vac_number(p, 1, 1000, &v) || v != floor(v))
 			return -1;
 		c->interval = (uint32_t)v;
+		c->has_interval = 1;
+	} else if (IS("vaccine")) {
+		size_t n = strcspn(*p, " \t,");
+
+		c->vaccine = 0;
+		for (int k = 0; k < VAC_KNOWN; k++)
+			if (n == strlen(vac_known[k].name) &&
+			    !strncmp(*p, vac_known[k].name, n))
+				c->vaccine = k + 1;
+		*p += n;
+		return c->vaccine ? 0 : -1;
 	} else if (IS("efficacy") || IS("symptoms") || IS("severe") ||
 		   IS("first")) {
 		if (vac_number(p, 0, 1, &v))
 			return -1;
+		c->has_ve = 1;
 		*(IS("efficacy")   ? &c->ve[SEIR_VE_INF]
 		  : IS("symptoms") ? &c->ve[SEIR_VE_SYMP]
 		  : IS("severe")   ? &c->ve[SEIR_VE_SEV]
@@ -132,11 +198,14 @@ static const char *const vac_forms[][2] = {
 	{ "ages", "LO-HI or LO+ (whole years, 0 to 120)" },
 	{ "priority", "oldest, random or bands AGES/AGES/..." },
 	{ "second", "whole days from 1 to 1000" },
+	{ "vaccine",
+	  "one of Covasim's: default, pfizer, moderna, az, jj, novavax, "
+	  "sinovac, sinopharm" },
 	{ NULL, "a number from 0 to 1" },
 };
 
 static const char vac_settings[] =
-	"days, doses, coverage, ages, priority, second, efficacy, "
+	"days, doses, coverage, ages, priority, second, vaccine, efficacy, "
 	"symptoms, severe, first";
 
 static int vac_set(const char *name, size_t len, const char **p, void *c)
@@ -162,6 +231,16 @@ static int vac_campaign(const char **p, seir_campaign_spec *c, char *why,
 			 n, at);
 		return -1;
 	}
+	if (c->vaccine && c->has_ve) {
+		snprintf(why, why_size,
+			 "'%.*s': a vaccine with NAbs (vaccine=) takes no "
+			 "efficacy, symptoms, severe or first: its NAbs decide",
+			 n, at);
+		return -1;
+	}
+	/* A two-dose vaccine's interval, unless second= sets one. */
+	if (c->vaccine && !c->has_interval)
+		c->interval = vac_known[c->vaccine - 1].interval;
 	return 0;
 }
 
@@ -214,6 +293,13 @@ static void vac_defaults(weft_model_ctx *mc, seir_campaign_spec *d)
  * first_dose part. */
 static void vac_factors(const seir_campaign_spec *c, seir_campaign *k)
 {
+	/* A vaccine with NAbs: its NAbs protect (seir_vx_tab), no constant
+	 * efficacy. */
+	if (c->vaccine) {
+		for (int e = 0; e < SEIR_VE_KINDS; e++)
+			k->left_q16[0][e] = k->left_q16[1][e] = SEIR_Q16_ONE;
+		return;
+	}
 	for (int e = 0; e < SEIR_VE_KINDS; e++) {
 		double one = c->interval ? c->first_dose * c->ve[e] : c->ve[e];
 		k->left_q16[0][e] = weft__seir_q16(1.0 - one);
@@ -411,4 +497,54 @@ void weft__seir_vaccination_summary(weft_model_ctx *mc, const seir_state *s,
 			cs->interval ? doses[c][2] : first,
 			cs->interval ? "both doses" : "its one dose");
 	}
+}
+
+/* ---- vaccines with NAbs ----------------------------------------------------
+ */
+
+/* log2 of a vaccine's weight against variant `label`, Q16 signed. */
+static uint32_t vac_weight(const struct vac_known *v, const char *label)
+{
+	double x = 1.0;
+
+	for (int k = 0; k < 5; k++)
+		if (!strcmp(label, vac_variants[k]))
+			x = v->variant[k];
+	return (uint32_t)(int32_t)lround(log2(x) * 65536.0);
+}
+
+weft_status weft__seir_vaccine_nabs(weft_model_ctx *mc, seir_state *s)
+{
+	seir_vx_tab *t = &s->vx;
+	int any = 0;
+
+	memset(t, 0, sizeof *t);
+	for (uint32_t c = 0; c < s->params.n_campaigns; c++) {
+		const struct vac_known *v;
+
+		if (!s->camps[c].vaccine)
+			continue;
+		v = &vac_known[s->camps[c].vaccine - 1];
+		any = 1;
+		t->on[c] = 1;
+		t->boost_q16[c] = weft__seir_q16(v->boost);
+		t->boost_log_q16[c] =
+			(uint32_t)(int32_t)lround(log2(v->boost) * 65536.0);
+		for (uint32_t k = 0; k < s->var.n; k++)
+			t->imm_log[c][k] = vac_weight(v, s->var_label[k]);
+		weft__seir_nab_law(&t->law[c], v->mean, v->sd);
+	}
+	if (!any)
+		return WEFT_OK;
+	if (!(s->params.opts & SEIR_OPT_WANING))
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"%s: [seir] vaccine_campaigns: a "
+			"vaccine with NAbs (vaccine=) needs "
+			"waning immunity (%s: [seir] waning = "
+			"true)",
+			weft_model_where(mc, "vaccine_campaigns"),
+			weft_model_where(mc, "waning"));
+	s->params.opts |= SEIR_OPT_VXNAB;
+	return WEFT_OK;
 }

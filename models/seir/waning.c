@@ -101,24 +101,24 @@ static uint32_t waning_left(double alpha, double beta, double l)
 
 /* The normal law of log2 of the initial NAb level on 1024 bins over
  * eight standard deviations either side of its mean. */
-static void waning_init_law(seir_waning *w, double mean, double sd)
+void weft__seir_nab_law(seir_nab_law *w, double mean, double sd)
 {
 	double lo = mean - 8.0 * sd, step;
 
-	w->init_w = (uint32_t)lround(sd * 1024.0);
-	if (w->init_w == 0)
-		w->init_w = 1;
-	step = w->init_w / 65536.0;
-	w->init_lo = SEIR_NAB_LOG0 + waning_q16_signed(lo);
+	w->w = (uint32_t)lround(sd * 1024.0);
+	if (w->w == 0)
+		w->w = 1;
+	step = w->w / 65536.0;
+	w->lo = SEIR_NAB_LOG0 + waning_q16_signed(lo);
 	for (uint32_t k = 0; k < SEIR_NAB_INIT_BINS; k++) {
 		double x = lo + (k + 1) * step, c;
 
 		c = sd > 0.0 ? 0.5 * erfc(-(x - mean) / (sd * sqrt(2.0)))
 			     : (x >= mean ? 1.0 : 0.0);
-		w->init_cum[k] = c >= 1.0 ? 0xFFFFFFFFu
-					  : (uint32_t)floor(c * 4294967296.0);
+		w->cum[k] = c >= 1.0 ? 0xFFFFFFFFu
+				     : (uint32_t)floor(c * 4294967296.0);
 	}
-	w->init_cum[SEIR_NAB_INIT_BINS - 1] = 0xFFFFFFFFu;
+	w->cum[SEIR_NAB_INIT_BINS - 1] = 0xFFFFFFFFu;
 }
 
 /* The keys' values, checked. */
@@ -169,7 +169,7 @@ static weft_status waning_read(weft_model_ctx *mc, seir_state *s)
 	for (int c = 0; c < SEIR_NAB_SYMPTOMS; c++)
 		w->symp_log[c] =
 			waning_q16_signed(log2(rel[c] * (1.0 + eff[1])));
-	waning_init_law(w, init[0], init[1]);
+	weft__seir_nab_law(&w->init, init[0], init[1]);
 	for (uint32_t i = 0; i <= SEIR_NAB_STEPS; i++) {
 		double l = -32.0 + i / 8.0;
 
@@ -250,7 +250,7 @@ size_t weft__seir_waning_words(const seir_state *s)
 {
 	if (!(s->params.opts & SEIR_OPT_WANING))
 		return 0;
-	return 2 * (size_t)s->n_agents + 1;
+	return 2 * (size_t)s->n_agents + 1 + weft__seir_variants_words(s);
 }
 
 uint32_t weft__seir_waning_kin(const seir_params *p)
@@ -261,6 +261,12 @@ uint32_t weft__seir_waning_kin(const seir_params *p)
 uint32_t weft__seir_waning_rows(const seir_params *p)
 {
 	size_t words = sizeof(seir_waning) / 4 + weft__seir_waning_kin(p);
+
+	/* With variants and vaccines with NAbs their tables follow. */
+	if (p->opts & SEIR_OPT_VARIANTS)
+		words += sizeof(seir_variant_tab) / 4;
+	if (p->opts & SEIR_OPT_VXNAB)
+		words += sizeof(seir_vx_tab) / 4;
 
 	if (!(p->opts & SEIR_OPT_WANING))
 		return 0;
@@ -277,6 +283,14 @@ void weft__seir_waning_table(const seir_state *s, uint32_t *dst)
 	*w = s->wan;
 	w->n_kin = n;
 	waning_kinetics(s->wan_decay, (uint32_t *)(void *)(w + 1), n);
+	w->var_off = (uint32_t)(sizeof(seir_waning) / 4) + n;
+	w->vx_off = w->var_off;
+	if (s->params.opts & SEIR_OPT_VARIANTS) {
+		memcpy(dst + w->var_off, &s->var, sizeof s->var);
+		w->vx_off += (uint32_t)(sizeof s->var / 4);
+	}
+	if (s->params.opts & SEIR_OPT_VXNAB)
+		memcpy(dst + w->vx_off, &s->vx, sizeof s->vx);
 }
 
 uint64_t weft__seir_waning_reinf(const seir_state *s, uint64_t days)

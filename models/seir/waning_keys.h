@@ -47,6 +47,25 @@
 		SEIR_POP_KEY("trans_redux", WEFT_KEY_REAL, "0.59", 0, 1, NULL, \
 			     "with waning: transmissibility of an agent "      \
 			     "from its first reinfection on (Covasim "         \
-			     "trans_redux)")
+			     "trans_redux)"),                                  \
+		SEIR_POP_KEY(                                                  \
+			"variants", WEFT_KEY_STRING, "", 0, 0, NULL,           \
+			"with waning: variants imported on their days, "       \
+			"as Covasim's cv.variant: entries 'variant=LABEL "     \
+			"day=D imports=N' separated by commas, with "          \
+			"optional rel_beta, rel_symp_prob, "                   \
+			"rel_severe_prob, rel_crit_prob, rel_death_prob; "     \
+			"alpha, beta, gamma and delta take Covasim's "         \
+			"get_variant_pars and get_cross_immunity, other "      \
+			"labels 1 (models/seir/seir.md); empty: the "          \
+			"seeds' variant alone"),                               \
+		SEIR_POP_KEY("variant_immunity", WEFT_KEY_STRING, "", 0, 0,    \
+			     NULL,                                             \
+			     "with variants: Covasim's immunity matrix, rows " \
+			     "by the new infection's variant, columns by the " \
+			     "last one's (wild first, then the variants in "   \
+			     "order), rows separated by ';' and values by "    \
+			     "','; empty: Covasim's get_cross_immunity, 1 "    \
+			     "for other labels")
 
 #endif /* WEFT_SEIR_WANING_KEYS_H */

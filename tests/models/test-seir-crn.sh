@@ -67,22 +67,9 @@ quar_period = 7
 crn = true
 EOF
 
-# run DIR BACKEND THREADS [--set ...]: $tmp/all.ini into $tmp/DIR.
-run() {
-	d=$1 b=$2 t=$3
-	shift 3
-	WEFT_PLUGIN_PATH="$build/plugins/$b/.libs" "$weft" run --quiet \
-		"$tmp/all.ini" --set backend.name="$b" \
-		--set backend.threads="$t" --set output.directory="$tmp/$d" \
-		"$@" > "$tmp/$d.log" 2>&1
-}
-
-# same DIR: DIR's outputs are the reference's, byte for byte.
-same() {
-	for f in daily.csv by_age.csv reproduction.csv infections.csv; do
-		cmp "$tmp/ref/$f" "$tmp/$1/$f" || return 1
-	done
-}
+. "$WEFT_SRCDIR/tests/models/seir-backends.sh"
+run() { seir_run "$@"; }
+same() { seir_same "$@"; }
 
 run ref openmp 1
 ok $? "crn = true runs with every path on (openmp, 1 thread)"
@@ -96,15 +83,7 @@ ok $? "crn = true: the template backend gives openmp's outputs"
 run plain openmp 1 --set seir.crn=false && [ -s "$tmp/ref/daily.csv" ] &&
 	! cmp -s "$tmp/ref/daily.csv" "$tmp/plain/daily.csv"
 ok $? "crn = true draws other numbers than crn = false"
-ocl="$build/plugins/opencl/.libs"
-if [ -f "$ocl/weft-backend-opencl.so" ] &&
-	WEFT_PLUGIN_PATH=$ocl "$weft" backends 2>/dev/null |
-	grep -q "^opencl  *available "; then
-	run ocl opencl 0 && same ocl
-	ok $? "crn = true: opencl gives openmp's outputs"
-else
-	skip "crn = true: opencl gives openmp's outputs" "opencl cannot run here"
-fi
+seir_opencl "crn = true"
 
 # ---- the pairing -----------------------------------------------------------
 # ratios CRN: bench/crn.sh's last line's two ratios and the same-seed

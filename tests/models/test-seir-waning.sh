@@ -70,57 +70,9 @@ waning = true
 nab_decay = 21, 0.05, 40, 0.01, 80
 EOI
 
-# run DIR BACKEND THREADS [--set ...]: $tmp/all.ini into $tmp/DIR.
-run() {
-	d=$1 b=$2 t=$3
-	shift 3
-	WEFT_PLUGIN_PATH="$build/plugins/$b/.libs" "$weft" run --quiet \
-		"$tmp/all.ini" --set backend.name="$b" \
-		--set backend.threads="$t" --set output.directory="$tmp/$d" \
-		"$@" > "$tmp/$d.log" 2>&1
-}
-
-# same DIR: DIR's outputs are the reference's, byte for byte.
-same() {
-	for f in daily.csv by_age.csv reproduction.csv infections.csv; do
-		cmp "$tmp/ref/$f" "$tmp/$1/$f" || return 1
-	done
-}
-
-run ref openmp 1
-ok $? "waning = true runs with the paths it works with on (openmp, 1 thread)"
-tail -n 3 "$tmp/ref.log" | diag
-run omp2 openmp 2 && same omp2
-ok $? "waning = true: openmp with 2 threads gives 1 thread's outputs"
-run nofront openmp 2 --set seir.frontier=false && same nofront
-ok $? "waning = true: without the frontier, the same outputs"
-if [ -f "$build/plugins/template/.libs/weft-backend-template.so" ]; then
-	run tpl template 0 && same tpl
-	ok $? "waning = true: the template backend gives openmp's outputs"
-else
-	skip "waning = true: the template backend gives openmp's outputs" "not built"
-fi
-ocl="$build/plugins/opencl/.libs"
-if [ -f "$ocl/weft-backend-opencl.so" ] &&
-	WEFT_PLUGIN_PATH=$ocl "$weft" backends 2>/dev/null |
-	grep -q "^opencl  *available "; then
-	run ocl opencl 0 && same ocl
-	ok $? "waning = true: opencl gives openmp's outputs"
-else
-	skip "waning = true: opencl gives openmp's outputs" "opencl cannot run here"
-fi
-
-# The CUDA plugin on the stand-in runtime (NVRTC compiling the real
-# sources; tests/models/test-golden.sh), when CUDA is built.
-mock="$build/tests/plugins/cuda-mock/.libs"
-if [ -f "$mock/weft-backend-cuda.so" ]; then
-	WEFT_PLUGIN_PATH=$mock "$weft" run --quiet "$tmp/all.ini" \
-		--set backend.name=cuda --set output.directory="$tmp/mock" \
-		> "$tmp/mock.log" 2>&1 && same mock
-	ok $? "waning = true: the CUDA plugin (stand-in runtime) gives openmp's outputs"
-else
-	skip "waning = true: the CUDA plugin (stand-in runtime) gives openmp's outputs" "CUDA is not built"
-fi
+. "$WEFT_SRCDIR/tests/models/seir-backends.sh"
+run() { seir_run "$@"; }
+seir_everywhere "waning = true with the paths it works with on"
 
 # ---- reinfections with waning only -----------------------------------------
 awk -F, 'NR == 1 { ok = $26 == "new_reinfections"; next }
@@ -151,39 +103,11 @@ for s in $(seq "$seeds"); do
 	awk -F, -v s="$s" 'NR > 1 { print s "," $1 "," $8 "," $26 "," $10 "," $7 "," $4 + $5 }' \
 		"$out/daily.csv" >> "$tmp/weft.csv"
 done
-awk -F, -v n="$n_agents" -v seeds="$seeds" '
-FILENAME != ARGV[1] {	# weft: seed,day,new,reinf,cum,deaths,inf
-	for (c = 1; c <= 4; c++)
-		sum[c, $2] += $(c + 2)
-	if ($2 > last) last = $2
-	if ($7 > peak[$1]) { peak[$1] = $7; pday[$1] = $2 }
-	if ($2 == 360) { att += $5 / n; dth += $6 }
-	rein += $4
-	next
-}
-$1 != "random" || $2 != n { next }
-$3 == "final" { for (k = 1; k <= 10; k++) fin[k] = $(k + 3); next }
-{ for (c = 1; c <= 4; c++) { lo[c, $3] = $(2 * c + 2); hi[c, $3] = $(2 * c + 3) } }
-END {
-	split("new_infections new_reinfections cumulative deaths", name, " ")
-	for (c = 1; c <= 4; c++) {
-		good = 0
-		for (d = 0; d <= last; d++) {
-			mv = sum[c, d] / seeds
-			if ((mv >= lo[c, d] && mv <= hi[c, d]) || (hi[c, d] == 0 && mv < 0.5))
-				good++
-		}
-		printf "%s %s mean inside on %d of %d days\n", name[c],
-		       (good >= 0.95 * (last + 1) ? "inside" : "outside"), good, last + 1
-	}
-	for (s in peak) { pk += peak[s] / n; pd += pday[s] }
-	split(att / seeds " " pk / seeds " " pd / seeds " " dth / seeds " " rein / seeds, m, " ")
-	split("attack peak_prevalence peak_day deaths reinfections", lab, " ")
-	for (k = 1; k <= 5; k++)
-		printf "%s %s mean %.4f, band %s to %s\n", lab[k],
-		       (m[k] >= fin[2 * k - 1] && m[k] <= fin[2 * k] ? "inside" : "outside"),
-		       m[k], fin[2 * k - 1], fin[2 * k]
-}' "$bands" "$tmp/weft.csv" > "$tmp/cmp"
+awk -F, -v n="$n_agents" -v seeds="$seeds" \
+	-v curves="new_infections new_reinfections cumulative deaths" \
+	-v sums="2:reinfections" \
+	-f "$WEFT_SRCDIR/tests/models/covasim-band.awk" \
+	"$bands" "$tmp/weft.csv" > "$tmp/cmp"
 [ -s "$tmp/cmp" ] || echo "none outside no comparison made" > "$tmp/cmp"
 while read -r what verdict detail; do
 	[ "$verdict" = inside ]

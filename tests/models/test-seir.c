@@ -1713,8 +1713,8 @@ static void test_errors(void)
 	bad_ini("vaccine_campaigns = days=5-90 dose=300", NULL,
 		"bad.ini:6: [seir] vaccine_campaigns = days=5-90 dose=300: "
 		"'days=5-90 dose=300': unknown setting 'dose' (days, doses, "
-		"coverage, ages, priority, second, efficacy, symptoms, severe, "
-		"first)");
+		"coverage, ages, priority, second, vaccine, efficacy, "
+		"symptoms, severe, first)");
 	bad_ini("vaccine_campaigns = days=5-90 doses=300 coverage=1.5", NULL,
 		"'days=5-90 doses=300 coverage=1.5': bad value of coverage: "
 		"expected a number from 0 to 1");
