@@ -2,7 +2,23 @@
 # configuration gives the same bits everywhere (test-seir-waning.sh,
 # test-seir-variants.sh, test-seir-crn.sh): $tmp/all.ini run on a
 # backend and thread count, and its outputs compared with openmp's on
-# one thread. Needs tests/tap.sh, $build, $weft and $tmp.
+# one thread. Needs tests/tap.sh; seir_setup sets the rest.
+
+# seir_setup NAME: $build, $weft, a scratch directory $tmp (removed at
+# exit) and WEFT_MODEL_PATH; the whole test skipped when the SEIR model
+# or the openmp backend (the reference) is not built.
+seir_setup() {
+	build="$WEFT_BUILDDIR"
+	weft="$build/cli/weft"
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-$1-test-XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	WEFT_MODEL_PATH="$build/models/seir/.libs"
+	export WEFT_MODEL_PATH
+	[ -f "$WEFT_MODEL_PATH/weft-model-seir.so" ] ||
+		skip_all "models/seir is not built"
+	[ -f "$build/plugins/openmp/.libs/weft-backend-openmp.so" ] ||
+		skip_all "the openmp backend (the reference) is not built"
+}
 
 # seir_run DIR BACKEND THREADS [--set ...]: $tmp/all.ini into $tmp/DIR.
 seir_run() {

@@ -15,17 +15,8 @@
 #     deaths' ratio at least 10 (measured: 84).
 set -u
 . "$WEFT_SRCDIR/tests/tap.sh"
-build="$WEFT_BUILDDIR"
-weft="$build/cli/weft"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-crn-test-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-WEFT_MODEL_PATH="$build/models/seir/.libs"
-export WEFT_MODEL_PATH
-[ -f "$WEFT_MODEL_PATH/weft-model-seir.so" ] ||
-	skip_all "models/seir is not built"
-[ -f "$build/plugins/openmp/.libs/weft-backend-openmp.so" ] ||
-	skip_all "the openmp backend (the reference) is not built"
+. "$WEFT_SRCDIR/tests/models/seir-backends.sh"
+seir_setup crn
 
 # ---- the same bits on every backend and thread count -----------------------
 cat > "$tmp/all.ini" <<'EOF'
@@ -67,7 +58,6 @@ quar_period = 7
 crn = true
 EOF
 
-. "$WEFT_SRCDIR/tests/models/seir-backends.sh"
 run() { seir_run "$@"; }
 same() { seir_same "$@"; }
 

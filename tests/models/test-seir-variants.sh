@@ -39,17 +39,8 @@
 #     200,000 agents).
 set -u
 . "$WEFT_SRCDIR/tests/tap.sh"
-build="$WEFT_BUILDDIR"
-weft="$build/cli/weft"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-variants-test-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-WEFT_MODEL_PATH="$build/models/seir/.libs"
-export WEFT_MODEL_PATH
-[ -f "$WEFT_MODEL_PATH/weft-model-seir.so" ] ||
-	skip_all "models/seir is not built"
-[ -f "$build/plugins/openmp/.libs/weft-backend-openmp.so" ] ||
-	skip_all "the openmp backend (the reference) is not built"
+. "$WEFT_SRCDIR/tests/models/seir-backends.sh"
+seir_setup variants
 
 cat > "$tmp/all.ini" <<'EOI'
 [simulation]
@@ -78,7 +69,6 @@ nab_decay = 21, 0.05, 40, 0.01, 80
 variants = variant=delta day=25 imports=6, variant=omega day=70 imports=4 rel_beta=1.5 rel_severe_prob=2, variant=delta day=90 imports=3
 EOI
 
-. "$WEFT_SRCDIR/tests/models/seir-backends.sh"
 run() { seir_run "$@"; }
 
 # ---- the same bits on every backend and thread count -----------------------

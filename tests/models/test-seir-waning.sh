@@ -28,18 +28,9 @@
 #     200,000 agents).
 set -u
 . "$WEFT_SRCDIR/tests/tap.sh"
-build="$WEFT_BUILDDIR"
-weft="$build/cli/weft"
+. "$WEFT_SRCDIR/tests/models/seir-backends.sh"
+seir_setup waning
 bands="$WEFT_SRCDIR/tests/data/covasim-waning-bands.csv"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-waning-test-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-WEFT_MODEL_PATH="$build/models/seir/.libs"
-export WEFT_MODEL_PATH
-[ -f "$WEFT_MODEL_PATH/weft-model-seir.so" ] ||
-	skip_all "models/seir is not built"
-[ -f "$build/plugins/openmp/.libs/weft-backend-openmp.so" ] ||
-	skip_all "the openmp backend (the reference) is not built"
 
 # ---- the same bits on every backend and thread count -----------------------
 cat > "$tmp/all.ini" <<'EOI'
@@ -70,7 +61,6 @@ waning = true
 nab_decay = 21, 0.05, 40, 0.01, 80
 EOI
 
-. "$WEFT_SRCDIR/tests/models/seir-backends.sh"
 run() { seir_run "$@"; }
 seir_everywhere "waning = true with the paths it works with on"
 
