@@ -3,8 +3,8 @@
 Covasim presets run (examples/covasim-random.ini, covasim-hybrid.ini), for
 timing and for the validation of weft's epidemic against Covasim's.
 
-    covasim_run.py [--waning | --variants SPEC] POP_TYPE POP_SIZE DAYS SEEDS
-                   [SERIES_CSV]
+    covasim_run.py [--waning | --variants SPEC] [--no-dispersion]
+                   POP_TYPE POP_SIZE DAYS SEEDS [SERIES_CSV]
 
 SEEDS is one seed or a range FIRST-LAST. For each seed one line is
 printed: pop_type pop_size days seed init_s run_s attack_rate peak_day
@@ -31,6 +31,10 @@ examples/covasim-variants.ini's comparison), and each line of SERIES_CSV
 ends with the day's new_reinfections and then its new infections of each
 variant (results['variant']['new_infections_by_variant']), the initial
 "wild" one first.
+
+With --no-dispersion every agent's transmissibility is 1 (beta_dist a
+constant, where Covasim draws it from a negative binomial of dispersion
+0.45): weft's rel_trans_dispersion = 0.
 
 With --vaccine VACCINE:FIRST-LAST:DOSES (e.g. pfizer:30-50:2857; implies
 --waning) Covasim gets cv.vaccinate_num(VACCINE, num_doses=F,
@@ -90,10 +94,13 @@ def vaccination(vaccine):
 
 
 def run_one(pop_type, pop_size, days, seed, waning=False, variants=None,
-            vaccine=None):
+            vaccine=None, dispersion=True):
     pars = dict(pop_type=pop_type, pop_size=pop_size, n_days=days,
                 pop_infected=20, rand_seed=seed, rescale=False,
                 use_waning=waning, verbose=0)
+    if not dispersion:
+        # every agent's transmissibility 1 (weft's rel_trans_dispersion = 0)
+        pars["beta_dist"] = dict(dist="uniform", par1=1.0, par2=1.0)
     if variants:
         pars["variants"] = [cv.variant(label, days=day, n_imports=imports)
                             for label, day, imports in variants]
@@ -139,16 +146,17 @@ def main():
         del args[i:i + 2]
     waning = ("--waning" in args or variants is not None
               or vaccine is not None)
-    args = [a for a in args if a != "--waning"]
+    dispersion = "--no-dispersion" not in args
+    args = [a for a in args if a not in ("--waning", "--no-dispersion")]
     pop_type, pop_size, days = args[0], int(args[1]), int(args[2])
     first, _, last = args[3].partition("-")
     seeds = range(int(first), int(last or first) + 1)
     out = args[4] if len(args) > 4 else None
     # loads numba; untimed
-    run_one(pop_type, 2000, 10, 0, waning, variants, vaccine)
+    run_one(pop_type, 2000, 10, 0, waning, variants, vaccine, dispersion)
     for seed in seeds:
         sim, init_s, run_s = run_one(pop_type, pop_size, days, seed, waning,
-                                     variants, vaccine)
+                                     variants, vaccine, dispersion)
         r = sim.results
         inf = r['n_infectious'][:]
         peak = int(inf.argmax())

@@ -40,19 +40,34 @@
 #                  tests/data/patches-laser-band-season.csv is --season 0.3,60
 #
 # A grid of patches (--grid MxN, e.g. 3x3): LASER and weft on the same
-# grid mixed through LASER's gravity network, per patch and state the
-# share of days inside LASER's band (needs LASER).
+# grid (bench/laser-run.py's grid(): populations 20 000 to 60 000, 10
+# infectious in patch 0 only) mixed through LASER's gravity network, 20
+# seeds each (--seeds N), --days days, with births and deaths at --cbr and
+# --cdr when given; per patch and state the share of days on which weft's
+# mean lies inside LASER's band (needs LASER).
+#
+#   bench/laser-compare.sh --grid 3x3 [--cbr 30 --cdr 10] [BUILD]
 #
 # The benchmark (--bench): LASER and weft one after the other, each on one
 # core (taskset -c 0, OMP_NUM_THREADS=1, NUMBA_NUM_THREADS=1) at
 # BENCH_AGENTS agents (default 1000000; a list: "1000000 10000000") in one
-# patch, 365 days, 3 runs each (after a warm-up run of LASER that compiles
-# its numba kernels); the medians of the wall time of the 365 days
-# (LASER's model.run(), weft's "steps" time) and of the CPU time (LASER's
-# process time of model.run(), weft's whole process), as person-days per
-# second (agents x days / seconds). Prints the machine's load (uptime)
-# before and after, and the CPU. On a loaded machine the CPU times are the
-# fairer comparison: a process pinned to a shared core waits for it.
+# patch, 365 days, 3 runs each (after a warm-up run of LASER, the same
+# set-up at 10 000 agents, that compiles its numba kernels); the medians
+# of the wall time of the 365 days (LASER's model.run(), weft's "steps"
+# time) and of the CPU time (LASER's process time of model.run(), weft's
+# whole process), as person-days per second (agents x days / seconds;
+# the agents at day 0). Prints the machine's load (uptime) before and
+# after, and the CPU. On a loaded machine the CPU times are the fairer
+# comparison: a process pinned to a shared core waits for it.
+#
+#   BENCH_AGENTS="1000000 10000000" bench/laser-compare.sh --bench \
+#       [--grid MxN] [--cbr X --cdr Y] [BUILD]
+#
+# With --grid MxN the same on that grid of patches, its populations
+# scaled so that they total each of BENCH_AGENTS (laser-run.py --grid MxN
+# --agents N --print-weft gives weft's keys), mixed through LASER's
+# gravity network; with --cbr and --cdr (one patch or a grid) births and
+# deaths on both sides (weft's capacity its default, enough for cbr).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=""
@@ -67,12 +82,14 @@ cbr=0
 cdr=0
 days=365
 season=""
+bench=0
+grid=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--band-only) mode=band ;;
 	--fresh) fresh=1 ;;
-	--bench) mode=bench ;;
-	--grid) mode=grid; grid=$2; shift ;;
+	--bench) bench=1 ;;
+	--grid) grid=$2; shift ;;
 	--seeds) seeds=$2; shift ;;
 	--counts) counts="$counts $2"; shift ;;
 	--band) band=$2; shift ;;
@@ -85,6 +102,15 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+if [ "$bench" = 1 ]; then
+	mode=bench
+elif [ -n "$grid" ]; then
+	mode=grid
+fi
+case $grid in
+"" | [1-9]*x[1-9]*) ;;
+*) echo "laser-compare.sh: --grid $grid: not MxN (e.g. 3x3)" >&2; exit 2 ;;
+esac
 build=${build:-$top/_build}
 weft="$build/cli/weft"
 WEFT_PLUGIN_PATH="$build/plugins/openmp/.libs"
@@ -97,26 +123,41 @@ trap 'rm -rf "$tmp"' EXIT
 # Medians of 3: wall seconds of the 365 days (LASER's model.run(), weft's
 # "steps" line) and CPU seconds (LASER's process time of
 # model.run(); weft's whole process, user + system, setup included).
+# One patch, or with --grid the grid scaled to each total; births and
+# deaths at cbr and cdr (0: none) on both sides.
 median3() { sort -g | sed -n 2p; }
 if [ "$mode" = bench ]; then
+	where="in one patch"
+	[ -z "$grid" ] || where="in a $grid grid of patches"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "load before: $(uptime)"
 	echo "cpu: $(lscpu | sed -n 's/^Model name: *//p')"
+	echo "set-up: $where, cbr $cbr, cdr $cdr per 1000 per year, 365 days"
 	for n in ${BENCH_AGENTS:-1000000}; do
+		# weft's patches: one of n agents, or the grid scaled to n.
+		if [ -n "$grid" ]; then
+			wpatches=$("$lpy" "$top/bench/laser-run.py" --grid "$grid" \
+				--agents "$n" --print-weft) || exit 2
+		else
+			wpatches="--set patches.populations=$n"
+		fi
 		OMP_NUM_THREADS=1 NUMBA_NUM_THREADS=1 TQDM_DISABLE=1 \
 			taskset -c 0 "$lpy" "$top/bench/laser-run.py" --bench \
-			--agents "$n" --days 365 > "$tmp/laser.out" 2>&1 ||
+			--agents "$n" --days 365 ${grid:+--grid "$grid"} \
+			--cbr "$cbr" --cdr "$cdr" > "$tmp/laser.out" 2>&1 ||
 			{ cat "$tmp/laser.out"; exit 2; }
 		lw=$(awk '/^laser/ { print $6 }' "$tmp/laser.out" | median3)
 		lc=$(awk '/^laser/ { print $9 }' "$tmp/laser.out" | median3)
 		: > "$tmp/weft.wall"
 		: > "$tmp/weft.cpu"
 		for r in 1 2 3; do
+			# shellcheck disable=SC2086
 			OMP_NUM_THREADS=1 /usr/bin/time -f '%U %S' \
 				-o "$tmp/time" taskset -c 0 "$weft" run \
 				"$top/examples/patches.ini" \
 				--set backend.name=openmp --set backend.threads=1 \
-				--set patches.populations="$n" \
+				$wpatches --set patches.cbr="$cbr" \
+				--set patches.cdr="$cdr" \
 				--set simulation.seed=$((1000 + r)) \
 				--set output.plot=none --set output.csv=false \
 				--set output.directory="$tmp/bench" \
@@ -127,8 +168,8 @@ if [ "$mode" = bench ]; then
 		done
 		ww=$(median3 < "$tmp/weft.wall")
 		wc=$(median3 < "$tmp/weft.cpu")
-		echo "LASER $n agents, wall/cpu s: $(awk '/^laser/ { printf "%s/%s ", $6, $9 }' "$tmp/laser.out")"
-		echo "weft  $n agents, wall s: $(tr '\n' ' ' < "$tmp/weft.wall")cpu s: $(tr '\n' ' ' < "$tmp/weft.cpu")"
+		echo "LASER $n agents $where, wall/cpu s: $(awk '/^laser/ { printf "%s/%s ", $6, $9 }' "$tmp/laser.out")"
+		echo "weft  $n agents $where, wall s: $(tr '\n' ' ' < "$tmp/weft.wall")cpu s: $(tr '\n' ' ' < "$tmp/weft.cpu")"
 		awk -v n="$n" -v lw="$lw" -v lc="$lc" -v ww="$ww" -v wc="$wc" 'BEGIN {
 			pd = n * 365
 			printf "%d agents x 365 days, medians of 3:\n", n
@@ -144,18 +185,21 @@ fi
 # ---- a grid of patches ---------------------------------------------------------
 # LASER and weft on the same grid (bench/laser-run.py's grid(): 10
 # infectious in patch 0 only, the other patches reached through the
-# gravity network), 20 seeds each; per patch and state, the share of days
-# on which weft's mean lies inside LASER's 5-95 % band (widened by one
-# agent). Needs LASER (LASER_PYTHON).
+# gravity network), 20 seeds each, --days days, births and deaths at cbr
+# and cdr; per patch and state, the share of days on which weft's mean
+# lies inside LASER's 5-95 % band (widened by one agent). Needs LASER
+# (LASER_PYTHON).
 if [ "$mode" = grid ]; then
 	OMP_NUM_THREADS=1 NUMBA_NUM_THREADS=1 TQDM_DISABLE=1 "$lpy" \
 		"$top/bench/laser-run.py" --grid "$grid" --seeds 1-"$seeds" \
-		--days 365 --out "$tmp/laser" > "$tmp/laser.out" 2>&1 ||
-		{ cat "$tmp/laser.out"; exit 2; }
+		--days "$days" --cbr "$cbr" --cdr "$cdr" --out "$tmp/laser" \
+		> "$tmp/laser.out" 2>&1 || { cat "$tmp/laser.out"; exit 2; }
 	# shellcheck disable=SC2046
 	"$weft" run --quiet "$top/examples/patches.ini" \
 		--set backend.name=openmp --set output.plot=none \
 		--set ensemble.runs="$seeds" --set output.directory="$tmp/weft" \
+		--set patches.cbr="$cbr" --set patches.cdr="$cdr" \
+		--set simulation.steps="$days" \
 		$("$lpy" "$top/bench/laser-run.py" --grid "$grid" --print-weft) \
 		> "$tmp/weft.out" 2>&1 || { cat "$tmp/weft.out"; exit 2; }
 	"$lpy" - "$tmp/laser" "$tmp/weft" "$min_inside" <<'EOF'
@@ -235,30 +279,5 @@ fi
 
 # ---- the check -------------------------------------------------------------------
 # shellcheck disable=SC2086
-awk -F, -v min="$min_inside" '
-FNR == 1 { file++ }
-file == 1 && /^#/ { next }
-file == 1 && $1 == "day" { next }
-file == 1 { d = $1; days[d] = 1; for (k = 0; k < 4; k++) {
-	lo[d, k] = $(2 + 3 * k); hi[d, k] = $(3 + 3 * k) }; next }
-FNR > 1 { runs[$1]++; for (k = 0; k < 4; k++) sum[$1, k] += $(2 + k) }
-END {
-	split("S E I R", name, " ")
-	bad = 0
-	for (k = 0; k < 4; k++) {
-		n = 0; inside = 0
-		for (d in days) {
-			if (!runs[d]) continue
-			m = sum[d, k] / runs[d]; n++
-			if (m >= lo[d, k] - 1 && m <= hi[d, k] + 1) inside++
-		}
-		share = n ? 100 * inside / n : 0
-		printf "%s: weft mean inside LASER band on %d of %d days (%.1f%%) %s\n",
-			name[k + 1], inside, n, share, (share >= min ? "ok" : "FAIL")
-		tot += inside; totn += n
-		if (share < min) bad = 1
-	}
-	printf "all: %d of %d state-days (%.2f%%) inside; %s\n", tot, totn,
-		100 * tot / totn, bad ? "FAIL" : "PASS"
-	exit bad
-}' "$band" $counts
+awk -F, -v min="$min_inside" -v keys=1 -v who=LASER \
+	-f "$top/bench/band-check.awk" "$band" $counts

@@ -8,15 +8,22 @@ components [Susceptible, Recovered, Infectious, Exposed, Transmission].
   laser-run.py --seeds 1-20 --agents 100000 --days 365 --out DIR
       writes DIR/laser-SEED.csv (day,S,E,I,R) for each seed;
   laser-run.py --bench --agents 1000000 --days 365
-      prints the seconds of model.run(), wall and CPU (after a warm-up run
-      that compiles numba's kernels).
+      prints the seconds of model.run(), wall and CPU, of 3 runs (--reps)
+      after a warm-up run of the same set-up at 10 000 agents that
+      compiles numba's kernels; with --grid MxN the grid's patches
+      scaled to --agents in all, with --cbr and --cdr births and deaths.
+  laser-run.py --cbr 30 --cdr 10 ...
+      births and deaths per 1000 per year (BirthsByCBR, MortalityByCDR),
+      for every use here;
   laser-run.py --season 0.3,60 --seeds 1-20 --out DIR
       the same with LASER's seasonality (Transmission's seasonality, a
       ValuesMap.from_timeseries of 1 + 0.3 cos(2 pi (t - 60) / 365));
   laser-run.py --grid 3x3 --seeds 1-20 --out DIR
       the same disease on a grid of patches (grid()) mixed through LASER's
       gravity network: DIR/laser-SEED.csv with day,patch,S,E,I,R;
-  laser-run.py --grid 3x3 --print-weft
+      with --agents N its populations scaled to N agents in all
+      (scaled());
+  laser-run.py --grid 3x3 [--agents N] --print-weft
       the [patches] keys of that grid for weft, one --set per line.
 Run it with LASER's Python (a venv with laser-generic==1.1.0).
 """
@@ -42,6 +49,28 @@ def grid(m, n):
             lons.append(-100.0 + 0.2 * j)
             inf.append(10 if k == 0 else 0)
     return pops, lats, lons, inf
+
+
+def scaled(g, agents):
+    """Grid g with its populations scaled to agents in all: each
+    floor(pop x agents / total), the remainder one more each to the
+    first patches; the infected stay (at most a patch's agents)."""
+    pops, lats, lons, inf = g
+    total = sum(pops)
+    new = [p * agents // total for p in pops]
+    for k in range(agents - sum(new)):
+        new[k % len(new)] += 1
+    return new, lats, lons, [min(i, p) for i, p in zip(inf, new)]
+
+
+def grid_of(spec, agents=None):
+    """The grid of --grid MxN (None for one patch), scaled to agents in
+    all when agents is given."""
+    if not spec:
+        return None
+    gm, _, gn = spec.partition("x")
+    g = grid(int(gm), int(gn))
+    return scaled(g, agents) if agents else g
 
 
 def build(agents, days, seed, init_infected=10, r0=1.386, infdur=7.0,
@@ -107,7 +136,10 @@ def seeds(spec):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="1-20")
-    ap.add_argument("--agents", type=int, default=100000)
+    ap.add_argument("--agents", type=int, default=None,
+                    help="agents (default 100000); with --grid the total "
+                    "the grid's populations are scaled to (default: "
+                    "grid()'s own)")
     ap.add_argument("--days", type=int, default=365)
     ap.add_argument("--out", default=".")
     ap.add_argument("--bench", action="store_true")
@@ -126,29 +158,32 @@ def main():
     a = ap.parse_args()
     season = tuple(float(x) for x in a.season.split(",")) if a.season else None
     if a.print_weft:
-        gm, _, gn = a.grid.partition("x")
-        g = grid(int(gm), int(gn))
+        g = grid_of(a.grid, a.agents)
         for key, v in zip(("populations", "latitudes", "longitudes",
                            "initial_infected"), g):
             print("--set\npatches.%s=%s" % (key, ",".join(str(x) for x in v)))
         return 0
     os.environ.setdefault("TQDM_DISABLE", "1")
+    agents = a.agents or 100000
+    vitals = {"cbr": a.cbr, "cdr": a.cdr}
     if a.bench:
-        build(10000, 5, 1).run()  # compile numba's kernels
+        # The warm-up compiles numba's kernels for this set-up: the same
+        # components (and patches) at 10 000 agents, 5 days.
+        build(10000, 5, 1, patches=grid_of(a.grid, 10000), **vitals).run()
+        g = grid_of(a.grid, agents)
         for rep in range(a.reps):
-            m = build(a.agents, a.days, 1000 + rep)
+            m = build(agents, a.days, 1000 + rep, patches=g, **vitals)
             t, c = time.perf_counter(), time.process_time()
             m.run()
             print("laser %d agents %d days %.3f s wall %.3f s cpu" %
-                  (a.agents, a.days, time.perf_counter() - t,
+                  (agents, a.days, time.perf_counter() - t,
                    time.process_time() - c), flush=True)
         return 0
     os.makedirs(a.out, exist_ok=True)
     if a.grid:
-        gm, _, gn = a.grid.partition("x")
-        g = grid(int(gm), int(gn))
+        g = grid_of(a.grid, a.agents)
         for sd in seeds(a.seeds):
-            m = build(0, a.days, sd, patches=g)
+            m = build(0, a.days, sd, patches=g, **vitals)
             m.run()
             n = m.nodes
             with open(os.path.join(a.out, "laser-%d.csv" % sd), "w") as f:
@@ -159,7 +194,7 @@ def main():
                             t, p, n.S[t, p], n.E[t, p], n.I[t, p], n.R[t, p]))
         return 0
     for sd in seeds(a.seeds):
-        m = build(a.agents, a.days, sd, cbr=a.cbr, cdr=a.cdr, season=season)
+        m = build(agents, a.days, sd, season=season, **vitals)
         m.run()
         n = m.nodes
         with open(os.path.join(a.out, "laser-%d.csv" % sd), "w") as f:

@@ -22,6 +22,13 @@ EXTRA_DIST += bench/README.md bench/seir-backends.sh bench/seir-prevalence.sh \
 EXTRA_DIST += bench/wolf-sheep-compare.sh bench/wolf_sheep_mesa.py \
 	bench/mesa-venv.sh tests/data/wolf-sheep-mesa-band.csv
 
+# The patch model against laser-measles' agent-based model: the agreement
+# check (bench/laser-measles-compare.sh), laser-measles' runs and weft's
+# keys for them (bench/laser_measles_run.py), its environment
+# (bench/laser-measles-venv.sh).
+EXTRA_DIST += bench/laser-measles-compare.sh bench/laser_measles_run.py \
+	bench/laser-measles-venv.sh
+
 # RL environments side by side per core (docs/benchmarks.md):
 # bench/rl_compare.py runs one peer, bench/puffer-cartpole-bench.c is
 # built by the script against PufferLib's sdist (not by make).
@@ -40,7 +47,8 @@ EXTRA_DIST += bench/validate/covasim-validate.sh \
 	bench/validate/covasim_waning.py bench/validate/covasim-variants.sh \
 	bench/validate/covasim_variants.py
 EXTRA_DIST += bench/validate/covasim-vaccine.sh \
-	bench/validate/covasim_vaccine.py bench/validate/covasim-scenario.sh
+	bench/validate/covasim_vaccine.py bench/validate/covasim-scenario.sh \
+	bench/validate/covasim-early.sh
 
 # bench/cuda-bench: step() overhead with and without CUDA graphs, copy
 # bandwidth and the SEIR transmission kernel's throughput, through the

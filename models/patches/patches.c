@@ -81,6 +81,16 @@ static const weft_key_desc pt_keys[] = {
 	{ "initial_infected", WEFT_KEY_STRING, "10", 0, 0, NULL,
 	  "infectious agents at day 0 in each patch: a list as long as "
 	  "populations, or one number for every patch" },
+	{ "initial_exposed", WEFT_KEY_STRING, "0", 0, 0, NULL,
+	  "exposed agents at day 0 in each patch, after the infectious, "
+	  "with exposed durations drawn (laser-measles' "
+	  "InfectionSeedingProcess seeds exposed agents): a list as long as "
+	  "the patches, or one number for every patch; 0: none" },
+	{ "force_after_progression", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "the day's force of infection from the infectious after the "
+	  "day's recoveries and onsets, as laser-measles' InfectionProcess "
+	  "(DiseaseProcess, then TransmissionProcess); false: from the "
+	  "counts at the start of the day, as LASER's" },
 	{ "cbr", WEFT_KEY_REAL, "0", 0, 100, NULL,
 	  "crude birth rate, births per 1000 agents per year: each day a "
 	  "patch has Poisson((1 + cbr/1000)^(1/365) - 1) x its agents "
@@ -200,6 +210,7 @@ typedef struct pt_state {
 	int mig, mig_home; /* the migration model, its include_home */
 	double mig_k, mig_a, mig_b, mig_c, mig_delta;
 	uint32_t *pops, *init; /* per patch */
+	uint32_t *exp0;	       /* per patch: exposed at day 0 */
 	double *lat, *lon;
 	uint32_t *lines;	/* patch_file's line of each patch, or NULL */
 	double *phase, *factor; /* patch_file's seasonality columns, or NULL */
@@ -208,7 +219,7 @@ typedef struct pt_state {
 	uint32_t *imp;	/* per patch: count, first slot, slots, imported */
 	uint64_t n_rows;
 	weft_buf *p, *ctl, *agent, *thr, *cnt, *delta, *net, *tabbuf;
-	weft_buf *series, *seasbuf, *impbuf, *inc, *born;
+	weft_buf *series, *seasbuf, *impbuf, *inc, *born, *due;
 	uint32_t *host;
 	weft_model_rows *rows;
 	weft_output *csv, *pcsv, *icsv, *ncsv;
@@ -742,6 +753,36 @@ static weft_status pt_read_patches(weft_model_ctx *mc, pt_state *s, uint32_t *n)
 	return pt_counts(mc, "initial_infected", *n, 4e9, &s->init, &m);
 }
 
+/* initial_exposed, after initial_infected, and force_after_progression,
+ * which importation (its imported agents' onsets) does not follow. */
+static weft_status pt_exposed0(weft_model_ctx *mc, pt_state *s)
+{
+	pt_params *p = &s->params;
+	uint32_t m;
+	weft_status st;
+
+	if ((st = pt_counts(mc, "initial_exposed", p->patches, 4e9, &s->exp0,
+			    &m)))
+		return st;
+	for (uint32_t k = 0; k < p->patches; k++)
+		if ((uint64_t)s->init[k] + s->exp0[k] > s->pops[k])
+			return weft_model_fail(
+				mc, WEFT_E_CONFIG,
+				"[patches] initial_exposed (%s): patch %u has "
+				"%u exposed and %u infected among %u agents",
+				weft_model_where(mc, "initial_exposed"), k,
+				s->exp0[k], s->init[k], s->pops[k]);
+	p->after_prog = weft_model_bool(mc, "force_after_progression") ? 1 : 0;
+	if (p->after_prog && weft_model_int(mc, "importation_period") != 0)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] force_after_progression (%s): not with "
+			"importation_period (%s)",
+			weft_model_where(mc, "force_after_progression"),
+			weft_model_where(mc, "importation_period"));
+	return WEFT_OK;
+}
+
 /* Births and deaths (LASER's BirthsByCBR and MortalityByCDR) and the
  * capacity they need. */
 static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
@@ -1231,6 +1272,8 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 				"%u infected among %u agents",
 				weft_model_where(mc, "initial_infected"), k,
 				s->init[k], s->pops[k]);
+	if ((st = pt_exposed0(mc, s)))
+		return st;
 	p->mixing = n > 1 && weft_model_real(mc, "gravity_k") > 0;
 	if (p->mixing && n > PT_MAX_MIX)
 		return weft_model_fail(mc, WEFT_E_CONFIG,
@@ -1293,6 +1336,7 @@ static void pt_free_host(pt_state *s)
 {
 	free(s->pops);
 	free(s->init);
+	free(s->exp0);
 	free(s->lat);
 	free(s->lon);
 	free(s->lines);
@@ -1303,7 +1347,7 @@ static void pt_free_host(pt_state *s)
 	free(s->imp);
 	pt_demog_free_host(&s->dg);
 	s->season = NULL;
-	s->pops = s->init = s->tab = s->imp = NULL;
+	s->pops = s->init = s->exp0 = s->tab = s->imp = NULL;
 	s->lat = s->lon = NULL;
 	s->lines = NULL;
 	s->phase = s->factor = NULL;
@@ -1753,9 +1797,13 @@ static weft_status pt_network_csv(weft_model_ctx *mc, const pt_state *s,
 }
 
 /* The agents at day 0, patch by patch: the first initial_infected of
- * each patch infectious (agents of a patch are alike, so which ones does
- * not matter), with durations drawn from the infectious table. */
-static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt)
+ * each patch infectious, the next initial_exposed exposed (agents of a
+ * patch are alike, so which ones does not matter), with durations drawn
+ * from the infectious and the exposed table. With
+ * force_after_progression, due (2 words a patch) counts those whose
+ * timer ends on day 0's step (as pt_agent_day counts them). */
+static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt,
+		       uint32_t *due)
 {
 	const pt_params *p = &s->params;
 	const uint32_t *inf = s->tab + p->exp_len;
@@ -1767,14 +1815,24 @@ static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt)
 						 0, PT_PURPOSE_INIT)
 					     .v[0];
 
-			w[a] = k < s->init[j]
-				       ? pt_word(PT_I,
-						 pt_duration(inf, p->inf_len,
-							     p->inf_min, r),
-						 j)
-				       : pt_word(PT_S, 0, j);
+			if (k < s->init[j])
+				w[a] = pt_word(PT_I,
+					       pt_duration(inf, p->inf_len,
+							   p->inf_min, r),
+					       j);
+			else if (k - s->init[j] < s->exp0[j])
+				w[a] = pt_word(PT_E,
+					       pt_duration(s->tab, p->exp_len,
+							   p->exp_min, r),
+					       j);
+			else
+				w[a] = pt_word(PT_S, 0, j);
+			if (due &&
+			    ((w[a] >> PT_TIMER_SHIFT) & PT_TIMER_MASK) == 1)
+				due[2 * j + (w[a] >> PT_STATE_SHIFT) - PT_E]++;
 		}
-		cnt[4 * j] = s->pops[j] - s->init[j];
+		cnt[4 * j] = s->pops[j] - s->init[j] - s->exp0[j];
+		cnt[4 * j + 1] = s->exp0[j];
 		cnt[4 * j + 2] = s->init[j];
 	}
 }
@@ -1837,17 +1895,18 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	size_t ab = 4 * (size_t)p->capacity, zb = 4 * PT_DELTAS * (size_t)P;
 	uint32_t *w = calloc(1, ab > zb ? ab : zb);
 	uint32_t *cnt = calloc(4 * (size_t)P, 4);
+	uint32_t *due = calloc(4 * (size_t)P, 4);
 	double *net = calloc(1, nb);
 	weft_status st;
 
-	if (!w || !cnt || !net) {
+	if (!w || !cnt || !due || !net) {
 		st = weft_model_fail(mc, WEFT_E_NOMEM,
 				     "cannot allocate %zu bytes of host "
 				     "memory for the agents at day 0",
-				     ab + nb + 16 * (size_t)P);
+				     ab + nb + 32 * (size_t)P);
 		goto free_host;
 	}
-	pt_agents0(s, w, cnt);
+	pt_agents0(s, w, cnt, p->after_prog ? due : NULL);
 	ctl[PT_CTL_ROW] = 1;
 	ctl[PT_CTL_COUNT] = p->agents;
 	ctl[PT_CTL_GROUPS] =
@@ -1862,6 +1921,13 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	    (st = pt_buf(mc, "network", nb, net, &s->net)) ||
 	    (st = pt_buf(mc, "tables", 4 * (size_t)(p->exp_len + p->inf_len),
 			 s->tab, &s->tabbuf)))
+		goto free_host;
+	/* force_after_progression's onsets and recoveries due, by the
+	 * parity of the day (a word, not part of a checkpoint, without). */
+	st = p->after_prog
+		     ? pt_state_buf(mc, "due", 16 * (size_t)P, due, &s->due)
+		     : pt_buf(mc, "due", 4, due, &s->due);
+	if (st)
 		goto free_host;
 	memset(w, 0, ab > zb ? ab : zb);
 	if ((st = pt_state_buf(mc, "thresholds", 4 * (size_t)P, w, &s->thr)) ||
@@ -1884,6 +1950,7 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 free_host:
 	free(w);
 	free(cnt);
+	free(due);
 	free(net);
 	return st;
 }
@@ -1901,6 +1968,7 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 					 .net = s->net,
 					 .ctl = s->ctl,
 					 .season = s->seasbuf,
+					 .due = s->due,
 					 .thr = s->thr },
 		P);
 	l[1] = patches_pt_agents_launch(
@@ -1911,7 +1979,8 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 					  .agent = s->agent,
 					  .delta = s->delta,
 					  .dg = s->dg.dgbuf,
-					  .dob = s->dg.dobbuf },
+					  .dob = s->dg.dobbuf,
+					  .due = s->due },
 		(uint32_t)(((uint64_t)s->params.capacity + PT_GROUP - 1) /
 			   PT_GROUP));
 	/* Over the groups in use, a count on the device (births add). */
@@ -1927,7 +1996,8 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 					 .agent = s->agent,
 					 .imp = s->impbuf,
 					 .inc = s->inc,
-					 .born = s->born },
+					 .born = s->born,
+					 .due = s->due },
 		P);
 	l[3] = patches_pt_tick_launch(
 		(patches_pt_tick_bufs){ .p = s->p,

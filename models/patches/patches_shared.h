@@ -69,7 +69,9 @@ typedef struct pt_params {
 	weft_u32 incidence;  /* 1: rows hold each patch's new infections */
 	weft_u32 season_patches; /* 1: season holds a row of one per patch a
 				    day of the cycle */
-	weft_u32 reserved[2];	 /* 112 bytes */
+	weft_u32 after_prog;	 /* 1: the force after the day's onsets and
+				    recoveries (force_after_progression) */
+	weft_u32 reserved[1];	 /* 112 bytes */
 } pt_params;
 
 /* Whether importation happens on day (tick) t: LASER's

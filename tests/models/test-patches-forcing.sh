@@ -25,31 +25,16 @@
 # Backends and threads: `weft conform --model=patches` (test-patches.sh)
 # runs a configuration with all of them.
 set -u
-weft="$WEFT_BUILDDIR/cli/weft"
-ex="$WEFT_SRCDIR/examples/patches.ini"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-patches-forcing-XXXXXX")
-. "$WEFT_SRCDIR/tests/tap.sh"
-trap 'rm -rf "$tmp"' EXIT
-WEFT_MODEL_PATH="$WEFT_BUILDDIR/models/patches/.libs"
-WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/openmp/.libs"
-export WEFT_MODEL_PATH WEFT_PLUGIN_PATH
-
-# run LABEL [--set ...]: examples/patches.ini on openmp into $tmp/LABEL.
-run() {
-	label=$1
-	shift
-	"$weft" run --quiet "$ex" --set backend.name=openmp \
-		--set backend.threads=1 --set output.plot=none \
-		--set output.directory="$tmp/$label" "$@" > "$tmp/$label.out" 2>&1
-}
+. "$WEFT_SRCDIR/tests/models/patches-tests.sh"
+patches_setup forcing
 
 # ---- seasonality -------------------------------------------------------------
-run none --set simulation.steps=120
-run ones --set simulation.steps=120 --set patches.seasonality=1
+run none 1 --set simulation.steps=120
+run ones 1 --set simulation.steps=120 --set patches.seasonality=1
 cmp -s "$tmp/none/counts.csv" "$tmp/ones/counts.csv"
 ok $? "seasonality = 1: counts.csv byte for byte as without seasonality"
 
-run alt --set simulation.steps=120 --set patches.beta=0.8 --set patches.seasonality=1,0 \
+run alt 1 --set simulation.steps=120 --set patches.beta=0.8 --set patches.seasonality=1,0 \
 	--set patches.patch_series=true
 rc=$?
 # Row day d holds the infections of day (tick) d - 1: multiplier 0 when
@@ -59,7 +44,7 @@ rc=$?
 ok $? "seasonality = 1,0: no new infections on odd days, some on even ones (exit $rc)"
 [ "$rc" -eq 0 ] || diag "$tmp/alt.out"
 printf '\n  \nmultiplier\n1\n\n0\n' > "$tmp/season.csv"
-run altf --set simulation.steps=120 --set patches.beta=0.8 --set patches.seasonality_file="$tmp/season.csv" \
+run altf 1 --set simulation.steps=120 --set patches.beta=0.8 --set patches.seasonality_file="$tmp/season.csv" \
 	--set patches.patch_series=true
 cmp -s "$tmp/alt/counts.csv" "$tmp/altf/counts.csv" &&
 	cmp -s "$tmp/alt/incidence.csv" "$tmp/altf/incidence.csv"
@@ -68,7 +53,7 @@ ok $? "seasonality_file with a header after blank lines and 1, 0: outputs byte f
 # The cosine: 1e6 agents, half infectious for good, the exposed never
 # infectious, so that the rate of infection of a susceptible on day t is
 # 1 - exp(-beta m(t) I / N), m(t) = 1 + 0.5 cos(2 pi (t - 100) / 365).
-run cos --set simulation.steps=300 --set patches.populations=1000000 \
+run cos 1 --set simulation.steps=300 --set patches.populations=1000000 \
 	--set patches.initial_infected=500000 --set patches.beta=0.002 \
 	--set 'patches.exposed_duration=constant(10000)' \
 	--set 'patches.infectious_duration=constant(10000)' \
@@ -138,7 +123,7 @@ tail -1 "$tmp/sbiased.out" | diag
 # ---- importation ---------------------------------------------------------------
 imp="--set patches.beta=0 --set patches.initial_infected=0 --set patches.populations=1000,2000,3000 --set patches.gravity_k=0 --set patches.infectious_duration=constant(1000) --set simulation.steps=40 --set patches.importation_period=7 --set patches.importation_count=5 --set patches.importation_patchlist=0,2 --set patches.importation_start=3 --set patches.importation_end=30"
 # shellcheck disable=SC2086
-run imp $imp --set patches.patch_series=true
+run imp 1 $imp --set patches.patch_series=true
 rc=$?
 # Imports on days (ticks) 3, 10, 17 and 24, seen in the rows of days 4,
 # 11, 18 and 25.
@@ -156,7 +141,7 @@ awk -F, 'NR > 1 && $3 != 0 { bad = 1 } END { exit bad }' "$tmp/imp/incidence.csv
 	[ "$(wc -l < "$tmp/imp/infectious.csv")" -eq 42 ]
 ok $? "infectious.csv: a column per patch, a row per day; incidence.csv counts only transmission"
 # shellcheck disable=SC2086
-run all $imp --set patches.importation_count=400 --set patches.importation_patchlist=0 \
+run all 1 $imp --set patches.importation_count=400 --set patches.importation_patchlist=0 \
 	--set patches.importation_period=1 --set patches.importation_start=0
 awk -F, '$2 == 0 && $1 >= 1 { want = 400 * $1; if (want > 1000) want = 1000; if ($5 != want) bad = 1 }
 	END { exit bad }' "$tmp/all/patches.csv"
@@ -166,7 +151,7 @@ ok $? "400 a day into a patch of 1000: 400, 800, then all 1000"
 # are all infectious, the newborns of patches 0 and 2 are, each day (those
 # born that day after the importation aside), and none of patch 1's.
 # shellcheck disable=SC2086
-run born $imp --set patches.populations=300,200,100 --set patches.cbr=100 \
+run born 1 $imp --set patches.populations=300,200,100 --set patches.cbr=100 \
 	--set patches.importation_period=1 --set patches.importation_start=0 \
 	--set patches.importation_end=0 --set simulation.steps=400
 rc=$?

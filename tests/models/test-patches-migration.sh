@@ -24,24 +24,9 @@
 # - examples/patches-migration.ini passes weft check;
 # - bad values name the key and where it was set.
 set -u
-weft="$WEFT_BUILDDIR/cli/weft"
-ex="$WEFT_SRCDIR/examples/patches.ini"
 data="$WEFT_SRCDIR/tests/data"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-patches-migration-XXXXXX")
-. "$WEFT_SRCDIR/tests/tap.sh"
-trap 'rm -rf "$tmp"' EXIT
-WEFT_MODEL_PATH="$WEFT_BUILDDIR/models/patches/.libs"
-WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/openmp/.libs"
-export WEFT_MODEL_PATH WEFT_PLUGIN_PATH
-
-# run LABEL THREADS [--set ...]: examples/patches.ini on openmp into $tmp/LABEL.
-run() {
-	label=$1 th=$2
-	shift 2
-	"$weft" run --quiet "$ex" --set backend.name=openmp \
-		--set backend.threads="$th" --set output.plot=none \
-		--set output.directory="$tmp/$label" "$@" > "$tmp/$label.out" 2>&1
-}
+. "$WEFT_SRCDIR/tests/models/patches-tests.sh"
+patches_setup migration
 
 # ---- against LASER's networks ----------------------------------------------
 while read -r name settings; do

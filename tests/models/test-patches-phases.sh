@@ -19,31 +19,8 @@
 #   test-patches-forcing.sh);
 # - bad lists name the key and where it was set.
 set -u
-weft="$WEFT_BUILDDIR/cli/weft"
-ex="$WEFT_SRCDIR/examples/patches.ini"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-patches-phases-XXXXXX")
-. "$WEFT_SRCDIR/tests/tap.sh"
-trap 'rm -rf "$tmp"' EXIT
-WEFT_MODEL_PATH="$WEFT_BUILDDIR/models/patches/.libs"
-WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/openmp/.libs"
-export WEFT_MODEL_PATH WEFT_PLUGIN_PATH
-
-# run LABEL THREADS [--set ...]: examples/patches.ini on openmp (or
-# BACKEND) into $tmp/LABEL.
-run() {
-	label=$1 th=$2
-	shift 2
-	WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/${BACKEND:-openmp}/.libs" \
-		"$weft" run --quiet "$ex" --set backend.name="${BACKEND:-openmp}" \
-		--set backend.threads="$th" --set output.plot=none \
-		--set output.directory="$tmp/$label" "$@" > "$tmp/$label.out" 2>&1
-}
-
-available() {
-	[ -f "$WEFT_BUILDDIR/plugins/$1/.libs/weft-backend-$1.so" ] &&
-		WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/$1/.libs" "$weft" backends 2>/dev/null |
-		grep -q "^$1  *available "
-}
+. "$WEFT_SRCDIR/tests/models/patches-tests.sh"
+patches_setup phases
 
 # Two patches of 200 000, half infectious for good, apart, a year.
 apart="--set simulation.steps=365 --set patches.populations=200000,200000 --set patches.initial_infected=100000 --set patches.beta=0.002 --set patches.exposed_duration=constant(10000) --set patches.infectious_duration=constant(10000) --set patches.gravity_k=0 --set patches.patch_series=true"
@@ -121,7 +98,7 @@ for b in template opencl; do
 		continue
 	fi
 	# shellcheck disable=SC2086
-	BACKEND=$b run "net-$b" 1 $three
+	(BACKEND=$b run "net-$b" 1 $three)
 	rc=$?
 	[ "$rc" -eq 0 ] && cmp -s "$tmp/net1/patches.csv" "$tmp/net-$b/patches.csv"
 	ok $? "$b: the same bytes as openmp's (exit $rc)"

@@ -1,0 +1,37 @@
+# tests/models/patches-tests.sh - sourced by the patch model's tests
+# (test-patches-forcing.sh, -migration, -phases, -measles): the build's
+# weft, examples/patches.ini, a scratch directory, and a run of the
+# example on a backend.
+
+# patches_setup NAME: $weft, $ex (examples/patches.ini), a scratch
+# directory $tmp (removed at exit), tests/tap.sh sourced, and
+# WEFT_MODEL_PATH, WEFT_PLUGIN_PATH for the patch model on openmp.
+patches_setup() {
+	BACKEND= # run's backend: openmp unless a test sets it for one run
+	weft="$WEFT_BUILDDIR/cli/weft"
+	ex="$WEFT_SRCDIR/examples/patches.ini"
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-patches-$1-XXXXXX")
+	. "$WEFT_SRCDIR/tests/tap.sh"
+	trap 'rm -rf "$tmp"' EXIT
+	WEFT_MODEL_PATH="$WEFT_BUILDDIR/models/patches/.libs"
+	WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/openmp/.libs"
+	export WEFT_MODEL_PATH WEFT_PLUGIN_PATH
+}
+
+# run LABEL THREADS [--set ...]: examples/patches.ini on openmp (or
+# $BACKEND) into $tmp/LABEL, its output in $tmp/LABEL.out.
+run() {
+	label=$1 th=$2
+	shift 2
+	WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/${BACKEND:-openmp}/.libs" \
+		"$weft" run --quiet "$ex" --set backend.name="${BACKEND:-openmp}" \
+		--set backend.threads="$th" --set output.plot=none \
+		--set output.directory="$tmp/$label" "$@" > "$tmp/$label.out" 2>&1
+}
+
+# available BACKEND: the backend is built and reports a device.
+available() {
+	[ -f "$WEFT_BUILDDIR/plugins/$1/.libs/weft-backend-$1.so" ] &&
+		WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/$1/.libs" "$weft" backends 2>/dev/null |
+		grep -q "^$1  *available "
+}
