@@ -1,9 +1,12 @@
 # bench/band-check.awk - is weft's mean over its seeds inside another
-# simulator's seed band? Used by bench/laser-compare.sh (LASER, one patch)
-# and bench/laser-measles-compare.sh (laser-measles, patches).
+# simulator's seed band? Used by bench/laser-compare.sh (LASER, one patch),
+# bench/laser-measles-compare.sh (laser-measles, patches) and
+# bench/starsim-diseases.sh (Starsim, two diseases).
 #
-#   awk -F, -v min=95 -v keys=1 -v who=LASER -f bench/band-check.awk \
-#       BAND COUNTS...
+#   awk -F, -v min=95 -v keys=1 -v who=LASER [-v group=disease] \
+#       -f bench/band-check.awk BAND COUNTS...
+#
+# group names the second key column in what it prints (default patch).
 #
 # BAND: comment lines (#), a header (day,...), then one row per day (keys
 # 1: day,S_lo,S_hi,S_mean,...,R_mean) or per day and patch (keys 2:
@@ -35,6 +38,7 @@ FNR > 1 {
 	for (k = 0; k < 4; k++) sum[key, k] += $(keys + 1 + k)
 }
 END {
+	gname = group == "" ? "patch" : group
 	split("S E I R", name, " ")
 	bad = 0
 	for (gi = 1; gi <= ng; gi++) {
@@ -48,7 +52,7 @@ END {
 			}
 			share = n ? 100 * inside / n : 0
 			printf "%s%s: weft mean inside %s band on %d of %d days (%.1f%%) %s\n",
-				(keys > 1 ? "patch " g " " : ""), name[k + 1], who,
+				(keys > 1 ? gname " " g " " : ""), name[k + 1], who,
 				inside, n, share, (share >= min ? "ok" : "FAIL")
 			tot += inside; totn += n
 			if (share < min) bad = 1
@@ -59,6 +63,6 @@ END {
 		exit 2
 	}
 	printf "all: %d of %d %sstate-days (%.2f%%) inside; %s\n", tot, totn,
-		(keys > 1 ? "patch-" : ""), 100 * tot / totn, bad ? "FAIL" : "PASS"
+		(keys > 1 ? gname "-" : ""), 100 * tot / totn, bad ? "FAIL" : "PASS"
 	exit bad
 }

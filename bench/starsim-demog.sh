@@ -21,8 +21,8 @@
 # counts are whole numbers), on at least 95 % of the points (MIN_INSIDE,
 # percent) of each kind (population, ages). The band is
 # tests/data/patches-demog-starsim-band.csv; --fresh runs Starsim now
-# (STARSIM_PYTHON, default /tmp/venv-ss/bin/python) for seeds 1..20 and
-# rewrites it, with
+# (STARSIM_PYTHON, default bench/starsim-venv.sh's environment, made when
+# missing) for seeds 1..20 and rewrites it, with
 #
 #   $STARSIM_PYTHON bench/starsim-demog.py tests/data/patches-demog-starsim-band.csv \
 #       tests/data/patches-demog-pyramid.csv tests/data/patches-demog-deaths.csv
@@ -42,7 +42,7 @@ build=""
 fresh=0
 seeds=20
 band="$top/tests/data/patches-demog-starsim-band.csv"
-spy=${STARSIM_PYTHON:-/tmp/venv-ss/bin/python}
+spy=${STARSIM_PYTHON:-}
 min_inside=${MIN_INSIDE:-95}
 sets=""
 while [ $# -gt 0 ]; do
@@ -64,6 +64,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/starsim-demog-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 if [ "$fresh" -eq 1 ]; then
+	[ -n "$spy" ] || spy=$(sh "$top/bench/starsim-venv.sh") || exit 2
 	"$spy" "$top/bench/starsim-demog.py" "$band" \
 		"$top/tests/data/patches-demog-pyramid.csv" \
 		"$top/tests/data/patches-demog-deaths.csv" || exit 2

@@ -13,10 +13,12 @@ dist_examples_DATA += examples/patches.ini examples/patches-seasonal.ini \
 dist_examples_DATA += examples/covasim-waning.ini \
 	examples/covasim-variants.ini
 dist_examples_DATA += examples/covasim-vaccine.ini
-# Ages and mortality by age in the patch model, with its two tables.
+# Ages and mortality by age in the patch model, with its two tables;
+# two diseases with births and deaths (Starsim's sim).
 dist_examples_DATA += examples/patches-demography.ini \
 	examples/patches-demography-pyramid.csv \
-	examples/patches-demography-deaths.csv
+	examples/patches-demography-deaths.csv \
+	examples/patches-two-diseases.ini
 # weft calibrate's example and its data (made by weft itself, as the
 # example's header says).
 dist_examples_DATA += examples/calibrate-seir.ini \

@@ -42,39 +42,34 @@ typedef struct weft_rand4 {
 #define WEFT_PHILOX_W0 0x9E3779B9u /* golden ratio */
 #define WEFT_PHILOX_W1 0xBB67AE85u /* sqrt(3) - 1 */
 
-/* One Philox round on the counter words c[0..3] with key (k0, k1). */
-WEFT_FN void weft__philox_round(weft_u32 *c, weft_u32 k0, weft_u32 k1)
-{
-	weft_u32 hi0 = WEFT_MULHI32(WEFT_PHILOX_M0, c[0]);
-	weft_u32 lo0 = WEFT_PHILOX_M0 * c[0];
-	weft_u32 hi1 = WEFT_MULHI32(WEFT_PHILOX_M1, c[2]);
-	weft_u32 lo1 = WEFT_PHILOX_M1 * c[2];
-	weft_u32 c1 = c[1], c3 = c[3];
-
-	c[0] = hi1 ^ c1 ^ k0;
-	c[1] = lo1;
-	c[2] = hi0 ^ c3 ^ k1;
-	c[3] = lo0;
-}
-
 /* Four independent 32-bit draws keyed by a 64-bit seed and indexed by a
- * four-word counter (for example step, agent, other, purpose). */
+ * four-word counter (for example step, agent, other, purpose): Philox
+ * 4x32 with 10 rounds. The words are locals, not an array, so that a host
+ * compiler keeps them in registers at -O2 (an array handed to a round
+ * function by address stays in memory there). */
 WEFT_FN weft_rand4 weft_philox(weft_u32 seed_lo, weft_u32 seed_hi, weft_u32 c0,
 			       weft_u32 c1, weft_u32 c2, weft_u32 c3)
 {
 	weft_rand4 r;
-	weft_u32 k0 = seed_lo, k1 = seed_hi;
+	weft_u32 k0 = seed_lo, k1 = seed_hi, hi0, lo0, hi1, lo1;
 	int i;
 
+	for (i = 0; i < 10; i++) {
+		hi0 = WEFT_MULHI32(WEFT_PHILOX_M0, c0);
+		lo0 = WEFT_PHILOX_M0 * c0;
+		hi1 = WEFT_MULHI32(WEFT_PHILOX_M1, c2);
+		lo1 = WEFT_PHILOX_M1 * c2;
+		c0 = hi1 ^ c1 ^ k0;
+		c1 = lo1;
+		c2 = hi0 ^ c3 ^ k1;
+		c3 = lo0;
+		k0 += WEFT_PHILOX_W0;
+		k1 += WEFT_PHILOX_W1;
+	}
 	r.v[0] = c0;
 	r.v[1] = c1;
 	r.v[2] = c2;
 	r.v[3] = c3;
-	for (i = 0; i < 10; i++) {
-		weft__philox_round(r.v, k0, k1);
-		k0 += WEFT_PHILOX_W0;
-		k1 += WEFT_PHILOX_W1;
-	}
 	return r;
 }
 

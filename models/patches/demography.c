@@ -37,6 +37,13 @@ double pt_demog_birth_rate(weft_model_ctx *mc, double cbr)
 	return pow(1.0 + cbr / 1000, 1.0 / 365) - 1.0;
 }
 
+double pt_demog_death_chance(weft_model_ctx *mc, double cdr)
+{
+	if (!strcmp(weft_model_string(mc, "cdr_mode"), "starsim"))
+		return -expm1(-cdr / 1000 / PT_YEAR_DAYS);
+	return -expm1(-(1.0 - pow(1.0 - cdr / 1000, 1.0 / 365)));
+}
+
 /* A table of age,value rows from the file key names: *n rows (malloc'd
  * *age and *val); errors name the key's INI line, the file and its line. */
 typedef struct pt_rows {

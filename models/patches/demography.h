@@ -52,14 +52,25 @@
 		  NULL,                                                        \
 		  "days between rows of ages.csv (the living by age bin of "   \
 		  "age_pyramid), day 0 the first" },                           \
+		{ "cbr_mode",                                                  \
+		  WEFT_KEY_ENUM,                                               \
+		  "laser",                                                     \
+		  0,                                                           \
+		  0,                                                           \
+		  "laser|starsim",                                             \
+		  "how cbr becomes a daily birth rate per agent: "             \
+		  "laser, "                                                    \
+		  "(1 + cbr/1000)^(1/365) - 1 (LASER's BirthsByCBR); "         \
+		  "starsim, 1 - (1 - cbr/1000)^(1/365) (Starsim's "            \
+		  "ss.Births(birth_rate=ss.peryear(cbr)) with dt one "         \
+		  "day); default laser, LASER's" },                            \
 	{                                                                      \
-		"cbr_mode", WEFT_KEY_ENUM, "laser", 0, 0, "laser|starsim",     \
-			"how cbr becomes a daily birth rate per agent: "       \
-			"laser, "                                              \
-			"(1 + cbr/1000)^(1/365) - 1 (LASER's BirthsByCBR); "   \
-			"starsim, 1 - (1 - cbr/1000)^(1/365) (Starsim's "      \
-			"ss.Births(birth_rate=ss.peryear(cbr)) with dt one "   \
-			"day); default laser, LASER's"                         \
+		"cdr_mode", WEFT_KEY_ENUM, "laser", 0, 0, "laser|starsim",     \
+			"how cdr becomes a daily chance of death: laser, 1 - " \
+			"exp(-(1 - (1 - cdr/1000)^(1/365))) (LASER's "         \
+			"MortalityByCDR); starsim, 1 - exp(-cdr/1000/365) "    \
+			"(Starsim's ss.Deaths(death_rate=ss.peryear(cdr)) "    \
+			"with dt one day); default laser, LASER's"             \
 	}
 
 typedef struct pt_demog {
@@ -75,6 +86,8 @@ typedef struct pt_demog {
 
 /* The daily birth rate per agent of cbr by cbr_mode. */
 double pt_demog_birth_rate(weft_model_ctx *mc, double cbr);
+/* The daily chance of death of cdr by cdr_mode. */
+double pt_demog_death_chance(weft_model_ctx *mc, double cdr);
 /* Reads age_pyramid, death_rates and ages_every; steps: the run's days. */
 weft_status pt_demog_read(weft_model_ctx *mc, pt_demog *d, uint64_t steps);
 /* The buffers dg, dob (capacity words, the agents' dates of birth at day

@@ -20,7 +20,10 @@
  * launches (six with age_pyramid), and writes counts.csv (day,S,E,I,R),
  * patches.csv (day,patch,S,E,I,R) and with patch_series infectious.csv and
  * incidence.csv (day, a column per patch). Ages, mortality by age and
- * ages.csv are demography.c's.
+ * ages.csv are demography.c's. With diseases = 2, a second pt_state
+ * (s->second, the keys ending in _2) holds a second disease on the same
+ * agents: its own words, counts, rows and outputs (counts_2.csv, ...),
+ * its four launches after the first's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -189,7 +192,52 @@ static const weft_key_desc pt_keys[] = {
 	  "[output] every, a column per patch, its infectious and its new "
 	  "infections since the previous row (LASER's nodes.I and "
 	  "nodes.newly_infected)" },
+	{ "infection_probability", WEFT_KEY_ENUM, "exp", 0, 0, "exp|linear",
+	  "a susceptible agent's daily chance of infection from its patch's "
+	  "force f: exp, 1 - exp(-f) (LASER's); linear, f itself, at most 1 "
+	  "(Starsim's ss.MixingPool: beta x the infectious' share of the "
+	  "living)" },
+	{ "diseases", WEFT_KEY_INT, "1", 1, 2, NULL,
+	  "independent infections the agents carry: 2 adds a second SEIR "
+	  "with its own beta_2, durations and initial agents (the keys "
+	  "ending in _2), its own draws and its own outputs (counts_2.csv, "
+	  "patches_2.csv, ...); births and deaths are the same agents' in "
+	  "both (Starsim's two diseases in one sim). Not with importation" },
+	{ "beta_2", WEFT_KEY_REAL, "0.198", 0, 1000, NULL,
+	  "the second disease's beta (diseases = 2), as beta" },
+	{ "exposed_duration_2", WEFT_KEY_STRING, "gamma(4.5, 1.0)", 0, 0, NULL,
+	  "the second disease's exposed_duration" },
+	{ "exposed_min_2", WEFT_KEY_INT, "1", 1, 16383, NULL,
+	  "the second disease's exposed_min" },
+	{ "infectious_duration_2", WEFT_KEY_STRING, "normal(7, 2)", 0, 0, NULL,
+	  "the second disease's infectious_duration" },
+	{ "infectious_min_2", WEFT_KEY_INT, "1", 1, 16383, NULL,
+	  "the second disease's infectious_min" },
+	{ "initial_infected_2", WEFT_KEY_STRING, "10", 0, 0, NULL,
+	  "the second disease's initial_infected (patch_file's column is the "
+	  "first disease's)" },
+	{ "initial_exposed_2", WEFT_KEY_STRING, "0", 0, 0, NULL,
+	  "the second disease's initial_exposed" },
 	PT_DEMOG_KEYS,
+};
+
+/* The keys that each disease has its own of (diseases = 2). */
+enum {
+	PT_K_BETA,
+	PT_K_EXP,
+	PT_K_EXP_MIN,
+	PT_K_INF,
+	PT_K_INF_MIN,
+	PT_K_INIT,
+	PT_K_EXP0,
+	PT_N_DKEYS
+};
+static const char *const pt_dkeys[2][PT_N_DKEYS] = {
+	{ "beta", "exposed_duration", "exposed_min", "infectious_duration",
+	  "infectious_min", "initial_infected", "initial_exposed" },
+	{ "beta_2", "exposed_duration_2", "exposed_min_2",
+	  "infectious_duration_2", "infectious_min_2", "initial_infected_2",
+	  "initial_exposed_2" },
 };
 
 /* A duration distribution, parsed. */
@@ -223,8 +271,13 @@ typedef struct pt_state {
 	uint32_t *host;
 	weft_model_rows *rows;
 	weft_output *csv, *pcsv, *icsv, *ncsv;
-	pt_demog dg; /* ages and mortality by age (demography.c) */
+	pt_demog dg;		 /* ages and mortality by age (demography.c) */
+	unsigned disease;	 /* 0, or 1: the second disease */
+	struct pt_state *second; /* the first's: the second disease, or NULL */
 } pt_state;
+
+/* Disease s's name of one of the keys each disease has its own of. */
+#define PT_KEY(s, k) (pt_dkeys[(s)->disease][k])
 
 /* ---- parameters ---------------------------------------------------------- */
 
@@ -746,11 +799,12 @@ static weft_status pt_read_patches(weft_model_ctx *mc, pt_state *s, uint32_t *n)
 		s->lat = s->lon = NULL;
 		s->lines = NULL;
 	}
-	if (has & (1u << PT_COL_INF) || !*n)
+	/* The file's initial_infected column is the first disease's. */
+	if ((has & (1u << PT_COL_INF) && !s->disease) || !*n)
 		return WEFT_OK;
 	free(s->init);
 	s->init = NULL;
-	return pt_counts(mc, "initial_infected", *n, 4e9, &s->init, &m);
+	return pt_counts(mc, PT_KEY(s, PT_K_INIT), *n, 4e9, &s->init, &m);
 }
 
 /* initial_exposed, after initial_infected, and force_after_progression,
@@ -761,17 +815,18 @@ static weft_status pt_exposed0(weft_model_ctx *mc, pt_state *s)
 	uint32_t m;
 	weft_status st;
 
-	if ((st = pt_counts(mc, "initial_exposed", p->patches, 4e9, &s->exp0,
-			    &m)))
+	const char *key = PT_KEY(s, PT_K_EXP0);
+
+	if ((st = pt_counts(mc, key, p->patches, 4e9, &s->exp0, &m)))
 		return st;
 	for (uint32_t k = 0; k < p->patches; k++)
 		if ((uint64_t)s->init[k] + s->exp0[k] > s->pops[k])
 			return weft_model_fail(
 				mc, WEFT_E_CONFIG,
-				"[patches] initial_exposed (%s): patch %u has "
-				"%u exposed and %u infected among %u agents",
-				weft_model_where(mc, "initial_exposed"), k,
-				s->exp0[k], s->init[k], s->pops[k]);
+				"[patches] %s (%s): patch %u has %u exposed "
+				"and %u infected among %u agents",
+				key, weft_model_where(mc, key), k, s->exp0[k],
+				s->init[k], s->pops[k]);
 	p->after_prog = weft_model_bool(mc, "force_after_progression") ? 1 : 0;
 	if (p->after_prog && weft_model_int(mc, "importation_period") != 0)
 		return weft_model_fail(
@@ -791,7 +846,7 @@ static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
 	double cbr = weft_model_real(mc, "cbr"),
 	       cdr = weft_model_real(mc, "cdr");
 	double rate = pt_demog_birth_rate(mc, cbr); /* by cbr_mode */
-	double pd = -expm1(-(1.0 - pow(1.0 - cdr / 1000, 1.0 / 365)));
+	double pd = pt_demog_death_chance(mc, cdr); /* by cdr_mode */
 	double cap = weft_model_int(mc, "capacity"), t = pd * 4294967296.0;
 	uint64_t bb;
 
@@ -1025,7 +1080,7 @@ free_lists:
 static weft_status pt_seasonality(weft_model_ctx *mc, pt_state *s)
 {
 	pt_params *p = &s->params;
-	double beta = weft_model_real(mc, "beta");
+	double beta = weft_model_real(mc, PT_KEY(s, PT_K_BETA));
 	int list = weft_model_string(mc, "seasonality")[0] != 0;
 	int file = weft_model_string(mc, "seasonality_file")[0] != 0;
 	int cosine = weft_model_real(mc, "seasonality_factor") > 0 ||
@@ -1233,8 +1288,8 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 	uint64_t seed = weft_model_seed(mc), agents = 0;
 	uint64_t steps = weft_model_steps(mc);
 	uint64_t every = weft_model_output_every(mc);
-	double beta = weft_model_real(mc, "beta");
-	const char *key;
+	double beta = weft_model_real(mc, PT_KEY(s, PT_K_BETA));
+	const char *key, *ikey = PT_KEY(s, PT_K_INIT);
 	uint64_t bb;
 	uint32_t n;
 	weft_status st;
@@ -1261,17 +1316,16 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 			weft_model_where(mc, "populations"),
 			(unsigned long long)agents, 0xFFFFFFF0u);
 	p->agents = (uint32_t)agents;
-	if (!s->init &&
-	    (st = pt_counts(mc, "initial_infected", n, 4e9, &s->init, &n)))
+	if (!s->init && (st = pt_counts(mc, ikey, n, 4e9, &s->init, &n)))
 		return st;
 	for (uint32_t k = 0; k < n; k++)
 		if (s->init[k] > s->pops[k])
 			return weft_model_fail(
 				mc, WEFT_E_CONFIG,
-				"[patches] initial_infected (%s): patch %u has "
-				"%u infected among %u agents",
-				weft_model_where(mc, "initial_infected"), k,
-				s->init[k], s->pops[k]);
+				"[patches] %s (%s): patch %u has %u infected "
+				"among %u agents",
+				ikey, weft_model_where(mc, ikey), k, s->init[k],
+				s->pops[k]);
 	if ((st = pt_exposed0(mc, s)))
 		return st;
 	p->mixing = n > 1 && weft_model_real(mc, "gravity_k") > 0;
@@ -1288,6 +1342,9 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 		return st;
 	p->seed_lo = (uint32_t)seed;
 	p->seed_hi = (uint32_t)(seed >> 32);
+	p->disease = s->disease;
+	p->linear = strcmp(weft_model_string(mc, "infection_probability"),
+			   "linear") == 0;
 	memcpy(&bb, &beta, 8);
 	p->beta_lo = (uint32_t)bb;
 	p->beta_hi = (uint32_t)(bb >> 32);
@@ -1309,6 +1366,14 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 		return st;
 	if ((st = pt_importation(mc, s)))
 		return st;
+	if (p->imp_period && weft_model_int(mc, "diseases") == 2)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] diseases = 2 (%s): not with "
+			"importation_period (%s); importation infects with one "
+			"disease",
+			weft_model_where(mc, "diseases"),
+			weft_model_where(mc, "importation_period"));
 	return pt_demog_read(mc, &s->dg, steps);
 }
 
@@ -1319,14 +1384,14 @@ static weft_status pt_tables(weft_model_ctx *mc, pt_state *s)
 	pt_dist de, di;
 	weft_status st;
 
-	if ((st = pt_parse_dist(mc, "exposed_duration", &de)) ||
-	    (st = pt_parse_dist(mc, "infectious_duration", &di)))
+	if ((st = pt_parse_dist(mc, PT_KEY(s, PT_K_EXP), &de)) ||
+	    (st = pt_parse_dist(mc, PT_KEY(s, PT_K_INF), &di)))
 		return st;
 	if (!(s->tab = calloc(2 * (PT_MAX_DAYS + 1), 4)))
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate the duration tables");
-	p->exp_min = (uint32_t)weft_model_int(mc, "exposed_min");
-	p->inf_min = (uint32_t)weft_model_int(mc, "infectious_min");
+	p->exp_min = (uint32_t)weft_model_int(mc, PT_KEY(s, PT_K_EXP_MIN));
+	p->inf_min = (uint32_t)weft_model_int(mc, PT_KEY(s, PT_K_INF_MIN));
 	p->exp_len = pt_table(&de, p->exp_min, s->tab);
 	p->inf_len = pt_table(&di, p->inf_min, s->tab + p->exp_len);
 	return WEFT_OK;
@@ -1414,6 +1479,14 @@ static weft_status pt_check(weft_model_ctx *mc)
 	if (!(st = pt_read_params(mc, &s)) && !(st = pt_check_places(mc, &s)))
 		st = pt_tables(mc, &s);
 	pt_free_host(&s);
+	if (st || weft_model_int(mc, "diseases") < 2)
+		return st;
+	/* The second disease's keys. */
+	memset(&s, 0, sizeof s);
+	s.disease = 1;
+	if (!(st = pt_read_params(mc, &s)))
+		st = pt_tables(mc, &s);
+	pt_free_host(&s);
 	return st;
 }
 
@@ -1461,7 +1534,7 @@ static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 {
 	pt_state s;
 	const pt_params *p = &s.params;
-	uint64_t per, net, rows, ages;
+	uint64_t per, net, rows, ages, two;
 	char keys[128];
 	weft_status st;
 
@@ -1493,6 +1566,20 @@ static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	    (st = weft_model_estimate_add(est, "the ages' rows",
 					  "[patches] ages_every", ages, ages)))
 		goto free_host;
+	/* diseases = 2: a second word per slot, its rows, its seasonality
+	 * and its patches' words (as pt_estimate_extras counts the
+	 * first's); it mixes through the first's network. */
+	two = 4 * (uint64_t)p->capacity + rows +
+	      (uint64_t)p->patches * (40 + 4 * PT_DELTAS) +
+	      (s.season ? 8 * (uint64_t)p->season_len *
+				  (p->season_patches ? p->patches : 1)
+			: 8);
+	if (weft_model_int(mc, "diseases") == 2 &&
+	    (st = weft_model_estimate_add(
+		     est, "the second disease", "[patches] diseases", two,
+		     two + weft_model_rows_bytes(mc, 4 * (size_t)p->row_words,
+						 PT_SNAP_ROWS))))
+		goto free_host;
 	st = pt_estimate_extras(est, &s);
 free_host:
 	pt_free_host(&s);
@@ -1501,23 +1588,28 @@ free_host:
 
 /* ---- the state at day 0 -------------------------------------------------- */
 
-static weft_status pt_buf(weft_model_ctx *mc, const char *name, size_t bytes,
-			  const void *data, weft_buf **out)
+/* Disease s's buffer called name ("agents 2": the second disease's). */
+static weft_status pt_buf(weft_model_ctx *mc, const pt_state *s,
+			  const char *name, size_t bytes, const void *data,
+			  weft_buf **out)
 {
+	char full[64];
 	weft_status st;
 
-	if ((st = weft_model_alloc(mc, name, bytes, out)))
+	snprintf(full, sizeof full, "%s%s", name, s->disease ? " 2" : "");
+	if ((st = weft_model_alloc(mc, full, bytes, out)))
 		return st;
 	return weft_model_upload(mc, *out, 0, data, bytes);
 }
 
 /* A buffer that the days change: part of a checkpoint. */
-static weft_status pt_state_buf(weft_model_ctx *mc, const char *name,
-				size_t bytes, const void *data, weft_buf **out)
+static weft_status pt_state_buf(weft_model_ctx *mc, const pt_state *s,
+				const char *name, size_t bytes,
+				const void *data, weft_buf **out)
 {
 	weft_status st;
 
-	if ((st = pt_buf(mc, name, bytes, data, out)))
+	if ((st = pt_buf(mc, s, name, bytes, data, out)))
 		return st;
 	return weft_model_state(mc, *out);
 }
@@ -1812,7 +1904,7 @@ static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt,
 	for (uint32_t j = 0; j < p->patches; j++) {
 		for (uint32_t k = 0; k < s->pops[j]; k++, a++) {
 			uint32_t r = weft_philox(p->seed_lo, p->seed_hi, a, 0,
-						 0, PT_PURPOSE_INIT)
+						 p->disease, PT_PURPOSE_INIT)
 					     .v[0];
 
 			if (k < s->init[j])
@@ -1851,12 +1943,12 @@ static weft_status pt_newborns(weft_model_ctx *mc, pt_state *s,
 	weft_status st;
 
 	if (!p->imp_period || !(p->birth_lo | p->birth_hi))
-		return pt_buf(mc, "newborns", 4, zero, &s->born);
+		return pt_buf(mc, s, "newborns", 4, zero, &s->born);
 	if (!(none = malloc(4 * words)))
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate the newborns' links");
 	memset(none, 0xFF, 4 * words);
-	st = pt_state_buf(mc, "newborns", 4 * words, none, &s->born);
+	st = pt_state_buf(mc, s, "newborns", 4 * words, none, &s->born);
 	free(none);
 	return st;
 }
@@ -1870,28 +1962,30 @@ static weft_status pt_extras(weft_model_ctx *mc, pt_state *s, const void *zero)
 	size_t P = p->patches;
 	weft_status st;
 
-	if ((st = pt_buf(mc, "season",
+	if ((st = pt_buf(mc, s, "season",
 			 s->season ? 8 * (size_t)p->season_len *
 					     (p->season_patches ? P : 1)
 				   : 8,
 			 s->season ? (const void *)s->season : zero,
 			 &s->seasbuf)))
 		return st;
-	st = s->imp ? pt_state_buf(mc, "importation", 16 * P, s->imp,
+	st = s->imp ? pt_state_buf(mc, s, "importation", 16 * P, s->imp,
 				   &s->impbuf)
-		    : pt_buf(mc, "importation", 16, zero, &s->impbuf);
+		    : pt_buf(mc, s, "importation", 16, zero, &s->impbuf);
 	if (st || (st = pt_newborns(mc, s, zero)))
 		return st;
 	return p->incidence
-		       ? pt_state_buf(mc, "incidence", 4 * P, zero, &s->inc)
-		       : pt_buf(mc, "incidence", 4, zero, &s->inc);
+		       ? pt_state_buf(mc, s, "incidence", 4 * P, zero, &s->inc)
+		       : pt_buf(mc, s, "incidence", 4, zero, &s->inc);
 }
 
 static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 {
 	const pt_params *p = &s->params;
 	uint32_t P = p->patches, ctl[PT_CTL_WORDS] = { 0 };
-	size_t nb = p->mixing ? 8 * ((size_t)P * P + P) : 8;
+	/* The second disease mixes through the first's network. */
+	int mix = p->mixing && !s->disease;
+	size_t nb = mix ? 8 * ((size_t)P * P + P) : 8;
 	size_t ab = 4 * (size_t)p->capacity, zb = 4 * PT_DELTAS * (size_t)P;
 	uint32_t *w = calloc(1, ab > zb ? ab : zb);
 	uint32_t *cnt = calloc(4 * (size_t)P, 4);
@@ -1911,28 +2005,33 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	ctl[PT_CTL_COUNT] = p->agents;
 	ctl[PT_CTL_GROUPS] =
 		(uint32_t)(((uint64_t)p->agents + PT_GROUP - 1) / PT_GROUP);
-	if ((p->mixing && (st = pt_network(mc, s, net))) ||
-	    (st = pt_network_csv(mc, s, p->mixing ? net : NULL)))
+	if ((mix && (st = pt_network(mc, s, net))) ||
+	    (!s->disease && (st = pt_network_csv(mc, s, mix ? net : NULL))))
 		goto free_host;
-	if ((st = pt_buf(mc, "params", sizeof *p, p, &s->p)) ||
-	    (st = pt_state_buf(mc, "ctl", sizeof ctl, ctl, &s->ctl)) ||
-	    (st = pt_state_buf(mc, "agents", ab, w, &s->agent)) ||
-	    (st = pt_state_buf(mc, "counts", 16 * (size_t)P, cnt, &s->cnt)) ||
-	    (st = pt_buf(mc, "network", nb, net, &s->net)) ||
-	    (st = pt_buf(mc, "tables", 4 * (size_t)(p->exp_len + p->inf_len),
+	if ((st = pt_buf(mc, s, "params", sizeof *p, p, &s->p)) ||
+	    (st = pt_state_buf(mc, s, "ctl", sizeof ctl, ctl, &s->ctl)) ||
+	    (st = pt_state_buf(mc, s, "agents", ab, w, &s->agent)) ||
+	    (st = pt_state_buf(mc, s, "counts", 16 * (size_t)P, cnt,
+			       &s->cnt)) ||
+	    (st = pt_buf(mc, s, "network", nb, net, &s->net)) ||
+	    (st = pt_buf(mc, s, "tables", 4 * (size_t)(p->exp_len + p->inf_len),
 			 s->tab, &s->tabbuf)))
 		goto free_host;
 	/* force_after_progression's onsets and recoveries due, by the
 	 * parity of the day (a word, not part of a checkpoint, without). */
 	st = p->after_prog
-		     ? pt_state_buf(mc, "due", 16 * (size_t)P, due, &s->due)
-		     : pt_buf(mc, "due", 4, due, &s->due);
+		     ? pt_state_buf(mc, s, "due", 16 * (size_t)P, due, &s->due)
+		     : pt_buf(mc, s, "due", 4, due, &s->due);
 	if (st)
 		goto free_host;
 	memset(w, 0, ab > zb ? ab : zb);
-	if ((st = pt_state_buf(mc, "thresholds", 4 * (size_t)P, w, &s->thr)) ||
-	    (st = pt_state_buf(mc, "changes", zb, w, &s->delta)) ||
-	    (st = pt_extras(mc, s, w)) || (st = pt_demog_open(mc, &s->dg, p)))
+	if ((st = pt_state_buf(mc, s, "thresholds", 4 * (size_t)P, w,
+			       &s->thr)) ||
+	    (st = pt_state_buf(mc, s, "changes", zb, w, &s->delta)) ||
+	    (st = pt_extras(mc, s, w)))
+		goto free_host;
+	/* The second disease's kernels read the first's ages. */
+	if (!s->disease && (st = pt_demog_open(mc, &s->dg, p)))
 		goto free_host;
 	if (!(s->host = calloc(s->n_rows, 4 * (size_t)p->row_words))) {
 		st = weft_model_fail(mc, WEFT_E_NOMEM,
@@ -1941,8 +2040,8 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 		goto free_host;
 	}
 	memcpy(s->host + 1, cnt, 16 * (size_t)P);
-	st = pt_buf(mc, "series", 4 * (size_t)p->row_words * s->n_rows, s->host,
-		    &s->series);
+	st = pt_buf(mc, s, "series", 4 * (size_t)p->row_words * s->n_rows,
+		    s->host, &s->series);
 	if (!st)
 		st = weft_model_rows_open(mc, s->series, s->host,
 					  4 * (size_t)p->row_words,
@@ -1957,15 +2056,19 @@ free_host:
 
 /* ---- the day ------------------------------------------------------------- */
 
-static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
+/* Disease s's four launches of the day into l. From the first disease's
+ * state f: the network, the ages (read by the deaths, written for the
+ * newborns) and the agent words, whose deaths the second disease's pass
+ * follows (the first's own pass does not read them). */
+static void pt_launches(const pt_state *s, const pt_state *f, weft_launch *l)
 {
 	uint32_t P = s->params.patches;
-	weft_launch l[6];
+	const pt_demog *dg = &f->dg;
 
 	l[0] = patches_pt_force_launch(
 		(patches_pt_force_bufs){ .p = s->p,
 					 .cnt = s->cnt,
-					 .net = s->net,
+					 .net = f->net,
 					 .ctl = s->ctl,
 					 .season = s->seasbuf,
 					 .due = s->due,
@@ -1978,9 +2081,10 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 					  .tab = s->tabbuf,
 					  .agent = s->agent,
 					  .delta = s->delta,
-					  .dg = s->dg.dgbuf,
-					  .dob = s->dg.dobbuf,
-					  .due = s->due },
+					  .dg = dg->dgbuf,
+					  .dob = dg->dobbuf,
+					  .due = s->due,
+					  .first = f->agent },
 		(uint32_t)(((uint64_t)s->params.capacity + PT_GROUP - 1) /
 			   PT_GROUP));
 	/* Over the groups in use, a count on the device (births add). */
@@ -2005,13 +2109,40 @@ static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
 					.series = s->series,
 					.delta = s->delta,
 					.agent = s->agent,
-					.dg = s->dg.dgbuf,
-					.dob = s->dg.dobbuf,
+					.dg = dg->dgbuf,
+					.dob = dg->dobbuf,
 					.born = s->born },
 		1);
-	/* With ages, two more: the rows of ages.csv (demography.c). */
+}
+
+/* The day: the first disease's four launches, the second's four (with
+ * diseases = 2), and with ages two more: the rows of ages.csv
+ * (demography.c). */
+static weft_status pt_set_step(weft_model_ctx *mc, pt_state *s)
+{
+	weft_launch l[10];
+	uint32_t n = 4;
+
+	pt_launches(s, s, l);
+	if (s->second) {
+		pt_launches(s->second, s, l + n);
+		n += 4;
+	}
 	return weft_model_set_step(
-		mc, l, 4 + pt_demog_launches(&s->dg, s->ctl, s->agent, l + 4));
+		mc, l, n + pt_demog_launches(&s->dg, s->ctl, s->agent, l + n));
+}
+
+/* Disease s's output file called name ("counts.csv"; the second
+ * disease's "counts_2.csv"). */
+static weft_status pt_output_open(weft_model_ctx *mc, const pt_state *s,
+				  const char *name, weft_output **out)
+{
+	char full[64];
+	size_t n = strlen(name) - 4; /* less ".csv" */
+
+	snprintf(full, sizeof full, "%.*s%s.csv", (int)n, name,
+		 s->disease ? "_2" : "");
+	return weft_model_output_open(mc, full, out);
 }
 
 static weft_status pt_outputs_open(weft_model_ctx *mc, pt_state *s)
@@ -2020,15 +2151,17 @@ static weft_status pt_outputs_open(weft_model_ctx *mc, pt_state *s)
 
 	if (!weft_model_want_csv(mc))
 		return WEFT_OK;
-	if ((st = weft_model_output_open(mc, "counts.csv", &s->csv)) ||
+	if (s->second && (st = pt_outputs_open(mc, s->second)))
+		return st;
+	if ((st = pt_output_open(mc, s, "counts.csv", &s->csv)) ||
 	    (st = weft_output_printf(s->csv, "day,S,E,I,R\n")) ||
-	    (st = weft_model_output_open(mc, "patches.csv", &s->pcsv)) ||
+	    (st = pt_output_open(mc, s, "patches.csv", &s->pcsv)) ||
 	    (st = weft_output_printf(s->pcsv, "day,patch,S,E,I,R\n")))
 		return st;
 	if (!s->params.incidence)
 		return WEFT_OK;
-	if ((st = weft_model_output_open(mc, "infectious.csv", &s->icsv)) ||
-	    (st = weft_model_output_open(mc, "incidence.csv", &s->ncsv)) ||
+	if ((st = pt_output_open(mc, s, "infectious.csv", &s->icsv)) ||
+	    (st = pt_output_open(mc, s, "incidence.csv", &s->ncsv)) ||
 	    (st = weft_output_printf(s->icsv, "day")) ||
 	    (st = weft_output_printf(s->ncsv, "day")))
 		return st;
@@ -2041,6 +2174,24 @@ static weft_status pt_outputs_open(weft_model_ctx *mc, pt_state *s)
 	return weft_output_printf(s->ncsv, "\n");
 }
 
+/* diseases = 2: the second disease, s->second, its parameters read from
+ * the keys ending in _2, its buffers opened beside the first's. */
+static weft_status pt_second(weft_model_ctx *mc, pt_state *s)
+{
+	pt_state *d;
+	weft_status st;
+
+	if (weft_model_int(mc, "diseases") < 2)
+		return WEFT_OK;
+	if (!(d = s->second = calloc(1, sizeof *d)))
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the second disease");
+	d->disease = 1;
+	if ((st = pt_read_params(mc, d)) || (st = pt_tables(mc, d)))
+		return st;
+	return pt_open(mc, d);
+}
+
 static weft_status pt_setup(weft_model_ctx *mc, void **out)
 {
 	pt_state *s = calloc(1, sizeof *s);
@@ -2051,7 +2202,8 @@ static weft_status pt_setup(weft_model_ctx *mc, void **out)
 				       "cannot allocate the model state");
 	*out = s;
 	if ((st = pt_read_params(mc, s)) || (st = pt_tables(mc, s)) ||
-	    (st = pt_open(mc, s)) || (st = pt_set_step(mc, s)))
+	    (st = pt_open(mc, s)) || (st = pt_second(mc, s)) ||
+	    (st = pt_set_step(mc, s)))
 		return st;
 	return pt_outputs_open(mc, s);
 }
@@ -2072,7 +2224,10 @@ static weft_status pt_collect(weft_model_ctx *mc, void *state,
 			      uint64_t steps_done, unsigned slot)
 {
 	pt_state *s = state;
+	weft_status st;
 
+	if (s->second && (st = pt_collect(mc, s->second, steps_done, slot)))
+		return st;
 	return weft_model_rows_collect(mc, s->rows, slot,
 				       pt_rows_due(s, steps_done));
 }
@@ -2126,8 +2281,8 @@ static weft_status pt_emit(weft_model_ctx *mc, void *state, uint64_t steps_done,
 	uint64_t first, end;
 	weft_status st;
 
-	(void)mc;
-	(void)steps_done;
+	if (s->second && (st = pt_emit(mc, s->second, steps_done, slot)))
+		return st;
 	weft_model_rows_slot(s->rows, slot, &first, &end);
 	for (uint64_t r = first; r < end && s->csv; r++)
 		if ((st = pt_emit_row(s, s->host + r * s->params.row_words)) ||
@@ -2162,30 +2317,68 @@ static weft_status pt_summary_imports(weft_model_ctx *mc, const pt_state *s)
 				  p->imp_start, p->imp_end);
 }
 
-static weft_status pt_finish(weft_model_ctx *mc, void *state)
+/* Disease s's last counts into t (S, E, I, R in all) and its peak of
+ * infectious. */
+static void pt_totals(const pt_state *s, uint64_t *t, uint64_t *peak,
+		      uint64_t *peak_day)
 {
-	pt_state *s = state;
 	const pt_params *p = &s->params;
-	uint64_t rows = weft_model_rows_read(s->rows), t[4] = { 0, 0, 0, 0 };
-	uint64_t peak = 0, peak_day = 0;
-	uint32_t ctl[PT_CTL_WORDS];
-	weft_status st;
+	uint64_t rows = weft_model_rows_read(s->rows);
 
+	*peak = *peak_day = 0;
 	for (uint64_t r = 0; r < rows; r++) {
 		const uint32_t *row = s->host + r * p->row_words;
 		uint64_t inf = 0;
 
 		for (uint32_t j = 0; j < p->patches; j++)
 			inf += row[1 + 4 * (size_t)j + 2];
-		if (inf > peak) {
-			peak = inf;
-			peak_day = row[PT_ROW_DAY];
+		if (inf > *peak) {
+			*peak = inf;
+			*peak_day = row[PT_ROW_DAY];
 		}
 	}
 	for (uint32_t j = 0; rows && j < p->patches; j++)
 		for (int k = 0; k < 4; k++)
 			t[k] += s->host[(rows - 1) * p->row_words + 1 +
 					4 * (size_t)j + k];
+}
+
+/* The summary's lines of disease s: its durations, peak and final
+ * counts, each named with prefix ("" or "disease 2 "). */
+static weft_status pt_summary_disease(weft_model_ctx *mc, const pt_state *s,
+				      const char *prefix)
+{
+	const pt_params *p = &s->params;
+	uint64_t t[4] = { 0, 0, 0, 0 }, peak, peak_day;
+	char what[3][64];
+
+	pt_totals(s, t, &peak, &peak_day);
+	snprintf(what[0], sizeof what[0], "%sdurations", prefix);
+	snprintf(what[1], sizeof what[1], "%speak infectious", prefix);
+	snprintf(what[2], sizeof what[2], "%sfinal S/E/I/R", prefix);
+	weft_model_summary(mc, what[0],
+			   "exposed %u..%u days, infectious %u..%u days",
+			   p->exp_min, p->exp_min + p->exp_len - 1, p->inf_min,
+			   p->inf_min + p->inf_len - 1);
+	weft_model_summary(mc, what[1], "%llu on day %llu",
+			   (unsigned long long)peak,
+			   (unsigned long long)peak_day);
+	return weft_model_summary(
+		mc, what[2], "%llu / %llu / %llu / %llu (attack %.4f)",
+		(unsigned long long)t[0], (unsigned long long)t[1],
+		(unsigned long long)t[2], (unsigned long long)t[3],
+		(double)(t[1] + t[2] + t[3]) / p->agents);
+}
+
+static weft_status pt_finish(weft_model_ctx *mc, void *state)
+{
+	pt_state *s = state;
+	const pt_params *p = &s->params;
+	uint64_t t[4] = { 0, 0, 0, 0 }, peak, peak_day;
+	uint32_t ctl[PT_CTL_WORDS];
+	weft_status st;
+
+	pt_totals(s, t, &peak, &peak_day);
 	if ((st = weft_model_download(mc, ctl, s->ctl, 0, sizeof ctl)))
 		return st;
 	if (ctl[PT_CTL_OVER])
@@ -2207,20 +2400,11 @@ static weft_status pt_finish(weft_model_ctx *mc, void *state)
 				   p->capacity);
 	if (p->imp_period && (st = pt_summary_imports(mc, s)))
 		return st;
-	if ((st = pt_demog_finish(mc, &s->dg)))
+	if ((st = pt_demog_finish(mc, &s->dg)) ||
+	    (st = pt_summary_disease(mc, s, "")))
 		return st;
-	weft_model_summary(mc, "durations",
-			   "exposed %u..%u days, infectious %u..%u days",
-			   p->exp_min, p->exp_min + p->exp_len - 1, p->inf_min,
-			   p->inf_min + p->inf_len - 1);
-	weft_model_summary(mc, "peak infectious", "%llu on day %llu",
-			   (unsigned long long)peak,
-			   (unsigned long long)peak_day);
-	return weft_model_summary(
-		mc, "final S/E/I/R", "%llu / %llu / %llu / %llu (attack %.4f)",
-		(unsigned long long)t[0], (unsigned long long)t[1],
-		(unsigned long long)t[2], (unsigned long long)t[3],
-		(double)(t[1] + t[2] + t[3]) / p->agents);
+	return s->second ? pt_summary_disease(mc, s->second, "disease 2 ")
+			 : WEFT_OK;
 }
 
 static void pt_teardown(weft_model_ctx *mc, void *state)
@@ -2229,6 +2413,7 @@ static void pt_teardown(weft_model_ctx *mc, void *state)
 
 	if (!s)
 		return;
+	pt_teardown(mc, s->second);
 	weft_model_rows_close(mc, s->rows);
 	weft_model_free(mc, s->series);
 	weft_model_free(mc, s->inc);
@@ -2236,6 +2421,7 @@ static void pt_teardown(weft_model_ctx *mc, void *state)
 	weft_model_free(mc, s->impbuf);
 	weft_model_free(mc, s->seasbuf);
 	weft_model_free(mc, s->delta);
+	weft_model_free(mc, s->due);
 	weft_model_free(mc, s->thr);
 	weft_model_free(mc, s->tabbuf);
 	weft_model_free(mc, s->net);

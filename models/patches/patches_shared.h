@@ -23,7 +23,8 @@
 #define PT_NO_SLOT 0xFFFFFFFFu
 
 /* Agents per work item of pt_agents: one Philox call gives the top 8
- * bits of the infection draws of all 16. */
+ * bits of the infection draws of all 16. pt_agents' bit operations
+ * (pt_le16, pt_even16, its masks of 16 bits) assume 16. */
 #define PT_GROUP 16u
 
 /* An agent is one 32-bit word: its patch, its timer (days left in E or
@@ -71,7 +72,11 @@ typedef struct pt_params {
 				    day of the cycle */
 	weft_u32 after_prog;	 /* 1: the force after the day's onsets and
 				    recoveries (force_after_progression) */
-	weft_u32 reserved[1];	 /* 112 bytes */
+	weft_u32 disease;	 /* 0, or 1: the second disease (diseases =
+				    2), the third word of its own draws */
+	weft_u32 linear;	 /* 1: the chance of infection is the force
+				    itself (infection_probability = linear) */
+	weft_u32 reserved[2];	 /* 120 bytes */
 } pt_params;
 
 /* Whether importation happens on day (tick) t: LASER's
