@@ -11,14 +11,5 @@
 # first simulation of a new environment is slower.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-venv=${1:-$top/_bench/venv}
-spec=${COVASIM_SPEC:-covasim>=3.1,<3.2}
-if [ -x "$venv/bin/python" ] &&
-	"$venv/bin/python" -c 'import covasim, sys; sys.exit(not covasim.__version__.startswith("3.1."))' > /dev/null 2>&1; then
-	echo "$venv/bin/python"
-	exit 0
-fi
-python3 -m venv "$venv" >&2
-"$venv/bin/pip" install -q --disable-pip-version-check "$spec" >&2
-"$venv/bin/python" -c 'import covasim; print("covasim", covasim.__version__)' >&2
-echo "$venv/bin/python"
+exec sh "$top/bench/pypi-venv.sh" "${1:-$top/_bench/venv}" \
+	"${COVASIM_SPEC:-covasim>=3.1,<3.2}" covasim 3.1.

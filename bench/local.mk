@@ -7,12 +7,13 @@
 
 # Timing against peers (docs/benchmarks.md, docs/scaling.md), and the
 # helpers they share with bench/validate/: bench/covasim-venv.sh (the
-# Covasim environment) and bench/covasim_run.py (Covasim's runs, timed and
+# Covasim environment, made by bench/pypi-venv.sh) and bench/covasim_run.py (Covasim's runs, timed and
 # as the validation's reference); bench/idle.sh is sourced by the timing
 # scripts that wait for idle CPUs.
 EXTRA_DIST += bench/README.md bench/seir-backends.sh bench/seir-prevalence.sh \
 	bench/seir-profile.sh bench/seir-mechanisms.sh bench/replicas.sh \
 	bench/covasim-compare.sh bench/covasim_run.py bench/covasim-venv.sh \
+	bench/pypi-venv.sh \
 	bench/covasim-mechanisms.sh bench/idle.sh bench/cartpole_python.py
 
 # Wolf-Sheep against Mesa 3.5: the agreement check against Mesa's band

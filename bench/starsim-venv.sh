@@ -11,14 +11,5 @@
 # imports starsim 3.7.x.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-venv=${1:-$top/_bench/starsim-venv}
-spec=${STARSIM_SPEC:-starsim>=3.7,<3.8}
-if [ -x "$venv/bin/python" ] &&
-	"$venv/bin/python" -c 'import starsim, sys; sys.exit(not starsim.__version__.startswith("3.7."))' > /dev/null 2>&1; then
-	echo "$venv/bin/python"
-	exit 0
-fi
-python3 -m venv "$venv" >&2
-"$venv/bin/pip" install -q --no-cache-dir --disable-pip-version-check "$spec" >&2
-"$venv/bin/python" -c 'import starsim; print("starsim", starsim.__version__)' >&2
-echo "$venv/bin/python"
+exec sh "$top/bench/pypi-venv.sh" "${1:-$top/_bench/starsim-venv}" \
+	"${STARSIM_SPEC:-starsim>=3.7,<3.8}" starsim 3.7.

@@ -812,10 +812,9 @@ static weft_status pt_read_patches(weft_model_ctx *mc, pt_state *s, uint32_t *n)
 static weft_status pt_exposed0(weft_model_ctx *mc, pt_state *s)
 {
 	pt_params *p = &s->params;
+	const char *key = PT_KEY(s, PT_K_EXP0);
 	uint32_t m;
 	weft_status st;
-
-	const char *key = PT_KEY(s, PT_K_EXP0);
 
 	if ((st = pt_counts(mc, key, p->patches, 4e9, &s->exp0, &m)))
 		return st;
