@@ -3,7 +3,8 @@
 Covasim presets run (examples/covasim-random.ini, covasim-hybrid.ini), for
 timing and for the validation of weft's epidemic against Covasim's.
 
-    covasim_run.py [--waning | --variants SPEC] [--no-dispersion]
+    covasim_run.py [--waning | --variants SPEC]
+                   [--no-dispersion | --weft-classes]
                    POP_TYPE POP_SIZE DAYS SEEDS [SERIES_CSV]
 
 SEEDS is one seed or a range FIRST-LAST. For each seed one line is
@@ -36,6 +37,14 @@ With --no-dispersion every agent's transmissibility is 1 (beta_dist a
 constant, where Covasim draws it from a negative binomial of dispersion
 0.45): weft's rel_trans_dispersion = 0.
 
+With --weft-classes each agent's transmissibility is instead one of
+weft's 256 equally likely classes of that negative binomial (each its
+class's mean between the quantiles c/256 and (c+1)/256, scaled to average
+1: models/seir/seir.md, "Individual transmissibility"), the class drawn
+for each agent uniformly (numpy's default_rng(seed + 12345)) after
+sim.initialize(): Covasim with weft's transmissibility and its own
+everything else.
+
 With --vaccine VACCINE:FIRST-LAST:DOSES (e.g. pfizer:30-50:2857; implies
 --waning) Covasim gets cv.vaccinate_num(VACCINE, num_doses=F,
 sequence='age'): F gives DOSES a day from day FIRST to LAST plus the
@@ -57,6 +66,7 @@ is not infected again, as in weft), 20 initial infections, its defaults
 otherwise. Numba's functions run on one thread (Covasim's default
 numba_parallel = none; NUMBA_NUM_THREADS=1 is set as well).
 """
+import math
 import os
 import sys
 import time
@@ -64,6 +74,7 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import covasim as cv  # noqa: E402
+import numpy as np  # noqa: E402
 
 
 def parse_variants(spec):
@@ -93,12 +104,38 @@ def vaccination(vaccine):
     return cv.vaccinate_num(name, num_doses=num_doses, sequence="age")
 
 
+def weft_classes(k, n=256):
+    """weft's n classes of Covasim's beta_dist, a negative binomial of mean
+    100 and dispersion k times 0.01: class c is the distribution's mean
+    between its quantiles c/n and (c+1)/n (its probabilities walked in
+    order, a value's mass split between the classes it straddles), the
+    classes scaled to average exactly 1."""
+    p = k / (100.0 + k)
+    px = math.exp(k * math.log(p))  # P(X = 0)
+    sums, width, mass, c, x = [0.0] * n, 1.0 / n, 0.0, 0, 0.0
+    while c < n and x < 1e7:
+        left = px
+        while left > 0 and c < n:
+            take = width - mass if mass + left > width else left
+            sums[c] += take * x * 0.01
+            mass += take
+            left -= take
+            if mass >= width * (1 - 1e-12):
+                c, mass = c + 1, 0.0
+        px *= (x + k) * (1 - p) / (x + 1)
+        x += 1
+        if px < 1e-300 and x > 100:
+            break
+    total = sum(sums)
+    return np.array([v / (width * total) for v in sums])
+
+
 def run_one(pop_type, pop_size, days, seed, waning=False, variants=None,
-            vaccine=None, dispersion=True):
+            vaccine=None, dispersion="covasim"):
     pars = dict(pop_type=pop_type, pop_size=pop_size, n_days=days,
                 pop_infected=20, rand_seed=seed, rescale=False,
                 use_waning=waning, verbose=0)
-    if not dispersion:
+    if dispersion == "none":
         # every agent's transmissibility 1 (weft's rel_trans_dispersion = 0)
         pars["beta_dist"] = dict(dist="uniform", par1=1.0, par2=1.0)
     if variants:
@@ -109,6 +146,11 @@ def run_one(pop_type, pop_size, days, seed, waning=False, variants=None,
     sim = cv.Sim(pars)
     t0 = time.perf_counter()
     sim.initialize()
+    if dispersion == "classes":
+        rng = np.random.default_rng(seed + 12345)
+        table = weft_classes(0.45)
+        sim.people.rel_trans[:] = table[rng.integers(0, len(table),
+                                                     size=len(sim.people))]
     t1 = time.perf_counter()
     sim.run()
     t2 = time.perf_counter()
@@ -146,8 +188,10 @@ def main():
         del args[i:i + 2]
     waning = ("--waning" in args or variants is not None
               or vaccine is not None)
-    dispersion = "--no-dispersion" not in args
-    args = [a for a in args if a not in ("--waning", "--no-dispersion")]
+    dispersion = ("none" if "--no-dispersion" in args else
+                  "classes" if "--weft-classes" in args else "covasim")
+    args = [a for a in args
+            if a not in ("--waning", "--no-dispersion", "--weft-classes")]
     pop_type, pop_size, days = args[0], int(args[1]), int(args[2])
     first, _, last = args[3].partition("-")
     seeds = range(int(first), int(last or first) + 1)

@@ -7,7 +7,11 @@
 # DAYS days, CV_SEEDS seeds of Covasim against WEFT_SEEDS of weft; once
 # with Covasim's transmissibility dispersion (a negative binomial of
 # dispersion 0.45: a few agents infect many) and once without it
-# (weft's rel_trans_dispersion = 0, Covasim's beta_dist a constant 1).
+# (weft's rel_trans_dispersion = 0, Covasim's beta_dist a constant 1);
+# then weft with the dispersion once more, against Covasim given weft's
+# 256 classes of transmissibility in place of its own draws
+# (bench/covasim_run.py --weft-classes): whether the classes explain a
+# difference.
 #
 #   bench/validate/covasim-early.sh [WEFT] [SIZE] [CV_SEEDS] [WEFT_SEEDS] [DAYS]
 #
@@ -20,8 +24,9 @@
 # tails: take z as a rough guide); then, on the last day, the median,
 # the interquartile and 5-95 % ranges and the 1 % quantile of each side.
 # The first wave's timing from seed to seed follows from this phase. Covasim's runs are kept in
-# _bench/ref (cv-early-disp-SIZE-DAYS-SEEDS.csv and cv-early-nodisp-...;
-# about 1.3 s a seed at 200,000 agents), weft's go to _bench/val-early.
+# _bench/ref (cv-early-disp-SIZE-DAYS-SEEDS.csv, cv-early-nodisp-... and
+# cv-early-classes-...; about 1.3 s a seed at 200,000 agents), weft's go
+# to _bench/val-early.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 weft=${1:-$top/_inst/bin/weft}
@@ -106,3 +111,6 @@ compare "with Covasim's dispersion of transmissibility (0.45)"
 covasim nodisp --no-dispersion
 weft_runs nodisp --set seir.rel_trans_dispersion=0
 compare "without it (every agent's transmissibility 1)"
+covasim classes --weft-classes
+wf=$val/weft-disp-$n-$days-$wf_seeds.csv
+compare "weft with the dispersion against Covasim given weft's 256 classes of it"

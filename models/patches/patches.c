@@ -42,8 +42,10 @@
 #include "demography_shared.h"
 
 /* 1.1: a run with importation and births checkpoints the newborns' links
- * too, so a checkpoint of 1.0 does not resume. */
-#define PT_VERSION   "1.1"
+ * too, so a checkpoint of 1.0 does not resume. 1.2: an agent's word holds
+ * the date of its next transition, not the days left, so a checkpoint of
+ * 1.1 does not resume. */
+#define PT_VERSION   "1.2"
 #define PT_SNAP_ROWS 2u
 #define PT_MAX_ROWS  (1u << 24)
 #define PT_MAX_MIX   4096u /* patches with a network: P^2 work a day */
@@ -267,6 +269,7 @@ typedef struct pt_state {
 	uint32_t *imp;	/* per patch: count, first slot, slots, imported */
 	uint64_t n_rows;
 	weft_buf *p, *ctl, *agent, *thr, *cnt, *delta, *net, *tabbuf;
+	weft_buf *soon; /* the blocks' words (PT_BLOCK_WORDS) */
 	weft_buf *series, *seasbuf, *impbuf, *inc, *born, *due;
 	uint32_t *host;
 	weft_model_rows *rows;
@@ -1342,6 +1345,7 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 	p->seed_lo = (uint32_t)seed;
 	p->seed_hi = (uint32_t)(seed >> 32);
 	p->disease = s->disease;
+	p->pair = !s->disease && weft_model_int(mc, "diseases") >= 2;
 	p->linear = strcmp(weft_model_string(mc, "infection_probability"),
 			   "linear") == 0;
 	memcpy(&bb, &beta, 8);
@@ -1533,7 +1537,7 @@ static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 {
 	pt_state s;
 	const pt_params *p = &s.params;
-	uint64_t per, net, rows, ages, two;
+	uint64_t per, net, rows, ages, two, soon, agents;
 	char keys[128];
 	weft_status st;
 
@@ -1547,9 +1551,13 @@ static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 			: 8;
 	rows = 4 * (uint64_t)p->row_words * s.n_rows;
 	ages = 4 * (PT_AG_HEAD + (1 + (uint64_t)s.dg.n_bins) * s.dg.rows);
-	if ((st = weft_model_estimate_add(est, "the agents", keys,
-					  per * p->capacity,
-					  per * p->capacity)) ||
+	/* A word per slot (and a date of birth), and per block of PT_GROUP
+	 * slots its words (pt_blocks). */
+	soon = 4 * PT_BLOCK_WORDS *
+	       (((uint64_t)p->capacity + PT_GROUP - 1) / PT_GROUP);
+	agents = per * p->capacity + soon;
+	if ((st = weft_model_estimate_add(est, "the agents", keys, agents,
+					  agents)) ||
 	    (st = weft_model_estimate_add(est, "the network",
 					  "[patches] populations, gravity_k",
 					  net, net)) ||
@@ -1568,7 +1576,7 @@ static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	/* diseases = 2: a second word per slot, its rows, its seasonality
 	 * and its patches' words (as pt_estimate_extras counts the
 	 * first's); it mixes through the first's network. */
-	two = 4 * (uint64_t)p->capacity + rows +
+	two = 4 * (uint64_t)p->capacity + soon + rows +
 	      (uint64_t)p->patches * (40 + 4 * PT_DELTAS) +
 	      (s.season ? 8 * (uint64_t)p->season_len *
 				  (p->season_patches ? p->patches : 1)
@@ -1890,9 +1898,10 @@ static weft_status pt_network_csv(weft_model_ctx *mc, const pt_state *s,
 /* The agents at day 0, patch by patch: the first initial_infected of
  * each patch infectious, the next initial_exposed exposed (agents of a
  * patch are alike, so which ones does not matter), with durations drawn
- * from the infectious and the exposed table. With
- * force_after_progression, due (2 words a patch) counts those whose
- * timer ends on day 0's step (as pt_agent_day counts them). */
+ * from the infectious and the exposed table: a duration of t days moves
+ * on at day t - 1's step (its date). With force_after_progression, due
+ * (2 words a patch) counts those whose date is day 0 (as pt_agents
+ * counts them). */
 static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt,
 		       uint32_t *due)
 {
@@ -1909,17 +1918,19 @@ static void pt_agents0(const pt_state *s, uint32_t *w, uint32_t *cnt,
 			if (k < s->init[j])
 				w[a] = pt_word(PT_I,
 					       pt_duration(inf, p->inf_len,
-							   p->inf_min, r),
+							   p->inf_min, r) -
+						       1,
 					       j);
 			else if (k - s->init[j] < s->exp0[j])
 				w[a] = pt_word(PT_E,
 					       pt_duration(s->tab, p->exp_len,
-							   p->exp_min, r),
+							   p->exp_min, r) -
+						       1,
 					       j);
 			else
 				w[a] = pt_word(PT_S, 0, j);
-			if (due &&
-			    ((w[a] >> PT_TIMER_SHIFT) & PT_TIMER_MASK) == 1)
+			if (due && (w[a] >> PT_STATE_SHIFT) - PT_E < 2 &&
+			    ((w[a] >> PT_DATE_SHIFT) & PT_DATE_MASK) == 0)
 				due[2 * j + (w[a] >> PT_STATE_SHIFT) - PT_E]++;
 		}
 		cnt[4 * j] = s->pops[j] - s->init[j] - s->exp0[j];
@@ -1978,6 +1989,36 @@ static weft_status pt_extras(weft_model_ctx *mc, pt_state *s, const void *zero)
 		       : pt_buf(mc, s, "incidence", 4, zero, &s->inc);
 }
 
+/* The blocks' words (patches_shared.h, PT_BLOCK_WORDS): for the agents at
+ * day 0, the bits of their dates (day 0's; pt_soon_bit) and each block's
+ * patch (patches.wk, pt_block_patch). w: the agent words at day 0. */
+static weft_status pt_blocks(weft_model_ctx *mc, pt_state *s, const uint32_t *w)
+{
+	const pt_params *p = &s->params;
+	size_t blocks = ((size_t)p->capacity + PT_GROUP - 1) / PT_GROUP;
+	uint32_t *m = calloc(blocks, 4 * PT_BLOCK_WORDS);
+	weft_status st;
+
+	if (!m)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate %zu bytes of host "
+				       "memory for the blocks' words",
+				       4 * PT_BLOCK_WORDS * blocks);
+	for (uint32_t a = 0; a < p->agents; a++) {
+		uint32_t *b = m + PT_BLOCK_WORDS * (a / PT_GROUP);
+		uint32_t j = w[a] & PT_PATCH_MASK;
+
+		if ((w[a] >> PT_STATE_SHIFT) - PT_E < 2)
+			b[1] |= pt_soon_bit((w[a] >> PT_DATE_SHIFT) &
+					    PT_DATE_MASK);
+		b[2] = a % PT_GROUP == 0 || b[2] == j ? j : PT_MIXED;
+	}
+	st = pt_state_buf(mc, s, "blocks", 4 * PT_BLOCK_WORDS * blocks, m,
+			  &s->soon);
+	free(m);
+	return st;
+}
+
 static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 {
 	const pt_params *p = &s->params;
@@ -2021,7 +2062,7 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	st = p->after_prog
 		     ? pt_state_buf(mc, s, "due", 16 * (size_t)P, due, &s->due)
 		     : pt_buf(mc, s, "due", 4, due, &s->due);
-	if (st)
+	if (st || (st = pt_blocks(mc, s, w)))
 		goto free_host;
 	memset(w, 0, ab > zb ? ab : zb);
 	if ((st = pt_state_buf(mc, s, "thresholds", 4 * (size_t)P, w,
@@ -2056,12 +2097,13 @@ free_host:
 /* ---- the day ------------------------------------------------------------- */
 
 /* Disease s's four launches of the day into l. From the first disease's
- * state f: the network, the ages (read by the deaths, written for the
- * newborns) and the agent words, whose deaths the second disease's pass
- * follows (the first's own pass does not read them). */
+ * state f: the network and the ages (read by the deaths, written for the
+ * newborns). The first's pass kills in the second's words too (other:
+ * with one disease or for the second's pass, its own, unused). */
 static void pt_launches(const pt_state *s, const pt_state *f, weft_launch *l)
 {
 	uint32_t P = s->params.patches;
+	const pt_state *o = s->second ? s->second : s;
 	const pt_demog *dg = &f->dg;
 
 	l[0] = patches_pt_force_launch(
@@ -2083,7 +2125,9 @@ static void pt_launches(const pt_state *s, const pt_state *f, weft_launch *l)
 					  .dg = dg->dgbuf,
 					  .dob = dg->dobbuf,
 					  .due = s->due,
-					  .first = f->agent },
+					  .other = o->agent,
+					  .odelta = o->delta,
+					  .soon = s->soon },
 		(uint32_t)(((uint64_t)s->params.capacity + PT_GROUP - 1) /
 			   PT_GROUP));
 	/* Over the groups in use, a count on the device (births add). */
@@ -2100,7 +2144,8 @@ static void pt_launches(const pt_state *s, const pt_state *f, weft_launch *l)
 					 .imp = s->impbuf,
 					 .inc = s->inc,
 					 .born = s->born,
-					 .due = s->due },
+					 .due = s->due,
+					 .soon = s->soon },
 		P);
 	l[3] = patches_pt_tick_launch(
 		(patches_pt_tick_bufs){ .p = s->p,
@@ -2110,7 +2155,8 @@ static void pt_launches(const pt_state *s, const pt_state *f, weft_launch *l)
 					.agent = s->agent,
 					.dg = dg->dgbuf,
 					.dob = dg->dobbuf,
-					.born = s->born },
+					.born = s->born,
+					.soon = s->soon },
 		1);
 }
 
@@ -2422,6 +2468,7 @@ static void pt_teardown(weft_model_ctx *mc, void *state)
 	weft_model_free(mc, s->delta);
 	weft_model_free(mc, s->due);
 	weft_model_free(mc, s->thr);
+	weft_model_free(mc, s->soon);
 	weft_model_free(mc, s->tabbuf);
 	weft_model_free(mc, s->net);
 	weft_model_free(mc, s->cnt);

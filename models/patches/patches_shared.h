@@ -8,43 +8,82 @@
 #define PATCHES_SHARED_H
 
 /* Purposes: the last counter word of a draw. */
-#define PT_PURPOSE_INFECT     1u  /* (day, agent / 16): 8 bits per agent */
-#define PT_PURPOSE_EXPOSED    2u  /* (day, agent): an exposed duration */
+/* Purposes: the low 8 bits of the last counter word of a draw; a chain
+ * of trials (PT_PURPOSE_INFECT, PT_PURPOSE_DEATH) has its draw's number
+ * in the bits above. 5 and 7 were the draws of an earlier agents'
+ * kernel. */
+#define PT_PURPOSE_INFECT 1u /* (day, block, disease): exposures */
+#define PT_PURPOSE_EXPOSE_EACH                                            \
+	2u			  /* (day, agent, disease): in a block of \
+				     several patches */
 #define PT_PURPOSE_INFECTIOUS 3u  /* (day, agent): an infectious duration */
 #define PT_PURPOSE_INIT	      4u  /* (agent, 0): a duration at day 0 */
-#define PT_PURPOSE_REFINE     5u  /* (day, agent): the low 24 bits */
-#define PT_PURPOSE_DEATH      6u  /* (day, agent / 16): 8 bits per agent */
-#define PT_PURPOSE_DEATH_LOW  7u  /* (day, agent): the low 24 bits */
+#define PT_PURPOSE_DEATH      6u  /* (day, block): deaths */
 #define PT_PURPOSE_BIRTH      8u  /* (day, patch): the day's births */
 #define PT_PURPOSE_IMPORT     9u  /* (day, patch): where importation starts */
 #define PT_PURPOSE_IMPORT_DUR 10u /* (day, agent): an imported duration */
 
+/* A block's words (buffer soon): the day its mask was brought up to, the
+ * mask (pt_soon_bit), its patch or PT_MIXED for several (patches.wk,
+ * pt_block_patch). */
+#define PT_BLOCK_WORDS 3u
+#define PT_MIXED       0xFFFFFFFFu
+
 /* No slot: the end of a patch's newborns (pt_link). */
 #define PT_NO_SLOT 0xFFFFFFFFu
 
-/* Agents per work item of pt_agents: one Philox call gives the top 8
- * bits of the infection draws of all 16. pt_agents' bit operations
- * (pt_le16, pt_even16, its masks of 16 bits) assume 16. */
-#define PT_GROUP 16u
+/* Agent slots per work item of pt_agents and pt_ages (a block): a
+ * block's exposures and deaths are chains of trials over its slots
+ * (patches.wk, pt_expose), about one draw a block a day plus one per
+ * event; a multiple of 16 (pt_agents' pass goes 16 words at a time). */
+#define PT_GROUP 256u
 
-/* An agent is one 32-bit word: its patch, its timer (days left in E or
- * I) and its state. */
+/* An agent is one 32-bit word: its patch, its date (the day, modulo
+ * 16384, of its next transition while exposed or infectious) and its
+ * state. */
 #define PT_S	       0u
 #define PT_E	       1u
 #define PT_I	       2u
 #define PT_R	       3u
 #define PT_PATCH_MASK  0xFFFFu
-#define PT_TIMER_SHIFT 16
-#define PT_TIMER_MASK  0x3FFFu /* durations of at most 16383 days */
+#define PT_DATE_SHIFT  16
+#define PT_DATE_MASK   0x3FFFu /* durations of at most 16383 days */
 #define PT_STATE_SHIFT 30
 #define PT_MAX_PATCHES 65536u
 #define PT_MAX_DAYS    16383u
-/* A dead agent: state R with every timer bit set (LASER's DECEASED). */
+/* A dead agent: state R with every date bit set (LASER's DECEASED). */
 #define PT_DEAD_HI 0xFFFFu /* its word's top 16 bits */
 
-WEFT_FN weft_u32 pt_word(weft_u32 state, weft_u32 timer, weft_u32 patch)
+WEFT_FN weft_u32 pt_word(weft_u32 state, weft_u32 date, weft_u32 patch)
 {
-	return (state << PT_STATE_SHIFT) | (timer << PT_TIMER_SHIFT) | patch;
+	return (state << PT_STATE_SHIFT) |
+	       ((date & PT_DATE_MASK) << PT_DATE_SHIFT) | patch;
+}
+
+/* A block's mask of the days to come (buffer soon, PT_BLOCK_WORDS): bit j
+ * set when some agent of
+ * the block may move on j days after that day, bit 31 for 31 days or
+ * more. A bit is set when a date is given, and stays until its day has
+ * passed (a death leaves it: the pass finds no one), so that a block's
+ * pass over its words can be skipped on the days whose bit is clear.
+ * The bit of a date dur days after today: */
+WEFT_FN weft_u32 pt_soon_bit(weft_u32 dur)
+{
+	return 1u << (dur < 31u ? dur : 31u);
+}
+
+/* The mask m brought s days on: bit j + s becomes bit j; bit 31 (31 days
+ * or more) may be any of the last s + 1 bits now. */
+WEFT_FN weft_u32 pt_soon_shift(weft_u32 m, weft_u32 s)
+{
+	weft_u32 far = m >> 31;
+
+	if (s == 0u)
+		return m;
+	m = s >= 32u ? 0u : m >> s;
+	if (far != 0u)
+		m |= s >= 31u ? 0xFFFFFFFFu : 0xFFFFFFFFu << (31u - s);
+	return m;
 }
 
 /* The parameter block: 32-bit words only. */
@@ -76,7 +115,9 @@ typedef struct pt_params {
 				    2), the third word of its own draws */
 	weft_u32 linear;	 /* 1: the chance of infection is the force
 				    itself (infection_probability = linear) */
-	weft_u32 reserved[2];	 /* 120 bytes */
+	weft_u32 pair;		 /* 1: the first disease of two, whose pass
+				    kills in the second's words too */
+	weft_u32 reserved[1];	 /* 120 bytes */
 } pt_params;
 
 /* Whether importation happens on day (tick) t: LASER's

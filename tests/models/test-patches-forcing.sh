@@ -92,7 +92,7 @@ diag "$tmp/cos.ratio"
 # Against LASER: its example with Transmission's seasonality 1 + 0.3
 # cos(2 pi (t - 60) / 365) (bench/laser-compare.sh --fresh --season 0.3,60,
 # the band of its 20 seeds in tests/data/patches-laser-band-season.csv):
-# the mean of weft's 20 seeds inside it, a phase 20 days off (10 seeds)
+# the mean of weft's 20 seeds inside it, a phase 30 days off (10 seeds)
 # not.
 lc="$WEFT_SRCDIR/bench/laser-compare.sh"
 sband="$WEFT_SRCDIR/tests/data/patches-laser-band-season.csv"
@@ -111,13 +111,13 @@ r=$?
 [ "$r" -eq 0 ] && [ $# -eq 40 ]
 ok $? "seasonality 0.3, phase 60: the mean of 20 seeds inside LASER's seed band on at least 95 % of the days (exit $r)"
 diag "$tmp/sband.out"
-seeds sbiased 10 40
+seeds sbiased 10 30
 # shellcheck disable=SC2046
 set -- $(find "$tmp/sbiased" -name counts.csv -path '*/runs/*' | sort | sed 's/^/--counts /')
 sh "$lc" --band-only --band "$sband" "$@" "$WEFT_BUILDDIR" > "$tmp/sbiased.out" 2>&1
 r=$?
 [ "$r" -eq 1 ]
-ok $? "a phase of 40 for LASER's 60 (10 seeds) fails that check (exit $r)"
+ok $? "a phase of 30 for LASER's 60 (10 seeds) fails that check (exit $r)"
 tail -1 "$tmp/sbiased.out" | diag
 
 # ---- importation ---------------------------------------------------------------

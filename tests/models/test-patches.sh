@@ -225,4 +225,27 @@ check --set patches.populations='100, x'
 [ $? -ne 0 ] && grep -q "\[patches\] populations (--set patches.populations): item 2 is not a number" "$tmp/check.out"
 ok $? "a population that is not a number: refused, naming the item"
 
+# ---- every date kept: no transmission, long durations -------------------------
+# Without transmission (beta 0) the agents at day 0 move on exactly when
+# their durations say: exposed for 35 days, infectious for 40, in three
+# patches with births (newborn blocks of several patches). Each date is
+# more than 31 days ahead, past the blocks' masks' last bit, so that a
+# block whose pass were skipped on the wrong day would leave its agents
+# exposed or infectious for ever; rows of day 35, 40 and 75 and the last.
+# shellcheck disable=SC2086
+run dates openmp 2 --set patches.populations=3000,2000,1000 \
+	--set patches.latitudes=47.6,47.2,46.9 --set patches.longitudes=-122.3,-122.4,-121.9 \
+	--set patches.beta=0 --set patches.initial_infected=100,50,20 \
+	--set patches.initial_exposed=30,20,10 --set patches.cbr=40 \
+	--set 'patches.exposed_duration=constant(35)' \
+	--set 'patches.infectious_duration=constant(40)' --set simulation.steps=120
+rc=$?
+[ "$rc" -eq 0 ] && awk -F, 'NR > 1 { E[$1] = $3; I[$1] = $4; R[$1] = $5 }
+	END { exit !(E[34] == 60 && I[34] == 170 && E[35] == 0 && I[35] == 230 &&
+		I[39] == 230 && I[40] == 60 && R[40] == 170 && I[74] == 60 &&
+		I[75] == 0 && R[75] == 230 && E[120] == 0 && I[120] == 0 && R[120] == 230) }' \
+	"$tmp/dates/counts.csv"
+ok $? "beta 0, exposed 35 days, infectious 40, births: onsets on day 35, recoveries on days 40 and 75, none left (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/dates.out"
+
 tap_done
