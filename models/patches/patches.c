@@ -2405,9 +2405,12 @@ static weft_status pt_summary_disease(weft_model_ctx *mc, const pt_state *s,
 			   "exposed %u..%u days, infectious %u..%u days",
 			   p->exp_min, p->exp_min + p->exp_len - 1, p->inf_min,
 			   p->inf_min + p->inf_len - 1);
-	weft_model_summary(mc, what[1], "%llu on day %llu",
+	/* The peak of the rows written: with a row every few days, say
+	 * so (the days between are not seen). */
+	weft_model_summary(mc, what[1], "%llu on day %llu%s",
 			   (unsigned long long)peak,
-			   (unsigned long long)peak_day);
+			   (unsigned long long)peak_day,
+			   p->every > 1 ? " (of the rows written)" : "");
 	return weft_model_summary(
 		mc, what[2], "%llu / %llu / %llu / %llu (attack %.4f)",
 		(unsigned long long)t[0], (unsigned long long)t[1],
