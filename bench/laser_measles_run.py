@@ -23,6 +23,22 @@ seasonality), 365 days.
       --band-only)
   laser_measles_run.py --print-weft
       weft's --set options for the same example (models/patches)
+
+  --scenario satellites: laser-measles' satellites_scenario (a core of
+      100 000 agents and 9 towns of 20 000 to 30 000 around it, within
+      200 km; the function's defaults: 500 000, and 29 towns of 100 000 to
+      150 000), the exposed seeded in the core, InfectionProcess at its
+      defaults (its gravity mixing over 10 patches), 1000 seeds for the
+      stored band, which then also has each patch's arrival day (the
+      first its agents ever infected reach 50: mean, sd, seeds). --network
+      FILE writes laser-measles' own migration matrix (the mixer's
+      migration_matrix) for weft's network_file; weft mixes the infectious
+      through it as laser-measles does (mixing_form = infectious). The
+      path in the band's weft line is @BANDDIR@/ and the file's name.
+  --scenario single_patch: single_patch_scenario (100 000 agents), with
+      --vital CBR,CDR (VitalDynamicsProcess, first in the list: it sizes
+      the agents' arrays; weft's cbr, cdr and cdr_mode = measles) or --sia
+      DAY,EFFICACY (SIACalendarProcess; weft's sia).
 """
 import argparse
 import math
@@ -30,6 +46,60 @@ import os
 import sys
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+
+SATELLITES = dict(core_population=100_000, satellite_population=20_000, n_towns=10)
+
+
+def scenario(name):
+    from laser.measles.scenarios.synthetic import satellites_scenario, two_patch_scenario
+
+    from laser.measles.scenarios.synthetic import single_patch_scenario
+
+    if name == "satellites":
+        return satellites_scenario(**SATELLITES)
+    return single_patch_scenario() if name == "single_patch" else two_patch_scenario()
+
+
+def params_for_scenario(beta, infections, season, vital, pops, network):
+    """weft's keys for the satellites and single-patch examples: the
+    two-patch keys' durations and seasonality, laser-measles' populations,
+    its network (network, a file name next to the band; None: one patch)
+    mixing the infectious, and with vital (CBR, CDR) births at its
+    lambda_birth ((1 + cbr/1000)^(1/365) - 1: cbr_mode laser) and deaths at
+    its mu_death ((1 + cdr/1000)^(1/365) - 1: cdr_mode measles)."""
+    keep = ("exposed_duration", "exposed_min", "infectious_duration", "infectious_min",
+            "force_after_progression", "seasonality_factor", "seasonality_phase", "beta")
+    base = [s for s in params_for_weft(beta, infections, season) if s.split("=")[0][len("patches."):] in keep]
+    base += [
+        "patches.populations=%s" % ",".join(str(int(p)) for p in pops),
+        "patches.initial_infected=0",
+        "patches.initial_exposed=%d%s" % (infections, ",0" * (len(pops) - 1)),
+    ]
+    if network:
+        base += ["patches.network_file=@BANDDIR@/%s" % os.path.basename(network),
+                 "patches.mixing_form=infectious"]
+    if vital:
+        base += ["patches.cbr=%r" % vital[0], "patches.cdr=%r" % vital[1], "patches.cdr_mode=measles"]
+    return base
+
+
+def write_network(path, sc):
+    """laser-measles' migration matrix for the scenario, as InfectionProcess
+    builds it (its default mixer), a row per source patch, in full
+    precision."""
+    from laser.measles.abm import ABMModel, ABMParams, components
+    import laser.measles as lm
+
+    model = ABMModel(scenario=sc, params=ABMParams(num_ticks=1, seed=1, start_time="2000-01", show_progress=False))
+    model.components = [lm.create_component(components.InfectionProcess, components.InfectionParams())]
+    inf = [c for c in model.instances if type(c).__name__ == "InfectionProcess"][0]
+    m = inf.transmission.params.mixer.migration_matrix
+    with open(path, "w") as f:
+        f.write("laser-measles migration matrix (InfectionParams' default GravityMixing): "
+                "a row per source patch and a column per destination\n")
+        for row in m:
+            f.write(",".join("%.17g" % x for x in row) + "\n")
 
 
 def params_for_weft(beta, infections=1, season=(0.0, 0.0), exp_mu=6.0, exp_sigma=2.0, inf_mean=8.0, inf_sigma=2.0,
@@ -76,12 +146,11 @@ def params_for_weft(beta, infections=1, season=(0.0, 0.0), exp_mu=6.0, exp_sigma
     ]
 
 
-def run(seed, days, beta, infections, season, out):
+def run(seed, days, beta, infections, season, out, name="two_patch", vital=None, sia=None):
     import numpy as np
     import laser.measles as lm
     from laser.measles.abm import ABMModel, ABMParams, components
     from laser.measles.base import BasePhase
-    from laser.measles.scenarios.synthetic import two_patch_scenario
 
     rows = []
 
@@ -95,8 +164,8 @@ def run(seed, days, beta, infections, season, out):
             pass
 
     params = ABMParams(num_ticks=days, seed=seed, start_time="2000-01", show_progress=False)
-    model = ABMModel(scenario=two_patch_scenario(), params=params)
-    model.components = [
+    model = ABMModel(scenario=scenario(name), params=params)
+    comps = [
         Record,
         lm.create_component(components.InfectionSeedingProcess,
                             components.InfectionSeedingParams(
@@ -106,6 +175,29 @@ def run(seed, days, beta, infections, season, out):
                                 beta=beta, seasonality=season[0],
                                 season_start=season[1])),
     ]
+    if sia:
+        # SIACalendarProcess: its day's date (the model's dates start at
+        # 2000-01-01, a day a tick) for every patch (its own group); it
+        # draws from numpy's global generator, seeded here.
+        import datetime
+        import polars as pl
+
+        np.random.seed(seed)
+        sc = model.scenario
+        ids = sc["id"].to_list() if hasattr(sc, "__getitem__") else None
+        when = datetime.datetime(2000, 1, 1) + datetime.timedelta(days=int(sia[0]))
+        sched = pl.DataFrame({"id": ids, "date": [when] * len(ids)})
+        comps.insert(1, lm.create_component(components.SIACalendarProcess,
+                                            components.SIACalendarParams(
+                                                sia_efficacy=sia[1], sia_schedule=sched)))
+    if vital:
+        # First after Record: VitalDynamicsProcess sizes the agents' arrays
+        # for the births to come, which the processes after it then use.
+        comps.insert(1, lm.create_component(components.VitalDynamicsProcess,
+                                            components.VitalDynamicsParams(
+                                                crude_birth_rate=vital[0],
+                                                crude_death_rate=vital[1])))
+    model.components = comps
     model.run()
     rows.append(np.array(model.patches.states, dtype=np.int64).copy())
     with open(os.path.join(out, "measles-%03d.csv" % seed), "w") as f:
@@ -115,9 +207,17 @@ def run(seed, days, beta, infections, season, out):
                 f.write("%d,%d,%d,%d,%d,%d\n" % ((t, p) + tuple(st[:, p])))
 
 
-def write_band(path, out, seeds, days, beta, infections, season, weft):
+ARRIVAL = 50  # agents ever infected (E + I + R) that mark an arrival
+
+
+def write_band(path, out, seeds, days, beta, infections, season, weft,
+               what="its tutorial's two_patch_scenario (100000 and 50000 agents)",
+               arrival=False):
     """The band of the seeds' CSVs in out, with what made it and weft's
-    options for the same example (weft, one line) as comments."""
+    options for the same example (weft, one line) as comments; with
+    arrival, a comment line per patch too: the mean and standard deviation
+    over the seeds of the first day its agents ever infected reach ARRIVAL,
+    and the seeds in which they do (bench/arrival-check.awk)."""
     import glob
     from importlib.metadata import version
     import numpy as np
@@ -125,12 +225,11 @@ def write_band(path, out, seeds, days, beta, infections, season, weft):
     files = sorted(glob.glob(os.path.join(out, "measles-*.csv")))
     a = np.array([np.loadtxt(f, delimiter=",", skiprows=1, dtype=np.int64) for f in files])
     with open(path, "w") as f:
-        f.write("# laser-measles %s ABM, its tutorial's two_patch_scenario "
-                "(100000 and 50000 agents), InfectionProcess's defaults, beta "
+        f.write("# laser-measles %s ABM, %s, InfectionProcess's defaults, beta "
                 "%r, seasonality A,S %g,%g; %d exposed seeded in patch 0; %d "
                 "days; seeds %s; 5%%/95%% percentiles and mean per day and "
                 "patch (bench/laser-measles-compare.sh --fresh)\n"
-                % (version("laser-measles"), beta, season[0], season[1],
+                % (version("laser-measles"), what, beta, season[0], season[1],
                    infections, days, seeds))
         f.write("# weft: %s\n" % weft)
         f.write("day,patch,S_lo,S_hi,S_mean,E_lo,E_hi,E_mean,I_lo,I_hi,"
@@ -141,6 +240,18 @@ def write_band(path, out, seeds, days, beta, infections, season, weft):
                 x = a[:, r, k]
                 row += ["%.2f" % np.percentile(x, 5), "%.2f" % np.percentile(x, 95), "%.2f" % x.mean()]
             f.write(",".join(row) + "\n")
+        if not arrival:
+            return
+        # a: seeds x rows (day-major, then patch) x day,patch,S,E,I,R
+        npatch = int(a[0, :, 1].max()) + 1
+        f.write("# arrival: the first day a patch's E + I + R reaches %d: "
+                "patch, mean, sd, seeds that reach it\n" % ARRIVAL)
+        for p in range(npatch):
+            rows = a[:, a[0, :, 1] == p, :]
+            hit = rows[:, :, 3:6].sum(axis=2) >= ARRIVAL
+            ok = hit.any(axis=1)
+            d = rows[ok, :, 0][np.arange(ok.sum()), hit[ok].argmax(axis=1)]
+            f.write("# arrival,%d,%.4f,%.4f,%d\n" % (p, d.mean(), d.std(ddof=1), ok.sum()))
 
 
 def main():
@@ -158,18 +269,65 @@ def main():
     ap.add_argument("--out", default=".")
     ap.add_argument("--band", help="write the seeds' band to this file")
     ap.add_argument("--print-weft", action="store_true")
+    ap.add_argument("--scenario", choices=("two_patch", "satellites", "single_patch"),
+                    default="two_patch",
+                    help="two_patch (the tutorial's), satellites (10 patches) or "
+                    "single_patch (100 000 agents)")
+    ap.add_argument("--vital", help="CBR,CDR: VitalDynamicsProcess with these crude "
+                    "birth and death rates (its defaults are 20,8); one patch only")
+    ap.add_argument("--sia", help="DAY,EFFICACY: SIACalendarProcess, a campaign in every "
+                    "patch on that day immunizing that share of the susceptible "
+                    "(weft's sia)")
+    ap.add_argument("--network", help="--scenario satellites: write laser-measles' "
+                    "migration matrix to this file (needed)")
     a = ap.parse_args()
     season = tuple(float(x) for x in a.season.split(","))
-    weft = " ".join("--set " + s for s in params_for_weft(a.beta, a.infections, season))
+    vital, what = None, None
+    if a.vital and a.scenario != "single_patch":
+        # laser-measles 1.0's ABM: VitalDynamicsProcess re-sizes the
+        # agents' frame after the model placed them, and every agent
+        # ends up in patch 0 (its patch counts then wrap below zero).
+        ap.error("--vital: with one patch only (laser-measles' "
+                 "VitalDynamicsProcess puts every agent in patch 0)")
+    if a.vital:
+        vital = tuple(float(x) for x in a.vital.split(","))
+    sia = None
+    if a.sia:
+        sia = (int(a.sia.split(",")[0]), float(a.sia.split(",")[1]))
+    if sia and a.scenario == "two_patch":
+        ap.error("--sia: with --scenario satellites or single_patch")
+    if a.scenario != "two_patch":
+        if a.scenario == "satellites" and not a.network:
+            ap.error("--scenario satellites needs --network FILE")
+        sc = scenario(a.scenario)
+        if a.scenario == "satellites":
+            write_network(a.network, sc)
+        opts = params_for_scenario(a.beta, a.infections, season, vital, sc["pop"].to_list(),
+                                   a.network if a.scenario == "satellites" else None)
+        what = ("%s(%s) (%d patch%s, %d agents)%s"
+                % (a.scenario + "_scenario",
+                   ", ".join("%s=%r" % kv for kv in SATELLITES.items()) if a.scenario == "satellites" else "",
+                   len(sc), "es" if len(sc) > 1 else "", sc["pop"].sum(),
+                   ", VitalDynamicsProcess (crude birth and death rates %g and %g)" % vital if vital else ""))
+        if sia:
+            what += ", SIACalendarProcess (day %d, sia_efficacy %g)" % sia
+            opts.append("patches.sia=day=%d coverage=%r" % sia)
+    else:
+        opts = params_for_weft(a.beta, a.infections, season)
+    weft = " ".join("--set " + s for s in opts)
     if a.print_weft:
         print(weft)
         return 0
     lo, _, hi = a.seeds.partition("-")
     os.makedirs(a.out, exist_ok=True)
     for seed in range(int(lo), int(hi or lo) + 1):
-        run(seed, a.days, a.beta, a.infections, season, a.out)
+        run(seed, a.days, a.beta, a.infections, season, a.out, a.scenario, vital, sia)
     if a.band:
-        write_band(a.band, a.out, a.seeds, a.days, a.beta, a.infections, season, weft)
+        if what:
+            write_band(a.band, a.out, a.seeds, a.days, a.beta, a.infections, season, weft, what,
+                       arrival=a.scenario == "satellites")
+        else:
+            write_band(a.band, a.out, a.seeds, a.days, a.beta, a.infections, season, weft)
     return 0
 
 

@@ -39,8 +39,12 @@ double pt_demog_birth_rate(weft_model_ctx *mc, double cbr)
 
 double pt_demog_death_chance(weft_model_ctx *mc, double cdr)
 {
-	if (!strcmp(weft_model_string(mc, "cdr_mode"), "starsim"))
+	const char *mode = weft_model_string(mc, "cdr_mode");
+
+	if (!strcmp(mode, "starsim"))
 		return -expm1(-cdr / 1000 / PT_YEAR_DAYS);
+	if (!strcmp(mode, "measles"))
+		return expm1(log1p(cdr / 1000) / 365);
 	return -expm1(-(1.0 - pow(1.0 - cdr / 1000, 1.0 / 365)));
 }
 

@@ -65,12 +65,16 @@
 		  "ss.Births(birth_rate=ss.peryear(cbr)) with dt one "         \
 		  "day); default laser, LASER's" },                            \
 	{                                                                      \
-		"cdr_mode", WEFT_KEY_ENUM, "laser", 0, 0, "laser|starsim",     \
+		"cdr_mode", WEFT_KEY_ENUM, "laser", 0, 0,                      \
+			"laser|starsim|measles",                               \
 			"how cdr becomes a daily chance of death: laser, 1 - " \
 			"exp(-(1 - (1 - cdr/1000)^(1/365))) (LASER's "         \
 			"MortalityByCDR); starsim, 1 - exp(-cdr/1000/365) "    \
 			"(Starsim's ss.Deaths(death_rate=ss.peryear(cdr)) "    \
-			"with dt one day); default laser, LASER's"             \
+			"with dt one day); measles, (1 + cdr/1000)^(1/365) - " \
+			"1 (laser-measles' VitalDynamicsProcess, whose "       \
+			"Poisson number of deaths a day, among all the "       \
+			"living, has the same mean); default laser, LASER's"   \
 	}
 
 typedef struct pt_demog {
@@ -108,5 +112,10 @@ void pt_file_path(weft_model_ctx *mc, const char *key, char *out, size_t size);
 /* patches.c's: a line of f into line (size bytes): 1; 0 at the end of the
  * file; -1 for a line longer than size - 1 bytes. */
 int pt_getline(FILE *f, char *line, size_t size);
+/* campaigns.c's: [patches] sia's table (patches_shared.h, PT_SIA_MAX). */
+weft_status pt_sia_read(weft_model_ctx *mc, uint32_t P, uint64_t steps,
+			uint32_t **table, uint32_t *n);
+/* network_file.c's: [patches] network_file's P x P network into net. */
+weft_status pt_network_read(weft_model_ctx *mc, uint32_t P, double *net);
 
 #endif

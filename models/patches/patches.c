@@ -147,6 +147,31 @@ static const weft_key_desc pt_keys[] = {
 	  "it (its row sums and scaling in float32 too), so that the forces "
 	  "mix through LASER's very network; default false: weft's double "
 	  "precision network, within 3e-7 of it" },
+	{ "network_file", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "a CSV file of the network instead of a migration model's: a row "
+	  "per source patch, a column per destination, P numbers a row, 0 "
+	  "or more, 0 from a patch to itself (a first line that does not "
+	  "begin with a number is a header; a relative path is taken from "
+	  "the INI file's directory); used as given (migration, gravity_*, "
+	  "max_rowsum and network_float32 do not apply); empty: the "
+	  "migration model's" },
+	{ "mixing_form", WEFT_KEY_ENUM, "force", 0, 0, "force|infectious",
+	  "how the network mixes the patches: force, the patches' forces "
+	  "flow along it (LASER's TransmissionSE: patch j's force is f_j + "
+	  "sum_i f_i network[i][j] - f_j sum_l network[j][l], f_i = beta I_i "
+	  "/ N_i); infectious, the infectious mix (laser-measles' mixing "
+	  "matrix, the network with 1 - its row sums on the diagonal: beta "
+	  "(I_j (1 - sum_l network[j][l]) + sum_i I_i network[i][j]) / N_j; "
+	  "every row sum at most 1)" },
+	{ "sia", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "supplementary immunization activities (laser-measles' "
+	  "SIACalendarProcess): campaigns separated by commas, each 'day=D "
+	  "coverage=F' and optionally patches=LIST (patch numbers N or "
+	  "ranges A-B joined by +, or all; default all): before day D's "
+	  "transmission each susceptible agent of those patches becomes "
+	  "recovered (immune) with chance F (laser-measles immunizes "
+	  "floor(F x the susceptible) of them); at most 64 campaigns, on "
+	  "different days; against the first disease; empty: none" },
 	{ "network_output", WEFT_KEY_BOOL, "false", 0, 0, NULL,
 	  "also write network.csv, the network the force of infection uses "
 	  "(after max_rowsum), a row per source patch, a column per "
@@ -258,6 +283,9 @@ static const char *const pt_mig_names[] = { "gravity", "radiation",
 typedef struct pt_state {
 	pt_params params;
 	int mig, mig_home; /* the migration model, its include_home */
+	int net_file;	   /* 1: the network from network_file */
+	double *net_in;	   /* network_file's, P x P and the row sums */
+	uint32_t *sia;	   /* the campaigns' table (sia), or NULL */
 	double mig_k, mig_a, mig_b, mig_c, mig_delta;
 	uint32_t *pops, *init; /* per patch */
 	uint32_t *exp0;	       /* per patch: exposed at day 0 */
@@ -270,7 +298,7 @@ typedef struct pt_state {
 	uint64_t n_rows;
 	weft_buf *p, *ctl, *agent, *thr, *cnt, *delta, *net, *tabbuf;
 	weft_buf *soon; /* the blocks' words (PT_BLOCK_WORDS) */
-	weft_buf *series, *seasbuf, *impbuf, *inc, *born, *due;
+	weft_buf *series, *seasbuf, *impbuf, *inc, *born, *due, *siabuf;
 	uint32_t *host;
 	weft_model_rows *rows;
 	weft_output *csv, *pcsv, *icsv, *ncsv;
@@ -1238,6 +1266,28 @@ static weft_status pt_migration(weft_model_ctx *mc, pt_state *s)
 	const char *where = weft_model_where(mc, "migration");
 	int k, uses;
 
+	if (s->net_file) {
+		static const char *const model[] = { "migration",
+						     "migration_delta",
+						     "migration_include_home",
+						     "gravity_k",
+						     "gravity_a",
+						     "gravity_b",
+						     "gravity_c",
+						     "max_rowsum",
+						     "network_float32" };
+
+		for (k = 0; k < (int)(sizeof model / sizeof *model); k++)
+			if (pt_set(mc, model[k]))
+				return weft_model_fail(
+					mc, WEFT_E_CONFIG,
+					"[patches] %s (%s) is a parameter of "
+					"the migration model, which "
+					"network_file (%s) replaces",
+					model[k],
+					weft_model_where(mc, model[k]),
+					weft_model_where(mc, "network_file"));
+	}
 	/* One of the key's choices, which the configuration checked. */
 	for (k = 0; k < 3 && strcmp(m, pt_mig_names[k]); k++)
 		;
@@ -1282,6 +1332,28 @@ static weft_status pt_migration(weft_model_ctx *mc, pt_state *s)
 			weft_model_where(mc, "network_output"),
 			s->params.patches, PT_MAX_MIX);
 	return WEFT_OK;
+}
+
+static weft_status pt_row_sums(weft_model_ctx *mc, const pt_state *s,
+			       double *net);
+
+/* network_file's network and its row sums into s->net_in, read with the
+ * keys so that `weft check` refuses a bad file. */
+static weft_status pt_network_in(weft_model_ctx *mc, pt_state *s)
+{
+	uint32_t P = s->params.patches;
+	weft_status st;
+
+	if (!(s->net_in = malloc(((size_t)P * P + P) * sizeof *s->net_in)))
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "[patches] network_file (%s): cannot "
+				       "allocate %zu bytes for %u patches",
+				       weft_model_where(mc, "network_file"),
+				       ((size_t)P * P + P) * sizeof *s->net_in,
+				       P);
+	if ((st = pt_network_read(mc, P, s->net_in)))
+		return st;
+	return pt_row_sums(mc, s, s->net_in);
 }
 
 static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
@@ -1330,7 +1402,11 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 				s->pops[k]);
 	if ((st = pt_exposed0(mc, s)))
 		return st;
-	p->mixing = n > 1 && weft_model_real(mc, "gravity_k") > 0;
+	s->net_file = weft_model_string(mc, "network_file")[0] != 0;
+	p->mixing =
+		n > 1 && (s->net_file || weft_model_real(mc, "gravity_k") > 0);
+	p->mix_infectious =
+		!strcmp(weft_model_string(mc, "mixing_form"), "infectious");
 	if (p->mixing && n > PT_MAX_MIX)
 		return weft_model_fail(mc, WEFT_E_CONFIG,
 				       "[patches] populations (%s): %u patches "
@@ -1338,7 +1414,12 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 				       "(or gravity_k = 0)",
 				       weft_model_where(mc, "populations"), n,
 				       PT_MAX_MIX);
-	if (p->mixing && !s->lat && (st = pt_coords(mc, s)))
+	if (p->mixing && !s->net_file && !s->lat && (st = pt_coords(mc, s)))
+		return st;
+	if (p->mixing && s->net_file && (st = pt_network_in(mc, s)))
+		return st;
+	/* Campaigns immunize against the first disease. */
+	if (!s->disease && (st = pt_sia_read(mc, n, steps, &s->sia, &p->sia)))
 		return st;
 	if ((st = pt_migration(mc, s)))
 		return st;
@@ -1402,6 +1483,8 @@ static weft_status pt_tables(weft_model_ctx *mc, pt_state *s)
 
 static void pt_free_host(pt_state *s)
 {
+	free(s->net_in);
+	free(s->sia);
 	free(s->pops);
 	free(s->init);
 	free(s->exp0);
@@ -1463,7 +1546,7 @@ static weft_status pt_check_places(weft_model_ctx *mc, const pt_state *s)
 {
 	uint32_t P = s->params.patches;
 
-	if (!s->params.mixing || !(s->mig_c > 0) ||
+	if (!s->params.mixing || s->net_file || !(s->mig_c > 0) ||
 	    (s->mig != PT_MIG_GRAVITY && s->mig != PT_MIG_COMPETING))
 		return WEFT_OK;
 	for (uint32_t i = 0; i < P; i++)
@@ -1498,8 +1581,8 @@ static weft_status pt_check(weft_model_ctx *mc)
  * too), the network, the series' rows and the ages' rows. */
 /* What pt_open() and pt_extras() allocate besides the agents, the network
  * and the rows: the per-patch words (counts, thresholds, the day's
- * changes, importation, incidence), the seasonality series and the
- * newborns' links. */
+ * changes, importation, incidence), the seasonality series, the
+ * campaigns and the newborns' links. */
 static weft_status pt_estimate_extras(weft_model_estimate *est,
 				      const pt_state *s)
 {
@@ -1512,6 +1595,8 @@ static weft_status pt_estimate_extras(weft_model_estimate *est,
 	uint64_t born = p->imp_period && (p->birth_lo | p->birth_hi)
 				? 4 * (2 * P + p->capacity - p->agents)
 				: 4;
+	/* The table and the day's chances (thresholds' second part). */
+	uint64_t sia = p->sia ? 4 * (PT_SIA_MAX + p->sia * P + P + 1) : 4;
 	weft_status st;
 
 	if ((st = weft_model_estimate_add(est, "the patches' counts",
@@ -1520,7 +1605,9 @@ static weft_status pt_estimate_extras(weft_model_estimate *est,
 	    (st = weft_model_estimate_add(
 		     est, "the seasonality",
 		     "[patches] seasonality, seasonality_phases", season,
-		     season)))
+		     season)) ||
+	    (st = weft_model_estimate_add(est, "the campaigns", "[patches] sia",
+					  sia, sia)))
 		return st;
 	return weft_model_estimate_add(est, "the newborns' links",
 				       "[patches] importation_period, cbr, "
@@ -1810,8 +1897,8 @@ static void pt_ranked_row(const pt_state *s, uint32_t i, double *out,
 
 /* LASER's network (laser_core.migration's model that migration names, on
  * its haversine distances), rows scaled down to max_rowsum
- * (row_normalizer); then the row sums, P more words. Fails on an entry
- * that is not a finite number (a patch of no agents, say). */
+ * (row_normalizer), or network_file's as given; then the row sums, P
+ * more words (pt_row_sums). */
 static weft_status pt_network(weft_model_ctx *mc, const pt_state *s,
 			      double *net)
 {
@@ -1820,6 +1907,10 @@ static weft_status pt_network(weft_model_ctx *mc, const pt_state *s,
 	pt_near *near = NULL;
 	double *cum = NULL;
 
+	if (s->net_file) {
+		memcpy(net, s->net_in, ((size_t)P * P + P) * sizeof *net);
+		return WEFT_OK;
+	}
 	if (s->mig != PT_MIG_GRAVITY && (!(cum = malloc(P * sizeof *cum)) ||
 					 !(near = malloc(P * sizeof *near)))) {
 		free(cum);
@@ -1841,6 +1932,18 @@ static weft_status pt_network(weft_model_ctx *mc, const pt_state *s,
 	}
 	free(cum);
 	free(near);
+	return pt_row_sums(mc, s, net);
+}
+
+/* The network's row sums into its last P words; fails on an entry that
+ * is not a finite number (a patch of no agents, say), and with
+ * mixing_form = infectious on a row sum above 1 (what stays in the patch
+ * would be negative; laser-measles refuses it too). */
+static weft_status pt_row_sums(weft_model_ctx *mc, const pt_state *s,
+			       double *net)
+{
+	uint32_t P = s->params.patches;
+
 	for (uint32_t i = 0; i < P; i++) {
 		double sum = 0;
 
@@ -1860,6 +1963,13 @@ static weft_status pt_network(weft_model_ctx *mc, const pt_state *s,
 					j);
 			sum += net[(size_t)i * P + j];
 		}
+		if (s->params.mix_infectious && sum > 1)
+			return weft_model_fail(
+				mc, WEFT_E_CONFIG,
+				"[patches] mixing_form = infectious (%s): the "
+				"network's row of patch %u sums to %.17g, "
+				"above 1",
+				weft_model_where(mc, "mixing_form"), i, sum);
 		net[(size_t)P * P + i] = sum;
 	}
 	return WEFT_OK;
@@ -1984,6 +2094,10 @@ static weft_status pt_extras(weft_model_ctx *mc, pt_state *s, const void *zero)
 		    : pt_buf(mc, s, "importation", 16, zero, &s->impbuf);
 	if (st || (st = pt_newborns(mc, s, zero)))
 		return st;
+	if ((st = pt_buf(mc, s, "campaigns",
+			 s->sia ? 4 * (PT_SIA_MAX + (size_t)p->sia * P) : 4,
+			 s->sia ? (const void *)s->sia : zero, &s->siabuf)))
+		return st;
 	return p->incidence
 		       ? pt_state_buf(mc, s, "incidence", 4 * P, zero, &s->inc)
 		       : pt_buf(mc, s, "incidence", 4, zero, &s->inc);
@@ -2065,7 +2179,10 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	if (st || (st = pt_blocks(mc, s, w)))
 		goto free_host;
 	memset(w, 0, ab > zb ? ab : zb);
-	if ((st = pt_state_buf(mc, s, "thresholds", 4 * (size_t)P, w,
+	/* With campaigns, the day's chances of each patch and whether there
+	 * is one (pt_campaign_today). */
+	if ((st = pt_state_buf(mc, s, "thresholds",
+			       4 * ((size_t)P + (p->sia ? P + 1 : 0)), w,
 			       &s->thr)) ||
 	    (st = pt_state_buf(mc, s, "changes", zb, w, &s->delta)) ||
 	    (st = pt_extras(mc, s, w)))
@@ -2113,6 +2230,7 @@ static void pt_launches(const pt_state *s, const pt_state *f, weft_launch *l)
 					 .ctl = s->ctl,
 					 .season = s->seasbuf,
 					 .due = s->due,
+					 .sia = s->siabuf,
 					 .thr = s->thr },
 		P);
 	l[1] = patches_pt_agents_launch(
@@ -2448,6 +2566,10 @@ static weft_status pt_finish(weft_model_ctx *mc, void *state)
 				   p->capacity);
 	if (p->imp_period && (st = pt_summary_imports(mc, s)))
 		return st;
+	if (p->sia)
+		weft_model_summary(
+			mc, "campaigns", "%u agents immunized in %u campaign%s",
+			ctl[PT_CTL_IMMUNE], p->sia, p->sia == 1 ? "" : "s");
 	if ((st = pt_demog_finish(mc, &s->dg)) ||
 	    (st = pt_summary_disease(mc, s, "")))
 		return st;
@@ -2467,6 +2589,7 @@ static void pt_teardown(weft_model_ctx *mc, void *state)
 	weft_model_free(mc, s->inc);
 	weft_model_free(mc, s->born);
 	weft_model_free(mc, s->impbuf);
+	weft_model_free(mc, s->siabuf);
 	weft_model_free(mc, s->seasbuf);
 	weft_model_free(mc, s->delta);
 	weft_model_free(mc, s->due);

@@ -22,6 +22,15 @@
 #define PT_PURPOSE_BIRTH      8u  /* (day, patch): the day's births */
 #define PT_PURPOSE_IMPORT     9u  /* (day, patch): where importation starts */
 #define PT_PURPOSE_IMPORT_DUR 10u /* (day, agent): an imported duration */
+#define PT_PURPOSE_SIA	      11u /* (day, block): a campaign's doses */
+#define PT_PURPOSE_SIA_EACH \
+	12u /* (day, agent): in a block of several patches */
+
+/* Campaigns (sia; campaigns.c): at most PT_SIA_MAX. Their table (buffer
+ * sia): the day of each, then from word PT_SIA_MAX a row of P chances
+ * (32-bit thresholds) each. pt_force writes the day's chance of patch j
+ * to thr[P + j] and whether the day has a campaign to thr[2P]. */
+#define PT_SIA_MAX 64u
 
 /* A block's words (buffer soon): the day its mask was brought up to, the
  * mask (pt_soon_bit), its patch or PT_MIXED for several (patches.wk,
@@ -117,7 +126,10 @@ typedef struct pt_params {
 				    itself (infection_probability = linear) */
 	weft_u32 pair;		 /* 1: the first disease of two, whose pass
 				    kills in the second's words too */
-	weft_u32 reserved[1];	 /* 120 bytes */
+	weft_u32 mix_infectious; /* 1: the network mixes the infectious
+				    (mixing_form = infectious) */
+	weft_u32 sia;		 /* campaigns (sia): their number; 0: none */
+	weft_u32 reserved[1];	 /* 128 bytes */
 } pt_params;
 
 /* Whether importation happens on day (tick) t: LASER's
@@ -135,15 +147,17 @@ WEFT_FN int pt_import_due(WEFT_GLOBAL const pt_params *p, weft_u32 t)
 #define PT_CTL_GROUPS 3 /* groups of PT_GROUP slots: pt_agents' extent */
 #define PT_CTL_BORN   4 /* births in all */
 #define PT_CTL_OVER   5 /* births that found no slot (capacity) */
+#define PT_CTL_IMMUNE 6 /* agents immunized by campaigns (sia) in all */
 #define PT_CTL_WORDS  8
 
 /* A row of the series: the day, then S, E, I, R of each patch, then (with
  * p->incidence) each patch's new infections since the previous row. Counts
  * (buffer cnt) hold the same four words per patch; the day's changes
- * (buffer delta) three: newly exposed, newly infectious, newly
- * recovered. */
+ * (buffer delta): newly exposed, newly infectious, newly recovered,
+ * deaths from S, E, I and R, and the susceptible immunized by a campaign
+ * (sia). */
 #define PT_ROW_DAY 0
-#define PT_DELTAS  7 /* then deaths from S, E, I and R */
+#define PT_DELTAS  8 /* then deaths from S, E, I and R; then immunized */
 
 /* Whether the day that ends at step s (1-based) writes a row. */
 WEFT_FN int pt_row_due(WEFT_GLOBAL const pt_params *p, weft_u32 s, weft_u32 row)

@@ -18,7 +18,16 @@
 #   days): the mean of 20 seeds lies inside laser-measles' seed band
 #   (bench/laser-measles-compare.sh --band-only, the stored band
 #   tests/data/patches-measles-band.csv; sh and awk, no laser-measles),
-#   while a biased model (beta 0.9 for 1) fails that check.
+#   while a biased model (beta 0.9 for 1) fails that check;
+# - laser-measles' satellites (ten patches mixed through its own gravity
+#   matrix, network_file and mixing_form = infectious; 80 of weft's seeds
+#   against its 1000): the day the epidemic arrives in each patch and
+#   the share of all the patch-state-days inside its band, while the
+#   force's form of mixing fails;
+# - one patch with its VitalDynamicsProcess (cbr, cdr, cdr_mode =
+#   measles; 365 days), while cbr 25 for 20 fails; one patch with its
+#   SIACalendarProcess (sia, 90 % on day 25), while a campaign a day late
+#   fails.
 set -u
 . "$WEFT_SRCDIR/tests/models/patches-tests.sh"
 patches_setup measles
@@ -137,5 +146,38 @@ r=$?
 [ "$r" -eq 1 ]
 ok $? "a biased model (beta = 0.9 for laser-measles' 1; 10 seeds) fails that check (exit $r)"
 tail -1 "$tmp/biased-band.out" | diag
+
+# band NAME CHECK [OPTIONS]: bench/laser-measles-compare.sh --band-only
+# with OPTIONS into $tmp/NAME.out, PASS expected (CHECK pass) or FAIL.
+band() {
+	name=$1 want=$2
+	shift 2
+	sh "$mc" --band-only "$@" "$WEFT_BUILDDIR" > "$tmp/$name.out" 2>&1
+	r=$?
+	if [ "$want" = pass ]; then
+		[ "$r" -eq 0 ]
+	else
+		[ "$r" -eq 1 ]
+	fi
+}
+band sat pass --scenario satellites --seeds 1000 --weft-seeds 80
+ok $? "laser-measles' satellites, ten patches through its own matrix: the epidemic's arrival in every patch within |z| <= 4 of its 1000 seeds' and 95 % of the patch-state-days inside its band (exit $r)"
+grep "arrival\|^all" "$tmp/sat.out" | diag
+band satf fail --scenario satellites --seeds 1000 --weft-seeds 80 \
+	--set patches.mixing_form=force
+ok $? "the same with mixing_form = force (the forces flow, not the infectious) fails (exit $r)"
+tail -2 "$tmp/satf.out" | diag
+band vital pass --scenario single_patch --vital 20,8
+ok $? "one patch with laser-measles' births and deaths (cbr 20, cdr 8, 365 days): weft's mean inside its band on 95 % of the days for S, E, I and R (exit $r)"
+tail -1 "$tmp/vital.out" | diag
+band vitalb fail --scenario single_patch --vital 20,8 --set patches.cbr=25
+ok $? "the same with cbr 25 for its 20 fails (exit $r)"
+tail -1 "$tmp/vitalb.out" | diag
+band sia pass --scenario single_patch --sia 25,0.9
+ok $? "one patch with laser-measles' campaign (90 % of the susceptible on day 25): weft's mean inside its band (exit $r)"
+tail -1 "$tmp/sia.out" | diag
+band siab fail --scenario single_patch --sia 25,0.9 --set "patches.sia=day=26 coverage=0.9"
+ok $? "the same campaign a day late fails (exit $r)"
+tail -1 "$tmp/siab.out" | diag
 
 tap_done
