@@ -54,6 +54,12 @@ END {
 	for (p = 0; p < patches; p++) {
 		m = n[p] ? sum[p] / n[p] : 0
 		v = n[p] > 1 ? (sq[p] - n[p] * m * m) / (n[p] - 1) : 0
+		if (!(ref_n[p] > 1) || ref_sd[p] == "nan") {
+			# The reference's runs never (or once) reach it.
+			printf "patch %d arrival: the band has no mean of %s's arrival day; FAIL\n", p, who
+			bad++
+			continue
+		}
 		se2 = (n[p] ? v / n[p] : 0) + ref_sd[p] * ref_sd[p] / ref_n[p]
 		z = se2 > 0 ? (m - ref_mean[p]) / sqrt(se2) : 0
 		share = runs ? 100 * n[p] / runs : 0

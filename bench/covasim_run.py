@@ -60,6 +60,12 @@ cum_vaccinated for a two-dose vaccine), as weft's daily.csv columns
 vaccinated and fully_vaccinated count them, and each printed line with
 "vaccinated N doses M".
 
+With --vaccine-prob VACCINE:FIRST-LAST:PROB (e.g. pfizer:30-50:0.0168;
+implies --waning) Covasim gets cv.vaccinate_prob(VACCINE,
+days=FIRST..LAST, prob=PROB) instead: each day each agent not yet
+vaccinated gets a first dose with chance PROB, its second an interval
+later: weft's campaign 'days=FIRST-LAST prob=PROB vaccine=VACCINE'.
+
 Covasim runs as the presets assume: every agent simulated
 (rescale=False), no waning immunity (use_waning=False: a recovered agent
 is not infected again, as in weft), 20 initial infections, its defaults
@@ -86,17 +92,23 @@ def parse_variants(spec):
     return out
 
 
-def parse_vaccine(spec):
-    """VACCINE:FIRST-LAST:DOSES -> (vaccine, first, last, doses)"""
-    vaccine, days, doses = spec.split(":")
+def parse_vaccine(spec, by_chance=False):
+    """VACCINE:FIRST-LAST:DOSES -> (vaccine, first, last, doses, None), or
+    with by_chance VACCINE:FIRST-LAST:PROB -> (vaccine, first, last, None,
+    prob)"""
+    vaccine, days, x = spec.split(":")
     first, _, last = days.partition("-")
-    return vaccine, int(first), int(last), int(doses)
+    if by_chance:
+        return vaccine, int(first), int(last), None, float(x)
+    return vaccine, int(first), int(last), int(x), None
 
 
 def vaccination(vaccine):
     """cv.vaccinate_num for parse_vaccine's tuple: its doses a day from
     first to last plus the vaccine's interval (the second doses)."""
-    name, first, last, doses = vaccine
+    name, first, last, doses, prob = vaccine
+    if prob is not None:
+        return cv.vaccinate_prob(name, days=np.arange(first, last + 1), prob=prob)
     interval = cv.parameters.get_vaccine_dose_pars()[name]["interval"] or 0
 
     def num_doses(sim):
@@ -185,6 +197,10 @@ def main():
     if "--vaccine" in args:
         i = args.index("--vaccine")
         vaccine = parse_vaccine(args[i + 1])
+        del args[i:i + 2]
+    if "--vaccine-prob" in args:
+        i = args.index("--vaccine-prob")
+        vaccine = parse_vaccine(args[i + 1], by_chance=True)
         del args[i:i + 2]
     waning = ("--waning" in args or variants is not None
               or vaccine is not None)

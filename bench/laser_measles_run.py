@@ -183,8 +183,7 @@ def run(seed, days, beta, infections, season, out, name="two_patch", vital=None,
         import polars as pl
 
         np.random.seed(seed)
-        sc = model.scenario
-        ids = sc["id"].to_list() if hasattr(sc, "__getitem__") else None
+        ids = model.scenario["id"].to_list()
         when = datetime.datetime(2000, 1, 1) + datetime.timedelta(days=int(sia[0]))
         sched = pl.DataFrame({"id": ids, "date": [when] * len(ids)})
         comps.insert(1, lm.create_component(components.SIACalendarProcess,

@@ -29,3 +29,6 @@ examplespopulationdir = $(pkgdatadir)/examples/population
 dist_examplespopulation_DATA = examples/population/town.ini \
 	examples/population/agents.csv examples/population/edges.csv
 dist_examples_DATA += examples/patches-migration.ini
+# laser-measles' satellites: its own matrix, births and deaths, a campaign.
+dist_examples_DATA += examples/patches-measles.ini \
+	examples/patches-measles-network.csv

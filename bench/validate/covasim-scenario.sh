@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/validate/covasim-scenario.sh - weft's epidemic with waning
-# immunity against Covasim 3.1's, in one of three scenarios, day by day:
+# immunity against Covasim 3.1's, in one of four scenarios, day by day:
 # SEEDS seeds of weft (examples/covasim-SCENARIO.ini, DAYS days, openmp on
 # one thread) against Covasim's seeds 1 to SEEDS at the same size
 # (bench/covasim_run.py: the random population, rescale=False), compared
@@ -22,7 +22,12 @@
 #             doses in the same daily quota on the next 21 days; the
 #             agents vaccinated and fully vaccinated at the end are
 #             printed, mean over the seeds, for each side
-#             (bench/validate/covasim-vaccine.sh).
+#             (bench/validate/covasim-vaccine.sh);
+#   vaccine-prob  the same with the doses by chance: Covasim's
+#             cv.vaccinate_prob('pfizer', days=30..50, prob=0.0168), each
+#             agent not yet vaccinated vaccinated with that chance each
+#             day (about 30 % in all), its second dose 21 days later;
+#             weft's campaign 'days=30-50 prob=0.0168 vaccine=pfizer'.
 # WEFT defaults to _inst/bin/weft; SIZE to 200000; SEEDS to 20; DAYS to
 # 360. Covasim's runs are kept in _bench/ref (cv-SCENARIO-SIZE-DAYS-SEEDS.csv,
 # made once: about half a minute a seed at 200,000 agents); weft's go to
@@ -44,9 +49,16 @@ variants) cv_opts="--variants alpha:30:10,delta:150:10" cols="26 27 28 29" ;;
 vaccine)
 	cv_opts="--variants alpha:60:10,delta:150:10 --vaccine pfizer:30-50:$doses"
 	cols="26 27 28 29 11 18" ;;
-*) echo "covasim-scenario.sh: unknown scenario '$scenario' (waning, variants or vaccine)" >&2
+vaccine-prob)
+	# About 30 % too: 1 - (1 - 0.0168)^21.
+	campaign="days=30-50 prob=0.0168 vaccine=pfizer"
+	cv_opts="--variants alpha:60:10,delta:150:10 --vaccine-prob pfizer:30-50:0.0168"
+	cols="26 27 28 29 11 18" ;;
+*) echo "covasim-scenario.sh: unknown scenario '$scenario' (waning, variants, vaccine or vaccine-prob)" >&2
 	exit 2 ;;
 esac
+# vaccine-prob shares vaccine's example and comparison.
+base=${scenario%-prob}
 py=$("$top/bench/covasim-venv.sh")
 ref=$top/_bench/ref val=$top/_bench/val-$scenario
 mkdir -p "$ref" "$val"
@@ -62,8 +74,8 @@ fi
 for s in $(seq "$seeds"); do
 	out=$val/random-$n-$s
 	set -- --set "seir.agents=$n"
-	[ "$scenario" = vaccine ] && set -- "$@" --set "seir.vaccine_campaigns=$campaign"
-	"$weft" run "$top/examples/covasim-$scenario.ini" --quiet "$@" \
+	[ "$base" = vaccine ] && set -- "$@" --set "seir.vaccine_campaigns=$campaign"
+	"$weft" run "$top/examples/covasim-$base.ini" --quiet "$@" \
 		--set "simulation.steps=$days" \
 		--set "simulation.seed=$s" --set backend.name=openmp \
 		--set backend.threads=1 --set "output.directory=$out" \
@@ -75,14 +87,14 @@ for s in $(seq "$seeds"); do
 			line = line "," $(c[i])
 		print line }' "$out/daily.csv" >> "$wf"
 done
-if [ "$scenario" = vaccine ]; then
+if [ "$base" = vaccine ]; then
 	for f in "$cv" "$wf"; do
-		awk -F, -v d="$days" -v who="$(basename "$f")" -v doses="$doses" '$4 == d {
+		awk -F, -v d="$days" -v who="$(basename "$f")" -v doses="$campaign" '$4 == d {
 			k++; v += $13; full += $14 }
-			END { printf "%s: %d doses a day; vaccinated %.1f, every dose %.1f (mean of %d seeds, day %d)\n", who, doses, v / k, full / k, k, d }' "$f"
+			END { printf "%s: %s; vaccinated %.1f, every dose %.1f (mean of %d seeds, day %d)\n", who, doses, v / k, full / k, k, d }' "$f"
 	done
 fi
 if [ -n "${BANDS:-}" ]; then
-	"$py" "$top/bench/validate/covasim_$scenario.py" bands "$cv" "$BANDS"
+	"$py" "$top/bench/validate/covasim_$base.py" bands "$cv" "$BANDS"
 fi
-"$py" "$top/bench/validate/covasim_$scenario.py" compare "$cv" "$wf" ${PLOT:+"$PLOT"}
+"$py" "$top/bench/validate/covasim_$base.py" compare "$cv" "$wf" ${PLOT:+"$PLOT"}

@@ -10,7 +10,6 @@
  * pt_immunize), at the chance that the force kernel sets for the day.
  */
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,41 +56,44 @@ static const char *pt_sia_patches(const char **p, uint32_t P, uint32_t *row)
 	return NULL;
 }
 
-/* One campaign, the text from p to its comma or end: its day, chance
- * (2^32 scale) and patches (row). NULL, or what is wrong. */
-static const char *pt_sia_one(const char *p, uint32_t P, uint64_t steps,
-			      uint32_t *day, double *cover, uint32_t *row)
+/* One campaign, the text from p to e (its comma or the end): its day,
+ * chance and patches (row). NULL, or what is wrong. */
+static const char *pt_sia_one(const char *p, const char *e, uint32_t P,
+			      uint64_t steps, uint32_t *day, double *cover,
+			      uint32_t *row)
 {
 	int have_day = 0, have_cover = 0, have_patches = 0;
 	const char *what;
 	uint64_t v;
 	char *end;
 
-	while (*p) {
-		p += strspn(p, " \t");
-		if (!*p)
-			break;
+	while ((p += strspn(p, " \t")) < e) {
 		if (!strncmp(p, "day=", 4)) {
 			p += 4;
+			if (have_day++)
+				return "day= given twice";
 			if (!pt_sia_uint(&p, steps ? steps - 1 : 0, &v))
 				return "day= wants a day of the run (0 to its "
 				       "steps less 1)";
 			*day = (uint32_t)v;
-			have_day = 1;
 		} else if (!strncmp(p, "coverage=", 9)) {
-			*cover = strtod(p + 9, &end);
-			if (end == p + 9 || !(*cover >= 0 && *cover <= 1))
+			p += 9;
+			if (have_cover++)
+				return "coverage= given twice";
+			*cover = strtod(p, &end);
+			if (!strchr("0123456789.", *p) || end == p ||
+			    !(*cover >= 0 && *cover <= 1))
 				return "coverage= wants a number from 0 to 1";
 			p = end;
-			have_cover = 1;
 		} else if (!strncmp(p, "patches=", 8)) {
 			p += 8;
+			if (have_patches++)
+				return "patches= given twice";
 			if ((what = pt_sia_patches(&p, P, row)))
 				return what;
-			have_patches = 1;
 		} else
 			return "unknown field (day=, coverage=, patches=)";
-		if (*p && *p != ' ' && *p != '\t')
+		if (p < e && *p != ' ' && *p != '\t')
 			return "a field runs into text after it";
 	}
 	if (!have_day || !have_cover)
@@ -116,8 +118,7 @@ weft_status pt_sia_read(weft_model_ctx *mc, uint32_t P, uint64_t steps,
 {
 	const char *text = weft_model_string(mc, "sia");
 	const char *where = weft_model_where(mc, "sia");
-	char one[1024];
-	const char *what = NULL, *p = text, *comma;
+	const char *what = NULL, *p = text, *e;
 	uint32_t *t, *row = NULL, k = 0, day = 0;
 	size_t cap = 1;
 	double cover = 0;
@@ -137,15 +138,14 @@ weft_status pt_sia_read(weft_model_ctx *mc, uint32_t P, uint64_t steps,
 				       "the campaigns of %u patches",
 				       where, P);
 	}
-	for (k = 0; !what && *p; k++) {
-		comma = strchr(p, ',');
-		snprintf(one, sizeof one, "%.*s",
-			 (int)(comma ? (size_t)(comma - p) : strlen(p)), p);
-		p = comma ? comma + 1 : p + strlen(p);
+	/* Each campaign up to its comma (a comma at the end leaves an empty
+	 * campaign, refused as any other). */
+	for (k = 0; !what && p; k++) {
+		e = p + strcspn(p, ",");
 		memset(row, 0, (size_t)P * sizeof *row);
 		if (k == PT_SIA_MAX)
 			what = "more campaigns than 64";
-		else if (!(what = pt_sia_one(one, P, steps, &day, &cover,
+		else if (!(what = pt_sia_one(p, e, P, steps, &day, &cover,
 					     row))) {
 			for (uint32_t c = 0; c < k; c++)
 				if (t[c] == day)
@@ -156,6 +156,7 @@ weft_status pt_sia_read(weft_model_ctx *mc, uint32_t P, uint64_t steps,
 				t[PT_SIA_MAX + (size_t)k * P + j] =
 					row[j] ? pt_sia_thr(cover) : 0;
 		}
+		p = *e ? e + 1 : NULL;
 	}
 	free(row);
 	if (what) {

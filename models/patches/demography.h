@@ -2,7 +2,10 @@
  * demography.h - the patch model's ages and mortality by age (demography.c;
  * models/patches/patches.md, "Ages and mortality by age"): the keys, the
  * tables read from the age pyramid and the death rates, the dates of
- * birth at day 0, the buffers and launches, and ages.csv.
+ * birth at day 0, the buffers and launches, and ages.csv. Also what the
+ * model's other host files share: patches.c's file helpers, the
+ * campaigns' table (campaigns.c) and the network from a file
+ * (network_file.c).
  */
 #ifndef PATCHES_DEMOGRAPHY_H
 #define PATCHES_DEMOGRAPHY_H

@@ -19,40 +19,53 @@
 
 #include "demography.h"
 
+/* Whether the field at p begins as a number: a digit, a sign or a point
+ * (a header's first field does not; strtod would take "inf" or "nan"). */
+static int pt_net_numeric(const char *p)
+{
+	p += strspn(p, " \t");
+	return *p && strchr("0123456789+-.", *p) != NULL;
+}
+
 /* Row r of the matrix from line into row (P numbers): NULL, or what is
- * wrong with it; *text set when its first field is not a number (a
- * header, on the first line). A row of P + 1 fields begins with its
- * source patch's number, r (network_output's network.csv). */
+ * wrong with it. A row of P + 1 fields begins with its source patch's
+ * number, r (network_output's network.csv). */
 static const char *pt_net_row(const char *line, uint32_t P, uint32_t r,
-			      double *row, int *text)
+			      double *row)
 {
 	const char *p = line;
 	size_t fields = 1;
 	char *end;
 
+	const char *last = line + strlen(line);
+
+	while (last > line && strchr(" \t\r\n", last[-1]))
+		last--;
+	if (last > line && last[-1] == ',')
+		return "a comma at the end of the line (an empty entry)";
 	for (const char *q = line; *q; q++)
 		fields += *q == ',';
-	errno = 0;
-	*text = 0;
 	if (fields == (size_t)P + 1) {
 		unsigned long src = strtoul(p, &end, 10);
 
-		if ((*text = end == p) != 0)
-			return "an entry is not a number";
-		if (src != r || *(p = end + strspn(end, " \t")) != ',')
+		if (end == p || src != r ||
+		    *(p = end + strspn(end, " \t")) != ',')
 			return "a row of one field more than the patches does "
 			       "not begin with its source patch's number";
 		p++;
-	} else if (fields != P) {
-		(void)strtod(p, &end);
-		*text = end == p;
+	} else if (fields != P)
 		return "not as many entries as patches (or one more: the "
 		       "source patch's number first)";
-	}
 	for (uint32_t j = 0; j < P; j++) {
+		if (!pt_net_numeric(p))
+			return p[strspn(p, " \t")] == ',' ||
+					       p[strspn(p, " \t\r\n")] == 0
+				       ? "an empty entry"
+				       : "an entry is not a number";
+		/* An entry that underflows (1e-320) is taken as strtod
+		 * gives it; one that overflows is not finite. */
 		row[j] = strtod(p, &end);
-		*text = j == 0 && fields == P && end == p;
-		if (end == p || errno || !isfinite(row[j]))
+		if (end == p || !isfinite(row[j]))
 			return "an entry is not a number";
 		if (row[j] < 0)
 			return "a negative entry";
@@ -68,9 +81,11 @@ static const char *pt_net_row(const char *line, uint32_t P, uint32_t r,
 	return NULL;
 }
 
-/* network_file into net, P rows of P; a first line that is not numbers
- * is a header, blank lines are skipped. Errors name the key's INI line,
- * the file and its line. */
+/* network_file into net, P rows of P; a first line that does not begin
+ * with a number is a header, blank lines are skipped. Errors name the
+ * key's INI line, the file and its line. Lines of any length (POSIX
+ * getline, which the models' _GNU_SOURCE gives): a row of 4096 patches
+ * runs to about 100 kB. */
 weft_status pt_network_read(weft_model_ctx *mc, uint32_t P, double *net)
 {
 	const char *where = weft_model_where(mc, "network_file");
@@ -78,7 +93,7 @@ weft_status pt_network_read(weft_model_ctx *mc, uint32_t P, double *net)
 	char path[4096], *line = NULL;
 	size_t cap = 0;
 	uint32_t ln = 0, rows = 0;
-	int seen = 0, text;
+	int seen = 0;
 	FILE *f;
 
 	pt_file_path(mc, "network_file", path, sizeof path);
@@ -95,12 +110,12 @@ weft_status pt_network_read(weft_model_ctx *mc, uint32_t P, double *net)
 			what = "more rows than patches";
 			break;
 		}
-		what = pt_net_row(line, P, rows, net + (size_t)rows * P, &text);
-		if (text && !seen)
-			what = NULL; /* the header */
-		else
-			rows += what == NULL;
-		seen = 1;
+		/* The first line that is not blank, if it does not begin
+		 * with a number, is a header. */
+		if (!seen++ && !pt_net_numeric(line))
+			continue;
+		what = pt_net_row(line, P, rows, net + (size_t)rows * P);
+		rows += what == NULL;
 	}
 	free(line);
 	fclose(f);

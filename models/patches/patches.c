@@ -44,8 +44,9 @@
 /* 1.1: a run with importation and births checkpoints the newborns' links
  * too, so a checkpoint of 1.0 does not resume. 1.2: an agent's word holds
  * the date of its next transition, not the days left, so a checkpoint of
- * 1.1 does not resume. */
-#define PT_VERSION   "1.2"
+ * 1.1 does not resume. 1.3: the day's changes hold the campaigns' doses
+ * (a word more per patch), so a checkpoint of 1.2 does not resume. */
+#define PT_VERSION   "1.3"
 #define PT_SNAP_ROWS 2u
 #define PT_MAX_ROWS  (1u << 24)
 #define PT_MAX_MIX   4096u /* patches with a network: P^2 work a day */
@@ -1408,15 +1409,18 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 	p->mix_infectious =
 		!strcmp(weft_model_string(mc, "mixing_form"), "infectious");
 	if (p->mixing && n > PT_MAX_MIX)
-		return weft_model_fail(mc, WEFT_E_CONFIG,
-				       "[patches] populations (%s): %u patches "
-				       "with a gravity network; at most %u "
-				       "(or gravity_k = 0)",
-				       weft_model_where(mc, "populations"), n,
-				       PT_MAX_MIX);
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] populations (%s): %u patches with a "
+			"network; at most %u (%s)",
+			weft_model_where(mc, "populations"), n, PT_MAX_MIX,
+			s->net_file ? "network_file mixes them: remove it"
+				    : "or gravity_k = 0");
 	if (p->mixing && !s->net_file && !s->lat && (st = pt_coords(mc, s)))
 		return st;
-	if (p->mixing && s->net_file && (st = pt_network_in(mc, s)))
+	/* Read, so that a bad file is refused, with one patch too; the
+	 * second disease mixes through the first's network. */
+	if (s->net_file && !s->disease && (st = pt_network_in(mc, s)))
 		return st;
 	/* Campaigns immunize against the first disease. */
 	if (!s->disease && (st = pt_sia_read(mc, n, steps, &s->sia, &p->sia)))
@@ -1485,6 +1489,8 @@ static void pt_free_host(pt_state *s)
 {
 	free(s->net_in);
 	free(s->sia);
+	s->net_in = NULL;
+	s->sia = NULL;
 	free(s->pops);
 	free(s->init);
 	free(s->exp0);
@@ -1646,7 +1652,8 @@ static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	if ((st = weft_model_estimate_add(est, "the agents", keys, agents,
 					  agents)) ||
 	    (st = weft_model_estimate_add(est, "the network",
-					  "[patches] populations, gravity_k",
+					  "[patches] populations, gravity_k, "
+					  "network_file",
 					  net, net)) ||
 	    (st = weft_model_estimate_add(
 		     est, "the rows",
@@ -2162,6 +2169,9 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	if ((mix && (st = pt_network(mc, s, net))) ||
 	    (!s->disease && (st = pt_network_csv(mc, s, mix ? net : NULL))))
 		goto free_host;
+	/* network_file's copy is in net now. */
+	free(s->net_in);
+	s->net_in = NULL;
 	if ((st = pt_buf(mc, s, "params", sizeof *p, p, &s->p)) ||
 	    (st = pt_state_buf(mc, s, "ctl", sizeof ctl, ctl, &s->ctl)) ||
 	    (st = pt_state_buf(mc, s, "agents", ab, w, &s->agent)) ||
@@ -2508,11 +2518,14 @@ static void pt_totals(const pt_state *s, uint64_t *t, uint64_t *peak,
 
 /* The summary's lines of disease s: its durations, peak and final
  * counts, each named with prefix ("" or "disease 2 "). */
+/* Disease s's lines of the summary; immune: the agents its campaigns
+ * immunized, recovered but not infected (not in the attack rate; those of
+ * them who died are not in R either, so it may then be a little low). */
 static weft_status pt_summary_disease(weft_model_ctx *mc, const pt_state *s,
-				      const char *prefix)
+				      const char *prefix, uint32_t immune)
 {
 	const pt_params *p = &s->params;
-	uint64_t t[4] = { 0, 0, 0, 0 }, peak, peak_day;
+	uint64_t t[4] = { 0, 0, 0, 0 }, peak, peak_day, r;
 	char what[3][64];
 
 	pt_totals(s, t, &peak, &peak_day);
@@ -2529,11 +2542,13 @@ static weft_status pt_summary_disease(weft_model_ctx *mc, const pt_state *s,
 			   (unsigned long long)peak,
 			   (unsigned long long)peak_day,
 			   p->every > 1 ? " (of the rows written)" : "");
+	r = t[3] > immune ? t[3] - immune : 0;
 	return weft_model_summary(
-		mc, what[2], "%llu / %llu / %llu / %llu (attack %.4f)",
+		mc, what[2], "%llu / %llu / %llu / %llu (attack %.4f%s)",
 		(unsigned long long)t[0], (unsigned long long)t[1],
 		(unsigned long long)t[2], (unsigned long long)t[3],
-		(double)(t[1] + t[2] + t[3]) / p->agents);
+		(double)(t[1] + t[2] + r) / p->agents,
+		immune ? "; R's immunized by campaigns not counted" : "");
 }
 
 static weft_status pt_finish(weft_model_ctx *mc, void *state)
@@ -2571,9 +2586,9 @@ static weft_status pt_finish(weft_model_ctx *mc, void *state)
 			mc, "campaigns", "%u agents immunized in %u campaign%s",
 			ctl[PT_CTL_IMMUNE], p->sia, p->sia == 1 ? "" : "s");
 	if ((st = pt_demog_finish(mc, &s->dg)) ||
-	    (st = pt_summary_disease(mc, s, "")))
+	    (st = pt_summary_disease(mc, s, "", ctl[PT_CTL_IMMUNE])))
 		return st;
-	return s->second ? pt_summary_disease(mc, s->second, "disease 2 ")
+	return s->second ? pt_summary_disease(mc, s->second, "disease 2 ", 0)
 			 : WEFT_OK;
 }
 

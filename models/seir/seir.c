@@ -155,7 +155,10 @@ static const weft_key_desc seir_keys[] = {
 	  "gives" },
 	{ "vaccine_campaigns", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "vaccination campaigns, separated by commas, each 'days=FIRST-LAST "
-	  "doses=N' (first doses a day; LAST may be left out: to the end) "
+	  "doses=N' (first doses a day; LAST may be left out: to the end; "
+	  "Covasim's vaccinate_num) or 'days=FIRST-LAST prob=F' (each agent "
+	  "of the group not yet vaccinated gets its first dose with chance "
+	  "F each day; Covasim's vaccinate_prob; not with priority=) "
 	  "and optionally coverage=F (of its age group, 0 to 1; default 1), "
 	  "ages=LO-HI or LO+ (default all), priority=oldest, random or "
 	  "AGES/AGES/... (bands first, in that order), second=DAYS (a second "
@@ -339,7 +342,8 @@ static uint32_t seir_day_testing(const seir_state *s, weft_launch *l, int count)
 }
 
 /* The campaigns' doses of the day: a launch each, in campaign order,
- * over its first doses and (two-dose campaigns) its second doses. */
+ * over its first doses and (two-dose campaigns) its second doses; by
+ * chance (prob=), over its agents. */
 static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
 {
 	uint32_t k = 0;
@@ -357,7 +361,7 @@ static uint32_t seir_day_vaccination(const seir_state *s, weft_launch *l)
 				.order = B(ORDER),
 				.camp = seir_b(s, SEIR_BUF_CAMP0 + c),
 				.bits = B(BITS) },
-			cp->interval ? 2 * cp->items : cp->items);
+			cp->interval && cp->doses ? 2 * cp->items : cp->items);
 	}
 	return k;
 }

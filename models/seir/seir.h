@@ -43,10 +43,11 @@ enum seir_buf_id {
 typedef struct seir_campaign_spec {
 	int has_days;
 	uint32_t first, last, doses, interval; /* days; last SEIR_FOREVER */
-	double coverage;		       /* of its age group */
-	uint32_t age_lo, age_hi;	       /* its age group, years */
-	int oldest;			       /* priority: oldest first */
-	uint32_t n_prio;		       /* priority: these bands first */
+	double prob;	 /* by chance (Covasim's vaccinate_prob), doses 0 */
+	double coverage; /* of its age group */
+	uint32_t age_lo, age_hi; /* its age group, years */
+	int oldest;		 /* priority: oldest first */
+	uint32_t n_prio;	 /* priority: these bands first */
 	uint32_t prio_lo[SEIR_MAX_BANDS], prio_hi[SEIR_MAX_BANDS];
 	double ve[SEIR_VE_KINDS]; /* efficacy after the last dose */
 	double first_dose;	  /* the part of it a first of two gives */

@@ -102,7 +102,11 @@
 typedef struct seir_campaign {
 	weft_u32 first, last, doses, n_target, order_off, interval;
 	weft_u32 items; /* min(doses, n_target): the launch's first half
-			 * gives first doses, its second half second ones */
+			 * gives first doses, its second half second ones;
+			 * by chance (doses 0), n_target, an item an agent */
+	/* By chance (prob=, Covasim's vaccinate_prob; doses 0): the daily
+	 * chance of a first dose, a 32-bit threshold (2^32 - 1: 1). */
+	weft_u32 prob_thr;
 	weft_u32 left_q16[2][SEIR_VE_KINDS];
 } seir_campaign;
 
@@ -742,7 +746,9 @@ WEFT_FN weft_u32 seir_nab_left(const WEFT_GLOBAL seir_params *p,
 #define SEIR_VAR_MASK	    0xFu
 #define SEIR_IMM_NONE	    0x80000000u /* cross immunity 0: no NAbs */
 #define SEIR_PURPOSE_IMPORT 24u		/* (day, event, k): an imported agent */
-#define SEIR_IMPORT_TRIES   256u
+/* (day, agent, campaign): a daily trial of a first dose (prob=). */
+#define SEIR_PURPOSE_VAC_PROB 25u
+#define SEIR_IMPORT_TRIES     256u
 
 /* On day `day`, `count` agents drawn among the susceptible (S, or R) are
  * exposed to `variant` (Covasim's cv.variant days and n_imports). */

@@ -153,6 +153,9 @@ static int vac_setting(const char *name, size_t len, const char **p,
 		if (vac_number(p, 1, 2e9, &v) || v != floor(v))
 			return -1;
 		c->doses = (uint32_t)v;
+	} else if (IS("prob")) {
+		if (vac_number(p, 0, 1, &c->prob) || !(c->prob > 0))
+			return -1;
 	} else if (IS("coverage")) {
 		if (vac_number(p, 0, 1, &c->coverage))
 			return -1;
@@ -195,6 +198,7 @@ static int vac_setting(const char *name, size_t len, const char **p,
 static const char *const vac_forms[][2] = {
 	{ "days", "FIRST-LAST or FIRST- (whole days from 1)" },
 	{ "doses", "a whole number of first doses a day, from 1" },
+	{ "prob", "a daily chance above 0, at most 1" },
 	{ "ages", "LO-HI or LO+ (whole years, 0 to 120)" },
 	{ "priority", "oldest, random or bands AGES/AGES/..." },
 	{ "second", "whole days from 1 to 1000" },
@@ -205,8 +209,8 @@ static const char *const vac_forms[][2] = {
 };
 
 static const char vac_settings[] =
-	"days, doses, coverage, ages, priority, second, vaccine, efficacy, "
-	"symptoms, severe, first";
+	"days, doses, prob, coverage, ages, priority, second, vaccine, "
+	"efficacy, symptoms, severe, first";
 
 static int vac_set(const char *name, size_t len, const char **p, void *c)
 {
@@ -224,10 +228,18 @@ static int vac_campaign(const char **p, seir_campaign_spec *c, char *why,
 	if (weft__seir_settings_entry(p, vac_set, c, vac_settings, vac_forms,
 				      why, why_size))
 		return -1;
-	if (!c->has_days || !c->doses) {
+	if (!c->has_days || !c->doses == !(c->prob > 0)) {
 		snprintf(why, why_size,
-			 "'%.*s': needs days=FIRST-LAST and "
-			 "doses=N (first doses a day)",
+			 "'%.*s': needs days=FIRST-LAST and one of doses=N "
+			 "(first doses a day) and prob=F (each agent's daily "
+			 "chance)",
+			 n, at);
+		return -1;
+	}
+	if (c->prob > 0 && (c->oldest || c->n_prio)) {
+		snprintf(why, why_size,
+			 "'%.*s': prob= gives every agent of the group its "
+			 "chance each day, in no order: not with priority=",
 			 n, at);
 		return -1;
 	}
@@ -307,6 +319,15 @@ static void vac_factors(const seir_campaign_spec *c, seir_campaign *k)
 	}
 }
 
+/* A campaign by chance: its daily chance as a 32-bit threshold
+ * (seir_campaign_trial; 2^32 - 1 for 1). */
+static void vac_chance(double prob, seir_campaign *k)
+{
+	k->prob_thr = prob * 4294967296.0 >= 4294967295.0
+			      ? 0xFFFFFFFFu
+			      : (uint32_t)(prob * 4294967296.0);
+}
+
 weft_status weft__seir_vaccination_params(weft_model_ctx *mc, seir_state *s)
 {
 	const char *text = weft_model_string(mc, "vaccine_campaigns");
@@ -340,6 +361,7 @@ weft_status weft__seir_vaccination_params(weft_model_ctx *mc, seir_state *s)
 		k->last = s->camps[c].last;
 		k->doses = s->camps[c].doses;
 		k->interval = s->camps[c].interval;
+		vac_chance(s->camps[c].prob, k);
 		vac_factors(&s->camps[c], k);
 	}
 	return WEFT_OK;
@@ -440,7 +462,8 @@ weft_status weft__seir_vaccination_orders(weft_model_ctx *mc, seir_state *s,
 		k->order_off = (uint32_t)at;
 		k->n_target =
 			(uint32_t)floor(s->camps[c].coverage * size + 0.5);
-		k->items = k->doses < k->n_target ? k->doses : k->n_target;
+		k->items = k->doses && k->doses < k->n_target ? k->doses
+							      : k->n_target;
 		s->camps[c].group = size;
 		at += k->n_target;
 	}

@@ -83,6 +83,9 @@ printf '0.1,0.1\n0.1,0\n' > "$tmp/diag.csv"
 printf 'source,p0,p1\n0,0,0.1\n' > "$tmp/one.csv"
 printf 'source,p0,p1\n0,0,0.2\n5,0.1,0\n' > "$tmp/label.csv"
 printf '0,0.7\n0.2,0\n' > "$tmp/big.csv"
+printf '0,0.1,\n0.1,0\n' > "$tmp/comma.csv"
+printf 'infected_from,to_0\n0,1e-320\n0.1,0\n' > "$tmp/tiny.csv"
+printf '0,0.1\n0.1,abc\n' > "$tmp/text.csv"
 refused "network_file (--set patches.network_file): cannot open $tmp/none.csv" \
 	"a missing network_file, naming it" --set patches.network_file="$tmp/none.csv"
 refused "neg.csv, line 1: a negative entry" "a negative entry, naming the file's line" \
@@ -95,6 +98,19 @@ refused "one.csv: 1 row for 2 patches" "fewer rows than patches" \
 	--set patches.network_file="$tmp/one.csv"
 refused "label.csv, line 3: a row of one field more than the patches does not begin with its source patch's number" \
 	"a row labelled with another patch" --set patches.network_file="$tmp/label.csv"
+refused "comma.csv, line 1: a comma at the end of the line (an empty entry)" \
+	"a comma at the end of a row" --set patches.network_file="$tmp/comma.csv"
+refused "text.csv, line 2: an entry is not a number" "an entry that is not a number" \
+	--set patches.network_file="$tmp/text.csv"
+check --set patches.network_file="$tmp/tiny.csv"
+[ $? -eq 0 ]
+ok $? "a header beginning with 'inf' and an entry of 1e-320 (below the doubles' normal range): accepted"
+diag "$tmp/check.out"
+"$weft" check "$ex" --set patches.populations=100 \
+	--set patches.network_file="$tmp/none.csv" > "$tmp/check.out" 2>&1
+[ $? -ne 0 ] && grep -q "cannot open $tmp/none.csv" "$tmp/check.out"
+ok $? "refused: a missing network_file with one patch too"
+diag "$tmp/check.out"
 refused "\[patches\] max_rowsum (--set patches.max_rowsum) is a parameter of the migration model, which network_file (--set patches.network_file) replaces" \
 	"a migration model's key with network_file" \
 	--set patches.network_file="$tmp/big.csv" --set patches.max_rowsum=0.5

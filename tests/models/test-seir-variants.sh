@@ -4,8 +4,9 @@
 # (vaccine_campaigns' vaccine=; models/seir/seir.md "Variants" and
 # "Vaccines with NAbs"):
 #   - with variants, imports, a vaccine with NAbs next to a campaign of
-#     constant efficacies, and the other paths waning works with on, the
-#     outputs are byte for byte the same on openmp with 1 and 2 threads,
+#     constant efficacies and one by chance (prob=), and the other paths
+#     waning works with on, the outputs are byte for byte the same on
+#     openmp with 1 and 2 threads,
 #     without the frontier, on the template backend, on opencl and on the
 #     CUDA plugin with the stand-in runtime (each skipped when it cannot
 #     run here);
@@ -60,7 +61,7 @@ rel_trans_dispersion = 0.45
 viral_load = true
 interventions = community 30-50 0.5
 isolation_prob = 0.5
-vaccine_campaigns = days=20-60 doses=30 coverage=0.5 ages=50+ symptoms=0.5 severe=0.8, days=30-80 doses=20 coverage=0.4 ages=20-49 vaccine=pfizer
+vaccine_campaigns = days=20-60 doses=30 coverage=0.5 ages=50+ symptoms=0.5 severe=0.8, days=30-80 doses=20 coverage=0.4 ages=20-49 vaccine=pfizer, days=25-45 prob=0.02 ages=0-19 second=7
 n_beds_hosp = 20
 age_bands = 0-19, 20-64, 65+
 infection_log = true

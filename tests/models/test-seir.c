@@ -1020,6 +1020,31 @@ static const char *const vacc_base[] = {
 	"simulation.steps=80",	  NULL
 };
 
+/* The over-50s (age bins 5 to 9) at the end: *group of them, *inside
+ * vaccinated, and *outside the younger vaccinated. */
+static void vacc_over50(const run *r, long long *group, long long *inside,
+			long long *outside)
+{
+	*group = *inside = *outside = 0;
+	for (int b = 0; b < 10; b++) {
+		*group += b >= 5 ? r->by_bin[b] : 0;
+		*inside += b >= 5 ? r->vac_by_bin[b] : 0;
+		*outside += b < 5 ? r->vac_by_bin[b] : 0;
+	}
+}
+
+/* Whether every day's fully vaccinated are the vaccinated of `days`
+ * days before (second doses exactly that many days after the first). */
+static int second_after(const run *r, int days)
+{
+	int ok = 1;
+
+	for (int d = 0; d < r->n_rows; d++)
+		ok &= r->rows[d].full ==
+		      (d >= days ? r->rows[d - days].vac : 0);
+	return ok;
+}
+
 static void test_campaign_coverage(void)
 {
 	/* 60 % of the over-50s (age bins 5 to 9), 300 first doses a day,
@@ -1028,21 +1053,16 @@ static void test_campaign_coverage(void)
 				      "doses=300 coverage=0.6 ages=50+ "
 				      "priority=oldest second=21",
 				      "seir.deaths=false", NULL };
-	long long group = 0, inside = 0, outside = 0, target;
-	int within = 1, second = 1;
+	long long group, inside, outside, target;
+	int within = 1, second;
 	run r;
 
 	run_seir(&r, "campaign", NULL, vacc_base, camp);
-	for (int b = 0; b < 10; b++) {
-		group += b >= 5 ? r.by_bin[b] : 0;
-		inside += b >= 5 ? r.vac_by_bin[b] : 0;
-		outside += b < 5 ? r.vac_by_bin[b] : 0;
-	}
+	vacc_over50(&r, &group, &inside, &outside);
 	target = (long long)floor(0.6 * group + 0.5);
-	for (int d = 0; d < r.n_rows; d++) {
+	for (int d = 0; d < r.n_rows; d++)
 		within &= r.rows[d].vac <= target;
-		second &= r.rows[d].full == (d >= 21 ? r.rows[d - 21].vac : 0);
-	}
+	second = second_after(&r, 21);
 	if (!tap_ok(r.st == WEFT_OK && r.n_rows == 81 && within &&
 			    inside == target && outside == 0 &&
 			    last_row(&r)->vac == target,
@@ -1102,6 +1122,56 @@ static void test_campaign_efficacy(void)
 	       "at once), severe (severe_prob = 0.5) only among the 40 index "
 	       "cases dosed in their latency (%lld)",
 	       max_is, sev);
+	run_free(&r);
+}
+
+static void test_campaign_chance(void)
+{
+	/* Covasim's vaccinate_prob: half of the over-50s not yet vaccinated
+	 * on each of days 3 and 4 (three quarters in all), their second
+	 * doses 10 days after each first; nobody dies. A chance of 1 on one
+	 * day vaccinates the whole group that day. */
+	static const char *half[] = { "seir.vaccine_campaigns=days=3-4 "
+				      "prob=0.5 ages=50+ second=10",
+				      "seir.deaths=false", NULL };
+	static const char *all[] = { "seir.vaccine_campaigns=days=6-6 prob=1 "
+				     "ages=50+",
+				     NULL };
+	long long group, d3, d4, inside, outside;
+	int second;
+	run r;
+
+	run_seir(&r, "chance", NULL, vacc_base, half);
+	vacc_over50(&r, &group, &inside, &outside);
+	d3 = r.n_rows > 4 ? r.rows[3].vac : -1; /* day 3's row */
+	d4 = r.n_rows > 4 ? r.rows[4].vac - r.rows[3].vac : -1;
+	second = second_after(&r, 10);
+	/* Binomial: within 5 standard deviations. */
+	if (!tap_ok(r.st == WEFT_OK && outside == 0 && r.rows[2].vac == 0 &&
+			    (d3 - group / 2.0) * (d3 - group / 2.0) <
+				    25 * group / 4.0 &&
+			    (d4 - (group - d3) / 2.0) *
+					    (d4 - (group - d3) / 2.0) <
+				    25 * (group - d3) / 4.0 &&
+			    last_row(&r)->vac == inside && inside == d3 + d4,
+		    "prob=0.5 on days 3 and 4: %lld then %lld of %lld "
+		    "over-50s (half, then half of the rest), nobody younger",
+		    d3, d4, group))
+		tap_diag("%s; rows %lld %lld %lld", r.msg, r.rows[2].vac,
+			 r.rows[3].vac, r.rows[4].vac);
+	tap_ok(second && last_row(&r)->full == inside,
+	       "by chance, second doses exactly 10 days after each first: "
+	       "fully_vaccinated on day d is vaccinated on day d - 10 (%lld)",
+	       last_row(&r)->full);
+	run_free(&r);
+	run_seir(&r, "chance1", NULL, vacc_base, all);
+	vacc_over50(&r, &group, &inside, &outside);
+	tap_ok(r.st == WEFT_OK && r.n_rows > 7 && r.rows[5].vac == 0 &&
+		       r.rows[6].vac == inside && inside + 60 >= group &&
+		       inside <= group,
+	       "prob=1 on day 6: the over-50s alive vaccinated that day (%lld "
+	       "of %lld)",
+	       inside, group);
 	run_free(&r);
 }
 
@@ -1713,7 +1783,7 @@ static void test_errors(void)
 	bad_ini("vaccine_campaigns = days=5-90 dose=300", NULL,
 		"bad.ini:6: [seir] vaccine_campaigns = days=5-90 dose=300: "
 		"'days=5-90 dose=300': unknown setting 'dose' (days, doses, "
-		"coverage, ages, priority, second, vaccine, efficacy, "
+		"prob, coverage, ages, priority, second, vaccine, efficacy, "
 		"symptoms, severe, first)");
 	bad_ini("vaccine_campaigns = days=5-90 doses=300 coverage=1.5", NULL,
 		"'days=5-90 doses=300 coverage=1.5': bad value of coverage: "
@@ -1722,8 +1792,18 @@ static void test_errors(void)
 		"'days=5- doses=30 ages=old': bad value of ages: expected "
 		"LO-HI or LO+ (whole years, 0 to 120)");
 	bad_ini("vaccine_campaigns = doses=300", NULL,
-		"'doses=300': needs days=FIRST-LAST and doses=N (first doses a "
-		"day)");
+		"'doses=300': needs days=FIRST-LAST and one of doses=N (first "
+		"doses a day) and prob=F (each agent's daily chance)");
+	bad_ini("vaccine_campaigns = days=5-9 doses=300 prob=0.1", NULL,
+		"'days=5-9 doses=300 prob=0.1': needs days=FIRST-LAST and one "
+		"of doses=N");
+	bad_ini("vaccine_campaigns = days=5-9 prob=0", NULL,
+		"'days=5-9 prob=0': bad value of prob: expected a daily chance "
+		"above 0, at most 1");
+	bad_ini("vaccine_campaigns = days=5-9 prob=0.1 priority=oldest", NULL,
+		"'days=5-9 prob=0.1 priority=oldest': prob= gives every agent "
+		"of the group its chance each day, in no order: not with "
+		"priority=");
 	bad_ini("age_bands = 0-17, 20-64, 65+", NULL,
 		"bad.ini:6: [seir] age_bands = 0-17, 20-64, 65+: '20-64': "
 		"bands must run from 0 upwards without gaps or overlaps (this "
@@ -1798,6 +1878,7 @@ int main(void)
 	test_by_age();
 	test_campaign_coverage();
 	test_campaign_efficacy();
+	test_campaign_chance();
 	test_campaigns_several();
 	test_testing_counts();
 	test_testing_isolation();
