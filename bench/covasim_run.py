@@ -98,6 +98,8 @@ def parse_vaccine(spec, by_chance=False):
     prob)"""
     vaccine, days, x = spec.split(":")
     first, _, last = days.partition("-")
+    if not last:
+        sys.exit("covasim_run.py: %s: give the last day (FIRST-LAST)" % spec)
     if by_chance:
         return vaccine, int(first), int(last), None, float(x)
     return vaccine, int(first), int(last), int(x), None
@@ -199,6 +201,8 @@ def main():
         vaccine = parse_vaccine(args[i + 1])
         del args[i:i + 2]
     if "--vaccine-prob" in args:
+        if vaccine is not None:
+            sys.exit("covasim_run.py: --vaccine and --vaccine-prob: give one")
         i = args.index("--vaccine-prob")
         vaccine = parse_vaccine(args[i + 1], by_chance=True)
         del args[i:i + 2]

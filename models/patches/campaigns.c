@@ -80,8 +80,9 @@ static const char *pt_sia_one(const char *p, const char *e, uint32_t P,
 			p += 9;
 			if (have_cover++)
 				return "coverage= given twice";
+			/* Decimals only (strtod takes "0x.8" too). */
 			*cover = strtod(p, &end);
-			if (!strchr("0123456789.", *p) || end == p ||
+			if (end == p || end != p + strspn(p, "0123456789.") ||
 			    !(*cover >= 0 && *cover <= 1))
 				return "coverage= wants a number from 0 to 1";
 			p = end;

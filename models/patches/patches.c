@@ -2517,10 +2517,10 @@ static void pt_totals(const pt_state *s, uint64_t *t, uint64_t *peak,
 }
 
 /* The summary's lines of disease s: its durations, peak and final
- * counts, each named with prefix ("" or "disease 2 "). */
-/* Disease s's lines of the summary; immune: the agents its campaigns
- * immunized, recovered but not infected (not in the attack rate; those of
- * them who died are not in R either, so it may then be a little low). */
+ * counts, each named with prefix ("" or "disease 2 "). immune: the agents
+ * its campaigns immunized, recovered but not infected (not in the attack
+ * rate; those of them who died are not in R either, so it may then be a
+ * little low). */
 static weft_status pt_summary_disease(weft_model_ctx *mc, const pt_state *s,
 				      const char *prefix, uint32_t immune)
 {

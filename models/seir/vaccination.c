@@ -228,7 +228,14 @@ static int vac_campaign(const char **p, seir_campaign_spec *c, char *why,
 	if (weft__seir_settings_entry(p, vac_set, c, vac_settings, vac_forms,
 				      why, why_size))
 		return -1;
-	if (!c->has_days || !c->doses == !(c->prob > 0)) {
+	if (c->doses && c->prob > 0) {
+		snprintf(why, why_size,
+			 "'%.*s': doses= and prob= both given: a campaign "
+			 "gives its doses by number or by chance",
+			 n, at);
+		return -1;
+	}
+	if (!c->has_days || !(c->doses || c->prob > 0)) {
 		snprintf(why, why_size,
 			 "'%.*s': needs days=FIRST-LAST and one of doses=N "
 			 "(first doses a day) and prob=F (each agent's daily "
@@ -239,7 +246,8 @@ static int vac_campaign(const char **p, seir_campaign_spec *c, char *why,
 	if (c->prob > 0 && (c->oldest || c->n_prio)) {
 		snprintf(why, why_size,
 			 "'%.*s': prob= gives every agent of the group its "
-			 "chance each day, in no order: not with priority=",
+			 "chance each day, in no order: not with "
+			 "priority=oldest or bands",
 			 n, at);
 		return -1;
 	}
@@ -320,11 +328,13 @@ static void vac_factors(const seir_campaign_spec *c, seir_campaign *k)
 }
 
 /* A campaign by chance: its daily chance as a 32-bit threshold
- * (seir_campaign_trial; 2^32 - 1 for 1). */
+ * (seir_campaign_trial; 2^32 - 1 for 1; at least 1, so that a chance
+ * below 2^-32 is not none). */
 static void vac_chance(double prob, seir_campaign *k)
 {
-	k->prob_thr = prob * 4294967296.0 >= 4294967295.0
-			      ? 0xFFFFFFFFu
+	k->prob_thr = prob * 4294967296.0 >= 4294967295.0 ? 0xFFFFFFFFu
+		      : prob * 4294967296.0 < 1
+			      ? (prob > 0 ? 1u : 0u)
 			      : (uint32_t)(prob * 4294967296.0);
 }
 

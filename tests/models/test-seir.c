@@ -1147,7 +1147,8 @@ static void test_campaign_chance(void)
 	d4 = r.n_rows > 4 ? r.rows[4].vac - r.rows[3].vac : -1;
 	second = second_after(&r, 10);
 	/* Binomial: within 5 standard deviations. */
-	if (!tap_ok(r.st == WEFT_OK && outside == 0 && r.rows[2].vac == 0 &&
+	if (!tap_ok(r.st == WEFT_OK && r.n_rows == 81 && outside == 0 &&
+			    r.rows[2].vac == 0 &&
 			    (d3 - group / 2.0) * (d3 - group / 2.0) <
 				    25 * group / 4.0 &&
 			    (d4 - (group - d3) / 2.0) *
@@ -1157,9 +1158,9 @@ static void test_campaign_chance(void)
 		    "prob=0.5 on days 3 and 4: %lld then %lld of %lld "
 		    "over-50s (half, then half of the rest), nobody younger",
 		    d3, d4, group))
-		tap_diag("%s; rows %lld %lld %lld", r.msg, r.rows[2].vac,
-			 r.rows[3].vac, r.rows[4].vac);
-	tap_ok(second && last_row(&r)->full == inside,
+		tap_diag("%s", r.msg);
+	tap_ok(r.st == WEFT_OK && r.n_rows == 81 && inside > 1000 && second &&
+		       last_row(&r)->full == inside,
 	       "by chance, second doses exactly 10 days after each first: "
 	       "fully_vaccinated on day d is vaccinated on day d - 10 (%lld)",
 	       last_row(&r)->full);
@@ -1171,6 +1172,61 @@ static void test_campaign_chance(void)
 		       inside <= group,
 	       "prob=1 on day 6: the over-50s alive vaccinated that day (%lld "
 	       "of %lld)",
+	       inside, group);
+	run_free(&r);
+}
+
+static void test_campaign_chance_more(void)
+{
+	/* A campaign by number gives every over-50 its one dose on day 2;
+	 * one by chance over the same group, after it (chance 1 on day 2,
+	 * a second dose 3 days later), then gives none: no first dose to
+	 * another campaign's agent, and no second either (their trial of
+	 * day 2 succeeded, but their dose is not this campaign's). */
+	static const char *other[] = {
+		"seir.vaccine_campaigns=days=2-2 doses=20000 ages=50+, "
+		"days=2-2 prob=1 ages=50+ second=3",
+		"seir.deaths=false", NULL
+	};
+	/* Coverage 0.5 by chance 1: the group's order cut at half. */
+	static const char *half[] = { "seir.vaccine_campaigns=days=4-4 prob=1 "
+				      "ages=50+ coverage=0.5",
+				      "seir.deaths=false", NULL };
+	/* Open-ended days and a second dose 2 days later, under the
+	 * epidemic. */
+	static const char *open[] = { "seir.vaccine_campaigns=days=3- "
+				      "prob=0.05 ages=50+ second=2",
+				      "seir.deaths=false", NULL };
+	long long group, inside, outside;
+	run r;
+
+	run_seir(&r, "chance-other", NULL, vacc_base, other);
+	vacc_over50(&r, &group, &inside, &outside);
+	tap_ok(r.st == WEFT_OK && r.n_rows == 81 && inside == group &&
+		       r.care[0][1] == group &&
+		       r.care[1][1] + r.care[1][2] == 0 &&
+		       last_row(&r)->full == group,
+	       "a campaign by chance after one by number over the same group: "
+	       "%lld agents with the first's dose, %lld first and %lld second "
+	       "doses of its own (none), fully vaccinated %lld",
+	       r.care[0][1], r.care[1][1], r.care[1][2], last_row(&r)->full);
+	run_free(&r);
+	run_seir(&r, "chance-half", NULL, vacc_base, half);
+	vacc_over50(&r, &group, &inside, &outside);
+	tap_ok(r.st == WEFT_OK && r.n_rows == 81 &&
+		       inside == (long long)floor(0.5 * group + 0.5) &&
+		       outside == 0,
+	       "prob=1 with coverage=0.5: %lld of %lld over-50s, the order "
+	       "cut at half",
+	       inside, group);
+	run_free(&r);
+	run_seir(&r, "chance-open", NULL, vacc_base, open);
+	vacc_over50(&r, &group, &inside, &outside);
+	tap_ok(r.st == WEFT_OK && r.n_rows == 81 && inside > group / 2 &&
+		       second_after(&r, 2) && last_row(&r)->cum > 1000,
+	       "days=3- by chance 0.05 under an epidemic: %lld of %lld "
+	       "over-50s vaccinated by day 80, each second dose 2 days "
+	       "after its first",
 	       inside, group);
 	run_free(&r);
 }
@@ -1795,15 +1851,15 @@ static void test_errors(void)
 		"'doses=300': needs days=FIRST-LAST and one of doses=N (first "
 		"doses a day) and prob=F (each agent's daily chance)");
 	bad_ini("vaccine_campaigns = days=5-9 doses=300 prob=0.1", NULL,
-		"'days=5-9 doses=300 prob=0.1': needs days=FIRST-LAST and one "
-		"of doses=N");
+		"'days=5-9 doses=300 prob=0.1': doses= and prob= both given: a "
+		"campaign gives its doses by number or by chance");
 	bad_ini("vaccine_campaigns = days=5-9 prob=0", NULL,
 		"'days=5-9 prob=0': bad value of prob: expected a daily chance "
 		"above 0, at most 1");
 	bad_ini("vaccine_campaigns = days=5-9 prob=0.1 priority=oldest", NULL,
 		"'days=5-9 prob=0.1 priority=oldest': prob= gives every agent "
 		"of the group its chance each day, in no order: not with "
-		"priority=");
+		"priority=oldest or bands");
 	bad_ini("age_bands = 0-17, 20-64, 65+", NULL,
 		"bad.ini:6: [seir] age_bands = 0-17, 20-64, 65+: '20-64': "
 		"bands must run from 0 upwards without gaps or overlaps (this "
@@ -1879,6 +1935,7 @@ int main(void)
 	test_campaign_coverage();
 	test_campaign_efficacy();
 	test_campaign_chance();
+	test_campaign_chance_more();
 	test_campaigns_several();
 	test_testing_counts();
 	test_testing_isolation();
