@@ -104,13 +104,6 @@ static const char *pt_sia_one(const char *p, const char *e, uint32_t P,
 	return NULL;
 }
 
-/* The chance c as a 32-bit threshold: a draw below it succeeds. */
-static uint32_t pt_sia_thr(double c)
-{
-	return c * 4294967296.0 >= 4294967295.0 ? 0xFFFFFFFFu
-						: (uint32_t)(c * 4294967296.0);
-}
-
 /* sia's campaigns into *table (malloc'd; patches_shared.h, PT_SIA_MAX:
  * their days, then a row of P chances each), *n of them; errors name the
  * key's INI line and the campaign. */
@@ -155,7 +148,7 @@ weft_status pt_sia_read(weft_model_ctx *mc, uint32_t P, uint64_t steps,
 			t[k] = day;
 			for (uint32_t j = 0; j < P; j++)
 				t[PT_SIA_MAX + (size_t)k * P + j] =
-					row[j] ? pt_sia_thr(cover) : 0;
+					row[j] ? pt_threshold(cover) : 0;
 		}
 		p = *e ? e + 1 : NULL;
 	}

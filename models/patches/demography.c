@@ -256,8 +256,9 @@ static weft_status pt_mortality(weft_model_ctx *mc, pt_demog *d)
 	return WEFT_OK;
 }
 
-/* A daily chance as a 32-bit threshold (as patches.c's cdr). */
-static uint32_t pt_threshold(double prob)
+/* A chance as a 32-bit threshold: a draw below it succeeds (0 for none,
+ * 2^32 - 1 for 1). */
+uint32_t pt_threshold(double prob)
 {
 	double t = prob * 4294967296.0;
 

@@ -115,6 +115,8 @@ void pt_file_path(weft_model_ctx *mc, const char *key, char *out, size_t size);
 /* patches.c's: a line of f into line (size bytes): 1; 0 at the end of the
  * file; -1 for a line longer than size - 1 bytes. */
 int pt_getline(FILE *f, char *line, size_t size);
+/* demography.c's: a chance as a 32-bit threshold. */
+uint32_t pt_threshold(double prob);
 /* campaigns.c's: [patches] sia's table (patches_shared.h, PT_SIA_MAX). */
 weft_status pt_sia_read(weft_model_ctx *mc, uint32_t P, uint64_t steps,
 			uint32_t **table, uint32_t *n);

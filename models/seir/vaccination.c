@@ -328,14 +328,13 @@ static void vac_factors(const seir_campaign_spec *c, seir_campaign *k)
 }
 
 /* A campaign by chance: its daily chance as a 32-bit threshold
- * (seir_campaign_trial; 2^32 - 1 for 1; at least 1, so that a chance
- * below 2^-32 is not none). */
+ * (seir_campaign_trial; at least 1, so that a chance below 2^-32 is not
+ * none). */
 static void vac_chance(double prob, seir_campaign *k)
 {
-	k->prob_thr = prob * 4294967296.0 >= 4294967295.0 ? 0xFFFFFFFFu
-		      : prob * 4294967296.0 < 1
-			      ? (prob > 0 ? 1u : 0u)
-			      : (uint32_t)(prob * 4294967296.0);
+	uint32_t t = weft__seir_threshold(prob);
+
+	k->prob_thr = prob > 0 && t == 0 ? 1u : t;
 }
 
 weft_status weft__seir_vaccination_params(weft_model_ctx *mc, seir_state *s)
