@@ -14,8 +14,21 @@ seeds (and their mean) of
                after DAY days (every AGE_EVERY days, day 0 included)
 as CSV lines what,day,lo,hi,mean into OUT.
 
+With --fertility FILE (age,value: births per 1000 women a year by
+age bin, lower edges in years, a last row of value 0 giving the upper
+edge, weft's fertility_rates) births come from ss.Pregnancy instead of
+ss.Births: the table is handed to Starsim as one-year age groups (Starsim
+reads an AgeGrp as one year wide when it is the last), its other
+parameters Starsim's defaults (pregnancies of 32 to 42 weeks, mothers 15
+to 50, half the babies girls, burn-in). Starsim's unborn are agents of
+negative age that it counts among the living; here they are left out of
+both pop and the age bins, which count the born only; day 0's born,
+the agents and the babies of Starsim's burn-in, are born0 (weft's
+burn-in makes no babies, so day 0's population is not compared).
+
 usage: starsim-demog.py OUT PYRAMID DEATHS [--agents N] [--years Y]
-       [--cbr X] [--seeds S] [--pop-every D] [--age-every D]
+       [--cbr X] [--fertility FILE] [--seeds S] [--pop-every D]
+       [--age-every D]
 """
 import argparse
 import sys
@@ -40,32 +53,73 @@ class AgeTally(ss.Analyzer):
             return
         ppl = self.sim.people
         age = ppl.age[ppl.alive.uids]
+        age = age[age >= 0]  # the born (Starsim's unborn have age < 0)
         self.rows[day] = np.bincount(
             np.clip(np.digitize(age, self.edges) - 1, 0, len(self.edges) - 1),
             minlength=len(self.edges))
+
+
+def fertility_groups(path):
+    """weft's fertility_rates table as Starsim's ASFR data: a row per year
+    of age of each bin (Starsim takes its last AgeGrp as one year wide)."""
+    t = pd.read_csv(path)
+    ages, rates = list(t['age']), list(t['value'])
+    if rates[-1] != 0:
+        ages.append(ages[-1] + 1)  # weft too reads the last bin one year wide
+        rates.append(0.0)
+    rows = []
+    for k in range(len(ages) - 1):
+        for y in range(int(ages[k]), int(ages[k + 1])):
+            rows.append((2000, y, float(rates[k])))
+    return pd.DataFrame(rows, columns=['Time', 'AgeGrp', 'ASFR'])
+
+
+class BornTally(ss.Analyzer):
+    """The born living (Starsim counts its unborn among n_alive) every
+    `every` days."""
+
+    def __init__(self, every, **kw):
+        super().__init__(**kw)
+        self.every = every
+        self.rows = {}
+
+    def step(self):
+        day = self.ti + 1
+        if day % self.every:
+            return
+        ppl = self.sim.people
+        self.rows[day] = int((ppl.age[ppl.alive.uids] >= 0).sum())
 
 
 def one(seed, a, pyr, deaths, edges):
     ppl = ss.People(a.agents, age_data=pyr)
     dr = deaths.assign(Time=2000)
     tally = AgeTally(edges, a.age_every)
+    born = BornTally(a.pop_every)
+    if a.fertility:
+        births = ss.Pregnancy(fertility_rate=fertility_groups(a.fertility))
+    else:
+        births = ss.Births(birth_rate=ss.peryear(a.cbr))
     sim = ss.Sim(people=ppl, n_agents=a.agents,
-                 demographics=[ss.Births(birth_rate=ss.peryear(a.cbr)),
+                 demographics=[births,
                                ss.Deaths(death_rate=dr, metadata=dict(
                                    data_cols=dict(year='Time', age='age',
                                                   value='value')))],
-                 analyzers=[tally], start=0, stop=ss.years(a.years),
+                 analyzers=[tally, born], start=0, stop=ss.years(a.years),
                  dt=ss.days(1), rand_seed=seed, verbose=0)
     sim.init()
-    age0 = np.bincount(np.clip(np.digitize(sim.people.age, edges) - 1, 0,
+    age = sim.people.age[sim.people.alive.uids]
+    age = age[age >= 0]
+    age0 = np.bincount(np.clip(np.digitize(age, edges) - 1, 0,
                                len(edges) - 1), minlength=len(edges))
     sim.run()
-    alive = np.asarray(sim.results.n_alive)
     out = {}
-    days = len(alive)
-    for d in range(a.pop_every, days + 1, a.pop_every):
-        out[('pop', d)] = alive[d - 1]
-    out[('pop', 0)] = a.agents
+    for d, n in sim.analyzers[1].rows.items():
+        out[('pop', d)] = n
+    # Day 0's born: with ss.Pregnancy, the agents and the babies of its
+    # burn-in (weft's burn-in adds none), kept apart from the living
+    # compared (born0, which bench/starsim-demog.sh does not check).
+    out[('born0' if a.fertility else 'pop', 0)] = len(age)
     an = sim.analyzers[0]
     for k, e in enumerate(edges):
         out[('a%g' % e, 0)] = age0[k]
@@ -82,6 +136,7 @@ def main():
     ap.add_argument('--agents', type=int, default=10000)
     ap.add_argument('--years', type=int, default=20)
     ap.add_argument('--cbr', type=float, default=30)
+    ap.add_argument('--fertility', default=None)
     ap.add_argument('--seeds', type=int, default=20)
     ap.add_argument('--pop-every', type=int, default=365)
     ap.add_argument('--age-every', type=int, default=1825)
@@ -98,9 +153,10 @@ def main():
         print('seed %d done' % s, file=sys.stderr)
     keys = sorted(runs[0], key=lambda k: (k[0] != 'pop', k[0], k[1]))
     with open(a.out, 'w') as f:
-        f.write('# Starsim %s, %d agents, %d years, cbr %g, %d seeds, '
+        f.write('# Starsim %s, %d agents, %d years, %s, %d seeds, '
                 'dt 1 day: bench/starsim-demog.py %s\n' %
-                (ss.__version__, a.agents, a.years, a.cbr, a.seeds,
+                (ss.__version__, a.agents, a.years,
+                 'ss.Pregnancy' if a.fertility else 'cbr %g' % a.cbr, a.seeds,
                  ' '.join(sys.argv[1:])))
         f.write('what,day,lo,hi,mean\n')
         for k in keys:

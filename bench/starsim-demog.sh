@@ -31,7 +31,16 @@
 # share of points inside and the verdict; exit status 0 when both pass, 1
 # when one fails, 2 on an error.
 #
+# With --fertility births come from pregnancies instead:
+# examples/patches-fertility.ini (fertility_rates
+# examples/patches-demography-fertility.csv) against ss.Pregnancy with
+# the same table (bench/starsim-demog.py --fertility), the band
+# tests/data/patches-demog-starsim-fertility-band.csv. Starsim counts its
+# unborn among the living; its band counts the born only, as weft's
+# counts.csv does.
+#
 #   --fresh        a fresh Starsim band first (needs Starsim)
+#   --fertility    births by age of mother (ss.Pregnancy)
 #   --band FILE    another band file
 #   --seeds N      weft's seeds (default 20)
 #   --set K=V      (repeatable) more settings for weft's runs (a biased
@@ -41,13 +50,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=""
 fresh=0
 seeds=20
-band="$top/tests/data/patches-demog-starsim-band.csv"
+band=""
+fert=0
 spy=${STARSIM_PYTHON:-}
 min_inside=${MIN_INSIDE:-95}
 sets=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fresh) fresh=1 ;;
+	--fertility) fert=1 ;;
 	--band) band=$2; shift ;;
 	--seeds) seeds=$2; shift ;;
 	--set) sets="$sets --set $2"; shift ;;
@@ -58,6 +69,14 @@ while [ $# -gt 0 ]; do
 	shift
 done
 build=${build:-$top/_build}
+ex="$top/examples/patches-demography.ini"
+extra=""
+if [ "$fert" -eq 1 ]; then
+	ex="$top/examples/patches-fertility.ini"
+	extra="--fertility $top/tests/data/patches-demog-fertility.csv"
+	band=${band:-$top/tests/data/patches-demog-starsim-fertility-band.csv}
+fi
+band=${band:-$top/tests/data/patches-demog-starsim-band.csv}
 weft="$build/cli/weft"
 [ -x "$weft" ] || { echo "starsim-demog.sh: no $weft (build first)" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/starsim-demog-XXXXXX")
@@ -65,16 +84,17 @@ trap 'rm -rf "$tmp"' EXIT
 
 if [ "$fresh" -eq 1 ]; then
 	[ -n "$spy" ] || spy=$(sh "$top/bench/starsim-venv.sh") || exit 2
+	# shellcheck disable=SC2086
 	"$spy" "$top/bench/starsim-demog.py" "$band" \
 		"$top/tests/data/patches-demog-pyramid.csv" \
-		"$top/tests/data/patches-demog-deaths.csv" || exit 2
+		"$top/tests/data/patches-demog-deaths.csv" $extra || exit 2
 fi
 [ -f "$band" ] || { echo "starsim-demog.sh: no band $band" >&2; exit 2; }
 
 # shellcheck disable=SC2086
 WEFT_MODEL_PATH="$build/models/patches/.libs" \
 	WEFT_PLUGIN_PATH="$build/plugins/openmp/.libs" \
-	"$weft" run --quiet "$top/examples/patches-demography.ini" \
+	"$weft" run --quiet "$ex" \
 	--set backend.name=openmp --set output.plot=none \
 	--set ensemble.runs="$seeds" --set output.directory="$tmp/weft" \
 	$sets > "$tmp/weft.out" 2>&1 || { cat "$tmp/weft.out"; exit 2; }

@@ -19,6 +19,9 @@ dist_examples_DATA += examples/patches-demography.ini \
 	examples/patches-demography-pyramid.csv \
 	examples/patches-demography-deaths.csv \
 	examples/patches-two-diseases.ini
+# Births by age of mother (Starsim's ss.Pregnancy) and its table.
+dist_examples_DATA += examples/patches-fertility.ini \
+	examples/patches-demography-fertility.csv
 # weft calibrate's example and its data (made by weft itself, as the
 # example's header says).
 dist_examples_DATA += examples/calibrate-seir.ini \

@@ -21,14 +21,15 @@
 
 #include <weft/kernel_host.h>
 #include <weft/kernel.h>
+#include <weft/math.h>
 #include <weft/model.h>
 
 #include "demography.h"
+#include "chain_shared.h"
 #include "demography_shared.h"
 #include "patches_kernels.h"
 
-#define PT_YEAR_DAYS 365.0 /* Starsim's days per year (and LASER's) */
-#define PT_MAX_BINS  1000u
+#define PT_MAX_BINS 1000u
 
 double pt_demog_birth_rate(weft_model_ctx *mc, double cbr)
 {
@@ -48,16 +49,8 @@ double pt_demog_death_chance(weft_model_ctx *mc, double cdr)
 	return -expm1(-(1.0 - pow(1.0 - cdr / 1000, 1.0 / 365)));
 }
 
-/* A table of age,value rows from the file key names: *n rows (malloc'd
- * *age and *val); errors name the key's INI line, the file and its line. */
-typedef struct pt_rows {
-	double *age, *val;
-	uint32_t n, last_line; /* rows, the line of the last */
-} pt_rows;
-
-static weft_status pt_rows_fail(weft_model_ctx *mc, const char *key,
-				const char *path, uint32_t line,
-				const char *what)
+weft_status pt_rows_fail(weft_model_ctx *mc, const char *key, const char *path,
+			 uint32_t line, const char *what)
 {
 	return weft_model_fail(mc, WEFT_E_CONFIG,
 			       "[patches] %s (%s): %s:%u: %s", key,
@@ -90,8 +83,10 @@ static int pt_two(const char *line, double *a, double *v)
  * values 0 or more. NULL: fine. */
 static const char *pt_row_check(const pt_rows *r, uint32_t k)
 {
-	if (k == 0 && r->age[0] != 0)
+	if (k == 0 && r->age[0] != 0 && !r->any_start)
 		return "the first age must be 0";
+	if (k == 0 && r->age[0] < 0)
+		return "a negative age";
 	if (k > 0 && !(r->age[k] > r->age[k - 1]))
 		return "ages must increase from row to row";
 	if (r->age[k] > 200)
@@ -101,16 +96,17 @@ static const char *pt_row_check(const pt_rows *r, uint32_t k)
 	return NULL;
 }
 
-static weft_status pt_read_rows(weft_model_ctx *mc, const char *key, pt_rows *r)
+weft_status pt_read_rows(weft_model_ctx *mc, const char *key, pt_rows *r)
 {
 	char path[4096], line[4096];
 	const char *what = NULL;
 	uint32_t ln = 0, cap = 0;
 	double a, v, total = 0;
-	int rc, header = 0;
+	int rc, header = 0, any_start = r->any_start;
 	FILE *f;
 
 	memset(r, 0, sizeof *r);
+	r->any_start = any_start;
 	pt_file_path(mc, key, path, sizeof path);
 	if (!(f = fopen(path, "r")))
 		return weft_model_fail(
@@ -173,8 +169,7 @@ static weft_status pt_read_rows(weft_model_ctx *mc, const char *key, pt_rows *r)
 	return WEFT_OK;
 }
 
-/* An age in years as a lower edge in days: the first day of that age. */
-static uint32_t pt_edge_days(double years)
+uint32_t pt_edge_days(double years)
 {
 	return (uint32_t)ceil(years * PT_YEAR_DAYS - 1e-9);
 }
@@ -185,7 +180,7 @@ static weft_status pt_pyramid(weft_model_ctx *mc, pt_demog *d)
 {
 	const char *key = "age_pyramid";
 	char path[4096];
-	pt_rows r;
+	pt_rows r = { .any_start = 0 };
 	double total = 0, run = 0, top;
 	uint32_t n;
 	weft_status st;
@@ -237,7 +232,7 @@ static weft_status pt_pyramid(weft_model_ctx *mc, pt_demog *d)
  * their rates. */
 static weft_status pt_mortality(weft_model_ctx *mc, pt_demog *d)
 {
-	pt_rows r;
+	pt_rows r = { .any_start = 0 };
 	weft_status st;
 
 	if ((st = pt_read_rows(mc, "death_rates", &r)))
@@ -271,7 +266,7 @@ static weft_status pt_dg_words(weft_model_ctx *mc, pt_demog *d)
 {
 	uint32_t m = d->n_mort, *w;
 
-	d->dg_words = PT_DG_HEAD + 2 * (size_t)m + d->n_bins;
+	d->dg_words = PT_DG_HEAD + 2 * (size_t)m + d->n_bins + d->ft_words;
 	if (!(w = d->dg = calloc(d->dg_words, sizeof *w)))
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate the demography");
@@ -291,6 +286,10 @@ static weft_status pt_dg_words(weft_model_ctx *mc, pt_demog *d)
 	}
 	for (uint32_t k = 0; k < d->n_bins; k++)
 		w[PT_DG_HEAD + 2 * m + k] = d->lo[k];
+	if (d->ft) {
+		w[PT_DG_FERT] = PT_DG_HEAD + 2 * m + d->n_bins;
+		memcpy(w + w[PT_DG_FERT], d->ft, 4 * (size_t)d->ft_words);
+	}
 	return WEFT_OK;
 }
 
@@ -318,6 +317,8 @@ weft_status pt_demog_read(weft_model_ctx *mc, pt_demog *d, uint64_t steps)
 	if (pyr && (st = pt_pyramid(mc, d)))
 		return st;
 	if (mort && (st = pt_mortality(mc, d)))
+		return st;
+	if ((st = pt_fert_read(mc, d, steps)))
 		return st;
 	d->rows = pyr ? (uint32_t)(1 + steps / d->every) : 0;
 	if ((uint64_t)d->rows * (1 + d->n_bins) > (1u << 26))
@@ -354,6 +355,8 @@ weft_status pt_demog_open(weft_model_ctx *mc, pt_demog *d, const pt_params *p)
 {
 	size_t W = 1 + (size_t)d->n_bins;
 	size_t ab = PT_AG_HEAD + W * d->rows;
+	/* With fertility_rates the pregnancies' words follow. */
+	size_t words = pt_fert_words(p);
 	uint32_t *dob = NULL;
 	weft_status st;
 
@@ -367,20 +370,19 @@ weft_status pt_demog_open(weft_model_ctx *mc, pt_demog *d, const pt_params *p)
 			return st;
 		return WEFT_OK;
 	}
-	if (!(d->ages = calloc(ab, 4)) ||
-	    !(dob = calloc(p->capacity, sizeof *dob))) {
+	if (!(d->ages = calloc(ab, 4)) || !(dob = calloc(words, sizeof *dob))) {
 		free(dob);
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate %zu bytes for the "
 				       "dates of birth",
-				       4 * (size_t)p->capacity);
+				       4 * words);
 	}
 	pt_dob0(d, p, dob, d->ages + PT_AG_HEAD);
 	d->ages[PT_AG_NEXT] = 1;
-	if ((st = weft_model_alloc(mc, "dob", 4 * (size_t)p->capacity,
-				   &d->dobbuf)) ||
-	    (st = weft_model_upload(mc, d->dobbuf, 0, dob,
-				    4 * (size_t)p->capacity)) ||
+	if (p->fert)
+		pt_fert_open(d, p, dob);
+	if ((st = weft_model_alloc(mc, "dob", 4 * words, &d->dobbuf)) ||
+	    (st = weft_model_upload(mc, d->dobbuf, 0, dob, 4 * words)) ||
 	    (st = weft_model_state(mc, d->dobbuf)) ||
 	    (st = weft_model_alloc(mc, "ages", 4 * ab, &d->agebuf)) ||
 	    (st = weft_model_upload(mc, d->agebuf, 0, d->ages, 4 * ab)))
@@ -482,7 +484,8 @@ void pt_demog_free_host(pt_demog *d)
 	free(d->hi);
 	free(d->death_rate);
 	free(d->ages);
-	d->dg = d->cum = d->lo = d->hi = d->ages = NULL;
+	free(d->ft);
+	d->dg = d->cum = d->lo = d->hi = d->ages = d->ft = NULL;
 	d->death_rate = NULL;
 }
 

@@ -19,6 +19,72 @@
 
 #include "patches_shared.h"
 
+/* Births by age of mother (fertility.c), after the keys of ages. */
+#define PT_FERT_KEYS                                                           \
+	{ "fertility_rates",                                                   \
+	  WEFT_KEY_STRING,                                                     \
+	  "",                                                                  \
+	  0,                                                                   \
+	  0,                                                                   \
+	  NULL,                                                                \
+	  "a CSV file of births per 1000 women per year by the mother's "      \
+	  "age: rows age,value, lower edges in years, increasing, at most "    \
+	  "32 bins; the last bin one year wide unless a last row of value 0 "  \
+	  "gives its upper edge (as Starsim's ss.Pregnancy reads an ASFR "     \
+	  "table). Agents are women with the chance female_share; each day a " \
+	  "woman of fertility_min_age to fertility_max_age who is not "        \
+	  "pregnant conceives with 1 - exp(-r/1000/365), r her bin's rate "    \
+	  "raised to one per woman not pregnant (her bin's women over those "  \
+	  "not pregnant, Starsim's make_p_conceive), and delivers a baby in "  \
+	  "her patch pregnancy_weeks later; her death ends it. Needs "         \
+	  "age_pyramid, replaces cbr; a relative path is taken from the INI "  \
+	  "file's directory; empty: none" },                                   \
+		{ "fertility_min_age",                                         \
+		  WEFT_KEY_REAL,                                               \
+		  "15",                                                        \
+		  0,                                                           \
+		  200,                                                         \
+		  NULL,                                                        \
+		  "the youngest age of a mother, years (Starsim's "            \
+		  "ss.Pregnancy min_age)" },                                   \
+		{ "fertility_max_age",                                         \
+		  WEFT_KEY_REAL,                                               \
+		  "50",                                                        \
+		  0,                                                           \
+		  200,                                                         \
+		  NULL,                                                        \
+		  "the oldest age of a mother, years, inclusive (Starsim's "   \
+		  "max_age)" },                                                \
+		{ "pregnancy_weeks",                                           \
+		  WEFT_KEY_STRING,                                             \
+		  "32:0.001, 33:0.002, 34:0.005, 35:0.012, 36:0.026, "         \
+		  "37:0.05, 38:0.087, 39:0.134, 40:0.188, 41:0.226, 42:0.269", \
+		  0,                                                           \
+		  0,                                                           \
+		  NULL,                                                        \
+		  "weeks of a pregnancy and their shares, WEEKS:SHARE "        \
+		  "separated by commas, weeks increasing from 1 to 60 (one "   \
+		  "number alone: every pregnancy that long); default "         \
+		  "Starsim's dur_pregnancy" },                                 \
+		{ "female_share",                                              \
+		  WEFT_KEY_REAL,                                               \
+		  "0.5",                                                       \
+		  0,                                                           \
+		  1,                                                           \
+		  NULL,                                                        \
+		  "with fertility_rates, the chance that an agent at day 0 "   \
+		  "or a newborn is a woman (Starsim's ss.People and "          \
+		  "sex_ratio)" },                                              \
+	{                                                                      \
+		"pregnancy_burnin", WEFT_KEY_BOOL, "true", 0, 0, NULL,         \
+			"with fertility_rates, start the pregnancies under "   \
+			"way at day 0: the longest pregnancy's days before "   \
+			"day 0 run with the ages of day 0, conceptions only "  \
+			"(Starsim's burnin; its burn-in also adds the babies " \
+			"born during it, weft's does not: the age pyramid "    \
+			"holds day 0's infants)"                               \
+	}
+
 /* The keys, appended to [patches]'s table. */
 #define PT_DEMOG_KEYS                                                          \
 	{ "age_pyramid",                                                       \
@@ -67,18 +133,39 @@
 		  "starsim, 1 - (1 - cbr/1000)^(1/365) (Starsim's "            \
 		  "ss.Births(birth_rate=ss.peryear(cbr)) with dt one "         \
 		  "day); default laser, LASER's" },                            \
-	{                                                                      \
-		"cdr_mode", WEFT_KEY_ENUM, "laser", 0, 0,                      \
-			"laser|starsim|measles",                               \
-			"how cdr becomes a daily chance of death: laser, 1 - " \
-			"exp(-(1 - (1 - cdr/1000)^(1/365))) (LASER's "         \
-			"MortalityByCDR); starsim, 1 - exp(-cdr/1000/365) "    \
-			"(Starsim's ss.Deaths(death_rate=ss.peryear(cdr)) "    \
-			"with dt one day); measles, (1 + cdr/1000)^(1/365) - " \
-			"1 (laser-measles' VitalDynamicsProcess, whose "       \
-			"Poisson number of deaths a day, among all the "       \
-			"living, has the same mean); default laser, LASER's"   \
-	}
+		{ "cdr_mode",                                                  \
+		  WEFT_KEY_ENUM,                                               \
+		  "laser",                                                     \
+		  0,                                                           \
+		  0,                                                           \
+		  "laser|starsim|measles",                                     \
+		  "how cdr becomes a daily chance of death: laser, 1 - "       \
+		  "exp(-(1 - (1 - cdr/1000)^(1/365))) (LASER's "               \
+		  "MortalityByCDR); starsim, 1 - exp(-cdr/1000/365) "          \
+		  "(Starsim's ss.Deaths(death_rate=ss.peryear(cdr)) "          \
+		  "with dt one day); measles, (1 + cdr/1000)^(1/365) - "       \
+		  "1 (laser-measles' VitalDynamicsProcess, whose "             \
+		  "Poisson number of deaths a day, among all the "             \
+		  "living, has the same mean); default laser, LASER's" },      \
+		PT_FERT_KEYS
+
+#define PT_YEAR_DAYS 365.0 /* Starsim's days per year (and LASER's) */
+
+/* A table of age,value rows from the file a key names: n rows (malloc'd
+ * age and val); errors name the key's INI line, the file and its line.
+ * Set any_start before reading for a table whose first age need not be
+ * 0. */
+typedef struct pt_rows {
+	double *age, *val;
+	uint32_t n, last_line; /* rows, the line of the last */
+	int any_start;
+} pt_rows;
+
+weft_status pt_read_rows(weft_model_ctx *mc, const char *key, pt_rows *r);
+weft_status pt_rows_fail(weft_model_ctx *mc, const char *key, const char *path,
+			 uint32_t line, const char *what);
+/* An age in years as a lower edge in days: the first day of that age. */
+uint32_t pt_edge_days(double years);
 
 typedef struct pt_demog {
 	uint32_t *dg; /* buffer dg's words (demography_shared.h) */
@@ -89,6 +176,12 @@ typedef struct pt_demog {
 	double *death_rate; /* death_rates: per 1000 per year, by bin */
 	uint32_t *ages;	    /* host copy of buffer ages */
 	weft_buf *dgbuf, *dobbuf, *agebuf;
+	/* fertility_rates (fertility.c) */
+	uint32_t *ft; /* the fertility table (PT_FT_*); NULL: none */
+	uint32_t ft_words, n_fert;
+	double fert_day; /* the most births a day per agent: capacity's */
+	int burnin;
+	uint32_t preg0; /* pregnant at day 0 */
 } pt_demog;
 
 /* The daily birth rate per agent of cbr by cbr_mode. */
@@ -108,6 +201,15 @@ uint32_t pt_demog_launches(const pt_demog *d, weft_buf *ctl, weft_buf *agent,
 weft_status pt_demog_finish(weft_model_ctx *mc, pt_demog *d);
 void pt_demog_free_host(pt_demog *d);
 void pt_demog_free(weft_model_ctx *mc, pt_demog *d);
+
+/* fertility.c's: reads fertility_rates and its keys into d->ft (after
+ * the pyramid's); the words of the dob buffer (pt_fert_open: the agents'
+ * sexes, the burn-in, day 0's counts) and its summary. */
+weft_status pt_fert_read(weft_model_ctx *mc, pt_demog *d, uint64_t steps);
+size_t pt_fert_words(const pt_params *p);
+void pt_fert_open(pt_demog *d, const pt_params *p, uint32_t *dob);
+weft_status pt_fert_finish(weft_model_ctx *mc, pt_demog *d, const pt_params *p,
+			   uint32_t days);
 
 /* patches.c's: the path a key names, a relative one from the INI file's
  * directory. */

@@ -9,8 +9,9 @@ plugin_LTLIBRARIES += models/patches/weft-model-patches.la
 models_patches_weft_model_patches_la_SOURCES = \
 	models/patches/patches.c models/patches/patches_shared.h \
 	models/patches/demography.c models/patches/demography.h \
-	models/patches/demography_shared.h models/patches/network_file.c \
-	models/patches/campaigns.c
+	models/patches/demography_shared.h models/patches/chain_shared.h \
+	models/patches/network_file.c models/patches/campaigns.c \
+	models/patches/fertility.c
 nodist_models_patches_weft_model_patches_la_SOURCES = \
 	models/patches/patches_kernels.c models/patches/patches_kernels.h
 models_patches_weft_model_patches_la_CPPFLAGS = $(PATCHES_CPPFLAGS)
@@ -29,6 +30,7 @@ models/patches/patches_kernels.c: \
 		$(top_srcdir)/models/patches/patches.wk \
 		$(top_srcdir)/models/patches/patches_shared.h \
 		$(top_srcdir)/models/patches/demography_shared.h \
+		$(top_srcdir)/models/patches/chain_shared.h \
 		$(top_srcdir)/include/weft/math.h \
 		$(top_srcdir)/include/weft/kernel.h $(WEFT_WK)
 	$(AM_V_GEN)$(MKDIR_P) models/patches && $(WEFT_WK_RUN) -n patches \

@@ -34,6 +34,7 @@
 
 #include <weft/kernel_host.h>
 #include <weft/kernel.h>
+#include <weft/math.h>
 #include <weft/model.h>
 
 #include "patches_kernels.h"
@@ -45,8 +46,10 @@
  * too, so a checkpoint of 1.0 does not resume. 1.2: an agent's word holds
  * the date of its next transition, not the days left, so a checkpoint of
  * 1.1 does not resume. 1.3: the day's changes hold the campaigns' doses
- * (a word more per patch), so a checkpoint of 1.2 does not resume. */
-#define PT_VERSION   "1.3"
+ * (a word more per patch), so a checkpoint of 1.2 does not resume. 1.4:
+ * they hold the day's deliveries too (births by age of mother), so a
+ * checkpoint of 1.3 does not resume. */
+#define PT_VERSION   "1.4"
 #define PT_SNAP_ROWS 2u
 #define PT_MAX_ROWS  (1u << 24)
 #define PT_MAX_MIX   4096u /* patches with a network: P^2 work a day */
@@ -108,8 +111,10 @@ static const weft_key_desc pt_keys[] = {
 	  "(LASER's MortalityByCDR); 0: none" },
 	{ "capacity", WEFT_KEY_INT, "0", 0, 4294967280.0, NULL,
 	  "agent slots on the device, the dead and the newborn included; 0: "
-	  "the agents at day 0 grown at cbr for the run's days, plus 5 % and "
-	  "1000. A run whose births need more stops with an error" },
+	  "the agents at day 0 grown at cbr (or at the most births of "
+	  "fertility_rates of day 0's agents as they age, and a fifth more) "
+	  "for the run's days, plus 5 % and 1000. A run whose births need "
+	  "more stops with an error" },
 	{ "gravity_k", WEFT_KEY_REAL, "500", 0, 1e300, NULL,
 	  "the network's scale k, of every migration model: gravity's "
 	  "network[i][j] = k pop_i^a pop_j^b / distance_ij^c, distances in "
@@ -879,8 +884,13 @@ static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
 	double rate = pt_demog_birth_rate(mc, cbr); /* by cbr_mode */
 	double pd = pt_demog_death_chance(mc, cdr); /* by cdr_mode */
 	double cap = weft_model_int(mc, "capacity"), t = pd * 4294967296.0;
+	double grow;
 	uint64_t bb;
 
+	/* Births by age of mother: the most births of day 0's agents as
+	 * they age, and a fifth more, in place of cbr's. */
+	p->fert = s->dg.n_fert ? 1 : 0;
+	grow = p->fert ? 1.2 * s->dg.fert_day : cbr > 0 ? rate : 0;
 	memcpy(&bb, &rate, 8);
 	p->birth_lo = cbr > 0 ? (uint32_t)bb : 0;
 	p->birth_hi = cbr > 0 ? (uint32_t)(bb >> 32) : 0;
@@ -888,8 +898,9 @@ static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
 		       : t >= 4294967295.0 ? 0xFFFFFFFFu
 					   : (uint32_t)t;
 	if (cap == 0)
-		cap = cbr > 0 ? p->agents *
-						pow(1.0 + rate,
+		cap = grow > 0 || p->fert
+			      ? p->agents *
+						pow(1.0 + grow,
 						    (double)p->last_step) *
 						1.05 +
 					1000
@@ -1450,7 +1461,9 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 				       (unsigned long long)steps,
 				       (unsigned long long)every, n);
 	p->n_rows = (uint32_t)s->n_rows;
-	if ((st = pt_vitals(mc, s)) || (st = pt_seasonality(mc, s)))
+	/* Ages first: births by age of mother size the capacity. */
+	if ((st = pt_demog_read(mc, &s->dg, steps)) ||
+	    (st = pt_vitals(mc, s)) || (st = pt_seasonality(mc, s)))
 		return st;
 	if ((st = pt_importation(mc, s)))
 		return st;
@@ -1462,7 +1475,7 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 			"disease",
 			weft_model_where(mc, "diseases"),
 			weft_model_where(mc, "importation_period"));
-	return pt_demog_read(mc, &s->dg, steps);
+	return WEFT_OK;
 }
 
 /* Both tables, into s->tab (PT_MAX_DAYS + 1 words each at most). */
@@ -1598,7 +1611,7 @@ static weft_status pt_estimate_extras(weft_model_estimate *est,
 	uint64_t season = s->season ? 8 * (uint64_t)p->season_len *
 					      (p->season_patches ? P : 1)
 				    : 8;
-	uint64_t born = p->imp_period && (p->birth_lo | p->birth_hi)
+	uint64_t born = p->imp_period && pt_births_on(p)
 				? 4 * (2 * P + p->capacity - p->agents)
 				: 4;
 	/* The table and the day's chances (thresholds' second part). */
@@ -1637,9 +1650,12 @@ static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	memset(&s, 0, sizeof s);
 	if ((st = pt_read_params(mc, &s)))
 		goto free_host;
-	per = s.dg.n_bins ? 8 : 4;
-	snprintf(keys, sizeof keys, "[patches] populations, cbr, capacity%s",
-		 s.dg.n_bins ? ", age_pyramid" : "");
+	/* A word per slot, a date of birth with ages, a pregnancy's word
+	 * with fertility_rates. */
+	per = s.dg.n_bins ? (s.dg.n_fert ? 12 : 8) : 4;
+	snprintf(keys, sizeof keys, "[patches] populations, cbr, capacity%s%s",
+		 s.dg.n_bins ? ", age_pyramid" : "",
+		 s.dg.n_fert ? ", fertility_rates" : "");
 	net = p->mixing ? 8 * ((uint64_t)p->patches * p->patches + p->patches)
 			: 8;
 	rows = 4 * (uint64_t)p->row_words * s.n_rows;
@@ -1648,7 +1664,8 @@ static weft_status pt_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	 * slots its words (pt_blocks). */
 	soon = 4 * PT_BLOCK_WORDS *
 	       (((uint64_t)p->capacity + PT_GROUP - 1) / PT_GROUP);
-	agents = per * p->capacity + soon;
+	agents = per * p->capacity + soon +
+		 (s.dg.n_fert ? 4 * (uint64_t)PT_FA_WORDS : 0);
 	if ((st = weft_model_estimate_add(est, "the agents", keys, agents,
 					  agents)) ||
 	    (st = weft_model_estimate_add(est, "the network",
@@ -2069,7 +2086,7 @@ static weft_status pt_newborns(weft_model_ctx *mc, pt_state *s,
 	uint32_t *none;
 	weft_status st;
 
-	if (!p->imp_period || !(p->birth_lo | p->birth_hi))
+	if (!p->imp_period || !pt_births_on(p))
 		return pt_buf(mc, s, "newborns", 4, zero, &s->born);
 	if (!(none = malloc(4 * words)))
 		return weft_model_fail(mc, WEFT_E_NOMEM,
@@ -2241,7 +2258,9 @@ static void pt_launches(const pt_state *s, const pt_state *f, weft_launch *l)
 					 .season = s->seasbuf,
 					 .due = s->due,
 					 .sia = s->siabuf,
-					 .thr = s->thr },
+					 .thr = s->thr,
+					 .dg = dg->dgbuf,
+					 .dob = dg->dobbuf },
 		P);
 	l[1] = patches_pt_agents_launch(
 		(patches_pt_agents_bufs){ .p = s->p,
@@ -2573,7 +2592,7 @@ static weft_status pt_finish(weft_model_ctx *mc, void *state)
 			(unsigned long long)p->capacity + ctl[PT_CTL_OVER]);
 	weft_model_summary(mc, "agents", "%u in %u patch%s", p->agents,
 			   p->patches, p->patches == 1 ? "" : "es");
-	if (p->death_thr || p->birth_lo || p->birth_hi || s->dg.n_mort)
+	if (p->death_thr || pt_births_on(p) || s->dg.n_mort)
 		weft_model_summary(mc, "births and deaths",
 				   "%u born, %u alive at the end, capacity %u",
 				   ctl[PT_CTL_BORN],
@@ -2585,7 +2604,8 @@ static weft_status pt_finish(weft_model_ctx *mc, void *state)
 		weft_model_summary(
 			mc, "campaigns", "%u agents immunized in %u campaign%s",
 			ctl[PT_CTL_IMMUNE], p->sia, p->sia == 1 ? "" : "s");
-	if ((st = pt_demog_finish(mc, &s->dg)) ||
+	if ((st = pt_fert_finish(mc, &s->dg, p, ctl[PT_CTL_STEP])) ||
+	    (st = pt_demog_finish(mc, &s->dg)) ||
 	    (st = pt_summary_disease(mc, s, "", ctl[PT_CTL_IMMUNE])))
 		return st;
 	return s->second ? pt_summary_disease(mc, s->second, "disease 2 ", 0)

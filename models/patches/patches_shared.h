@@ -7,7 +7,6 @@
 #ifndef PATCHES_SHARED_H
 #define PATCHES_SHARED_H
 
-/* Purposes: the last counter word of a draw. */
 /* Purposes: the low 8 bits of the last counter word of a draw; a chain
  * of trials (PT_PURPOSE_INFECT, PT_PURPOSE_DEATH) has its draw's number
  * in the bits above. 5 and 7 were the draws of an earlier agents'
@@ -25,6 +24,7 @@
 #define PT_PURPOSE_SIA	      11u /* (day, block): a campaign's doses */
 #define PT_PURPOSE_SIA_EACH \
 	12u /* (day, agent): in a block of several patches */
+#define PT_PURPOSE_CONCEIVE 13u /* (day, block): conceptions */
 
 /* Campaigns (sia; campaigns.c): at most PT_SIA_MAX. Their table (buffer
  * sia): the day of each, then from word PT_SIA_MAX a row of P chances
@@ -129,7 +129,9 @@ typedef struct pt_params {
 	weft_u32 mix_infectious; /* 1: the network mixes the infectious
 				    (mixing_form = infectious) */
 	weft_u32 sia;		 /* campaigns (sia): their number; 0: none */
-	weft_u32 reserved[1];	 /* 128 bytes */
+	weft_u32 fert;		 /* 1: births by age of mother
+				    (fertility_rates), in both diseases;
+				    128 bytes */
 } pt_params;
 
 /* Whether importation happens on day (tick) t: LASER's
@@ -138,6 +140,12 @@ WEFT_FN int pt_import_due(WEFT_GLOBAL const pt_params *p, weft_u32 t)
 {
 	return p->imp_period != 0u && t >= p->imp_start && t < p->imp_end &&
 	       (t - p->imp_start) % p->imp_period == 0u;
+}
+
+/* Whether agents are born: at a crude rate (cbr) or by age of mother. */
+WEFT_FN int pt_births_on(WEFT_GLOBAL const pt_params *p)
+{
+	return (p->birth_lo | p->birth_hi | p->fert) != 0u;
 }
 
 /* The control block (buffer ctl). */
@@ -154,10 +162,12 @@ WEFT_FN int pt_import_due(WEFT_GLOBAL const pt_params *p, weft_u32 t)
  * p->incidence) each patch's new infections since the previous row. Counts
  * (buffer cnt) hold the same four words per patch; the day's changes
  * (buffer delta): newly exposed, newly infectious, newly recovered,
- * deaths from S, E, I and R, and the susceptible immunized by a campaign
- * (sia). */
+ * deaths from S, E, I and R, the susceptible immunized by a campaign
+ * (sia), and the day's deliveries (births by age of mother). */
 #define PT_ROW_DAY 0
-#define PT_DELTAS  8 /* then deaths from S, E, I and R; then immunized */
+#define PT_DELTAS                                            \
+	9 /* then deaths from S, E, I and R; then immunized; \
+	     then deliveries (fertility_rates) */
 
 /* Whether the day that ends at step s (1-based) writes a row. */
 WEFT_FN int pt_row_due(WEFT_GLOBAL const pt_params *p, weft_u32 s, weft_u32 row)

@@ -35,3 +35,13 @@ available() {
 		WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/$1/.libs" "$weft" backends 2>/dev/null |
 		grep -q "^$1  *available "
 }
+
+# same_files REF OTHER FILE...: each FILE of $tmp/OTHER byte for byte the
+# same as $tmp/REF's.
+same_files() {
+	ref=$1 other=$2
+	shift 2
+	for f in "$@"; do
+		cmp -s "$tmp/$ref/$f" "$tmp/$other/$f" || return 1
+	done
+}

@@ -24,6 +24,7 @@ ex="$WEFT_SRCDIR/examples/patches-demography.ini"
 data="$WEFT_SRCDIR/tests/data"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-patches-demog-XXXXXX")
 . "$WEFT_SRCDIR/tests/tap.sh"
+. "$WEFT_SRCDIR/tests/models/patches-tests.sh" # available, same_files
 trap 'rm -rf "$tmp"' EXIT
 WEFT_MODEL_PATH="$WEFT_BUILDDIR/models/patches/.libs"
 export WEFT_MODEL_PATH
@@ -36,12 +37,6 @@ run() {
 		"$ex" --set backend.name="$b" --set backend.threads="$th" \
 		--set output.plot=none --set output.directory="$tmp/$label" \
 		"$@" > "$tmp/$label.out" 2>&1
-}
-
-available() {
-	[ -f "$WEFT_BUILDDIR/plugins/$1/.libs/weft-backend-$1.so" ] &&
-		WEFT_PLUGIN_PATH="$WEFT_BUILDDIR/plugins/$1/.libs" "$weft" backends 2>/dev/null |
-		grep -q "^$1  *available "
 }
 
 # ---- ages.csv -----------------------------------------------------------------
@@ -78,6 +73,7 @@ ok $? "cbr_mode = laser ((1 + cbr/1000)^(1/365) - 1, 3 % fewer births): the livi
 diag "$tmp/ss-laser.out"
 
 # ---- byte for byte across backends, threads and a checkpoint --------------------
+files="counts.csv patches.csv ages.csv incidence.csv summary.txt"
 three="--set patches.populations=3000,2000,1500 --set patches.latitudes=47.6,47.2,46.9 --set patches.longitudes=-122.3,-122.4,-121.9 --set patches.initial_infected=20,0,0 --set patches.beta=0.6 --set patches.patch_series=true --set simulation.steps=400 --set output.every=1 --set patches.ages_every=50 --set patches.cbr=80"
 # shellcheck disable=SC2086
 run ref openmp 1 $three
@@ -95,11 +91,8 @@ for bt in openmp:2 opencl:1; do
 	# shellcheck disable=SC2086
 	run "$b-$th" "$b" "$th" $three
 	rc=$?
-	same=0
-	for f in counts.csv patches.csv ages.csv incidence.csv summary.txt; do
-		cmp -s "$tmp/ref/$f" "$tmp/$b-$th/$f" || same=1
-	done
-	[ "$rc" -eq 0 ] && [ "$same" -eq 0 ]
+	# shellcheck disable=SC2086
+	[ "$rc" -eq 0 ] && same_files ref "$b-$th" $files
 	ok $? "$b, $th threads: counts, patches, ages, incidence and summary byte for byte openmp's, 1 thread (exit $rc)"
 	[ "$rc" -eq 0 ] || diag "$tmp/$b-$th.out"
 done
@@ -111,11 +104,8 @@ run ck openmp 2 $three --set checkpoint.every=150 --set checkpoint.directory="$t
 # shellcheck disable=SC2086
 run res openmp 1 $three --set checkpoint.directory="$tmp/ckdir2" --resume "$tmp/ckdir"
 rc=$?
-same=0
-for f in counts.csv patches.csv ages.csv incidence.csv summary.txt; do
-	cmp -s "$tmp/ref/$f" "$tmp/res/$f" || same=1
-done
-[ "$rc" -eq 0 ] && [ "$same" -eq 0 ] && grep -q "resumed.*at step 300" "$tmp/res.out"
+# shellcheck disable=SC2086
+[ "$rc" -eq 0 ] && same_files ref res $files && grep -q "resumed.*at step 300" "$tmp/res.out"
 ok $? "a checkpoint at day 300 resumed: the outputs byte for byte the uninterrupted run's (exit $rc)"
 [ "$rc" -eq 0 ] || diag "$tmp/res.out"
 # With importation too: the newborns' links (where each patch's newborns
@@ -128,11 +118,8 @@ run ckimp openmp 2 $three $imp --set checkpoint.every=150 --set checkpoint.direc
 # shellcheck disable=SC2086
 run resimp openmp 1 $three $imp --set checkpoint.directory="$tmp/ckimpdir2" --resume "$tmp/ckimpdir"
 rc=$?
-same=0
-for f in counts.csv patches.csv ages.csv incidence.csv summary.txt; do
-	cmp -s "$tmp/refimp/$f" "$tmp/resimp/$f" || same=1
-done
-[ "$rc" -eq 0 ] && [ "$same" -eq 0 ] && grep -q "resumed.*at step 300" "$tmp/resimp.out" &&
+# shellcheck disable=SC2086
+[ "$rc" -eq 0 ] && same_files refimp resimp $files && grep -q "resumed.*at step 300" "$tmp/resimp.out" &&
 	! cmp -s "$tmp/ref/counts.csv" "$tmp/refimp/counts.csv"
 ok $? "with importation and births, a checkpoint at day 300 resumed: the outputs byte for byte the uninterrupted run's (exit $rc)"
 [ "$rc" -eq 0 ] || diag "$tmp/resimp.out"

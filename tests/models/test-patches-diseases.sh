@@ -65,9 +65,7 @@ ok $? "two patches, births and deaths: the first disease's outputs byte for byte
 
 # ---- threads, OpenCL, a checkpoint -----------------------------------------------------
 same_as_ref() {
-	for f in counts.csv patches.csv counts_2.csv patches_2.csv summary.txt; do
-		cmp -s "$tmp/ref/$f" "$tmp/$1/$f" || return 1
-	done
+	same_files ref "$1" counts.csv patches.csv counts_2.csv patches_2.csv summary.txt
 }
 # shellcheck disable=SC2086
 run t2 2 $two
