@@ -82,8 +82,22 @@
 #                laser-measles' SIACalendarProcess: on that day, that
 #                share of the susceptible immune (satellites or
 #                single_patch); weft's sia
+#   --constant-pop CBR
+#                laser-measles' ConstantPopProcess: births replacing
+#                deaths at that crude birth rate (any scenario); weft's
+#                cbr with constant_population = true; the stored band
+#                tests/data/patches-measles-constpop-band.csv
+#                (--constant-pop 40 --days 365, the two patches)
+#   --importation RATE
+#                laser-measles' ImportationPressureProcess at that crude
+#                rate of imports per 1000 a year (any scenario); weft's
+#                importation_pressure; the stored band
+#                tests/data/patches-measles-import-band.csv
+#                (--importation 10 --infections 0 --days 365, the two
+#                patches: importation starts the epidemic)
 #
-# With --band-only, --scenario, --vital and --sia choose the stored band.
+# With --band-only, --scenario, --vital, --sia, --constant-pop and
+# --importation choose the stored band.
 # --days, --infections and --season make laser-measles' runs: with
 # --band-only they come from the band file and are refused.
 #
@@ -105,6 +119,8 @@ bandarg=""
 scenario=two_patch
 vital=""
 sia=""
+constpop=""
+importation=""
 made=""
 extra=""
 min_inside=${MIN_INSIDE:-95}
@@ -123,16 +139,19 @@ $2"; shift ;;
 	--scenario) scenario=$2; shift ;;
 	--vital) vital=$2; shift ;;
 	--sia) sia=$2; shift ;;
+	--constant-pop) constpop=$2; shift ;;
+	--importation) importation=$2; shift ;;
 	-*) echo "laser-measles-compare.sh: unknown option $1" >&2; exit 2 ;;
 	*) build=$1 ;;
 	esac
 	shift
 done
+cp=${constpop:+-constpop}${importation:+-import}
 case $scenario in
-two_patch) ;;
-satellites) band="$top/tests/data/patches-measles-satellites-band.csv" ;;
+two_patch) band="$top/tests/data/patches-measles$cp-band.csv" ;;
+satellites) band="$top/tests/data/patches-measles-satellites$cp-band.csv" ;;
 single_patch)
-	band="$top/tests/data/patches-measles-single${vital:+-vital}${sia:+-sia}-band.csv" ;;
+	band="$top/tests/data/patches-measles-single${vital:+-vital}${sia:+-sia}$cp-band.csv" ;;
 *) echo "laser-measles-compare.sh: --scenario $scenario: two_patch, satellites or single_patch" >&2; exit 2 ;;
 esac
 [ -n "$bandarg" ] && band=$bandarg
@@ -155,6 +174,8 @@ if [ "$mode" != band ]; then
 	set -- --scenario "$scenario" --network "${band%-band.csv}-network.csv"
 	[ -n "$vital" ] && set -- "$@" --vital "$vital"
 	[ -n "$sia" ] && set -- "$@" --sia "$sia"
+	[ -n "$constpop" ] && set -- "$@" --constant-pop "$constpop"
+	[ -n "$importation" ] && set -- "$@" --importation "$importation"
 	OMP_NUM_THREADS=1 NUMBA_NUM_THREADS=1 TQDM_DISABLE=1 "$mpy" \
 		"$top/bench/laser_measles_run.py" --seeds 1-"$seeds" --days "$days" \
 		--infections "$infections" --season "$season" --out "$tmp/measles" \

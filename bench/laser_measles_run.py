@@ -39,6 +39,13 @@ seasonality), 365 days.
       --vital CBR,CDR (VitalDynamicsProcess, first in the list: it sizes
       the agents' arrays; weft's cbr, cdr and cdr_mode = measles) or --sia
       DAY,EFFICACY (SIACalendarProcess; weft's sia).
+  --constant-pop CBR (any scenario): ConstantPopProcess, first in the
+      list, births replacing deaths at that crude birth rate (weft's cbr
+      with constant_population = true).
+  --importation RATE (any scenario): ImportationPressureProcess, last in
+      the list, imports at that crude rate per 1000 a year (weft's
+      importation_pressure); with --infections 0 no agent is seeded
+      (no InfectionSeedingProcess) and importation starts the epidemic.
 """
 import argparse
 import math
@@ -146,7 +153,8 @@ def params_for_weft(beta, infections=1, season=(0.0, 0.0), exp_mu=6.0, exp_sigma
     ]
 
 
-def run(seed, days, beta, infections, season, out, name="two_patch", vital=None, sia=None):
+def run(seed, days, beta, infections, season, out, name="two_patch", vital=None, sia=None,
+        constpop=None, importation=None):
     import numpy as np
     import laser.measles as lm
     from laser.measles.abm import ABMModel, ABMParams, components
@@ -165,16 +173,15 @@ def run(seed, days, beta, infections, season, out, name="two_patch", vital=None,
 
     params = ABMParams(num_ticks=days, seed=seed, start_time="2000-01", show_progress=False)
     model = ABMModel(scenario=scenario(name), params=params)
-    comps = [
-        Record,
-        lm.create_component(components.InfectionSeedingProcess,
-                            components.InfectionSeedingParams(
-                                num_infections=infections)),
-        lm.create_component(components.InfectionProcess,
-                            components.InfectionParams(
-                                beta=beta, seasonality=season[0],
-                                season_start=season[1])),
-    ]
+    comps = [Record]
+    if infections:
+        comps.append(lm.create_component(components.InfectionSeedingProcess,
+                                         components.InfectionSeedingParams(
+                                             num_infections=infections)))
+    comps.append(lm.create_component(components.InfectionProcess,
+                                     components.InfectionParams(
+                                         beta=beta, seasonality=season[0],
+                                         season_start=season[1])))
     if sia:
         # SIACalendarProcess: its day's date (the model's dates start at
         # 2000-01-01, a day a tick) for every patch (its own group); it
@@ -196,6 +203,16 @@ def run(seed, days, beta, infections, season, out, name="two_patch", vital=None,
                                             components.VitalDynamicsParams(
                                                 crude_birth_rate=vital[0],
                                                 crude_death_rate=vital[1])))
+    if importation:
+        comps.append(lm.create_component(components.ImportationPressureProcess,
+                                         components.ImportationPressureParams(
+                                             crude_importation_rate=importation)))
+    if constpop:
+        # First after Record too: it sizes the agents' arrays (to the
+        # agents at day 0: its newborns take the dead's places).
+        comps.insert(1, lm.create_component(components.ConstantPopProcess,
+                                            components.ConstantPopParams(
+                                                crude_birth_rate=constpop)))
     model.components = comps
     model.run()
     rows.append(np.array(model.patches.states, dtype=np.int64).copy())
@@ -277,6 +294,12 @@ def main():
     ap.add_argument("--sia", help="DAY,EFFICACY: SIACalendarProcess, a campaign in every "
                     "patch on that day immunizing that share of the susceptible "
                     "(weft's sia)")
+    ap.add_argument("--constant-pop", type=float, metavar="CBR",
+                    help="ConstantPopProcess at this crude birth rate: births "
+                    "replace deaths (weft's constant_population)")
+    ap.add_argument("--importation", type=float, metavar="RATE",
+                    help="ImportationPressureProcess at this crude rate per 1000 a "
+                    "year (weft's importation_pressure)")
     ap.add_argument("--network", help="--scenario satellites: write laser-measles' "
                     "migration matrix to this file (needed)")
     a = ap.parse_args()
@@ -313,6 +336,16 @@ def main():
             opts.append("patches.sia=day=%d coverage=%r" % sia)
     else:
         opts = params_for_weft(a.beta, a.infections, season)
+    if a.constant_pop:
+        opts += ["patches.cbr=%r" % a.constant_pop, "patches.constant_population=true"]
+        cp = ", ConstantPopProcess (crude birth rate %g)" % a.constant_pop
+        what = (what + cp if what else
+                "its tutorial's two_patch_scenario (100000 and 50000 agents)" + cp)
+    if a.importation:
+        opts += ["patches.importation_pressure=%r" % a.importation]
+        ip = ", ImportationPressureProcess (crude importation rate %g)" % a.importation
+        what = (what + ip if what else
+                "its tutorial's two_patch_scenario (100000 and 50000 agents)" + ip)
     weft = " ".join("--set " + s for s in opts)
     if a.print_weft:
         print(weft)
@@ -320,7 +353,8 @@ def main():
     lo, _, hi = a.seeds.partition("-")
     os.makedirs(a.out, exist_ok=True)
     for seed in range(int(lo), int(hi or lo) + 1):
-        run(seed, a.days, a.beta, a.infections, season, a.out, a.scenario, vital, sia)
+        run(seed, a.days, a.beta, a.infections, season, a.out, a.scenario, vital, sia,
+            a.constant_pop, a.importation)
     if a.band:
         if what:
             write_band(a.band, a.out, a.seeds, a.days, a.beta, a.infections, season, weft, what,

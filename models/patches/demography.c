@@ -104,14 +104,12 @@ weft_status pt_read_rows(weft_model_ctx *mc, const char *key, pt_rows *r)
 	double a, v, total = 0;
 	int rc, header = 0, any_start = r->any_start;
 	FILE *f;
+	weft_status st;
 
 	memset(r, 0, sizeof *r);
 	r->any_start = any_start;
-	pt_file_path(mc, key, path, sizeof path);
-	if (!(f = fopen(path, "r")))
-		return weft_model_fail(
-			mc, WEFT_E_IO, "[patches] %s (%s): cannot open %s: %s",
-			key, weft_model_where(mc, key), path, strerror(errno));
+	if ((st = pt_file_open(mc, key, path, sizeof path, &f)))
+		return st;
 	while (!what && (rc = pt_getline(f, line, sizeof line)) != 0) {
 		ln++;
 		if (rc < 0) {

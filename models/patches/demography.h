@@ -214,6 +214,10 @@ weft_status pt_fert_finish(weft_model_ctx *mc, pt_demog *d, const pt_params *p,
 /* patches.c's: the path a key names, a relative one from the INI file's
  * directory. */
 void pt_file_path(weft_model_ctx *mc, const char *key, char *out, size_t size);
+/* patches.c's: the file key names opened for reading into *f, its path
+ * into path; an error names the key, its INI line and the path. */
+weft_status pt_file_open(weft_model_ctx *mc, const char *key, char *path,
+			 size_t size, FILE **f);
 /* patches.c's: a line of f into line (size bytes): 1; 0 at the end of the
  * file; -1 for a line longer than size - 1 bytes. */
 int pt_getline(FILE *f, char *line, size_t size);

@@ -95,13 +95,10 @@ weft_status pt_network_read(weft_model_ctx *mc, uint32_t P, double *net)
 	uint32_t ln = 0, rows = 0;
 	int seen = 0;
 	FILE *f;
+	weft_status st;
 
-	pt_file_path(mc, "network_file", path, sizeof path);
-	if (!(f = fopen(path, "r")))
-		return weft_model_fail(mc, WEFT_E_IO,
-				       "[patches] network_file (%s): cannot "
-				       "open %s: %s",
-				       where, path, strerror(errno));
+	if ((st = pt_file_open(mc, "network_file", path, sizeof path, &f)))
+		return st;
 	while (!what && getline(&line, &cap, f) > 0) {
 		ln++;
 		if (line[strspn(line, " \t\r\n")] == 0)

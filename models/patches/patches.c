@@ -109,6 +109,13 @@ static const weft_key_desc pt_keys[] = {
 	  "living agent dies with chance 1 - exp(-(1 - (1 - "
 	  "cdr/1000)^(1/365))) "
 	  "(LASER's MortalityByCDR); 0: none" },
+	{ "constant_population", WEFT_KEY_BOOL, "false", 0, 0, NULL,
+	  "with cbr, births replace deaths (laser-measles' "
+	  "ConstantPopProcess): "
+	  "each day every agent dies with cbr's daily rate (by cbr_mode) in "
+	  "whatever state and a newborn takes its slot at once, susceptible, "
+	  "in its patch; the agents stay as many, and no slot is added. Not "
+	  "with cdr, death_rates or fertility_rates" },
 	{ "capacity", WEFT_KEY_INT, "0", 0, 4294967280.0, NULL,
 	  "agent slots on the device, the dead and the newborn included; 0: "
 	  "the agents at day 0 grown at cbr (or at the most births of "
@@ -216,8 +223,17 @@ static const weft_key_desc pt_keys[] = {
 	{ "importation_patchlist", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "the patches (0, 1, ...) that importations infect, a "
 	  "comma-separated list; empty: every patch" },
+	{ "importation_pressure", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "imported infections per 1000 agents per year (laser-measles' "
+	  "ImportationPressureProcess crude_importation_rate): each day "
+	  "from importation_start to before importation_end a patch has "
+	  "Poisson(rate/1000/365 x its living) imports, each exposing one "
+	  "of its susceptible agents with an exposed duration (fewer when "
+	  "it has fewer susceptible); one number for every patch, or one "
+	  "per patch; not with importation_period; empty: none" },
 	{ "importation_start", WEFT_KEY_INT, "0", 0, 4294967295.0, NULL,
-	  "first day of importation" },
+	  "first day of importation (importation_period's or "
+	  "importation_pressure's)" },
 	{ "importation_end", WEFT_KEY_INT, "0", 0, 4294967295.0, NULL,
 	  "importation happens before this day; 0: the run's days" },
 	{ "patch_series", WEFT_KEY_BOOL, "false", 0, 0, NULL,
@@ -301,6 +317,7 @@ typedef struct pt_state {
 	uint32_t *tab;		/* exposed table, then infectious */
 	double *season; /* beta x the multiplier of each day of the cycle */
 	uint32_t *imp;	/* per patch: count, first slot, slots, imported */
+	double *press;	/* importation_pressure: per patch a daily chance */
 	uint64_t n_rows;
 	weft_buf *p, *ctl, *agent, *thr, *cnt, *delta, *net, *tabbuf;
 	weft_buf *soon; /* the blocks' words (PT_BLOCK_WORDS) */
@@ -579,6 +596,20 @@ void pt_file_path(weft_model_ctx *mc, const char *key, char *out, size_t size)
 			 path);
 }
 
+weft_status pt_file_open(weft_model_ctx *mc, const char *key, char *path,
+			 size_t size, FILE **f)
+{
+	int err;
+
+	pt_file_path(mc, key, path, size);
+	if ((*f = fopen(path, "r")))
+		return WEFT_OK;
+	err = errno;
+	return weft_model_fail(mc, WEFT_E_IO,
+			       "[patches] %s (%s): cannot open %s: %s", key,
+			       weft_model_where(mc, key), path, strerror(err));
+}
+
 /* Which column of the header holds each field: -1 for none. */
 enum {
 	PT_COL_ID,
@@ -732,16 +763,12 @@ static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
 	uint32_t ln = 1;
 	double v[PT_COLS];
 	FILE *f;
+	weft_status st;
 
-	pt_file_path(mc, "patch_file", path, sizeof path);
 	*n = 0;
 	*has = 0;
-	if (!(f = fopen(path, "r")))
-		return weft_model_fail(mc, WEFT_E_IO,
-				       "[patches] patch_file (%s): cannot open "
-				       "%s: %s",
-				       weft_model_where(mc, "patch_file"), path,
-				       strerror(errno));
+	if ((st = pt_file_open(mc, "patch_file", path, sizeof path, &f)))
+		return st;
 	if ((r = pt_getline(f, line, sizeof line)) <= 0)
 		return pt_file_fail(mc, f, path, 1,
 				    r ? PT_LONG_LINE : "no header");
@@ -844,8 +871,7 @@ static weft_status pt_read_patches(weft_model_ctx *mc, pt_state *s, uint32_t *n)
 	return pt_counts(mc, PT_KEY(s, PT_K_INIT), *n, 4e9, &s->init, &m);
 }
 
-/* initial_exposed, after initial_infected, and force_after_progression,
- * which importation (its imported agents' onsets) does not follow. */
+/* initial_exposed, after initial_infected, and force_after_progression. */
 static weft_status pt_exposed0(weft_model_ctx *mc, pt_state *s)
 {
 	pt_params *p = &s->params;
@@ -863,14 +889,39 @@ static weft_status pt_exposed0(weft_model_ctx *mc, pt_state *s)
 				"and %u infected among %u agents",
 				key, weft_model_where(mc, key), k, s->exp0[k],
 				s->init[k], s->pops[k]);
+	/* Imported agents count their onsets too (patches.wk, pt_infect). */
 	p->after_prog = weft_model_bool(mc, "force_after_progression") ? 1 : 0;
-	if (p->after_prog && weft_model_int(mc, "importation_period") != 0)
-		return weft_model_fail(
-			mc, WEFT_E_CONFIG,
-			"[patches] force_after_progression (%s): not with "
-			"importation_period (%s)",
-			weft_model_where(mc, "force_after_progression"),
-			weft_model_where(mc, "importation_period"));
+	return WEFT_OK;
+}
+
+/* constant_population (laser-measles' ConstantPopProcess): cbr's daily
+ * rate becomes every agent's chance of dying and being replaced in its
+ * slot by a newborn (the deaths' chain; no new slots). */
+static weft_status pt_constant_pop(weft_model_ctx *mc, pt_state *s, double rate)
+{
+	const char *key = "constant_population", *other = NULL;
+	pt_params *p = &s->params;
+
+	if (!weft_model_bool(mc, key))
+		return WEFT_OK;
+	if (weft_model_real(mc, "cbr") <= 0)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] %s (%s) needs cbr above 0: "
+				       "its births replace its deaths",
+				       key, weft_model_where(mc, key));
+	if (weft_model_real(mc, "cdr") > 0)
+		other = "cdr";
+	else if (weft_model_string(mc, "death_rates")[0])
+		other = "death_rates";
+	if (other)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] %s (%s): deaths are cbr's "
+				       "there; remove %s (%s)",
+				       key, weft_model_where(mc, key), other,
+				       weft_model_where(mc, other));
+	p->reborn = 1;
+	p->birth_lo = p->birth_hi = 0;
+	p->death_thr = pt_threshold(rate);
 	return WEFT_OK;
 }
 
@@ -883,9 +934,10 @@ static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
 	       cdr = weft_model_real(mc, "cdr");
 	double rate = pt_demog_birth_rate(mc, cbr); /* by cbr_mode */
 	double pd = pt_demog_death_chance(mc, cdr); /* by cdr_mode */
-	double cap = weft_model_int(mc, "capacity"), t = pd * 4294967296.0;
+	double cap = weft_model_int(mc, "capacity");
 	double grow;
 	uint64_t bb;
+	weft_status st;
 
 	/* Births by age of mother: the most births of day 0's agents as
 	 * they age, and a fifth more, in place of cbr's. */
@@ -894,9 +946,11 @@ static weft_status pt_vitals(weft_model_ctx *mc, pt_state *s)
 	memcpy(&bb, &rate, 8);
 	p->birth_lo = cbr > 0 ? (uint32_t)bb : 0;
 	p->birth_hi = cbr > 0 ? (uint32_t)(bb >> 32) : 0;
-	p->death_thr = cdr <= 0		   ? 0
-		       : t >= 4294967295.0 ? 0xFFFFFFFFu
-					   : (uint32_t)t;
+	p->death_thr = cdr > 0 ? pt_threshold(pd) : 0;
+	if ((st = pt_constant_pop(mc, s, rate)))
+		return st;
+	if (p->reborn)
+		grow = 0;
 	if (cap == 0)
 		cap = grow > 0 || p->fert
 			      ? p->agents *
@@ -930,16 +984,12 @@ static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
 	double x, *v = NULL, *g;
 	int r, header = 0;
 	FILE *f;
+	weft_status st;
 
 	*out = NULL;
 	*n = 0;
-	pt_file_path(mc, "seasonality_file", path, sizeof path);
-	if (!(f = fopen(path, "r")))
-		return weft_model_fail(
-			mc, WEFT_E_IO,
-			"[patches] seasonality_file (%s): cannot "
-			"open %s: %s",
-			where, path, strerror(errno));
+	if ((st = pt_file_open(mc, "seasonality_file", path, sizeof path, &f)))
+		return st;
 	while (!what && (r = pt_getline(f, line, sizeof line)) != 0) {
 		ln++;
 		if (r < 0) {
@@ -1192,6 +1242,70 @@ static weft_status pt_seasonality(weft_model_ctx *mc, pt_state *s)
  * patch the agents to infect each time (importation_count for each time
  * the patch is in importation_patchlist, every patch when it is empty),
  * the patch's first slot and its slots at day 0. */
+/* Whether key was set (in an INI file or by --set), not left to its
+ * default. */
+static int pt_set(const weft_model_ctx *mc, const char *key)
+{
+	return strcmp(weft_model_where(mc, key), "default") != 0;
+}
+
+/* importation_pressure (laser-measles' ImportationPressureProcess): its
+ * yearly imports per 1000 agents as each patch's daily chance per agent,
+ * rate / 1000 / 365, into s->press. */
+static weft_status pt_pressure(weft_model_ctx *mc, pt_state *s)
+{
+	const char *key = "importation_pressure";
+	pt_params *p = &s->params;
+	uint32_t n = 0, P = p->patches;
+	double *v = NULL;
+	weft_status st;
+
+	if (!weft_model_string(mc, key)[0])
+		return WEFT_OK;
+	if ((st = pt_list(mc, key, &v, &n)))
+		return st;
+	if (n != 1 && n != P) {
+		free(v);
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[patches] %s (%s): %u items for %u "
+				       "patches; give one, or one per patch",
+				       key, weft_model_where(mc, key), n, P);
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if (!(v[k] >= 0 && v[k] <= 365000)) {
+			st = weft_model_fail(mc, WEFT_E_CONFIG,
+					     "[patches] %s (%s): item %u, %g, "
+					     "is not a rate from 0 to 365000 "
+					     "per 1000 a year",
+					     key, weft_model_where(mc, key),
+					     k + 1, v[k]);
+			free(v);
+			return st;
+		}
+	if (!(s->press = malloc(P * sizeof *s->press))) {
+		free(v);
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate [patches] %s", key);
+	}
+	for (uint32_t j = 0; j < P; j++)
+		s->press[j] = v[n == 1 ? 0 : j] / 1000 / 365;
+	free(v);
+	p->pressure = 1;
+	/* LASER's importation's own keys do not apply. */
+	for (const char *const *o =
+		     (const char *const[]){ "importation_patchlist",
+					    "importation_count", NULL };
+	     *o; o++)
+		if (pt_set(mc, *o))
+			return weft_model_fail(
+				mc, WEFT_E_CONFIG,
+				"[patches] %s (%s): importation_period's, not "
+				"importation_pressure's (%s): remove it",
+				*o, weft_model_where(mc, *o),
+				weft_model_where(mc, key));
+	return WEFT_OK;
+}
+
 static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
 {
 	pt_params *p = &s->params;
@@ -1203,8 +1317,17 @@ static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
 	weft_status st;
 
 	p->imp_period = (uint32_t)weft_model_int(mc, "importation_period");
-	if (!p->imp_period)
+	if ((st = pt_pressure(mc, s)))
+		return st;
+	if (!pt_imports_on(p))
 		return WEFT_OK;
+	if (p->imp_period && p->pressure)
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[patches] importation_pressure (%s): not with "
+			"importation_period (%s); give one of them",
+			weft_model_where(mc, "importation_pressure"),
+			weft_model_where(mc, "importation_period"));
 	p->imp_start = (uint32_t)weft_model_int(mc, "importation_start");
 	p->imp_end = end ? (uint32_t)end : p->last_step;
 	if (!end && p->imp_end <= p->imp_start)
@@ -1224,7 +1347,7 @@ static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
 			p->imp_end, weft_model_where(mc, "importation_end"),
 			p->imp_start,
 			weft_model_where(mc, "importation_start"));
-	if ((st = pt_list(mc, lk, &v, &n)))
+	if (p->imp_period && (st = pt_list(mc, lk, &v, &n)))
 		return st;
 	if (!(s->imp = calloc(4 * (size_t)P, sizeof *s->imp))) {
 		free(v);
@@ -1249,20 +1372,13 @@ static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
 	}
 	free(v);
 	for (uint32_t j = 0; j < P; j++) {
-		if (n == 0)
+		if (n == 0 && p->imp_period)
 			s->imp[4 * j] = (uint32_t)count;
 		s->imp[4 * j + 1] = first;
 		s->imp[4 * j + 2] = s->pops[j];
 		first += s->pops[j];
 	}
 	return WEFT_OK;
-}
-
-/* Whether key was set (in an INI file or by --set), not left to its
- * default. */
-static int pt_set(const weft_model_ctx *mc, const char *key)
-{
-	return strcmp(weft_model_where(mc, key), "default") != 0;
 }
 
 /* The migration model and its parameters: laser_core.migration's names;
@@ -1467,14 +1583,17 @@ static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)
 		return st;
 	if ((st = pt_importation(mc, s)))
 		return st;
-	if (p->imp_period && weft_model_int(mc, "diseases") == 2)
+	if (pt_imports_on(p) && weft_model_int(mc, "diseases") == 2)
 		return weft_model_fail(
 			mc, WEFT_E_CONFIG,
-			"[patches] diseases = 2 (%s): not with "
-			"importation_period (%s); importation infects with one "
-			"disease",
+			"[patches] diseases = 2 (%s): not with %s (%s); "
+			"importation infects with one disease",
 			weft_model_where(mc, "diseases"),
-			weft_model_where(mc, "importation_period"));
+			p->pressure ? "importation_pressure"
+				    : "importation_period",
+			weft_model_where(mc, p->pressure
+						     ? "importation_pressure"
+						     : "importation_period"));
 	return WEFT_OK;
 }
 
@@ -1488,14 +1607,32 @@ static weft_status pt_tables(weft_model_ctx *mc, pt_state *s)
 	if ((st = pt_parse_dist(mc, PT_KEY(s, PT_K_EXP), &de)) ||
 	    (st = pt_parse_dist(mc, PT_KEY(s, PT_K_INF), &di)))
 		return st;
-	if (!(s->tab = calloc(2 * (PT_MAX_DAYS + 1), 4)))
+	/* With importation_pressure, each patch's daily chance after them
+	 * (two words each). */
+	if (!(s->tab = calloc(2 * (PT_MAX_DAYS + 1) + 2 * (size_t)p->patches,
+			      4)))
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate the duration tables");
 	p->exp_min = (uint32_t)weft_model_int(mc, PT_KEY(s, PT_K_EXP_MIN));
 	p->inf_min = (uint32_t)weft_model_int(mc, PT_KEY(s, PT_K_INF_MIN));
 	p->exp_len = pt_table(&de, p->exp_min, s->tab);
 	p->inf_len = pt_table(&di, p->inf_min, s->tab + p->exp_len);
+	for (uint32_t j = 0; p->pressure && j < p->patches; j++) {
+		uint32_t *w = s->tab + p->exp_len + p->inf_len + 2 * j;
+		uint64_t bits;
+
+		memcpy(&bits, &s->press[j], 8);
+		w[0] = (uint32_t)bits; /* low word first, as the kernel reads */
+		w[1] = (uint32_t)(bits >> 32);
+	}
 	return WEFT_OK;
+}
+
+/* Words of buffer tab: the tables, and importation_pressure's chances. */
+static size_t pt_tab_words(const pt_params *p)
+{
+	return p->exp_len + p->inf_len +
+	       (p->pressure ? 2 * (size_t)p->patches : 0);
 }
 
 static void pt_free_host(pt_state *s)
@@ -1513,6 +1650,8 @@ static void pt_free_host(pt_state *s)
 	free(s->phase);
 	free(s->factor);
 	free(s->tab);
+	free(s->press);
+	s->press = NULL;
 	free(s->season);
 	free(s->imp);
 	pt_demog_free_host(&s->dg);
@@ -1611,11 +1750,13 @@ static weft_status pt_estimate_extras(weft_model_estimate *est,
 	uint64_t season = s->season ? 8 * (uint64_t)p->season_len *
 					      (p->season_patches ? P : 1)
 				    : 8;
-	uint64_t born = p->imp_period && pt_births_on(p)
+	uint64_t born = pt_imports_on(p) && pt_births_on(p)
 				? 4 * (2 * P + p->capacity - p->agents)
 				: 4;
 	/* The table and the day's chances (thresholds' second part). */
 	uint64_t sia = p->sia ? 4 * (PT_SIA_MAX + p->sia * P + P + 1) : 4;
+	/* The durations' tables, and importation_pressure's chances. */
+	uint64_t tab = 4 * (uint64_t)pt_tab_words(p);
 	weft_status st;
 
 	if ((st = weft_model_estimate_add(est, "the patches' counts",
@@ -1628,9 +1769,13 @@ static weft_status pt_estimate_extras(weft_model_estimate *est,
 	    (st = weft_model_estimate_add(est, "the campaigns", "[patches] sia",
 					  sia, sia)))
 		return st;
+	if ((st = weft_model_estimate_add(est, "the tables",
+					  "[patches] importation_pressure", tab,
+					  tab)))
+		return st;
 	return weft_model_estimate_add(est, "the newborns' links",
-				       "[patches] importation_period, cbr, "
-				       "capacity",
+				       "[patches] importation_period, "
+				       "importation_pressure, cbr, capacity",
 				       born, born);
 }
 
@@ -2086,7 +2231,7 @@ static weft_status pt_newborns(weft_model_ctx *mc, pt_state *s,
 	uint32_t *none;
 	weft_status st;
 
-	if (!p->imp_period || !pt_births_on(p))
+	if (!pt_imports_on(p) || !pt_births_on(p))
 		return pt_buf(mc, s, "newborns", 4, zero, &s->born);
 	if (!(none = malloc(4 * words)))
 		return weft_model_fail(mc, WEFT_E_NOMEM,
@@ -2195,8 +2340,8 @@ static weft_status pt_open(weft_model_ctx *mc, pt_state *s)
 	    (st = pt_state_buf(mc, s, "counts", 16 * (size_t)P, cnt,
 			       &s->cnt)) ||
 	    (st = pt_buf(mc, s, "network", nb, net, &s->net)) ||
-	    (st = pt_buf(mc, s, "tables", 4 * (size_t)(p->exp_len + p->inf_len),
-			 s->tab, &s->tabbuf)))
+	    (st = pt_buf(mc, s, "tables", 4 * pt_tab_words(p), s->tab,
+			 &s->tabbuf)))
 		goto free_host;
 	/* force_after_progression's onsets and recoveries due, by the
 	 * parity of the day (a word, not part of a checkpoint, without). */
@@ -2502,6 +2647,12 @@ static weft_status pt_summary_imports(weft_model_ctx *mc, const pt_state *s)
 	free(imp);
 	if (st)
 		return st;
+	if (p->pressure)
+		return weft_model_summary(mc, "importation pressure",
+					  "%llu exposed from day %u to before "
+					  "day %u",
+					  (unsigned long long)total,
+					  p->imp_start, p->imp_end);
 	return weft_model_summary(mc, "importation",
 				  "%llu infected, every %u days from day %u "
 				  "to before day %u",
@@ -2598,7 +2749,7 @@ static weft_status pt_finish(weft_model_ctx *mc, void *state)
 				   ctl[PT_CTL_BORN],
 				   (uint32_t)(t[0] + t[1] + t[2] + t[3]),
 				   p->capacity);
-	if (p->imp_period && (st = pt_summary_imports(mc, s)))
+	if (pt_imports_on(p) && (st = pt_summary_imports(mc, s)))
 		return st;
 	if (p->sia)
 		weft_model_summary(

@@ -25,6 +25,7 @@
 #define PT_PURPOSE_SIA_EACH \
 	12u /* (day, agent): in a block of several patches */
 #define PT_PURPOSE_CONCEIVE 13u /* (day, block): conceptions */
+#define PT_PURPOSE_PRESSURE 14u /* (day, patch, chunk): imports' number */
 
 /* Campaigns (sia; campaigns.c): at most PT_SIA_MAX. Their table (buffer
  * sia): the day of each, then from word PT_SIA_MAX a row of P chances
@@ -130,8 +131,12 @@ typedef struct pt_params {
 				    (mixing_form = infectious) */
 	weft_u32 sia;		 /* campaigns (sia): their number; 0: none */
 	weft_u32 fert;		 /* 1: births by age of mother
-				    (fertility_rates), in both diseases;
-				    128 bytes */
+				    (fertility_rates), in both diseases */
+	weft_u32 reborn;   /* 1: constant_population, a death's slot taken by a
+			      newborn at once (death_thr the chance) */
+	weft_u32 pressure; /* 1: importation_pressure, a daily chance per
+			      agent and patch after the tables (buffer tab,
+			      f64), from imp_start to before imp_end */
 } pt_params;
 
 /* Whether importation happens on day (tick) t: LASER's
@@ -146,6 +151,19 @@ WEFT_FN int pt_import_due(WEFT_GLOBAL const pt_params *p, weft_u32 t)
 WEFT_FN int pt_births_on(WEFT_GLOBAL const pt_params *p)
 {
 	return (p->birth_lo | p->birth_hi | p->fert) != 0u;
+}
+
+/* Whether importation_pressure imports on day (tick) t. */
+WEFT_FN int pt_pressure_due(WEFT_GLOBAL const pt_params *p, weft_u32 t)
+{
+	return p->pressure != 0u && t >= p->imp_start && t < p->imp_end;
+}
+
+/* Whether some importation runs (its agents found through the patches'
+ * slots and the newborns' links). */
+WEFT_FN int pt_imports_on(WEFT_GLOBAL const pt_params *p)
+{
+	return p->imp_period != 0u || p->pressure != 0u;
 }
 
 /* The control block (buffer ctl). */

@@ -12,8 +12,8 @@
 #   day, counted by the kernel), though everyone is without the key;
 # - with the network, births and deaths: the same bytes on 1 and 2
 #   threads, on opencl, and after a checkpoint at an odd day resumed;
-# - refused with importation, and more exposed and infected than agents,
-#   naming the keys;
+# - with LASER's importation too (the imported count their recoveries);
+#   more exposed and infected than agents refused, naming the key;
 # - laser-measles' ABM tutorial example (two patches, 20 exposed, 120
 #   days): the mean of 20 seeds lies inside laser-measles' seed band
 #   (bench/laser-measles-compare.sh --band-only, the stored band
@@ -27,7 +27,22 @@
 # - one patch with its VitalDynamicsProcess (cbr, cdr, cdr_mode =
 #   measles; 365 days), while cbr 25 for 20 fails; one patch with its
 #   SIACalendarProcess (sia, 90 % on day 25), while a campaign a day late
-#   fails.
+#   fails;
+# - constant_population (laser-measles' ConstantPopProcess): the living
+#   as many every day in every patch, in both diseases, the births those
+#   of cbr's daily rate, newborns of age 0 in ages.csv; the same bytes on
+#   1 and 2 threads, OpenCL and after a checkpoint; refused without cbr,
+#   with cdr or death_rates; the tutorial's two patches with births
+#   replacing deaths (cbr 40, 365 days) inside laser-measles' band, while
+#   cbr 30 fails it;
+# - importation_pressure (laser-measles' ImportationPressureProcess):
+#   without transmission, the imports of its rate (within 8 %), only in
+#   the patches given and the days of the window; with births and
+#   force_after_progression the same bytes on 1 and 2 threads, OpenCL and
+#   after a checkpoint; refused with importation_period, two diseases, a
+#   list not one per patch, a negative rate; the tutorial's two patches
+#   with no agent seeded, importation starting the epidemic (rate 10,
+#   365 days), inside laser-measles' band, while rate 7 fails it.
 set -u
 . "$WEFT_SRCDIR/tests/models/patches-tests.sh"
 patches_setup measles
@@ -129,9 +144,181 @@ check --set patches.populations=10 --set patches.initial_infected=4 --set patche
 [ $? -ne 0 ] && grep -q "\[patches\] initial_exposed (--set patches.initial_exposed): patch 0 has 7 exposed and 4 infected among 10 agents" "$tmp/check.out"
 ok $? "more exposed and infected than agents: refused, naming the key"
 diag "$tmp/check.out"
-check --set patches.force_after_progression=true --set patches.importation_period=7
-[ $? -ne 0 ] && grep -q "\[patches\] force_after_progression (--set patches.force_after_progression): not with importation_period (--set patches.importation_period)" "$tmp/check.out"
-ok $? "force_after_progression with importation: refused, naming both keys"
+# Imports count their onsets and recoveries for force_after_progression
+# (made after the day's pass, by the tally). LASER's: one agent of 20
+# made infectious on day 2 for a day recovers on day 3, whose force is
+# then 0: no one else is ever infected (without the key, day 3's force
+# has it and everyone is).
+# shellcheck disable=SC2086
+run imprec 1 $all --set patches.initial_infected=0 --set patches.infectious_duration="constant(1)" \
+	--set patches.importation_period=1000 --set patches.importation_start=2 \
+	--set patches.force_after_progression=true
+rc=$?
+# shellcheck disable=SC2086
+run imprec0 1 $all --set patches.initial_infected=0 --set patches.infectious_duration="constant(1)" \
+	--set patches.importation_period=1000 --set patches.importation_start=2
+[ "$rc" -eq 0 ] && [ "$(col "$tmp/imprec" 8 2)" = 19 ] && [ "$(col "$tmp/imprec0" 8 2)" = 0 ]
+ok $? "an agent imported infectious for a day on day 2: no one infected with force_after_progression, everyone without (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/imprec.out"
+# importation_pressure's: about 5 of 1000 exposed on day 2 for a day
+# become infectious on day 3, whose force (beta 1000) then exposes
+# nearly everyone (row 4); without their onsets counted no one would be
+# until day 4.
+run imponset 1 --set patches.populations=1000 --set patches.initial_infected=0 \
+	--set patches.beta=1000 --set patches.exposed_duration="constant(1)" \
+	--set patches.infectious_duration="constant(5)" --set patches.importation_pressure=1825 \
+	--set patches.importation_start=2 --set patches.importation_end=3 \
+	--set patches.force_after_progression=true --set simulation.steps=8
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(col "$tmp/imponset" 3 3)" -gt 0 ] && [ "$(col "$tmp/imponset" 3 2)" -lt 1000 ] &&
+	[ "$(col "$tmp/imponset" 4 3)" -gt 900 ]
+ok $? "$((1000 - $(col "$tmp/imponset" 3 2))) agents exposed by importation on day 2 for a day: $(col "$tmp/imponset" 4 3) of 1000 exposed on day 3 with force_after_progression (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/imponset.out"
+# LASER's importation with force_after_progression in a larger run.
+# shellcheck disable=SC2086
+run fimp 1 $three --set patches.importation_period=7 --set patches.importation_count=3
+rc=$?
+# shellcheck disable=SC2086
+run fimp2 2 $three --set patches.importation_period=7 --set patches.importation_count=3
+[ "$rc" -eq 0 ] && same_files fimp fimp2 patches.csv summary.txt &&
+	grep -q "^importation: [1-9][0-9]* infected, every 7 days" "$tmp/fimp/summary.txt" &&
+	! cmp -s "$tmp/ref/patches.csv" "$tmp/fimp/patches.csv"
+ok $? "force_after_progression with LASER's importation: runs, 2 threads byte for byte 1 thread's (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/fimp.out"
+
+# ---- constant_population ---------------------------------------------------------
+# Two patches of 120 000 and 80 000, cbr 40 replacing deaths, 365 days:
+# the living as many every day, births 200 000 x ((1.04)^(1/365) - 1) x
+# 365 = 7843 (within 4 %); the second disease's living the first's.
+cp="--set patches.populations=120000,80000 --set patches.latitudes=47.6,47.2 --set patches.longitudes=-122.3,-122.4 --set patches.initial_infected=10,0 --set patches.cbr=40 --set patches.constant_population=true --set patches.diseases=2 --set patches.initial_infected_2=0,10 --set patches.beta_2=0.3"
+# shellcheck disable=SC2086
+run cp 2 $cp
+rc=$?
+born=$(sed -n 's/^births and deaths: \([0-9]*\) born, \([0-9]*\) alive.*/\1 \2/p' "$tmp/cp/summary.txt")
+[ "$rc" -eq 0 ] &&
+	awk -F, 'NR > 1 { n = $3 + $4 + $5 + $6; if (n != ($2 == 0 ? 120000 : 80000)) bad = 1 } END { exit bad || NR < 700 }' "$tmp/cp/patches.csv" &&
+	awk -F, 'NR > 1 { n = $3 + $4 + $5 + $6; if (n != ($2 == 0 ? 120000 : 80000)) bad = 1 } END { exit bad }' "$tmp/cp/patches_2.csv" &&
+	awk -v b="${born% *}" -v n="${born#* }" 'BEGIN { e = 7843; d = b - e; if (d < 0) d = -d; exit !(d <= 0.04 * e && n == 200000) }' &&
+	awk -F, 'NR > 1 && $4 + $5 > 0 { i = 1 } END { exit !i }' "$tmp/cp/patches.csv"
+ok $? "constant_population, cbr 40: every patch's living as many every day in both diseases, ${born% *} births (7843 expected, within 4 %) (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/cp.out"
+# With ages: the newborns are 0 years old; without births the first bin
+# empties as its agents age.
+ages="--set patches.age_pyramid=$WEFT_SRCDIR/examples/patches-demography-pyramid.csv --set patches.ages_every=365 --set simulation.steps=730"
+# shellcheck disable=SC2086
+run cpa 1 $cp $ages
+rc=$?
+# shellcheck disable=SC2086
+run cpn 1 $cp $ages --set patches.cbr=0 --set patches.constant_population=false
+a0=$(awk -F, '$1 == 730 { print $2 }' "$tmp/cpa/ages.csv")
+n0=$(awk -F, '$1 == 730 { print $2 }' "$tmp/cpn/ages.csv")
+# The 2 x 7843 newborns are under 5, less those replacing agents under 5
+# (12 % of the pyramid): 13 800 more (within 5 %).
+[ "$rc" -eq 0 ] && [ -n "$a0" ] && [ -n "$n0" ] &&
+	awk -v d=$((a0 - n0)) 'BEGIN { exit !(d >= 13110 && d <= 14490) }'
+ok $? "with ages: $a0 agents under 5 after two years against $n0 without births (13 800 more expected: the newborns are 0 years old) (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/cpa.out"
+files="counts.csv patches.csv counts_2.csv patches_2.csv ages.csv summary.txt"
+# shellcheck disable=SC2086
+run cpa2 2 $cp $ages
+# shellcheck disable=SC2086
+same_files cpa cpa2 $files
+ok $? "constant_population with ages and two diseases: 2 threads byte for byte 1 thread's"
+if available opencl; then
+	# shellcheck disable=SC2086
+	(BACKEND=opencl run cpocl 1 $cp $ages)
+	# shellcheck disable=SC2086
+	same_files cpa cpocl $files
+	ok $? "opencl: byte for byte openmp's"
+else
+	skip "opencl: the same bytes" "opencl not built or not available"
+fi
+# shellcheck disable=SC2086
+run cpck 2 $cp $ages --set checkpoint.every=365 --set checkpoint.directory="$tmp/cpckdir"
+# shellcheck disable=SC2086
+run cpres 1 $cp $ages --set checkpoint.directory="$tmp/cpckdir2" --resume "$tmp/cpckdir"
+# shellcheck disable=SC2086
+same_files cpa cpres $files && grep -q "resumed.*at step 365" "$tmp/cpres.out"
+ok $? "a checkpoint at day 365 resumed: byte for byte the uninterrupted run's"
+check --set patches.constant_population=true
+[ $? -ne 0 ] && grep -q "\[patches\] constant_population (--set patches.constant_population) needs cbr above 0: its births replace its deaths" "$tmp/check.out"
+ok $? "constant_population without cbr: refused"
+diag "$tmp/check.out"
+check --set patches.constant_population=true --set patches.cbr=20 --set patches.cdr=8
+[ $? -ne 0 ] && grep -q "\[patches\] constant_population (--set patches.constant_population): deaths are cbr's there; remove cdr (--set patches.cdr)" "$tmp/check.out"
+ok $? "constant_population with cdr: refused, naming both"
+check --set patches.constant_population=true --set patches.cbr=20 --set patches.age_pyramid="$WEFT_SRCDIR/examples/patches-demography-pyramid.csv" --set patches.death_rates="$WEFT_SRCDIR/examples/patches-demography-deaths.csv"
+[ $? -ne 0 ] && grep -q "remove death_rates (--set patches.death_rates)" "$tmp/check.out"
+ok $? "constant_population with death_rates: refused, naming both"
+
+# ---- importation_pressure ------------------------------------------------------
+# 150 000 agents, rate 10 per 1000 a year, beta 0: 150 000 x 10 / 365 000
+# a day, 1500 in the year, all exposed (none of them infects).
+ip="--set patches.populations=100000,50000 --set patches.latitudes=40,34 --set patches.longitudes=4,10 --set patches.initial_infected=0 --set patches.beta=0 --set patches.importation_pressure=10 --set output.every=1"
+# impsum LABEL: the number of exposed in the summary's importation line.
+impsum() {
+	sed -n 's/^importation pressure: \([0-9]*\) exposed from day.*/\1/p' "$tmp/$1/summary.txt"
+}
+# shellcheck disable=SC2086
+run ip 1 $ip
+rc=$?
+imported=$(impsum ip)
+[ "$rc" -eq 0 ] && [ -n "$imported" ] && awk -v n="$imported" 'BEGIN { exit !(n >= 1380 && n <= 1620) }' &&
+	awk -F, -v n="$imported" 'END { exit !($3 + $4 + $5 == n) }' "$tmp/ip/counts.csv"
+ok $? "importation_pressure = 10, no transmission: $imported exposed in a year (1500 expected, within 8 %), every one of them in counts.csv (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/ip.out"
+# shellcheck disable=SC2086
+run ipl 1 $ip --set patches.importation_pressure=0,20 --set patches.importation_start=100 --set patches.importation_end=200
+awk -F, '$2 == 0 && $3 != 100000 { bad = 1 }
+	$2 == 1 && $1 <= 100 && $3 != 50000 { bad = 1 }
+	$2 == 1 && $1 == 200 { s200 = $3 } $2 == 1 && $1 == 365 { s365 = $3 }
+	END { exit bad || !(s200 < 50000 && s200 == s365) }' "$tmp/ipl/patches.csv"
+ok $? "importation_pressure = 0,20 from day 100 to before 200: imports in patch 1 only, none before day 100 or after day 199"
+# With births, deaths and force_after_progression: imports among the
+# newborns too, the same bytes everywhere.
+ipb="$ip --set patches.beta=0.5 --set patches.cbr=40 --set patches.cdr=20 --set patches.force_after_progression=true --set patches.importation_pressure=3"
+files="counts.csv patches.csv summary.txt"
+# shellcheck disable=SC2086
+run ipb 1 $ipb
+rc=$?
+# shellcheck disable=SC2086
+run ipb2 2 $ipb
+# shellcheck disable=SC2086
+[ "$rc" -eq 0 ] && same_files ipb ipb2 $files && [ "$(impsum ipb)" -gt 0 ]
+ok $? "importation_pressure with births, deaths and force_after_progression: $(impsum ipb) exposed, 2 threads byte for byte 1 thread's (exit $rc)"
+[ "$rc" -eq 0 ] || diag "$tmp/ipb.out"
+if available opencl; then
+	# shellcheck disable=SC2086
+	(BACKEND=opencl run ipbocl 1 $ipb)
+	# shellcheck disable=SC2086
+	same_files ipb ipbocl $files
+	ok $? "opencl: byte for byte openmp's"
+else
+	skip "opencl: the same bytes" "opencl not built or not available"
+fi
+# shellcheck disable=SC2086
+run ipbck 2 $ipb --set checkpoint.every=150 --set checkpoint.directory="$tmp/ipbckdir"
+# shellcheck disable=SC2086
+run ipbres 1 $ipb --set checkpoint.directory="$tmp/ipbckdir2" --resume "$tmp/ipbckdir"
+# shellcheck disable=SC2086
+same_files ipb ipbres $files && grep -q "resumed.*at step 300" "$tmp/ipbres.out"
+ok $? "a checkpoint at day 300 resumed: byte for byte the uninterrupted run's"
+check --set patches.importation_pressure=1 --set patches.importation_period=7
+[ $? -ne 0 ] && grep -q "\[patches\] importation_pressure (--set patches.importation_pressure): not with importation_period (--set patches.importation_period); give one of them" "$tmp/check.out"
+ok $? "importation_pressure with importation_period: refused, naming both"
+check --set patches.importation_pressure=1,2,3
+[ $? -ne 0 ] && grep -q "\[patches\] importation_pressure (--set patches.importation_pressure): 3 items for 1 patches; give one, or one per patch" "$tmp/check.out"
+ok $? "importation_pressure with 3 items for 1 patch: refused"
+diag "$tmp/check.out"
+check --set patches.importation_pressure=-1
+[ $? -ne 0 ] && grep -q "item 1, -1, is not a rate from 0 to 365000 per 1000 a year" "$tmp/check.out"
+ok $? "a negative importation_pressure: refused"
+check --set patches.importation_pressure=1 --set patches.diseases=2
+[ $? -ne 0 ] && grep -q "diseases = 2 (--set patches.diseases): not with importation_pressure (--set patches.importation_pressure)" "$tmp/check.out"
+ok $? "importation_pressure with two diseases: refused, naming both"
+check --set patches.importation_pressure=1 --set patches.importation_patchlist=0
+[ $? -ne 0 ] && grep -q "\[patches\] importation_patchlist (--set patches.importation_patchlist): importation_period's, not importation_pressure's (--set patches.importation_pressure): remove it" "$tmp/check.out"
+ok $? "importation_pressure with importation_patchlist: refused (the list is LASER's importation's)"
 diag "$tmp/check.out"
 
 # ---- laser-measles' band ---------------------------------------------------------
@@ -179,5 +366,17 @@ tail -1 "$tmp/sia.out" | diag
 band siab fail --scenario single_patch --sia 25,0.9 --set "patches.sia=day=26 coverage=0.9"
 ok $? "the same campaign a day late fails (exit $r)"
 tail -1 "$tmp/siab.out" | diag
+band cpop pass --constant-pop 40
+ok $? "the tutorial's two patches with laser-measles' ConstantPopProcess (cbr 40, 365 days): weft's mean inside its band on 95 % of the days for S, E, I and R (exit $r)"
+tail -1 "$tmp/cpop.out" | diag
+band cpopb fail --constant-pop 40 --set patches.cbr=30
+ok $? "the same with cbr 30 for its 40 fails (exit $r)"
+tail -1 "$tmp/cpopb.out" | diag
+band imp pass --importation 10
+ok $? "the tutorial's two patches, no agent seeded, laser-measles' ImportationPressureProcess (10 per 1000 a year, 365 days): weft's mean inside its band on 95 % of the days for S, E, I and R (exit $r)"
+tail -1 "$tmp/imp.out" | diag
+band impb fail --importation 10 --set patches.importation_pressure=7
+ok $? "the same with a rate of 7 for its 10 fails (exit $r)"
+tail -1 "$tmp/impb.out" | diag
 
 tap_done
