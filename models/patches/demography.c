@@ -253,9 +253,7 @@ static weft_status pt_mortality(weft_model_ctx *mc, pt_demog *d)
  * 2^32 - 1 for 1). */
 uint32_t pt_threshold(double prob)
 {
-	double t = prob * 4294967296.0;
-
-	return !(prob > 0) ? 0 : t >= 4294967295.0 ? 0xFFFFFFFFu : (uint32_t)t;
+	return pt_chance(prob);
 }
 
 /* Buffer dg's words: the head, mortality's edges and thresholds, the

@@ -143,10 +143,7 @@ WEFT_FN void pt_fert_thresholds(WEFT_GLOBAL const weft_u32 *ft,
 		if (f > n)
 			rate = rate * (weft_f64)f / (weft_f64)(f - n);
 		prob = -weft_expm1(-rate / 1000.0 / 365.0);
-		t = !(prob > 0.0) ? 0u
-		    : prob * 4294967296.0 >= 4294967295.0
-			    ? 0xFFFFFFFFu
-			    : (weft_u32)(prob * 4294967296.0);
+		t = pt_chance(prob);
 		thr[k] = t;
 		top = t > top ? t : top;
 	}

@@ -153,6 +153,17 @@ WEFT_FN int pt_births_on(WEFT_GLOBAL const pt_params *p)
 	return (p->birth_lo | p->birth_hi | p->fert) != 0u;
 }
 
+/* A chance as a 32-bit threshold: a draw below it succeeds (0 for none,
+ * 2^32 - 1 for 1); the host's and the kernels' (prob x 2^32 is exact). */
+WEFT_FN weft_u32 pt_chance(weft_f64 prob)
+{
+	weft_f64 t = prob * 4294967296.0;
+
+	return !(prob > 0.0)	   ? 0u
+	       : t >= 4294967295.0 ? 0xFFFFFFFFu
+				   : (weft_u32)t;
+}
+
 /* Whether importation_pressure imports on day (tick) t. */
 WEFT_FN int pt_pressure_due(WEFT_GLOBAL const pt_params *p, weft_u32 t)
 {
