@@ -581,8 +581,8 @@ static const char *const host_headers[] = {
 	"weft/agents.h",      "weft/backend.h",	   "weft/blocks.h",
 	"weft/common.h",      "weft/distribute.h", "weft/env.h",
 	"weft/graph.h",	      "weft/grid.h",	   "weft/harness.h",
-	"weft/kernel_host.h", "weft/model.h",	   "weft/program.h",
-	"weft/space.h",	      "weft/weft.h",
+	"weft/kernel_host.h", "weft/model.h",	   "weft/patches.h",
+	"weft/program.h",     "weft/space.h",	   "weft/weft.h",
 };
 
 /* "weft/NAME.h" or "weft/NAME.wk", NAME of [a-z0-9_]: a kit file's name. */

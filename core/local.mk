@@ -83,6 +83,7 @@ weftinclude_HEADERS += \
 	include/weft/grid.h \
 	include/weft/grid.wk \
 	include/weft/space.h \
+	include/weft/patches.h \
 	include/weft/space.wk \
 	include/weft/graph.h \
 	include/weft/graph.wk \

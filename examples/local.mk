@@ -20,6 +20,9 @@ dist_examples_DATA += examples/patches-demography.ini \
 	examples/patches-demography-deaths.csv \
 	examples/patches-two-diseases.ini
 # Births by age of mother (Starsim's ss.Pregnancy) and its table.
+# Five towns with their own households, schools and workplaces (SEIR
+# with patch_file), and their patch file.
+dist_examples_DATA += examples/seir-clatsop.ini examples/seir-clatsop.csv
 dist_examples_DATA += examples/patches-fertility.ini \
 	examples/patches-demography-fertility.csv
 # weft calibrate's example and its data (made by weft itself, as the

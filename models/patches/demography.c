@@ -110,7 +110,7 @@ weft_status pt_read_rows(weft_model_ctx *mc, const char *key, pt_rows *r)
 	r->any_start = any_start;
 	if ((st = pt_file_open(mc, key, path, sizeof path, &f)))
 		return st;
-	while (!what && (rc = pt_getline(f, line, sizeof line)) != 0) {
+	while (!what && (rc = weft_patch_getline(f, line, sizeof line)) != 0) {
 		ln++;
 		if (rc < 0) {
 			what = "a line longer than 4095 bytes";

@@ -16,6 +16,7 @@
 
 #include <weft/kernel_host.h>
 #include <weft/model.h>
+#include <weft/patches.h>
 
 #include "patches_shared.h"
 
@@ -218,9 +219,6 @@ void pt_file_path(weft_model_ctx *mc, const char *key, char *out, size_t size);
  * into path; an error names the key, its INI line and the path. */
 weft_status pt_file_open(weft_model_ctx *mc, const char *key, char *path,
 			 size_t size, FILE **f);
-/* patches.c's: a line of f into line (size bytes): 1; 0 at the end of the
- * file; -1 for a line longer than size - 1 bytes. */
-int pt_getline(FILE *f, char *line, size_t size);
 /* demography.c's: a chance as a 32-bit threshold. */
 uint32_t pt_threshold(double prob);
 /* campaigns.c's: [patches] sia's table (patches_shared.h, PT_SIA_MAX). */

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""patches-plot.py - the patch model's per-patch plots (models/patches/patches.md).
+"""patches-plot.py - per-patch plots of the patch and SEIR models (models/patches/patches.md, models/seir/seir.md).
 
     patches-plot.py OUTDIR [--patch-file CSV | --ini INI] [--out DIR]
 
-OUTDIR is a run's [output] directory with [patches] patch_series = true:
-its infectious.csv (and incidence.csv) are drawn as patch-by-day heatmaps
-into heatmap.png; with --patch-file (the model's patch CSV: a latitude
-and longitude, or lat and lon, column), patches.csv's last day is drawn
-(or with --ini, the run's INI file: its [patches] patch_file, or its
-latitudes and longitudes) as a map of the patches at their coordinates,
-coloured by attack rate
-(the share of a patch's living agents no longer susceptible) and sized
-by population, into map.png. Needs numpy and matplotlib.
+OUTDIR is a run's [output] directory: the patch model's with [patches]
+patch_series = true (its infectious.csv and incidence.csv), or the SEIR
+model's with [seir] patch_file (its by_patch.csv: new infections and
+deaths). They are drawn as patch-by-day heatmaps into heatmap.png. With
+--patch-file (the model's patch CSV: a latitude and longitude, or lat
+and lon, column) or --ini (the run's INI file: its patch_file, or the
+patch model's latitudes and longitudes), the patches are drawn as a map
+at their coordinates, coloured by attack rate and sized by population,
+into map.png: the share of a patch's living agents no longer
+susceptible on patches.csv's last day, or for SEIR its infections after
+day 0 over its population (the patch file's). Needs numpy and
+matplotlib.
 """
 import argparse
 import csv
@@ -35,13 +38,37 @@ def wide(path):
     return data[:, 0], data[:, 1:].T
 
 
-def heatmap(outdir, out):
-    panels = [("infectious.csv", "infectious")]
+def long_form(path, column):
+    """A long table (day, patch, ...; SEIR's by_patch.csv): the days and a
+    patch x day matrix of one column."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or column not in rows[0] or "patch" not in rows[0]:
+        sys.exit(f"{path}: not a table of day,patch,{column},...")
+    days = sorted({int(r["day"]) for r in rows})
+    at = {d: k for k, d in enumerate(days)}
+    m = np.zeros((max(int(r["patch"]) for r in rows) + 1, len(days)))
+    for r in rows:
+        m[int(r["patch"]), at[int(r["day"])]] = float(r[column])
+    return np.array(days, dtype=float), m
+
+
+def panels_of(outdir):
+    """The heatmaps' panels: (title, days, matrix) each."""
+    bp = os.path.join(outdir, "by_patch.csv")
+    if not os.path.exists(os.path.join(outdir, "infectious.csv")) and os.path.exists(bp):
+        return [(label, *long_form(bp, col))
+                for col, label in (("new_infections", "new infections"), ("new_deaths", "deaths"))]
+    names = [("infectious.csv", "infectious")]
     if os.path.exists(os.path.join(outdir, "incidence.csv")):
-        panels.append(("incidence.csv", "new infections"))
+        names.append(("incidence.csv", "new infections"))
+    return [(label, *wide(os.path.join(outdir, name))) for name, label in names]
+
+
+def heatmap(outdir, out):
+    panels = panels_of(outdir)
     fig, axes = plt.subplots(len(panels), 1, figsize=(10, 3.5 * len(panels)), squeeze=False)
-    for ax, (name, label) in zip(axes[:, 0], panels):
-        days, m = wide(os.path.join(outdir, name))
+    for ax, (label, days, m) in zip(axes[:, 0], panels):
         im = ax.imshow(m, aspect="auto", origin="lower", interpolation="nearest",
                        extent=(days[0] - 0.5, days[-1] + 0.5, -0.5, m.shape[0] - 0.5),
                        cmap="magma")
@@ -55,15 +82,17 @@ def heatmap(outdir, out):
 
 
 def coords(path):
+    """A patch file's longitudes, latitudes and populations."""
     with open(path, newline="") as f:
-        rows = [r for r in csv.DictReader(f, skipinitialspace=True)]
+        rows = [r for r in csv.DictReader(f, skipinitialspace=True) if any(v.strip() for v in r.values() if v)]
     def col(r, *names):
         for n in names:
             if n in r and r[n].strip():
                 return float(r[n])
         sys.exit(f"{path}: no column {' or '.join(names)}")
     return (np.array([col(r, "longitude", "lon") for r in rows]),
-            np.array([col(r, "latitude", "lat") for r in rows]))
+            np.array([col(r, "latitude", "lat") for r in rows]),
+            np.array([col(r, "population") for r in rows]))
 
 
 def ini_coords(path):
@@ -73,19 +102,27 @@ def ini_coords(path):
 
     cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"))
     cp.read(path)
+    for name in ("patches", "seir"):
+        sec = cp[name] if cp.has_section(name) else {}
+        if sec.get("patch_file", "").strip():
+            return coords(os.path.join(os.path.dirname(path), sec["patch_file"].strip()))
     sec = cp["patches"] if cp.has_section("patches") else {}
-    if sec.get("patch_file", "").strip():
-        return coords(os.path.join(os.path.dirname(path), sec["patch_file"].strip()))
     try:
         lat = [float(x) for x in sec["latitudes"].split(",")]
         lon = [float(x) for x in sec["longitudes"].split(",")]
     except (KeyError, ValueError):
-        sys.exit(f"{path}: [patches] has no patch_file, nor latitudes and longitudes")
-    return np.array(lon), np.array(lat)
+        sys.exit(f"{path}: no patch_file in [patches] or [seir], nor [patches] latitudes and longitudes")
+    return np.array(lon), np.array(lat), None
 
 
-def attack(outdir):
-    """Each patch's attack rate and living agents on patches.csv's last day."""
+def attack(outdir, pops):
+    """Each patch's attack rate and living agents on patches.csv's last day,
+    or (SEIR) its infections after day 0 in by_patch.csv over pops."""
+    if not os.path.exists(os.path.join(outdir, "patches.csv")):
+        if pops is None:
+            sys.exit(f"{outdir}: by_patch.csv's map needs the patch file's populations")
+        days, m = long_form(os.path.join(outdir, "by_patch.csv"), "new_infections")
+        return np.where(pops > 0, m.sum(axis=1) / np.maximum(pops, 1), 0.0), pops
     last, rows = None, {}
     with open(os.path.join(outdir, "patches.csv"), newline="") as f:
         for r in csv.DictReader(f):
@@ -103,8 +140,8 @@ def attack(outdir):
 
 
 def draw_map(outdir, patch_file, ini, out):
-    lon, lat = coords(patch_file) if patch_file else ini_coords(ini)
-    att, pop = attack(outdir)
+    lon, lat, pops = coords(patch_file) if patch_file else ini_coords(ini)
+    att, pop = attack(outdir, pops)
     if len(lon) != len(att):
         sys.exit(f"{patch_file or ini}: {len(lon)} patches, patches.csv {len(att)}")
     fig, ax = plt.subplots(figsize=(7, 6))

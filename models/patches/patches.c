@@ -27,6 +27,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #include <weft/kernel_host.h>
 #include <weft/kernel.h>
 #include <weft/math.h>
+#include <weft/patches.h>
 #include <weft/model.h>
 
 #include "patches_kernels.h"
@@ -122,44 +124,7 @@ static const weft_key_desc pt_keys[] = {
 	  "fertility_rates of day 0's agents as they age, and a fifth more) "
 	  "for the run's days, plus 5 % and 1000. A run whose births need "
 	  "more stops with an error" },
-	{ "gravity_k", WEFT_KEY_REAL, "500", 0, 1e300, NULL,
-	  "the network's scale k, of every migration model: gravity's "
-	  "network[i][j] = k pop_i^a pop_j^b / distance_ij^c, distances in "
-	  "km (laser_core.migration.gravity; laser.generic.Model's default); "
-	  "0: no mixing" },
-	{ "gravity_a", WEFT_KEY_REAL, "1", -100, 100, NULL,
-	  "the network's exponent a of the source's population (gravity, "
-	  "competing_destinations, stouffer; LASER's default)" },
-	{ "gravity_b", WEFT_KEY_REAL, "1", -100, 100, NULL,
-	  "the network's exponent b of the destination's population "
-	  "(gravity, competing_destinations, stouffer; LASER's default)" },
-	{ "gravity_c", WEFT_KEY_REAL, "2", -100, 100, NULL,
-	  "the network's exponent c of the distance (gravity, "
-	  "competing_destinations; LASER's default)" },
-	{ "max_rowsum", WEFT_KEY_REAL, "0.09375", 0, 1, NULL,
-	  "rows of the network that sum to more are scaled down to this "
-	  "(laser_core.migration.row_normalizer; laser.generic.Model uses "
-	  "1/16 + 1/32)" },
-	{ "migration", WEFT_KEY_ENUM, "gravity", 0, 0,
-	  "gravity|radiation|competing_destinations|stouffer",
-	  "the network's model, as laser_core.migration names it: gravity, "
-	  "radiation (k, migration_include_home), competing_destinations "
-	  "(k, a, b, c, migration_delta) or stouffer (k, a, b, "
-	  "migration_include_home), k, a, b and c being gravity_k, ..., "
-	  "gravity_c; default gravity, laser.generic.Model's" },
-	{ "migration_delta", WEFT_KEY_REAL, "0", -100, 100, NULL,
-	  "competing_destinations' exponent delta of the competition from "
-	  "other destinations (LASER's delta; no default there; 0: the "
-	  "gravity network)" },
-	{ "migration_include_home", WEFT_KEY_BOOL, "false", 0, 0, NULL,
-	  "radiation and stouffer: whether the source's own population is "
-	  "in the sum of the populations as close or closer (LASER's "
-	  "include_home; no default there)" },
-	{ "network_float32", WEFT_KEY_BOOL, "false", 0, 0, NULL,
-	  "round the network to float32 as LASER's row_normalizer returns "
-	  "it (its row sums and scaling in float32 too), so that the forces "
-	  "mix through LASER's very network; default false: weft's double "
-	  "precision network, within 3e-7 of it" },
+	WEFT_MIGRATION_KEYS,
 	{ "network_file", WEFT_KEY_STRING, "", 0, 0, NULL,
 	  "a CSV file of the network instead of a migration model's: a row "
 	  "per source patch, a column per destination, P numbers a row, 0 "
@@ -297,20 +262,15 @@ typedef struct pt_dist {
 } pt_dist;
 
 /* The migration models of laser_core.migration. */
-enum { PT_MIG_GRAVITY, PT_MIG_RADIATION, PT_MIG_COMPETING, PT_MIG_STOUFFER };
-static const char *const pt_mig_names[] = { "gravity", "radiation",
-					    "competing_destinations",
-					    "stouffer" };
 
 typedef struct pt_state {
 	pt_params params;
-	int mig, mig_home; /* the migration model, its include_home */
-	int net_file;	   /* 1: the network from network_file */
-	double *net_in;	   /* network_file's, P x P and the row sums */
-	uint32_t *sia;	   /* the campaigns' table (sia), or NULL */
-	double mig_k, mig_a, mig_b, mig_c, mig_delta;
-	uint32_t *pops, *init; /* per patch */
-	uint32_t *exp0;	       /* per patch: exposed at day 0 */
+	weft_migration_desc mig; /* the migration model and its keys */
+	int net_file;		 /* 1: the network from network_file */
+	double *net_in;		 /* network_file's, P x P and the row sums */
+	uint32_t *sia;		 /* the campaigns' table (sia), or NULL */
+	uint32_t *pops, *init;	 /* per patch */
+	uint32_t *exp0;		 /* per patch: exposed at day 0 */
 	double *lat, *lon;
 	uint32_t *lines;	/* patch_file's line of each patch, or NULL */
 	double *phase, *factor; /* patch_file's seasonality columns, or NULL */
@@ -610,229 +570,42 @@ weft_status pt_file_open(weft_model_ctx *mc, const char *key, char *path,
 			       weft_model_where(mc, key), path, strerror(err));
 }
 
-/* Which column of the header holds each field: -1 for none. */
-enum {
-	PT_COL_ID,
-	PT_COL_POP,
-	PT_COL_LAT,
-	PT_COL_LON,
-	PT_COL_INF,
-	PT_COL_PHASE,
-	PT_COL_FACTOR,
-	PT_COLS
-};
-
-/* Each column's name and its other spelling. */
-static const char *const pt_col_names[PT_COLS][2] = {
-	{ "id", "id" },
-	{ "population", "population" },
-	{ "latitude", "lat" },
-	{ "longitude", "lon" },
-	{ "initial_infected", "initial_infected" },
-	{ "seasonality_phase", "seasonality_phase" },
-	{ "seasonality_factor", "seasonality_factor" }
-};
-
-/* The next comma-separated field from *p, its spaces and line end
- * trimmed; an empty field stays one (strtok would merge ",,"). NULL after
- * the last. */
-static char *pt_field(char **p)
-{
-	char *tok = *p, *comma;
-	size_t e;
-
-	if (!tok)
-		return NULL;
-	comma = strchr(tok, ',');
-	*p = comma ? comma + 1 : NULL;
-	if (comma)
-		*comma = 0;
-	while (isspace((unsigned char)*tok))
-		tok++;
-	for (e = strlen(tok); e && isspace((unsigned char)tok[e - 1]);)
-		tok[--e] = 0;
-	return tok;
-}
-
-static void pt_header(char *line, int *col)
-{
-	char *p = line, *tok;
-
-	for (int k = 0; k < PT_COLS; k++)
-		col[k] = -1;
-	for (int c = 0; (tok = pt_field(&p)); c++)
-		for (int k = 0; k < PT_COLS; k++)
-			if (!strcmp(tok, pt_col_names[k][0]) ||
-			    !strcmp(tok, pt_col_names[k][1]))
-				col[k] = c;
-}
-
-/* One row's fields into v (NAN where the header has no such column): 1;
- * 0 with *bad the column (PT_COL_*) that the row lacks, leaves empty or
- * holds no finite number in. */
-static int pt_row(char *line, const int *col, double *v, int *bad)
-{
-	char *p = line, *tok, *end;
-
-	for (int k = 0; k < PT_COLS; k++)
-		v[k] = NAN;
-	for (int c = 0; (tok = pt_field(&p)); c++) {
-		for (int k = 0; k < PT_COLS; k++) {
-			if (col[k] != c)
-				continue;
-			v[k] = strtod(tok, &end);
-			if (end == tok || *end || !isfinite(v[k])) {
-				*bad = k;
-				return 0;
-			}
-		}
-	}
-	for (int k = 0; k < PT_COLS; k++)
-		if (col[k] >= 0 && isnan(v[k])) {
-			*bad = k;
-			return 0;
-		}
-	return 1;
-}
-
-/* Grow *a to hold n + 1 numbers. */
-static int pt_grow_real(double **a, uint32_t n)
-{
-	double *g = realloc(*a, (n + 1) * sizeof *g);
-
-	if (g)
-		*a = g;
-	return g != NULL;
-}
-
-/* Grow the per-patch arrays to hold n + 1 patches. */
-static int pt_grow(pt_state *s, uint32_t n)
-{
-	uint32_t *p = realloc(s->pops, (n + 1) * sizeof *p);
-	uint32_t *i = p ? realloc(s->init, (n + 1) * sizeof *i) : NULL;
-	uint32_t *l = i ? realloc(s->lines, (n + 1) * sizeof *l) : NULL;
-
-	if (p)
-		s->pops = p;
-	if (i)
-		s->init = i;
-	if (l)
-		s->lines = l;
-	return p && i && l && pt_grow_real(&s->lat, n) &&
-	       pt_grow_real(&s->lon, n) && pt_grow_real(&s->phase, n) &&
-	       pt_grow_real(&s->factor, n);
-}
-
-/* A line of f into line (size bytes; its newline kept when it fits): 1;
- * 0 at the end of the file; -1 for a line longer than size - 1 bytes,
- * which fgets() would split. */
-int pt_getline(FILE *f, char *line, size_t size)
-{
-	size_t len;
-	int c;
-
-	if (!fgets(line, (int)size, f))
-		return 0;
-	len = strlen(line);
-	if (len + 1 < size || line[len - 1] == '\n')
-		return 1;
-	if ((c = getc(f)) == EOF || c == '\n')
-		return 1;
-	ungetc(c, f);
-	return -1;
-}
+/* patch_file's columns of the patch model's own (weft/patches.h reads
+ * the file): each patch's seasonal cosine. */
+static const weft_patch_column pt_cols[] = { { "seasonality_phase", -DBL_MAX,
+					       DBL_MAX },
+					     { "seasonality_factor", 0, 1 } };
+enum { PT_COL_PHASE = WEFT_PATCH_COLS, PT_COL_FACTOR };
 
 #define PT_LONG_LINE "a line longer than 4095 bytes"
 
-static weft_status pt_file_fail(weft_model_ctx *mc, FILE *f, const char *path,
-				uint32_t line, const char *what)
-{
-	fclose(f);
-	return weft_model_fail(
-		mc, WEFT_E_CONFIG, "[patches] patch_file (%s): %s, line %u: %s",
-		weft_model_where(mc, "patch_file"), path, line, what);
-}
-
-/* patch_file: *n patches into s->pops, s->init, s->lat and s->lon;
- * *has the columns found (PT_COL_* bits). */
+/* patch_file: *n patches into s->pops, s->init, s->lines, s->lat,
+ * s->lon, s->phase and s->factor; *has the columns found (bits of
+ * WEFT_PATCH_COL_* and PT_COL_*). */
 static weft_status pt_read_file(weft_model_ctx *mc, pt_state *s, uint32_t *n,
 				unsigned *has)
 {
-	char path[4096], line[4096], what[128];
-	int col[PT_COLS], r, bad;
-	uint32_t ln = 1;
-	double v[PT_COLS];
+	char path[4096];
+	weft_patch_table t;
 	FILE *f;
 	weft_status st;
 
-	*n = 0;
-	*has = 0;
 	if ((st = pt_file_open(mc, "patch_file", path, sizeof path, &f)))
 		return st;
-	if ((r = pt_getline(f, line, sizeof line)) <= 0)
-		return pt_file_fail(mc, f, path, 1,
-				    r ? PT_LONG_LINE : "no header");
-	pt_header(line, col);
-	if (col[PT_COL_POP] < 0)
-		return pt_file_fail(mc, f, path, 1,
-				    "the header has no column population");
-	if ((col[PT_COL_LAT] < 0) != (col[PT_COL_LON] < 0))
-		return pt_file_fail(mc, f, path, 1,
-				    "the header has latitude without longitude "
-				    "or longitude without latitude");
-	for (int k = 0; k < PT_COLS; k++)
-		*has |= col[k] >= 0 ? 1u << k : 0u;
-	while ((r = pt_getline(f, line, sizeof line)) != 0) {
-		ln++;
-		if (r < 0)
-			return pt_file_fail(mc, f, path, ln, PT_LONG_LINE);
-		if (strspn(line, " \t\r\n") == strlen(line))
-			continue;
-		if (!pt_row(line, col, v, &bad)) {
-			snprintf(what, sizeof what,
-				 "the column %s is empty or not a number",
-				 pt_col_names[bad][0]);
-			return pt_file_fail(mc, f, path, ln, what);
-		}
-		if (!(v[PT_COL_POP] >= 0 && v[PT_COL_POP] <= 4e9 &&
-		      v[PT_COL_POP] == floor(v[PT_COL_POP])))
-			return pt_file_fail(mc, f, path, ln,
-					    "population is not a whole number "
-					    "in [0, 4000000000]");
-		if (col[PT_COL_ID] >= 0 && v[PT_COL_ID] != *n)
-			return pt_file_fail(
-				mc, f, path, ln,
-				"ids must be 0, 1, 2, ... in order");
-		if (col[PT_COL_INF] >= 0 &&
-		    !(v[PT_COL_INF] >= 0 && v[PT_COL_INF] <= v[PT_COL_POP] &&
-		      v[PT_COL_INF] == floor(v[PT_COL_INF])))
-			return pt_file_fail(mc, f, path, ln,
-					    "initial_infected is not a whole "
-					    "number in [0, population]");
-		if (col[PT_COL_FACTOR] >= 0 &&
-		    !(v[PT_COL_FACTOR] >= 0 && v[PT_COL_FACTOR] <= 1))
-			return pt_file_fail(mc, f, path, ln,
-					    "seasonality_factor is not in "
-					    "[0, 1]");
-		if (*n >= PT_MAX_PATCHES)
-			return pt_file_fail(mc, f, path, ln,
-					    "more than 65536 patches");
-		if (!pt_grow(s, *n)) {
-			fclose(f);
-			return weft_model_fail(mc, WEFT_E_NOMEM,
-					       "cannot allocate the patches");
-		}
-		s->lines[*n] = ln;
-		s->pops[*n] = (uint32_t)v[PT_COL_POP];
-		s->init[*n] =
-			col[PT_COL_INF] >= 0 ? (uint32_t)v[PT_COL_INF] : 0;
-		s->lat[*n] = v[PT_COL_LAT];
-		s->lon[*n] = v[PT_COL_LON];
-		s->phase[*n] = v[PT_COL_PHASE];
-		s->factor[*n] = v[PT_COL_FACTOR];
-		(*n)++;
-	}
+	st = weft_patch_table_read(mc, "patches", "patch_file", f, path,
+				   pt_cols, 2, PT_MAX_PATCHES, &t);
 	fclose(f);
+	if (st)
+		return st;
+	*n = t.n;
+	*has = t.has;
+	s->pops = t.pops;
+	s->init = t.init;
+	s->lines = t.lines;
+	s->lat = t.lat;
+	s->lon = t.lon;
+	s->phase = t.extra[0];
+	s->factor = t.extra[1];
 	return WEFT_OK;
 }
 
@@ -856,7 +629,7 @@ static weft_status pt_read_patches(weft_model_ctx *mc, pt_state *s, uint32_t *n)
 		free(s->factor);
 		s->factor = NULL;
 	}
-	if (!(has & (1u << PT_COL_LAT))) {
+	if (!(has & (1u << WEFT_PATCH_COL_LAT))) {
 		free(s->lat);
 		free(s->lon);
 		free(s->lines); /* the coordinates are the keys' */
@@ -864,7 +637,7 @@ static weft_status pt_read_patches(weft_model_ctx *mc, pt_state *s, uint32_t *n)
 		s->lines = NULL;
 	}
 	/* The file's initial_infected column is the first disease's. */
-	if ((has & (1u << PT_COL_INF) && !s->disease) || !*n)
+	if ((has & (1u << WEFT_PATCH_COL_INF) && !s->disease) || !*n)
 		return WEFT_OK;
 	free(s->init);
 	s->init = NULL;
@@ -990,7 +763,7 @@ static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
 	*n = 0;
 	if ((st = pt_file_open(mc, "seasonality_file", path, sizeof path, &f)))
 		return st;
-	while (!what && (r = pt_getline(f, line, sizeof line)) != 0) {
+	while (!what && (r = weft_patch_getline(f, line, sizeof line)) != 0) {
 		ln++;
 		if (r < 0) {
 			what = PT_LONG_LINE;
@@ -1388,11 +1161,8 @@ static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
  * stouffer. */
 static weft_status pt_migration(weft_model_ctx *mc, pt_state *s)
 {
-	static const char *const abc[] = { "gravity_a", "gravity_b",
-					   "gravity_c" };
-	const char *m = weft_model_string(mc, "migration");
-	const char *where = weft_model_where(mc, "migration");
-	int k, uses;
+	weft_status st;
+	int k;
 
 	if (s->net_file) {
 		static const char *const model[] = { "migration",
@@ -1416,41 +1186,8 @@ static weft_status pt_migration(weft_model_ctx *mc, pt_state *s)
 					weft_model_where(mc, model[k]),
 					weft_model_where(mc, "network_file"));
 	}
-	/* One of the key's choices, which the configuration checked. */
-	for (k = 0; k < 3 && strcmp(m, pt_mig_names[k]); k++)
-		;
-	s->mig = k;
-	if (k != PT_MIG_COMPETING && pt_set(mc, "migration_delta"))
-		return weft_model_fail(
-			mc, WEFT_E_CONFIG,
-			"[patches] migration_delta (%s) is a parameter of "
-			"competing_destinations, not of migration = %s (%s)",
-			weft_model_where(mc, "migration_delta"), m, where);
-	if ((k == PT_MIG_GRAVITY || k == PT_MIG_COMPETING) &&
-	    pt_set(mc, "migration_include_home"))
-		return weft_model_fail(
-			mc, WEFT_E_CONFIG,
-			"[patches] migration_include_home (%s) is a parameter "
-			"of radiation and stouffer, not of migration = %s (%s)",
-			weft_model_where(mc, "migration_include_home"), m,
-			where);
-	/* gravity_a, _b, _c that the model uses: none, a and b, or all. */
-	uses = k == PT_MIG_RADIATION ? 0 : k == PT_MIG_STOUFFER ? 2 : 3;
-	for (int q = 0; k != PT_MIG_GRAVITY && q < uses; q++)
-		if (weft_model_real(mc, abc[q]) < 0)
-			return weft_model_fail(
-				mc, WEFT_E_CONFIG,
-				"[patches] %s = %g (%s) is negative; migration "
-				"= %s (%s) needs it 0 or more, as "
-				"laser_core.migration does",
-				abc[q], weft_model_real(mc, abc[q]),
-				weft_model_where(mc, abc[q]), m, where);
-	s->mig_k = weft_model_real(mc, "gravity_k");
-	s->mig_a = weft_model_real(mc, "gravity_a");
-	s->mig_b = weft_model_real(mc, "gravity_b");
-	s->mig_c = weft_model_real(mc, "gravity_c");
-	s->mig_delta = weft_model_real(mc, "migration_delta");
-	s->mig_home = weft_model_bool(mc, "migration_include_home");
+	if ((st = weft_migration_read(mc, "patches", &s->mig)))
+		return st;
 	if (weft_model_bool(mc, "network_output") &&
 	    s->params.patches > PT_MAX_MIX)
 		return weft_model_fail(
@@ -1682,7 +1419,7 @@ static weft_status pt_same_place(weft_model_ctx *mc, const pt_state *s,
 			"distance, 0: move one or merge them",
 			weft_model_where(mc, "patch_file"), path, s->lines[i],
 			s->lines[j], i, j, s->lat[i], s->lon[i],
-			pt_mig_names[s->mig],
+			weft_migration_names[s->mig.model],
 			weft_model_where(mc, "migration"));
 	}
 	return weft_model_fail(
@@ -1693,7 +1430,7 @@ static weft_status pt_same_place(weft_model_ctx *mc, const pt_state *s,
 		"distance, 0: move one or merge them",
 		weft_model_where(mc, "latitudes"),
 		weft_model_where(mc, "longitudes"), i + 1, j + 1, i, j,
-		s->lat[i], s->lon[i], pt_mig_names[s->mig],
+		s->lat[i], s->lon[i], weft_migration_names[s->mig.model],
 		weft_model_where(mc, "migration"));
 }
 
@@ -1704,8 +1441,9 @@ static weft_status pt_check_places(weft_model_ctx *mc, const pt_state *s)
 {
 	uint32_t P = s->params.patches;
 
-	if (!s->params.mixing || s->net_file || !(s->mig_c > 0) ||
-	    (s->mig != PT_MIG_GRAVITY && s->mig != PT_MIG_COMPETING))
+	if (!s->params.mixing || s->net_file || !(s->mig.c > 0) ||
+	    (s->mig.model != WEFT_MIGRATION_GRAVITY &&
+	     s->mig.model != WEFT_MIGRATION_COMPETING))
 		return WEFT_OK;
 	for (uint32_t i = 0; i < P; i++)
 		for (uint32_t j = i + 1; j < P; j++)
@@ -1877,191 +1615,14 @@ static weft_status pt_state_buf(weft_model_ctx *mc, const pt_state *s,
 	return weft_model_state(mc, *out);
 }
 
-/* LASER's haversine distance in km between patches i and j
- * (laser_core.migration.distance, Earth radius 6371 km). The models
- * beyond gravity follow its order of operations (degrees to radians
- * first), so that the patches at equal distances there (a grid's
- * neighbours) are at equal distances here: the ranks by distance decide
- * radiation and stouffer. gravity keeps the order weft has always used
- * (the same within double rounding) so that its networks stay bit for bit
- * as they were. */
+/* The haversine distance between patches i and j, in km, as the
+ * migration model computes it (weft/patches.h). */
 static double pt_distance(const pt_state *s, uint32_t i, uint32_t j)
 {
-	double rad = 3.14159265358979323846 / 180, h;
+	weft_migration_patches pp = { s->params.patches, s->pops, s->lat,
+				      s->lon };
 
-	if (s->mig == PT_MIG_GRAVITY) {
-		double dlat = (s->lat[j] - s->lat[i]) * rad;
-		double dlon = (s->lon[j] - s->lon[i]) * rad;
-
-		h = sin(dlat / 2) * sin(dlat / 2) +
-		    cos(s->lat[i] * rad) * cos(s->lat[j] * rad) *
-			    sin(dlon / 2) * sin(dlon / 2);
-	} else {
-		double li = s->lat[i] * rad, lj = s->lat[j] * rad;
-		double sl = sin((lj - li) / 2);
-		double so = sin((s->lon[j] * rad - s->lon[i] * rad) / 2);
-
-		h = sl * sl + cos(li) * cos(lj) * (so * so);
-	}
-	return 2 * asin(sqrt(h)) * 6371.0;
-}
-
-/* x + y, in float32 when f32 (x and y floats already: the double sum
- * rounded to float is the float sum). */
-static double pt_add(double x, double y, int f32)
-{
-	return f32 ? (double)(float)(x + y) : x + y;
-}
-
-/* numpy's pairwise sum of n doubles, or with f32 of n floats in float
- * arithmetic (np.sum along a contiguous row of float64 or float32): 8
- * accumulators up to 128 items, halves above, a plain loop below 8. */
-static double pt_pairwise_sum(const double *a, size_t n, int f32)
-{
-	double r[8], res = 0;
-	size_t i, n2;
-
-	if (n < 8) {
-		for (i = 0; i < n; i++)
-			res = pt_add(res, a[i], f32);
-		return res;
-	}
-	if (n > 128) {
-		n2 = n / 2;
-		n2 -= n2 % 8;
-		return pt_add(pt_pairwise_sum(a, n2, f32),
-			      pt_pairwise_sum(a + n2, n - n2, f32), f32);
-	}
-	memcpy(r, a, sizeof r);
-	for (i = 8; i < n - n % 8; i += 8)
-		for (int k = 0; k < 8; k++)
-			r[k] = pt_add(r[k], a[i + k], f32);
-	for (int k = 0; k < 8; k += 2)
-		r[k] = pt_add(r[k], r[k + 1], f32);
-	res = pt_add(pt_add(r[0], r[2], f32), pt_add(r[4], r[6], f32), f32);
-	for (; i < n; i++)
-		res = pt_add(res, a[i], f32);
-	return res;
-}
-
-/* A row scaled down to maxrow when its sum exceeds it (row_normalizer).
- * f32 (network_float32): as LASER's row_normalizer computes it, the row
- * rounded to float32 (network.astype(np.float32)), its sum numpy's in
- * float32, each entry entry x max_rowsum / sum in float32. */
-static void pt_normalize(double *row, uint32_t P, double maxrow, int f32)
-{
-	double sum = 0;
-	float m = (float)maxrow, s;
-
-	if (!f32) {
-		for (uint32_t j = 0; j < P; j++)
-			sum += row[j];
-		for (uint32_t j = 0; sum > maxrow && j < P; j++)
-			row[j] *= maxrow / sum;
-		return;
-	}
-	for (uint32_t j = 0; j < P; j++)
-		row[j] = (float)row[j];
-	s = (float)pt_pairwise_sum(row, P, 1);
-	for (uint32_t j = 0; s > m && j < P; j++)
-		row[j] = (float)row[j] * m / s;
-}
-
-/* gravity's term k pop_i^a pop_j^b / d_ij^c, 0 on the diagonal
- * (laser_core.migration.gravity). */
-static double pt_gravity_term(const pt_state *s, uint32_t i, uint32_t j)
-{
-	double dist = i == j ? 1 : pt_distance(s, i, j);
-
-	return i == j ? 0
-		      : s->mig_k * pow(s->pops[i], s->mig_a) *
-				pow(s->pops[j], s->mig_b) *
-				pow(dist, -s->mig_c);
-}
-
-/* competing_destinations: gravity times (sum over k not in {i, j} of
- * pop_k^b / d_jk^c)^delta, the sum as LASER forms it (numpy's row sum of
- * the competition matrix less the k = i term). row: P doubles. */
-static void pt_competing(const pt_state *s, double *net, double *row)
-{
-	uint32_t P = s->params.patches;
-
-	for (uint32_t i = 0; i < P; i++)
-		for (uint32_t j = 0; j < P; j++)
-			net[(size_t)i * P + j] = pt_gravity_term(s, i, j);
-	/* The sums into the network's last row of P (its row sums' place). */
-	for (uint32_t j = 0; j < P; j++) {
-		for (uint32_t k = 0; k < P; k++)
-			row[k] = j == k ? 0
-					: pow(s->pops[k], s->mig_b) *
-						  pow(pt_distance(s, j, k),
-						      -s->mig_c);
-		net[(size_t)P * P + j] = pt_pairwise_sum(row, P, 0);
-	}
-	for (uint32_t i = 0; i < P; i++)
-		for (uint32_t j = 0; j < P; j++) {
-			double cm = pow(s->pops[i], s->mig_b) *
-				    pow(pt_distance(s, j, i), -s->mig_c);
-
-			if (i != j)
-				net[(size_t)i * P + j] *=
-					pow(net[(size_t)P * P + j] - cm,
-					    s->mig_delta);
-		}
-}
-
-/* A destination of a row sorted by distance. */
-typedef struct pt_near {
-	double d;
-	uint32_t j;
-} pt_near;
-
-/* By distance, then by patch: numpy's stable argsort. */
-static int pt_near_cmp(const void *x, const void *y)
-{
-	const pt_near *a = x, *b = y;
-
-	if (a->d != b->d)
-		return a->d < b->d ? -1 : 1;
-	return a->j < b->j ? -1 : a->j > b->j;
-}
-
-/* radiation and stouffer, row i: the destinations by distance from i,
- * the population as close or closer (every patch at the same distance
- * counted, laser_core.migration.sum_populations_as_close_or_closer), less
- * the first one's (i itself) without include_home; then LASER's formula
- * for each. near, cum: P each. */
-static void pt_ranked_row(const pt_state *s, uint32_t i, double *out,
-			  pt_near *near, double *cum)
-{
-	uint32_t P = s->params.patches, q, e;
-	double pi = s->pops[i], sp;
-
-	for (q = 0; q < P; q++)
-		near[q] = (pt_near){ pt_distance(s, i, q), q };
-	qsort(near, P, sizeof *near, pt_near_cmp);
-	for (q = 0; q < P; q++)
-		cum[q] = (q ? cum[q - 1] : 0) + s->pops[near[q].j];
-	for (q = 0; q < P; q = e + 1) {
-		for (e = q; e + 1 < P && near[e + 1].d == near[q].d; e++)
-			;
-		for (uint32_t t = q; t < e; t++)
-			cum[t] = cum[e];
-	}
-	for (q = 0; q < P; q++) {
-		sp = s->pops[near[q].j];
-		if (!s->mig_home)
-			cum[q] -= s->pops[near[0].j];
-		if (s->mig == PT_MIG_RADIATION)
-			out[near[q].j] = s->mig_k * pi * sp / (pi + cum[q]) /
-					 (pi + sp + cum[q]);
-		else
-			out[near[q].j] =
-				q == 0 ? 0
-				       : s->mig_k * pow(pi, s->mig_a) *
-						 pow(sp / cum[q], s->mig_b);
-	}
-	out[i] = 0;
+	return weft_migration_km(&s->mig, &pp, i, j);
 }
 
 /* LASER's network (laser_core.migration's model that migration names, on
@@ -2072,35 +1633,15 @@ static weft_status pt_network(weft_model_ctx *mc, const pt_state *s,
 			      double *net)
 {
 	uint32_t P = s->params.patches;
-	double maxrow = weft_model_real(mc, "max_rowsum");
-	pt_near *near = NULL;
-	double *cum = NULL;
+	weft_migration_patches pp = { P, s->pops, s->lat, s->lon };
 
 	if (s->net_file) {
 		memcpy(net, s->net_in, ((size_t)P * P + P) * sizeof *net);
 		return WEFT_OK;
 	}
-	if (s->mig != PT_MIG_GRAVITY && (!(cum = malloc(P * sizeof *cum)) ||
-					 !(near = malloc(P * sizeof *near)))) {
-		free(cum);
+	if (weft_migration_network(&s->mig, &pp, net))
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate the network");
-	}
-	if (s->mig == PT_MIG_COMPETING)
-		pt_competing(s, net, cum);
-	for (uint32_t i = 0; i < P; i++) {
-		double *row = net + (size_t)i * P;
-
-		if (s->mig == PT_MIG_GRAVITY)
-			for (uint32_t j = 0; j < P; j++)
-				row[j] = pt_gravity_term(s, i, j);
-		else if (s->mig != PT_MIG_COMPETING)
-			pt_ranked_row(s, i, row, near, cum);
-		pt_normalize(row, P, maxrow,
-			     weft_model_bool(mc, "network_float32"));
-	}
-	free(cum);
-	free(near);
 	return pt_row_sums(mc, s, net);
 }
 
@@ -2127,7 +1668,7 @@ static weft_status pt_row_sums(weft_model_ctx *mc, const pt_state *s,
 					"[patches] migration = %s (%s): the "
 					"network's entry from patch %u to "
 					"patch %u is not a finite number",
-					pt_mig_names[s->mig],
+					weft_migration_names[s->mig.model],
 					weft_model_where(mc, "migration"), i,
 					j);
 			sum += net[(size_t)i * P + j];

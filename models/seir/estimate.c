@@ -76,6 +76,11 @@ static void est_device(const seir_state *s, seir_est *e)
 	e->dev_params = sizeof s->params + e->beta_rows * SEIR_BETA_COLS * 4 +
 			(SEIR_TALLY_WORDS +
 			 (uint64_t)s->params.n_bands * SEIR_BAND_MEASURES +
+			 (s->params.n_patches
+				  ? (uint64_t)s->params.n_patches *
+						    (SEIR_BAND_MEASURES + 1) +
+					    1
+				  : 0) +
 			 e->days * SEIR_COHORT_WORDS) *
 				4;
 }
@@ -166,6 +171,7 @@ weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	seir_pop_size ps;
 	seir_state s;
 	seir_est e = { 0 };
+	uint64_t mix;
 	char err[WEFT_ERROR_MAX];
 	weft_status st;
 
@@ -173,8 +179,17 @@ weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 	if ((st = weft__seir_read_params(mc, &s)) ||
 	    (st = weft__seir_population_params(mc, &pp)))
 		return st;
+	st = weft__seir_patch_layout(mc, &s.params, pp.patches.n);
+	/* The patches' shares, 8 bytes a pair of patches, live through the
+	 * build; making them holds three times as much. */
+	mix = pp.patches.cum ? 8ull * pp.patches.n * pp.patches.n : 0;
+	weft__seir_patches_free(&pp.patches);
+	if (st)
+		return st;
 	if ((st = weft__seir_population_size(&pp, &ps, err, sizeof err)))
 		return weft_model_fail(mc, st, "%s", err);
+	ps.build_bytes =
+		ps.build_bytes + mix > 3 * mix ? ps.build_bytes + mix : 3 * mix;
 	e.n = ps.agents;
 	e.weighted = ps.weighted;
 	for (int l = 0; l < SEIR_MAX_LAYERS; l++) {

@@ -15,6 +15,7 @@ models_seir_libseir_la_SOURCES = \
 	models/seir/severity.c \
 	models/seir/repro.c \
 	models/seir/outputs_age.c \
+	models/seir/outputs_patch.c \
 	models/seir/vaccination.c \
 	models/seir/testing.c \
 	models/seir/testing_keys.h \
@@ -31,6 +32,7 @@ models_seir_libseir_la_SOURCES = \
 	models/seir/population_csr.c \
 	models/seir/population_csv.c \
 	models/seir/population_size.c \
+	models/seir/spatial.c \
 	models/seir/estimate.c
 nodist_models_seir_libseir_la_SOURCES = \
 	models/seir/seir_kernels.c models/seir/seir_kernels.h

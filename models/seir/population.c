@@ -233,7 +233,7 @@ void weft__seir_population_defaults(seir_pop_params *pp)
 
 /* A relative path is taken from the directory of the INI file that set
  * the key (where = "DIR/FILE.ini:LINE"), else from the current one. */
-static int pop_resolve(char *path, const char *where)
+int weft__seir_pop_resolve(char *path, const char *where)
 {
 	char tmp[SEIR_POP_PATH_MAX];
 	const char *colon = where ? strrchr(where, ':') : NULL, *slash;
@@ -272,9 +272,10 @@ static weft_status pop_check(weft_model_ctx *mc, seir_pop_params *pp)
 		return weft_model_fail(mc, WEFT_E_CONFIG,
 				       "%s: population = csv needs agents_file",
 				       weft_model_where(mc, "population"));
-	if (!pop_resolve(pp->agents_file,
-			 weft_model_where(mc, "agents_file")) ||
-	    !pop_resolve(pp->edges_file, weft_model_where(mc, "edges_file")))
+	if (!weft__seir_pop_resolve(pp->agents_file,
+				    weft_model_where(mc, "agents_file")) ||
+	    !weft__seir_pop_resolve(pp->edges_file,
+				    weft_model_where(mc, "edges_file")))
 		return weft_model_fail(mc, WEFT_E_CONFIG,
 				       "a population file's path is longer "
 				       "than %d bytes",
@@ -286,6 +287,7 @@ weft_status weft__seir_population_params(weft_model_ctx *mc,
 					 seir_pop_params *pp)
 {
 	char err[512];
+	weft_status st;
 
 	memset(pp, 0, sizeof *pp);
 	pp->mc = mc;
@@ -308,7 +310,9 @@ weft_status weft__seir_population_params(weft_model_ctx *mc,
 		strcmp(weft_model_where(mc, "agents"), "default") != 0;
 	snprintf(pp->agents_where, sizeof pp->agents_where, "%s",
 		 weft_model_where(mc, "agents"));
-	return pop_check(mc, pp);
+	if ((st = pop_check(mc, pp)))
+		return st;
+	return weft__seir_patches_params(mc, pp);
 }
 
 /* ---- the synthetic population -------------------------------------------- */
@@ -326,37 +330,44 @@ static void pop_ages(const seir_pop_params *pp, uint32_t n, uint8_t *age)
 }
 
 /* Cut count agents into groups of sizes drawn from bins (purpose keyed by
- * group number), the last one cut short; start gets n_groups + 1 entries
- * (room for count + 1). */
+ * group number), a group cut short where a patch ends (ends: the end of
+ * each patch of n_ends, ascending; NULL: one patch of count); start gets
+ * n_groups + 1 entries (room for count + n_ends + 1). */
 static uint32_t pop_cut(const seir_pop_bins *bins, uint64_t seed,
-			uint32_t purpose, uint32_t count, uint32_t *start)
+			uint32_t purpose, uint32_t count, const uint32_t *ends,
+			uint32_t n_ends, uint32_t *start)
 {
 	seir_pop_sampler s;
-	uint32_t g = 0, at = 0;
+	uint32_t g = 0, at = 0, e = 0;
 
 	weft__pop_sampler_init(&s, bins);
 	while (at < count) {
 		weft_rand4 r = weft__pop_draw(seed, g, 0, 0, purpose);
-		uint32_t size = weft__pop_sample(&s, r.v[0], r.v[1]);
+		uint32_t size = weft__pop_sample(&s, r.v[0], r.v[1]), end;
+
+		while (ends && e < n_ends && ends[e] <= at)
+			e++;
+		end = ends && e < n_ends ? ends[e] : count;
 		start[g++] = at;
-		at = size < count - at ? at + size : count;
+		at = size < end - at ? at + size : end;
 	}
 	start[g] = count;
 	return g;
 }
 
-/* The agents aged lo..hi, by age then index (a counting sort). */
-static uint32_t pop_by_age(const uint8_t *age, uint32_t n, uint32_t lo,
-			   uint32_t hi, uint32_t *out)
+/* The agents first..end - 1 aged lo..hi, by age then index (a counting
+ * sort). */
+static uint32_t pop_by_age(const uint8_t *age, uint32_t first, uint32_t end,
+			   uint32_t lo, uint32_t hi, uint32_t *out)
 {
 	uint32_t at[122] = { 0 }, count = 0;
 
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = first; i < end; i++)
 		if (age[i] >= lo && age[i] <= hi)
 			at[age[i] + 1]++;
 	for (uint32_t a = 0; a <= 120; a++)
 		at[a + 1] += at[a];
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = first; i < end; i++)
 		if (age[i] >= lo && age[i] <= hi) {
 			out[at[age[i]]++] = i;
 			count++;
@@ -364,12 +375,13 @@ static uint32_t pop_by_age(const uint8_t *age, uint32_t n, uint32_t lo,
 	return count;
 }
 
-/* Fisher-Yates, the i-th swap keyed by i. */
-static void pop_shuffle(uint64_t seed, uint32_t *v, uint32_t count)
+/* Fisher-Yates, the i-th swap keyed by i and the patch. */
+static void pop_shuffle(uint64_t seed, uint32_t patch, uint32_t *v,
+			uint32_t count)
 {
 	for (uint32_t i = count; i > 1; i--) {
-		weft_rand4 r =
-			weft__pop_draw(seed, i - 1, 0, 0, SEIR_POP_P_SHUFFLE);
+		weft_rand4 r = weft__pop_draw(seed, i - 1, patch, 0,
+					      SEIR_POP_P_SHUFFLE);
 		uint32_t j = weft__pop_below(r.v[0], i), t = v[i - 1];
 		v[i - 1] = v[j];
 		v[j] = t;
@@ -379,7 +391,8 @@ static void pop_shuffle(uint64_t seed, uint32_t *v, uint32_t count)
 /* Scratch arrays of the synthetic build. */
 typedef struct pop_scratch {
 	uint32_t *member; /* school or work members */
-	uint32_t *start;  /* group offsets, n + 2 entries */
+	uint32_t *start;  /* group offsets, n + patches + 2 entries */
+	uint32_t *ends;	  /* workers up to each patch's end */
 } pop_scratch;
 
 static weft_status pop_groups_layer(const seir_pop_params *pp,
@@ -404,32 +417,55 @@ static weft_status pop_groups_layer(const seir_pop_params *pp,
 static weft_status pop_home(const seir_pop_params *pp, seir_population *pop,
 			    pop_scratch *sc, char *err, size_t err_size)
 {
+	const seir_patches *pt = &pp->patches;
 	seir_pop_groups gr = { 0 };
 
 	gr.n_groups = pop_cut(&pp->household_sizes, pp->seed,
-			      SEIR_POP_P_HOUSEHOLD, pop->n_agents, sc->start);
+			      SEIR_POP_P_HOUSEHOLD, pop->n_agents,
+			      pt->n ? pt->start + 1 : NULL, pt->n, sc->start);
 	gr.start = sc->start;
 	gr.clique = 1;
 	return pop_groups_layer(pp, pop, SEIR_L_HOME, &gr, err, err_size);
 }
 
-/* School-age agents by age, in groups of about school_size. */
+/* The agents of patch q: first..*end - 1 (everyone without patches). */
+static uint32_t pop_patch(const seir_pop_params *pp, uint32_t q, uint32_t *end)
+{
+	const seir_patches *pt = &pp->patches;
+
+	*end = pt->n ? pt->start[q + 1] : pp->agents;
+	return pt->n ? pt->start[q] : 0;
+}
+
+/* School-age agents by age, in groups of about school_size, within each
+ * patch. */
 static weft_status pop_school(const seir_pop_params *pp, seir_population *pop,
 			      pop_scratch *sc, char *err, size_t err_size)
 {
 	seir_pop_groups gr = { 0 };
-	uint32_t count = pop_by_age(pop->age, pop->n_agents, pp->school_age_min,
-				    pp->school_age_max, sc->member);
-	/* school_size 0: one school of everyone, as Covasim's hybrid. */
-	uint32_t g = pp->school_size
-			     ? (uint32_t)((count + pp->school_size / 2) /
-					  pp->school_size)
-			     : 1;
+	uint32_t P = pp->patches.n ? pp->patches.n : 1, count = 0, g = 0;
 
-	if (g == 0 || count == 0)
-		g = count ? 1 : 0;
-	for (uint32_t j = 0; j <= g; j++)
-		sc->start[j] = (uint32_t)((uint64_t)j * count / (g ? g : 1));
+	for (uint32_t q = 0; q < P; q++) {
+		uint32_t end, first = pop_patch(pp, q, &end);
+		uint32_t c =
+			pop_by_age(pop->age, first, end, pp->school_age_min,
+				   pp->school_age_max, sc->member + count);
+		/* school_size 0: one school of everyone, as Covasim's
+		 * hybrid. */
+		uint32_t gq = pp->school_size
+				      ? (uint32_t)((c + pp->school_size / 2) /
+						   pp->school_size)
+				      : 1;
+
+		if (gq == 0 || c == 0)
+			gq = c ? 1 : 0;
+		for (uint32_t j = 0; j < gq; j++)
+			sc->start[g + j] =
+				count + (uint32_t)((uint64_t)j * c / gq);
+		g += gq;
+		count += c;
+	}
+	sc->start[g] = count;
 	gr.n_groups = g;
 	gr.start = sc->start;
 	gr.member = sc->member;
@@ -437,28 +473,62 @@ static weft_status pop_school(const seir_pop_params *pp, seir_population *pop,
 	return pop_groups_layer(pp, pop, SEIR_L_SCHOOL, &gr, err, err_size);
 }
 
-/* Working-age agents in random order, cut into workplaces. */
+/* Working-age agents of each patch in random order, cut into
+ * workplaces. */
 static weft_status pop_work(const seir_pop_params *pp, seir_population *pop,
 			    pop_scratch *sc, char *err, size_t err_size)
 {
 	seir_pop_groups gr = { 0 };
-	uint32_t count = 0;
+	uint32_t P = pp->patches.n ? pp->patches.n : 1, count = 0;
 
-	for (uint32_t i = 0; i < pop->n_agents; i++)
-		if (pop->age[i] >= pp->work_age_min &&
-		    pop->age[i] <= pp->work_age_max)
-			sc->member[count++] = i;
-	pop_shuffle(pp->seed, sc->member, count);
-	gr.n_groups = pop_cut(&pp->workplace_sizes, pp->seed,
-			      SEIR_POP_P_WORKPLACE, count, sc->start);
-	if (pp->work_one_group) { /* one workplace, as Covasim's hybrid */
-		sc->start[1] = count;
-		gr.n_groups = count ? 1 : 0;
+	for (uint32_t q = 0; q < P; q++) {
+		uint32_t end, first = pop_patch(pp, q, &end), c = count;
+
+		for (uint32_t i = first; i < end; i++)
+			if (pop->age[i] >= pp->work_age_min &&
+			    pop->age[i] <= pp->work_age_max)
+				sc->member[count++] = i;
+		pop_shuffle(pp->seed, q, sc->member + c, count - c);
+		sc->ends[q] = count;
+	}
+	gr.n_groups =
+		pop_cut(&pp->workplace_sizes, pp->seed, SEIR_POP_P_WORKPLACE,
+			count, sc->ends, P, sc->start);
+	if (pp->work_one_group) { /* one workplace a patch, as Covasim's
+				   * hybrid */
+		gr.n_groups = 0;
+		for (uint32_t q = 0; q < P; q++)
+			if (sc->ends[q] > (q ? sc->ends[q - 1] : 0)) {
+				sc->start[gr.n_groups++] =
+					q ? sc->ends[q - 1] : 0;
+				sc->start[gr.n_groups] = sc->ends[q];
+			}
 	}
 	gr.start = sc->start;
 	gr.member = sc->member;
 	gr.contacts = pp->work_contacts;
 	return pop_groups_layer(pp, pop, SEIR_L_WORK, &gr, err, err_size);
+}
+
+/* A random graph of mean degree `contacts` over everyone, or with
+ * patches over each patch, contacts crossing patches along the network
+ * (seir_pop_groups' mix). */
+static void pop_random_groups(const seir_pop_params *pp, uint32_t contacts,
+			      uint32_t *start, seir_pop_groups *gr)
+{
+	const seir_patches *pt = &pp->patches;
+
+	gr->contacts = contacts;
+	if (pt->n > 1) {
+		gr->n_groups = pt->n;
+		gr->start = pt->start;
+		gr->mix = pt->cum ? pt : NULL;
+		return;
+	}
+	start[0] = 0;
+	start[1] = pp->agents;
+	gr->n_groups = 1;
+	gr->start = start;
 }
 
 /* Synthetic and csv: drawn daily on the device, or stored as a random
@@ -467,7 +537,7 @@ static weft_status pop_community(const seir_pop_params *pp,
 				 seir_population *pop, char *err,
 				 size_t err_size)
 {
-	uint32_t start[2] = { 0, pop->n_agents };
+	uint32_t start[2];
 	seir_pop_groups gr = { 0 };
 
 	if (pp->community_daily) {
@@ -476,9 +546,7 @@ static weft_status pop_community(const seir_pop_params *pp,
 					     &pop->layer[SEIR_L_COMMUNITY], err,
 					     err_size);
 	}
-	gr.n_groups = 1;
-	gr.start = start;
-	gr.contacts = pp->community_contacts;
+	pop_random_groups(pp, pp->community_contacts, start, &gr);
 	return pop_groups_layer(pp, pop, SEIR_L_COMMUNITY, &gr, err, err_size);
 }
 
@@ -502,8 +570,9 @@ static weft_status pop_synthetic(const seir_pop_params *pp,
 	pop->n_agents = n;
 	pop->age = malloc(n ? n : 1);
 	sc.member = malloc(((size_t)n + 1) * sizeof *sc.member);
-	sc.start = malloc(((size_t)n + 2) * sizeof *sc.start);
-	if (!pop->age || !sc.member || !sc.start) {
+	sc.start = malloc(((size_t)n + pp->patches.n + 2) * sizeof *sc.start);
+	sc.ends = malloc(((size_t)pp->patches.n + 1) * sizeof *sc.ends);
+	if (!pop->age || !sc.member || !sc.start || !sc.ends) {
 		st = pop_nomem(err, err_size, 9ull * n);
 		goto free_scratch;
 	}
@@ -515,6 +584,7 @@ static weft_status pop_synthetic(const seir_pop_params *pp,
 	st = pop_community(pp, pop, err, err_size);
 	memcpy(pop->layer_beta, pp->layer_beta, sizeof pop->layer_beta);
 free_scratch:
+	free(sc.ends);
 	free(sc.start);
 	free(sc.member);
 	return st;
@@ -528,7 +598,7 @@ free_scratch:
 static weft_status pop_random(const seir_pop_params *pp, seir_population *pop,
 			      char *err, size_t err_size)
 {
-	uint32_t start[2] = { 0, pp->agents };
+	uint32_t start[2];
 	seir_pop_groups gr = { 0 };
 	weft_status st;
 
@@ -551,9 +621,7 @@ static weft_status pop_random(const seir_pop_params *pp, seir_population *pop,
 					     &pop->layer[SEIR_L_COMMUNITY], err,
 					     err_size);
 	}
-	gr.n_groups = 1;
-	gr.start = start;
-	gr.contacts = pp->contacts;
+	pop_random_groups(pp, pp->contacts, start, &gr);
 	gr.seed = pp->seed;
 	gr.purpose = SEIR_POP_P_RANDOM;
 	if ((st = weft__pop_groups_check(&gr, "random", err, err_size)))

@@ -79,6 +79,36 @@ typedef struct seir_pop_bins {
 	double w[SEIR_POP_MAX_BINS];
 } seir_pop_bins;
 
+/* The patches of a population ([seir] patch_file; spatial.c): agents are
+ * numbered patch by patch, patch q holding agents start[q] ..
+ * start[q + 1] - 1; its households, schools and workplaces lie within
+ * it, and each community contact of one of its agents goes to patch r
+ * with the share of the migration network (weft/patches.h), within q
+ * with what the row leaves. n 0: no patches. */
+#define SEIR_MAX_PATCHES 65536u
+#define SEIR_MAX_MIX	 4096u /* patches a network mixes */
+typedef struct seir_patches {
+	uint32_t n;
+	uint32_t *start; /* n + 1 */
+	uint32_t *pops;	 /* n */
+	uint32_t *seeds; /* initial infections per patch, or NULL */
+	/* cum[q * n + r]: a 32-bit draw below it picks a destination up to
+	 * r for a community contact of patch q; NULL: every contact stays
+	 * in its patch. */
+	uint64_t *cum;
+	double *net; /* the network, n x n, or NULL */
+	/* The share of community contacts that the network sends to other
+	 * patches (the patches' row sums weighted by their agents), and
+	 * once built, the stored community entries and those between
+	 * patches (weft__seir_patches_mixing). */
+	double share;
+	uint64_t entries, cross;
+} seir_patches;
+
+void weft__seir_patches_free(seir_patches *pt);
+/* The community layer's entries, and those between patches, into pt. */
+void weft__seir_patches_mixing(seir_patches *pt, const seir_csr *community);
+
 /* Parameters, parsed from the [seir] keys (population_keys.h) by
  * weft__seir_population_params(), or filled by tests. */
 typedef struct seir_pop_params {
@@ -108,12 +138,21 @@ typedef struct seir_pop_params {
 	uint32_t household_max; /* csv: most members of a household */
 	/* The run, whose cancellation the builders check (NULL: none). */
 	const weft_model_ctx *mc;
+	/* The patches (n 0: none); weft__seir_population_params allocates
+	 * them, weft__seir_patches_free frees them. */
+	seir_patches patches;
 } seir_pop_params;
 
 /* Read every key of SEIR_POPULATION_KEYS from the model's section; file
  * names relative to the INI file's directory. */
 weft_status weft__seir_population_params(weft_model_ctx *mc,
 					 seir_pop_params *pp);
+/* [seir] patch_file and the migration keys into pp->patches, pp->agents
+ * their sum (spatial.c; after the other population keys). */
+weft_status weft__seir_patches_params(weft_model_ctx *mc, seir_pop_params *pp);
+/* A path resolved against the directory of the INI file that set it
+ * (where: "FILE:LINE"): 1, or 0 when it does not fit. */
+int weft__seir_pop_resolve(char *path, const char *where);
 /* The same parameters from the keys' declared defaults, without a run
  * (seed as population_seed's default: 0; set it before building). */
 void weft__seir_population_defaults(seir_pop_params *pp);

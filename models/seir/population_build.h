@@ -164,6 +164,10 @@ typedef struct seir_pop_groups {
 	int clique;
 	uint64_t seed;
 	uint32_t purpose;
+	/* Patches that mix (the groups being the patches, member NULL):
+	 * each contact's patch drawn from mix->cum, every group sparse
+	 * (population.c's community with patch_file); NULL: none. */
+	const seir_patches *mix;
 } seir_pop_groups;
 
 /* Refuse groups whose expected contacts overflow a layer, before any

@@ -378,9 +378,10 @@ static uint32_t pop_poisson_table(double mean, uint64_t *cum)
 	return k + 1;
 }
 
-/* Covasim's count of partners a member draws (make_random_contacts):
- * round(P / 2) for a Poisson P, halves rounded to even as numpy does. */
-static uint32_t pop_partners(const uint64_t *cum, uint32_t len, uint32_t draw)
+/* The first of len cumulative thresholds that exceeds a 32-bit draw
+ * (the last is 2^32). */
+static uint32_t pop_first_above(const uint64_t *cum, uint32_t len,
+				uint32_t draw)
 {
 	uint32_t lo = 0, hi = len - 1;
 
@@ -391,6 +392,15 @@ static uint32_t pop_partners(const uint64_t *cum, uint32_t len, uint32_t draw)
 		else
 			lo = mid + 1;
 	}
+	return lo;
+}
+
+/* Covasim's count of partners a member draws (make_random_contacts):
+ * round(P / 2) for a Poisson P, halves rounded to even as numpy does. */
+static uint32_t pop_partners(const uint64_t *cum, uint32_t len, uint32_t draw)
+{
+	uint32_t lo = pop_first_above(cum, len, draw);
+
 	if (lo % 2 == 0)
 		return lo / 2;
 	return (lo / 2) % 2 == 0 ? lo / 2 : lo / 2 + 1;
@@ -432,6 +442,36 @@ static void pop_bernoulli(const seir_pop_groups *gr, uint32_t g, uint32_t k,
 		}
 }
 
+/* The patch a community contact of patch q goes to, from a 32-bit draw
+ * (the first whose cumulative share exceeds it). */
+static uint32_t pop_dest(const seir_patches *pt, uint32_t q, uint32_t draw)
+{
+	return pop_first_above(pt->cum + (size_t)q * pt->n, pt->n, draw);
+}
+
+/* Member a's partner from draw: another member of group g (k of them),
+ * or with patches that mix (the draw dest picking the patch) any agent
+ * of another patch. UINT32_MAX: none (a patch of one). */
+static uint32_t pop_partner(const seir_pop_groups *gr, uint32_t g, uint32_t k,
+			    uint32_t a, uint32_t draw, uint32_t dest)
+{
+	uint32_t b;
+
+	if (gr->mix) {
+		const seir_patches *pt = gr->mix;
+		uint32_t r = pop_dest(pt, g, dest);
+
+		if (r != g)
+			return pt->start[r] +
+			       weft__pop_below(draw, pt->pops[r]);
+		if (k < 2)
+			return UINT32_MAX;
+	}
+	b = weft__pop_below(draw, k - 1);
+	b += b >= a;
+	return pop_member(gr, g, b);
+}
+
 /* Sparse groups, as Covasim's make_random_contacts draws them: each
  * member in turn draws round(P / 2) partners (P Poisson) uniformly among
  * the other members, half of its contacts drawn by itself and half by
@@ -440,7 +480,9 @@ static void pop_bernoulli(const seir_pop_groups *gr, uint32_t g, uint32_t k,
  * distinct partners on average (weft__pop_draws_for): by about contacts
  * / (2 k), 1e-5 in a group of a million (Covasim keeps both draws
  * instead). Member a draws Philox(seed; g, a, c, purpose): lane 0 of c
- * = 0 its count, the other lanes of c = 0, 1, ... its partners. One end
+ * = 0 its count, the other lanes of c = 0, 1, ... its partners; with
+ * patches that mix, lane t % 4 of c = 2^31 + t / 4 the patch of partner
+ * t (in a patch too small for the raise, P's mean is contacts). One end
  * of every write is sequential, which halves the cache misses of large
  * groups. */
 static void pop_sparse(const seir_pop_groups *gr, uint32_t g, uint32_t k,
@@ -448,14 +490,18 @@ static void pop_sparse(const seir_pop_groups *gr, uint32_t g, uint32_t k,
 {
 	uint64_t cum[POP_POISSON_MAX], d = (uint64_t)k * gr->contacts;
 	uint32_t len = pop_poisson_table(
-		(double)gr->contacts *
-			(double)weft__pop_draws_for(d, gr->contacts, k) /
-			(double)d,
+		2ull * gr->contacts < k - 1
+			? (double)gr->contacts *
+				  (double)weft__pop_draws_for(d, gr->contacts,
+							      k) /
+				  (double)d
+			: (double)gr->contacts,
 		cum);
 
 	for (uint32_t a = 0; a < k; a++) {
 		uint32_t ma = pop_member(gr, g, a);
 		weft_rand4 r = weft__pop_draw(gr->seed, g, a, 0, gr->purpose);
+		weft_rand4 q = { { 0 } };
 		uint32_t m = pop_partners(cum, len, r.v[0]);
 
 		for (uint32_t t = 1; t <= m; t++) {
@@ -463,9 +509,13 @@ static void pop_sparse(const seir_pop_groups *gr, uint32_t g, uint32_t k,
 			if (t % 4 == 0)
 				r = weft__pop_draw(gr->seed, g, a, t / 4,
 						   gr->purpose);
-			b = weft__pop_below(r.v[t % 4], k - 1);
-			b += b >= a;
-			weft__pop_emit(s, ma, pop_member(gr, g, b), 1000);
+			if (gr->mix && (t == 1 || t % 4 == 0))
+				q = weft__pop_draw(gr->seed, g, a,
+						   0x80000000u | t / 4,
+						   gr->purpose);
+			b = pop_partner(gr, g, k, a, r.v[t % 4], q.v[t % 4]);
+			if (b != UINT32_MAX)
+				weft__pop_emit(s, ma, b, 1000);
 		}
 		if (a % 65536 == 0 && weft__pop_full(s))
 			return;
@@ -477,6 +527,10 @@ void weft__pop_group_edges(const seir_pop_groups *gr, uint32_t g,
 {
 	uint32_t k = gr->start[g + 1] - gr->start[g];
 
+	if (gr->mix && k > 0 && gr->contacts > 0) {
+		pop_sparse(gr, g, k, s);
+		return;
+	}
 	if (k < 2 || (gr->contacts == 0 && !gr->clique))
 		return;
 	if (gr->clique || k - 1 <= gr->contacts)
@@ -491,6 +545,8 @@ static uint64_t pop_group_pairs(const seir_pop_groups *gr, uint32_t g)
 {
 	uint64_t k = gr->start[g + 1] - gr->start[g];
 
+	if (gr->mix)
+		return (k * gr->contacts + 1) / 2;
 	if (k < 2 || (gr->contacts == 0 && !gr->clique))
 		return 0;
 	if (gr->clique || k - 1 <= gr->contacts)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <weft/patches.h>
 
 #include "population_keys.h"
 #include "seir.h"
@@ -17,6 +18,20 @@
 
 static const weft_key_desc seir_keys[] = {
 	SEIR_POPULATION_KEYS,
+	{ "patch_file", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "a CSV file of patches (places), the patch model's form: a header "
+	  "naming its columns, then a row per patch in order: population "
+	  "(needed), latitude and longitude (or lat and lon), "
+	  "initial_infected, id (if given, 0, 1, 2, ... in order). The "
+	  "agents are the populations' sum, numbered patch by patch; "
+	  "households, schools and workplaces lie within a patch, and each "
+	  "community contact goes to another patch with the share of the "
+	  "migration network (gravity_k and the keys after it), else stays "
+	  "in its own. initial_infected seeds each patch (instead of the "
+	  "initial_infected key). Writes by_patch.csv. With population = "
+	  "synthetic or random, community_daily = false; a relative path is "
+	  "taken from the INI file's directory; empty: no patches" },
+	WEFT_MIGRATION_KEYS,
 	{ "beta", WEFT_KEY_REAL, "0.05", 0, 1, NULL,
 	  "probability that a symptomatic agent infects one susceptible "
 	  "contact of weight 1 in one day, before layer weights, "
@@ -584,10 +599,15 @@ static weft_status seir_check(weft_model_ctx *mc)
 	if ((st = weft__seir_read_params(mc, &s)) ||
 	    (st = weft__seir_population_params(mc, &pp)))
 		return st;
-	if (pp.kind == SEIR_POP_CSV)
-		return WEFT_OK;
-	s.n_agents = pp.agents;
-	return weft__seir_count_seeds(mc, &s);
+	s.patches = pp.patches;
+	if (pp.kind != SEIR_POP_CSV) {
+		s.n_agents = pp.agents;
+		st = weft__seir_patch_layout(mc, &s.params, s.patches.n);
+		if (!st)
+			st = weft__seir_count_seeds(mc, &s);
+	}
+	weft__seir_patches_free(&s.patches);
+	return st;
 }
 
 static weft_status seir_setup(weft_model_ctx *mc, void **out)
@@ -603,12 +623,20 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 				       "cannot allocate the model state");
 	*out = s;
 	if ((st = weft__seir_read_params(mc, s)) ||
-	    (st = weft__seir_population_params(mc, &pp)) ||
+	    (st = weft__seir_population_params(mc, &pp)))
+		return st;
+	/* The state owns the patches; the build reads them. */
+	s->patches = pp.patches;
+	if ((st = weft__seir_patch_layout(mc, &s->params, s->patches.n)) ||
 	    (st = seir_go_on(mc, "building the population")))
 		return st;
 	st = weft__seir_population_build(&pp, &pop, err, sizeof err);
 	if (st)
 		return weft_model_fail(mc, st, "%s", err);
+	weft__seir_patches_mixing(&s->patches, &pop.layer[SEIR_L_COMMUNITY]);
+	/* The contacts' shares are built in: not kept for the run. */
+	free(s->patches.cum);
+	s->patches.cum = NULL;
 	st = seir_build(mc, s, &pop);
 	weft__seir_population_free(&pop);
 	if (st == WEFT_OK)
@@ -636,7 +664,9 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 					     : "",
 				     vcols)))
 		return st;
-	return weft__seir_age_open(mc, s);
+	if ((st = weft__seir_age_open(mc, s)))
+		return st;
+	return weft__seir_patch_open(mc, s);
 }
 
 /* Main thread, after the chunk ending at steps_done was enqueued: the
@@ -689,7 +719,8 @@ static weft_status seir_emit(weft_model_ctx *mc, void *state,
 			r[SEIR_R_OVER_I], r[SEIR_R_FULL], r[SEIR_R_NEW_TEST],
 			r[SEIR_R_NEW_DIAG], r[SEIR_R_DIAG], r[SEIR_R_NEW_QUAR],
 			r[SEIR_R_N_QUAR], r[SEIR_R_ONSET], rt, reinf, vcols);
-		if (st || (st = weft__seir_age_row(s, d, r)))
+		if (st || (st = weft__seir_age_row(s, d, r)) ||
+		    (st = weft__seir_patch_row(s, d, r)))
 			return st;
 	}
 	return WEFT_OK;
@@ -766,6 +797,7 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 	uint64_t days = read ? read - 1 : 0, peak_day = 0, ever;
 	uint32_t peak = 0, n = s->n_agents;
 	const uint32_t *last = s->series + days * s->params.row_words;
+	weft_status st;
 
 	for (uint64_t d = 0; d <= days; d++) {
 		const uint32_t *r = s->series + d * s->params.row_words;
@@ -787,6 +819,8 @@ static weft_status seir_finish(weft_model_ctx *mc, void *state)
 	weft_model_summary(mc, "infected in all", "%llu (attack rate %.2f %%)",
 			   (unsigned long long)ever,
 			   100.0 * (double)ever / (n ? n : 1));
+	if ((st = weft__seir_patch_summary(mc, s, days)))
+		return st;
 	weft__seir_waning_summary(mc, s, days);
 	weft__seir_variants_summary(mc, s, days);
 	weft_model_summary(
@@ -816,6 +850,7 @@ static void seir_teardown(weft_model_ctx *mc, void *state)
 	free(s->series);
 	free(s->seeds);
 	weft__seir_repro_free(s);
+	weft__seir_patches_free(&s->patches);
 	free(s);
 }
 

@@ -106,7 +106,28 @@ typedef struct seir_state {
 	/* Vaccines with NAbs (vaccination.c): their table after the
 	 * variants'. */
 	seir_vx_tab vx;
+	/* [seir] patch_file (population.h; outputs_patch.c): the patches,
+	 * and by_patch.csv. */
+	seir_patches patches;
+	weft_output *patch_csv;
 } seir_state;
+
+/* outputs_patch.c: n_patches into p, their words in the series' rows
+ * (after the bands'), checked against the series' 32-bit index. */
+weft_status weft__seir_patch_layout(weft_model_ctx *mc, seir_params *p,
+				    uint32_t n_patches);
+/* outputs_patch.c: the patches' first agents and zero counts into the
+ * tally. */
+weft_status weft__seir_patch_upload(weft_model_ctx *mc, seir_state *s);
+/* outputs_patch.c: by_patch.csv's header, and day's rows from its row of
+ * the series. */
+weft_status weft__seir_patch_open(weft_model_ctx *mc, seir_state *s);
+weft_status weft__seir_patch_row(seir_state *s, uint64_t day,
+				 const uint32_t *row);
+/* outputs_patch.c: the summary's lines of the patches over days + 1
+ * rows. */
+weft_status weft__seir_patch_summary(weft_model_ctx *mc, const seir_state *s,
+				     uint64_t days);
 
 /* seir.c: allocate a device buffer of the model (and remember its size). */
 weft_status weft__seir_alloc(weft_model_ctx *mc, seir_state *s,
@@ -240,7 +261,12 @@ static inline size_t weft__seir_tally_layout(seir_params *p, size_t n,
 	size_t sec = (n + 1) / 2;
 	size_t log = p->infection_log ? 2 * n : 0;
 
-	p->cohort_off = SEIR_TALLY_WORDS + p->n_bands * SEIR_BAND_MEASURES;
+	p->patch_off = SEIR_TALLY_WORDS + p->n_bands * SEIR_BAND_MEASURES;
+	p->cohort_off =
+		p->patch_off +
+		(p->n_patches ? SEIR_PATCH_COUNTS(p) - p->patch_off +
+					p->n_patches * SEIR_BAND_MEASURES
+			      : 0u);
 	p->sec_off = p->cohort_off + (p->n_days + 1) * SEIR_COHORT_WORDS;
 	p->inf_off = p->sec_off + (weft_u32)sec;
 	/* Without the log, its offset is the end (never written). */

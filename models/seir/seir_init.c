@@ -27,10 +27,11 @@ static uint32_t init_below(uint32_t draw, uint32_t n)
 	return (uint32_t)(((uint64_t)draw * n) >> 32);
 }
 
-static uint32_t init_draw(const seir_params *p, uint64_t k, uint32_t purpose)
+static uint32_t init_draw(const seir_params *p, uint64_t k, uint32_t patch,
+			  uint32_t purpose)
 {
 	return weft_philox(p->seed_lo, p->seed_hi, (uint32_t)k,
-			   (uint32_t)(k >> 32), 0u, purpose)
+			   (uint32_t)(k >> 32), patch, purpose)
 		.v[0];
 }
 
@@ -274,24 +275,41 @@ weft_status weft__seir_upload_population(weft_model_ctx *mc, seir_state *s,
 
 /* ---- initial infections -------------------------------------------------- */
 
-/* Mark `count` distinct agents (drawing until enough distinct ones are
- * found; attempt k is keyed by k alone); when more than half are wanted,
- * the agents left out are drawn instead. */
-static void init_pick(const seir_params *p, uint32_t n, uint32_t count,
-		      uint8_t *pick)
+/* Mark `count` distinct agents of first..first + n - 1 (drawing until
+ * enough distinct ones are found; attempt k is keyed by k and the patch
+ * alone); when more than half are wanted, the agents left out are drawn
+ * instead. */
+static void init_pick(const seir_params *p, uint32_t patch, uint32_t first,
+		      uint32_t n, uint32_t count, uint8_t *pick)
 {
 	int invert = count > n / 2;
 	uint32_t want = invert ? n - count : count, found = 0;
 
-	memset(pick, invert, n);
+	memset(pick + first, invert, n);
 	for (uint64_t k = 0; found < want; k++) {
-		uint32_t i =
-			init_below(init_draw(p, k, SEIR_PURPOSE_SEEDING), n);
+		uint32_t i = first + init_below(init_draw(p, k, patch,
+							  SEIR_PURPOSE_SEEDING),
+						n);
 		if (pick[i] != invert)
 			continue;
 		pick[i] = (uint8_t)!invert;
 		found++;
 	}
+}
+
+/* The seeds over everyone, or with patch_file's initial_infected in each
+ * patch. */
+static void init_picks(const seir_state *s, uint8_t *pick)
+{
+	const seir_patches *pt = &s->patches;
+
+	if (!pt->seeds) {
+		init_pick(&s->params, 0, 0, s->n_agents, s->n_seeds, pick);
+		return;
+	}
+	for (uint32_t q = 0; q < pt->n; q++)
+		init_pick(&s->params, q, pt->start[q],
+			  pt->start[q + 1] - pt->start[q], pt->seeds[q], pick);
 }
 
 /* Seeds are exposed on day 0, their latent periods drawn from (0, agent)
@@ -340,7 +358,8 @@ static weft_status init_tally(weft_model_ctx *mc, seir_state *s)
 	row0[SEIR_R_E] = s->n_seeds;
 	row0[SEIR_R_CUM] = s->n_seeds;
 	if ((st = weft_model_upload(mc, s->buf[SEIR_BUF_TALLY], 0, t,
-				    s->params.cohort_off * 4)))
+				    s->params.patch_off * 4)) ||
+	    (st = weft__seir_patch_upload(mc, s)))
 		return st;
 	return weft_model_upload(mc, s->buf[SEIR_BUF_SERIES], 0, s->series,
 				 rows * s->params.row_words * 4);
@@ -362,7 +381,7 @@ static weft_status init_agents(weft_model_ctx *mc, seir_state *s)
 				(size_t)n * 7);
 		goto free_arrays;
 	}
-	init_pick(&s->params, n, s->n_seeds, state);
+	init_picks(s, state);
 	init_seeds(&s->params, n, state, timer, list, bits);
 	/* The seeds, in order, for the index cases' R0 (repro.c). */
 	s->seeds = malloc(((size_t)s->n_seeds + 1) * sizeof *s->seeds);

@@ -268,7 +268,11 @@ weft_status weft__seir_count_seeds(weft_model_ctx *mc, seir_state *s)
 	uint32_t n = s->n_agents;
 	int64_t count = weft_model_int(mc, "initial_infected");
 
-	if (params_set(mc, "initial_fraction"))
+	if (s->patches.seeds) { /* patch_file's column, within each patch */
+		count = 0;
+		for (uint32_t q = 0; q < s->patches.n; q++)
+			count += s->patches.seeds[q];
+	} else if (params_set(mc, "initial_fraction"))
 		count = (int64_t)floor(
 			weft_model_real(mc, "initial_fraction") * n + 0.5);
 	else if (count > (int64_t)n)

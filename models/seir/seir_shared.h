@@ -331,7 +331,16 @@ typedef struct seir_params {
 	weft_u32 trace_thr[SEIR_LAYERS];
 	weft_u32 trace_time[SEIR_LAYERS];
 	weft_u32 quar_q16[SEIR_LAYERS];
+	/* Patches ([seir] patch_file): n_patches (0: none); in the tally
+	 * from patch_off, the first agent of each patch (n_patches + 1
+	 * words), then the day's counts by patch (SEIR_BAND_MEASURES a
+	 * patch, SEIR_PATCH_COUNTS); in every row of the series from
+	 * patch_row, the day's counts by patch. */
+	weft_u32 n_patches;
+	weft_u32 patch_off;
+	weft_u32 patch_row;
 } seir_params;
+#define SEIR_PATCH_COUNTS(p) ((p)->patch_off + (p)->n_patches + 1u)
 
 /* seir_params.opts: count the transmission kernel's work ([seir]
  * count_work); common random numbers ([seir] crn, seir.md "Common

@@ -1,7 +1,7 @@
 # tests/models/patches-tests.sh - sourced by the patch model's tests
 # (test-patches-forcing.sh, -migration, -phases, -measles): the build's
 # weft, examples/patches.ini, a scratch directory, and a run of the
-# example on a backend.
+# example on a backend; and by test-seir-patches.sh for plot_check.
 
 # patches_setup NAME: $weft, $ex (examples/patches.ini), a scratch
 # directory $tmp (removed at exit), tests/tap.sh sourced, and
@@ -44,4 +44,21 @@ same_files() {
 	for f in "$@"; do
 		cmp -s "$tmp/$ref/$f" "$tmp/$other/$f" || return 1
 	done
+}
+
+# plot_check DIR PATCHFILE WHAT: models/patches/patches-plot.py draws
+# DIR's heatmap.png and, from PATCHFILE, its map.png (a test; skipped
+# when $PYTHON, default python3, has no matplotlib).
+plot_check() {
+	py=${PYTHON:-python3}
+	if ! "$py" -c 'import matplotlib, numpy' 2> /dev/null; then
+		skip "patches-plot.py: $3's heatmap.png and map.png" "no matplotlib for $py (set PYTHON)"
+		return
+	fi
+	MPLBACKEND=Agg "$py" "$WEFT_SRCDIR/models/patches/patches-plot.py" "$1" \
+		--patch-file "$2" > "$tmp/plot.out" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -s "$1/heatmap.png" ] && [ -s "$1/map.png" ]
+	ok $? "patches-plot.py: $3's heatmap.png and map.png (exit $rc)"
+	diag "$tmp/plot.out"
 }

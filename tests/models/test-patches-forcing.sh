@@ -214,17 +214,7 @@ ok $? "examples/patches-seasonal.ini (seasonality, importation, the series): wef
 diag "$tmp/ex.out"
 
 # ---- the plot ----------------------------------------------------------------
-py=${PYTHON:-python3}
-if "$py" -c 'import matplotlib, numpy' 2> /dev/null; then
-	printf 'id,population,lat,lon\n0,1000,47.6,-122.3\n1,2000,47.2,-122.4\n2,3000,46.9,-121.9\n' > "$tmp/p.csv"
-	MPLBACKEND=Agg "$py" "$WEFT_SRCDIR/models/patches/patches-plot.py" "$tmp/imp" \
-		--patch-file "$tmp/p.csv" > "$tmp/plot.out" 2>&1
-	rc=$?
-	[ "$rc" -eq 0 ] && [ -s "$tmp/imp/heatmap.png" ] && [ -s "$tmp/imp/map.png" ]
-	ok $? "patches-plot.py: heatmap.png and map.png (exit $rc)"
-	diag "$tmp/plot.out"
-else
-	skip "patches-plot.py: heatmap.png and map.png" "no matplotlib for $py (set PYTHON)"
-fi
+printf 'id,population,lat,lon\n0,1000,47.6,-122.3\n1,2000,47.2,-122.4\n2,3000,46.9,-121.9\n' > "$tmp/p.csv"
+plot_check "$tmp/imp" "$tmp/p.csv" "the patch series"
 
 tap_done

@@ -1282,6 +1282,139 @@ free_all:
 	weft_context_free(ctx);
 }
 
+/* ---- patches ---------------------------------------------------------------
+ */
+
+/* The entries of layer l between agents of different patches. */
+static uint64_t cross_entries(const seir_csr *l, const seir_patches *pt)
+{
+	uint64_t cross = 0;
+	uint32_t q = 0;
+
+	for (uint32_t a = 0; a < pt->start[pt->n]; a++) {
+		while (a >= pt->start[q + 1])
+			q++;
+		for (uint32_t e = l->row[a]; e < l->row[a + 1]; e++)
+			cross += l->col[e] < pt->start[q] ||
+				 l->col[e] >= pt->start[q + 1];
+	}
+	return cross;
+}
+
+/* Four patches (one empty) whose community mixes by net (shares of each
+ * row, 0 on the diagonal), as spatial.c lays the shares out. */
+#define TP_N 4
+static void patches_make(seir_patches *pt, const double net[TP_N][TP_N],
+			 uint64_t *cum, uint32_t *start, uint32_t *pops)
+{
+	static const uint32_t sizes[TP_N] = { 30000, 0, 12000, 8000 };
+	double total = 0;
+
+	memset(pt, 0, sizeof *pt);
+	pt->n = TP_N;
+	pt->start = start;
+	pt->pops = pops;
+	for (uint32_t q = 0; q < TP_N; q++) {
+		double sum = 0, acc = 0;
+		pops[q] = sizes[q];
+		start[q + 1] = start[q] + sizes[q];
+		for (uint32_t r = 0; r < TP_N; r++)
+			sum += net[q][r];
+		for (uint32_t r = 0; r < TP_N; r++) {
+			acc += r == q ? 1 - sum : net[q][r];
+			cum[q * TP_N + r] =
+				r + 1 == TP_N
+					? 1ull << 32
+					: (uint64_t)(acc * 4294967296.0 + 0.5);
+		}
+		pt->share += sum * sizes[q];
+		total += sizes[q];
+	}
+	pt->share /= total;
+	pt->cum = net ? cum : NULL;
+}
+
+static void test_patches(void)
+{
+	static const double net[TP_N][TP_N] = { { 0, 0, 0.10, 0.05 },
+						{ 0, 0, 0, 0 },
+						{ 0.20, 0, 0, 0.02 },
+						{ 0.15, 0, 0.05, 0 } };
+	uint64_t cum[TP_N * TP_N];
+	uint32_t start[TP_N + 1] = { 0 }, pops[TP_N];
+	seir_pop_params *pp = params(SEIR_POP_SYNTHETIC, 50000, 777);
+	seir_population pop, one, none;
+	seir_patches *pt = &pp->patches;
+	double got, want;
+
+	patches_make(pt, net, cum, start, pops);
+	pp->community_daily = 0;
+	if (!build(pp, &pop, "synthetic in 4 patches"))
+		return;
+	check_layers(&pop, "synthetic in 4 patches");
+	for (int l = SEIR_L_HOME; l < SEIR_L_COMMUNITY; l++)
+		tap_ok(pop.layer[l].n_edges > 0 &&
+			       cross_entries(&pop.layer[l], pt) == 0,
+		       "patches: the %s layer's %llu entries stay within "
+		       "their patches",
+		       layer_names[l],
+		       (unsigned long long)pop.layer[l].n_edges);
+	got = (double)cross_entries(&pop.layer[SEIR_L_COMMUNITY], pt) /
+	      pop.layer[SEIR_L_COMMUNITY].n_edges;
+	want = pt->share;
+	tap_ok(fabs(got / want - 1) < 0.05,
+	       "patches: %.4f of the community's entries cross patches, the "
+	       "network's share %.4f (within 5 %%)",
+	       got, want);
+	tap_ok(degree(&pop.layer[SEIR_L_COMMUNITY], start[1] - 1) > 0 &&
+		       fabs((double)pop.layer[SEIR_L_COMMUNITY].n_edges /
+				    pop.n_agents / pp->community_contacts -
+			    1) < 0.02,
+	       "patches: mean community degree %.3f within 2%% of %u",
+	       (double)pop.layer[SEIR_L_COMMUNITY].n_edges / pop.n_agents,
+	       pp->community_contacts);
+	weft__seir_population_free(&pop);
+
+	/* No network: nothing crosses. */
+	pt->cum = NULL;
+	if (build(pp, &pop, "synthetic in 4 patches, no mixing")) {
+		tap_ok(cross_entries(&pop.layer[SEIR_L_COMMUNITY], pt) == 0,
+		       "patches without a network: no community contact "
+		       "crosses");
+		weft__seir_population_free(&pop);
+	}
+	pp->kind = SEIR_POP_RANDOM;
+	pp->contacts = 10;
+	pt->cum = cum;
+	if (build(pp, &pop, "random in 4 patches")) {
+		got = (double)cross_entries(&pop.layer[SEIR_L_COMMUNITY], pt) /
+		      pop.layer[SEIR_L_COMMUNITY].n_edges;
+		tap_ok(fabs(got / want - 1) < 0.05,
+		       "patches, random: %.4f of the entries cross, the "
+		       "network's share %.4f",
+		       got, want);
+		weft__seir_population_free(&pop);
+	}
+
+	/* One patch of everyone is no patch at all, byte for byte. */
+	pp->kind = SEIR_POP_SYNTHETIC;
+	pt->n = 1;
+	start[1] = pp->agents;
+	pops[0] = pp->agents;
+	pt->cum = NULL;
+	if (build(pp, &one, "synthetic, one patch")) {
+		memset(pt, 0, sizeof *pt);
+		if (build(pp, &none, "synthetic, no patch")) {
+			tap_ok(same_population(&one, &none),
+			       "one patch of everyone gives the population "
+			       "without patches, byte for byte");
+			weft__seir_population_free(&none);
+		}
+		weft__seir_population_free(&one);
+	}
+	memset(pt, 0, sizeof *pt);
+}
+
 int main(void)
 {
 	test_bins();
@@ -1289,6 +1422,7 @@ int main(void)
 	test_synthetic();
 	test_stored_community();
 	test_random();
+	test_patches();
 	test_too_many();
 	test_csv_errors();
 	test_csv_missing();
