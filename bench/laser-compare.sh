@@ -34,6 +34,9 @@
 #                  days, for LASER's runs (--fresh) and weft's; the stored
 #                  tests/data/patches-laser-band-vitals.csv is --cbr 100
 #                  --cdr 50 --days 730
+#   --figure PNG   also draw the check's figure: LASER's band and mean and
+#                  weft's mean, S, E, I and R by day (bench/band-figure.py;
+#                  PYTHON, default python3, with numpy and matplotlib)
 #   --season A,P   seasonality 1 + A cos(2 pi (t - P) / 365): LASER's
 #                  Transmission seasonality, weft's seasonality_factor and
 #                  seasonality_phase; the stored
@@ -84,6 +87,7 @@ days=365
 season=""
 bench=0
 grid=""
+figure=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--band-only) mode=band ;;
@@ -97,6 +101,7 @@ while [ $# -gt 0 ]; do
 	--cdr) cdr=$2; shift ;;
 	--days) days=$2; shift ;;
 	--season) season=$2; shift ;;
+	--figure) figure=$2; shift ;;
 	-*) echo "laser-compare.sh: unknown option $1" >&2; exit 2 ;;
 	*) build=$1 ;;
 	esac
@@ -276,6 +281,11 @@ if [ -z "$counts" ]; then
 	counts=$(find "$tmp/weft" -name counts.csv -path '*/runs/*' | sort)
 fi
 [ -n "$counts" ] || { echo "laser-compare.sh: no counts.csv" >&2; exit 2; }
+# shellcheck disable=SC2086
+[ -z "$figure" ] || "${PYTHON:-python3}" "$top/bench/band-figure.py" \
+	--band "$band" --out "$figure" --peer "LASER 1.1" \
+	--title "weft against LASER (laser-generic 1.1), $(echo $counts | wc -w) seeds a side" \
+	$counts || exit 2
 
 # ---- the check -------------------------------------------------------------------
 # shellcheck disable=SC2086

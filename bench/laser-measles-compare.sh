@@ -42,6 +42,10 @@
 #                --band FILE), then the check against it; the stored one
 #                is of the defaults below (seeds 1-20)
 #   --band FILE  another band file
+#   --figure PNG also draw the check's figure: laser-measles' band and
+#                mean and weft's mean, S, E, I and R by day, a panel per
+#                patch (bench/band-figure.py; PYTHON, default python3,
+#                with numpy and matplotlib)
 #   --days N     days (default 120: the epidemic is over by about day
 #                100; the tutorial runs 365, whose flat tail only adds
 #                days inside)
@@ -123,6 +127,7 @@ constpop=""
 importation=""
 made=""
 extra=""
+figure=""
 min_inside=${MIN_INSIDE:-95}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -141,6 +146,7 @@ $2"; shift ;;
 	--sia) sia=$2; shift ;;
 	--constant-pop) constpop=$2; shift ;;
 	--importation) importation=$2; shift ;;
+	--figure) figure=$2; shift ;;
 	-*) echo "laser-measles-compare.sh: unknown option $1" >&2; exit 2 ;;
 	*) build=$1 ;;
 	esac
@@ -212,6 +218,10 @@ echo "weft ${wseeds:-$seeds} seeds: $(($(date +%s) - t1)) s; $days days"
 
 # ---- the check -------------------------------------------------------------------
 runs=$(find "$tmp/weft" -name patches.csv -path '*/runs/*' | sort)
+# shellcheck disable=SC2086
+[ -z "$figure" ] || "${PYTHON:-python3}" "$top/bench/band-figure.py" \
+	--band "$band" --out "$figure" --peer "laser-measles 1.0" \
+	--title "weft against laser-measles 1.0 ($scenario)" $runs || exit 2
 if ! grep -q '^# arrival,' "$band"; then
 	# shellcheck disable=SC2086
 	awk -F, -v min="$min_inside" -v keys=2 -v who=laser-measles \

@@ -114,3 +114,8 @@ bench/bb_kernels.c: $(top_srcdir)/bench/blocks-bench.wk \
 	$(AM_V_GEN)$(MKDIR_P) bench && $(WEFT_WK_RUN) -n bb \
 		-o bench/bb_kernels.c -H bench/bb_kernels.h \
 		$(top_srcdir)/bench/blocks-bench.wk
+
+# A validation's figure: the peer's band and mean and weft's mean, drawn
+# by laser-compare.sh, laser-measles-compare.sh and starsim-demog.sh with
+# --figure; SEIR's cost of patches (bench/seir-patches.sh).
+EXTRA_DIST += bench/band-figure.py bench/seir-patches.sh

@@ -43,6 +43,10 @@
 #   --fertility    births by age of mother (ss.Pregnancy)
 #   --band FILE    another band file
 #   --seeds N      weft's seeds (default 20)
+#   --figure PNG   also draw the check's figure: Starsim's band and mean
+#                  and weft's mean of the living by year and of the ages
+#                  at the end (bench/band-figure.py; PYTHON, default
+#                  python3, with numpy and matplotlib)
 #   --set K=V      (repeatable) more settings for weft's runs (a biased
 #                  model: --set patches.cbr_mode=laser)
 set -u
@@ -55,6 +59,7 @@ fert=0
 spy=${STARSIM_PYTHON:-}
 min_inside=${MIN_INSIDE:-95}
 sets=""
+figure=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fresh) fresh=1 ;;
@@ -62,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--band) band=$2; shift ;;
 	--seeds) seeds=$2; shift ;;
 	--set) sets="$sets --set $2"; shift ;;
+	--figure) figure=$2; shift ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "starsim-demog.sh: unknown option $1" >&2; exit 2 ;;
 	*) build=$1 ;;
@@ -102,6 +108,10 @@ counts=$(find "$tmp/weft" -name counts.csv -path '*/runs/*' | sort)
 ages=$(find "$tmp/weft" -name ages.csv -path '*/runs/*' | sort)
 [ -n "$counts" ] && [ -n "$ages" ] ||
 	{ echo "starsim-demog.sh: no counts.csv or ages.csv" >&2; exit 2; }
+# shellcheck disable=SC2086
+[ -z "$figure" ] || "${PYTHON:-python3}" "$top/bench/band-figure.py" \
+	--band "$band" --out "$figure" --peer "Starsim 3.7.2" \
+	--title "weft against Starsim 3.7.2" $counts $ages || exit 2
 
 # The band's lines are what,day,lo,hi,mean: what "pop" (the living) or
 # "a<AGE>" (the living of the bin of lower edge AGE years).

@@ -23,7 +23,11 @@ BUILT_SOURCES += models/patches/patches_kernels.c \
 CLEANFILES += models/patches/patches_kernels.c \
 	models/patches/patches_kernels.h
 EXTRA_DIST += models/patches/patches.wk models/patches/patches.md \
-	models/patches/patches-plot.py models/patches/patches-geojson.py
+	models/patches/patches-plot.py models/patches/patches-geojson.py \
+	models/patches/laser-validation.png \
+	models/patches/laser-vitals-validation.png \
+	models/patches/laser-measles-validation.png \
+	models/patches/starsim-demography.png models/patches/starsim-fertility.png
 
 models/patches/patches_kernels.h: models/patches/patches_kernels.c
 models/patches/patches_kernels.c: \
