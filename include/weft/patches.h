@@ -130,8 +130,10 @@ typedef struct weft_migration_desc {
 	int float32; /* network_float32 */
 } weft_migration_desc;
 
-/* Whether key was set (in an INI file or by --set). */
-static inline int weft_migration__set(const weft_model_ctx *mc, const char *key)
+/* Whether the configuration sets key (an INI file or --set), rather
+ * than leaving it to its default. */
+static inline int weft_patches_key_set(const weft_model_ctx *mc,
+				       const char *key)
 {
 	return strcmp(weft_model_where(mc, key), "default") != 0;
 }
@@ -154,7 +156,7 @@ static inline weft_status weft_migration_read(weft_model_ctx *mc,
 		;
 	d->model = (weft_migration_model)k;
 	if (k != WEFT_MIGRATION_COMPETING &&
-	    weft_migration__set(mc, "migration_delta"))
+	    weft_patches_key_set(mc, "migration_delta"))
 		return weft_model_fail(
 			mc, WEFT_E_CONFIG,
 			"[%s] migration_delta (%s) is a parameter of "
@@ -162,7 +164,7 @@ static inline weft_status weft_migration_read(weft_model_ctx *mc,
 			section, weft_model_where(mc, "migration_delta"), m,
 			where);
 	if ((k == WEFT_MIGRATION_GRAVITY || k == WEFT_MIGRATION_COMPETING) &&
-	    weft_migration__set(mc, "migration_include_home"))
+	    weft_patches_key_set(mc, "migration_include_home"))
 		return weft_model_fail(
 			mc, WEFT_E_CONFIG,
 			"[%s] migration_include_home (%s) is a parameter of "
@@ -438,6 +440,184 @@ static inline int weft_migration_network(const weft_migration_desc *d,
 	free(cum);
 	free(near);
 	return 0;
+}
+
+/* ---- a network from a file -------------------------------------------- */
+
+/* Whether the field at p begins as a number: a digit, a sign or a point
+ * (a header's first field does not; strtod would take "inf" or "nan"). */
+static inline int weft_migration__numeric(const char *p)
+{
+	p += strspn(p, " \t");
+	return *p && strchr("0123456789+-.", *p) != NULL;
+}
+
+/* Row r of the matrix from line into row (P numbers): NULL, or what is
+ * wrong with it. A row of P + 1 fields begins with its source patch's
+ * number, r (the patch model's network.csv). */
+static inline const char *weft_migration__row(const char *line, uint32_t P,
+					      uint32_t r, double *row)
+{
+	const char *p = line, *last = line + strlen(line);
+	size_t fields = 1;
+	char *end;
+
+	while (last > line && strchr(" \t\r\n", last[-1]))
+		last--;
+	if (last > line && last[-1] == ',')
+		return "a comma at the end of the line (an empty entry)";
+	for (const char *q = line; *q; q++)
+		fields += *q == ',';
+	if (fields == (size_t)P + 1) {
+		unsigned long src = strtoul(p, &end, 10);
+
+		if (end == p || src != r ||
+		    *(p = end + strspn(end, " \t")) != ',')
+			return "a row of one field more than the patches does "
+			       "not begin with its source patch's number";
+		p++;
+	} else if (fields != P)
+		return "not as many entries as patches (or one more: the "
+		       "source patch's number first)";
+	for (uint32_t j = 0; j < P; j++) {
+		if (!weft_migration__numeric(p))
+			return p[strspn(p, " \t")] == ',' ||
+					       p[strspn(p, " \t\r\n")] == 0
+				       ? "an empty entry"
+				       : "an entry is not a number";
+		/* An entry that underflows (1e-320) is taken as strtod
+		 * gives it; one that overflows is not finite. */
+		row[j] = strtod(p, &end);
+		if (end == p || !isfinite(row[j]))
+			return "an entry is not a number";
+		if (row[j] < 0)
+			return "a negative entry";
+		if (j == r && row[j] != 0)
+			return "the entry from a patch to itself is not 0 "
+			       "(what stays is 1 - the row's sum)";
+		p = end + strspn(end, " \t");
+		if (j + 1 < P && *p++ != ',')
+			return "an entry is not a number";
+	}
+	if (p[strspn(p, " \t\r\n")] != 0)
+		return "text after the last entry";
+	return NULL;
+}
+
+/* The next line of f, of any length, into *line (grown as needed, *cap
+ * its size): its length, or -1 at the end of the file or when it cannot
+ * grow (*nomem set). */
+static inline long weft_migration__line(FILE *f, char **line, size_t *cap,
+					int *nomem)
+{
+	size_t len = 0;
+
+	for (;;) {
+		if (*cap - len < 2) {
+			size_t want = *cap ? 2 * *cap : 4096;
+			char *g = (char *)realloc(*line, want);
+
+			if (!g) {
+				*nomem = 1;
+				return -1;
+			}
+			*line = g;
+			*cap = want;
+		}
+		if (!fgets(*line + len, (int)(*cap - len), f))
+			return len ? (long)len : -1;
+		len += strlen(*line + len);
+		if (len && (*line)[len - 1] == '\n')
+			return (long)len;
+	}
+}
+
+/* A network given as a matrix (a modeller's own mobility data, another
+ * tool's matrix) from f into net, P rows of P: a row per source patch, a
+ * column per destination, entries 0 or more, 0 from a patch to itself
+ * (a row may begin with its patch's number); a first line that does not
+ * begin with a number is a header, blank lines are skipped. Errors name
+ * "[SECTION] KEY (WHERE): PATH, line N". f stays open. */
+static inline weft_status weft_migration_network_read(weft_model_ctx *mc,
+						      const char *section,
+						      const char *key, FILE *f,
+						      const char *path,
+						      uint32_t P, double *net)
+{
+	const char *where = weft_model_where(mc, key);
+	const char *what = NULL;
+	char *line = NULL, msg[96];
+	size_t cap = 0;
+	uint32_t ln = 0, rows = 0;
+	int seen = 0, nomem = 0;
+
+	while (!what && weft_migration__line(f, &line, &cap, &nomem) > 0) {
+		ln++;
+		if (line[strspn(line, " \t\r\n")] == 0)
+			continue;
+		if (rows == P) {
+			what = "more rows than patches";
+			break;
+		}
+		/* The first line that is not blank, if it does not begin
+		 * with a number, is a header. */
+		if (!seen++ && !weft_migration__numeric(line))
+			continue;
+		what = weft_migration__row(line, P, rows,
+					   net + (size_t)rows * P);
+		rows += what == NULL;
+	}
+	free(line);
+	if (nomem)
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "[%s] %s (%s): %s: cannot allocate a "
+				       "line",
+				       section, key, where, path);
+	if (what)
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[%s] %s (%s): %s, line %u: %s", section,
+				       key, where, path, ln, what);
+	if (rows < P) {
+		snprintf(msg, sizeof msg, "%u row%s for %u patches", rows,
+			 rows == 1 ? "" : "s", P);
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[%s] %s (%s): %s: %s", section, key,
+				       where, path, msg);
+	}
+	return WEFT_OK;
+}
+
+/* The first of the migration keys that the configuration sets (an INI
+ * file or --set), or NULL. */
+static inline const char *weft_migration_key_set(const weft_model_ctx *mc)
+{
+	static const char *const keys[] = {
+		"migration", "migration_delta", "migration_include_home",
+		"gravity_k", "gravity_a",	"gravity_b",
+		"gravity_c", "max_rowsum",	"network_float32"
+	};
+
+	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+		if (weft_patches_key_set(mc, keys[k]))
+			return keys[k];
+	return NULL;
+}
+
+/* With a network from a file (key), the migration keys have no use: a
+ * set one fails, naming it and key. */
+static inline weft_status weft_migration_replaced(weft_model_ctx *mc,
+						  const char *section,
+						  const char *key)
+{
+	const char *k = weft_migration_key_set(mc);
+
+	if (!k)
+		return WEFT_OK;
+	return weft_model_fail(mc, WEFT_E_CONFIG,
+			       "[%s] %s (%s) is a parameter of the migration "
+			       "model, which %s (%s) replaces",
+			       section, k, weft_model_where(mc, k), key,
+			       weft_model_where(mc, key));
 }
 
 /* ---- the patch file --------------------------------------------------- */

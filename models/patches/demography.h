@@ -3,9 +3,9 @@
  * models/patches/patches.md, "Ages and mortality by age"): the keys, the
  * tables read from the age pyramid and the death rates, the dates of
  * birth at day 0, the buffers and launches, and ages.csv. Also what the
- * model's other host files share: patches.c's file helpers, the
- * campaigns' table (campaigns.c) and the network from a file
- * (network_file.c).
+ * model's other host files share: patches.c's file helpers and the
+ * campaigns' table (campaigns.c). The network from a file is
+ * weft/patches.h's (weft_migration_network_read).
  */
 #ifndef PATCHES_DEMOGRAPHY_H
 #define PATCHES_DEMOGRAPHY_H
@@ -224,7 +224,5 @@ uint32_t pt_threshold(double prob);
 /* campaigns.c's: [patches] sia's table (patches_shared.h, PT_SIA_MAX). */
 weft_status pt_sia_read(weft_model_ctx *mc, uint32_t P, uint64_t steps,
 			uint32_t **table, uint32_t *n);
-/* network_file.c's: [patches] network_file's P x P network into net. */
-weft_status pt_network_read(weft_model_ctx *mc, uint32_t P, double *net);
 
 #endif

@@ -10,7 +10,7 @@ models_patches_weft_model_patches_la_SOURCES = \
 	models/patches/patches.c models/patches/patches_shared.h \
 	models/patches/demography.c models/patches/demography.h \
 	models/patches/demography_shared.h models/patches/chain_shared.h \
-	models/patches/network_file.c models/patches/campaigns.c \
+	models/patches/campaigns.c \
 	models/patches/fertility.c
 nodist_models_patches_weft_model_patches_la_SOURCES = \
 	models/patches/patches_kernels.c models/patches/patches_kernels.h

@@ -1162,30 +1162,10 @@ static weft_status pt_importation(weft_model_ctx *mc, pt_state *s)
 static weft_status pt_migration(weft_model_ctx *mc, pt_state *s)
 {
 	weft_status st;
-	int k;
 
-	if (s->net_file) {
-		static const char *const model[] = { "migration",
-						     "migration_delta",
-						     "migration_include_home",
-						     "gravity_k",
-						     "gravity_a",
-						     "gravity_b",
-						     "gravity_c",
-						     "max_rowsum",
-						     "network_float32" };
-
-		for (k = 0; k < (int)(sizeof model / sizeof *model); k++)
-			if (pt_set(mc, model[k]))
-				return weft_model_fail(
-					mc, WEFT_E_CONFIG,
-					"[patches] %s (%s) is a parameter of "
-					"the migration model, which "
-					"network_file (%s) replaces",
-					model[k],
-					weft_model_where(mc, model[k]),
-					weft_model_where(mc, "network_file"));
-	}
+	if (s->net_file &&
+	    (st = weft_migration_replaced(mc, "patches", "network_file")))
+		return st;
 	if ((st = weft_migration_read(mc, "patches", &s->mig)))
 		return st;
 	if (weft_model_bool(mc, "network_output") &&
@@ -1207,6 +1187,8 @@ static weft_status pt_row_sums(weft_model_ctx *mc, const pt_state *s,
 static weft_status pt_network_in(weft_model_ctx *mc, pt_state *s)
 {
 	uint32_t P = s->params.patches;
+	char path[4096];
+	FILE *f;
 	weft_status st;
 
 	if (!(s->net_in = malloc(((size_t)P * P + P) * sizeof *s->net_in)))
@@ -1216,9 +1198,12 @@ static weft_status pt_network_in(weft_model_ctx *mc, pt_state *s)
 				       weft_model_where(mc, "network_file"),
 				       ((size_t)P * P + P) * sizeof *s->net_in,
 				       P);
-	if ((st = pt_network_read(mc, P, s->net_in)))
+	if ((st = pt_file_open(mc, "network_file", path, sizeof path, &f)))
 		return st;
-	return pt_row_sums(mc, s, s->net_in);
+	st = weft_migration_network_read(mc, "patches", "network_file", f, path,
+					 P, s->net_in);
+	fclose(f);
+	return st ? st : pt_row_sums(mc, s, s->net_in);
 }
 
 static weft_status pt_read_params(weft_model_ctx *mc, pt_state *s)

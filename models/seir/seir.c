@@ -32,6 +32,16 @@ static const weft_key_desc seir_keys[] = {
 	  "synthetic or random, community_daily = false; a relative path is "
 	  "taken from the INI file's directory; empty: no patches" },
 	WEFT_MIGRATION_KEYS,
+	{ "network_file", WEFT_KEY_STRING, "", 0, 0, NULL,
+	  "with patch_file, the network between the patches from a CSV file "
+	  "instead of a migration model's (a modeller's own mobility data, "
+	  "the patch model's network.csv): a row per source patch, a column "
+	  "per destination, the share of the source's community contacts "
+	  "made in the destination, 0 or more, 0 from a patch to itself, a "
+	  "row's sum at most 1 (what stays is 1 - the sum); a first line "
+	  "that does not begin with a number is a header; a relative path is "
+	  "taken from the INI file's directory; migration, gravity_* and "
+	  "max_rowsum do not apply; empty: the migration model's" },
 	{ "beta", WEFT_KEY_REAL, "0.05", 0, 1, NULL,
 	  "probability that a symptomatic agent infects one susceptible "
 	  "contact of weight 1 in one day, before layer weights, "

@@ -28,30 +28,20 @@ void weft__seir_patches_free(seir_patches *pt)
 	memset(pt, 0, sizeof *pt);
 }
 
-static int sp_set(const weft_model_ctx *mc, const char *key)
-{
-	return strcmp(weft_model_where(mc, key), "default") != 0;
-}
-
-/* Keys that only patch_file gives a meaning to: refused without it. */
+/* The migration keys and network_file, which only patch_file gives a
+ * meaning to: refused without it. */
 static weft_status sp_unused(weft_model_ctx *mc)
 {
-	static const char *const keys[] = {
-		"gravity_k",	   "gravity_a",
-		"gravity_b",	   "gravity_c",
-		"max_rowsum",	   "migration",
-		"migration_delta", "migration_include_home",
-		"network_float32"
-	};
+	const char *k = weft_migration_key_set(mc);
 
-	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-		if (sp_set(mc, keys[k]))
-			return weft_model_fail(
-				mc, WEFT_E_CONFIG,
-				"[seir] %s (%s) applies to patches: set "
-				"patch_file too",
-				keys[k], weft_model_where(mc, keys[k]));
-	return WEFT_OK;
+	if (!k && weft_patches_key_set(mc, "network_file"))
+		k = "network_file";
+	if (!k)
+		return WEFT_OK;
+	return weft_model_fail(mc, WEFT_E_CONFIG,
+			       "[seir] %s (%s) applies to patches: set "
+			       "patch_file too",
+			       k, weft_model_where(mc, k));
 }
 
 /* What patch_file cannot go with. */
@@ -127,7 +117,7 @@ static weft_status sp_seeds(weft_model_ctx *mc, seir_patches *pt,
 	if (!(t->has & 1u << WEFT_PATCH_COL_INF))
 		return WEFT_OK;
 	for (int k = 0; k < 2; k++)
-		if (sp_set(mc, keys[k]))
+		if (weft_patches_key_set(mc, keys[k]))
 			return weft_model_fail(
 				mc, WEFT_E_CONFIG,
 				"[seir] %s (%s) and patch_file's column "
@@ -255,6 +245,59 @@ free_all:
 	return rc;
 }
 
+/* network_file's network into pt->net: read as the patch model reads
+ * it (weft/patches.h), the rows and columns of patches without agents
+ * zeroed, each row's sum at most 1 (what leaves a patch). */
+static weft_status sp_net_file(weft_model_ctx *mc, seir_patches *pt)
+{
+	const char *where = weft_model_where(mc, "network_file");
+	char path[SEIR_POP_PATH_MAX];
+	uint32_t P = pt->n;
+	FILE *f;
+	weft_status st;
+	int err;
+
+	if ((st = weft_migration_replaced(mc, "seir", "network_file")))
+		return st;
+	snprintf(path, sizeof path, "%s",
+		 weft_model_string(mc, "network_file"));
+	if (strlen(weft_model_string(mc, "network_file")) >= sizeof path ||
+	    !weft__seir_pop_resolve(path, where))
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[seir] network_file (%s): the path is "
+				       "longer than %d bytes",
+				       where, SEIR_POP_PATH_MAX - 1);
+	if (!(f = fopen(path, "r"))) {
+		err = errno;
+		return weft_model_fail(mc, WEFT_E_IO,
+				       "[seir] network_file (%s): cannot open "
+				       "%s: %s",
+				       where, path, strerror(err));
+	}
+	st = weft_migration_network_read(mc, "seir", "network_file", f, path, P,
+					 pt->net);
+	fclose(f);
+	for (uint32_t q = 0; !st && q < P; q++) {
+		double sum = 0;
+
+		for (uint32_t r = 0; r < P; r++) {
+			double *x = &pt->net[(size_t)q * P + r];
+
+			*x = pt->pops[q] && pt->pops[r] ? *x : 0;
+			sum += *x;
+		}
+		if (sum > 1)
+			st = weft_model_fail(
+				mc, WEFT_E_CONFIG,
+				"[seir] network_file (%s): %s: the row of "
+				"patch %u sums to %.17g; the shares of a "
+				"patch's contacts that leave it add up to at "
+				"most 1",
+				where, path, q, sum);
+	}
+	return st;
+}
+
 /* The network between the patches (more than one, mixing), and its
  * cumulative shares (the network itself freed once they are made). */
 static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
@@ -262,13 +305,14 @@ static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
 {
 	weft_migration_desc d;
 	size_t P = t->n;
+	int file = weft_model_string(mc, "network_file")[0] != 0;
 	weft_status st;
 
 	if ((st = weft_migration_read(mc, "seir", &d)))
 		return st;
-	if (P < 2 || d.k == 0)
+	if (P < 2 || (!file && d.k == 0))
 		return WEFT_OK;
-	if (!(t->has & 1u << WEFT_PATCH_COL_LAT))
+	if (!file && !(t->has & 1u << WEFT_PATCH_COL_LAT))
 		return weft_model_fail(
 			mc, WEFT_E_CONFIG,
 			"[seir] patch_file (%s): %u patches mix through the "
@@ -283,11 +327,13 @@ static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
 			weft_model_where(mc, "patch_file"), t->n, SEIR_MAX_MIX);
 	pt->net = malloc(P * P * sizeof *pt->net);
 	pt->cum = malloc(P * P * sizeof *pt->cum);
-	if (!pt->net || !pt->cum || sp_net_nonempty(&d, t, pt->net))
+	if (!pt->net || !pt->cum || (!file && sp_net_nonempty(&d, t, pt->net)))
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "[seir] patch_file: cannot allocate "
 				       "the network of %u patches",
 				       t->n);
+	if (file && (st = sp_net_file(mc, pt)))
+		return st;
 	st = sp_cum(mc, pt, &d, t, path);
 	free(pt->net);
 	pt->net = NULL;

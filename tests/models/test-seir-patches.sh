@@ -15,6 +15,8 @@
 #     (within 10 %), and without mixing (gravity_k = 0) none crosses and
 #     the epidemic stays in the first town; with mixing it reaches every
 #     town;
+#   - network_file's network instead: only the towns it joins mix, and
+#     the share built is the file's;
 #   - initial_infected seeds the patches it names;
 #   - one patch of everyone gives the run without patches, byte for
 #     byte;
@@ -101,6 +103,25 @@ for m in gravity radiation stouffer competing_destinations; do
 done
 ok $st "an empty first patch at another's place: no event, no share, on gravity, radiation, stouffer and competing_destinations"
 
+# A network from a file: only the first two towns mix (a fifth of the
+# first's community contacts go to the second, a tenth of the second's
+# to the first); the others stay unreached, and the share built is the
+# file's.
+cat > "$tmp/net.csv" <<'EON'
+from\to,0,1,2,3,4,5
+0,0,0.2,0,0,0,0
+1,0.1,0,0,0,0,0
+2,0,0,0,0,0,0
+3,0,0,0,0,0,0
+4,0,0,0,0,0,0
+5,0,0,0,0,0,0
+EON
+run netf openmp 2 --set seir.network_file="$tmp/net.csv"
+awk -F, 'NR > 1 && ($2 == 2 || $2 == 3 || $2 == 5) && $3 { bad = 1 } NR > 1 && $2 == 1 { n += $3 } END { exit !(!bad && n > 100) }' "$tmp/netf/by_patch.csv" &&
+	sed -n 's/.*(\([0-9.]*\) %; the network.s share \([0-9.]*\) %).*/\1 \2/p' "$tmp/netf/summary.txt" |
+	awk '{ exit !($2 > 10.70 && $2 < 10.72 && $1 / $2 > 0.9 && $1 / $2 < 1.1) }'
+ok $? "network_file: the second town reached, the others not; the share built the file's, (6000 x 0.2 + 3000 x 0.1) / 14000 = 10.71 % ($(sed -n 's/.*between patches: //p' "$tmp/netf/summary.txt"))"
+
 # ---- seeds ------------------------------------------------------------------------
 sed 's/^2,2500,40.10,-74.60,0$/2,2500,40.10,-74.60,7/' "$tmp/towns.csv" > "$tmp/seeds.csv"
 run seeds openmp 2 --set seir.patch_file="$tmp/seeds.csv" --set seir.gravity_k=0
@@ -177,6 +198,20 @@ refused "initial_infected next to the file's column" \
 refused "a migration key without patches" \
 	"\\[seir\\] gravity_k \\(--set seir.gravity_k\\) applies to patches: set patch_file too" \
 	--set seir.patch_file= --set seir.gravity_k=10
+sed 's/^1,0.1,0,0,/1,0.7,0,0.4,/' "$tmp/net.csv" > "$tmp/net2.csv"
+refused "a network_file row above 1" \
+	"network_file .*net2.csv: the row of patch 1 sums to 1.1000000000000001" \
+	--set seir.network_file="$tmp/net2.csv"
+sed 's/^3,0,0,0,0,0,0$/3,0,0,x,0,0,0/' "$tmp/net.csv" > "$tmp/net3.csv"
+refused "a network_file entry that is not a number, at its line" \
+	"network_file \\(--set seir.network_file\\): $tmp/net3.csv, line 5: an entry is not a number" \
+	--set seir.network_file="$tmp/net3.csv"
+refused "a migration key with network_file" \
+	"\\[seir\\] gravity_c \\(--set seir.gravity_c\\) is a parameter of the migration model, which network_file" \
+	--set seir.network_file="$tmp/net.csv" --set seir.gravity_c=1
+refused "network_file without patch_file" \
+	"\\[seir\\] network_file .* applies to patches: set patch_file too" \
+	--set seir.patch_file= --set seir.network_file="$tmp/net.csv"
 refused "migration_delta with gravity (the kit's check, named [seir])" \
 	"\\[seir\\] migration_delta .* is a parameter of competing_destinations" \
 	--set seir.migration_delta=1
