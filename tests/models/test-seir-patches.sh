@@ -23,6 +23,7 @@
 #   - a checkpoint and a resume give the run's bytes;
 #   - models/patches/patches-plot.py draws by_patch.csv's heatmap and
 #     map (skipped without matplotlib);
+#   - examples/seir-clatsop.ini runs;
 #   - bad input fails naming the key, the file and its line.
 set -u
 . "$WEFT_SRCDIR/tests/tap.sh"
@@ -156,6 +157,17 @@ ok $st "a checkpoint at day 100 resumed: daily.csv, by_age.csv, by_patch.csv and
 
 # ---- the plots ------------------------------------------------------------------
 plot_check "$tmp/ref" "$tmp/towns.csv" "by_patch.csv"
+
+# ---- the example -------------------------------------------------------------------
+WEFT_PLUGIN_PATH="$build/plugins/openmp/.libs" "$weft" run --quiet \
+	"$WEFT_SRCDIR/examples/seir-clatsop.ini" --set backend.name=openmp \
+	--set simulation.steps=30 --set output.plot=none \
+	--set output.directory="$tmp/clatsop" > "$tmp/clatsop.log" 2>&1 &&
+	awk -F, 'END { exit !($1 == 30 && $2 == 4) }' "$tmp/clatsop/by_patch.csv" &&
+	grep -q '^agents: 26855$' "$tmp/clatsop/summary.txt"
+rc=$?
+ok $rc "examples/seir-clatsop.ini runs: five towns, 26,855 agents, by_patch.csv to day 30"
+[ "$rc" -eq 0 ] || diag "$tmp/clatsop.log"
 
 # ---- errors ---------------------------------------------------------------------
 # refused LABEL PATTERN [--set ...]: weft check fails, its message
