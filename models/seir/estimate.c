@@ -177,12 +177,12 @@ weft_status weft__seir_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 
 	memset(&s, 0, sizeof s);
 	if ((st = weft__seir_read_params(mc, &s)) ||
-	    (st = weft__seir_population_params(mc, &pp)))
+	    (st = weft__seir_population_params(mc, &pp, 0)))
 		return st;
 	st = weft__seir_patch_layout(mc, &s.params, pp.patches.n);
 	/* The patches' shares, 8 bytes a pair of patches, live through the
 	 * build; making them holds three times as much. */
-	mix = pp.patches.cum ? 8ull * pp.patches.n * pp.patches.n : 0;
+	mix = pp.patches.mixes ? 8ull * pp.patches.n * pp.patches.n : 0;
 	weft__seir_patches_free(&pp.patches);
 	if (st)
 		return st;

@@ -284,7 +284,7 @@ static weft_status pop_check(weft_model_ctx *mc, seir_pop_params *pp)
 }
 
 weft_status weft__seir_population_params(weft_model_ctx *mc,
-					 seir_pop_params *pp)
+					 seir_pop_params *pp, int network)
 {
 	char err[512];
 	weft_status st;
@@ -312,7 +312,7 @@ weft_status weft__seir_population_params(weft_model_ctx *mc,
 		 weft_model_where(mc, "agents"));
 	if ((st = pop_check(mc, pp)))
 		return st;
-	return weft__seir_patches_params(mc, pp);
+	return weft__seir_patches_params(mc, pp, network);
 }
 
 /* ---- the synthetic population -------------------------------------------- */

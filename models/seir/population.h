@@ -103,6 +103,9 @@ typedef struct seir_patches {
 	 * patches (weft__seir_patches_mixing). */
 	double share;
 	uint64_t entries, cross;
+	/* 1: the community mixes between patches (cum is made, or with
+	 * weft__seir_population_params' network 0 would be). */
+	int mixes;
 } seir_patches;
 
 void weft__seir_patches_free(seir_patches *pt);
@@ -146,10 +149,13 @@ typedef struct seir_pop_params {
 /* Read every key of SEIR_POPULATION_KEYS from the model's section; file
  * names relative to the INI file's directory. */
 weft_status weft__seir_population_params(weft_model_ctx *mc,
-					 seir_pop_params *pp);
+					 seir_pop_params *pp, int network);
 /* [seir] patch_file and the migration keys into pp->patches, pp->agents
- * their sum (spatial.c; after the other population keys). */
-weft_status weft__seir_patches_params(weft_model_ctx *mc, seir_pop_params *pp);
+ * their sum (spatial.c; after the other population keys); network 0:
+ * the keys and the file checked, the network between the patches not
+ * made (the memory estimate's). */
+weft_status weft__seir_patches_params(weft_model_ctx *mc, seir_pop_params *pp,
+				      int network);
 /* A path resolved against the directory of the INI file that set it
  * (where: "FILE:LINE"): 1, or 0 when it does not fit. */
 int weft__seir_pop_resolve(char *path, const char *where);

@@ -607,7 +607,7 @@ static weft_status seir_check(weft_model_ctx *mc)
 
 	memset(&s, 0, sizeof s);
 	if ((st = weft__seir_read_params(mc, &s)) ||
-	    (st = weft__seir_population_params(mc, &pp)))
+	    (st = weft__seir_population_params(mc, &pp, 1)))
 		return st;
 	s.patches = pp.patches;
 	if (pp.kind != SEIR_POP_CSV) {
@@ -633,7 +633,7 @@ static weft_status seir_setup(weft_model_ctx *mc, void **out)
 				       "cannot allocate the model state");
 	*out = s;
 	if ((st = weft__seir_read_params(mc, s)) ||
-	    (st = weft__seir_population_params(mc, &pp)))
+	    (st = weft__seir_population_params(mc, &pp, 1)))
 		return st;
 	/* The state owns the patches; the build reads them. */
 	s->patches = pp.patches;

@@ -301,7 +301,8 @@ static weft_status sp_net_file(weft_model_ctx *mc, seir_patches *pt)
 /* The network between the patches (more than one, mixing), and its
  * cumulative shares (the network itself freed once they are made). */
 static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
-			      const weft_patch_table *t, const char *path)
+			      const weft_patch_table *t, const char *path,
+			      int network)
 {
 	weft_migration_desc d;
 	size_t P = t->n;
@@ -325,6 +326,9 @@ static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
 			"[seir] patch_file (%s): %u patches; at most %u mix "
 			"through a network (or gravity_k = 0: no mixing)",
 			weft_model_where(mc, "patch_file"), t->n, SEIR_MAX_MIX);
+	pt->mixes = 1;
+	if (!network)
+		return WEFT_OK;
 	pt->net = malloc(P * P * sizeof *pt->net);
 	pt->cum = malloc(P * P * sizeof *pt->cum);
 	if (!pt->net || !pt->cum || (!file && sp_net_nonempty(&d, t, pt->net)))
@@ -374,7 +378,8 @@ static weft_status sp_read(weft_model_ctx *mc, seir_pop_params *pp,
 	return WEFT_OK;
 }
 
-weft_status weft__seir_patches_params(weft_model_ctx *mc, seir_pop_params *pp)
+weft_status weft__seir_patches_params(weft_model_ctx *mc, seir_pop_params *pp,
+				      int network)
 {
 	char path[SEIR_POP_PATH_MAX];
 	weft_patch_table t;
@@ -400,7 +405,7 @@ weft_status weft__seir_patches_params(weft_model_ctx *mc, seir_pop_params *pp)
 	if (!st)
 		st = sp_seeds(mc, &pp->patches, &t);
 	if (!st)
-		st = sp_network(mc, &pp->patches, &t, path);
+		st = sp_network(mc, &pp->patches, &t, path, network);
 	t.pops = NULL; /* pp->patches' (or NULL) */
 	weft_patch_table_free(&t);
 	if (st)

@@ -1150,7 +1150,7 @@ static weft_status read_params(weft_context *ctx, const weft_config *cfg,
 	sim.cfg = cfg;
 	sim.model = weft__config_model(cfg);
 	weft__mc_init(&mc, &sim, 0);
-	st = weft__seir_population_params(&mc, pp);
+	st = weft__seir_population_params(&mc, pp, 1);
 	pp->mc = NULL; /* no run: compared with the defaults' */
 	return st;
 }
