@@ -102,6 +102,9 @@ def figure_patches(band_rows, header, files, peer, title, out):
 
 
 def figure_demography(band_rows, files, peer, title, out):
+    # The living are the "pop" rows; a band of births by age of mother
+    # has "born0" at day 0 instead (Starsim's burn-in's babies, which the
+    # check leaves out too), so its curve begins at year 1.
     pop = [r for r in band_rows if r["what"] == "pop"]
     ages = [r for r in band_rows if r["what"].startswith("a")]
     counts = [f for f in files if os.path.basename(f).startswith("counts")]
@@ -154,9 +157,14 @@ def main():
         sys.exit(f"{a.band}: no rows")
     header = list(band_rows[0].keys())
     title = a.title or os.path.basename(a.band)
+    states = [c for c in header if c not in ("day", "patch")]
     if header[0] == "what":
         figure_demography(band_rows, a.files, a.peer, title, a.out)
-    elif len(header) > 1 and header[1] == "patch":
+    elif header[0] != "day" or not states or not all(
+            c.rsplit("_", 1)[-1] in ("lo", "hi", "mean") for c in states):
+        sys.exit(f"{a.band}: a band of columns {','.join(header[:4])},... is not one of "
+                 "day,S_lo,..., day,patch,S_lo,... or what,day,lo,hi,mean")
+    elif header[1] == "patch":
         figure_patches(band_rows, header, a.files, a.peer, title, a.out)
     else:
         figure_states(band_rows, header, a.files, a.peer, title, a.out)

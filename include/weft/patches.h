@@ -505,31 +505,41 @@ static inline const char *weft_migration__row(const char *line, uint32_t P,
 }
 
 /* The next line of f, of any length, into *line (grown as needed, *cap
- * its size): its length, or -1 at the end of the file or when it cannot
- * grow (*nomem set). */
+ * its size; the newline kept, a NUL at the end): its length, or -1 at
+ * the end of the file. *bad: 1 when the line cannot grow, 2 for a NUL
+ * byte in it, 3 for a read error (-1 then too). */
 static inline long weft_migration__line(FILE *f, char **line, size_t *cap,
-					int *nomem)
+					int *bad)
 {
 	size_t len = 0;
+	int c;
 
-	for (;;) {
+	while ((c = getc(f)) != EOF) {
 		if (*cap - len < 2) {
 			size_t want = *cap ? 2 * *cap : 4096;
 			char *g = (char *)realloc(*line, want);
 
 			if (!g) {
-				*nomem = 1;
+				*bad = 1;
 				return -1;
 			}
 			*line = g;
 			*cap = want;
 		}
-		if (!fgets(*line + len, (int)(*cap - len), f))
-			return len ? (long)len : -1;
-		len += strlen(*line + len);
-		if (len && (*line)[len - 1] == '\n')
+		if (c == 0) {
+			*bad = 2;
+			return -1;
+		}
+		(*line)[len++] = (char)c;
+		(*line)[len] = 0;
+		if (c == '\n')
 			return (long)len;
 	}
+	if (ferror(f)) {
+		*bad = 3;
+		return -1;
+	}
+	return len ? (long)len : -1;
 }
 
 /* A network given as a matrix (a modeller's own mobility data, another
@@ -549,11 +559,14 @@ static inline weft_status weft_migration_network_read(weft_model_ctx *mc,
 	char *line = NULL, msg[96];
 	size_t cap = 0;
 	uint32_t ln = 0, rows = 0;
-	int seen = 0, nomem = 0;
+	int seen = 0, bad = 0;
 
-	while (!what && weft_migration__line(f, &line, &cap, &nomem) > 0) {
-		ln++;
-		if (line[strspn(line, " \t\r\n")] == 0)
+	while (!what && weft_migration__line(f, &line, &cap, &bad) > 0) {
+		/* A UTF-8 byte order mark before the first line. */
+		char *at = ln++ || strncmp(line, "\xEF\xBB\xBF", 3) ? line
+								    : line + 3;
+
+		if (at[strspn(at, " \t\r\n")] == 0)
 			continue;
 		if (rows == P) {
 			what = "more rows than patches";
@@ -561,17 +574,25 @@ static inline weft_status weft_migration_network_read(weft_model_ctx *mc,
 		}
 		/* The first line that is not blank, if it does not begin
 		 * with a number, is a header. */
-		if (!seen++ && !weft_migration__numeric(line))
+		if (!seen++ && !weft_migration__numeric(at))
 			continue;
-		what = weft_migration__row(line, P, rows,
-					   net + (size_t)rows * P);
+		what = weft_migration__row(at, P, rows, net + (size_t)rows * P);
 		rows += what == NULL;
 	}
 	free(line);
-	if (nomem)
+	if (bad == 1)
 		return weft_model_fail(mc, WEFT_E_NOMEM,
-				       "[%s] %s (%s): %s: cannot allocate a "
-				       "line",
+				       "[%s] %s (%s): %s, line %u: cannot "
+				       "allocate the line",
+				       section, key, where, path, ln + 1);
+	if (bad == 2) {
+		what = "a NUL byte (not a text file?)";
+		ln++;
+	}
+	if (bad == 3)
+		return weft_model_fail(mc, WEFT_E_IO,
+				       "[%s] %s (%s): %s: cannot be read "
+				       "(a directory?)",
 				       section, key, where, path);
 	if (what)
 		return weft_model_fail(mc, WEFT_E_CONFIG,

@@ -130,9 +130,9 @@ static const weft_key_desc pt_keys[] = {
 	  "per source patch, a column per destination, P numbers a row, 0 "
 	  "or more, 0 from a patch to itself (a first line that does not "
 	  "begin with a number is a header; a relative path is taken from "
-	  "the INI file's directory); used as given (migration, gravity_*, "
-	  "max_rowsum and network_float32 do not apply); empty: the "
-	  "migration model's" },
+	  "the INI file's directory); used as given (the migration model's "
+	  "keys, migration to network_float32, are refused with it); empty: "
+	  "the migration model's" },
 	{ "mixing_form", WEFT_KEY_ENUM, "force", 0, 0, "force|infectious",
 	  "how the network mixes the patches: force, the patches' forces "
 	  "flow along it (LASER's TransmissionSE: patch j's force is f_j + "

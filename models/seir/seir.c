@@ -40,8 +40,9 @@ static const weft_key_desc seir_keys[] = {
 	  "made in the destination, 0 or more, 0 from a patch to itself, a "
 	  "row's sum at most 1 (what stays is 1 - the sum); a first line "
 	  "that does not begin with a number is a header; a relative path is "
-	  "taken from the INI file's directory; migration, gravity_* and "
-	  "max_rowsum do not apply; empty: the migration model's" },
+	  "taken from the INI file's directory; the migration model's keys "
+	  "(migration to network_float32) are refused with it; read with one "
+	  "patch too; empty: the migration model's" },
 	{ "beta", WEFT_KEY_REAL, "0.05", 0, 1, NULL,
 	  "probability that a symptomatic agent infects one susceptible "
 	  "contact of weight 1 in one day, before layer weights, "

@@ -245,20 +245,19 @@ free_all:
 	return rc;
 }
 
-/* network_file's network into pt->net: read as the patch model reads
- * it (weft/patches.h), the rows and columns of patches without agents
- * zeroed, each row's sum at most 1 (what leaves a patch). */
-static weft_status sp_net_file(weft_model_ctx *mc, seir_patches *pt)
+/* network_file's network (P x P) into net, read as the patch model
+ * reads it (weft/patches.h), each row's sum at most 1 (what leaves a
+ * patch); then the rows and columns of patches without agents zeroed
+ * (pops NULL: not yet). */
+static weft_status sp_net_file(weft_model_ctx *mc, uint32_t P,
+			       const uint32_t *pops, double *net)
 {
 	const char *where = weft_model_where(mc, "network_file");
 	char path[SEIR_POP_PATH_MAX];
-	uint32_t P = pt->n;
 	FILE *f;
 	weft_status st;
 	int err;
 
-	if ((st = weft_migration_replaced(mc, "seir", "network_file")))
-		return st;
 	snprintf(path, sizeof path, "%s",
 		 weft_model_string(mc, "network_file"));
 	if (strlen(weft_model_string(mc, "network_file")) >= sizeof path ||
@@ -275,26 +274,44 @@ static weft_status sp_net_file(weft_model_ctx *mc, seir_patches *pt)
 				       where, path, strerror(err));
 	}
 	st = weft_migration_network_read(mc, "seir", "network_file", f, path, P,
-					 pt->net);
+					 net);
 	fclose(f);
 	for (uint32_t q = 0; !st && q < P; q++) {
 		double sum = 0;
 
-		for (uint32_t r = 0; r < P; r++) {
-			double *x = &pt->net[(size_t)q * P + r];
-
-			*x = pt->pops[q] && pt->pops[r] ? *x : 0;
-			sum += *x;
-		}
+		for (uint32_t r = 0; r < P; r++)
+			sum += net[(size_t)q * P + r];
 		if (sum > 1)
-			st = weft_model_fail(
+			return weft_model_fail(
 				mc, WEFT_E_CONFIG,
 				"[seir] network_file (%s): %s: the row of "
 				"patch %u sums to %.17g; the shares of a "
 				"patch's contacts that leave it add up to at "
 				"most 1",
 				where, path, q, sum);
+		for (uint32_t r = 0; pops && r < P; r++)
+			if (!pops[q] || !pops[r])
+				net[(size_t)q * P + r] = 0;
 	}
+	return st;
+}
+
+/* With network_file: the migration keys refused, and the file read and
+ * checked (a one-patch file too, which then mixes nothing). */
+static weft_status sp_net_file_check(weft_model_ctx *mc, uint32_t P)
+{
+	double *net;
+	weft_status st;
+
+	if ((st = weft_migration_replaced(mc, "seir", "network_file")))
+		return st;
+	if (P >= 2)
+		return WEFT_OK; /* read with the network below */
+	if (!(net = malloc(sizeof *net)))
+		return weft_model_fail(mc, WEFT_E_NOMEM,
+				       "cannot allocate the network");
+	st = sp_net_file(mc, P, NULL, net);
+	free(net);
 	return st;
 }
 
@@ -309,7 +326,8 @@ static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
 	int file = weft_model_string(mc, "network_file")[0] != 0;
 	weft_status st;
 
-	if ((st = weft_migration_read(mc, "seir", &d)))
+	if ((file && (st = sp_net_file_check(mc, t->n))) ||
+	    (st = weft_migration_read(mc, "seir", &d)))
 		return st;
 	if (P < 2 || (!file && d.k == 0))
 		return WEFT_OK;
@@ -324,8 +342,10 @@ static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
 		return weft_model_fail(
 			mc, WEFT_E_CONFIG,
 			"[seir] patch_file (%s): %u patches; at most %u mix "
-			"through a network (or gravity_k = 0: no mixing)",
-			weft_model_where(mc, "patch_file"), t->n, SEIR_MAX_MIX);
+			"through a network (%s)",
+			weft_model_where(mc, "patch_file"), t->n, SEIR_MAX_MIX,
+			file ? "network_file mixes them: remove it"
+			     : "or gravity_k = 0: no mixing");
 	pt->mixes = 1;
 	if (!network)
 		return WEFT_OK;
@@ -336,7 +356,7 @@ static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
 				       "[seir] patch_file: cannot allocate "
 				       "the network of %u patches",
 				       t->n);
-	if (file && (st = sp_net_file(mc, pt)))
+	if (file && (st = sp_net_file(mc, t->n, t->pops, pt->net)))
 		return st;
 	st = sp_cum(mc, pt, &d, t, path);
 	free(pt->net);

@@ -221,6 +221,22 @@ refused "a network_file entry that is not a number, at its line" \
 refused "a migration key with network_file" \
 	"\\[seir\\] gravity_c \\(--set seir.gravity_c\\) is a parameter of the migration model, which network_file" \
 	--set seir.network_file="$tmp/net.csv" --set seir.gravity_c=1
+printf 'population\n14000\n' > "$tmp/one.csv"
+refused "a missing network_file with one patch too" \
+	"network_file .*cannot open .*nothere.csv" \
+	--set seir.patch_file="$tmp/one.csv" --set seir.network_file="$tmp/nothere.csv"
+refused "migration_delta with network_file: the file replaces it" \
+	"\\[seir\\] migration_delta .* is a parameter of the migration model, which network_file" \
+	--set seir.network_file="$tmp/net.csv" --set seir.migration_delta=1
+sed 's/^4,0,0,0,0,0,0$/4,7,7,7,7,0,7/' "$tmp/net.csv" > "$tmp/net4.csv"
+refused "an empty patch's row above 1 (checked before the empty patches are left out)" \
+	"network_file .*net4.csv: the row of patch 4 sums to 35" \
+	--set seir.network_file="$tmp/net4.csv"
+printf '0,0.1\000junk\n0.1,0\n' > "$tmp/nul.csv"
+printf 'population,lat,lon\n100,1,2\n200,1,3\n' > "$tmp/two.csv"
+refused "a NUL byte in network_file, at its line" \
+	"network_file .*nul.csv, line 1: a NUL byte" \
+	--set seir.patch_file="$tmp/two.csv" --set seir.network_file="$tmp/nul.csv"
 refused "network_file without patch_file" \
 	"\\[seir\\] network_file .* applies to patches: set patch_file too" \
 	--set seir.patch_file= --set seir.network_file="$tmp/net.csv"
