@@ -121,6 +121,13 @@ static const char *const weft_migration_names[] = { "gravity", "radiation",
 		WEFT_MIGRATION__MODEL, WEFT_MIGRATION__DELTA,    \
 		WEFT_MIGRATION__HOME, WEFT_MIGRATION__F32
 
+/* LASER's seasonal multiplier of transmission on day t (Transmission's
+ * seasonality, a cosine): 1 + a cos(2 pi (t - phase) / 365). */
+static inline double weft_patches_season(double a, double phase, double t)
+{
+	return 1 + a * cos(2 * 3.14159265358979323846 * (t - phase) / 365);
+}
+
 /* A network's model and parameters (weft_migration_read fills it). */
 typedef struct weft_migration_desc {
 	weft_migration_model model;

@@ -815,12 +815,6 @@ static weft_status pt_read_season(weft_model_ctx *mc, double **out, uint32_t *n)
 	return WEFT_OK;
 }
 
-/* The cosine's multiplier on day t: 1 + a cos(2 pi (t - phase) / 365). */
-static double pt_cosine(double a, double phase, uint32_t t)
-{
-	return 1 + a * cos(2 * 3.14159265358979323846 * (t - phase) / 365);
-}
-
 /* seasonality_phases or seasonality_factors: *n numbers (0, or one per
  * patch) into *out; factors from 0 to 1. */
 static weft_status pt_season_list(weft_model_ctx *mc, const pt_state *s,
@@ -929,7 +923,7 @@ static weft_status pt_season_cosine(weft_model_ctx *mc, pt_state *s, double **v)
 	}
 	for (uint32_t t = 0; t < 365; t++)
 		for (uint32_t j = 0; j < w; j++)
-			(*v)[(size_t)t * w + j] = pt_cosine(
+			(*v)[(size_t)t * w + j] = weft_patches_season(
 				nam ? am[j] : amp, nph ? ph[j] : phase, t);
 free_lists:
 	free(ph);

@@ -124,6 +124,9 @@ typedef struct seir_beta_spec {
 	double iso_factor;  /* transmission left to isolating agents */
 	uint32_t iso_start; /* first day isolation applies */
 	uint32_t n_days;
+	/* Seasonal forcing: beta x (1 + season_factor cos(2 pi (d -
+	 * season_phase) / 365)) on day d; season_factor 0: none. */
+	double season_factor, season_phase;
 } seir_beta_spec;
 
 /* The beta table's last row: the last day on which it changes (at most

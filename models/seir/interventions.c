@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <weft/patches.h>
+
 #include "course.h"
 
 static const char *const layer_names[SEIR_LAYERS] = { "home", "school", "work",
@@ -183,11 +185,20 @@ static double iv_factor_on(const seir_beta_spec *b, uint32_t day, int l)
 	return f;
 }
 
+/* Day d's seasonal factor (1 without forcing), LASER's cosine. */
+static double iv_season(const seir_beta_spec *b, uint32_t d)
+{
+	if (b->season_factor == 0)
+		return 1.0;
+	return weft_patches_season(b->season_factor, b->season_phase, d);
+}
+
 uint32_t weft__seir_beta_last(const seir_beta_spec *b)
 {
 	/* The table changes on first and last + 1 of each entry, and on
-	 * iso_start; after the last change every row is the same. */
-	uint64_t changes = b->iso_start;
+	 * iso_start; after the last change every row is the same. With
+	 * seasonal forcing it changes every day. */
+	uint64_t changes = b->season_factor != 0 ? b->n_days : b->iso_start;
 
 	for (size_t i = 0; i < b->n_iv; i++)
 		if ((uint64_t)b->iv[i].last + 1 > changes)
@@ -206,7 +217,7 @@ uint32_t *weft__seir_beta_table(const seir_beta_spec *b, uint32_t *last)
 	for (uint32_t d = 0; d <= *last; d++)
 		for (int l = 0; l < SEIR_LAYERS; l++) {
 			double v = b->beta * b->layer_beta[l] *
-				   iv_factor_on(b, d, l);
+				   iv_factor_on(b, d, l) * iv_season(b, d);
 			uint32_t *row = t + (size_t)d * SEIR_BETA_COLS;
 			row[l] = weft__seir_q28(v);
 			row[SEIR_LAYERS + l] = weft__seir_q28(

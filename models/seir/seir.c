@@ -154,6 +154,13 @@ static const weft_key_desc seir_keys[] = {
 	  "beta multipliers by layer and day: 'LAYERS FIRST-LAST FACTOR, ...' "
 	  "with LAYERS home, school, work, community or all (joined by +), "
 	  "e.g. 'school 30-90 0, all 45-60 0.3'" },
+	{ "seasonality_factor", WEFT_KEY_REAL, "0", 0, 1, NULL,
+	  "seasonal forcing of beta on every layer, as LASER's Transmission "
+	  "seasonality and the patch model's: day t's beta is times 1 + "
+	  "seasonality_factor cos(2 pi (t - seasonality_phase) / 365), with "
+	  "the interventions' factors; 0: none" },
+	{ "seasonality_phase", WEFT_KEY_REAL, "0", -1e6, 1e6, NULL,
+	  "the day of the seasonal cosine's peak (LASER's seasonality_phase)" },
 	{ "isolation_prob", WEFT_KEY_REAL, "0", 0, 1, NULL,
 	  "probability that a symptomatic agent isolates from symptom onset" },
 	{ "isolation_factor", WEFT_KEY_REAL, "0.2", 0, 1, NULL,
@@ -539,7 +546,8 @@ static weft_status seir_build(weft_model_ctx *mc, seir_state *s,
 	weft_status st;
 
 	s->n_agents = pop->n_agents;
-	if ((st = weft__seir_count_seeds(mc, s)) ||
+	if ((st = weft__seir_imports_place(mc, s)) ||
+	    (st = weft__seir_count_seeds(mc, s)) ||
 	    (st = seir_go_on(mc, "estimating R0")) ||
 	    (st = weft__seir_repro_setup(mc, s, pop)) ||
 	    (st = weft__seir_make_beta(mc, s, pop)) ||
@@ -614,6 +622,8 @@ static weft_status seir_check(weft_model_ctx *mc)
 	if (pp.kind != SEIR_POP_CSV) {
 		s.n_agents = pp.agents;
 		st = weft__seir_patch_layout(mc, &s.params, s.patches.n);
+		if (!st)
+			st = weft__seir_imports_place(mc, &s);
 		if (!st)
 			st = weft__seir_count_seeds(mc, &s);
 	}

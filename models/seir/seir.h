@@ -147,6 +147,9 @@ weft_status weft__seir_variants_params(weft_model_ctx *mc, seir_state *s);
 weft_status weft__seir_vaccine_nabs(weft_model_ctx *mc, seir_state *s);
 /* waning.c: a normal law of log2 NAb levels (mean, sd) into law. */
 void weft__seir_nab_law(seir_nab_law *law, double mean, double sd);
+/* variants.c: each import's agents (everyone, or its patch's: patch=N),
+ * once the population's size and patches are known. */
+weft_status weft__seir_imports_place(weft_model_ctx *mc, seir_state *s);
 /* variants.c: the words of the active set's buffer after the waning
  * ones: a variant word per agent and the day's counts (0 without). */
 size_t weft__seir_variants_words(const seir_state *s);

@@ -135,6 +135,8 @@ static weft_status params_interventions(weft_model_ctx *mc, seir_state *s)
 	s->spec.iso_factor = weft_model_real(mc, "isolation_factor");
 	s->spec.iso_start = (uint32_t)weft_model_int(mc, "isolation_start");
 	s->spec.n_days = p->n_days;
+	s->spec.season_factor = weft_model_real(mc, "seasonality_factor");
+	s->spec.season_phase = weft_model_real(mc, "seasonality_phase");
 	p->iso_thr =
 		weft__seir_threshold(weft_model_real(mc, "isolation_prob"));
 	return weft__seir_vaccination_params(mc, s);

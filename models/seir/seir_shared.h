@@ -763,6 +763,9 @@ WEFT_FN weft_u32 seir_nab_left(const WEFT_GLOBAL seir_params *p,
  * exposed to `variant` (Covasim's cv.variant days and n_imports). */
 typedef struct seir_import {
 	weft_u32 day, variant, count;
+	/* The agents it draws from: first .. first + span - 1 (everyone,
+	 * or with patch=N the agents of patch N); patch: N, or SEIR_NONE. */
+	weft_u32 first, span, patch;
 } seir_import;
 
 /* The variants' table, var_off words after the waning block. imm_log:

@@ -42,18 +42,19 @@ static const char *const variant_rel_names[5] = { "rel_beta", "rel_symp_prob",
 /* One entry of the variants key. */
 typedef struct variant_entry {
 	char label[16];
-	double day, imports, rel[5];
-	int has_label, has_day, has_rel[5];
+	double day, imports, patch, rel[5];
+	int has_label, has_day, has_patch, has_rel[5];
 } variant_entry;
 
 static const char variant_names[] =
-	"settings: variant, day, imports, rel_beta, rel_symp_prob, "
+	"settings: variant, day, imports, patch, rel_beta, rel_symp_prob, "
 	"rel_severe_prob, rel_crit_prob, rel_death_prob";
 
 static const char *const variant_forms[][2] = {
 	{ "variant", "a label of 1 to 15 letters, digits, '_' or '-'" },
 	{ "day", "a whole day from 1 (the first step) to 65000" },
 	{ "imports", "a whole number of agents from 0 to 10000" },
+	{ "patch", "a patch of patch_file, a whole number from 0" },
 	{ NULL, "a number from 0 to 100" },
 };
 
@@ -80,6 +81,11 @@ static int variant_set(const char *name, size_t len, const char **p, void *out)
 	}
 	if (IS("imports"))
 		return weft__seir_setting_number(p, 0, 10000, 1, &e->imports);
+	if (IS("patch")) {
+		e->has_patch = 1;
+		return weft__seir_setting_number(p, 0, SEIR_MAX_PATCHES - 1, 1,
+						 &e->patch);
+	}
 	for (int k = 0; k < 5; k++)
 		if (len == strlen(variant_rel_names[k]) &&
 		    !strncmp(name, variant_rel_names[k], len)) {
@@ -175,10 +181,44 @@ static int variant_entry_add(seir_state *s, const char **p, double *rel,
 		snprintf(why, why_size, "at most %u entries", SEIR_IMPORTS);
 		return -1;
 	}
-	t->imp[t->n_imports++] = (seir_import){ .day = (uint32_t)e.day,
-						.variant = (uint32_t)v,
-						.count = (uint32_t)e.imports };
+	t->imp[t->n_imports++] =
+		(seir_import){ .day = (uint32_t)e.day,
+			       .variant = (uint32_t)v,
+			       .count = (uint32_t)e.imports,
+			       .patch = e.has_patch ? (uint32_t)e.patch
+						    : SEIR_NONE };
 	return 0;
+}
+
+weft_status weft__seir_imports_place(weft_model_ctx *mc, seir_state *s)
+{
+	const seir_patches *pt = &s->patches;
+	char why[160];
+
+	for (uint32_t i = 0; i < s->var.n_imports; i++) {
+		seir_import *im = &s->var.imp[i];
+		uint32_t q = im->patch;
+
+		im->first = 0;
+		im->span = s->n_agents;
+		if (q == SEIR_NONE)
+			continue;
+		if (q >= pt->n) {
+			snprintf(why, sizeof why, "entry %u: patch=%u, but %s",
+				 i + 1, q,
+				 pt->n ? "patch_file has fewer patches"
+				       : "there is no patch_file");
+			return variant_bad(mc, "variants", why);
+		}
+		if (!pt->pops[q]) {
+			snprintf(why, sizeof why,
+				 "entry %u: patch=%u has no agents", i + 1, q);
+			return variant_bad(mc, "variants", why);
+		}
+		im->first = pt->start[q];
+		im->span = pt->pops[q];
+	}
+	return WEFT_OK;
 }
 
 /* variant_immunity: n rows of n numbers, or Covasim's defaults. */

@@ -54,7 +54,9 @@
 			"as Covasim's cv.variant: entries 'variant=LABEL "     \
 			"day=D imports=N' separated by commas, with "          \
 			"optional rel_beta, rel_symp_prob, "                   \
-			"rel_severe_prob, rel_crit_prob, rel_death_prob; "     \
+			"rel_severe_prob, rel_crit_prob, rel_death_prob, "     \
+			"and patch=P (with patch_file: the imports drawn "     \
+			"among patch P's agents); "                            \
 			"alpha, beta, gamma and delta take Covasim's "         \
 			"get_variant_pars and get_cross_immunity, other "      \
 			"labels 1 (models/seir/seir.md); empty: the "          \

@@ -325,6 +325,28 @@ static void test_interventions(void)
 		       t[3 * 8 + 4] == weft__seir_q28(0.5 * 0.25),
 	       "isolation applies from its first day");
 	free(t);
+	/* Seasonal forcing: every day its row, the cosine times the
+	 * interventions' factors (phase 10: the peak on day 10). */
+	b.season_factor = 0.4;
+	b.season_phase = 10;
+	t = weft__seir_beta_table(&b, &last);
+	tap_ok(t && last == 100 && t[10 * 8 + 0] == weft__seir_q28(0.5 * 1.4) &&
+		       t[50 * 8 + 0] ==
+			       weft__seir_q28(
+				       0.5 * 0.3 *
+				       (1 +
+					0.4 * cos(2 * 3.14159265358979323846 *
+						  40 / 365))) &&
+		       t[99 * 8 + 3] ==
+			       weft__seir_q28(
+				       0.5 * 2 *
+				       (1 +
+					0.4 * cos(2 * 3.14159265358979323846 *
+						  89 / 365))),
+	       "seasonality: a row a day, 1 + 0.4 cos(2 pi (t - 10) / 365) "
+	       "times the interventions' factors");
+	free(t);
+	b.season_factor = 0;
 	tap_ok(weft__seir_interventions_parse("  ", iv, &b.n_iv, why,
 					      sizeof why) == 0 &&
 		       b.n_iv == 0,

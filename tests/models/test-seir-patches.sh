@@ -17,7 +17,11 @@
 #     town;
 #   - network_file's network instead: only the towns it joins mix, and
 #     the share built is the file's;
+#   - a variant imported into one town (patch=N) starts its epidemic
+#     there;
 #   - initial_infected seeds the patches it names;
+#   - seasonal forcing (seasonality_factor, in every run above): its peak
+#     early gives more early infections than its trough;
 #   - one patch of everyone gives the run without patches, byte for
 #     byte;
 #   - a checkpoint and a resume give the run's bytes;
@@ -46,6 +50,8 @@ community_contacts = 12
 age_bands = 0-17, 18-64, 65+
 test_interventions = days=10- symp=0.2
 infection_log = true
+seasonality_factor = 0.3
+seasonality_phase = 30
 EOI
 
 run() { seir_run "$@"; }
@@ -131,6 +137,28 @@ run seeds openmp 2 --set seir.patch_file="$tmp/seeds.csv" --set seir.gravity_k=0
 awk -F, 'NR == 2 { exit !($3 == 22) }' "$tmp/seeds/daily.csv" &&
 	awk -F, 'NR > 1 && $2 == 2 { n += $3 } NR > 1 && ($2 == 1 || $2 == 3 || $2 == 5) { o += $3 } END { exit !(n > 0 && o == 0) }' "$tmp/seeds/by_patch.csv"
 ok $? "initial_infected: 15 + 7 seeds in the towns that name them, the second town's epidemic its own"
+
+# Imports into a patch (a variant's patch=N): ten of delta into the
+# fourth town on day 20, no mixing; its epidemic begins on day 20, the
+# towns neither seeded nor imported into have none.
+run imp openmp 2 --set seir.gravity_k=0 --set seir.waning=true --set seir.test_interventions= \
+	--set 'seir.variants=variant=delta day=20 imports=10 patch=3'
+awk -F, 'NR > 1 && $2 == 3 && $1 < 20 && $3 { bad = 1 } NR > 1 && $2 == 3 && $1 == 20 && $3 != 10 { bad = 1 }
+	NR > 1 && $2 == 3 { n += $3 } NR > 1 && ($2 == 1 || $2 == 2 || $2 == 5) && $3 { bad = 1 }
+	END { exit !(!bad && n > 10) }' "$tmp/imp/by_patch.csv"
+ok $? "imports with patch=3: 10 on day 20 in the fourth town, its epidemic from then on, none in the towns unseeded ($(awk -F, 'NR > 1 && $2 == 3 { n += $3 } END { print n }' "$tmp/imp/by_patch.csv") there)"
+
+# ---- seasonality ------------------------------------------------------------------
+# The cosine's peak on day 0 against its trough there: more infections
+# in the first 60 days.
+early() {
+	awk -F, 'NR > 1 && $1 <= 60 { n += $8 } END { print n + 0 }' "$tmp/$1/daily.csv"
+}
+run peak openmp 2 --set seir.seasonality_factor=0.5 --set seir.seasonality_phase=0 &&
+	run trough openmp 2 --set seir.seasonality_factor=0.5 --set seir.seasonality_phase=182.5
+hi=$(early peak) lo=$(early trough)
+[ "$hi" -gt "$lo" ] && [ "$lo" -gt 0 ]
+ok $? "seasonality_factor 0.5: its peak on day 0 gives more infections in 60 days than its trough ($hi against $lo)"
 
 # ---- one patch is none -----------------------------------------------------------
 printf 'population\n14000\n' > "$tmp/one.csv"
@@ -237,6 +265,15 @@ printf 'population,lat,lon\n100,1,2\n200,1,3\n' > "$tmp/two.csv"
 refused "a NUL byte in network_file, at its line" \
 	"network_file .*nul.csv, line 1: a NUL byte" \
 	--set seir.patch_file="$tmp/two.csv" --set seir.network_file="$tmp/nul.csv"
+refused "imports into a patch past the file's" \
+	"entry 1: patch=9, but patch_file has fewer patches" \
+	--set seir.waning=true --set seir.test_interventions= --set 'seir.variants=variant=delta day=20 patch=9'
+refused "imports into an empty patch" "entry 1: patch=4 has no agents" \
+	--set seir.waning=true --set seir.test_interventions= --set 'seir.variants=variant=delta day=20 patch=4'
+refused "imports into a patch without patch_file" \
+	"entry 1: patch=1, but there is no patch_file" --set seir.patch_file= \
+	--set seir.agents=5000 --set seir.initial_infected=5 \
+	--set seir.waning=true --set seir.test_interventions= --set 'seir.variants=variant=delta day=20 patch=1'
 refused "network_file without patch_file" \
 	"\\[seir\\] network_file .* applies to patches: set patch_file too" \
 	--set seir.patch_file= --set seir.network_file="$tmp/net.csv"
