@@ -161,7 +161,8 @@ static weft_status est_parts(weft_model_ctx *mc, weft_model_estimate *est,
 		return st;
 	return weft_model_estimate_add(
 		est, "the parameters and beta table",
-		"[seir] interventions, isolation_start; [simulation] steps",
+		"[seir] interventions, isolation_start, seasonality_factor; "
+		"[simulation] steps",
 		e->host_beta, e->dev_params);
 }
 

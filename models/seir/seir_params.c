@@ -137,6 +137,13 @@ static weft_status params_interventions(weft_model_ctx *mc, seir_state *s)
 	s->spec.n_days = p->n_days;
 	s->spec.season_factor = weft_model_real(mc, "seasonality_factor");
 	s->spec.season_phase = weft_model_real(mc, "seasonality_phase");
+	if (s->spec.season_factor == 0 && params_set(mc, "seasonality_phase"))
+		return weft_model_fail(
+			mc, WEFT_E_CONFIG,
+			"[seir] seasonality_phase (%s) needs an amplitude: "
+			"seasonality_factor (%s) above 0",
+			weft_model_where(mc, "seasonality_phase"),
+			weft_model_where(mc, "seasonality_factor"));
 	p->iso_thr =
 		weft__seir_threshold(weft_model_real(mc, "isolation_prob"));
 	return weft__seir_vaccination_params(mc, s);
@@ -192,15 +199,17 @@ weft_status weft__seir_read_params(weft_model_ctx *mc, seir_state *s)
 
 /* [seir] crn: the beta table's row after its last (rows rows before
  * it): each layer's level chance, the largest of its column (every day,
- * isolating or not) and of its beta before interventions, so that
- * measures that only lower a chance leave it as it is. */
+ * isolating or not) and of its beta before interventions at the
+ * seasonal peak (1 + seasonality_factor), so that measures that only
+ * lower a chance leave it as it is. */
 static void params_crn_row(const seir_beta_spec *b, uint32_t *table,
 			   uint32_t rows)
 {
 	uint32_t *crn = table + (size_t)rows * SEIR_BETA_COLS;
 
 	for (int l = 0; l < SEIR_LAYERS; l++) {
-		uint32_t m = weft__seir_q28(b->beta * b->layer_beta[l]);
+		uint32_t m = weft__seir_q28(b->beta * b->layer_beta[l] *
+					    (1 + b->season_factor));
 
 		for (uint32_t r = 0; r < rows; r++) {
 			const uint32_t *row =

@@ -160,6 +160,17 @@ hi=$(early peak) lo=$(early trough)
 [ "$hi" -gt "$lo" ] && [ "$lo" -gt 0 ]
 ok $? "seasonality_factor 0.5: its peak on day 0 gives more infections in 60 days than its trough ($hi against $lo)"
 
+# Common random numbers hold with seasonality: a measure from day 40
+# changes nothing before day 40 (the level chance is the season's peak,
+# whatever the interventions).
+run crn0 openmp 2 --set seir.crn=true --set seir.seasonality_phase=50 &&
+	run crn1 openmp 2 --set seir.crn=true --set seir.seasonality_phase=50 \
+		--set 'seir.interventions=all 40-60 0.5'
+first=$(awk -F, 'NR == FNR { a[FNR] = $0; next } a[FNR] != $0 { print $1; exit }' \
+	"$tmp/crn0/daily.csv" "$tmp/crn1/daily.csv")
+[ -n "$first" ] && [ "$first" -ge 40 ]
+ok $? "crn with seasonality: an intervention from day 40 first changes daily.csv on day ${first:-none}"
+
 # ---- one patch is none -----------------------------------------------------------
 printf 'population\n14000\n' > "$tmp/one.csv"
 run one openmp 2 --set seir.patch_file="$tmp/one.csv" \
@@ -274,6 +285,9 @@ refused "imports into a patch without patch_file" \
 	"entry 1: patch=1, but there is no patch_file" --set seir.patch_file= \
 	--set seir.agents=5000 --set seir.initial_infected=5 \
 	--set seir.waning=true --set seir.test_interventions= --set 'seir.variants=variant=delta day=20 patch=1'
+refused "seasonality_phase without seasonality_factor" \
+	"\\[seir\\] seasonality_phase .* needs an amplitude" \
+	--set seir.seasonality_factor=0
 refused "network_file without patch_file" \
 	"\\[seir\\] network_file .* applies to patches: set patch_file too" \
 	--set seir.patch_file= --set seir.network_file="$tmp/net.csv"
