@@ -96,7 +96,6 @@ typedef struct seir_patches {
 	 * r for a community contact of patch q; NULL: every contact stays
 	 * in its patch. */
 	uint64_t *cum;
-	double *net; /* the network, n x n, or NULL */
 	/* The share of community contacts that the network sends to other
 	 * patches (the patches' row sums weighted by their agents), and
 	 * once built, the stored community entries and those between

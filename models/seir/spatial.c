@@ -24,7 +24,6 @@ void weft__seir_patches_free(seir_patches *pt)
 	free(pt->pops);
 	free(pt->seeds);
 	free(pt->cum);
-	free(pt->net);
 	memset(pt, 0, sizeof *pt);
 }
 
@@ -170,14 +169,14 @@ static weft_status sp_not_finite(weft_model_ctx *mc, const char *path,
  * thresholds, patch q's own share (1 - the row's sum) in its place;
  * pt->share the share that leaves a patch, weighted by the agents. */
 static weft_status sp_cum(weft_model_ctx *mc, seir_patches *pt,
-			  const weft_migration_desc *d,
+			  const double *net, const weft_migration_desc *d,
 			  const weft_patch_table *t, const char *path)
 {
 	uint32_t P = pt->n;
 	double total = 0;
 
 	for (uint32_t q = 0; q < P; q++) {
-		const double *row = pt->net + (size_t)q * P;
+		const double *row = net + (size_t)q * P;
 		double sum = 0, acc = 0;
 
 		for (uint32_t r = 0; r < P; r++) {
@@ -245,6 +244,30 @@ free_all:
 	return rc;
 }
 
+/* The file that key names, its path resolved against the INI file's
+ * directory into path, opened for reading into *f; a failure names the
+ * key and the path. */
+static weft_status sp_open(weft_model_ctx *mc, const char *key, char *path,
+			   FILE **f)
+{
+	const char *where = weft_model_where(mc, key);
+	int err;
+
+	snprintf(path, SEIR_POP_PATH_MAX, "%s", weft_model_string(mc, key));
+	if (strlen(weft_model_string(mc, key)) >= SEIR_POP_PATH_MAX ||
+	    !weft__seir_pop_resolve(path, where))
+		return weft_model_fail(mc, WEFT_E_CONFIG,
+				       "[seir] %s (%s): the path is longer "
+				       "than %d bytes",
+				       key, where, SEIR_POP_PATH_MAX - 1);
+	if ((*f = fopen(path, "r")))
+		return WEFT_OK;
+	err = errno;
+	return weft_model_fail(mc, WEFT_E_IO,
+			       "[seir] %s (%s): cannot open %s: %s", key, where,
+			       path, strerror(err));
+}
+
 /* network_file's network (P x P) into net, read as the patch model
  * reads it (weft/patches.h), each row's sum at most 1 (what leaves a
  * patch); then the rows and columns of patches without agents zeroed
@@ -256,23 +279,9 @@ static weft_status sp_net_file(weft_model_ctx *mc, uint32_t P,
 	char path[SEIR_POP_PATH_MAX];
 	FILE *f;
 	weft_status st;
-	int err;
 
-	snprintf(path, sizeof path, "%s",
-		 weft_model_string(mc, "network_file"));
-	if (strlen(weft_model_string(mc, "network_file")) >= sizeof path ||
-	    !weft__seir_pop_resolve(path, where))
-		return weft_model_fail(mc, WEFT_E_CONFIG,
-				       "[seir] network_file (%s): the path is "
-				       "longer than %d bytes",
-				       where, SEIR_POP_PATH_MAX - 1);
-	if (!(f = fopen(path, "r"))) {
-		err = errno;
-		return weft_model_fail(mc, WEFT_E_IO,
-				       "[seir] network_file (%s): cannot open "
-				       "%s: %s",
-				       where, path, strerror(err));
-	}
+	if ((st = sp_open(mc, "network_file", path, &f)))
+		return st;
 	st = weft_migration_network_read(mc, "seir", "network_file", f, path, P,
 					 net);
 	fclose(f);
@@ -323,6 +332,7 @@ static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
 {
 	weft_migration_desc d;
 	size_t P = t->n;
+	double *net;
 	int file = weft_model_string(mc, "network_file")[0] != 0;
 	weft_status st;
 
@@ -349,35 +359,31 @@ static weft_status sp_network(weft_model_ctx *mc, seir_patches *pt,
 	pt->mixes = 1;
 	if (!network)
 		return WEFT_OK;
-	pt->net = malloc(P * P * sizeof *pt->net);
+	net = malloc(P * P * sizeof *net);
 	pt->cum = malloc(P * P * sizeof *pt->cum);
-	if (!pt->net || !pt->cum || (!file && sp_net_nonempty(&d, t, pt->net)))
+	if (!net || !pt->cum || (!file && sp_net_nonempty(&d, t, net))) {
+		free(net);
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "[seir] patch_file: cannot allocate "
 				       "the network of %u patches",
 				       t->n);
-	if (file && (st = sp_net_file(mc, t->n, t->pops, pt->net)))
-		return st;
-	st = sp_cum(mc, pt, &d, t, path);
-	free(pt->net);
-	pt->net = NULL;
+	}
+	st = file ? sp_net_file(mc, t->n, t->pops, net) : WEFT_OK;
+	if (!st)
+		st = sp_cum(mc, pt, net, &d, t, path);
+	free(net);
 	return st;
 }
 
-static weft_status sp_read(weft_model_ctx *mc, seir_pop_params *pp,
-			   const char *path, weft_patch_table *t)
+static weft_status sp_read(weft_model_ctx *mc, seir_pop_params *pp, char *path,
+			   weft_patch_table *t)
 {
 	seir_patches *pt = &pp->patches;
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	weft_status st;
-	int err = errno;
 
-	if (!f)
-		return weft_model_fail(mc, WEFT_E_IO,
-				       "[seir] patch_file (%s): cannot open "
-				       "%s: %s",
-				       weft_model_where(mc, "patch_file"), path,
-				       strerror(err));
+	if ((st = sp_open(mc, "patch_file", path, &f)))
+		return st;
 	st = weft_patch_table_read(mc, "seir", "patch_file", f, path, NULL, 0,
 				   SEIR_MAX_PATCHES, t);
 	fclose(f);
@@ -410,14 +416,6 @@ weft_status weft__seir_patches_params(weft_model_ctx *mc, seir_pop_params *pp,
 		return sp_unused(mc);
 	if ((st = sp_refuse(mc, pp)))
 		return st;
-	snprintf(path, sizeof path, "%s", weft_model_string(mc, "patch_file"));
-	if (strlen(weft_model_string(mc, "patch_file")) >= sizeof path ||
-	    !weft__seir_pop_resolve(path, weft_model_where(mc, "patch_file")))
-		return weft_model_fail(mc, WEFT_E_CONFIG,
-				       "[seir] patch_file (%s): the path is "
-				       "longer than %d bytes",
-				       weft_model_where(mc, "patch_file"),
-				       SEIR_POP_PATH_MAX - 1);
 	memset(&t, 0, sizeof t);
 	st = sp_read(mc, pp, path, &t);
 	if (!st)
