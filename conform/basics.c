@@ -907,6 +907,36 @@ static void inv_launch(weft__ct *t, inv *v, weft_launch bad, const char *what)
 		"step with %s (after a valid launch) runs nothing", what);
 }
 
+/* A backend may keep what it checked of a launch list for the next step()
+ * with the same list: a list changed in place since must be checked
+ * again. A valid list (on a buffer of its own) is stepped, then the same
+ * array gets a launch on b and a bad one: refused, and b untouched. */
+static void inv_changed_list(weft__ct *t, inv *v)
+{
+	weft_buf *x;
+	weft_launch l[2];
+	weft_status st;
+
+	weft__ct_begin(t, "setup: a valid list stepped before it changes");
+	x = weft__ct_guarded(t, INV_WORDS, 0x22222222u);
+	if (!x) {
+		weft__ct_end(t);
+		return;
+	}
+	l[0] = l[1] = weft__ct_launch(CF_K_FILL, INV_WORDS, v->p, x);
+	st = t->vt->step(t->dev, t->prog, l, 2, 1, &t->err);
+	if (st == WEFT_OK)
+		st = t->vt->sync(t->dev, &t->err);
+	weft__ct_expect(t, st == WEFT_OK, "the valid list: %s", t->err.msg);
+	weft__ct_end(t);
+	l[0] = weft__ct_launch(CF_K_FILL, INV_WORDS, v->p, v->b);
+	l[1].kernel = CF_N_KERNELS;
+	REFUSED(t->vt->step(t->dev, t->prog, l, 2, 1, &t->err),
+		"step of the same list changed in place (a kernel index out "
+		"of range after a valid launch) runs nothing");
+	weft__ct_free(t, x);
+}
+
 static void inv_launches(weft__ct *t, inv *v)
 {
 	weft_launch ok = weft__ct_launch(CF_K_FILL, INV_WORDS, v->p, v->b);
@@ -935,6 +965,7 @@ static void inv_launches(weft__ct *t, inv *v)
 	inv_launch(t, v, l, "extent_offset 16 of a 16-byte extent buffer");
 	l.extent_offset = 0xFFFFFFFCu;
 	inv_launch(t, v, l, "extent_offset 0xfffffffc (outside the buffer)");
+	inv_changed_list(t, v);
 	REFUSED(t->vt->step(t->dev, NULL, &ok, 1, 1, &t->err),
 		"step with a NULL program");
 	REFUSED(t->vt->step(t->dev, t->prog, NULL, 2, 1, &t->err),

@@ -291,6 +291,10 @@ static weft_status weft__sim_init(weft_sim *sim)
 	sim->steps_total =
 		(uint64_t)weft__config_opts(sim->cfg)->simulation.steps;
 	sim->every = (uint64_t)weft__config_opts(sim->cfg)->output.every;
+	sim->collect_points = 1;
+	if (sim->model->struct_size >= WEFT_MODEL_V1_7_SIZE &&
+	    sim->model->collect && sim->model->collect_points > 1)
+		sim->collect_points = sim->model->collect_points;
 	sim->outdir = weft__config_opts(sim->cfg)->output.directory;
 	weft__mc_init(&sim->mc, sim, 0);
 	return weft__sim_lists_init(sim);
@@ -506,12 +510,17 @@ static weft_status weft__sim_between(weft_sim *sim)
 	return st;
 }
 
-/* Steps to the next output point, or to the next checkpoint when it comes
- * first. */
+/* Steps to the next output point that collects (every collect_points-th
+ * one), or to the next checkpoint when it comes first. */
 static uint64_t weft__sim_chunk(const weft_sim *sim)
 {
-	uint64_t chunk = sim->every - sim->steps_done % sim->every;
+	uint64_t span = sim->every, chunk;
 	uint64_t ck = sim->ckpt ? sim->ckpt->every : 0;
+
+	if (sim->collect_points > 1 &&
+	    sim->every <= UINT64_MAX / sim->collect_points)
+		span = sim->every * sim->collect_points;
+	chunk = span - sim->steps_done % span;
 
 	if (ck && ck - sim->steps_done % ck < chunk)
 		chunk = ck - sim->steps_done % ck;

@@ -150,6 +150,9 @@ struct weft_sim {
 	int batched;	/* a replica of a batch (batch.c): vt is its view */
 	uint64_t last_fence; /* the last token weft_sim_fence() gave */
 	uint64_t steps_total, steps_done, every;
+	/* Output points one chunk may span (the model's collect_points,
+	 * ABI 1.7; 1 for the others): collect() runs at the chunk's end. */
+	uint64_t collect_points;
 	const char *outdir;
 	char *cache_dir;       /* resolved default cache directory, owned */
 	weft__outputs outputs; /* the new set, until and after its commit */

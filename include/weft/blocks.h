@@ -73,10 +73,13 @@ enum weft_blocks_kernel {
 	WEFT_BLOCKS_K_TOTAL,
 	WEFT_BLOCKS_K_HIST_CLEAR,
 	WEFT_BLOCKS_K_HIST,
+	WEFT_BLOCKS_K_SCAN1_U32,
+	WEFT_BLOCKS_K_SCAN1_U64,
+	WEFT_BLOCKS_K_LEVELS1,
 	WEFT_BLOCKS_N_KERNELS
 };
 
-/* Launches each block appends. */
+/* Launches each block appends, at most. */
 #define WEFT_BLOCKS_SCAN_LAUNCHES      7u
 #define WEFT_BLOCKS_REDUCE_LAUNCHES    5u
 #define WEFT_BLOCKS_COMPACT_LAUNCHES   8u
@@ -157,12 +160,18 @@ static inline uint32_t weft_blocks__start(weft_launch *l, uint32_t first,
 
 /* The scan of the partials of an array of up to len elements: level 2
  * from level 1, level 2 scanned, level 1 made offsets (3 launches after
- * the level 1 partials are in place). */
+ * the level 1 partials are in place); when level 1 fits one tile (len up
+ * to 2^24 elements), level 1 scanned by one launch. */
 static inline uint32_t weft_blocks__levels_scan(weft_launch *l, uint32_t first,
 						weft_buf *scratch, uint64_t len)
 {
 	uint32_t t2 = weft_blocks_tiles(weft_blocks_tiles(len));
 
+	if (t2 <= 1) {
+		l[0] = WEFT_BLOCKS__L(LEVELS1, 1, 1, scratch, NULL, NULL, NULL,
+				      NULL);
+		return 1;
+	}
 	l[0] = WEFT_BLOCKS__L(TILES_L1, t2, 1, scratch, NULL, NULL, NULL, NULL);
 	l[1] = WEFT_BLOCKS__L(TOP_SCAN, 1, 1, scratch, NULL, NULL, NULL, NULL);
 	l[2] = WEFT_BLOCKS__L(DOWN_L1, t2, 1, scratch, NULL, NULL, NULL, NULL);
@@ -172,7 +181,9 @@ static inline uint32_t weft_blocks__levels_scan(weft_launch *l, uint32_t first,
 /* ---- scans ------------------------------------------------------------- */
 
 /* A scan of u32 (wide = 0) or u64 (wide = 1) elements: each tile's sum,
- * the partials scanned, each tile scanned from its offset into out. */
+ * the partials scanned, each tile scanned from its offset into out; when
+ * the capacity fits one tile, that tile scanned in one pass by one launch
+ * (3 launches in all). */
 static inline uint32_t weft_blocks__scan(weft_launch *l, uint32_t first,
 					 int wide, weft_buf *in, weft_buf *out,
 					 weft_buf *count, uint32_t count_index,
@@ -184,6 +195,13 @@ static inline uint32_t weft_blocks__scan(weft_launch *l, uint32_t first,
 	n = weft_blocks__start(l, first,
 			       inclusive ? WEFT_BLOCKS_F_INCLUSIVE : 0u, count,
 			       count_index, scratch, capacity);
+	if (capacity <= WEFT_BLOCKS_TILE) {
+		l[n++] = weft_blocks__launch(
+			first + (wide ? WEFT_BLOCKS_K_SCAN1_U64
+				      : WEFT_BLOCKS_K_SCAN1_U32),
+			1, 3, scratch, in, out, NULL, NULL);
+		return n;
+	}
 	l[n++] = weft_blocks__launch(first + (wide ? WEFT_BLOCKS_K_TILES_U64
 						   : WEFT_BLOCKS_K_TILES_U32),
 				     t1, 2, scratch, in, NULL, NULL, NULL);

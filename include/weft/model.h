@@ -207,7 +207,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	6
+#define WEFT_MODEL_ABI_MINOR	7
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or
@@ -337,6 +337,20 @@ typedef struct weft_model {
 	 * views and lists, which the core checks. NULL: not an
 	 * environment. */
 	const weft_env_model *env;
+
+	/* ABI 1.7 (read only when struct_size covers it; optional). */
+	/* How many output points one collect() may serve; 0 or 1: one each.
+	 * A model whose collect() reads back only what its steps append
+	 * (rows of weft_model_rows_*) or what only grows (weft/agents.h's
+	 * control block, whose overflow records its step) writes the same
+	 * outputs when the core calls collect() at every collect_points-th
+	 * output point only: the steps between run as one chunk, with no
+	 * host work between them. collect() and emit() then handle the rows
+	 * of up to that many points at once (weft_model_rows_due() gives
+	 * them, and the snapshot must hold them). The run's end, a
+	 * checkpoint and an application stepping the run itself
+	 * (weft_sim_step) still end a chunk where they fall. */
+	uint32_t collect_points;
 } weft_model;
 
 /* The size of the first published layout: a model's struct_size is at
@@ -360,9 +374,14 @@ typedef struct weft_model {
 #define WEFT_MODEL_V1_4_SIZE \
 	(offsetof(weft_model, ensemble) + sizeof(const weft_ensemble_desc *))
 
-/* The 1.5 layout, which appended env. */
+/* The 1.5 layout, which appended env (1.6 changed weft_ensemble_desc
+ * only). */
 #define WEFT_MODEL_V1_5_SIZE \
 	(offsetof(weft_model, env) + sizeof(const weft_env_model *))
+
+/* The 1.7 layout, which appended collect_points. */
+#define WEFT_MODEL_V1_7_SIZE \
+	(offsetof(weft_model, collect_points) + sizeof(uint32_t))
 
 /* ---- what a model may ask of the core ------------------------------- */
 /* Exported from libweft, which every model plugin links (pkg-config

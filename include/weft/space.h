@@ -273,8 +273,9 @@ static inline weft_launch weft_space__per_agent(weft_launch l,
 /* The generic stage: from keys (one per agent, below n_cells), the bins'
  * counts (atomic adds), starts (weft_blocks_scan_u32 over n_cells + 1
  * entries), the agents scattered into perm through an atomic cursor per
- * bin, then each bin's entries sorted by slot (one work item per bin), so
- * perm is in (bin, slot) order whatever the timing. Appends
+ * bin, then each bin's entries sorted by slot (by the agent that took the
+ * bin's first entry), so perm is in (bin, slot) order whatever the
+ * timing. The keys are as they were after it. Appends
  * WEFT_SPACE_BIN_LAUNCHES launches; `first` is NAME_K_WEFT_SPACE,
  * `blocks_first` NAME_K_WEFT_BLOCKS. */
 static inline uint32_t weft_space_bin_keys(weft_launch *l, uint32_t first,
@@ -296,8 +297,10 @@ static inline uint32_t weft_space_bin_keys(weft_launch *l, uint32_t first,
 		weft_blocks__launch(first + WEFT_SPACE_K_SCATTER, 0, 4, b->keys,
 				    b->starts, b->cursor, b->perm, NULL),
 		b);
-	l[n++] = weft_blocks__launch(first + WEFT_SPACE_K_CANON, b->n_cells, 2,
-				     b->starts, b->perm, NULL, NULL, NULL);
+	l[n++] = weft_space__per_agent(
+		weft_blocks__launch(first + WEFT_SPACE_K_CANON, 0, 3, b->keys,
+				    b->starts, b->perm, NULL, NULL),
+		b);
 	return n;
 }
 

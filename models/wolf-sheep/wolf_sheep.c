@@ -23,10 +23,18 @@
 #include "wolf_sheep_kernels.h"
 #include "wolf_sheep_shared.h"
 
-#define WS_VERSION	"1.0"
-#define WS_SNAP_ROWS	2u
-#define WS_MAX_ROWS	(1u << 26)
-#define WS_MAX_LAUNCHES 256u
+#define WS_VERSION "1.0"
+/* Output points one collect() serves (the rows are appended on the
+ * device, the populations' control blocks only grow): 128 steps run as
+ * one chunk at [output] every = 1. A snapshot holds their rows and row 0. */
+#define WS_COLLECT_POINTS 128u
+#define WS_SNAP_ROWS	  (WS_COLLECT_POINTS + 1u)
+#define WS_MAX_ROWS	  (1u << 26)
+#define WS_MAX_LAUNCHES	  256u
+/* The bins of a population's lists: the cells, and one more for the
+ * sheep that died in the sheep phase but stay in their slots until the
+ * step's one compaction (no wolf sees them). */
+#define WS_BINS(cells) ((cells) + 1u)
 /* The capacity of a population whose key is 0: this many times its
  * initial count, at least WS_MIN_CAPACITY. */
 #define WS_CAP_FACTOR	100u
@@ -78,9 +86,7 @@ typedef struct ws_state {
 	uint64_t n_rows;
 	uint32_t n0[2], cap[2];
 	weft_buf *p, *ctl, *grass, *wolfmap, *series;
-	weft_buf *grown;    /* u32 per cell: 1 when grown after the grazing */
-	weft_buf *gsum;	    /* u64: their sum */
-	weft_buf *gscratch; /* the sum's scratch */
+	weft_buf *regrow; /* the regrowth ring (wolf_sheep_shared.h) */
 	ws_pop sheep, wolves;
 	uint32_t *host; /* rows read back */
 	weft_model_rows *rows;
@@ -137,7 +143,7 @@ static weft_status ws_read_params(weft_model_ctx *mc, ws_state *s)
 	s->n0[1] = (uint32_t)weft_model_int(mc, "initial_wolves");
 	s->cap[0] = ws_capacity(mc, "sheep_capacity", s->n0[0]);
 	s->cap[1] = ws_capacity(mc, "wolf_capacity", s->n0[1]);
-	if (cells > WEFT_SPACE_MAX_CELLS)
+	if (cells > WEFT_SPACE_MAX_CELLS - 1)
 		return weft_model_fail(
 			mc, WEFT_E_CONFIG,
 			"[wolf_sheep] width = %u (%s) and "
@@ -145,7 +151,7 @@ static weft_status ws_read_params(weft_model_ctx *mc, ws_state *s)
 			"more than %u",
 			p->width, weft_model_where(mc, "width"), p->height,
 			weft_model_where(mc, "height"),
-			(unsigned long long)cells, WEFT_SPACE_MAX_CELLS);
+			(unsigned long long)cells, WEFT_SPACE_MAX_CELLS - 1);
 	for (int k = 0; k < 2; k++)
 		if (s->n0[k] > s->cap[k])
 			return weft_model_fail(
@@ -177,10 +183,12 @@ static weft_status ws_check(weft_model_ctx *mc)
 	return ws_read_params(mc, &s);
 }
 
-/* Device bytes of one population: fields, the kit's buffers, lists. */
+/* Device bytes of one population: fields, the kit's buffers, lists (over
+ * the cells and one more bin, WS_BINS). */
 static uint64_t ws_pop_bytes(uint32_t cap, uint32_t cells)
 {
-	return weft_agents_bytes(cap, 3) + weft_grid_lists_bytes(cap, cells);
+	return weft_agents_bytes(cap, 3) +
+	       weft_grid_lists_bytes(cap, WS_BINS(cells));
 }
 
 static weft_status ws_estimate(weft_model_ctx *mc, weft_model_estimate *est)
@@ -206,9 +214,14 @@ static weft_status ws_estimate(weft_model_ctx *mc, weft_model_estimate *est)
 		 s.params.width, s.params.height);
 	if ((st = weft_model_estimate_add(
 		     est, "the grid", keys, 4 * (uint64_t)s.params.cells,
-		     12 * (uint64_t)s.params.cells + 8 +
-			     weft_blocks_scratch_bytes(s.params.cells) +
-			     sizeof(ws_params) + 4 * WS_CTL_WORDS)))
+		     8 * (uint64_t)s.params.cells + sizeof(ws_params) +
+			     4 * WS_CTL_WORDS)))
+		return st;
+	if ((st = weft_model_estimate_add(
+		     est, "the regrowth ring",
+		     "[wolf_sheep] grass_regrowth_time",
+		     4 * ((uint64_t)s.params.regrowth + 1),
+		     4 * ((uint64_t)s.params.regrowth + 1))))
 		return st;
 	rows = WS_ROW_WORDS * 4 * s.n_rows;
 	return weft_model_estimate_add(
@@ -276,9 +289,9 @@ static weft_status ws_pop_open(weft_model_ctx *mc, ws_state *s, ws_pop *w,
 	if (st)
 		return st;
 	/* The per-cell lists, zeroed. */
-	sz = weft_space_scan_scratch_bytes(p->cells);
-	if (sz < weft_space_starts_bytes(p->cells))
-		sz = weft_space_starts_bytes(p->cells);
+	sz = weft_space_scan_scratch_bytes(WS_BINS(p->cells));
+	if (sz < weft_space_starts_bytes(WS_BINS(p->cells)))
+		sz = weft_space_starts_bytes(WS_BINS(p->cells));
 	if (sz < weft_space_keys_bytes(cap))
 		sz = weft_space_keys_bytes(cap);
 	if (!(z = calloc(1, sz)))
@@ -290,7 +303,7 @@ static weft_status ws_pop_open(weft_model_ctx *mc, ws_state *s, ws_pop *w,
 	w->bins.count = w->pop.ctl;
 	w->bins.count_index = WEFT_AGENTS_COUNT;
 	w->bins.capacity = cap;
-	w->bins.n_cells = p->cells;
+	w->bins.n_cells = WS_BINS(p->cells);
 	snprintf(bn, sizeof bn, "%s keys", name);
 	st = ws_buf(mc, bn, weft_space_keys_bytes(cap), z, &w->bins.keys);
 	snprintf(bn, sizeof bn, "%s perm", name);
@@ -299,15 +312,16 @@ static weft_status ws_pop_open(weft_model_ctx *mc, ws_state *s, ws_pop *w,
 			    &w->bins.perm);
 	snprintf(bn, sizeof bn, "%s starts", name);
 	if (!st)
-		st = ws_buf(mc, bn, weft_space_starts_bytes(p->cells), z,
-			    &w->bins.starts);
+		st = ws_buf(mc, bn, weft_space_starts_bytes(WS_BINS(p->cells)),
+			    z, &w->bins.starts);
 	snprintf(bn, sizeof bn, "%s cursor", name);
 	if (!st)
-		st = ws_buf(mc, bn, weft_space_starts_bytes(p->cells), z,
-			    &w->bins.cursor);
+		st = ws_buf(mc, bn, weft_space_starts_bytes(WS_BINS(p->cells)),
+			    z, &w->bins.cursor);
 	snprintf(bn, sizeof bn, "%s bin scratch", name);
 	if (!st)
-		st = ws_buf(mc, bn, weft_space_scan_scratch_bytes(p->cells), z,
+		st = ws_buf(mc, bn,
+			    weft_space_scan_scratch_bytes(WS_BINS(p->cells)), z,
 			    &w->bins.scratch);
 	free(z);
 	return st;
@@ -327,8 +341,10 @@ static void ws_pop_close(weft_model_ctx *mc, ws_pop *w)
 }
 
 /* The grid at step 0: each patch grown with chance 1/2, else regrowing
- * after a countdown uniform in 0 .. regrowth - 1 (0: grown after all). */
-static void ws_grass0(const ws_params *p, uint32_t *g, uint32_t *grown)
+ * after a countdown uniform in 0 .. regrowth - 1 (0: grown after all);
+ * ring[k] counts the countdowns of k (grown at the start of step k). */
+static void ws_grass0(const ws_params *p, uint32_t *g, uint32_t *ring,
+		      uint32_t *grown)
 {
 	*grown = 0;
 	for (uint32_t c = 0; c < p->cells; c++) {
@@ -338,39 +354,39 @@ static void ws_grass0(const ws_params *p, uint32_t *g, uint32_t *grown)
 		g[c] = r.v[0] < 0x80000000u ? 0u
 					    : WEFT_MULHI32(r.v[1], p->regrowth);
 		*grown += g[c] == 0u;
+		ring[g[c]] += g[c] != 0u;
 	}
 }
 
-/* The cells' buffers (grass, the wolf map, the grown flags, their sum and
- * its scratch), the control block and the parameters. */
+/* The cells' buffers (grass, the wolf map), the regrowth ring, the
+ * control block and the parameters. */
 static weft_status ws_grid_open(weft_model_ctx *mc, ws_state *s,
 				uint32_t *grown)
 {
 	const ws_params *p = &s->params;
-	size_t cb = 4 * (size_t)p->cells,
-	       sb = weft_blocks_scratch_bytes(p->cells);
-	uint32_t *g = calloc(1, (cb > sb ? cb : sb) + 8);
+	size_t cb = 4 * (size_t)p->cells, rb = 4 * ((size_t)p->regrowth + 1);
+	uint32_t *g = calloc(1, cb), *ring = calloc(1, rb);
 	uint32_t ctl[WS_CTL_WORDS] = { 0 };
 	weft_status st;
 
-	if (!g)
+	if (!g || !ring) {
+		free(g);
+		free(ring);
 		return weft_model_fail(mc, WEFT_E_NOMEM,
 				       "cannot allocate %zu bytes of host "
 				       "memory for the grass at step 0",
-				       (cb > sb ? cb : sb) + 8);
-	ws_grass0(p, g, grown);
+				       cb + rb);
+	}
+	ws_grass0(p, g, ring, grown);
 	ctl[WS_CTL_ROW] = 1;
-	ctl[WS_CTL_CELLS] = p->cells;
+	ctl[WS_CTL_GROWN] = *grown;
 	st = ws_buf(mc, "grass", cb, g, &s->grass);
-	memset(g, 0, (cb > sb ? cb : sb) + 8);
+	if (!st)
+		st = ws_buf(mc, "regrowth ring", rb, ring, &s->regrow);
+	memset(g, 0, cb);
 	if (!st)
 		st = ws_buf(mc, "wolf map", cb, g, &s->wolfmap);
-	if (!st)
-		st = ws_buf(mc, "grown", cb, g, &s->grown);
-	if (!st)
-		st = ws_buf(mc, "grown sum", 8, g, &s->gsum);
-	if (!st)
-		st = ws_buf(mc, "grown scratch", sb, g, &s->gscratch);
+	free(ring);
 	free(g);
 	if (!st)
 		st = ws_buf(mc, "ctl", sizeof ctl, ctl, &s->ctl);
@@ -423,11 +439,10 @@ static uint32_t ws_lists(weft_launch *l, const ws_pop *w)
 	return weft_grid_lists(l, WS_G, WS_S, WS_B, w->cell, &w->bins);
 }
 
-/* The fate kernel wrote nchild and alive: births (each child in its
- * parent's cell with its energy), then deaths. */
-static uint32_t ws_births_deaths(weft_launch *l, const ws_pop *w)
+/* The fate kernel wrote nchild and alive: births, each child in its
+ * parent's cell with its energy. */
+static uint32_t ws_births(weft_launch *l, const ws_pop *w)
 {
-	weft_buf *fields[3] = { w->ids, w->cell, w->energy };
 	uint32_t n = weft_agents_births(l, WS_B, WS_A, &w->pop);
 
 	l[n++] = ws_over(
@@ -441,9 +456,15 @@ static uint32_t ws_births_deaths(weft_launch *l, const ws_pop *w)
 						    .alive = w->pop.alive },
 			1),
 		w);
-	n += weft_agents_births_end(l + n, WS_A, &w->pop);
-	n += weft_agents_deaths(l + n, WS_B, WS_A, &w->pop, fields, 3);
-	return n;
+	return n + weft_agents_births_end(l + n, WS_A, &w->pop);
+}
+
+/* The animals whose alive flag is 0 removed, the others kept in order. */
+static uint32_t ws_deaths(weft_launch *l, const ws_pop *w)
+{
+	weft_buf *fields[3] = { w->ids, w->cell, w->energy };
+
+	return weft_agents_deaths(l, WS_B, WS_A, &w->pop, fields, 3);
 }
 
 static uint32_t ws_sheep_phase(weft_launch *l, ws_state *s)
@@ -474,17 +495,17 @@ static uint32_t ws_sheep_phase(weft_launch *l, ws_state *s)
 				 1),
 			 sh);
 	n += ws_lists(l + n, sh);
-	l[n++] = wolf_sheep_ws_graze_launch(
-		(wolf_sheep_ws_graze_bufs){ .p = s->p,
-					    .ctl = s->ctl,
-					    .grass = s->grass,
-					    .starts = sh->bins.starts,
-					    .perm = sh->bins.perm,
-					    .energy = sh->energy,
-					    .grown = s->grown },
-		cells);
-	n += weft_blocks_sum_u32(l + n, WS_B, s->grown, s->ctl, WS_CTL_CELLS,
-				 s->gscratch, cells, s->gsum, 0);
+	l[n++] = ws_over(
+		wolf_sheep_ws_graze_launch(
+			(wolf_sheep_ws_graze_bufs){ .p = s->p,
+						    .ctl = s->ctl,
+						    .grass = s->grass,
+						    .starts = sh->bins.starts,
+						    .perm = sh->bins.perm,
+						    .cell = sh->cell,
+						    .energy = sh->energy },
+			1),
+		sh);
 	l[n++] = ws_over(wolf_sheep_ws_sheep_fate_launch(
 				 (wolf_sheep_ws_sheep_fate_bufs){
 					 .p = s->p,
@@ -495,22 +516,23 @@ static uint32_t ws_sheep_phase(weft_launch *l, ws_state *s)
 					 .alive = sh->pop.alive },
 				 1),
 			 sh);
-	n += ws_births_deaths(l + n, sh);
-	return n;
+	return n + ws_births(l + n, sh);
 }
 
 static uint32_t ws_wolf_phase(weft_launch *l, ws_state *s)
 {
 	const ws_pop *sh = &s->sheep, *wo = &s->wolves;
-	weft_buf *fields[3] = { sh->ids, sh->cell, sh->energy };
 	uint32_t n = 0;
 
-	l[n++] = ws_over(wolf_sheep_ws_sheep_keep_launch(
-				 (wolf_sheep_ws_sheep_keep_bufs){
-					 .alive = sh->pop.alive },
+	l[n++] = ws_over(wolf_sheep_ws_sheep_keys_launch(
+				 (wolf_sheep_ws_sheep_keys_bufs){
+					 .p = s->p,
+					 .cell = sh->cell,
+					 .alive = sh->pop.alive,
+					 .keys = sh->bins.keys },
 				 1),
 			 sh);
-	n += ws_lists(l + n, sh);
+	n += weft_space_bin_keys(l + n, WS_S, WS_B, &sh->bins);
 	l[n++] = ws_over(wolf_sheep_ws_wolf_move_launch(
 				 (wolf_sheep_ws_wolf_move_bufs){
 					 .p = s->p,
@@ -522,16 +544,19 @@ static uint32_t ws_wolf_phase(weft_launch *l, ws_state *s)
 				 1),
 			 wo);
 	n += ws_lists(l + n, wo);
-	l[n++] = wolf_sheep_ws_hunt_launch(
-		(wolf_sheep_ws_hunt_bufs){ .p = s->p,
-					   .ctl = s->ctl,
-					   .sstarts = sh->bins.starts,
-					   .sperm = sh->bins.perm,
-					   .salive = sh->pop.alive,
-					   .wstarts = wo->bins.starts,
-					   .wperm = wo->bins.perm,
-					   .wenergy = wo->energy },
-		s->params.cells);
+	l[n++] = ws_over(
+		wolf_sheep_ws_hunt_launch(
+			(wolf_sheep_ws_hunt_bufs){ .p = s->p,
+						   .ctl = s->ctl,
+						   .sstarts = sh->bins.starts,
+						   .sperm = sh->bins.perm,
+						   .salive = sh->pop.alive,
+						   .wstarts = wo->bins.starts,
+						   .wperm = wo->bins.perm,
+						   .wcell = wo->cell,
+						   .wenergy = wo->energy },
+			1),
+		wo);
 	l[n++] = ws_over(wolf_sheep_ws_wolf_fate_launch(
 				 (wolf_sheep_ws_wolf_fate_bufs){
 					 .p = s->p,
@@ -542,9 +567,9 @@ static uint32_t ws_wolf_phase(weft_launch *l, ws_state *s)
 					 .alive = wo->pop.alive },
 				 1),
 			 wo);
-	n += ws_births_deaths(l + n, wo);
-	n += weft_agents_deaths(l + n, WS_B, WS_A, &sh->pop, fields, 3);
-	return n;
+	n += ws_births(l + n, wo);
+	n += ws_deaths(l + n, wo);
+	return n + ws_deaths(l + n, sh);
 }
 
 static weft_status ws_set_step(weft_model_ctx *mc, ws_state *s)
@@ -566,7 +591,7 @@ static weft_status ws_set_step(weft_model_ctx *mc, ws_state *s)
 					   .ctl = s->ctl,
 					   .sctl = s->sheep.pop.ctl,
 					   .wctl = s->wolves.pop.ctl,
-					   .gsum = s->gsum,
+					   .regrow = s->regrow,
 					   .series = s->series },
 		1);
 	st = weft_model_set_step(mc, l, n);
@@ -671,9 +696,7 @@ static void ws_teardown(weft_model_ctx *mc, void *state)
 	weft_model_free(mc, s->series);
 	weft_model_free(mc, s->p);
 	weft_model_free(mc, s->ctl);
-	weft_model_free(mc, s->gscratch);
-	weft_model_free(mc, s->gsum);
-	weft_model_free(mc, s->grown);
+	weft_model_free(mc, s->regrow);
 	weft_model_free(mc, s->wolfmap);
 	weft_model_free(mc, s->grass);
 	free(s->host);
@@ -743,4 +766,5 @@ WEFT_MODEL_ENTRY = {
 	.plot = &ws_plot,
 	.ensemble = &ws_ensemble,
 	.checkpoints = 1,
+	.collect_points = WS_COLLECT_POINTS,
 };

@@ -35,8 +35,9 @@ typedef struct ws_params {
 
 /* The model's control block (buffer ctl). */
 #define WS_CTL_STEP  0 /* steps done */
-#define WS_CTL_CELLS 1 /* width x height: the count of the grass sum */
+#define WS_CTL_GROWN 1 /* grown patches at the end of the last step */
 #define WS_CTL_ROW   2 /* the next row of the series */
+#define WS_CTL_EATEN 3 /* grass patches eaten this step (0 between steps) */
 #define WS_CTL_WORDS 4
 
 /* A row of counts.csv. */
@@ -48,7 +49,15 @@ typedef struct ws_params {
 
 /* A cell's grass word: 0 when fully grown, else the step after which it
  * regrows (at the start of step k, a patch whose word is at most k - 1
- * is grown again). */
+ * is grown again).
+ *
+ * The grown patches are counted without visiting the cells: a patch eaten
+ * in step t (counting from 0) grows back at the start of step
+ * t + 1 + regrowth, and a patch of step 0's countdown g at the start of
+ * step g. The regrowth ring (regrowth + 1 words) holds at slot
+ * t % (regrowth + 1) the patches that grow back at the start of step t:
+ * first the countdowns', then, once step t has read it, the patches eaten
+ * in step t, which grow back exactly regrowth + 1 steps later. */
 
 /* A chance decided by a draw: p = thr / 2^32; the largest is certain. */
 WEFT_FN int ws_chance(weft_u32 draw, weft_u32 thr)

@@ -11,7 +11,12 @@
  * the work.
  *
  * step() validates the whole launch list first, so that a bad list fails
- * without running anything, then executes it n_steps times in order. Being
+ * without running anything, then executes it n_steps times in order. It
+ * keeps the list it checked, with each launch's arguments resolved (the
+ * plan): a model's step() hands the same list every time, and checking
+ * and resolving a hundred launches cost more than running them when the
+ * agents are few. The plan is used again only for the same bytes of
+ * launches, the same program and no buffer allocated or freed since. Being
  * eager, it never has anything to wait for, and never syncs. It counts the
  * launches of each kernel (kernel_stats()) and, on a device opened with
  * WEFT_DEVICE_PROFILE, times each launch with the monotonic clock: the
@@ -69,10 +74,26 @@ weft_status weft__omp_load_program(weft_device *dev,
 	return WEFT_OK;
 }
 
+/* Drop the plans of prog (NULL: every plan). */
+static void plans_drop(weft_device *dev, const weft_program *prog)
+{
+	for (unsigned k = 0; k < WEFT__OMP_PLANS; k++) {
+		struct weft__omp_plan *p = &dev->plans[k];
+
+		if (prog && p->prog != prog)
+			continue;
+		free(p->copy);
+		free(p->items);
+		memset(p, 0, sizeof *p);
+	}
+}
+
 void weft__omp_unload_program(weft_device *dev, weft_program *prog)
 {
 	if (!dev || !prog)
 		return;
+	plans_drop(dev, prog);
+	dev->buf_gen++;
 	weft__prog_unlink(&dev->programs, &prog->pg);
 	weft__prog_free(&prog->pg);
 }
@@ -81,6 +102,7 @@ void weft__omp_programs_release(weft_device *dev)
 {
 	while (dev->programs)
 		weft__omp_unload_program(dev, PROG_OF(dev->programs));
+	plans_drop(dev, NULL);
 }
 
 /* Run fn over [0, ka->extent) in one contiguous chunk per thread of the
@@ -202,20 +224,129 @@ static void run_replicas(weft_device *dev, const weft_program *prog,
 	}
 }
 
+/* The plan of this list, checked, for this program; NULL when there is
+ * none. */
+static struct weft__omp_plan *plan_find(weft_device *dev,
+					const weft_program *prog,
+					const weft_launch *launches, uint32_t n)
+{
+	for (unsigned k = 0; k < WEFT__OMP_PLANS; k++) {
+		struct weft__omp_plan *p = &dev->plans[k];
+
+		if (p->n == n && n && p->prog == prog &&
+		    p->gen == dev->buf_gen &&
+		    memcmp(p->copy, launches, n * sizeof *launches) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/* Room for n launches in plan p, whose entry is emptied. */
+static int plan_room(struct weft__omp_plan *p, uint32_t n)
+{
+	weft_launch *copy;
+	struct weft__omp_item *items;
+
+	p->n = 0;
+	p->prog = NULL;
+	if (n <= p->cap)
+		return 0;
+	copy = realloc(p->copy, n * sizeof *copy);
+	if (copy)
+		p->copy = copy;
+	items = copy ? realloc(p->items, n * sizeof *items) : NULL;
+	if (items)
+		p->items = items;
+	if (!copy || !items)
+		return -1;
+	p->cap = n;
+	return 0;
+}
+
+/* The plan of a list just checked, in the entry whose turn it is; NULL
+ * (each launch resolved as it runs) for an empty list or when there is
+ * no memory for it. */
+static struct weft__omp_plan *plan_make(weft_device *dev,
+					const weft_program *prog,
+					const weft_launch *launches, uint32_t n)
+{
+	struct weft__omp_plan *p = &dev->plans[dev->plan_next];
+
+	if (n == 0 || plan_room(p, n))
+		return NULL;
+	dev->plan_next = (dev->plan_next + 1) % WEFT__OMP_PLANS;
+	memcpy(p->copy, launches, n * sizeof *launches);
+	for (uint32_t i = 0; i < n; i++) {
+		const weft_launch *l = &launches[i];
+		struct weft__omp_item *it = &p->items[i];
+
+		launch_args(l, NULL, 0, &it->ka);
+		it->fn = prog->fns[l->kernel];
+		it->kernel = l->kernel;
+		it->extent = l->extent;
+		it->count = l->extent_buf ? (const char *)l->extent_buf->ptr +
+						    l->extent_offset
+					  : NULL;
+	}
+	p->prog = prog;
+	p->n = n;
+	p->gen = dev->buf_gen;
+	return p;
+}
+
+/* The plan's launches, n_steps times: each one's extent, with the count
+ * read now (an earlier launch of the step may have written it). A launch
+ * too small to share runs here, without run_kernel's team decision: most
+ * launches of a small model are. */
+static void plan_run(weft_device *dev, weft_program *prog,
+		     const struct weft__omp_plan *p, uint64_t n_steps)
+{
+	struct weft__omp_item *items = p->items, *it;
+	struct weft__omp_item *end = items + p->n;
+	uint32_t e, count;
+
+	for (uint64_t s = 0; s < n_steps; s++)
+		for (it = items; it < end; it++) {
+			uint64_t t0 = dev->profile ? weft__clock_ns() : 0;
+
+			e = it->extent;
+			if (it->count) {
+				memcpy(&count, it->count, sizeof count);
+				e = count < e ? count : e;
+			}
+			it->ka.extent = e;
+			if (e >= 2 * MIN_ITEMS_PER_THREAD)
+				run_kernel(dev, it->fn, &it->ka);
+			else if (e)
+				it->fn(&it->ka, 0, e);
+			if (dev->profile)
+				weft__kstats_time(&prog->pg, it->kernel,
+						  weft__clock_ns() - t0);
+		}
+}
+
 weft_status weft__omp_step(weft_device *dev, weft_program *prog,
 			   const weft_launch *launches, uint32_t n_launches,
 			   uint64_t n_steps, weft_error *err)
 {
 	uint64_t t0 = weft__clock_ns();
+	struct weft__omp_plan *p =
+		dev ? plan_find(dev, prog, launches, n_launches) : NULL;
 	weft_status st;
 
-	st = weft__chk_step(&weft__omp_chk, dev, prog, launches, n_launches,
-			    err);
-	if (st != WEFT_OK)
-		return st;
-	for (uint64_t s = 0; s < n_steps; s++)
-		for (uint32_t i = 0; i < n_launches; i++)
-			run_launch(dev, prog, &launches[i]);
+	if (!p) {
+		st = weft__chk_step(&weft__omp_chk, dev, prog, launches,
+				    n_launches, err);
+		if (st != WEFT_OK)
+			return st;
+		p = plan_make(dev, prog, launches, n_launches);
+	}
+	if (p)
+		plan_run(dev, prog, p, n_steps);
+	else
+		for (uint64_t s = 0; s < n_steps; s++)
+			for (uint32_t i = 0; i < n_launches; i++)
+				run_launch(dev, prog, &launches[i]);
 	weft__kstats_count(&prog->pg, launches, n_launches, n_steps);
 	weft__stats_step(&dev->st, n_steps, n_launches, t0);
 	return WEFT_OK;

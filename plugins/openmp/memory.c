@@ -122,6 +122,7 @@ weft_status weft__omp_alloc(weft_device *dev, size_t bytes, weft_buf **out,
 		return st;
 	*out = BUF_OF(pb);
 	guard_block(*out, bytes);
+	dev->buf_gen++;
 	return WEFT_OK;
 }
 
@@ -131,6 +132,7 @@ void weft__omp_free(weft_device *dev, weft_buf *buf)
 		return;
 	weft__pool_free(&dev->pool, &buf->pb);
 	guard_block(buf, 0); /* pooled: nothing may touch it */
+	dev->buf_gen++;
 }
 
 /* The host is device 0; the buffer's block is the memory kernels see. */

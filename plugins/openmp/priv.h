@@ -58,6 +58,33 @@ struct weft__omp_team {
 					    * the machine's busy time */
 };
 
+/* One launch of the plan below: its kernel, its arguments resolved (the
+ * buffers' host memory), its extent and where its count word is. */
+struct weft__omp_item {
+	weft_host_kernel_fn fn;
+	const char *count; /* the count word, NULL for the extent alone */
+	uint32_t extent;
+	uint32_t kernel;
+	weft_kargs ka;
+};
+
+/* A launch list step() checked, with its launches resolved: a later
+ * step() with the same program, the same bytes of launches and no buffer
+ * allocated or freed since (the generation) runs the items without
+ * checking and resolving every launch again. */
+struct weft__omp_plan {
+	const weft_program *prog;
+	uint64_t gen;	   /* the device's buf_gen when it was made */
+	uint32_t n;	   /* launches (0: an empty entry) */
+	uint32_t cap;	   /* launches copy and items hold */
+	weft_launch *copy; /* the launches as checked */
+	struct weft__omp_item *items;
+};
+
+/* Plans kept: a run steps one list, an environment two or three (reset,
+ * step, their lists) in turn. */
+#define WEFT__OMP_PLANS 4
+
 struct weft_device {
 	int threads; /* OpenMP threads per parallel region, at most */
 	struct weft__omp_team team;
@@ -67,6 +94,9 @@ struct weft_device {
 	uint64_t fences; /* token of the last fence() (0: none yet) */
 	int profile;	 /* WEFT_DEVICE_PROFILE: time each launch */
 	weft_stats st;
+	uint64_t buf_gen; /* bumped by every alloc, free and program unload */
+	struct weft__omp_plan plans[WEFT__OMP_PLANS];
+	unsigned plan_next; /* the entry the next new plan replaces */
 };
 
 /* Write "openmp: ..." into err (which may be NULL); returns st. */
@@ -109,7 +139,7 @@ weft_status weft__omp_step_replicas(weft_device *dev, weft_program *prog,
 				    const weft_replica_layout *layouts,
 				    uint32_t n_launches, uint32_t replicas,
 				    uint64_t n_steps, weft_error *err);
-/* Unload every program still loaded (close). */
+/* Unload every program still loaded (close), and drop the plans. */
 void weft__omp_programs_release(weft_device *dev);
 /* kernel_stats() (ABI 1.5): launches always, host time of each launch
  * when the device was opened with WEFT_DEVICE_PROFILE. */

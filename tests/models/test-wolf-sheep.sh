@@ -3,7 +3,8 @@
 # examples/wolf-sheep.ini gives the golden counts.csv and summary.txt
 # (tests/data/wolf-sheep-*); a busier grid gives counts.csv byte for byte
 # the same on openmp and template with 1 and 2 threads and on opencl, and
-# batched replicas as runs alone; a
+# batched replicas as runs alone; 128 steps run as one chunk between
+# collects, with the rows of shorter chunks; a
 # population that outgrows its capacity stops the run with an error that
 # names it and the key to raise; `weft conform` passes; and the mean of 20
 # seeds lies inside Mesa 3.5's seed-to-seed band and within 3 standard
@@ -79,6 +80,20 @@ rc=$?
 [ "$rc" -ne 0 ] && grep -q "population 'wolves' ran out of capacity at step [0-9]* (seen after step [0-9]*): its births needed [0-9]* slots, \[wolf_sheep\] wolf_capacity = 60; raise \[wolf_sheep\] wolf_capacity to at least [0-9]*" "$tmp/over.out"
 ok $? "wolf_capacity = 60: an error naming the wolves, the step, the slots needed and the key"
 diag "$tmp/over.out"
+
+# ---- outputs collected every 128 steps ------------------------------------------
+# The model's collect() serves 128 output points (its rows are appended on
+# the device): at [output] every = 1 the core runs 128 steps as one chunk
+# and waits on the device about once per chunk, not once a step. Chunks
+# cut short by checkpoints every 7 steps give the same rows.
+run chunk openmp 1 --set simulation.steps=300 --stats
+waits=$(sed -n 's/.* steps, [0-9]* syncs, \([0-9]*\) fence waits.*/\1/p' "$tmp/chunk.out")
+[ -n "$waits" ] && [ "$waits" -le 12 ] &&
+	[ "$(tail -n +2 "$tmp/chunk/counts.csv" | wc -l)" -eq 301 ]
+ok $? "300 steps, a row each: ${waits:-?} waits on the device (at most 12: a chunk of 128 steps per collect)"
+run chunk7 openmp 1 --set simulation.steps=300 --set checkpoint.every=7
+cmp -s "$tmp/chunk/counts.csv" "$tmp/chunk7/counts.csv"
+ok $? "the same 300 steps in chunks of at most 7 (checkpoints every 7 steps): counts.csv byte for byte"
 
 # ---- the memory estimate --------------------------------------------------------
 # The estimate (weft check) counts every device byte a run allocates, the
