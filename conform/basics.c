@@ -934,6 +934,9 @@ static void inv_changed_list(weft__ct *t, inv *v)
 	REFUSED(t->vt->step(t->dev, t->prog, l, 2, 1, &t->err),
 		"step of the same list changed in place (a kernel index out "
 		"of range after a valid launch) runs nothing");
+	REFUSED(t->vt->step(t->dev, t->prog, NULL, 2, 1, &t->err),
+		"step with 2 launches announced and a NULL list, right after "
+		"a list of 2 (no buffer allocated or freed since)");
 	weft__ct_free(t, x);
 }
 

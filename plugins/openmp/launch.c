@@ -331,7 +331,9 @@ weft_status weft__omp_step(weft_device *dev, weft_program *prog,
 {
 	uint64_t t0 = weft__clock_ns();
 	struct weft__omp_plan *p =
-		dev ? plan_find(dev, prog, launches, n_launches) : NULL;
+		dev && prog && launches
+			? plan_find(dev, prog, launches, n_launches)
+			: NULL;
 	weft_status st;
 
 	if (!p) {
