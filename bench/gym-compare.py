@@ -472,6 +472,9 @@ def one_step(ref, tr, show):
            "obs_ulp": int(ou.max(initial=0)),
            "obs_diff": float(od.max(initial=0)),
            "reward_ulp": int(ru.max(initial=0)),
+           "reward_same": int((ru == 0).sum()),
+           "reward_diff": float(np.abs(wrew.astype(np.float64) -
+                                       gr.astype(np.float64)).max(initial=0)),
            "term_diff": int((wterm != gterm).sum()),
            "trunc_diff": int((wtrunc != gtrunc).sum()),
            "flag_diff": int(((wterm != gterm) | (wtrunc != gtrunc)).sum()),
@@ -801,6 +804,9 @@ def report(args, ref, meta, tr):
     row("one-step reward max ulp (%s)" % tr["reward"].dtype.name,
         str(one["reward_ulp"]), "<= %d" % mr if mr is not None else None,
         None if mr is None else one["reward_ulp"] <= mr)
+    row("one-step reward bit-identical, max |diff|",
+        "%s, %.3g" % (pct(one["reward_same"], one["steps"]),
+                      one["reward_diff"]))
     row("one-step terminated differ", str(one["term_diff"]))
     row("one-step truncated differ", str(one["trunc_diff"]))
     mf = args.max_flag_diff

@@ -2,7 +2,8 @@
 # bench/rl-compare.sh - reinforcement-learning environments side by side,
 # per core: weft (from Python with host actions, OpenMP with one thread;
 # and CartPole's C API, bench/cartpole-bench) against PufferLib 3's C
-# CartPole, EnvPool, gymnax (jit + lax.scan on the CPU) and Gymnasium
+# CartPole, EnvPool, gymnax (jit + lax.scan on the CPU; as gymnax-obs with
+# every step's observation used, since XLA drops what nothing uses) and Gymnasium
 # (SyncVectorEnv; its own numpy vector env where it has one).
 #
 #   bench/rl-compare.sh [BUILD_DIR] [SECONDS]
@@ -139,9 +140,9 @@ run() {
 
 peers_for() {
 	case $1 in
-	CartPole-v1) echo weft-py weft-c-host weft-c-policy pufferlib-c envpool gymnax gym-vector gym-sync ;;
-	MinAtar/Breakout-v1) echo weft-py gymnax ;;
-	*) echo weft-py weft-py-f32 envpool gymnax gym-sync ;;
+	CartPole-v1) echo weft-py weft-c-host weft-c-policy pufferlib-c envpool gymnax gymnax-obs gym-vector gym-sync ;;
+	MinAtar/Breakout-v1) echo weft-py gymnax gymnax-obs ;;
+	*) echo weft-py weft-py-f32 envpool gymnax gymnax-obs gym-sync ;;
 	esac
 }
 

@@ -20,7 +20,13 @@ PEER is one of
   gymnax      jax.jit of lax.scan over K steps of the vmapped env.step
               (K = 2^18/N, from 4 to 1,000), actions drawn
               beforehand on the device (an array K x N), a fresh key per
-              environment and step; compilation outside the timing
+              environment and step; compilation outside the timing.
+              Only the states and rewards leave the scan, so XLA drops
+              the observation's computation: a step without the
+              observation, which no learner can use
+  gymnax-obs  the same with every step's observation used: its sum
+              (every element, as float32) added to the scan's output,
+              what a policy reading the observation at least costs
   gym-sync    gymnasium.vector.SyncVectorEnv of N gymnasium.make(ENV_ID)
   gym-vector  Gymnasium's own numpy vector env
               (make_vec(..., vectorization_mode="vector_entry_point"))
@@ -135,7 +141,7 @@ def run_gym(peer, env_id, sizes, seconds):
         env.close()
 
 
-def run_gymnax(env_id, sizes, seconds):
+def run_gymnax(env_id, sizes, seconds, use_obs=False):
     import jax
     import jax.numpy as jnp
     import gymnax
@@ -160,6 +166,8 @@ def run_gymnax(env_id, sizes, seconds):
             k, sub = jax.random.split(k)
             out = vstep(jax.random.split(sub, n), st, a, params)
             st, r = out[1], out[2]  # (obs, state, reward, done..., info)
+            if use_obs:
+                return (st, k), r.sum() + out[0].astype(jnp.float32).sum()
             return (st, k), r.sum()
 
         @jax.jit
@@ -175,7 +183,8 @@ def run_gymnax(env_id, sizes, seconds):
             carry[0], carry[1] = st, k
 
         steps, secs = timed(call, seconds, per_call=k_steps)
-        report("gymnax", env_id, n, steps, secs)
+        report("gymnax-obs" if use_obs else "gymnax", env_id, n, steps,
+               secs)
 
 
 def summarize(csv_path, md_path):
@@ -193,7 +202,7 @@ def summarize(csv_path, md_path):
         if r["env"] not in envs:
             envs.append(r["env"])
     order = ["weft-py", "weft-py-f32", "weft-c-host", "weft-c-policy", "pufferlib-c",
-             "envpool", "gymnax", "gym-vector", "gym-sync"]
+             "envpool", "gymnax", "gymnax-obs", "gym-vector", "gym-sync"]
     out = []
     for e in envs:
         out.append(f"\n{e}, env steps/s (median of the runs; n = runs):\n")
@@ -234,8 +243,8 @@ def main():
             run_weft(a.peer, a.env_id, sizes, a.seconds)
         elif a.peer == "envpool":
             run_envpool(a.env_id, sizes, a.seconds)
-        elif a.peer == "gymnax":
-            run_gymnax(a.env_id, sizes, a.seconds)
+        elif a.peer in ("gymnax", "gymnax-obs"):
+            run_gymnax(a.env_id, sizes, a.seconds, a.peer == "gymnax-obs")
         elif a.peer in ("gym-sync", "gym-vector"):
             run_gym(a.peer, a.env_id, sizes, a.seconds)
         else:

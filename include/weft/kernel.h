@@ -32,6 +32,17 @@
 #define WEFT_SIMD_MAIN	       (WEFT_GID < WEFT_EXTENT)
 #define WEFT_SIMD_AFTER	       (WEFT_GID < WEFT_EXTENT)
 #endif
+/* The deferred part (a prelude that defines WEFT_KERNEL_SIMD without it
+ * gets this one): true where the after part is, so that every item runs
+ * it, right after its after part (on a target that runs an item's parts
+ * in turn, and in the after phase of a host prelude that runs them in
+ * phases). The main part's mark is evaluated (it may be a call that does
+ * the main part's work) and otherwise unused, since each deferred part
+ * checks its own item. */
+#ifndef WEFT_SIMD_DEFERRED
+#define WEFT_SIMD_DEFERRED WEFT_SIMD_AFTER
+#define WEFT_SIMD_DEFER(c) ((void)(c))
+#endif
 
 typedef struct weft_rand4 {
 	weft_u32 v[4];

@@ -81,7 +81,13 @@ typedef double weft_f64;
  * are independent (ivdep: no run-time alias checks, which -O2's "very
  * cheap" cost model would refuse, and no scalar epilogue, which it refuses
  * too), then their after parts; the items past the last whole block run
- * both parts one item at a time. With GCC the function inlines everything
+ * both parts one item at a time. A body may have a third part,
+ * `if (WEFT_SIMD_DEFERRED) { ... }`, for rare work: the main part marks
+ * the items that need it with WEFT_SIMD_DEFER(c), and the range function
+ * runs the deferred parts of a block's items, one at a time, only when
+ * some item of the block marked itself (each deferred part still checks
+ * its own item: it runs for every item on OpenCL and CUDA, and for every
+ * item of a marked block here). With GCC the function inlines everything
  * it calls (flatten) and, on x86-64 Linux from GCC 12, is built for
  * x86-64-v4 (AVX-512), x86-64-v3 (AVX2) and the baseline, the loader
  * picking the build the CPU runs (target_clones, through an ifunc). Every
@@ -136,48 +142,70 @@ typedef double weft_f64;
 #define WEFT__SIMD_CLONES
 #endif
 
-#define WEFT_KERNEL_SIMD(name)                                                \
-	static inline void name##__item(                                      \
-		const weft_kargs *weft__ka, uint32_t weft__gid,               \
-		uint32_t weft__extent, int weft__phase)                       \
-		__attribute__((always_inline));                               \
-	WEFT__SIMD_CLONES WEFT__SIMD_FLATTEN static void name(                \
-		const weft_kargs *weft__ka, uint32_t weft__begin,             \
-		uint32_t weft__end)                                           \
-	{                                                                     \
-		const weft_kargs weft__kc = *weft__ka;                        \
-		uint32_t weft__g = weft__begin, weft__j;                      \
-                                                                              \
-		for (; weft__end - weft__g >= WEFT__SIMD_BLOCK;               \
-		     weft__g += WEFT__SIMD_BLOCK) {                           \
-			WEFT__SIMD_NO_WRAP(weft__g);                          \
-			WEFT__SIMD_LOOP                                       \
-			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;         \
-			     weft__j++)                                       \
-				name##__item(&weft__kc, weft__g + weft__j,    \
-					     weft__kc.extent, 0);             \
-			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;         \
-			     weft__j++)                                       \
-				name##__item(&weft__kc, weft__g + weft__j,    \
-					     weft__kc.extent, 1);             \
-		}                                                             \
-		for (; weft__g < weft__end; weft__g++) {                      \
-			name##__item(&weft__kc, weft__g, weft__kc.extent, 0); \
-			name##__item(&weft__kc, weft__g, weft__kc.extent, 1); \
-		}                                                             \
-	}                                                                     \
-	static inline void name##__item(                                      \
-		const weft_kargs *weft__ka __attribute__((unused)),           \
-		uint32_t weft__gid __attribute__((unused)),                   \
-		uint32_t weft__extent __attribute__((unused)),                \
-		int weft__phase __attribute__((unused)))
-/* The two parts of a WEFT_KERNEL_SIMD body: `if (WEFT_SIMD_MAIN) { ... }`,
+#define WEFT_KERNEL_SIMD(name)                                                 \
+	static inline void name##__item(                                       \
+		const weft_kargs *weft__ka, uint32_t weft__gid,                \
+		uint32_t weft__extent, int weft__phase, weft_u32 *weft__defer) \
+		__attribute__((always_inline));                                \
+	WEFT__SIMD_CLONES WEFT__SIMD_FLATTEN static void name(                 \
+		const weft_kargs *weft__ka, uint32_t weft__begin,              \
+		uint32_t weft__end)                                            \
+	{                                                                      \
+		const weft_kargs weft__kc = *weft__ka;                         \
+		uint32_t weft__g = weft__begin, weft__j;                       \
+		weft_u32 weft__any, weft__none = 0u;                           \
+                                                                               \
+		for (; weft__end - weft__g >= WEFT__SIMD_BLOCK;                \
+		     weft__g += WEFT__SIMD_BLOCK) {                            \
+			WEFT__SIMD_NO_WRAP(weft__g);                           \
+			weft__any = 0u;                                        \
+			WEFT__SIMD_LOOP                                        \
+			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;          \
+			     weft__j++)                                        \
+				name##__item(&weft__kc, weft__g + weft__j,     \
+					     weft__kc.extent, 0, &weft__any);  \
+			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;          \
+			     weft__j++)                                        \
+				name##__item(&weft__kc, weft__g + weft__j,     \
+					     weft__kc.extent, 1, &weft__none); \
+			if (weft__any)                                         \
+				for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;  \
+				     weft__j++)                                \
+					name##__item(&weft__kc,                \
+						     weft__g + weft__j,        \
+						     weft__kc.extent, 2,       \
+						     &weft__none);             \
+		}                                                              \
+		for (; weft__g < weft__end; weft__g++) {                       \
+			weft__any = 0u;                                        \
+			name##__item(&weft__kc, weft__g, weft__kc.extent, 0,   \
+				     &weft__any);                              \
+			name##__item(&weft__kc, weft__g, weft__kc.extent, 1,   \
+				     &weft__none);                             \
+			if (weft__any)                                         \
+				name##__item(&weft__kc, weft__g,               \
+					     weft__kc.extent, 2, &weft__none); \
+		}                                                              \
+	}                                                                      \
+	static inline void name##__item(                                       \
+		const weft_kargs *weft__ka __attribute__((unused)),            \
+		uint32_t weft__gid __attribute__((unused)),                    \
+		uint32_t weft__extent __attribute__((unused)),                 \
+		int weft__phase __attribute__((unused)),                       \
+		weft_u32 *weft__defer __attribute__((unused)))
+/* The parts of a WEFT_KERNEL_SIMD body: `if (WEFT_SIMD_MAIN) { ... }`,
  * the straight-line part, vectorised; `if (WEFT_SIMD_AFTER) { ... }`, the
  * rest (branches, loops, draws, the work of one item), run one item at a
- * time after the main part of every item of the block. Both are 1 on
- * OpenCL and CUDA, where an item runs both in turn. */
-#define WEFT_SIMD_MAIN	(weft__phase == 0)
-#define WEFT_SIMD_AFTER (weft__phase == 1)
+ * time after the main part of every item of the block;
+ * `if (WEFT_SIMD_DEFERRED) { ... }`, run one item at a time after the
+ * after parts, only in a block where the main part of some item called
+ * WEFT_SIMD_DEFER(c) with c nonzero (c: 0 or 1, evaluated once on every
+ * target). All three are 1 on OpenCL and CUDA, where an item runs them
+ * in turn and WEFT_SIMD_DEFER only evaluates c. */
+#define WEFT_SIMD_MAIN	   (weft__phase == 0)
+#define WEFT_SIMD_AFTER	   (weft__phase == 1)
+#define WEFT_SIMD_DEFERRED (weft__phase == 2)
+#define WEFT_SIMD_DEFER(c) ((void)(*weft__defer |= (weft_u32)(c)))
 
 /* WEFT_BUF(type, name, k): bind the k-th launch buffer as `type *name`. */
 #define WEFT_BUF(T, name, k) T *name = (T *)weft__ka->buf[k]

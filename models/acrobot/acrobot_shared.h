@@ -22,10 +22,11 @@
  * computes the same bits: the library is written in the dialect.
  *
  * precision = f32 does the same operations on f32 (x * x for the
- * squares), the constants rounded to f32, with sin and cos of its own
- * (acro32_sincos: f32 arithmetic, branch-free, within 1.52 ulp for
- * |x| <= 64), so that the host vectorises its step (acrobot_act_f32,
- * acrobot.wk).
+ * squares; three cosines taken from the sines and cosines of the two
+ * angles, acro32_dsdt and acro32_terminal), the constants rounded to
+ * f32, with weft/math.h's weft_sincosf_simd (f32 arithmetic,
+ * branch-free, within 1.52 ulp for |x| <= 64), so that the host
+ * vectorises its step (acrobot_act_f32, acrobot.wk).
  *
  * The f64 step computes in binary64 (weft/math.h) and both precisions
  * draw their first states in binary64: the program needs a device with
@@ -235,30 +236,6 @@ typedef struct acro32 {
 	weft_f32 s0, s1, s2, s3;
 } acro32;
 
-/* sin x and cos x in f32 arithmetic alone, branch-free and table-free,
- * so that a compiler runs it on several environments per instruction
- * (weft_sinf and weft_cosf are double-precision code with branches).
- * x = k pi/2 + r: k = x 2/pi rounded to the nearest integer (adding and
- * subtracting 1.5 * 2^23, whose sum also holds k mod 4 in its low bits),
- * r = (((x - k C1) - k C2) - k C3) - k C4 (Cody and Waite's reduction:
- * C1, C2 and C3 with 8, 12 and 12 significant bits, so that their
- * products by k are exact for |k| < 4096, C4 the rest of pi/2 rounded to
- * f32: pi/2 to within 1e-19); then Cephes' minimax polynomials of sin
- * and cos on [-pi/4, pi/4] (sinf.c, cosf.c), swapped and negated by k
- * mod 4. Only + - * and bit operations, none contracted: the same bits
- * on every backend. Measured against the C library's double sin and cos
- * (tests/models/test-acrobot checks it on a dense sample): at most
- * 1.39 ulp (sin) and 1.49 ulp (cos) for |x| <= 3.2 (every f32), 1.52 ulp
- * for |x| <= 64, 2.4 ulp for |x| < 6434; beyond, where |k| >= 4096, the
- * reduction loses accuracy (the step's angles stay within tens of
- * radians). */
-#define ACRO32_2_PI   0x1.45f306p-1f /* 2/pi */
-#define ACRO32_PIO2_1 0x1.92p0f
-#define ACRO32_PIO2_2 0x1.fb6p-12f
-#define ACRO32_PIO2_3 -0x1.778p-25f
-#define ACRO32_PIO2_4 0x1.68c234p-39f
-#define ACRO32_ROUND  0x1.8p23f
-
 /* a where c (0 or 1), else b, as bit masks: compilers keep these as
  * selects (docs/kernel-dialect.md, "Kernels that vectorise"). */
 WEFT_FN weft_u32 acro_selu(weft_u32 c, weft_u32 a, weft_u32 b)
@@ -274,55 +251,22 @@ WEFT_FN weft_f32 acro_self(weft_u32 c, weft_f32 a, weft_f32 b)
 		acro_selu(c, weft_f32_as_u32(a), weft_f32_as_u32(b)));
 }
 
-WEFT_FN void acro32_sincos(weft_f32 x, weft_f32 *s, weft_f32 *c)
-{
-	weft_f32 t = x * ACRO32_2_PI + ACRO32_ROUND;
-	weft_f32 k = t - ACRO32_ROUND;
-	weft_u32 q = weft_f32_as_u32(t);
-	weft_f32 r = (((x - k * ACRO32_PIO2_1) - k * ACRO32_PIO2_2) -
-		      k * ACRO32_PIO2_3) -
-		     k * ACRO32_PIO2_4;
-	weft_f32 z = r * r;
-	weft_f32 ps = ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z -
-		       1.6666654611e-1f) *
-			      z * r +
-		      r;
-	weft_f32 pc = ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z +
-		       4.166664568298827e-2f) *
-			      z * z -
-		      0.5f * z + 1.0f;
-	weft_u32 odd = q & 1u;
-
-	/* Quadrant k mod 4: sin x = s, c, -s, -c; cos x = c, -s, -c, s. */
-	*s = weft_u32_as_f32(
-		acro_selu(odd, weft_f32_as_u32(pc), weft_f32_as_u32(ps)) ^
-		((q & 2u) << 30));
-	*c = weft_u32_as_f32(
-		acro_selu(odd, weft_f32_as_u32(ps), weft_f32_as_u32(pc)) ^
-		(((q + 1u) & 2u) << 30));
-}
-
-WEFT_FN weft_f32 acro32_cos(weft_f32 x)
-{
-	weft_f32 s, c;
-
-	acro32_sincos(x, &s, &c);
-	return c;
-}
-
+/* _dsdt in f32. Its cos(t1 + t2 - pi/2) and cos(t1 - pi/2) are taken as
+ * sin(t1 + t2) = sin t1 cos t2 + cos t1 sin t2 and sin t1, from the sin
+ * and cos of t1 and t2: two sincos where there were three, and no
+ * f32 rounding of pi/2 in an argument (so nearer the float64 values). */
 WEFT_FN acro32 acro32_dsdt(acro32 y, weft_f32 a)
 {
-	weft_f32 c2, s2, d1, d2, phi1, phi2, dd1, dd2, num, den;
+	weft_f32 c1, s1, c2, s2, d1, d2, phi1, phi2, dd1, dd2, num, den;
 	acro32 k;
 
-	acro32_sincos(y.s1, &s2, &c2);
+	weft_sincosf_simd(y.s0, &s1, &c1);
+	weft_sincosf_simd(y.s1, &s2, &c2);
 	d1 = ((0.25f + (1.25f + c2)) + 1.0f) + 1.0f;
 	d2 = (0.25f + 0.5f * c2) + 1.0f;
-	phi2 = (weft_f32)ACRO_G_LC2 *
-	       acro32_cos((y.s0 + y.s1) - (weft_f32)ACRO_PI_2);
+	phi2 = (weft_f32)ACRO_G_LC2 * (s1 * c2 + c1 * s2);
 	phi1 = (-0.5f * (y.s3 * y.s3)) * s2 - (y.s3 * y.s2) * s2;
-	phi1 = phi1 +
-	       (weft_f32)ACRO_G_LINK1 * acro32_cos(y.s0 - (weft_f32)ACRO_PI_2);
+	phi1 = phi1 + (weft_f32)ACRO_G_LINK1 * s1;
 	phi1 = phi1 + phi2;
 	num = ((a + (d2 / d1) * phi1) - (0.5f * (y.s2 * y.s2)) * s2) - phi2;
 	den = 1.25f - (d2 * d2) / d1;
@@ -436,15 +380,21 @@ WEFT_FN acro32 acro32_step(acro32 s, weft_u32 action)
 	return n;
 }
 
+/* Gymnasium's -cos(t1) - cos(t2 + t1) > 1, with cos(t2 + t1) taken as
+ * cos t1 cos t2 - sin t1 sin t2: the sin and cos the observation has. */
 WEFT_FN int acro32_terminal(acro32 s)
 {
-	return -acro32_cos(s.s0) - acro32_cos(s.s1 + s.s0) > 1.0f;
+	weft_f32 c1, s1, c2, s2;
+
+	weft_sincosf_simd(s.s0, &s1, &c1);
+	weft_sincosf_simd(s.s1, &s2, &c2);
+	return -c1 - (c1 * c2 - s1 * s2) > 1.0f;
 }
 
 WEFT_FN void acro32_obs(acro32 s, weft_f32 *o)
 {
-	acro32_sincos(s.s0, &o[1], &o[0]);
-	acro32_sincos(s.s1, &o[3], &o[2]);
+	weft_sincosf_simd(s.s0, &o[1], &o[0]);
+	weft_sincosf_simd(s.s1, &o[3], &o[2]);
 	o[4] = s.s2;
 	o[5] = s.s3;
 }

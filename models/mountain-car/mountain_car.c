@@ -171,8 +171,18 @@ free_host:
 
 /* ---- launches ------------------------------------------------------------ */
 
+/* act: with precision = f32, mountain_car_act_f32 (the same bits,
+ * vectorised on the host). */
 static weft_launch mc_act(const mc_state *s)
 {
+	if (s->params.precision == MC_PRECISION_F32)
+		return mountain_car_act_f32_launch(
+			(mountain_car_act_f32_bufs){ .p = B(PARAMS),
+						     .state = B(STATE),
+						     .ep = B(BOOK),
+						     .io = B(IO),
+						     .actions = B(ACTIONS) },
+			s->n);
 	return mountain_car_act_launch(
 		(mountain_car_act_bufs){ .p = B(PARAMS),
 					 .state = B(STATE),

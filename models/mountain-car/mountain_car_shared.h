@@ -11,7 +11,8 @@
  * needs WEFT_CAP_F64, as weft/math.h does) or binary32, + - * and
  * comparisons in Gymnasium's order, one rounding each (the framework never
  * contracts a * b + c), the correctly rounded cosine weft_cos_cr
- * (weft/math.h) in f64 and weft_cosf in f32: the same bits on every
+ * (weft/math.h) in f64 and, in f32, weft_sincosf_simd's below 4096 in
+ * magnitude, weft_cosf's beyond (mc_cos32): the same bits on every
  * backend and thread count.
  */
 #ifndef MOUNTAIN_CAR_SHARED_H

@@ -189,6 +189,19 @@ static weft_launch pd_act_launch(const pendulum_state *s)
 				   s->n_envs);
 }
 
+/* act with precision = f32: pendulum_act_f32, the same bits, vectorised
+ * on the host. */
+static weft_launch pd_act_f32_launch(const pendulum_state *s)
+{
+	return pendulum_act_f32_launch(
+		(pendulum_act_f32_bufs){ .p = B(PARAMS),
+					 .ep = B(BOOK),
+					 .state = B(STATE),
+					 .actions = B(ACTIONS),
+					 .io = B(IO) },
+		s->n_envs);
+}
+
 static weft_launch pd_policy_launch(const pendulum_state *s)
 {
 	return pendulum_policy_launch((pendulum_policy_bufs){ .p = B(PARAMS),
@@ -213,7 +226,10 @@ static weft_launch pd_reset_some_launch(const pendulum_state *s)
 /* The step of `weft run` and the protocol's lists. */
 static weft_status pd_add_lists(weft_model_ctx *mc, pendulum_state *s)
 {
-	weft_launch step = pd_policy_launch(s), act = pd_act_launch(s);
+	weft_launch step = pd_policy_launch(s);
+	weft_launch act = s->params.precision == PD_PRECISION_F32
+				  ? pd_act_f32_launch(s)
+				  : pd_act_launch(s);
 	weft_launch some = pd_reset_some_launch(s);
 	weft_status st;
 

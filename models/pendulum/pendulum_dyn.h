@@ -16,9 +16,9 @@
  * for all but about 0.1 % of arguments), and numpy computes x**2 on
  * scalars with pow(), which is not always x * x correctly rounded; this
  * model multiplies.
- * precision = f32 is the same arithmetic in float32 (sin and cos as
- * weft_sinf and weft_cosf: correctly rounded but for rare double
- * roundings).
+ * precision = f32 is the same arithmetic in float32 (sin and cos:
+ * pd_sincos32, weft/math.h's branch-free weft_sincosf_simd below 4096 in
+ * magnitude, weft_sincosf beyond).
  */
 #ifndef PENDULUM_DYN_H
 #define PENDULUM_DYN_H
@@ -160,7 +160,30 @@ WEFT_FN weft_f32 pd_step64(WEFT_GLOBAL weft_u8 *state, weft_u32 i, weft_f32 a,
 	return weft_d64_to_f32(-costs);
 }
 
-/* The same arithmetic in float32. */
+/* sin and cos of an f32 angle: weft/math.h's branch-free
+ * weft_sincosf_simd below PD32_TRIG_MAX in magnitude (within 2.4 ulp
+ * there), which the vectorised step (pendulum_act_f32) computes for every
+ * environment it commits; weft_sincosf beyond (and for NaN), where
+ * that step leaves the environment to this code. */
+#define PD32_TRIG_MAX 4096.0f
+
+WEFT_FN void pd_sincos32(weft_f32 x, weft_f32 *s, weft_f32 *c)
+{
+	if (x > -PD32_TRIG_MAX && x < PD32_TRIG_MAX)
+		weft_sincosf_simd(x, s, c);
+	else
+		weft_sincosf(x, s, c);
+}
+
+WEFT_FN weft_f32 pd_sin32(weft_f32 x)
+{
+	weft_f32 s, c;
+
+	pd_sincos32(x, &s, &c);
+	return s;
+}
+
+/* The same arithmetic in float32 (sin and cos: pd_sincos32). */
 WEFT_FN weft_f32 pd_step32(WEFT_GLOBAL weft_u8 *state, weft_u32 i, weft_f32 a,
 			   weft_f32 k)
 {
@@ -171,7 +194,7 @@ WEFT_FN weft_f32 pd_step32(WEFT_GLOBAL weft_u8 *state, weft_u32 i, weft_f32 a,
 	an = pd_angle_normalizef(th);
 	costs = an * an + 0.1f * (thdot * thdot);
 	costs = costs + 0.001f * (u * u);
-	newthdot = k * weft_sinf(th) + 3.0f * u;
+	newthdot = k * pd_sin32(th) + 3.0f * u;
 	newthdot = thdot + newthdot * 0.05f;
 	newthdot = weft_clampf(newthdot, -8.0f, 8.0f);
 	s[0] = th + newthdot * 0.05f;
@@ -197,7 +220,7 @@ WEFT_FN void pd_obs(WEFT_GLOBAL const pendulum_params *p,
 		    WEFT_GLOBAL weft_f32 *at)
 {
 	weft_f64 th, thdot, sn, cs;
-	weft_f32 t;
+	weft_f32 t, s32, c32;
 
 	if (p->precision == PD_PRECISION_F64) {
 		th = pd_th64(state, i, 0u);
@@ -209,8 +232,9 @@ WEFT_FN void pd_obs(WEFT_GLOBAL const pendulum_params *p,
 		return;
 	}
 	t = pd_th32(state, i, 0u);
-	at[0] = weft_cosf(t);
-	at[1] = weft_sinf(t);
+	pd_sincos32(t, &s32, &c32);
+	at[0] = c32;
+	at[1] = s32;
 	at[2] = pd_th32(state, i, 1u);
 }
 

@@ -253,7 +253,9 @@ def test_wrappers(env_id, mode):
         for wrap in (lambda e: V.NormalizeObservation(e),
                      lambda e: V.TransformObservation(
                          e, lambda o: o * 2, e.observation_space)):
-            with pytest.raises(ValueError, match="autoreset_mode"):
+            # Gymnasium 1.4 raises a ValueError naming autoreset_mode,
+            # 1.3 (what EnvPool's and gymnax's pins install) asserts
+            with pytest.raises((ValueError, AssertionError)):
                 wrap(env)
         inner = env
     w = V.RecordEpisodeStatistics(V.ClipReward(inner, -0.5, 0.5))

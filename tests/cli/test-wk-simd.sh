@@ -35,8 +35,10 @@ if [ -x "$tmp/run" ]; then
 		esac
 	done < "$tmp/run.tap"
 else
+	skip "simd_defer over one range" "no simd_run"
+	skip "simd_defer over five ranges" "no simd_run"
 	skip "simd_axpb computes every item as scalar code does" "no simd_run"
-	skip "the kernel table lists simd_axpb and simd_plain" "no simd_run"
+	skip "the kernel table lists simd_axpb, simd_defer and simd_plain" "no simd_run"
 fi
 
 # GCC at -O2 (its "very cheap" vectoriser cost model) vectorises the item
@@ -48,8 +50,12 @@ if $cc --version 2>/dev/null | grep -qi 'gcc\|free software foundation' &&
 		"$tmp/simd_kernels.c" > "$tmp/vec.log" 2>&1
 	grep -q "simd.wk:$line:.*loop vectorized" "$tmp/vec.log"
 	okd $? "GCC -O2 vectorises simd_axpb's item loop (simd.wk:$line)" "$tmp/vec.log"
+	dline=$(grep -n '^WEFT_KERNEL_SIMD(simd_defer)' "$src/tests/cli/wk/simd.wk" | cut -d: -f1)
+	grep -q "simd.wk:$dline:.*loop vectorized" "$tmp/vec.log"
+	okd $? "  ...and simd_defer's, with its WEFT_SIMD_DEFER marks (simd.wk:$dline)" "$tmp/vec.log"
 else
 	skip "GCC -O2 vectorises simd_axpb's item loop" "not GCC"
+	skip "  ...and simd_defer's" "not GCC"
 fi
 
 # On x86-64 Linux with GCC 12 and later: the AVX-512 (x86-64-v4) and AVX2
@@ -89,11 +95,21 @@ typedef unsigned weft_u32;
 #define WEFT_GID gid
 #define WEFT_EXTENT extent
 #include <weft/kernel.h>
-WEFT_KERNEL_SIMD(k) { return 10 * WEFT_SIMD_MAIN + WEFT_SIMD_AFTER; }
-int main(void) { return !(k_plain(2, 3) == 11 && k_plain(3, 3) == 0); }
+static int marks;
+static int mark(void) { return ++marks; }
+WEFT_KERNEL_SIMD(k)
+{
+	WEFT_SIMD_DEFER(mark());
+	return 100 * WEFT_SIMD_MAIN + 10 * WEFT_SIMD_AFTER + WEFT_SIMD_DEFERRED;
+}
+int main(void)
+{
+	return !(k_plain(2, 3) == 111 && marks == 1 && k_plain(3, 3) == 0 &&
+		 marks == 2);
+}
 EOF2
 "$cc" -std=c11 -Wall -Werror -I"$src/include" -o "$tmp/plain" "$tmp/plain.c" > "$tmp/plain.log" 2>&1 &&
 	"$tmp/plain"
-ok $? "a prelude without WEFT_KERNEL_SIMD gets it from weft/kernel.h as WEFT_KERNEL, both parts for items below the extent, neither past it"
+ok $? "a prelude without WEFT_KERNEL_SIMD gets it from weft/kernel.h as WEFT_KERNEL, all three parts for items below the extent, none past it, WEFT_SIMD_DEFER's argument evaluated once"
 [ -s "$tmp/plain.log" ] && diag "$tmp/plain.log"
 tap_done

@@ -15,7 +15,9 @@
  * docs/math.md's table comes from --n 10000000). The correctly rounded
  * weft_sin_cr, weft_cos_cr and weft_sincos_cr (--only cr) must give MPFR's
  * correctly rounded result on every argument below 2^20 tried, and hard
- * cases computed with mpmath.
+ * cases computed with mpmath. weft_sincosf_simd (--only simd), f32
+ * arithmetic alone, is checked on a dense sample against its documented
+ * bounds.
  */
 #include <weft/kernel_host.h>
 #include <weft/math.h>
@@ -662,6 +664,58 @@ static void check_cr(long n, mpfr_ptr mx)
 	mpfr_clear(r53);
 }
 
+/* ---- weft_sincosf_simd: f32 arithmetic alone, not correctly rounded -- */
+
+/* |f - e| in units in the last place of the f32 grid at e. */
+static double simd_ulps(float f, double e)
+{
+	int ex;
+
+	frexp(e, &ex);
+	if (fabs(e) < 0x1p-126)
+		return fabs((double)f - e) / 0x1p-149;
+	return fabs((double)f - e) / ldexp(1.0, ex - 24);
+}
+
+/* The largest errors of weft_sincosf_simd against the C library's double
+ * sin and cos (within 1e-16 of the exact values: far below an f32 ulp),
+ * over every `stride`-th f32 in [-lim, lim]. */
+static void simd_errors(float lim, uint32_t stride, double *es, double *ec)
+{
+	*es = *ec = 0;
+	for (uint32_t u = 0;; u += stride) {
+		float x, y, sn, c;
+
+		memcpy(&x, &u, sizeof x);
+		if (!(x <= lim))
+			break;
+		for (int sg = 0; sg < 2; sg++) {
+			y = sg ? -x : x;
+			weft_sincosf_simd(y, &sn, &c);
+			*es = fmax(*es, simd_ulps(sn, sin((double)y)));
+			*ec = fmax(*ec, simd_ulps(c, cos((double)y)));
+		}
+	}
+}
+
+/* docs/math.md's bounds: 1.52 ulp for |x| <= 64 (every 97th f32), 2.4 ulp
+ * below 6434 (every 997th). */
+static void check_sincosf_simd(void)
+{
+	double es, ec, ws, wc;
+	float s, c;
+
+	simd_errors(64.0f, 97u, &es, &ec);
+	simd_errors(6433.0f, 997u, &ws, &wc);
+	tap_ok(es <= 1.53 && ec <= 1.53 && ws <= 2.45 && wc <= 2.45,
+	       "sincosf_simd: within 1.53 ulp of sin and cos for |x| <= 64 "
+	       "(%.3f, %.3f ulp), within 2.45 for |x| <= 6433 (%.3f, %.3f)",
+	       es, ec, ws, wc);
+	weft_sincosf_simd(0.0f, &s, &c);
+	tap_ok(s == 0.0f && !signbit(s) && c == 1.0f,
+	       "sincosf_simd: sin 0 = +0, cos 0 = 1");
+}
+
 /* 1 when name is one of the comma-separated names in list. */
 static int listed(const char *list, const char *name)
 {
@@ -712,6 +766,8 @@ int main(int argc, char **argv)
 		check_clamp();
 	if (!only || listed(only, "cr"))
 		check_cr(n, mx);
+	if (!only || listed(only, "simd"))
+		check_sincosf_simd();
 	mpfr_clears(mx, my, ref, tmp, (mpfr_ptr)0);
 	mpfr_free_cache();
 	return tap_done();

@@ -729,60 +729,12 @@ static void test_gymnasium(void)
 	       same, N_GYM, worst);
 }
 
-/* ---- precision = f32's sin and cos ----------------------------------------
- */
-
-/* |f - e| in units in the last place of the f32 grid at e. */
-static double f32_ulps(float f, double e)
-{
-	int ex;
-
-	frexp(e, &ex);
-	if (fabs(e) < 0x1p-126)
-		return fabs((double)f - e) / 0x1p-149;
-	return fabs((double)f - e) / ldexp(1.0, ex - 24);
-}
-
-/* The largest errors of acro32_sincos against the C library's double
- * sin and cos, over every `stride`-th f32 in [-lim, lim]. */
-static void sincos_errors(float lim, uint32_t stride, double *es, double *ec)
-{
-	*es = *ec = 0;
-	for (uint32_t u = 0;; u += stride) {
-		float x, y, sn, c;
-
-		memcpy(&x, &u, sizeof x);
-		if (!(x <= lim))
-			break;
-		for (int sg = 0; sg < 2; sg++) {
-			y = sg ? -x : x;
-			acro32_sincos(y, &sn, &c);
-			*es = fmax(*es, f32_ulps(sn, sin((double)y)));
-			*ec = fmax(*ec, f32_ulps(c, cos((double)y)));
-		}
-	}
-}
-
-static void test_sincos(void)
-{
-	double es, ec, ws, wc;
-
-	sincos_errors(64.0f, 97u, &es, &ec);
-	sincos_errors(6433.0f, 997u, &ws, &wc);
-	tap_ok(es <= 1.6 && ec <= 1.6 && ws <= 2.5 && wc <= 2.5,
-	       "f32 sin and cos (acro32_sincos) within 1.6 ulp of the C "
-	       "library's double ones for |x| <= 64 (%.3f, %.3f ulp), within "
-	       "2.5 for |x| <= 6433 (%.3f, %.3f)",
-	       es, ec, ws, wc);
-}
-
 int main(void)
 {
 	static const char *const backends[] = { "openmp", "opencl" };
 
 	test_default_and_spaces();
 	test_gymnasium();
-	test_sincos();
 	for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
 		test_mode(WEFT_AUTORESET_NEXT_STEP, backends[b], 1);
 		test_mode(WEFT_AUTORESET_SAME_STEP, backends[b], 1);

@@ -5,7 +5,8 @@
  * across environment indices, truncation at max_episode_steps, the
  * termination condition and rewards of both variants), and every f64 step
  * of MountainCar-v0 against Gymnasium's float64 operations written here
- * in C with the C library's cos (what math.cos calls).
+ * in C with the C library's cos (what math.cos calls); precision = f32's
+ * vectorised act against the scalar step of the on-device policy.
  *
  * With --trace DIR [continuous [precision [envs [steps [backend
  * [threads [policy]]]]]]] (true|false, f64|f32, at most 64, 1000, openmp,
@@ -483,6 +484,97 @@ static int trace(const char *dir, int continuous, const char *precision,
 	return 0;
 }
 
+/* ---- precision = f32: the vectorised act ----------------------------------
+ */
+
+/* Two blocks of 64 environments and a tail of 22 on one thread. */
+#define F32_ENVS 150u
+
+/* The energy policy's action for each environment of run r from its f32
+ * state (push the way the car moves), as mountain_car_policy chooses it. */
+static int energy_actions(run *r, int64_t *a, float *c)
+{
+	static float st[2 * F32_ENVS];
+
+	if (!rd(r, &r->state, st))
+		return 0;
+	for (uint32_t i = 0; i < F32_ENVS; i++) {
+		a[i] = st[2 * i + 1] >= 0.0f ? 2 : 0;
+		c[i] = st[2 * i + 1] >= 0.0f ? 1.0f : -1.0f;
+	}
+	return 1;
+}
+
+/* 40 steps of act (mountain_car_act_f32, with the energy policy's
+ * actions written by the host) against 40 of the on-device energy policy
+ * (mountain_car_policy: the scalar step), same_step, episodes of 7 steps,
+ * one car placed where 3 x position is out of the vectorised range: every
+ * view the same, byte for byte, after every step. */
+static void test_f32_vs_policy(int continuous)
+{
+	static unsigned char va[64 * F32_ENVS], vb[64 * F32_ENVS];
+	static float st[2 * F32_ENVS], c[F32_ENVS];
+	static int64_t a[F32_ENVS];
+	const char *name =
+		continuous ? "MountainCarContinuous-v0" : "MountainCar-v0";
+	weft_array v[2][7];
+	char sets[512];
+	uint32_t policy = 0;
+	int ok = 1, bad = 0, step_no;
+	run r[2];
+
+	for (int k = 0; k < 2 && ok; k++) {
+		snprintf(sets, sizeof sets,
+			 "mountain_car.envs=150\nmountain_car.precision=f32\n"
+			 "mountain_car.continuous=%s\n"
+			 "mountain_car.policy=energy\n"
+			 "mountain_car.max_episode_steps=7\n"
+			 "mountain_car.autoreset=same_step\n"
+			 "simulation.seed=5\noutput.directory=%s/f32-%d",
+			 continuous ? "true" : "false", tap_tmpdir(), k);
+		ok = run_open(&r[k], sets) &&
+		     find(&r[k], "env_book", &v[k][6]) &&
+		     rd(&r[k], &r[k].state, st);
+		st[2 * 5] = 2000.0f; /* 3 x 2000: past MC32_TRIG_MAX */
+		ok = ok && wr(&r[k], &r[k].state, st);
+		v[k][0] = r[k].obs;
+		v[k][1] = r[k].reward;
+		v[k][2] = r[k].term;
+		v[k][3] = r[k].trunc;
+		v[k][4] = r[k].fin;
+		v[k][5] = r[k].state;
+	}
+	ok = ok && weft_sim_list(r[1].sim, "policy", &policy) == WEFT_OK;
+	for (step_no = 1; ok && !bad && step_no <= 40; step_no++) {
+		ok = energy_actions(&r[0], a, c) &&
+		     wr(&r[0], &r[0].act,
+			continuous ? (const void *)c : (const void *)a) &&
+		     !weft_sim_launch(r[0].sim, r[0].l_act, 1) &&
+		     !weft_sim_sync(r[0].sim) &&
+		     !weft_sim_launch(r[1].sim, policy, 1) &&
+		     !weft_sim_sync(r[1].sim);
+		for (int k = 0; ok && k < 7; k++) {
+			ok = v[0][k].bytes <= sizeof va &&
+			     rd(&r[0], &v[0][k], va) && rd(&r[1], &v[1][k], vb);
+			if (ok && memcmp(va, vb, v[0][k].bytes)) {
+				bad++;
+				tap_diag("%s step %d: %s differs", name,
+					 step_no, v[0][k].name);
+			}
+		}
+	}
+	if (!ok)
+		tap_diag("%s: a call failed at step %d: %s", name, step_no,
+			 weft_context_error(r[0].ctx));
+	tap_ok(ok && !bad,
+	       "%s, f32: 40 vectorised acts with the energy policy's actions "
+	       "(same_step, 7-step episodes, 150 environments) leave every "
+	       "view as the on-device policy's scalar step does",
+	       name);
+	run_close(&r[0]);
+	run_close(&r[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--trace")) {
@@ -506,6 +598,8 @@ int main(int argc, char **argv)
 	test_termination(1, "f64");
 	test_termination(0, "f32");
 	test_termination(1, "f32");
+	test_f32_vs_policy(0);
+	test_f32_vs_policy(1);
 	test_libm();
 	return tap_done();
 }

@@ -6,7 +6,8 @@
  * past +-pi and far outside, clipped torques and speeds); seeded resets
  * equal across environment indices; truncation at max_episode_steps and
  * never a termination; the three autoreset modes of act; the bookkeeping
- * buffer.
+ * buffer; precision = f32's vectorised act against the f32 arithmetic
+ * compiled here, and against the scalar step of the on-device policy.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -18,6 +19,16 @@
 
 #include "env-drive.h"
 #include "tap.h"
+
+/* The kernels' f32 arithmetic, compiled here as the host builds are: the
+ * reference of the vectorised step. */
+#include <weft/kernel_host.h>
+#include <weft/kernel.h>
+#include <weft/math.h>
+#include <weft/double.h>
+#include <weft/env.wk>
+#include "pendulum_shared.h"
+#include "pendulum_dyn.h"
 
 #define N_ENVS	  8u
 #define MAX_STEPS 5u
@@ -379,6 +390,226 @@ static void test_modes(void)
 	}
 }
 
+/* ---- precision = f32: the vectorised act --------------------------------- */
+
+/* Two blocks of 64 environments and a tail of 22 (one range: a launch
+ * this small is not split between threads). */
+#define F32_ENVS 150u
+
+/* pendulum f32 with F32_ENVS environments on `backend` (openmp when
+ * NULL), in autoreset mode `mode`, its output in a directory of its own
+ * (k); 0 when a backend other than openmp cannot open. */
+static int f32_open_on(run *r, const char *mode, int k, const char *backend)
+{
+	static const char *const base[] = {
+		"simulation.model=pendulum",
+		"simulation.seed=11",
+		"backend.threads=2",
+		"output.summary=false",
+		"output.plot=none",
+		"pendulum.envs=150",
+		"pendulum.precision=f32",
+		"pendulum.policy=zero",
+		"pendulum.max_episode_steps=7",
+		NULL,
+	};
+
+	run_new(r, backend);
+	run_backend(r, backend ? backend : "openmp");
+	run_setf(r, "output.directory=%s/pendulum-f32-%d", tap_tmpdir(), k);
+	run_sets(r, base);
+	run_setf(r, "pendulum.autoreset=%s", mode);
+	return run_start(r);
+}
+
+static void f32_open(run *r, const char *mode, int k)
+{
+	f32_open_on(r, mode, k, NULL);
+}
+
+/* Angles of every kind: in [-pi, pi], past it, near and beyond the
+ * vectorised step's range (PD32_TRIG_MAX), and far beyond. */
+static float f32_angle(unsigned i)
+{
+	static const float odd[] = { 4095.9f, -4095.9f, 4096.0f, 5000.0f,
+				     -1e6f,   3.2e7f,	30.5f,	 -64.0f };
+
+	if (i % 9u == 4u)
+		return odd[(i / 9u) % 8u];
+	return ((float)(int)(i * 7919u % 1001u) - 500.0f) * 0.0123f;
+}
+
+/* The views act leaves, in the order f32_same compares them. */
+static void f32_views(run *r, const weft_array **v)
+{
+	v[0] = &r->obs;
+	v[1] = &r->reward;
+	v[2] = &r->term;
+	v[3] = &r->trunc;
+	v[4] = &r->final_obs;
+	v[5] = &r->state;
+	v[6] = &r->book;
+}
+
+/* 1 when every view of a and b holds the same bytes; names the others. */
+static int f32_same(run *a, run *b, const char *what, int step)
+{
+	static unsigned char va[F32_ENVS * 64], vb[F32_ENVS * 64];
+	const weft_array *x[7], *y[7];
+	int same = 1;
+
+	f32_views(a, x);
+	f32_views(b, y);
+	for (int v = 0; v < 7; v++) {
+		if (x[v]->bytes > sizeof va)
+			tap_bail("view %s too large", x[v]->name);
+		run_get(a, x[v], va);
+		run_get(b, y[v], vb);
+		if (memcmp(va, vb, x[v]->bytes)) {
+			tap_diag("%s, step %d: %s differs", what, step,
+				 x[v]->name);
+			same = 0;
+		}
+	}
+	return same;
+}
+
+/* One act from chosen states and actions (clipped ones too) against
+ * pd_step32 and pd_obs compiled here: state, observation and reward bit
+ * for bit. */
+static void test_f32_step(void)
+{
+	static float st[F32_ENVS][2], act[F32_ENVS], obs[F32_ENVS][3];
+	static float rew[F32_ENVS], want_obs[F32_ENVS][3];
+	static float want_st[F32_ENVS][2];
+	pendulum_params p = { .n_envs = F32_ENVS,
+			      .precision = PD_PRECISION_F32 };
+	float kf = 3.0f * 10.0f / 2.0f;
+	float want_rew;
+	int bad = 0;
+	run r;
+
+	memcpy(&p.k_f32, &kf, sizeof kf);
+	f32_open(&r, "disabled", 0);
+	for (unsigned i = 0; i < F32_ENVS; i++) {
+		st[i][0] = f32_angle(i);
+		st[i][1] = (float)(int)(i % 19u) - 9.0f;
+		act[i] = (float)(int)(i % 13u) * 0.61f - 3.7f;
+	}
+	act[17] = 1e9f;
+	act[99] = -0.0f;
+	memcpy(want_st, st, sizeof st);
+	run_put(&r, &r.state, st);
+	run_put(&r, &r.actions, act);
+	run_launch(&r, r.act);
+	run_get(&r, &r.state, st);
+	run_get(&r, &r.obs, obs);
+	run_get(&r, &r.reward, rew);
+	for (unsigned i = 0; i < F32_ENVS; i++) {
+		want_rew = pd_step32((weft_u8 *)want_st, i, act[i], kf);
+		pd_obs(&p, (const weft_u8 *)want_st, i, want_obs[i]);
+		if (memcmp(st[i], want_st[i], sizeof st[i]) ||
+		    memcmp(obs[i], want_obs[i], sizeof obs[i]) ||
+		    memcmp(&rew[i], &want_rew, sizeof want_rew)) {
+			if (bad++ < 4)
+				tap_diag("env %u (th %a, a %a): state %a %a "
+					 "(want %a %a), reward %a (%a)",
+					 i, f32_angle(i), act[i], st[i][0],
+					 st[i][1], want_st[i][0], want_st[i][1],
+					 rew[i], want_rew);
+		}
+	}
+	tap_ok(bad == 0,
+	       "f32: one vectorised act of %u environments (angles to "
+	       "3.2e7, torques to 1e9) is the f32 step's bits (%d differ)",
+	       F32_ENVS, bad);
+	run_close(&r);
+}
+
+/* 40 steps of act with torque 0 against 40 of the on-device policy with
+ * policy = zero (the scalar step, pendulum_policy), same_step, episodes
+ * of 7 steps, a few angles out of the vectorised range: every view the
+ * same, byte for byte, after every step. */
+static void test_f32_policy(void)
+{
+	static float st[F32_ENVS][2], zero[F32_ENVS];
+	uint32_t policy;
+	int same = 1, s;
+	run r[2];
+
+	for (int k = 0; k < 2; k++) {
+		f32_open(&r[k], "same_step", k);
+		run_get(&r[k], &r[k].state, st);
+		st[4][0] = 5000.0f;
+		st[70][0] = -1e6f;
+		st[149][0] = 4095.0f;
+		run_put(&r[k], &r[k].state, st);
+		run_put(&r[k], &r[k].actions, zero);
+	}
+	if (weft_sim_list(r[1].sim, "policy", &policy))
+		tap_bail("policy list: %s", weft_context_error(r[1].ctx));
+	for (s = 1; s <= 40 && same; s++) {
+		run_launch(&r[0], r[0].act);
+		run_launch(&r[1], policy);
+		same = f32_same(&r[0], &r[1], "act against policy", s);
+	}
+	tap_ok(same,
+	       "f32: 40 vectorised acts (torque 0, same_step, 7-step "
+	       "episodes) leave every view as the scalar policy step does");
+	run_close(&r[0]);
+	run_close(&r[1]);
+}
+
+/* 30 acts with the same actions (clipped ones too) on openmp and OpenCL,
+ * where each environment runs the main part and then, if it must, the
+ * deferred part on its own, not in blocks: next_step (environments
+ * waiting to begin their next episode) and disabled (episodes stepped past
+ * their truncation until reset_some), 7-step episodes, a few angles out of
+ * the vectorised range; every view the same after every step. */
+static void test_f32_backends(void)
+{
+	static const char *const modes[2] = { "next_step", "disabled" };
+	static float st[F32_ENVS][2], act[F32_ENVS];
+
+	for (int m = 0; m < 2; m++) {
+		run r[2];
+		int same = 1;
+		uint32_t x = 12345u;
+
+		f32_open(&r[0], modes[m], 2);
+		if (!f32_open_on(&r[1], modes[m], 3, "opencl")) {
+			skipped(&r[1], 1, "f32 act on OpenCL");
+			run_close(&r[0]);
+			continue;
+		}
+		for (int k = 0; k < 2; k++) {
+			run_get(&r[k], &r[k].state, st);
+			st[9][0] = 4200.0f;
+			st[100][0] = -9000.0f;
+			run_put(&r[k], &r[k].state, st);
+		}
+		for (int step = 1; step <= 30 && same; step++) {
+			for (unsigned i = 0; i < F32_ENVS; i++) {
+				x = x * 1664525u + 1013904223u;
+				act[i] = (float)(int)(x >> 24) / 40.0f - 3.2f;
+			}
+			for (int k = 0; k < 2; k++) {
+				run_put(&r[k], &r[k].actions, act);
+				run_launch(&r[k], r[k].act);
+			}
+			same = f32_same(&r[0], &r[1], modes[m], step);
+		}
+		tap_ok(same,
+		       "f32, %s: 30 acts on openmp (in blocks of 64) and on "
+		       "OpenCL (one environment at a time) leave every view "
+		       "the "
+		       "same",
+		       modes[m]);
+		run_close(&r[0]);
+		run_close(&r[1]);
+	}
+}
+
 int main(void)
 {
 	const char *b = getenv("WEFT_BUILDDIR"),
@@ -394,5 +625,8 @@ int main(void)
 	test_gym_step();
 	test_seeded();
 	test_modes();
+	test_f32_step();
+	test_f32_policy();
+	test_f32_backends();
 	return tap_done();
 }

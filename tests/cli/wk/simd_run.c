@@ -14,7 +14,7 @@
 
 static float x[N], y[N];
 static unsigned char flags[N];
-static uint32_t out[2];
+static uint32_t out[3];
 
 /* The kernel over [0, N) in ranges ending at cuts[] (the last N). */
 static void run(int k, const uint32_t *cuts)
@@ -29,6 +29,9 @@ static void run(int k, const uint32_t *cuts)
 		ka.buf[1] = y;
 		ka.buf[2] = flags;
 		ka.buf[3] = out;
+	} else if (k == SIMD_K_DEFER) {
+		ka.buf[0] = y;
+		ka.buf[1] = out;
 	} else {
 		ka.buf[0] = out;
 	}
@@ -38,11 +41,59 @@ static void run(int k, const uint32_t *cuts)
 	}
 }
 
+/* The items simd_defer's main part marks. */
+static int marked_item(uint32_t j)
+{
+	return j % 150 == 3 || j == 1000;
+}
+
+/* Runs of simd_defer's deferred part over the ranges ending at cuts[]:
+ * every item of a whole block of 64 (from the range's start) that holds
+ * a marked item, and each marked item past the range's last block. */
+static uint32_t defer_runs(const uint32_t *cuts)
+{
+	uint32_t begin = 0, runs = 0, g, j, marked;
+
+	for (int c = 0; begin < N; c++) {
+		for (g = begin; cuts[c] - g >= 64; g += 64) {
+			for (marked = 0, j = g; j < g + 64; j++)
+				marked |= marked_item(j);
+			runs += marked ? 64 : 0;
+		}
+		for (; g < cuts[c]; g++)
+			runs += marked_item(g);
+		begin = cuts[c];
+	}
+	return runs;
+}
+
+/* simd_defer over the ranges ending at cuts[]: its values, and its deferred
+ * part run only where defer_runs says; prints a TAP line. */
+static void check_defer(const uint32_t *cuts, const char *what)
+{
+	int bad = 0;
+
+	memset(out, 0, sizeof out);
+	run(SIMD_K_DEFER, cuts);
+	for (uint32_t i = 0; i < N; i++) {
+		float want = (float)i + 0.5f;
+
+		bad += y[i] != (marked_item(i) ? -want : want);
+	}
+	printf("%s - simd_defer over %s: the deferred part after the after "
+	       "part, run %u times (%u expected, of %u items; %d wrong)\n",
+	       !bad && out[2] == defer_runs(cuts) ? "ok" : "not ok", what,
+	       (unsigned)out[2], (unsigned)defer_runs(cuts), N, bad);
+}
+
 int main(void)
 {
 	static const uint32_t one[] = { N }, odd[] = { 1, 65, 200, 201, N };
 	const uint32_t *const splits[] = { one, odd };
 	int bad = 0;
+
+	check_defer(one, "one range");
+	check_defer(odd, "five ranges");
 
 	for (int s = 0; s < 2; s++) {
 		for (uint32_t i = 0; i < N; i++) {
@@ -67,12 +118,14 @@ int main(void)
 	printf("%s - simd_axpb computes every item as scalar code does, its "
 	       "after part once per item after the main part (%d wrong)\n",
 	       bad ? "not ok" : "ok", bad);
-	printf("%s - the kernel table lists simd_axpb and simd_plain in file "
-	       "order\n",
-	       SIMD_N_KERNELS == 2 &&
+	printf("%s - the kernel table lists simd_axpb, simd_defer and "
+	       "simd_plain in file order\n",
+	       SIMD_N_KERNELS == 3 &&
 			       !strcmp(simd_program.kernels[0].name,
 				       "simd_axpb") &&
 			       !strcmp(simd_program.kernels[1].name,
+				       "simd_defer") &&
+			       !strcmp(simd_program.kernels[2].name,
 				       "simd_plain")
 		       ? "ok"
 		       : "not ok");
