@@ -44,6 +44,23 @@
 #define WEFT_SIMD_DEFER(c) ((void)(c))
 #endif
 
+/* a where c (0 or 1), else b, as bit masks: compilers keep these as
+ * selects, where `c ? a : b` may become a branch (the main part of a
+ * WEFT_KERNEL_SIMD kernel needs them: docs/kernel-dialect.md, "Kernels
+ * that vectorise"); floats are chosen by their bits. */
+WEFT_FN weft_u32 weft_select_u32(weft_u32 c, weft_u32 a, weft_u32 b)
+{
+	weft_u32 m = 0u - c;
+
+	return (a & m) | (b & ~m);
+}
+
+WEFT_FN weft_f32 weft_select_f32(weft_u32 c, weft_f32 a, weft_f32 b)
+{
+	return weft_u32_as_f32(
+		weft_select_u32(c, weft_f32_as_u32(a), weft_f32_as_u32(b)));
+}
+
 typedef struct weft_rand4 {
 	weft_u32 v[4];
 } weft_rand4;

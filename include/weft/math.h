@@ -73,6 +73,8 @@
 #ifndef WEFT_MATH_H
 #define WEFT_MATH_H
 
+#include <weft/kernel.h> /* weft_select_f32 */
+
 #if !defined(WEFT_HAS_F64) || !WEFT_HAS_F64
 #error "weft/math.h computes in binary64 and this target has no hardware double (WEFT_HAS_F64 is 0): a program that includes it needs a device with WEFT_CAP_F64"
 #endif
@@ -2941,15 +2943,6 @@ WEFT_FN void weft_sincosf(weft_f32 x, weft_f32 *s, weft_f32 *c)
 #define WEFT__MATH_PIO2F_4 0x1.68c234p-39f
 #define WEFT__MATH_ROUNDF  0x1.8p23f
 
-/* a where c (0 or 1), else b, as bit masks (a select on every target). */
-WEFT_FN weft_f32 weft__math_self(weft_u32 c, weft_f32 a, weft_f32 b)
-{
-	weft_u32 m = 0u - c;
-
-	return weft_u32_as_f32((weft_f32_as_u32(a) & m) |
-			       (weft_f32_as_u32(b) & ~m));
-}
-
 WEFT_FN void weft_sincosf_simd(weft_f32 x, weft_f32 *s, weft_f32 *c)
 {
 	weft_f32 t = x * WEFT__MATH_2_PIF + WEFT__MATH_ROUNDF;
@@ -2970,9 +2963,9 @@ WEFT_FN void weft_sincosf_simd(weft_f32 x, weft_f32 *s, weft_f32 *c)
 	weft_u32 odd = q & 1u;
 
 	/* Quadrant k mod 4: sin x = s, c, -s, -c; cos x = c, -s, -c, s. */
-	*s = weft_u32_as_f32(weft_f32_as_u32(weft__math_self(odd, pc, ps)) ^
+	*s = weft_u32_as_f32(weft_f32_as_u32(weft_select_f32(odd, pc, ps)) ^
 			     ((q & 2u) << 30));
-	*c = weft_u32_as_f32(weft_f32_as_u32(weft__math_self(odd, ps, pc)) ^
+	*c = weft_u32_as_f32(weft_f32_as_u32(weft_select_f32(odd, ps, pc)) ^
 			     (((q + 1u) & 2u) << 30));
 }
 

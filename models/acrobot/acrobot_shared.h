@@ -236,21 +236,6 @@ typedef struct acro32 {
 	weft_f32 s0, s1, s2, s3;
 } acro32;
 
-/* a where c (0 or 1), else b, as bit masks: compilers keep these as
- * selects (docs/kernel-dialect.md, "Kernels that vectorise"). */
-WEFT_FN weft_u32 acro_selu(weft_u32 c, weft_u32 a, weft_u32 b)
-{
-	weft_u32 m = 0u - c;
-
-	return (a & m) | (b & ~m);
-}
-
-WEFT_FN weft_f32 acro_self(weft_u32 c, weft_f32 a, weft_f32 b)
-{
-	return weft_u32_as_f32(
-		acro_selu(c, weft_f32_as_u32(a), weft_f32_as_u32(b)));
-}
-
 /* _dsdt in f32. Its cos(t1 + t2 - pi/2) and cos(t1 - pi/2) are taken as
  * sin(t1 + t2) = sin t1 cos t2 + cos t1 sin t2 and sin t1, from the sin
  * and cos of t1 and t2: two sincos where there were three, and no
@@ -300,14 +285,14 @@ WEFT_FN weft_f32 acro32_rk_sum(weft_f32 y0, weft_f32 k1, weft_f32 k2,
  * x < -pi (up), branch-free. */
 WEFT_FN weft_f32 acro32_turn_down(weft_f32 x)
 {
-	return acro_self((weft_u32)(x > (weft_f32)ACRO_PI),
-			 x - (weft_f32)ACRO_TWO_PI, x);
+	return weft_select_f32((weft_u32)(x > (weft_f32)ACRO_PI),
+			       x - (weft_f32)ACRO_TWO_PI, x);
 }
 
 WEFT_FN weft_f32 acro32_turn_up(weft_f32 x)
 {
-	return acro_self((weft_u32)(x < -(weft_f32)ACRO_PI),
-			 x + (weft_f32)ACRO_TWO_PI, x);
+	return weft_select_f32((weft_u32)(x < -(weft_f32)ACRO_PI),
+			       x + (weft_f32)ACRO_TWO_PI, x);
 }
 
 /* wrap(x, -pi, pi)'s first four turns each way, branch-free; *more set
@@ -341,9 +326,9 @@ WEFT_FN weft_f32 acro32_wrap(weft_f32 x)
 
 WEFT_FN weft_f32 acro32_bound(weft_f32 x, weft_f32 m)
 {
-	weft_f32 y = acro_self((weft_u32)(-m > x), -m, x);
+	weft_f32 y = weft_select_f32((weft_u32)(-m > x), -m, x);
 
-	return acro_self((weft_u32)(m < y), m, y);
+	return weft_select_f32((weft_u32)(m < y), m, y);
 }
 
 /* AcrobotEnv.step's state update in f32, branch-free: wrap() of the

@@ -89,7 +89,10 @@ fi
 # run both parts.
 cat > "$tmp/plain.c" <<'EOF2'
 typedef unsigned weft_u32;
+typedef float weft_f32;
 #define WEFT_FN static inline
+WEFT_FN weft_u32 weft_f32_as_u32(weft_f32 x) { union { weft_f32 f; weft_u32 u; } v = { x }; return v.u; }
+WEFT_FN weft_f32 weft_u32_as_f32(weft_u32 x) { union { weft_u32 u; weft_f32 f; } v = { x }; return v.f; }
 #define WEFT_MULHI32(a, b) ((a) * (b))
 #define WEFT_KERNEL(name) int name##_plain(unsigned gid, unsigned extent)
 #define WEFT_GID gid
