@@ -194,8 +194,9 @@ typedef double weft_f64;
 		int weft__phase __attribute__((unused)),                       \
 		weft_u32 *weft__defer __attribute__((unused)))
 /* The parts of a WEFT_KERNEL_SIMD body: `if (WEFT_SIMD_MAIN) { ... }`,
- * the straight-line part, vectorised; `if (WEFT_SIMD_AFTER) { ... }`, the
- * rest (branches, loops, draws, the work of one item), run one item at a
+ * the straight-line part, vectorised (a draw every item makes too:
+ * weft_philox's loop has a fixed count); `if (WEFT_SIMD_AFTER) { ... }`,
+ * the rest (branches, loops, the work of one item), run one item at a
  * time after the main part of every item of the block;
  * `if (WEFT_SIMD_DEFERRED) { ... }`, run one item at a time after the
  * after parts, only in a block where the main part of some item called

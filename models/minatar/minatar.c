@@ -63,6 +63,8 @@ enum {
 	MA_B_IO,
 	MA_B_MASK,
 	MA_B_SEED,
+	MA_B_DRAWS, /* u32 [n]: act's sticky draws, from its main part to its
+		     * after part (scratch: not saved) */
 	MA_N_BUFS
 };
 
@@ -156,6 +158,7 @@ static void minatar_sizes(minatar_state *s)
 	s->bytes[MA_B_IO] = MA_IO_BYTES(s->n_envs, s->params.obs_bytes);
 	s->bytes[MA_B_MASK] = n;
 	s->bytes[MA_B_SEED] = 8 * n;
+	s->bytes[MA_B_DRAWS] = 4 * n;
 }
 
 /* Every environment's bookkeeping (weft_env_init), its episode 0 and the
@@ -178,7 +181,8 @@ static void minatar_initial(const minatar_state *s, uint8_t *state,
 static weft_status minatar_alloc_upload(weft_model_ctx *mc, minatar_state *s)
 {
 	static const char *const names[MA_N_BUFS] = {
-		"params", "state", "env_book", "actions", "io", "mask", "seed",
+		"params", "state", "env_book", "actions",
+		"io",	  "mask",  "seed",     "draws",
 	};
 	void *host[MA_N_BUFS] = { 0 };
 	weft_status st = WEFT_OK;
@@ -214,7 +218,8 @@ static weft_status minatar_lists(weft_model_ctx *mc, minatar_state *s)
 						       .state = B(STATE),
 						       .book = B(BOOK),
 						       .actions = B(ACTIONS),
-						       .io = B(IO) },
+						       .io = B(IO),
+						       .draws = B(DRAWS) },
 				   s->n_envs);
 	weft_launch some = minatar_reset_some_launch(
 		(minatar_reset_some_bufs){ .p = B(PARAMS),
@@ -300,13 +305,14 @@ free_bounds:
 	return st;
 }
 
-/* What a checkpoint saves: every buffer but the parameters. */
+/* What a checkpoint saves: every buffer but the parameters and act's
+ * scratch. */
 static weft_status minatar_declare_state(weft_model_ctx *mc, minatar_state *s)
 {
 	weft_status st = WEFT_OK;
 
 	for (int k = 0; k < MA_N_BUFS && !st; k++)
-		if (k != MA_B_PARAMS)
+		if (k != MA_B_PARAMS && k != MA_B_DRAWS)
 			st = weft_model_state(mc, s->bufs[k]);
 	return st;
 }

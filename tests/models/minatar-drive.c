@@ -12,7 +12,7 @@
  *       TAP: Asterix, Freeway, Space Invaders and Seaquest (spaces,
  *       first states, termination, truncation, Freeway's crossings,
  *       difficulty ramping on and off, sticky actions).
- *   minatar-drive digest GAME BACKEND THREADS
+ *   minatar-drive digest GAME BACKEND THREADS [AUTORESET [STICKY]]
  *       a hash of every view after each of 400 steps: equal on every
  *       backend and thread count.
  *   minatar-drive trace FILE ENVS STEPS SEED STICKY MAX_STEPS [BACKEND
@@ -867,10 +867,12 @@ static void test_seaquest(void)
 	md_close(&e);
 }
 
-/* digest GAME BACKEND THREADS: 400 steps of 96 environments (actions from
- * an LCG, sticky 0.1, same_step autoreset), every view after every step
- * folded into one FNV-1a hash, printed in hex. */
-static int digest(const char *game, const char *backend, const char *threads)
+/* digest GAME BACKEND THREADS [AUTORESET [STICKY]]: 400 steps of 96
+ * environments (actions from an LCG; autoreset same_step and sticky 0.1
+ * unless given), every view after every step folded into one FNV-1a
+ * hash, printed in hex. */
+static int digest(const char *game, const char *backend, const char *threads,
+		  const char *autoreset, const char *sticky)
 {
 	char sets[512];
 	md_env e;
@@ -883,8 +885,9 @@ static int digest(const char *game, const char *backend, const char *threads)
 
 	snprintf(sets, sizeof sets,
 		 "minatar.envs=96\nminatar.game=%s\nbackend.threads=%s\n"
-		 "minatar.autoreset=same_step\nsimulation.seed=99",
-		 game, threads);
+		 "minatar.autoreset=%s\n"
+		 "minatar.repeat_action_probability=%s\nsimulation.seed=99",
+		 game, threads, autoreset, sticky);
 	if (!buf || md_open(&e, backend, sets))
 		return 1;
 	for (int t = 0; t < 400; t++) {
@@ -914,14 +917,17 @@ int main(int argc, char **argv)
 		test_seaquest();
 		return tap_done();
 	}
-	if (argc == 5 && strcmp(argv[1], "digest") == 0)
-		return digest(argv[2], argv[3], argv[4]);
+	if (argc >= 5 && argc <= 7 && strcmp(argv[1], "digest") == 0)
+		return digest(argv[2], argv[3], argv[4],
+			      argc > 5 ? argv[5] : "same_step",
+			      argc > 6 ? argv[6] : "0.1");
 	if (argc >= 8 && strcmp(argv[1], "trace") == 0)
 		return trace(argc, argv);
 	if (argc != 2 || strcmp(argv[1], "test") != 0) {
 		fprintf(stderr,
 			"usage: minatar-drive test | games | digest GAME "
-			"BACKEND THREADS | trace FILE ENVS STEPS SEED STICKY "
+			"BACKEND THREADS [AUTORESET [STICKY]] | trace FILE "
+			"ENVS STEPS SEED STICKY "
 			"MAX_STEPS [BACKEND [POLICY [GAME [RAMPING]]]]\n");
 		return 2;
 	}

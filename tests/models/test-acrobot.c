@@ -26,6 +26,7 @@
 #include "acrobot-libm.h"
 #include "acrobot_shared.h"
 #include "env-drive.h"
+#include "kernel-launches.h"
 #include "tap.h"
 
 #define SEED 7u
@@ -389,6 +390,23 @@ static int book_matches(run *r, const ref_env *ref)
 	return ok;
 }
 
+/* The act list launched the precision's kernel for each of the
+ * RUN_STEPS steps, and never the other: acrobot_act_f32 (the vectorised
+ * one) with f32, acrobot_act with f64. */
+static void act_kernel_launched(run *r, int f64, const char *prec,
+				const char *mode)
+{
+	const char *want = f64 ? "acrobot_act" : "acrobot_act_f32";
+	const char *other = f64 ? "acrobot_act_f32" : "acrobot_act";
+	long long n_want = sim_launches(r->sim, want);
+	long long n_other = sim_launches(r->sim, other);
+
+	tap_ok(n_want == RUN_STEPS && n_other == 0,
+	       "%s, %s, %s: the act list launched %s %lld times (expected "
+	       "%u) and %s %lld times (expected 0)",
+	       r->backend, prec, mode, want, n_want, RUN_STEPS, other, n_other);
+}
+
 static void test_mode(weft_autoreset m, const char *backend, int f64)
 {
 	char set[2][64];
@@ -403,7 +421,7 @@ static void test_mode(weft_autoreset m, const char *backend, int f64)
 	snprintf(set[0], sizeof set[0], "acrobot.autoreset=%s", name);
 	snprintf(set[1], sizeof set[1], "acrobot.precision=%s", prec);
 	if (!run_open(&r, backend, sets) &&
-	    skipped(&r, m == WEFT_AUTORESET_NEXT_STEP ? 6 : 5, name))
+	    skipped(&r, m == WEFT_AUTORESET_NEXT_STEP ? 7 : 6, name))
 		return;
 	tap_ok(weft_sim_env(r.sim, &info) == WEFT_OK &&
 		       info.autoreset == (uint32_t)m &&
@@ -448,6 +466,7 @@ static void test_mode(weft_autoreset m, const char *backend, int f64)
 	       "%s, %s, %s: env_book holds each environment's episode, steps, "
 	       "pending reset, return, episodes ended and their returns",
 	       b, prec, name);
+	act_kernel_launched(&r, f64, prec, name);
 	run_close(&r);
 }
 

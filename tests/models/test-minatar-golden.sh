@@ -6,7 +6,8 @@
 # one FNV-1a hash) equals the hash the per-byte observation code gave
 # before the observations were written a word per cell (Breakout;
 # models/minatar/minatar.md, "Performance"). On openmp with 1 and 2
-# threads, and on opencl where it is built.
+# threads, and on opencl where it is built. Then other autoreset modes
+# and sticky probabilities (below).
 set -u
 . "${WEFT_SRCDIR:-$(dirname "$0")/../..}/tests/tap.sh"
 build=${WEFT_BUILDDIR:-.}
@@ -34,6 +35,38 @@ for gh in breakout:72f3641a40dd7b69 asterix:012c108e5aa744a5 \
 			"$drive" digest "$g" "$name" "$threads" 2>&1)
 		[ "$got" = "$want" ]
 		ok $? "$g on $name ($threads thread(s)): the pinned digest $want (got $got)"
+	done
+done
+
+# The act kernel's other paths, pinned to the hashes of the code that
+# drew the sticky action in the game's step (before the draws moved to
+# the act kernel's vectorised main part, models/minatar/minatar.md):
+# next_step (environments waiting for their next episode), disabled
+# (environments stepped past their end), sticky 1 (every step repeats).
+for c in breakout:next_step:0.1:1a108674aaa5d680 \
+	breakout:disabled:0.1:64edf5b5fa4e1f03 \
+	breakout:next_step:1:06ae3197d1f80204 \
+	seaquest:next_step:0.1:1f479c094d0948f8 \
+	asterix:disabled:0.3:07f0dc709bc56672; do
+	want=${c##*:}
+	rest=${c%:*}
+	g=${rest%%:*}
+	rest=${rest#*:}
+	mode=${rest%%:*}
+	sticky=${rest#*:}
+	for b in openmp:2 opencl:1; do
+		name=${b%:*}
+		threads=${b#*:}
+		what="$g, $mode, sticky $sticky, on $name ($threads thread(s)): the pinned digest"
+		if [ ! -f "$build/plugins/$name/.libs/weft-backend-$name.so" ]; then
+			skip "$what" "the $name backend is not built"
+			continue
+		fi
+		got=$(WEFT_PLUGIN_PATH=$build/plugins/$name/.libs TMPDIR=$tmp \
+			"$drive" digest "$g" "$name" "$threads" "$mode" \
+			"$sticky" 2>&1)
+		[ "$got" = "$want" ]
+		ok $? "$what $want (got $got)"
 	done
 done
 

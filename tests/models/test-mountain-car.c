@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel-launches.h"
 #include "tap.h"
 #include <weft/weft.h>
 
@@ -571,6 +572,13 @@ static void test_f32_vs_policy(int continuous)
 	       "(same_step, 7-step episodes, 150 environments) leave every "
 	       "view as the on-device policy's scalar step does",
 	       name);
+	tap_ok(sim_launches(r[0].sim, "mountain_car_act_f32") == 40 &&
+		       sim_launches(r[0].sim, "mountain_car_act") == 0,
+	       "%s, f32: the act list launched mountain_car_act_f32 %lld "
+	       "times (expected 40) and mountain_car_act %lld times "
+	       "(expected 0)",
+	       name, sim_launches(r[0].sim, "mountain_car_act_f32"),
+	       sim_launches(r[0].sim, "mountain_car_act"));
 	run_close(&r[0]);
 	run_close(&r[1]);
 }

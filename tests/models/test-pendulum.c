@@ -18,6 +18,7 @@
 #include <weft/env.h>
 
 #include "env-drive.h"
+#include "kernel-launches.h"
 #include "tap.h"
 
 /* The kernels' f32 arithmetic, compiled here as the host builds are: the
@@ -556,6 +557,12 @@ static void test_f32_policy(void)
 	tap_ok(same,
 	       "f32: 40 vectorised acts (torque 0, same_step, 7-step "
 	       "episodes) leave every view as the scalar policy step does");
+	tap_ok(sim_launches(r[0].sim, "pendulum_act_f32") == 40 &&
+		       sim_launches(r[0].sim, "pendulum_act") == 0,
+	       "f32: the act list launched pendulum_act_f32 %lld times "
+	       "(expected 40) and pendulum_act %lld times (expected 0)",
+	       sim_launches(r[0].sim, "pendulum_act_f32"),
+	       sim_launches(r[0].sim, "pendulum_act"));
 	run_close(&r[0]);
 	run_close(&r[1]);
 }
