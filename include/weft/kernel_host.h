@@ -71,8 +71,9 @@ typedef double weft_f64;
  * (docs/kernel-dialect.md, "Kernels that vectorise"). Its body has two
  * parts, `if (WEFT_SIMD_MAIN) { ... }` and `if (WEFT_SIMD_AFTER) { ... }`
  * (below). The main part is straight-line code over independent items
- * (selects instead of branches, no return, no loop, no call that is not
- * inlined, arrays indexed by the item index itself), so that the compiler
+ * (selects instead of branches, no return, no loop but of a fixed count
+ * (weft_philox's rounds), no call that is not inlined, arrays indexed by
+ * the item index itself), so that the compiler
  * runs several items per instruction; the after part is anything, run one
  * item at a time. The range function copies the launch's arguments (so
  * that stores through the buffers cannot be taken to change them) and

@@ -64,7 +64,7 @@ enum {
 	MA_B_MASK,
 	MA_B_SEED,
 	MA_B_DRAWS, /* u32 [n]: act's sticky draws, from its main part to its
-		     * after part (scratch: not saved) */
+		     * after part (state, as every buffer the steps write) */
 	MA_N_BUFS
 };
 
@@ -305,14 +305,15 @@ free_bounds:
 	return st;
 }
 
-/* What a checkpoint saves: every buffer but the parameters and act's
- * scratch. */
+/* What a checkpoint saves: every buffer but the parameters (act's
+ * draws too: resume checks that setup() rebuilds every other buffer as
+ * the checkpointed run had it). */
 static weft_status minatar_declare_state(weft_model_ctx *mc, minatar_state *s)
 {
 	weft_status st = WEFT_OK;
 
 	for (int k = 0; k < MA_N_BUFS && !st; k++)
-		if (k != MA_B_PARAMS && k != MA_B_DRAWS)
+		if (k != MA_B_PARAMS)
 			st = weft_model_state(mc, s->bufs[k]);
 	return st;
 }

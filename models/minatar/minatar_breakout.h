@@ -110,10 +110,9 @@ WEFT_FN weft_u32 ma_bo_step(WEFT_GLOBAL weft_u8 *s, weft_u32 a)
  * brick channel; the map copied first, so that the compiler knows the
  * stores cannot change it, and vectorises the loop: on the host a
  * widening load, a shift and a store for every 8 cells with AVX2 or
- * AVX-512, 4 in the baseline build), then the
- * paddle, ball and trail bytes (one cell each) set to 1. The bytes are
- * the per-cell loop's, which other targets run. Performance:
- * models/minatar/minatar.md. */
+ * AVX-512, 4 in the baseline build), then the paddle, ball and trail
+ * bytes (one cell each) set to 1. The bytes are the per-cell loop's,
+ * which other targets run. Performance: models/minatar/minatar.md. */
 WEFT_FN void ma_bo_obs(WEFT_GLOBAL const weft_u8 *s, WEFT_GLOBAL weft_u8 *o)
 {
 	weft_u32 paddle = 90u + s[MA_BO_POS];

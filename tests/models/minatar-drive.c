@@ -69,8 +69,10 @@ static int md_view(md_env *e, const char *name, weft_array *a)
 	return weft_sim_array_find(e->sim, name, a) != WEFT_OK;
 }
 
-/* Open the model with these settings ('\n'-separated). */
-static int md_open(md_env *e, const char *backend, const char *sets)
+/* Open the model with these settings ('\n'-separated), or, with resume
+ * set, continue the run checkpointed there. */
+static int md_open_from(md_env *e, const char *backend, const char *sets,
+			const char *resume)
 {
 	char line[256];
 	const char *p = sets;
@@ -95,8 +97,9 @@ static int md_open(md_env *e, const char *backend, const char *sets)
 			return md_fail(e, line);
 		p += k + (p[k] == '\n');
 	}
-	if (weft_sim_open(e->ctx, e->cfg, &e->sim))
-		return md_fail(e, "weft_sim_open");
+	if (resume ? weft_sim_resume(e->ctx, e->cfg, resume, &e->sim)
+		   : weft_sim_open(e->ctx, e->cfg, &e->sim))
+		return md_fail(e, resume ? "weft_sim_resume" : "weft_sim_open");
 	if (md_view(e, "obs", &e->obs) || md_view(e, "reward", &e->reward) ||
 	    md_view(e, "terminated", &e->term) ||
 	    md_view(e, "truncated", &e->trunc) ||
@@ -111,6 +114,11 @@ static int md_open(md_env *e, const char *backend, const char *sets)
 		return md_fail(e, "lists");
 	e->n = (uint32_t)e->obs.shape[0];
 	return 0;
+}
+
+static int md_open(md_env *e, const char *backend, const char *sets)
+{
+	return md_open_from(e, backend, sets, NULL);
 }
 
 static void md_close(md_env *e)
@@ -908,6 +916,60 @@ static int digest(const char *game, const char *backend, const char *threads,
 	return 0;
 }
 
+/* n acts of Breakout with actions from the LCG x (sticky 0.5), then
+ * obs and state into obs[] and st[] (64 environments). */
+static int md_acts(md_env *e, int n, uint64_t *x, uint8_t *obs, uint8_t *st)
+{
+	uint8_t acts[64];
+
+	for (int t = 0; t < n; t++) {
+		for (int i = 0; i < 64; i++)
+			acts[i] = (uint8_t)(md_lcg(x) % 3);
+		if (md_write(e, &e->actions, acts) || md_run(e, e->act))
+			return 1;
+	}
+	return md_read(e, &e->obs, obs) || md_read(e, &e->state, st);
+}
+
+/* A checkpoint taken after acts (sticky actions on, so that act's main
+ * part has written its draws) resumes, and 30 more acts from it give the
+ * bytes 30 more acts gave in the run that wrote it: every buffer the
+ * steps change is state (weft/model.h). */
+static void test_checkpoint(void)
+{
+	static uint8_t obs[2][64 * MD_OBS], st[2][64 * MD_STATE];
+	char sets[512];
+	uint64_t x = 11, x_at;
+	md_env e;
+	int ok;
+
+	snprintf(sets, sizeof sets,
+		 "minatar.envs=64\nminatar.repeat_action_probability=0.5\n"
+		 "minatar.autoreset=next_step\nsimulation.seed=8\n"
+		 "checkpoint.directory=%s/ck",
+		 tap_tmpdir());
+	ok = !md_open(&e, "openmp", sets) &&
+	     !md_acts(&e, 40, &x, obs[0], st[0]) &&
+	     weft_sim_checkpoint(e.sim) == WEFT_OK;
+	x_at = x;
+	ok = ok && !md_acts(&e, 30, &x, obs[0], st[0]);
+	md_close(&e);
+	if (ok) {
+		char dir[400];
+
+		snprintf(dir, sizeof dir, "%s/ck", tap_tmpdir());
+		x = x_at;
+		ok = !md_open_from(&e, "openmp", sets, dir) &&
+		     !md_acts(&e, 30, &x, obs[1], st[1]);
+		md_close(&e);
+	}
+	tap_ok(ok && !memcmp(obs[0], obs[1], sizeof obs[0]) &&
+		       !memcmp(st[0], st[1], sizeof st[0]),
+	       "a checkpoint after 40 acts (sticky 0.5) resumes, and 30 more "
+	       "acts give the observations and states of the run that wrote "
+	       "it");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "games") == 0) {
@@ -932,5 +994,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	test_modes();
+	test_checkpoint();
 	return tap_done();
 }

@@ -1,11 +1,10 @@
 /*
  * tests/models/nvrtc-check.h - what the models' NVRTC tests share
  * (test-cartpole-nvrtc, test-wolf-sheep-nvrtc, test-minatar-nvrtc, ...):
- * a model's kernel source
- * compiled by NVRTC with the CUDA backend's prelude and options, for the
- * oldest and a recent architecture, and every kernel of the program found
- * in the CUBIN. plugins/cuda/compile.c makes no CUDA runtime call and is
- * compiled into the test.
+ * a model's kernel source compiled by NVRTC with the CUDA backend's
+ * prelude and options, for the oldest and a recent architecture, and
+ * every kernel of the program found in the CUBIN. plugins/cuda/compile.c
+ * makes no CUDA runtime call and is compiled into the test.
  */
 #ifndef WEFT_TEST_NVRTC_CHECK_H
 #define WEFT_TEST_NVRTC_CHECK_H
