@@ -73,17 +73,16 @@ typedef double weft_f64;
  * (below). The main part is straight-line code over independent items
  * (selects instead of branches, no return, no loop but of a fixed count
  * (weft_philox's rounds), no call that is not inlined, arrays indexed by
- * the item index itself), so that the compiler
- * runs several items per instruction; the after part is anything, run one
- * item at a time. The range function copies the launch's arguments (so
- * that stores through the buffers cannot be taken to change them) and
- * runs the items in blocks of WEFT__SIMD_BLOCK: the main part of the
- * block's items, in a loop of a fixed count whose iterations it tells GCC
- * are independent (ivdep: no run-time alias checks, which -O2's "very
- * cheap" cost model would refuse, and no scalar epilogue, which it refuses
- * too), then their after parts; the items past the last whole block run
- * both parts one item at a time. A body may have a third part,
- * `if (WEFT_SIMD_DEFERRED) { ... }`, for rare work: the main part marks
+ * the item index itself), so that the compiler runs several items per
+ * instruction; the after part is anything, run one item at a time. The
+ * range function copies the launch's arguments (so that stores through the
+ * buffers cannot be taken to change them) and runs the items in blocks of
+ * WEFT__SIMD_BLOCK: the main part of the block's items, in a loop of a fixed
+ * count whose iterations it tells GCC are independent (ivdep: no run-time alias
+ * checks, which -O2's "very cheap" cost model would refuse, and no scalar
+ * epilogue, which it refuses too), then their after parts; the items past the
+ * last whole block run both parts one item at a time. A body may have a third
+ * part, `if (WEFT_SIMD_DEFERRED) { ... }`, for rare work: the main part marks
  * the items that need it with WEFT_SIMD_DEFER(c), and the range function
  * runs the deferred parts of a block's items, one at a time, only when
  * some item of the block marked itself (each deferred part still checks

@@ -19,22 +19,28 @@ trap 'rm -rf "$tmp"' EXIT
 	skip_all "the minatar model is not built"
 WEFT_MODEL_PATH="$build/models/minatar/.libs"; export WEFT_MODEL_PATH
 
+# pinned WHAT WANT BACKEND:THREADS GAME [AUTORESET STICKY]: one test, that
+# minatar-drive digest of the game on that backend prints WANT (skipped
+# where the backend is not built).
+pinned() {
+	what=$1 want=$2 name=${3%:*} threads=${3#*:}
+	shift 3
+	if [ ! -f "$build/plugins/$name/.libs/weft-backend-$name.so" ]; then
+		skip "$what on $name ($threads thread(s)): the pinned digest" "the $name backend is not built"
+		return
+	fi
+	got=$(WEFT_PLUGIN_PATH=$build/plugins/$name/.libs TMPDIR=$tmp \
+		"$drive" digest "$1" "$name" "$threads" ${2:+"$2"} ${3:+"$3"} 2>&1)
+	[ "$got" = "$want" ]
+	ok $? "$what on $name ($threads thread(s)): the pinned digest $want (got $got)"
+}
+
 for gh in breakout:72f3641a40dd7b69 asterix:012c108e5aa744a5 \
 	freeway:84cb209339ae97b2 space_invaders:5d2f97176f44673e \
 	seaquest:b19d5c8f27f01d72; do
 	g=${gh%:*}
-	want=${gh#*:}
 	for b in openmp:1 openmp:2 opencl:1; do
-		name=${b%:*}
-		threads=${b#*:}
-		if [ ! -f "$build/plugins/$name/.libs/weft-backend-$name.so" ]; then
-			skip "$g on $name ($threads thread(s)): the pinned digest" "the $name backend is not built"
-			continue
-		fi
-		got=$(WEFT_PLUGIN_PATH=$build/plugins/$name/.libs TMPDIR=$tmp \
-			"$drive" digest "$g" "$name" "$threads" 2>&1)
-		[ "$got" = "$want" ]
-		ok $? "$g on $name ($threads thread(s)): the pinned digest $want (got $got)"
+		pinned "$g" "${gh#*:}" "$b" "$g"
 	done
 done
 
@@ -48,25 +54,14 @@ for c in breakout:next_step:0.1:1a108674aaa5d680 \
 	breakout:next_step:1:06ae3197d1f80204 \
 	seaquest:next_step:0.1:1f479c094d0948f8 \
 	asterix:disabled:0.3:07f0dc709bc56672; do
-	want=${c##*:}
 	rest=${c%:*}
 	g=${rest%%:*}
 	rest=${rest#*:}
 	mode=${rest%%:*}
 	sticky=${rest#*:}
 	for b in openmp:2 opencl:1; do
-		name=${b%:*}
-		threads=${b#*:}
-		what="$g, $mode, sticky $sticky, on $name ($threads thread(s)): the pinned digest"
-		if [ ! -f "$build/plugins/$name/.libs/weft-backend-$name.so" ]; then
-			skip "$what" "the $name backend is not built"
-			continue
-		fi
-		got=$(WEFT_PLUGIN_PATH=$build/plugins/$name/.libs TMPDIR=$tmp \
-			"$drive" digest "$g" "$name" "$threads" "$mode" \
-			"$sticky" 2>&1)
-		[ "$got" = "$want" ]
-		ok $? "$what $want (got $got)"
+		pinned "$g, $mode, sticky $sticky," "${c##*:}" "$b" "$g" \
+			"$mode" "$sticky"
 	done
 done
 
