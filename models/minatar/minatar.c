@@ -63,7 +63,7 @@ enum {
 	MA_B_IO,
 	MA_B_MASK,
 	MA_B_SEED,
-	MA_B_DRAWS, /* u32 [n]: act's sticky draws, from its main part to its
+	MA_B_DRAWS, /* u32 [2][n]: act's plan, from its main part to its
 		     * after part (state, as every buffer the steps write) */
 	MA_N_BUFS
 };
@@ -154,11 +154,12 @@ static void minatar_sizes(minatar_state *s)
 	s->bytes[MA_B_PARAMS] = sizeof s->params;
 	s->bytes[MA_B_STATE] = MA_STATE_BYTES * n;
 	s->bytes[MA_B_BOOK] = WEFT_ENV_BYTES(n);
-	s->bytes[MA_B_ACTIONS] = n;
+	/* Whole words: act's main part reads them (minatar.wk). */
+	s->bytes[MA_B_ACTIONS] = (n + 3) & ~(size_t)3;
 	s->bytes[MA_B_IO] = MA_IO_BYTES(s->n_envs, s->params.obs_bytes);
 	s->bytes[MA_B_MASK] = n;
 	s->bytes[MA_B_SEED] = 8 * n;
-	s->bytes[MA_B_DRAWS] = 4 * n;
+	s->bytes[MA_B_DRAWS] = 8 * n;
 }
 
 /* Every environment's bookkeeping (weft_env_init), its episode 0 and the

@@ -15,12 +15,11 @@
 #define MINATAR_BREAKOUT_H
 
 /* The first state of an episode: the ball on row 3 in column 0 moving
- * down-right, or in column 9 moving down-left (one draw's top bit,
- * MinAtar's random.choice(2)); the paddle in column 4; bricks on rows 1
- * to 3. Every other byte 0. */
-WEFT_FN void ma_bo_reset(WEFT_GLOBAL weft_u8 *s, weft_rand4 r)
+ * down-right (side 0), or in column 9 moving down-left (side 1); the
+ * paddle in column 4; bricks on rows 1 to 3. Every other byte 0. */
+WEFT_FN void ma_bo_begin(WEFT_GLOBAL weft_u8 *s, weft_u32 side)
 {
-	weft_u32 side = r.v[0] >> 31, k;
+	weft_u32 k;
 
 	for (k = 0u; k < MA_BO_STATE_BYTES; k++)
 		s[k] = 0u;
@@ -34,14 +33,32 @@ WEFT_FN void ma_bo_reset(WEFT_GLOBAL weft_u8 *s, weft_rand4 r)
 		s[MA_BO_BRICKS + k] = 1u;
 }
 
-/* Rows 1 to 3 filled again once every brick is gone. */
+/* The side of an episode's first state: a draw's top bit (MinAtar's
+ * random.choice(2)). */
+WEFT_FN weft_u32 ma_bo_side(weft_u32 draw)
+{
+	return draw >> 31;
+}
+
+/* The first state from draw r (MA_DRAW_START of step 0). */
+WEFT_FN void ma_bo_reset(WEFT_GLOBAL weft_u8 *s, weft_rand4 r)
+{
+	ma_bo_begin(s, ma_bo_side(r.v[0]));
+}
+
+/* Rows 1 to 3 filled again once every brick is gone: the bytes of
+ * cells 8 to 39 (rows 1 to 3 and two cells of row 0, which never has
+ * one: MA_BO_BRICKS) read as 8 words. */
 WEFT_FN void ma_bo_refill(WEFT_GLOBAL weft_u8 *s)
 {
-	weft_u32 k;
+	WEFT_GLOBAL const weft_u32 *w =
+		(WEFT_GLOBAL const weft_u32 *)(s + MA_BO_BRICKS + 8u);
+	weft_u32 k, any = 0u;
 
-	for (k = 0u; k < 100u; k++)
-		if (s[MA_BO_BRICKS + k])
-			return;
+	for (k = 0u; k < 8u; k++)
+		any |= w[k];
+	if (any)
+		return;
 	for (k = 10u; k < 40u; k++)
 		s[MA_BO_BRICKS + k] = 1u;
 }
@@ -106,13 +123,15 @@ WEFT_FN weft_u32 ma_bo_step(WEFT_GLOBAL weft_u8 *s, weft_u32 a)
 /* The observation [10][10][4] of state s into o (every byte written; o
  * 4-byte aligned). Where the target is little-endian (MA_LE32), cell c's
  * four channels are the 32-bit word c of o, so the frame is written as
- * 100 words: word c is cell c's brick byte shifted to the top byte (the
- * brick channel; the map copied first, so that the compiler knows the
- * stores cannot change it, and vectorises the loop: on the host a
- * widening load, a shift and a store for every 8 cells with AVX2 or
- * AVX-512, 4 in the baseline build), then the paddle, ball and trail
- * bytes (one cell each) set to 1. The bytes are the per-cell loop's,
- * which other targets run. Performance: models/minatar/minatar.md. */
+ * 100 words: 0 but where a brick is, whose cell's word is the brick byte
+ * shifted to the top byte (the brick channel), then the paddle, ball and
+ * trail bytes (one cell each) set to 1. Bricks are on rows 1 to 3 only
+ * (MA_BO_BRICKS), so only the words of cells 8 to 39 are made from the
+ * map: 32 cells, a multiple of the vector width, from a copy of
+ * their bytes (so that the compiler knows the stores cannot change it);
+ * on the host a widening load, a shift and a store for every 8 cells
+ * with AVX2 or AVX-512. The bytes are the per-cell loop's, which other
+ * targets run. Performance: models/minatar/minatar.md. */
 WEFT_FN void ma_bo_obs(WEFT_GLOBAL const weft_u8 *s, WEFT_GLOBAL weft_u8 *o)
 {
 	weft_u32 paddle = 90u + s[MA_BO_POS];
@@ -121,18 +140,16 @@ WEFT_FN void ma_bo_obs(WEFT_GLOBAL const weft_u8 *s, WEFT_GLOBAL weft_u8 *o)
 	weft_u32 c;
 #if MA_LE32
 	WEFT_GLOBAL weft_u32 *o32 = (WEFT_GLOBAL weft_u32 *)o;
-	weft_u8 bm[96];
+	weft_u8 bm[32];
 
-	/* 96 cells in the loop (a multiple of the vector width, which -O2's
-	 * cost model wants; their 96 bytes copied whole, not as two
-	 * overlapping 64-byte moves, whose overlap a 32-byte load of the
-	 * copy would wait on), the last 4 after it. */
-	for (c = 0u; c < 96u; c++)
-		bm[c] = s[MA_BO_BRICKS + c];
-	for (c = 0u; c < 96u; c++)
-		o32[c] = (weft_u32)bm[c] << 24;
-	for (c = 96u; c < 100u; c++)
-		o32[c] = (weft_u32)s[MA_BO_BRICKS + c] << 24;
+	for (c = 0u; c < 32u; c++)
+		bm[c] = s[MA_BO_BRICKS + 8u + c];
+	for (c = 0u; c < 8u; c++)
+		o32[c] = 0u;
+	for (c = 0u; c < 32u; c++)
+		o32[8u + c] = (weft_u32)bm[c] << 24;
+	for (c = 40u; c < 100u; c++)
+		o32[c] = 0u;
 	if (paddle < 100u)
 		o[4u * paddle + MA_BO_CH_PADDLE] = 1u;
 	if (ball < 100u)

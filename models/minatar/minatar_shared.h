@@ -62,6 +62,13 @@
 #define MA_BO_TERMINAL	  7u /* the ball passed the paddle */
 #define MA_BO_LAST_ACTION MA_LAST_ACTION
 #define MA_BO_BRICKS	  16u /* brick_map[y][x] at 16 + 10 y + x */
+/* Bricks are on rows 1 to 3 only, rows 0 and 4 to 9 never hold one: an
+ * episode's first state and a refill put them on rows 1 to 3, and a step
+ * only takes them away (MinAtar's brick_map[1:4, :] = 1). A program that
+ * writes the `state` view must keep it so: the observation and the
+ * refill read bytes 24 to 55 of the map's (cells 8 to 39), act's plan
+ * bytes 16 to 55 (rows 0 to 3), all in the row's first 64 bytes
+ * (minatar_breakout.h, minatar.wk). */
 #define MA_BO_STATE_BYTES 128u
 
 /* The most state bytes a game has: the stride of `state`. */

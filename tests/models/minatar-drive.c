@@ -12,7 +12,8 @@
  *       TAP: Asterix, Freeway, Space Invaders and Seaquest (spaces,
  *       first states, termination, truncation, Freeway's crossings,
  *       difficulty ramping on and off, sticky actions).
- *   minatar-drive digest GAME BACKEND THREADS [AUTORESET [STICKY]]
+ *   minatar-drive digest GAME BACKEND THREADS [AUTORESET [STICKY [ENVS
+ *                        [POLICY [MAX_STEPS]]]]]
  *       a hash of every view after each of 400 steps: equal on every
  *       backend and thread count.
  *   minatar-drive trace FILE ENVS STEPS SEED STICKY MAX_STEPS [BACKEND
@@ -875,32 +876,69 @@ static void test_seaquest(void)
 	md_close(&e);
 }
 
-/* digest GAME BACKEND THREADS [AUTORESET [STICKY]]: 400 steps of 96
- * environments (actions from an LCG; autoreset same_step and sticky 0.1
- * unless given), every view after every step folded into one FNV-1a
- * hash, printed in hex. */
-static int digest(const char *game, const char *backend, const char *threads,
-		  const char *autoreset, const char *sticky)
+/* ENVS of digest: 1 to 65,536 (0, which md_open refuses, otherwise). */
+static int md_envs_arg(const char *s)
 {
-	char sets[512];
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return *end || v < 1 || v > 65536 ? 0 : (int)v;
+}
+
+/* Environment i's action in digest's step with policy pol: "random",
+ * uniform over the game's actions; "wide", any byte (those past the set
+ * are no-ops); "track" (Breakout), the paddle toward the ball's next column
+ * (st: the states after the last step), a uniform action one step in 32.
+ * From the LCG x. */
+static uint8_t md_digest_action(md_env *e, const char *pol, uint64_t *x,
+				const uint8_t *st, int i)
+{
+	uint64_t r = md_lcg(x);
+	const uint8_t *s = st + (size_t)i * MD_STATE;
+
+	if (strcmp(pol, "wide") == 0)
+		return (uint8_t)(r % 256);
+	int next = s[0] + (s[2] == 1 || s[2] == 2 ? 1 : -1);
+
+	if (strcmp(pol, "track") != 0 || r % 32 == 0)
+		return (uint8_t)(r % md_actions(e));
+	return next < s[3] ? 1 : next > s[3] ? 2 : 0;
+}
+
+/* digest GAME BACKEND THREADS [AUTORESET [STICKY [ENVS [POLICY
+ * [MAX_STEPS]]]]]: 400 steps of ENVS environments (96 unless given;
+ * autoreset same_step, sticky 0.1, POLICY random (md_digest_action) and
+ * the game's max_episode_steps unless given), every view after every step
+ * folded into one FNV-1a hash, printed in hex; with POLICY track, also
+ * how many environment steps ended with no brick left (Breakout's refill
+ * follows at the paddle's row). */
+static int digest(const char *game, const char *backend, const char *threads,
+		  const char *autoreset, const char *sticky, int envs,
+		  const char *pol, const char *max_steps)
+{
+	char sets[640];
 	md_env e;
 	uint64_t h = 1469598103934665603ull, x = 7;
-	size_t cap = 96 * 1024;
-	uint8_t *buf = malloc(cap), acts[96];
+	size_t cap = (size_t)envs * 1024;
+	uint8_t *buf = malloc(cap), *acts = malloc((size_t)envs);
+	uint8_t *st = calloc((size_t)envs, MD_STATE);
+	long empty = 0;
 	const weft_array *views[] = { &e.obs,	&e.reward,    &e.term,
 				      &e.trunc, &e.final_obs, &e.state,
 				      &e.book };
 
 	snprintf(sets, sizeof sets,
-		 "minatar.envs=96\nminatar.game=%s\nbackend.threads=%s\n"
+		 "minatar.envs=%d\nminatar.game=%s\nbackend.threads=%s\n"
 		 "minatar.autoreset=%s\n"
-		 "minatar.repeat_action_probability=%s\nsimulation.seed=99",
-		 game, threads, autoreset, sticky);
-	if (!buf || md_open(&e, backend, sets))
+		 "minatar.repeat_action_probability=%s\nsimulation.seed=99%s%s",
+		 envs, game, threads, autoreset, sticky,
+		 max_steps ? "\nminatar.max_episode_steps=" : "",
+		 max_steps ? max_steps : "");
+	if (!buf || !acts || !st || md_open(&e, backend, sets))
 		return 1;
 	for (int t = 0; t < 400; t++) {
-		for (int i = 0; i < 96; i++)
-			acts[i] = (uint8_t)(md_lcg(&x) % md_actions(&e));
+		for (int i = 0; i < envs; i++)
+			acts[i] = md_digest_action(&e, pol, &x, st, i);
 		if (md_write(&e, &e.actions, acts) || md_run(&e, e.act))
 			return md_fail(&e, "step");
 		for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
@@ -909,9 +947,24 @@ static int digest(const char *game, const char *backend, const char *threads,
 			for (size_t k = 0; k < views[v]->bytes; k++)
 				h = (h ^ buf[k]) * 1099511628211ull;
 		}
+		if (md_read(&e, &e.state, st))
+			return md_fail(&e, "read");
+		for (int i = 0; i < envs; i++) {
+			int left = 0;
+
+			for (int k = 16; k < 116; k++)
+				left += st[(size_t)i * MD_STATE + k];
+			empty += left == 0;
+		}
 	}
-	printf("%016llx\n", (unsigned long long)h);
+	if (strcmp(pol, "track") == 0)
+		printf("%016llx, %ld with no brick left\n",
+		       (unsigned long long)h, empty);
+	else
+		printf("%016llx\n", (unsigned long long)h);
 	free(buf);
+	free(acts);
+	free(st);
 	md_close(&e);
 	return 0;
 }
@@ -979,17 +1032,21 @@ int main(int argc, char **argv)
 		test_seaquest();
 		return tap_done();
 	}
-	if (argc >= 5 && argc <= 7 && strcmp(argv[1], "digest") == 0)
+	if (argc >= 5 && argc <= 10 && strcmp(argv[1], "digest") == 0)
 		return digest(argv[2], argv[3], argv[4],
 			      argc > 5 ? argv[5] : "same_step",
-			      argc > 6 ? argv[6] : "0.1");
+			      argc > 6 ? argv[6] : "0.1",
+			      argc > 7 ? md_envs_arg(argv[7]) : 96,
+			      argc > 8 ? argv[8] : "random",
+			      argc > 9 ? argv[9] : NULL);
 	if (argc >= 8 && strcmp(argv[1], "trace") == 0)
 		return trace(argc, argv);
 	if (argc != 2 || strcmp(argv[1], "test") != 0) {
 		fprintf(stderr,
 			"usage: minatar-drive test | games | digest GAME "
-			"BACKEND THREADS [AUTORESET [STICKY]] | trace FILE "
-			"ENVS STEPS SEED STICKY "
+			"BACKEND THREADS [AUTORESET [STICKY [ENVS [POLICY "
+			"[MAX_STEPS]]]]] | "
+			"trace FILE ENVS STEPS SEED STICKY "
 			"MAX_STEPS [BACKEND [POLICY [GAME [RAMPING]]]]\n");
 		return 2;
 	}

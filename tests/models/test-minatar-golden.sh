@@ -19,9 +19,9 @@ trap 'rm -rf "$tmp"' EXIT
 	skip_all "the minatar model is not built"
 WEFT_MODEL_PATH="$build/models/minatar/.libs"; export WEFT_MODEL_PATH
 
-# pinned WHAT WANT BACKEND:THREADS GAME [AUTORESET STICKY]: one test, that
-# minatar-drive digest of the game on that backend prints WANT (skipped
-# where the backend is not built).
+# pinned WHAT WANT BACKEND:THREADS GAME [AUTORESET STICKY [ENVS [POLICY
+# [MAX_STEPS]]]]: one test, that minatar-drive digest of the game on that
+# backend prints WANT (skipped where the backend is not built).
 pinned() {
 	what=$1 want=$2 name=${3%:*} threads=${3#*:}
 	shift 3
@@ -30,7 +30,8 @@ pinned() {
 		return
 	fi
 	got=$(WEFT_PLUGIN_PATH=$build/plugins/$name/.libs TMPDIR=$tmp \
-		"$drive" digest "$1" "$name" "$threads" ${2:+"$2"} ${3:+"$3"} 2>&1)
+		"$drive" digest "$1" "$name" "$threads" ${2:+"$2"} ${3:+"$3"} \
+		${4:+"$4"} ${5:+"$5"} ${6:+"$6"} 2>&1)
 	[ "$got" = "$want" ]
 	ok $? "$what on $name ($threads thread(s)): the pinned digest $want (got $got)"
 }
@@ -64,5 +65,39 @@ for c in breakout:next_step:0.1:1a108674aaa5d680 \
 			"$mode" "$sticky"
 	done
 done
+
+# 4,100 environments: two threads split the launch where both are given
+# (openmp splits one from 2,048 items), and the items past the last whole
+# block of 64 run one at a time. Pinned to the hashes of the code before
+# Breakout's steps were planned in the act kernel's main part
+# (models/minatar/minatar.md, "Performance").
+for c in same_step:0.1:b2a94483d9ee4325 next_step:0.1:ed107c9aee7c7525 \
+	disabled:0.3:26d5efa5ca0477f9; do
+	mode=${c%%:*}
+	rest=${c#*:}
+	sticky=${rest%%:*}
+	pinned "breakout, $mode, sticky $sticky, 4,100 environments," \
+		"${c##*:}" openmp:2 breakout "$mode" "$sticky" 4100
+done
+pinned "breakout, next_step, sticky 0.1, 4,100 environments," \
+	ed107c9aee7c7525 opencl:1 breakout next_step 0.1 4100
+# The paddle following the ball (minatar-drive's track policy), so that
+# episodes last and bricks run out (the count of environment steps left
+# without one is part of the output: the refill at the paddle's row
+# follows), with truncation at 150 in DISABLED mode; actions outside the
+# set (wide) with truncation at 37.
+pinned "breakout, next_step, sticky 0.1, 4,100 environments, tracking," \
+	"fe4c40637bf0a2ee, 1360 with no brick left" openmp:2 breakout \
+	next_step 0.1 4100 track
+pinned "breakout, disabled, sticky 0.1, 4,100 environments, tracking, max 150," \
+	"df1e66cb6618b0ff, 1017 with no brick left" openmp:2 breakout \
+	disabled 0.1 4100 track 150
+pinned "breakout, next_step, sticky 0.3, 4,100 environments, any byte, max 37," \
+	c389c45577b65944 openmp:2 breakout next_step 0.3 4100 wide 37
+pinned "breakout, same_step, sticky 0.1, 4,100 environments, any byte, max 37," \
+	e6bda74d6b96c7de openmp:2 breakout same_step 0.1 4100 wide 37
+pinned "breakout, same_step, sticky 0.1, 1,024 environments, tracking," \
+	"d5bda71759e0136b, 458 with no brick left" opencl:1 breakout \
+	same_step 0.1 1024 track
 
 tap_done
