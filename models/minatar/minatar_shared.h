@@ -142,7 +142,9 @@ WEFT_FN weft_i32 ma_sbyte(weft_u32 b)
  * OpenCL devices that define __ENDIAN_LITTLE__. Observations are then
  * written a cell (four channels) per word where a game's layout allows
  * (Breakout); the bytes are those of the per-byte code other targets
- * run. */
+ * run. Defined beforehand, it is kept: a test build of the model sets 0
+ * to run the per-byte code on the host (tests/models/minatar.am). */
+#ifndef MA_LE32
 #if defined(__CUDACC__) || defined(__CUDA_ARCH__)
 #define MA_LE32 1
 #elif defined(__OPENCL_VERSION__)
@@ -157,6 +159,7 @@ WEFT_FN weft_i32 ma_sbyte(weft_u32 b)
 #else
 #define MA_LE32 0
 #endif
+#endif /* MA_LE32 */
 
 /* Every byte of a [10][10][channels] observation 0. */
 WEFT_FN void ma_obs_clear(WEFT_GLOBAL weft_u8 *o, weft_u32 channels)

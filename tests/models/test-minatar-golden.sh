@@ -100,4 +100,22 @@ pinned "breakout, same_step, sticky 0.1, 1,024 environments, tracking," \
 	"d5bda71759e0136b, 458 with no brick left" opencl:1 breakout \
 	same_step 0.1 1024 track
 
+# The model built with MA_LE32 0 (tests/models/minatar.am): the per-byte
+# observation code and the scalar step for every environment, which
+# targets that are not little-endian run, give the same hashes.
+bytes_dir="$build/tests/models/minatar-bytes/.libs"
+if [ -f "$bytes_dir/weft-model-minatar.so" ]; then
+	WEFT_MODEL_PATH=$bytes_dir
+	for gh in breakout:72f3641a40dd7b69 asterix:012c108e5aa744a5 \
+		freeway:84cb209339ae97b2 space_invaders:5d2f97176f44673e \
+		seaquest:b19d5c8f27f01d72; do
+		pinned "${gh%:*}, per-byte build," "${gh#*:}" openmp:1 "${gh%:*}"
+	done
+	pinned "breakout, per-byte build, next_step, sticky 0.1, 4,100 environments, tracking," \
+		"fe4c40637bf0a2ee, 1360 with no brick left" openmp:2 breakout \
+		next_step 0.1 4100 track
+else
+	skip "the per-byte build's pinned digests" "tests/models/minatar-bytes is not built"
+fi
+
 tap_done
