@@ -160,6 +160,9 @@ WEFT_FN weft_i32 ma_sbyte(weft_u32 b)
 #define MA_LE32 0
 #endif
 #endif /* MA_LE32 */
+#if MA_LE32 != 0 && MA_LE32 != 1
+#error "MA_LE32 must be 0 or 1"
+#endif
 
 /* Every byte of a [10][10][channels] observation 0. */
 WEFT_FN void ma_obs_clear(WEFT_GLOBAL weft_u8 *o, weft_u32 channels)

@@ -14,8 +14,11 @@
  *       difficulty ramping on and off, sticky actions).
  *   minatar-drive digest GAME BACKEND THREADS [AUTORESET [STICKY [ENVS
  *                        [POLICY [MAX_STEPS]]]]]
- *       a hash of every view after each of 400 steps: equal on every
- *       backend and thread count.
+ *       a hash of every view after each of 400 steps of ENVS (96)
+ *       environments: equal on every backend and thread count; POLICY
+ *       random (uniform over the game's actions), wide (any byte) or,
+ *       for Breakout, track (the paddle follows the ball: the output
+ *       also counts environment steps left without a brick).
  *   minatar-drive trace FILE ENVS STEPS SEED STICKY MAX_STEPS [BACKEND
  *   [POLICY [GAME [RAMPING]]]]
  *       ENVS environments for STEPS steps of uniformly random actions
@@ -876,7 +879,7 @@ static void test_seaquest(void)
 	md_close(&e);
 }
 
-/* ENVS of digest: 1 to 65,536 (0, which md_open refuses, otherwise). */
+/* ENVS of digest: 1 to 65,536, else 0. */
 static int md_envs_arg(const char *s)
 {
 	char *end;
@@ -886,32 +889,48 @@ static int md_envs_arg(const char *s)
 }
 
 /* Environment i's action in digest's step with policy pol: "random",
- * uniform over the game's actions; "wide", any byte (those past the set
- * are no-ops); "track" (Breakout), the paddle toward the ball's next column
- * (st: the states after the last step), a uniform action one step in 32.
- * From the LCG x. */
-static uint8_t md_digest_action(md_env *e, const char *pol, uint64_t *x,
+ * uniform over the game's na actions; "wide", any byte (those past the
+ * set are no-ops); "track" (Breakout), the paddle toward the ball's next
+ * column (st: the states after the last step, all 0 before the first:
+ * the first step moves left), a uniform action one step in 32. From the
+ * LCG x, one draw per environment and step. */
+static uint8_t md_digest_action(const char *pol, uint32_t na, uint64_t *x,
 				const uint8_t *st, int i)
 {
 	uint64_t r = md_lcg(x);
 	const uint8_t *s = st + (size_t)i * MD_STATE;
+	int next = s[0] + (s[2] == 1 || s[2] == 2 ? 1 : -1);
 
 	if (strcmp(pol, "wide") == 0)
 		return (uint8_t)(r % 256);
-	int next = s[0] + (s[2] == 1 || s[2] == 2 ? 1 : -1);
-
 	if (strcmp(pol, "track") != 0 || r % 32 == 0)
-		return (uint8_t)(r % md_actions(e));
+		return (uint8_t)(r % na);
 	return next < s[3] ? 1 : next > s[3] ? 2 : 0;
+}
+
+/* Breakout environment-steps with no brick left among the envs states
+ * st (the refill follows at the paddle's row). */
+static long md_no_bricks(const uint8_t *st, int envs)
+{
+	long empty = 0;
+
+	for (int i = 0; i < envs; i++) {
+		int left = 0;
+
+		for (int k = 16; k < 116; k++)
+			left += st[(size_t)i * MD_STATE + k];
+		empty += left == 0;
+	}
+	return empty;
 }
 
 /* digest GAME BACKEND THREADS [AUTORESET [STICKY [ENVS [POLICY
  * [MAX_STEPS]]]]]: 400 steps of ENVS environments (96 unless given;
- * autoreset same_step, sticky 0.1, POLICY random (md_digest_action) and
- * the game's max_episode_steps unless given), every view after every step
- * folded into one FNV-1a hash, printed in hex; with POLICY track, also
- * how many environment steps ended with no brick left (Breakout's refill
- * follows at the paddle's row). */
+ * autoreset same_step, sticky 0.1, POLICY random (md_digest_action;
+ * track for Breakout only) and the game's max_episode_steps unless
+ * given), every view after every step folded into one FNV-1a hash,
+ * printed in hex; with POLICY track, also how many environment steps
+ * ended with no brick left. */
 static int digest(const char *game, const char *backend, const char *threads,
 		  const char *autoreset, const char *sticky, int envs,
 		  const char *pol, const char *max_steps)
@@ -922,51 +941,104 @@ static int digest(const char *game, const char *backend, const char *threads,
 	size_t cap = (size_t)envs * 1024;
 	uint8_t *buf = malloc(cap), *acts = malloc((size_t)envs);
 	uint8_t *st = calloc((size_t)envs, MD_STATE);
+	int track = strcmp(pol, "track") == 0, rc = 1, len;
 	long empty = 0;
+	uint32_t na;
 	const weft_array *views[] = { &e.obs,	&e.reward,    &e.term,
 				      &e.trunc, &e.final_obs, &e.state,
 				      &e.book };
 
-	snprintf(sets, sizeof sets,
-		 "minatar.envs=%d\nminatar.game=%s\nbackend.threads=%s\n"
-		 "minatar.autoreset=%s\n"
-		 "minatar.repeat_action_probability=%s\nsimulation.seed=99%s%s",
-		 envs, game, threads, autoreset, sticky,
-		 max_steps ? "\nminatar.max_episode_steps=" : "",
-		 max_steps ? max_steps : "");
-	if (!buf || !acts || !st || md_open(&e, backend, sets))
-		return 1;
+	len = snprintf(sets, sizeof sets,
+		       "minatar.envs=%d\nminatar.game=%s\nbackend.threads=%s\n"
+		       "minatar.autoreset=%s\n"
+		       "minatar.repeat_action_probability=%s\n"
+		       "simulation.seed=99%s%s",
+		       envs, game, threads, autoreset, sticky,
+		       max_steps ? "\nminatar.max_episode_steps=" : "",
+		       max_steps ? max_steps : "");
+	if (len < 0 || (size_t)len >= sizeof sets) {
+		fprintf(stderr, "minatar-drive: digest: arguments too long\n");
+		goto free_bufs;
+	}
+	if (!buf || !acts || !st) {
+		fprintf(stderr,
+			"minatar-drive: digest: out of memory for %d "
+			"environments\n",
+			envs);
+		goto free_bufs;
+	}
+	if (md_open(&e, backend, sets))
+		goto free_bufs;
+	na = md_actions(&e);
+	if (e.state.bytes != (size_t)envs * MD_STATE ||
+	    e.actions.bytes != (size_t)envs) {
+		fprintf(stderr,
+			"minatar-drive: digest: the state view is %zu "
+			"bytes and actions %zu, expected %zu and %d\n",
+			e.state.bytes, e.actions.bytes, (size_t)envs * MD_STATE,
+			envs);
+		goto close;
+	}
 	for (int t = 0; t < 400; t++) {
 		for (int i = 0; i < envs; i++)
-			acts[i] = md_digest_action(&e, pol, &x, st, i);
-		if (md_write(&e, &e.actions, acts) || md_run(&e, e.act))
-			return md_fail(&e, "step");
+			acts[i] = md_digest_action(pol, na, &x, st, i);
+		if (md_write(&e, &e.actions, acts) || md_run(&e, e.act)) {
+			md_fail(&e, "step");
+			goto close;
+		}
 		for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
-			if (views[v]->bytes > cap || md_read(&e, views[v], buf))
-				return md_fail(&e, "read");
+			if (views[v]->bytes > cap ||
+			    md_read(&e, views[v], buf)) {
+				md_fail(&e, "read");
+				goto close;
+			}
 			for (size_t k = 0; k < views[v]->bytes; k++)
 				h = (h ^ buf[k]) * 1099511628211ull;
+			if (views[v] == &e.state)
+				memcpy(st, buf, e.state.bytes);
 		}
-		if (md_read(&e, &e.state, st))
-			return md_fail(&e, "read");
-		for (int i = 0; i < envs; i++) {
-			int left = 0;
-
-			for (int k = 16; k < 116; k++)
-				left += st[(size_t)i * MD_STATE + k];
-			empty += left == 0;
-		}
+		empty += md_no_bricks(st, envs);
 	}
-	if (strcmp(pol, "track") == 0)
+	if (track)
 		printf("%016llx, %ld with no brick left\n",
 		       (unsigned long long)h, empty);
 	else
 		printf("%016llx\n", (unsigned long long)h);
+	rc = 0;
+close:
+	md_close(&e);
+free_bufs:
 	free(buf);
 	free(acts);
 	free(st);
-	md_close(&e);
-	return 0;
+	return rc;
+}
+
+/* digest's arguments checked (the usage otherwise). */
+static int md_digest_args(int argc, char **argv)
+{
+	const char *game = argv[2];
+	const char *pol = argc > 8 ? argv[8] : "random";
+	int envs = argc > 7 ? md_envs_arg(argv[7]) : 96;
+
+	if (envs == 0) {
+		fprintf(stderr,
+			"minatar-drive: digest: ENVS '%s': expected "
+			"1 to 65536\n",
+			argv[7]);
+		return 2;
+	}
+	if (strcmp(pol, "random") != 0 && strcmp(pol, "wide") != 0 &&
+	    !(strcmp(pol, "track") == 0 && strcmp(game, "breakout") == 0)) {
+		fprintf(stderr,
+			"minatar-drive: digest: POLICY '%s': expected "
+			"random, wide or (breakout) track\n",
+			pol);
+		return 2;
+	}
+	return digest(game, argv[3], argv[4], argc > 5 ? argv[5] : "same_step",
+		      argc > 6 ? argv[6] : "0.1", envs, pol,
+		      argc > 9 ? argv[9] : NULL);
 }
 
 /* n acts of Breakout with actions from the LCG x (sticky 0.5), then
@@ -1033,12 +1105,7 @@ int main(int argc, char **argv)
 		return tap_done();
 	}
 	if (argc >= 5 && argc <= 10 && strcmp(argv[1], "digest") == 0)
-		return digest(argv[2], argv[3], argv[4],
-			      argc > 5 ? argv[5] : "same_step",
-			      argc > 6 ? argv[6] : "0.1",
-			      argc > 7 ? md_envs_arg(argv[7]) : 96,
-			      argc > 8 ? argv[8] : "random",
-			      argc > 9 ? argv[9] : NULL);
+		return md_digest_args(argc, argv);
 	if (argc >= 8 && strcmp(argv[1], "trace") == 0)
 		return trace(argc, argv);
 	if (argc != 2 || strcmp(argv[1], "test") != 0) {
