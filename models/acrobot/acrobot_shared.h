@@ -295,18 +295,22 @@ WEFT_FN weft_f32 acro32_turn_up(weft_f32 x)
 			       x + (weft_f32)ACRO_TWO_PI, x);
 }
 
-/* wrap(x, -pi, pi)'s first four turns each way, branch-free; *more set
- * to 1 where wrap() goes on (acro32_wrap finishes it), else kept. (Of 20
- * million states drawn in the bounds, a step from the worst needs 5.) */
+/* wrap(x, -pi, pi)'s first turn each way, branch-free; *more set to 1
+ * where wrap() goes on (acro32_wrap finishes it), else kept. A step from
+ * a wrapped state needs a second turn only where the Runge-Kutta stages'
+ * velocities are far beyond the bounds: none in a million steps of
+ * random actions, 121 in a million of a policy that pumps the second
+ * link (torque with the sign of dtheta2) and goes on past termination,
+ * 3.7 % of states drawn uniformly within the bounds (at most 5 turns in
+ * 20 million). Each turn costs every step; a second one is left to the
+ * scalar step. */
 WEFT_FN weft_f32 acro32_wrap_some(weft_f32 x, weft_u32 *more)
 {
 	weft_u32 down;
 
-	x = acro32_turn_down(acro32_turn_down(x));
-	x = acro32_turn_down(acro32_turn_down(x));
+	x = acro32_turn_down(x);
 	down = (weft_u32)(x > (weft_f32)ACRO_PI);
-	x = acro32_turn_up(acro32_turn_up(x));
-	x = acro32_turn_up(acro32_turn_up(x));
+	x = acro32_turn_up(x);
 	*more |= down | (weft_u32)(x < -(weft_f32)ACRO_PI);
 	return x;
 }
