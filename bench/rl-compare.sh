@@ -141,7 +141,7 @@ run() {
 peers_for() {
 	case $1 in
 	CartPole-v1) echo weft-py weft-c-host weft-c-policy pufferlib-c envpool gymnax gymnax-obs gym-vector gym-sync ;;
-	MinAtar/Breakout-v1) echo weft-py gymnax gymnax-obs ;;
+	MinAtar/*) echo weft-py gymnax gymnax-obs ;;
 	*) echo weft-py weft-py-f32 envpool gymnax gymnax-obs gym-sync ;;
 	esac
 }

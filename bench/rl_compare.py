@@ -45,7 +45,9 @@ import statistics
 import sys
 import time
 
-GYMNAX_IDS = {"MinAtar/Breakout-v1": "Breakout-MinAtar"}
+GYMNAX_IDS = {f"MinAtar/{g}-v1": f"{g}-MinAtar"
+              for g in ("Asterix", "Breakout", "Freeway", "Seaquest",
+                        "SpaceInvaders")}
 
 
 def skip(peer, env_id, sizes, why):
