@@ -44,6 +44,19 @@
 #define WEFT_SIMD_DEFER(c) ((void)(c))
 #endif
 
+/* A large function that its callers call rather than copy (the
+ * correctly rounded sin and cos of weft/math.h, its pow): one copy in
+ * the program, where WEFT_FN's may be copied into every caller (the CUDA
+ * prelude forces them inline, and a model calling sin, cos and pow at
+ * every Runge-Kutta stage from four kernels then took NVRTC minutes to
+ * compile). The
+ * same operations either way, so the same bits. A prelude that does not
+ * define it (OpenCL's, a third party's) gets WEFT_FN. Not for the main
+ * part of a WEFT_KERNEL_SIMD kernel, which calls nothing. */
+#ifndef WEFT_FN_OUTLINE
+#define WEFT_FN_OUTLINE WEFT_FN
+#endif
+
 /* a where c (0 or 1), else b, as bit masks: compilers keep these as
  * selects, where `c ? a : b` may become a branch (the main part of a
  * WEFT_KERNEL_SIMD kernel needs them: docs/kernel-dialect.md, "Kernels

@@ -35,7 +35,8 @@ typedef double weft_f64;
  * defines it, 0 where the device has no 64-bit atomics. */
 #define WEFT_HAS_ATOMIC64 1
 #define WEFT_GLOBAL
-#define WEFT_FN static inline __attribute__((unused))
+#define WEFT_FN		static inline __attribute__((unused))
+#define WEFT_FN_OUTLINE static __attribute__((unused, noinline))
 /* File-scope constant tables: `WEFT_CONST weft_f64 name[] = { ... };`
  * (__constant in OpenCL, __device__ in CUDA). Index them directly; do not
  * take pointers to them. */

@@ -2571,7 +2571,7 @@ WEFT_FN weft_f64 weft__math_pow_zeroinfnan(weft_f64 x, weft_f64 y)
 	return weft__math_canon(iy >> 63 ? 1 / x2 : x2);
 }
 
-WEFT_FN weft_f64 weft_pow(weft_f64 x, weft_f64 y)
+WEFT_FN_OUTLINE weft_f64 weft_pow(weft_f64 x, weft_f64 y)
 {
 	weft_u32 sign_bias = 0;
 	weft_u64 ix, iy;
@@ -2740,8 +2740,9 @@ WEFT_FN int weft__math_cr_reduce(weft_f64 x, weft_f64 *h, weft_f64 *l)
  * result, summed in double (their rounding below 2^-106 of the result),
  * the rest in double-double. Series truncated beyond n = 29: below
  * 2^-118 of the result. */
-WEFT_FN weft_f64 weft__math_cr_series(weft_f64 h, weft_f64 l, weft_f64 r2h,
-				      weft_f64 r2l, int odd)
+WEFT_FN_OUTLINE weft_f64 weft__math_cr_series(weft_f64 h, weft_f64 l,
+					      weft_f64 r2h, weft_f64 r2l,
+					      int odd)
 {
 	int j = odd ? 29 : 28;
 	weft_f64 ph = weft__math_inv_fact[2 * j], pl = 0.0;
@@ -2761,7 +2762,7 @@ WEFT_FN weft_f64 weft__math_cr_series(weft_f64 h, weft_f64 l, weft_f64 r2h,
 }
 
 /* sin(x) correctly rounded for |x| < 2^20 (above: weft_sin). */
-WEFT_FN weft_f64 weft_sin_cr(weft_f64 x)
+WEFT_FN_OUTLINE weft_f64 weft_sin_cr(weft_f64 x)
 {
 	weft_u32 ix = weft__math_top32(x) & 0x7fffffff;
 	weft_f64 h, l, r2h, r2l, v;
@@ -2781,7 +2782,7 @@ WEFT_FN weft_f64 weft_sin_cr(weft_f64 x)
 }
 
 /* cos(x) correctly rounded for |x| < 2^20 (above: weft_cos). */
-WEFT_FN weft_f64 weft_cos_cr(weft_f64 x)
+WEFT_FN_OUTLINE weft_f64 weft_cos_cr(weft_f64 x)
 {
 	weft_u32 ix = weft__math_top32(x) & 0x7fffffff;
 	weft_f64 h, l, r2h, r2l, v;
@@ -2801,7 +2802,7 @@ WEFT_FN weft_f64 weft_cos_cr(weft_f64 x)
 }
 
 /* *s = weft_sin_cr(x), *c = weft_cos_cr(x), sharing the reduction. */
-WEFT_FN void weft_sincos_cr(weft_f64 x, weft_f64 *s, weft_f64 *c)
+WEFT_FN_OUTLINE void weft_sincos_cr(weft_f64 x, weft_f64 *s, weft_f64 *c)
 {
 	weft_u32 ix = weft__math_top32(x) & 0x7fffffff;
 	weft_f64 h, l, r2h, r2l, sn, cs;

@@ -56,6 +56,8 @@ const char weft__cuda_prelude[] =
 	"#define WEFT_GLOBAL\n"
 	"#define WEFT_FN static __device__ __forceinline__ "
 	"__attribute__((unused))\n"
+	"#define WEFT_FN_OUTLINE static __device__ __noinline__ "
+	"__attribute__((unused))\n"
 	"#define WEFT_CONST static __device__ const\n"
 	/* Correctly rounded whatever the options (compile.c also gives
 	 * --prec-sqrt=true --ftz=false). */

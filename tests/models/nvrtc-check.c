@@ -47,7 +47,8 @@ static void compile_for(const struct weft__cuda_nvrtc *nv,
 	free(text);
 }
 
-int nvrtc_check(const weft_program_desc *prog, const char *what)
+int nvrtc_check_all(const weft_program_desc *const *progs,
+		    const char *const *whats, int n)
 {
 	struct weft__cuda_nvrtc nv;
 	weft_error err = { "" };
@@ -56,8 +57,15 @@ int nvrtc_check(const weft_program_desc *prog, const char *what)
 	if (weft__cuda_nvrtc_open(&nv, &err) != WEFT_OK)
 		tap_skip_all("NVRTC cannot be loaded here: %s", err.msg);
 	tap_diag("NVRTC %d.%d from %s", nv.major, nv.minor, nv.path);
-	compile_for(&nv, prog, what, 9, 0);
-	compile_for(&nv, prog, what, 7, 5);
+	for (int k = 0; k < n; k++) {
+		compile_for(&nv, progs[k], whats[k], 9, 0);
+		compile_for(&nv, progs[k], whats[k], 7, 5);
+	}
 	weft__cuda_nvrtc_close(&nv);
 	return tap_done();
+}
+
+int nvrtc_check(const weft_program_desc *prog, const char *what)
+{
+	return nvrtc_check_all(&prog, &what, 1);
 }

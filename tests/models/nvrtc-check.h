@@ -1,6 +1,7 @@
 /*
  * tests/models/nvrtc-check.h - what the models' NVRTC tests share
- * (test-cartpole-nvrtc, test-wolf-sheep-nvrtc, test-minatar-nvrtc, ...):
+ * (test-cartpole-nvrtc, test-wolf-sheep-nvrtc, test-minatar-nvrtc,
+ * test-env-nvrtc, ...):
  * a model's kernel source compiled by NVRTC with the CUDA backend's
  * prelude and options, for the oldest and a recent architecture, and
  * every kernel of the program found in the CUBIN. plugins/cuda/compile.c
@@ -14,5 +15,9 @@
 /* The whole test (TAP): skipped when libnvrtc cannot be loaded; what
  * names the model in the tests' names. Returns tap_done()'s status. */
 int nvrtc_check(const weft_program_desc *prog, const char *what);
+
+/* The same for n programs, progs[k] named whats[k] in the tests' names. */
+int nvrtc_check_all(const weft_program_desc *const *progs,
+		    const char *const *whats, int n);
 
 #endif
