@@ -49,12 +49,13 @@ gymnasium.make(ID).unwrapped and Gymnasium's TimeLimit count
 Prints a table and exits 1 when a threshold given is not met, 0
 otherwise: --require-identical (share of bit-identical steps, 0..1),
 --max-ulp (obs ulps), --max-obs-diff (obs absolute), --max-reward-ulp,
---max-flag-diff (share of steps with terminated or truncated
-differing), --require-state-identical (share of the states after a step
-bit-identical), --max-state-diff (state absolute), --min-same-ends
-(share of episodes), --min-same-episodes (share of episodes bit-identical
-throughout); --check: those that make check holds the id to at the
-trace's precision (THRESHOLDS below), where not given; 77 with
+--max-reward-diff (reward absolute), --max-flag-diff (share of steps
+with terminated or truncated differing), --require-state-identical
+(share of the states after a step bit-identical), --max-state-diff
+(state absolute), --min-same-ends (share of episodes),
+--min-same-episodes (share of episodes bit-identical throughout);
+--check: those that make check holds the id to at the trace's precision
+(THRESHOLDS below), where not given; 77 with
 "SKIP: ..." when no model in the build serves ID, or gymnasium or numpy
 is missing; 2 for a usage error or a failed trace.
 
@@ -100,41 +101,72 @@ TABLE = {
 
 # --check: the thresholds that make check holds each id's model to, per
 # precision (option -> value; the options are those of the command line).
-# tests/models/test-gym-agreement.sh and python/tests/test_gym_agreement.py
-# hold every id at f64 at small sizes; each model's own test holds it at
-# the sizes and in the precisions its page states (test-acrobot-run.sh,
+# tests/models/test-gym-agreement.sh holds every id at f64 at small sizes,
+# python/tests/test_gym_agreement.py every id in both precisions on a few
+# hundred to a thousand episodes; each model's own test holds it at the
+# sizes and in the precisions its page states (test-acrobot-run.sh,
 # test-pendulum-run.sh; test-mountain-car-run.sh on traces of its energy
-# policy, MOUNTAIN_CAR_BIN below).
+# policy, MOUNTAIN_CAR_BIN below). Every id has criteria in both
+# precisions: episode ends alike in at least 99 % of the episodes where
+# the mode is not bit for bit Gymnasium's (Acrobot's f32 excepted, below).
+# The figures in the comments are this harness's at the page's sizes.
 THRESHOLDS = {
-    "CartPole-v1": {"f64": {"require_identical": 0.99, "max_ulp": 1,
-                            "min_same_ends": 0.95}},
-    # acrobot.md: nearly every f32 observation bit-identical, rewards and
-    # flags all alike; the f64 state's 1-ulp sin/cos differences in under
-    # 10 % of steps; the chaotic episodes end alike in 90 %.
+    # cartpole.md: f64 Gymnasium's bit for bit; f32 one step within the
+    # stated 2e-6 of Gymnasium's float64 step (measured: observation
+    # 2.4e-7, state 2.1e-7), rewards and terminations exact, so every
+    # episode ends as there (22,106 of 22,106 in 1,000 envs x 500 steps).
+    "CartPole-v1": {
+        "f64": {"require_identical": 0.99, "max_ulp": 1,
+                "min_same_ends": 0.99},
+        "f32": {"max_obs_diff": 2e-6, "max_state_diff": 2e-6,
+                "max_reward_ulp": 0, "max_flag_diff": 0.0,
+                "min_same_ends": 1.0}},
+    # acrobot.md: f64 nearly every f32 observation bit-identical, rewards
+    # and flags all alike, the state's 1-ulp sin/cos differences in under
+    # 10 % of steps, every end alike (1,088 of 1,088). f32: observations
+    # within 9.6e-7 (one ulp of a velocity in [8, 16); random actions keep
+    # them below 12), the state within 1.03e-6 (the largest of a sample,
+    # growing with it: 1.5e-6 leaves room), rewards and terminations all
+    # Gymnasium's; the chaotic episodes end alike in 98.1 % (981 of 1,000;
+    # 62 of the 64 of test-acrobot-run.sh), short of 99 %: 0.95.
     "Acrobot-v1": {
         "f64": {"require_identical": 0.999, "max_ulp": 2,
                 "max_reward_ulp": 0, "max_flag_diff": 0.0,
-                "require_state_identical": 0.90, "min_same_ends": 0.90},
-        "f32": {"max_obs_diff": 1e-4, "max_flag_diff": 0.001,
-                "min_same_ends": 0.90}},
-    # mountain-car.md: obs, reward, flags and state together bit for bit
-    # in 99.9 % of the steps (the first three in all, the state in 99.9 %,
-    # implies it: glibc's cos misrounds, Gymnasium's state then differs by
-    # an ulp that float32 hides), every end alike.
-    "MountainCar-v0": {"f64": {"require_identical": 1.0, "max_ulp": 0,
-                               "require_state_identical": 0.999,
-                               "min_same_ends": 1.0}},
-    "MountainCarContinuous-v0": {"f64": {"require_identical": 1.0,
-                                         "max_ulp": 0,
-                                         "require_state_identical": 1.0,
-                                         "min_same_ends": 1.0}},
+                "require_state_identical": 0.90, "min_same_ends": 0.99},
+        "f32": {"max_obs_diff": 1e-6, "max_state_diff": 1.5e-6,
+                "max_reward_ulp": 0, "max_flag_diff": 0.0,
+                "min_same_ends": 0.95}},
+    # mountain-car.md: f64 obs, reward, flags and state together bit for
+    # bit in 99.9 % of the steps (the first three in all, the state in
+    # 99.9 %, implies it: glibc's cos misrounds, Gymnasium's state then
+    # differs by an ulp that float32 hides), every end alike. f32:
+    # observations within 1.2e-7 of Gymnasium's (6.0e-8 with random
+    # actions, 1.2e-7 with the energy policy, which goes below -1), 64 %
+    # to 77 % of the steps bit for bit (a share of a sample: 0.60),
+    # rewards equal (continuous: within an ulp), flags and every end alike.
+    "MountainCar-v0": {
+        "f64": {"require_identical": 1.0, "max_ulp": 0,
+                "require_state_identical": 0.999, "min_same_ends": 1.0},
+        "f32": {"require_identical": 0.60, "max_obs_diff": 1.2e-7,
+                "max_reward_ulp": 0, "max_flag_diff": 0.0,
+                "min_same_ends": 1.0}},
+    "MountainCarContinuous-v0": {
+        "f64": {"require_identical": 1.0, "max_ulp": 0,
+                "require_state_identical": 1.0, "min_same_ends": 1.0},
+        "f32": {"require_identical": 0.60, "max_obs_diff": 1.2e-7,
+                "max_reward_ulp": 1, "max_flag_diff": 0.0,
+                "min_same_ends": 1.0}},
     # pendulum.md: f64 one step bit for bit but for sin's rare ulp in the
-    # state, episodes bit for bit throughout; f32 within its rounding.
+    # state, episodes bit for bit throughout. f32: one step within 2e-6
+    # of Gymnasium's (observation 1.9e-6, state 1.92e-6), rewards within
+    # 1.6e-5 (the largest of a sample, 1.05e-5 to 1.62e-5 by its size:
+    # 2e-5), no termination, every truncation alike.
     "Pendulum-v1": {
         "f64": {"require_identical": 0.999, "max_ulp": 1,
                 "require_state_identical": 0.98, "min_same_ends": 1.0,
                 "min_same_episodes": 0.95},
-        "f32": {"max_obs_diff": 5e-6, "max_state_diff": 5e-6,
+        "f32": {"max_obs_diff": 2e-6, "max_state_diff": 2e-6,
+                "max_reward_diff": 2e-5, "max_flag_diff": 0.0,
                 "min_same_ends": 1.0}},
 }
 
@@ -660,6 +692,7 @@ def main():
     ap.add_argument("--require-state-identical", type=float,
                     metavar="SHARE")
     ap.add_argument("--max-reward-ulp", type=int, metavar="U")
+    ap.add_argument("--max-reward-diff", type=float, metavar="X")
     ap.add_argument("--max-flag-diff", type=float, metavar="SHARE")
     ap.add_argument("--max-obs-diff", type=float, metavar="X")
     ap.add_argument("--max-state-diff", type=float, metavar="X")
@@ -804,9 +837,12 @@ def report(args, ref, meta, tr):
     row("one-step reward max ulp (%s)" % tr["reward"].dtype.name,
         str(one["reward_ulp"]), "<= %d" % mr if mr is not None else None,
         None if mr is None else one["reward_ulp"] <= mr)
+    mrd = args.max_reward_diff
     row("one-step reward bit-identical, max |diff|",
         "%s, %.3g" % (pct(one["reward_same"], one["steps"]),
-                      one["reward_diff"]))
+                      one["reward_diff"]),
+        "|diff| <= %g" % mrd if mrd is not None else None,
+        None if mrd is None else one["reward_diff"] <= mrd)
     row("one-step terminated differ", str(one["term_diff"]))
     row("one-step truncated differ", str(one["trunc_diff"]))
     mf = args.max_flag_diff

@@ -68,18 +68,21 @@ def gymnax_version():
         return "?"
 
 
-def compare_breakout(a, np, jax, jnp):
+def compare_breakout(a, np, jax, jnp, rec=None):
+    """rec: the trace's records (record_dtype), or None: minatar-drive's,
+    run here (python/tests/test_minatar_agreement.py passes its own)."""
     from gymnax.environments.minatar import breakout
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "trace.bin")
-        cmd = [a.drive, "trace", path, str(a.envs), str(a.steps),
-               str(a.seed), repr(a.sticky), str(a.max_steps), a.backend,
-               a.policy]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode:
-            print("minatar-drive failed:", r.stderr.strip())
-            return 1
-        rec = np.fromfile(path, dtype=record_dtype(np))
+    if rec is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "trace.bin")
+            cmd = [a.drive, "trace", path, str(a.envs), str(a.steps),
+                   str(a.seed), repr(a.sticky), str(a.max_steps), a.backend,
+                   a.policy]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                print("minatar-drive failed:", r.stderr.strip())
+                return 1
+            rec = np.fromfile(path, dtype=record_dtype(np))
 
     env = breakout.MinBreakout()
     params = env.default_params.replace(max_steps_in_episode=a.max_steps
@@ -556,7 +559,8 @@ def seaquest_game(np, jax, jnp, mod, a):
         resets_ok, special, coverage
 
 
-def compare_game(a, np, jax, jnp):
+def compare_game(a, np, jax, jnp, rec=None):
+    """rec: as compare_breakout's."""
     import importlib
     mod = importlib.import_module("gymnax.environments.minatar." + a.game)
     build = {"asterix": asterix_game, "freeway": freeway_game,
@@ -566,7 +570,8 @@ def compare_game(a, np, jax, jnp):
         coverage = build(np, jax, jnp, mod, a)
     params = params.replace(max_steps_in_episode=a.max_steps
                             if a.max_steps else 2**30)
-    rec = run_drive(a, np, a.game)
+    if rec is None:
+        rec = run_drive(a, np, a.game)
     if rec is None:
         return 1
     ob = 100 * CHANNELS[a.game]
@@ -842,14 +847,16 @@ def minatar_codec(np, game):
     return load, save, tape, mask, [0, 2, 4]
 
 
-def compare_minatar(a, np):
+def compare_minatar(a, np, rec=None):
     """Every step of the trace replayed in MinAtar's own Env (its
     minatar/environments/<game>.py), from weft's state, with weft's random
-    outcomes: observation, reward, terminal and the whole next state."""
+    outcomes: observation, reward, terminal and the whole next state.
+    rec: as compare_breakout's."""
     import importlib
     mod = importlib.import_module("minatar.environments." + a.game)
     load, save, tape, mask, full = minatar_codec(np, a.game)
-    rec = run_drive(a, np, a.game)
+    if rec is None:
+        rec = run_drive(a, np, a.game)
     if rec is None:
         return 1
     steps = rec[rec["reset"] == 0]

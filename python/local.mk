@@ -20,4 +20,11 @@ EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	python/tests/test_dlpack_jax.py python/tests/test_cartpole_max_return.py \
 	python/tests/test_gym_agreement.py \
 	python/weft/__main__.py python/tests/test_calibrate_cli.py \
-	python/tests/test_calibrate_mpi.py
+	python/tests/test_calibrate_mpi.py python/tests/_child.py \
+	python/tests/test_dlpack_numpy1.py python/tests/test_envs_modes.py \
+	python/tests/test_envs_modes_inplace.py \
+	python/tests/test_envs_modes_render.py \
+	python/tests/test_envs_third_party.py \
+	python/tests/test_minatar_agreement.py \
+	python/tests/data/tpwalk/tpwalk.c python/tests/data/tpwalk/tpwalk.wk \
+	python/tests/data/tpwalk/tpwalk_shared.h

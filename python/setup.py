@@ -56,9 +56,9 @@ def from_build_tree(build):
         else []
     with open(os.path.join(HERE, "weft", "_build_info.py"), "w") as f:
         f.write('"""Written by setup.py: this package was built against '
-                'the weft build tree below,\nwhose plugins it finds there '
-                'unless $WEFT_PLUGIN_PATH or $WEFT_MODEL_PATH\nsay '
-                'otherwise."""\n')
+                'the weft build tree below,\nwhose plugins it finds there, '
+                'after those of $WEFT_PLUGIN_PATH and\n$WEFT_MODEL_PATH '
+                '(weft/_paths.py)."""\n')
         f.write("BUILD_DIR = %r\n" % build)
         f.write("PLUGIN_PATH = %r\n" % os.pathsep.join(
             p for p in plugins if os.path.isdir(p)))

@@ -84,10 +84,9 @@ static void weft__env_view_flat(weft__env_view *v, const char *name, int64_t n,
 static const weft__sim_array *weft__env_array(const weft_sim *sim,
 					      const char *name)
 {
-	for (size_t i = 0; i < sim->n_arrays; i++)
-		if (strcmp(sim->arrays[i].name, name) == 0)
-			return &sim->arrays[i];
-	return NULL;
+	long k = weft__sim_array_index(sim, name);
+
+	return k >= 0 ? &sim->arrays[k] : NULL;
 }
 
 /* The view the model declared under v's name is v. */
@@ -120,6 +119,27 @@ static weft_status weft__env_check_view(weft_sim *sim, const weft__env_view *v)
 				v->name, weft__dtype_name(a->dtype), got, want);
 }
 
+/* Every info field lies in the buffer of obs (what act writes, read in
+ * one go). */
+static weft_status weft__env_check_info(weft_sim *sim)
+{
+	const weft__sim_array *obs = weft__env_array(sim, "obs");
+
+	for (uint32_t i = 0; i < sim->n_env_info; i++) {
+		const weft__sim_array *a = &sim->arrays[sim->env_info[i]];
+
+		if (a->b != obs->b)
+			return weft__model_fail(
+				&sim->mc, WEFT_E_MODEL,
+				"the info field '%s' lies outside the buffer "
+				"of obs: an environment's results (obs, "
+				"reward, ..., its info fields) are one "
+				"buffer's, read in one go",
+				a->name);
+	}
+	return WEFT_OK;
+}
+
 weft_status weft__sim_env_check(weft_sim *sim)
 {
 	static const char *const lists[] = { "act", "reset_some" };
@@ -150,6 +170,8 @@ weft_status weft__sim_env_check(weft_sim *sim)
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 		if ((st = weft__env_check_view(sim, &v[i])))
 			return st;
+	if ((st = weft__env_check_info(sim)))
+		return st;
 	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
 		if (weft__sim_list_find(sim, lists[i]) < 0)
 			return weft__model_fail(&sim->mc, WEFT_E_MODEL,
@@ -206,6 +228,9 @@ weft_status weft_sim_env(const weft_sim *sim, weft_env_info *out)
 	full.precision = strcmp(prec, "f64") == 0 ? 64 : 32;
 	full.observation = sim->env_obs;
 	full.action = sim->env_act;
+	full.n_info = sim->n_env_info;
+	for (uint32_t k = 0; k < sim->n_env_info; k++)
+		full.info[k] = sim->arrays[sim->env_info[k]].name;
 	full.struct_size = out->struct_size < sizeof full
 				   ? out->struct_size
 				   : (uint32_t)sizeof full;

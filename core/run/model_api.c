@@ -862,11 +862,9 @@ weft_status weft_model_array(weft_model_ctx *mc, const char *name,
 					"view name '%s' is not a name (a-z, "
 					"0-9 and '_')",
 					name ? name : "(NULL)");
-	for (size_t i = 0; i < sim->n_arrays; i++)
-		if (strcmp(sim->arrays[i].name, name) == 0)
-			return weft__model_fail(mc, WEFT_E_INVALID,
-						"view '%s' is declared twice",
-						name);
+	if (weft__sim_array_index(sim, name) >= 0)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"view '%s' is declared twice", name);
 	if ((st = weft__check_array(mc, name, b, offset, dtype, ndim, shape)))
 		return st;
 	grown = realloc(sim->arrays, (sim->n_arrays + 1) * sizeof *grown);
@@ -1206,6 +1204,93 @@ weft_status weft_model_env_views(weft_model_ctx *mc, const weft_env_views *v)
 		return st;
 	return weft__env_view(mc, "env_book", v->env_book, 0, WEFT_DTYPE_U32, 2,
 			      book);
+}
+
+/* Whether name is one of the protocol's own views (weft/env.h). */
+static int weft__env_protocol_name(const char *name)
+{
+	static const char *const names[] = {
+		"obs",	   "reward",	 "terminated", "truncated", "final_obs",
+		"actions", "reset_mask", "reset_seed", "env_book",  "state",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* What weft_model_env_info refuses of the view at index k (-1: none). */
+static weft_status weft__env_info_check(weft_model_ctx *mc, const char *name,
+					long k)
+{
+	const weft_sim *sim = mc->sim;
+	int64_t n = weft__mc_envs(mc);
+
+	if (k < 0)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_info: no view '%s': "
+					"declare it with weft_model_array "
+					"first",
+					name ? name : "(NULL)");
+	if (weft__env_protocol_name(name))
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_info: '%s' is one of "
+					"the protocol's views, not an info "
+					"field",
+					name);
+	if (name[0] == '_' || strcmp(name, "final_info") == 0)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_info: '%s' would clash "
+					"with Gymnasium's own info keys "
+					"(final_info, and '_' + name: a "
+					"field's mask)",
+					name);
+	for (uint32_t i = 0; i < sim->n_env_info; i++)
+		if (sim->env_info[i] == (uint32_t)k)
+			return weft__model_fail(mc, WEFT_E_INVALID,
+						"weft_model_env_info: '%s' is "
+						"named twice",
+						name);
+	if (sim->n_env_info == WEFT_ENV_MAX_INFO)
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_info: '%s' would be "
+					"info field %d, the most is %d "
+					"(WEFT_ENV_MAX_INFO)",
+					name, WEFT_ENV_MAX_INFO + 1,
+					WEFT_ENV_MAX_INFO);
+	if (sim->arrays[k].shape[0] != n)
+		return weft__model_fail(
+			mc, WEFT_E_INVALID,
+			"weft_model_env_info: view '%s' has "
+			"%lld rows, expected one per "
+			"environment (%lld)",
+			name, (long long)sim->arrays[k].shape[0], (long long)n);
+	return WEFT_OK;
+}
+
+weft_status weft_model_env_info(weft_model_ctx *mc, const char *name)
+{
+	weft_sim *sim;
+	weft_status st;
+	long k;
+
+	if (!mc)
+		return WEFT_E_INVALID;
+	if ((st = weft__mc_setup(mc, "weft_model_env_info")))
+		return st;
+	if (!weft__mc_env(mc))
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"weft_model_env_info called, but "
+					"the model's descriptor has no env "
+					"(model ABI 1.5): it is not an "
+					"environment model");
+	sim = mc->sim;
+	k = weft__sim_array_index(sim, name);
+	if ((st = weft__env_info_check(mc, name, k)))
+		return st;
+	sim->env_info[sim->n_env_info++] = (uint32_t)k;
+	return WEFT_OK;
 }
 
 /* weft_model_env_summary reads the words ENDED and SUM in one download. */

@@ -234,12 +234,12 @@ weft_status weft_sim_array_find(weft_sim *sim, const char *name,
 				weft_array *out)
 {
 	char names[WEFT__MSG_MAX / 2] = "";
+	long k;
 
 	if (!sim)
 		return WEFT_E_INVALID;
-	for (size_t i = 0; name && i < sim->n_arrays; i++)
-		if (strcmp(sim->arrays[i].name, name) == 0)
-			return weft_sim_array_at(sim, i, out);
+	if ((k = weft__sim_array_index(sim, name)) >= 0)
+		return weft_sim_array_at(sim, (size_t)k, out);
 	for (size_t i = 0; i < sim->n_arrays; i++)
 		weft__msg_add(names, sizeof names, "%s%s", i ? ", " : "",
 			      sim->arrays[i].name);
@@ -251,6 +251,14 @@ weft_status weft_sim_array_find(weft_sim *sim, const char *name,
 
 /* ---- launch lists, fences -------------------------------------------------
  */
+
+long weft__sim_array_index(const weft_sim *sim, const char *name)
+{
+	for (size_t i = 0; name && i < sim->n_arrays; i++)
+		if (strcmp(sim->arrays[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
 
 long weft__sim_list_find(const weft_sim *sim, const char *name)
 {

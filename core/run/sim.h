@@ -146,6 +146,9 @@ struct weft_sim {
 	int has_env_spaces;
 	weft_env_space env_obs, env_act;
 	double *env_bounds[4];
+	/* Its info fields (weft_model_env_info): indices in arrays. */
+	uint32_t env_info[WEFT_ENV_MAX_INFO];
+	uint32_t n_env_info;
 	int has_fences; /* the backend has fence() and wait() */
 	int batched;	/* a replica of a batch (batch.c): vt is its view */
 	uint64_t last_fence; /* the last token weft_sim_fence() gave */
@@ -226,6 +229,8 @@ weft_status weft__sim_open_replica(weft_context *ctx, const weft_config *cfg,
 weft_status weft__sim_native(weft_sim *sim, weft_buf *buf, const char *what,
 			     weft_native *out);
 /* The index of the launch list of that name, or -1 (no message). */
+/* The index of the view (weft_model_array) called name, or -1. */
+long weft__sim_array_index(const weft_sim *sim, const char *name);
 long weft__sim_list_find(const weft_sim *sim, const char *name);
 /* The step's launches: lists[0]. */
 #define WEFT__SIM_STEP(sim) (&(sim)->lists[0])

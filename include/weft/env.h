@@ -27,6 +27,13 @@
  *   reset_mask  u8                  [n]       the application
  *   reset_seed  u64                 [n]       the application
  *
+ * and, optionally, its info fields: views of its own, [n] or [n, ...]
+ * of any dtype, in the buffer of obs, that act writes (and reset_some,
+ * for the environments it resets), declared with weft_model_array and
+ * named with weft_model_env_info: Gymnasium's info[name] of every step
+ * and reset (where SAME_STEP began a new episode, the view keeps the
+ * ended step's values, which an application gives in final_info).
+ *
  *   list        what it does, for every environment i
  *   act         one step with actions[i], autoreset as the mode says
  *               (weft_autoreset below; the dialect's helpers for it are
@@ -97,6 +104,10 @@ typedef enum weft_space_kind {
 } weft_space_kind;
 
 #define WEFT_ENV_MAX_DIMS 3
+
+/* The most info fields (weft_model_env_info) an environment model
+ * declares. */
+#define WEFT_ENV_MAX_INFO 8
 
 /* One environment's observation or action space. Grows only by appending
  * fields; the core reads those that struct_size covers. */

@@ -207,7 +207,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	7
+#define WEFT_MODEL_ABI_MINOR	8
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or
@@ -667,6 +667,18 @@ typedef struct weft_env_views {
  * weft_model_array. */
 WEFT_EXPORT weft_status weft_model_env_views(weft_model_ctx *mc,
 					     const weft_env_views *v);
+
+/* Only in setup, by an environment model: the view `name`, declared
+ * before with weft_model_array, is one of its info fields (weft/env.h),
+ * Gymnasium's info[name] of every step: its first dimension is the
+ * number of environments, it lies in the buffer of obs (so that a device
+ * backend brings it back with the step's other results in one read),
+ * and the act list writes it (reset_some too, for the environments it
+ * resets). Not one of the protocol's views, nor final_info, nor a name
+ * that begins with '_' (Gymnasium's masks); each named once; at most
+ * WEFT_ENV_MAX_INFO. Model ABI 1.8. */
+WEFT_EXPORT weft_status weft_model_env_info(weft_model_ctx *mc,
+					    const char *name);
 
 /* For finish(): read env_book (weft/env.wk's bookkeeping, as
  * weft_model_env_views declares it) and add the summary lines "episodes

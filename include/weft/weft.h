@@ -606,6 +606,10 @@ typedef struct weft_env_info {
 	uint32_t precision; /* 32 or 64: the model's precision key (32 when
 			     * it has none) */
 	weft_env_space observation, action;
+	/* Its info fields (weft_model_env_info), the names of views
+	 * (weft_sim_array_find), valid while the run is open. */
+	uint32_t n_info;
+	const char *info[WEFT_ENV_MAX_INFO];
 } weft_env_info;
 
 WEFT_EXPORT weft_status weft_sim_env(const weft_sim *sim, weft_env_info *out);

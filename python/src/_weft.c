@@ -69,6 +69,7 @@ typedef struct dl_managed {
  * (max_version >= (1, 0)): it says read-only, which the legacy one cannot,
  * so numpy makes the action buffer writable and the results not. */
 #define DL_FLAG_READ_ONLY 1u
+#define DL_FLAG_IS_COPIED 2u
 typedef struct dl_managed_v1 {
 	uint32_t major, minor;
 	void *manager_ctx;
@@ -970,12 +971,15 @@ static int da_device(DeviceArrayObject *d, int32_t *id)
 }
 
 /* The tensor and what it points to, in one allocation: the legacy and
- * the versioned struct (only one is handed out), shape and strides. */
+ * the versioned struct (only one is handed out), shape and strides, and,
+ * for copy=True, the copy (after the struct; else copy is NULL and owner
+ * keeps the array's memory). */
 typedef struct {
 	dl_managed m;
 	dl_managed_v1 v;
 	int64_t shape[WEFT_ARRAY_MAX_DIMS], strides[WEFT_ARRAY_MAX_DIMS];
 	PyObject *owner;
+	char *copy;
 } da_managed;
 
 static void da_free(da_managed *x)
@@ -1011,30 +1015,209 @@ static void da_capsule_free(PyObject *cap)
 	} /* else consumed: the consumer calls the deleter */
 }
 
-/* max_version is None or a (major, minor) tuple: 1 when >= (1, 0). */
-static int da_wants_v1(PyObject *maxv)
+/* o as a tuple of two ints into v (clamped to long), or TypeError naming
+ * what and saying what it should be. */
+static int da_pair(PyObject *o, const char *what, const char *want, long v[2])
 {
-	long major;
+	int over;
 
-	if (maxv == Py_None || !PyTuple_Check(maxv) ||
-	    PyTuple_GET_SIZE(maxv) < 1)
-		return 0;
-	major = PyLong_AsLong(PyTuple_GET_ITEM(maxv, 0));
-	if (major == -1 && PyErr_Occurred()) {
-		PyErr_Clear();
-		return 0;
+	if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 ||
+	    !PyLong_Check(PyTuple_GET_ITEM(o, 0)) ||
+	    !PyLong_Check(PyTuple_GET_ITEM(o, 1))) {
+		PyErr_Format(PyExc_TypeError,
+			     "%s: expected None or %s, got %.100s %R", what,
+			     want, Py_TYPE(o)->tp_name, o);
+		return -1;
 	}
-	return major >= 1;
+	for (int k = 0; k < 2; k++) {
+		v[k] = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(o, k), &over);
+		if (over)
+			v[k] = over > 0 ? LONG_MAX : LONG_MIN;
+		else if (v[k] == -1 && PyErr_Occurred())
+			return -1;
+	}
+	return 0;
+}
+
+/* max_version: 1 for a versioned capsule (>= (1, 0)), 0 for a legacy one
+ * (None or below), -1 with TypeError (not a tuple of two ints). */
+static int da_max_version(PyObject *maxv)
+{
+	long v[2];
+
+	if (maxv == Py_None)
+		return 0;
+	if (da_pair(maxv, "max_version", "a (major, minor) tuple of two ints",
+		    v))
+		return -1;
+	return v[0] >= 1;
+}
+
+/* copy: 1 (True), 0 (False or None: no copy; the array is always
+ * exported where it lies), -1 with TypeError. */
+static int da_copy_arg(PyObject *copy)
+{
+	if (copy == Py_True)
+		return 1;
+	if (copy == Py_False || copy == Py_None)
+		return 0;
+	PyErr_Format(PyExc_TypeError,
+		     "copy: expected True, False or None, got %.100s %R",
+		     Py_TYPE(copy)->tp_name, copy);
+	return -1;
+}
+
+/* dl_device: None or the array's own device (type, id); another one is
+ * a BufferError (weft moves no array across devices), a malformed one a
+ * TypeError. */
+static int da_check_device(DeviceArrayObject *d, PyObject *dev, int type,
+			   int32_t id)
+{
+	long v[2];
+
+	if (dev == Py_None)
+		return 0;
+	if (da_pair(dev, "dl_device",
+		    "a (device type, device id) tuple of two ints, as "
+		    "__dlpack_device__() gives it",
+		    v))
+		return -1;
+	if (v[0] == type && v[1] == id)
+		return 0;
+	PyErr_Format(PyExc_BufferError,
+		     "dl_device=%R: the '%s' array is %s memory, device (%d, "
+		     "%d) (__dlpack_device__()); weft exports an array only "
+		     "on its own device, moving none across devices",
+		     dev, d->name, type == DL_CPU ? "host" : "CUDA", type,
+		     (int)id);
+	return -1;
+}
+
+/* stream: None on the host (no streams there, as the standard says);
+ * on CUDA None or a stream as the standard numbers them (-1: no
+ * synchronization, 1 or 2: a default stream, > 2: a cudaStream_t). No
+ * stream needs waiting for: the data is complete once the step returned (it
+ * waited for its fence). */
+static int da_check_stream(PyObject *stream, int type)
+{
+	long long s;
+
+	if (stream == Py_None)
+		return 0;
+	if (type == DL_CPU) {
+		PyErr_Format(PyExc_ValueError,
+			     "stream: host memory has no streams, so only "
+			     "None is accepted, got %.100s %R",
+			     Py_TYPE(stream)->tp_name, stream);
+		return -1;
+	}
+	if (!PyLong_Check(stream)) {
+		PyErr_Format(PyExc_TypeError,
+			     "stream: expected None or an int (a CUDA stream, "
+			     "1 or 2 for a default one, -1 for none), got "
+			     "%.100s %R",
+			     Py_TYPE(stream)->tp_name, stream);
+		return -1;
+	}
+	s = PyLong_AsLongLong(stream);
+	if (s == -1 && PyErr_Occurred())
+		return -1;
+	if (s >= 1 || s == -1)
+		return 0;
+	PyErr_Format(PyExc_ValueError,
+		     "stream: %lld is not a CUDA stream for DLPack (0 is "
+		     "ambiguous: 1 is the legacy default stream, 2 the "
+		     "per-thread one, -1 none)",
+		     s);
+	return -1;
+}
+
+/* The number of elements of d. */
+static size_t da_count(const DeviceArrayObject *d)
+{
+	size_t n = 1;
+
+	for (uint32_t k = 0; k < d->ndim; k++)
+		n *= (size_t)d->shape[k];
+	return n;
+}
+
+/* 1 when d's elements lie one after another in C order. */
+static int da_contiguous(const DeviceArrayObject *d)
+{
+	int64_t want = 1;
+
+	for (uint32_t k = d->ndim; k-- > 0;) {
+		if (d->shape[k] != 1 && d->strides[k] != want)
+			return 0;
+		want *= d->shape[k];
+	}
+	return 1;
+}
+
+/* d's elements (host memory), in C order, into dst. */
+static void da_copy_into(const DeviceArrayObject *d, char *dst)
+{
+	size_t n = da_count(d), es = WEFT_DTYPE_BYTES(d->dtype);
+	const char *src = da_data(d);
+
+	if (da_contiguous(d)) {
+		memcpy(dst, src, n * es);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t r = i;
+		int64_t off = 0;
+
+		for (uint32_t k = d->ndim; k-- > 0;) {
+			off += (int64_t)(r % (size_t)d->shape[k]) *
+			       d->strides[k];
+			r /= (size_t)d->shape[k];
+		}
+		memcpy(dst + i * es, src + off * (int64_t)es, es);
+	}
+}
+
+/* The managed tensor's allocation: one that keeps d (and its memory), or,
+ * for copy=True, one holding a copy (64-byte aligned) of d's elements;
+ * NULL with BufferError (device memory: weft copies host arrays only) or
+ * MemoryError. */
+static da_managed *da_alloc(DeviceArrayObject *d, int copy, int type)
+{
+	size_t room = copy ? da_count(d) * WEFT_DTYPE_BYTES(d->dtype) + 64 : 0;
+	da_managed *x;
+
+	if (copy && type != DL_CPU) {
+		PyErr_Format(PyExc_BufferError,
+			     "copy=True: the '%s' array is CUDA memory and "
+			     "weft copies host arrays only; export it where "
+			     "it lies (copy=None) and copy the tensor",
+			     d->name);
+		return NULL;
+	}
+	if (!(x = PyMem_RawCalloc(1, sizeof *x + room)))
+		return (da_managed *)PyErr_NoMemory();
+	if (copy) {
+		x->copy = (char *)(((uintptr_t)(x + 1) + 63) & ~(uintptr_t)63);
+		da_copy_into(d, x->copy);
+		return x;
+	}
+	x->owner = (PyObject *)d;
+	Py_INCREF(d);
+	return x;
 }
 
 static void da_fill(DeviceArrayObject *d, da_managed *x, dl_tensor *t, int type,
 		    int32_t id)
 {
-	for (uint32_t k = 0; k < d->ndim; k++) {
+	int64_t step = 1;
+
+	for (uint32_t k = d->ndim; k-- > 0;) {
 		x->shape[k] = d->shape[k];
-		x->strides[k] = d->strides[k];
+		x->strides[k] = x->copy ? step : d->strides[k];
+		step *= d->shape[k];
 	}
-	t->data = da_data(d);
+	t->data = x->copy ? (void *)x->copy : da_data(d);
 	t->byte_offset = 0;
 	t->device.device_type = type;
 	t->device.device_id = id;
@@ -1047,53 +1230,64 @@ static void da_fill(DeviceArrayObject *d, da_managed *x, dl_tensor *t, int type,
 	t->strides = x->strides;
 }
 
+/* x as a capsule: versioned ("dltensor_versioned", DLPack 1.0) or legacy
+ * ("dltensor"). A consumer renames the capsule it takes ("used_..."),
+ * and then calls the deleter itself; da_capsule_free only frees one that
+ * was never taken. */
+static PyObject *da_capsule(DeviceArrayObject *d, da_managed *x, int v1,
+			    int type, int32_t id)
+{
+	PyObject *cap;
+
+	if (v1) {
+		da_fill(d, x, &x->v.t, type, id);
+		x->v.major = 1;
+		x->v.minor = 0;
+		x->v.deleter = da_deleter_v1;
+		/* the results are for reading, the actions for writing, a
+		 * copy is the consumer's own */
+		x->v.flags = x->copy	   ? DL_FLAG_IS_COPIED
+			     : d->writable ? 0
+					   : DL_FLAG_READ_ONLY;
+		cap = PyCapsule_New(&x->v, "dltensor_versioned",
+				    da_capsule_free);
+	} else {
+		da_fill(d, x, &x->m.t, type, id);
+		x->m.deleter = da_deleter;
+		cap = PyCapsule_New(&x->m, "dltensor", da_capsule_free);
+	}
+	if (!cap)
+		da_free(x);
+	return cap;
+}
+
+/* __dlpack__(*, stream, max_version, dl_device, copy) as the Python array
+ * API standard has it: the arguments' types are checked first (TypeError
+ * naming the argument), then what the array can do (BufferError). */
 static PyObject *DeviceArray_dlpack(DeviceArrayObject *d, PyObject *args,
 				    PyObject *kw)
 {
 	static char *kwlist[] = { "stream", "max_version", "dl_device", "copy",
 				  NULL };
 	PyObject *stream = Py_None, *maxv = Py_None, *dev = Py_None;
-	PyObject *copy = Py_None, *cap;
+	PyObject *copy = Py_None;
 	da_managed *x;
 	int32_t id;
-	int type;
+	int type, v1, want_copy;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOOO", kwlist, &stream,
 					 &maxv, &dev, &copy))
 		return NULL;
+	if ((v1 = da_max_version(maxv)) < 0 ||
+	    (want_copy = da_copy_arg(copy)) < 0)
+		return NULL;
 	if (!owner_ready(d->owner) || (type = da_device(d, &id)) < 0)
 		return NULL;
-	if (copy == Py_True) {
-		PyErr_SetString(PyExc_BufferError,
-				"copy=True: weft hands out its arrays where "
-				"they lie; copy the tensor instead");
+	if (da_check_device(d, dev, type, id) || da_check_stream(stream, type))
 		return NULL;
-	}
-	/* The data is complete once the step returned (it waited for its
-	 * fence), so no stream needs to wait. */
-	if (!(x = PyMem_RawCalloc(1, sizeof *x)))
-		return PyErr_NoMemory();
-	x->owner = (PyObject *)d;
-	Py_INCREF(d);
-	if (da_wants_v1(maxv)) {
-		da_fill(d, x, &x->v.t, type, id);
-		x->v.major = 1;
-		x->v.minor = 0;
-		x->v.deleter = da_deleter_v1;
-		/* the results are for reading; the actions for writing */
-		x->v.flags = d->writable ? 0 : DL_FLAG_READ_ONLY;
-		cap = PyCapsule_New(&x->v, "dltensor_versioned",
-				    da_capsule_free);
-		if (!cap)
-			da_free(x);
-		return cap;
-	}
-	da_fill(d, x, &x->m.t, type, id);
-	x->m.deleter = da_deleter;
-	cap = PyCapsule_New(&x->m, "dltensor", da_capsule_free);
-	if (!cap)
-		da_free(x);
-	return cap;
+	if (!(x = da_alloc(d, want_copy, type)))
+		return NULL;
+	return da_capsule(d, x, v1, type, id);
 }
 
 static PyObject *DeviceArray_dlpack_device(DeviceArrayObject *d,
@@ -1234,8 +1428,9 @@ static PyMethodDef DeviceArray_methods[] = {
 	{ "__dlpack__", (PyCFunction)(void (*)(void))DeviceArray_dlpack,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "__dlpack__(*, stream=None, max_version=None, dl_device=None, "
-	  "copy=None): a DLPack capsule of the array, no copy (data at the "
-	  "first element, byte_offset 0)" },
+	  "copy=None): a DLPack capsule of the array where it lies (data at "
+	  "the first element, byte_offset 0), or of a copy (copy=True, host "
+	  "arrays); versioned for max_version >= (1, 0)" },
 	{ "__dlpack_device__", (PyCFunction)DeviceArray_dlpack_device,
 	  METH_NOARGS, "(device type, device id) as DLPack numbers them" },
 	{ NULL, NULL, 0, NULL },
@@ -1449,14 +1644,26 @@ static weft_status env_find(EnvObject *e)
 	return weft_sim_list(e->sim, "reset_some", &e->reset_some);
 }
 
+static int env_view(EnvObject *e, const char *name, weft_array *a);
+
+/* Whether name is one of the results res[0 .. k). */
+static int env_result_has(const EnvObject *e, uint32_t k, const char *name)
+{
+	for (uint32_t j = 0; j < k; j++)
+		if (strcmp(e->res[j].name, name) == 0)
+			return 1;
+	return 0;
+}
+
 /* The results: obs .. final_obs, then the views named in `more` (a
- * sequence of str, or None), each brought back with every call as they
- * are (a name that is no declared view raises the run's message, which
- * lists the views there are). */
+ * sequence of str, or None), then the model's info fields
+ * (weft_model_env_info) not among them, each brought back with every
+ * call as they are. */
 static int env_results_of(EnvObject *e, PyObject *more)
 {
 	PyObject *seq = NULL;
 	Py_ssize_t extra = 0;
+	uint32_t k = EV_RESULTS;
 	int r = -1;
 
 	if (more != Py_None) {
@@ -1465,36 +1672,36 @@ static int env_results_of(EnvObject *e, PyObject *more)
 			return -1;
 		extra = PySequence_Fast_GET_SIZE(seq);
 	}
-	e->n_res = (uint32_t)(EV_RESULTS + extra);
+	e->n_res = (uint32_t)(EV_RESULTS + extra) + e->info.n_info;
 	e->res = PyMem_Calloc(e->n_res, sizeof *e->res);
 	e->at = PyMem_Calloc(e->n_res, sizeof *e->at);
 	if (!e->res || !e->at) {
 		PyErr_NoMemory();
 		goto drop;
 	}
-	for (int k = 0; k < EV_RESULTS; k++)
-		e->res[k] = e->v[k];
-	for (Py_ssize_t k = 0; k < extra; k++) {
-		PyObject *o = PySequence_Fast_GET_ITEM(seq, k);
+	for (int j = 0; j < EV_RESULTS; j++)
+		e->res[j] = e->v[j];
+	for (Py_ssize_t j = 0; j < extra; j++) {
+		PyObject *o = PySequence_Fast_GET_ITEM(seq, j);
 		const char *name =
 			PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
-		weft_array *a = &e->res[EV_RESULTS + k];
-		weft_status st;
 
 		if (!name) {
 			if (!PyErr_Occurred())
 				PyErr_Format(PyExc_TypeError,
 					     "results[%zd] must be a view's "
 					     "name (str), got %.100s",
-					     k, Py_TYPE(o)->tp_name);
+					     j, Py_TYPE(o)->tp_name);
 			goto drop;
 		}
-		a->struct_size = sizeof *a;
-		if ((st = weft_sim_array_find(e->sim, name, a))) {
-			raise_ctx(e->ctx, st);
+		if (env_view(e, name, &e->res[k++]))
 			goto drop;
-		}
 	}
+	for (uint32_t j = 0; j < e->info.n_info; j++)
+		if (!env_result_has(e, k, e->info.info[j]) &&
+		    env_view(e, e->info.info[j], &e->res[k++]))
+			goto drop;
+	e->n_res = k;
 	r = 0;
 drop:
 	Py_XDECREF(seq);
@@ -1738,6 +1945,15 @@ static int env_stage_actions(EnvObject *e, PyObject *o)
 	Py_buffer b;
 	int rc = 0;
 
+	if (!PyObject_CheckBuffer(o)) {
+		PyErr_Format(PyExc_TypeError,
+			     "actions: expected a buffer (a C-contiguous numpy "
+			     "array of the action space's dtype, or of any "
+			     "integer dtype for a Discrete space, one action "
+			     "per environment), got %.100s",
+			     Py_TYPE(o)->tp_name);
+		return -1;
+	}
 	if (PyObject_GetBuffer(o, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
 		return -1;
 	from = view ? int_dtype_of(&b) : 0;
@@ -1876,13 +2092,13 @@ static PyObject *space_dict(const weft_env_space *s)
 
 static size_t env_io_bytes(const EnvObject *e);
 
-/* The run's spaces, mode and where each result view is in the buffer
- * this object exports: {name: (offset, dtype, shape)}. */
+/* The run's spaces, mode, info fields and where each result view is in
+ * the buffer this object exports: {name: (offset, dtype, shape)}. */
 static PyObject *Env_info(EnvObject *e, PyObject *unused)
 {
 	static const char *const modes[] = { "next_step", "same_step",
 					     "disabled" };
-	PyObject *views, *obs = NULL, *act = NULL, *d = NULL;
+	PyObject *views, *obs = NULL, *act = NULL, *fields = NULL, *d = NULL;
 
 	(void)unused;
 	if (!env_ready(e) || !(views = PyDict_New()))
@@ -1903,23 +2119,32 @@ static PyObject *Env_info(EnvObject *e, PyObject *unused)
 		Py_DECREF(t);
 	}
 	if (!(obs = space_dict(&e->info.observation)) ||
-	    !(act = space_dict(&e->info.action)))
+	    !(act = space_dict(&e->info.action)) ||
+	    !(fields = PyTuple_New((Py_ssize_t)e->info.n_info)))
 		goto done;
+	for (uint32_t k = 0; k < e->info.n_info; k++) {
+		PyObject *name = PyUnicode_FromString(e->info.info[k]);
+
+		if (!name)
+			goto done;
+		PyTuple_SET_ITEM(fields, (Py_ssize_t)k, name);
+	}
 	d = Py_BuildValue(
-		"{s:I,s:s,s:I,s:s,s:s,s:O,s:O,s:O,s:O,s:n,s:s,s:(n)}",
+		"{s:I,s:s,s:I,s:s,s:s,s:O,s:O,s:O,s:O,s:O,s:n,s:s,s:(n)}",
 		"num_envs", e->info.num_envs, "autoreset",
 		e->info.autoreset <= 2 ? modes[e->info.autoreset] : "?",
 		"precision", e->info.precision, "backend",
 		weft_sim_backend(e->sim), "model", weft_sim_model(e->sim),
 		"zero_copy", e->host ? Py_True : Py_False, "observation", obs,
-		"action", act, "views", views, "io_bytes",
-		(Py_ssize_t)env_io_bytes(e), "actions_dtype",
+		"action", act, "views", views, "info_fields", fields,
+		"io_bytes", (Py_ssize_t)env_io_bytes(e), "actions_dtype",
 		dtype_name(e->v[EV_ACTIONS].dtype), "actions_bytes",
 		(Py_ssize_t)e->v[EV_ACTIONS].bytes);
 done:
 	Py_DECREF(views);
 	Py_XDECREF(obs);
 	Py_XDECREF(act);
+	Py_XDECREF(fields);
 	return d;
 }
 

@@ -252,3 +252,163 @@ def test_torch_reads_the_right_element(pair):
     t = torch.from_dlpack(env.device_array("reward"))
     assert t.data_ptr() == _addr(r)
     assert (t.numpy() == r).all()
+
+
+# ---- __dlpack__'s arguments, as the Python array API standard has them --
+
+class _Producer:
+    """Hands a consumer the capsule it was made with (kept here, so that
+    the test sees what the consumer did to it)."""
+
+    def __init__(self, cap):
+        self.cap = cap
+
+    def __dlpack__(self, **kw):
+        return self.cap
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def _np_takes(versioned):
+    """Whether this numpy's from_dlpack takes the capsule: numpy 1 takes
+    the legacy one only."""
+    return not versioned or np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+
+
+def _capsule_name(cap):
+    import ctypes
+
+    get = ctypes.pythonapi.PyCapsule_GetName
+    get.restype = ctypes.c_char_p
+    get.argtypes = [ctypes.py_object]
+    return get(cap).decode()
+
+
+def test_dl_device_own_device_only(pair):
+    import enum
+
+    class Dev(enum.IntEnum):
+        kDLCPU = 1
+        kDLCUDA = 2
+
+    env, _ = pair
+    d = env.device_array("obs")
+    first = d.native["handle"] + d.native["offset"]
+    for dev in ((1, 0), (Dev.kDLCPU, 0), d.__dlpack_device__()):
+        assert _capsule_tensor(d.__dlpack__(dl_device=dev), False)[0] == \
+            first
+    # a host array asked for CUDA (or another CPU): it cannot be exported
+    for dev in ((2, 0), (Dev.kDLCUDA, 0), (1, 1)):
+        with pytest.raises(BufferError, match=r"dl_device=.*host memory, "
+                           r"device \(1, 0\)"):
+            d.__dlpack__(dl_device=dev)
+        with pytest.raises(BufferError, match="dl_device"):
+            d.__dlpack__(dl_device=dev, copy=True)
+    for dev in ("cpu", (1,), (1, 0, 0), [1, 0], (1.0, 0)):
+        with pytest.raises(TypeError, match="^dl_device: expected None or "
+                           "a .device type, device id. tuple"):
+            d.__dlpack__(dl_device=dev)
+    if np.lib.NumpyVersion(np.__version__) >= "2.1.0":
+        x = np.from_dlpack(d, device="cpu")  # passes dl_device=(1, 0)
+        assert _addr(x) == first
+
+
+def test_max_version_picks_the_capsule(pair):
+    env, _ = pair
+    d = env.device_array("reward")
+    for mv, name in ((None, "dltensor"), ((0, 8), "dltensor"),
+                     ((1, 0), "dltensor_versioned"),
+                     ((1, 3), "dltensor_versioned"),
+                     ((2, 0), "dltensor_versioned"),
+                     ((2**70, 0), "dltensor_versioned")):
+        assert _capsule_name(d.__dlpack__(max_version=mv)) == name, mv
+    v = d.__dlpack__(max_version=(1, 0))
+    import ctypes
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    p = get(v, b"dltensor_versioned")
+    assert (ctypes.c_uint32.from_address(p).value,
+            ctypes.c_uint32.from_address(p + 4).value) == (1, 0)
+    for mv in ("x", 1, (1,), (1, 0, 0), [1, 0], (1, "0"), (1.0, 0)):
+        with pytest.raises(TypeError, match="^max_version: expected None "
+                           r"or a \(major, minor\) tuple of two ints, got"):
+            d.__dlpack__(max_version=mv)
+
+
+@pytest.mark.parametrize("versioned", [False, True])
+def test_capsule_names_and_deleters(pair, versioned):
+    """A capsule nobody took frees its tensor (the array's reference)
+    when it goes; one a consumer took is renamed "used_..." and freed by
+    the consumer's deleter, when the consumer's array goes."""
+    env, _ = pair
+    d = env.device_array("obs")
+    mv = (1, 0) if versioned else None
+    name = "dltensor_versioned" if versioned else "dltensor"
+    r0 = sys.getrefcount(d)
+    cap = d.__dlpack__(max_version=mv)
+    assert _capsule_name(cap) == name and sys.getrefcount(d) == r0 + 1
+    del cap
+    assert sys.getrefcount(d) == r0
+    if not _np_takes(versioned):
+        pytest.skip("numpy %s takes no versioned capsule" % np.__version__)
+    p = _Producer(d.__dlpack__(max_version=mv))
+    x = np.from_dlpack(p)
+    assert _capsule_name(p.cap) == "used_" + name
+    del p  # the capsule goes: it frees nothing
+    assert sys.getrefcount(d) == r0 + 1
+    assert (x == np.asarray(d)).all()
+    del x  # numpy's deleter frees it
+    assert sys.getrefcount(d) == r0
+
+
+def test_copy_true_exports_a_copy(pair):
+    env, _ = pair
+    env.step(np.ones(16, np.uint8))
+    for name in ("obs", "reward", "terminated", "final_obs", "actions"):
+        d = env.device_array(name)
+        first = d.native["handle"] + d.native["offset"]
+        r0 = sys.getrefcount(d)
+        for versioned in (False, True):
+            cap = d.__dlpack__(copy=True,
+                               max_version=(1, 0) if versioned else None)
+            data, off, flags = _capsule_tensor(cap, versioned)
+            assert data != first and data % 64 == 0 and off == 0
+            if versioned:
+                assert flags == 2  # IS_COPIED, not READ_ONLY
+            assert sys.getrefcount(d) == r0  # the copy needs no array
+            if not _np_takes(versioned):
+                continue
+            x = np.from_dlpack(_Producer(cap))
+            assert _addr(x) == data and x.flags.c_contiguous
+            np.testing.assert_array_equal(x, np.asarray(d))
+        # copy=False and copy=None never copy
+        for copy in (False, None):
+            assert _capsule_tensor(d.__dlpack__(copy=copy), False)[0] == \
+                first
+    d = env.device_array("obs")
+    kept = np.from_dlpack(_Producer(d.__dlpack__(copy=True)))
+    before = kept.copy()
+    env.step(np.zeros(16, np.uint8))
+    assert (kept == before).all() and not (np.asarray(d) == before).all()
+    for copy in (1, 0, "yes"):
+        with pytest.raises(TypeError, match="^copy: expected True, False "
+                           "or None"):
+            d.__dlpack__(copy=copy)
+    if np.lib.NumpyVersion(np.__version__) >= "2.1.0":
+        x = np.from_dlpack(d, copy=True)
+        assert _addr(x) != _addr(np.asarray(d)) and x.flags.writeable
+        assert _addr(np.from_dlpack(d, copy=False)) == \
+            d.native["handle"] + d.native["offset"]
+
+
+def test_host_arrays_take_no_stream(pair):
+    """On the CPU only stream=None is accepted (the standard)."""
+    env, _ = pair
+    d = env.device_array("obs")
+    d.__dlpack__(stream=None)
+    for s in (1, 2, -1, 0, "s"):
+        with pytest.raises(ValueError, match="^stream: host memory has no "
+                           "streams, so only None is accepted"):
+            d.__dlpack__(stream=s)

@@ -17,6 +17,7 @@ import sys
 import pytest
 
 import weft
+from _child import child_env, probe
 
 PYTHON = os.environ.get("WEFT_TEST_SYSTEM_PYTHON", "/usr/bin/python3")
 
@@ -136,44 +137,12 @@ print("torch", torch.__version__, "numpy", np.__version__, "ok")
 '''
 
 
-def _probe(env):
-    """(torch version, numpy version, extension suffix) of PYTHON, or a
-    skip saying what is missing."""
-    if not os.access(PYTHON, os.X_OK):
-        pytest.skip("%s is not here (the system Python that Debian's "
-                    "python3-torch needs)" % PYTHON)
-    p = subprocess.run(
-        [PYTHON, "-s", "-c",
-         "import sysconfig, numpy, torch; print(torch.__version__); "
-         "print(numpy.__version__); "
-         "print(sysconfig.get_config_var('EXT_SUFFIX'))"],
-        capture_output=True, text=True, env=env, timeout=300)
-    if p.returncode:
-        last = (p.stderr.strip().splitlines() or ["?"])[-1]
-        pytest.skip("%s has no torch or numpy (%s): apt-get install "
-                    "python3-torch (./quickstart python does)"
-                    % (PYTHON, last))
-    return p.stdout.split()
-
-
-def _child_env(top):
-    """The environment of the child: PYTHONPATH at `top`, a directory
-    holding only a link to the weft package under test (the package may
-    lie in this venv's site-packages, whose numpy and torch must not be
-    seen there)."""
-    os.symlink(os.path.dirname(os.path.abspath(weft.__file__)),
-               os.path.join(top, "weft"))
-    env = dict(os.environ)
-    for k in ("PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE"):
-        env.pop(k, None)
-    env["PYTHONPATH"] = str(top)
-    env["PYTHONNOUSERSITE"] = "1"
-    return env
-
-
 def test_system_torch_reads_every_view(tmp_path):
-    env = _child_env(tmp_path)
-    torch_v, numpy_v, suffix = _probe(env)
+    env = child_env(tmp_path)
+    torch_v, numpy_v, suffix = probe(
+        PYTHON, ("torch", "numpy"), env,
+        "the system Python that Debian's python3-torch needs",
+        "apt-get install python3-torch (./quickstart python does)")
     ext = weft._weft.__file__
     if not ext.endswith(suffix):
         pytest.skip("weft's extension %s is not built for %s (%s): build "

@@ -2,7 +2,8 @@
 a gymnasium.vector.VectorEnv: spaces from the declared ones, seeding as
 SyncVectorEnv, the three autoreset modes checked against SyncVectorEnv of
 Gymnasium's own CartPole-v1 for their structure (the states differ:
-Philox against numpy's generator), Gymnasium's vector wrappers, and
+Philox against numpy's generator; test_envs_modes.py compares every mode
+bit for bit from weft's states), Gymnasium's vector wrappers, and
 gymnasium.make_vec("weft/ID")."""
 import numpy as np
 import pytest
@@ -149,9 +150,15 @@ def check_next_step(out):
     ends = 0
     for t in range(1, len(out)):
         o, r, te, tr, info = out[t]
-        _, _, pte, ptr, _ = out[t - 1]
+        po, _, pte, ptr, _ = out[t - 1]
         was = pte | ptr
         assert "final_obs" not in info
+        # the ending step's observation is the terminal one (past
+        # CartPole's bounds, not a first observation); the reset comes
+        # with the next step
+        assert ((np.abs(po[pte][:, 0]) > 2.4) |
+                (np.abs(po[pte][:, 2]) > 12 * 2 * np.pi / 360)).all()
+        assert not _fresh(po[pte]).any()
         # the step after an end: the next episode's first observation,
         # reward 0, not ended
         assert (r[was] == 0).all() and not (te | tr)[was].any()

@@ -36,9 +36,11 @@ def test_step_before_reset(env):
 
 @pytest.mark.parametrize("seed", ["x", 3.7, True, b"1"])
 def test_seed_of_the_wrong_type(env, seed):
-    with pytest.raises(TypeError, match=r"seed must be an int, a list of 4 "
-                       r"ints or None, or None; got %s" % type(seed).__name__):
+    with pytest.raises(TypeError, match=r"seed must be None, an int, or a "
+                       r"list of 4 entries \(each an int or None\); got %s"
+                       % type(seed).__name__) as e:
         env.reset(seed=seed)
+    assert "or None, or None" not in str(e.value)
 
 
 def test_seed_list(env):
@@ -62,6 +64,37 @@ def test_reset_mask(env):
         env.reset(options={"reset_mask": np.ones(4, np.int64)})
     with pytest.raises(TypeError, match="options must be a dict or None"):
         env.reset(options=[1])
+
+
+@pytest.mark.parametrize("options, named", [
+    ({"reset_mak": np.ones(4, bool)}, r"key 'reset_mak'"),
+    ({"seed": 3, "reset_mask": np.ones(4, bool)}, r"key 'seed'"),
+    ({"a": 1, 2: 0}, r"keys 'a', 2"),
+])
+def test_reset_options_unknown_keys(env, options, named):
+    env.reset(seed=0)
+    before = env.reset(seed=1)[0].copy()
+    with pytest.raises(ValueError, match=r"options: unknown %s; reset\(\) "
+                       r"accepts 'reset_mask'$" % named):
+        env.reset(seed=2, options=options)
+    # nothing was reset
+    np.testing.assert_array_equal(env.reset(options={
+        "reset_mask": np.zeros(4, bool)})[0], before)
+    env.reset(options={})
+    env.reset(options={"reset_mask": np.ones(4, bool)})
+
+
+def test_model_path():
+    with pytest.raises(TypeError, match=r"model_path must be None, a str of "
+                       r"':'-separated directories, a path or a list of "
+                       r"them; got int"):
+        E.make("CartPole-v1", 2, model_path=3)
+    with pytest.raises(TypeError, match=r"model_path: each directory must be "
+                       r"a str or a path, got int 3"):
+        E.ids(model_path=["/tmp", 3])
+    # a directory without models adds nothing, and takes nothing away
+    assert E.ids(model_path="/nonexistent-weft-dir") == IDS
+    E.make("CartPole-v1", 2, model_path="/nonexistent-weft-dir").close()
 
 
 def test_overrides_that_change_the_count():
@@ -108,6 +141,17 @@ def test_actions(env):
         env.step(np.array([2**64 - 1, 0, 0, 0], np.uint64))
     # byte-swapped integers are converted (in Python) as before
     env.step(np.array([0, 1, 1, 0], ">i8"))
+
+
+def test_raw_step_names_actions(env):
+    """The C extension's own step(): an argument that is no buffer is
+    refused naming actions (a negative int is no step count)."""
+    for bad, what in ((-1, "int"), (1.5, "float"), ([1, 0], "list"),
+                      ("ab", "str"), (object(), "object")):
+        with pytest.raises(TypeError, match=r"^actions: expected a buffer "
+                           r"\(a C-contiguous numpy array of the action "
+                           r"space's dtype.*\), got %s$" % what):
+            env._c.step(bad)
 
 
 def test_integer_actions_same_steps(env):

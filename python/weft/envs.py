@@ -22,7 +22,12 @@ autoreset, plus what CartPole's model declares besides the protocol
 (states through its "state" and "set_state" lists, final_return), written
 with those generic operations: no C code of its own.
 """
+from __future__ import annotations
+
+import os
 import sys
+from functools import partial
+from typing import Sequence, Union
 
 import numpy as np
 
@@ -38,7 +43,12 @@ except ImportError:  # gymnasium is optional
     _Base = object
     _Mode = None
 
-__all__ = ["CartPoleVectorEnv", "WeftVectorEnv", "make", "ids", "gym_id"]
+__all__ = ["CartPoleVectorEnv", "WeftVectorEnv", "make", "ids", "gym_id",
+           "register"]
+
+# What model_path takes: ":"-separated directories, a path, or a list.
+PathList = Union[str, "os.PathLike[str]",
+                 Sequence[Union[str, "os.PathLike[str]"]]]
 
 # Gymnasium's AutoresetMode values, for metadata without gymnasium.
 _MODE_VALUES = {"next_step": "NextStep", "same_step": "SameStep",
@@ -62,12 +72,46 @@ def _sync_current_streams(device):
 
 _MODES = {"next_step": "NEXT_STEP", "same_step": "SAME_STEP",
           "disabled": "DISABLED"}
+# The keys reset(options=...) takes.
+_RESET_OPTIONS = ("reset_mask",)
 
 
-def ids(model_path=None):
-    """The environment ids of the installed models (weft_env_list_scan),
-    sorted: ["Acrobot-v1", "CartPole-v1", ...]."""
-    return [e["id"] for e in _weft.envs(model_path)]
+def _model_path(model_path: PathList | None) -> str | None:
+    """model_path as libweft takes it: None, or its directories made
+    absolute and joined by ":". model_path is None, a str of
+    ":"-separated directories, an os.PathLike, or a list or tuple of
+    those; empty ones are dropped."""
+    if model_path is None:
+        return None
+    if isinstance(model_path, (str, os.PathLike)):
+        parts = [model_path]
+    elif isinstance(model_path, (list, tuple)):
+        parts = list(model_path)
+    else:
+        raise TypeError(
+            "model_path must be None, a str of ':'-separated directories, "
+            "a path or a list of them; got %s" % type(model_path).__name__)
+    dirs = []
+    for p in parts:
+        if not isinstance(p, (str, os.PathLike)):
+            raise TypeError(
+                "model_path: each directory must be a str or a path, got "
+                "%s %r" % (type(p).__name__, p))
+        p = os.fspath(p)
+        if isinstance(p, bytes):
+            raise TypeError("model_path: a directory must be a str, got "
+                            "bytes %r" % (p,))
+        dirs += [os.path.abspath(d) for d in p.split(os.pathsep) if d]
+    return os.pathsep.join(dirs) or None
+
+
+def ids(model_path: PathList | None = None) -> list[str]:
+    """The environment ids of the available models (weft_env_list_scan),
+    sorted: ["Acrobot-v1", "CartPole-v1", ...]. model_path: directories
+    searched first (a str of ":"-separated directories, a path, or a
+    list of them), then $WEFT_MODEL_PATH, then the installed plugin
+    directory; make(..., model_path=) searches the same."""
+    return [e["id"] for e in _weft.envs(_model_path(model_path))]
 
 
 def gym_id(id):
@@ -79,8 +123,9 @@ def gym_id(id):
 
 def _entry(id, model_path=None):
     """The weft_env_list entry of id ("Acrobot-v1", or its Gymnasium name
-    "weft/Acrobot-v1", "weft/MinAtar-Breakout-v1"), or ValueError listing
-    the ids there are."""
+    "weft/Acrobot-v1", "weft/MinAtar-Breakout-v1") among the models of
+    model_path (as _model_path() gives it), $WEFT_MODEL_PATH and the
+    installed directory, or ValueError listing the ids there are."""
     if not isinstance(id, str):
         raise TypeError("id must be a str such as 'Acrobot-v1', got %s"
                         % type(id).__name__)
@@ -194,6 +239,7 @@ class WeftVectorEnv(_Base):
             raise InvalidArgumentError(
                 "num_envs must be a positive int, got %r" % (num_envs,))
         num_envs = int(num_envs)
+        model_path = _model_path(model_path)
         entry = _entry(id, model_path)
         mode = _mode_name(autoreset_mode)
         if render_mode is not None and render_mode not in _RENDER_MODES:
@@ -201,7 +247,10 @@ class WeftVectorEnv(_Base):
                 "render_mode must be None or 'rgb_array' (the render modes "
                 "of weft's environments), got %r" % (render_mode,))
         section = entry["count_key"].split(".", 1)[0]
-        sets = ["simulation.model=%s" % entry["model"]]
+        # the run searches model_path first, as the listing did (set
+        # before the model's section is named)
+        sets = ["model.plugin_path=%s" % model_path] if model_path else []
+        sets.append("simulation.model=%s" % entry["model"])
         sets += [s for s in entry["sets"].split("\n") if s.strip()]
         sets += ["%s=%d" % (entry["count_key"], num_envs),
                  "%s=%s" % (entry["autoreset_key"], mode),
@@ -267,6 +316,11 @@ class WeftVectorEnv(_Base):
         self._views(info)
         # SAME_STEP's episode ends, computed in place at every step
         self._ended = np.zeros(num_envs, dtype=np.bool_)
+        # the model's info fields, and their mask where every environment
+        # has them (read-only: one array for every step)
+        self._info_fields = tuple(info.get("info_fields", ()))
+        self._all = np.ones(num_envs, dtype=np.bool_)
+        self._all.flags.writeable = False
         if render_mode is not None:
             try:
                 _check_renderer(self.id)
@@ -323,13 +377,21 @@ class WeftVectorEnv(_Base):
         environment's next episode), an int s (environment i seeded with
         s + i, as SyncVectorEnv does) or a list of ints and None, one per
         environment; options={"reset_mask": bool array of shape
-        (num_envs,)} resets only those. Returns (obs, {})."""
+        (num_envs,)} resets only those (any other key of options is
+        refused, ValueError naming it). Returns (obs, {})."""
         n = self.num_envs
         which = np.full(n, 1, dtype=np.uint8)  # WEFT_ENV_NEXT
         seeds = None
         if options is not None and not isinstance(options, dict):
             raise TypeError("options must be a dict or None, got %s"
                             % type(options).__name__)
+        unknown = [k for k in (options or {}) if k not in _RESET_OPTIONS]
+        if unknown:
+            raise InvalidArgumentError(
+                "options: unknown key%s %s; reset() accepts %s"
+                % ("s" if len(unknown) > 1 else "",
+                   ", ".join(repr(k) for k in unknown),
+                   ", ".join(repr(k) for k in _RESET_OPTIONS)))
         mask = (options or {}).get("reset_mask")
         if mask is not None:
             mask = np.asarray(mask)
@@ -345,7 +407,8 @@ class WeftVectorEnv(_Base):
             which[~mask] = 0  # WEFT_ENV_KEEP
         self._c.reset_some(which, seeds)
         self._needs_reset = False
-        return self._out(self._obs), {}
+        return self._out(self._obs), self._fields(
+            self._all if mask is None else mask.copy())
 
     def _seeds(self, seed):
         n = self.num_envs
@@ -359,8 +422,8 @@ class WeftVectorEnv(_Base):
         if isinstance(seed, (str, bytes, float, bool, np.floating,
                              np.bool_)) or not hasattr(seed, "__len__"):
             raise TypeError(
-                "seed must be an int, a list of %d ints or None, or None; "
-                "got %s %r" % (n, type(seed).__name__, seed))
+                "seed must be None, an int, or a list of %d entries (each "
+                "an int or None); got %s %r" % (n, type(seed).__name__, seed))
         seed = list(seed)
         if len(seed) != n:
             raise InvalidArgumentError(
@@ -500,23 +563,47 @@ class WeftVectorEnv(_Base):
                 else -1
         return self._cuda_device >= 0
 
-    def _result(self):
-        """The step's arrays, and in SAME_STEP mode, where episodes
-        ended, info as SyncVectorEnv builds it: final_obs an object array
-        (None where no episode ended; elsewhere a copy of the ended
-        episode's last observation, which later steps leave be: rows of
-        one copy of those rows), final_info {} and their masks."""
+    def _fields(self, valid):
+        """The model's info fields (weft_model_env_info) as
+        SyncVectorEnv's info holds an environment's keys: info[name], the
+        view (a copy with copy=True), and info["_" + name], the bool mask
+        `valid` of the environments it holds them for."""
         info = {}
-        if self.autoreset == "same_step":
-            ended = np.logical_or(self._term, self._trunc, out=self._ended)
-            if ended.any():
-                idx = ended.nonzero()[0]
-                ended = ended.copy()
-                final = np.empty(self.num_envs, dtype=object)
-                for i, row in zip(idx.tolist(), self._final[idx]):
-                    final[i] = row
-                info = {"final_obs": final, "_final_obs": ended,
-                        "final_info": {}, "_final_info": ended.copy()}
+        for k in self._info_fields:
+            info[k] = self._out(self._more[k])
+            info["_" + k] = valid
+        return info
+
+    def _result(self):
+        """The step's arrays and info: the model's info fields, and in
+        SAME_STEP mode, where episodes ended, as SyncVectorEnv builds it:
+        final_obs an object array (None where no episode ended; elsewhere
+        a copy of the ended episode's last observation, which later steps
+        leave be: rows of one copy of those rows), final_info (the info
+        fields of the ended step: copies, zero where no episode ended,
+        and their masks) and their masks. The info fields' own masks are
+        then False there: the view holds the ended step's values, which
+        final_info gives (SyncVectorEnv would give the new episode's
+        reset info there, which one view per field cannot also hold)."""
+        if self.autoreset != "same_step" or not np.logical_or(
+                self._term, self._trunc, out=self._ended).any():
+            return (self._out(self._obs), self._out(self._rew),
+                    self._out(self._term), self._out(self._trunc),
+                    self._fields(self._all))
+        ended = self._ended.copy()
+        idx = ended.nonzero()[0]
+        final = np.empty(self.num_envs, dtype=object)
+        for i, row in zip(idx.tolist(), self._final[idx]):
+            final[i] = row
+        ended_info = {}
+        for k in self._info_fields:
+            rows = np.zeros_like(self._more[k])
+            rows[idx] = self._more[k][idx]
+            ended_info[k] = rows
+            ended_info["_" + k] = ended.copy()
+        info = self._fields(~ended)
+        info.update({"final_obs": final, "_final_obs": ended,
+                     "final_info": ended_info, "_final_info": ended.copy()})
         return (self._out(self._obs), self._out(self._rew),
                 self._out(self._term), self._out(self._trunc), info)
 
@@ -808,7 +895,7 @@ class CartPoleVectorEnv(WeftVectorEnv):
 
 def make(id, num_envs=1, *, backend="auto", autoreset_mode=None,
          precision=None, max_episode_steps=None, threads=None, copy=False,
-         overrides=(), render_mode=None, **model_keys):
+         overrides=(), render_mode=None, model_path=None, **model_keys):
     """num_envs environments of `id` ("Acrobot-v1", "weft/Acrobot-v1"; see
     ids()) as a WeftVectorEnv. backend: "auto" or a backend's name;
     autoreset_mode: a gymnasium AutoresetMode or "next_step" (the
@@ -817,40 +904,67 @@ def make(id, num_envs=1, *, backend="auto", autoreset_mode=None,
     max_episode_steps: truncation (None: the id's); threads: OpenMP
     threads; copy: fresh arrays instead of views; overrides: more
     "section.key=value" settings (or a dict); render_mode: None or
-    "rgb_array" (render() then gives num_envs frames); model_keys: keys of
-    the model's own section (make("MountainCar-v0", 8, policy="random"))."""
+    "rgb_array" (render() then gives num_envs frames); model_path:
+    directories searched for the model first (a str of ":"-separated
+    directories, a path, or a list of them; then $WEFT_MODEL_PATH and
+    the installed plugin directory, as ids(model_path)); model_keys: keys
+    of the model's own section (make("MountainCar-v0", 8,
+    policy="random"))."""
     if autoreset_mode is None:
         autoreset_mode = "next_step"
     return WeftVectorEnv(id, num_envs, backend=backend,
                          autoreset_mode=autoreset_mode, precision=precision,
                          max_episode_steps=max_episode_steps,
                          threads=threads, copy=copy, overrides=overrides,
-                         render_mode=render_mode, **model_keys)
+                         render_mode=render_mode, model_path=model_path,
+                         **model_keys)
 
 
-def _register():
-    """Register every installed id with Gymnasium under gym_id(ID) (with a
-    vector entry point: gymnasium.make_vec("weft/Acrobot-v1", 8),
-    gymnasium.make_vec("weft/MinAtar-Breakout-v1", 8)); an id Gymnasium
-    does not accept is left out."""
+def _creator(num_envs=1, *, _id, **kw):
+    """Gymnasium's vector entry point of weft's ids: make(_id, num_envs,
+    **kw), kw make()'s keywords (model_path among them)."""
+    return make(_id, num_envs, **kw)
+
+
+def register(model_path: PathList | None = None) -> list[str]:
+    """Register with Gymnasium every id of the models that ids(model_path)
+    lists, under gym_id(ID) with a vector entry point, and return the
+    names registered now. With a model_path, each id so registered is
+    made with that model_path unless make_vec is given another:
+    weft.envs.register("path/to/models") then
+    gymnasium.make_vec("weft/MyEnv-v0", 8). A name Gymnasium already
+    knows keeps its registration (pass model_path= to make_vec to search
+    other directories), and an id Gymnasium does not accept is left out.
+    Importing weft.envs calls register(): the ids of $WEFT_MODEL_PATH and
+    the installed models."""
     if _gym is None:
-        return
-    try:
-        entries = _weft.envs()
-    except Exception:  # no models found: nothing to register
-        return
-    for e in entries:
+        raise ImportError("weft.envs.register needs gymnasium, which is "
+                          "not installed")
+    path = _model_path(model_path)
+    done = []
+    for e in _weft.envs(path):
         name = gym_id(e["id"])
         if name in _gym.registry:
             continue
-
-        def creator(num_envs=1, _id=e["id"], **kw):
-            return make(_id, num_envs, **kw)
-
         try:
-            _gym.register(name, vector_entry_point=creator)
+            _gym.register(name, vector_entry_point=partial(_creator,
+                                                           _id=e["id"]),
+                          kwargs={"model_path": path} if path else {})
         except Exception:  # an id Gymnasium does not accept
             continue
+        done.append(name)
+    return done
+
+
+def _register():
+    """register() at import, quietly: no gymnasium or no models found,
+    nothing registered."""
+    if _gym is None:
+        return
+    try:
+        register()
+    except Exception:  # no models found: nothing to register
+        return
 
 
 _register()

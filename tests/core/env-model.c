@@ -6,14 +6,16 @@
  * it is broken ($WEFT_EM_SPACES, read by setup(), breaks the spaces of
  * any copy: low_above_high, discrete_f32, box_no_dims, unknown_kind,
  * twice; $WEFT_EM_VIEWS breaks its call of weft_model_env_views:
- * before_spaces, null_book, outside):
+ * before_spaces, null_book, outside; $WEFT_EM_INFO its info field:
+ * missing, protocol, mask, twice, rows, elsewhere, too_many):
  *
  *   EM_ID      the NAME of its file weft-model-NAME.so (required)
  *   EM_BREAK   0: intact; else one of the EM_* below
  *
  * Intact, it declares everything the protocol asks for with
  * weft_model_env_views (what act writes in one buffer), with an
- * observation Box f32 [4] and a Discrete(2) action (i32); its finish()
+ * observation Box f32 [4] and a Discrete(2) action (i32), and one info
+ * field, "lives" (i32 [n], in io after final_obs); its finish()
  * reports the bookkeeping setup() uploaded (environment i: i + 1
  * episodes ended, returns summed 1.25 i + 0.25) with
  * weft_model_env_summary. Its lists count steps with the loader tests'
@@ -21,6 +23,7 @@
  * views and lists exist, with their dtypes and shapes. Its ids:
  * EnvGood-v0 and "Envtest/NAME-v1".
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <weft/model.h>
@@ -74,11 +77,11 @@ typedef struct em_state {
 
 /* Byte offsets in the io buffer, each view 8-aligned, for n
  * environments: what act writes. */
-enum { EM_OBS, EM_REWARD, EM_TERM, EM_TRUNC, EM_FINAL, EM_VIEWS };
+enum { EM_OBS, EM_REWARD, EM_TERM, EM_TRUNC, EM_FINAL, EM_INFO, EM_VIEWS };
 
 static size_t em_layout(size_t n, size_t off[EM_VIEWS])
 {
-	static const size_t bytes[EM_VIEWS] = { 16, 4, 4, 1, 16 };
+	static const size_t bytes[EM_VIEWS] = { 16, 4, 4, 1, 16, 4 };
 	size_t at = 0;
 
 	for (int v = 0; v < EM_VIEWS; v++) {
@@ -178,6 +181,47 @@ static weft_status em_views(weft_model_ctx *mc, em_state *s, int64_t n)
 	return weft_model_env_views(mc, &v);
 }
 
+/* The info field "lives", i32 [n] in io; $WEFT_EM_INFO breaks it. */
+static weft_status em_info(weft_model_ctx *mc, em_state *s, int64_t n)
+{
+	const char *bad = getenv("WEFT_EM_INFO");
+	size_t off[EM_VIEWS];
+	int64_t rows = bad && strcmp(bad, "rows") == 0 ? n + 1 : n;
+	weft_buf *in = bad && strcmp(bad, "elsewhere") == 0 ? s->count : s->io;
+	weft_status st;
+	char name[16];
+
+	em_layout((size_t)n, off);
+	if (bad && strcmp(bad, "rows") == 0)
+		off[EM_INFO] = 0; /* [n + 1] fits there, over obs */
+	if (bad && strcmp(bad, "missing") == 0)
+		return weft_model_env_info(mc, "lives");
+	if (bad && strcmp(bad, "protocol") == 0)
+		return weft_model_env_info(mc, "reward");
+	if (bad && strcmp(bad, "mask") == 0)
+		return weft_model_array(mc, "_lives", s->io, off[EM_INFO],
+					WEFT_DTYPE_I32, 1, &n)
+			       ? WEFT_E_MODEL
+			       : weft_model_env_info(mc, "_lives");
+	if ((st = weft_model_array(mc, "lives", in,
+				   in == s->io ? off[EM_INFO] : 0,
+				   WEFT_DTYPE_I32, 1, &rows)) ||
+	    (st = weft_model_env_info(mc, "lives")))
+		return st;
+	if (bad && strcmp(bad, "twice") == 0)
+		return weft_model_env_info(mc, "lives");
+	for (int k = 0;
+	     bad && strcmp(bad, "too_many") == 0 && k < WEFT_ENV_MAX_INFO;
+	     k++) {
+		snprintf(name, sizeof name, "more%d", k);
+		if ((st = weft_model_array(mc, name, s->io, off[EM_INFO],
+					   WEFT_DTYPE_I32, 1, &n)) ||
+		    (st = weft_model_env_info(mc, name)))
+			return st;
+	}
+	return WEFT_OK;
+}
+
 /* The bookkeeping (weft/env.wk), as finish() reports it: environment i
  * ended i + 1 episodes, their returns summed 1.25 i + 0.25 (f32 bits). */
 static weft_status em_book(weft_model_ctx *mc, em_state *s, int64_t n)
@@ -238,9 +282,10 @@ static weft_status em_setup(weft_model_ctx *mc, void **out)
 	    (st = weft_model_add_list(mc, "act", &l, 1)) ||
 	    (EM_BREAK != EM_NO_LIST &&
 	     (st = weft_model_add_list(mc, "reset_some", &l, 1))) ||
-	    (early && (st = em_views(mc, s, n))) || (st = em_spaces(mc)))
+	    (early && (st = em_views(mc, s, n))) || (st = em_spaces(mc)) ||
+	    (st = em_views(mc, s, n)))
 		return st;
-	return em_views(mc, s, n);
+	return EM_BREAK == 0 ? em_info(mc, s, n) : WEFT_OK;
 }
 
 static weft_status em_finish(weft_model_ctx *mc, void *state)

@@ -119,8 +119,8 @@ static void test_broken(void)
 }
 
 /* The intact copy with its setup() broken by $var = how (var:
- * WEFT_EM_SPACES or WEFT_EM_VIEWS, env-model.c) fails to open with
- * exactly want. */
+ * WEFT_EM_SPACES, WEFT_EM_VIEWS or WEFT_EM_INFO, env-model.c) fails to open
+ * with exactly want. */
 static void bad_setup(const char *var, const char *how, const char *want)
 {
 	char path[700];
@@ -134,7 +134,9 @@ static void bad_setup(const char *var, const char *how, const char *want)
 	if (!tap_ok(!sim && strcmp(weft_context_error(ctx), want) == 0,
 		    "%s refuses %s",
 		    strcmp(var, "WEFT_EM_VIEWS") == 0 ? "weft_model_env_views"
-						      : "weft_model_env_spaces",
+		    : strcmp(var, "WEFT_EM_INFO") == 0
+			    ? "weft_model_env_info"
+			    : "weft_model_env_spaces",
 		    how)) {
 		tap_diag("got:  %s",
 			 sim ? "(opened)" : weft_context_error(ctx));
@@ -181,7 +183,35 @@ static void test_views(void)
 		  "no buffer (NULL)");
 	bad_setup("WEFT_EM_VIEWS", "outside",
 		  "model envgood: view 'final_obs': 16 elements of 4 bytes at "
-		  "offset 168 do not lie, aligned, in 'io' (168 bytes)");
+		  "offset 184 do not lie, aligned, in 'io' (184 bytes)");
+}
+
+/* Info fields (weft_model_env_info): what is refused, and where. */
+static void test_info(void)
+{
+	bad_setup("WEFT_EM_INFO", "missing",
+		  "model envgood: weft_model_env_info: no view 'lives': "
+		  "declare it with weft_model_array first");
+	bad_setup("WEFT_EM_INFO", "protocol",
+		  "model envgood: weft_model_env_info: 'reward' is one of the "
+		  "protocol's views, not an info field");
+	bad_setup("WEFT_EM_INFO", "mask",
+		  "model envgood: weft_model_env_info: '_lives' would clash "
+		  "with Gymnasium's own info keys (final_info, and '_' + "
+		  "name: a field's mask)");
+	bad_setup("WEFT_EM_INFO", "twice",
+		  "model envgood: weft_model_env_info: 'lives' is named "
+		  "twice");
+	bad_setup("WEFT_EM_INFO", "rows",
+		  "model envgood: weft_model_env_info: view 'lives' has 5 "
+		  "rows, expected one per environment (4)");
+	bad_setup("WEFT_EM_INFO", "too_many",
+		  "model envgood: weft_model_env_info: 'more7' would be info "
+		  "field 9, the most is 8 (WEFT_ENV_MAX_INFO)");
+	bad_setup("WEFT_EM_INFO", "elsewhere",
+		  "model envgood: the info field 'lives' lies outside the "
+		  "buffer of obs: an environment's results (obs, reward, ..., "
+		  "its info fields) are one buffer's, read in one go");
 }
 
 /* The summary line key of sim, or NULL. */
@@ -267,6 +297,7 @@ static void test_sim_env(void)
 	weft_config *cfg = NULL;
 	weft_env_info info = { .struct_size = sizeof info };
 	weft_env_info part;
+	weft_array lives;
 	weft_sim *sim;
 
 	so_path(path, sizeof path, good_dir, "envgood");
@@ -291,6 +322,14 @@ static void test_sim_env(void)
 		       info.action.n == 2 && info.action.start == 0 &&
 		       !info.action.low,
 	       "weft_sim_env: the action space");
+	tap_ok(sim && info.n_info == 1 && info.info[0] &&
+		       strcmp(info.info[0], "lives") == 0,
+	       "weft_sim_env: the info field 'lives'");
+	lives.struct_size = sizeof lives;
+	tap_ok(sim && weft_sim_array_find(sim, "lives", &lives) == WEFT_OK &&
+		       lives.dtype == WEFT_DTYPE_I32 && lives.ndim == 1 &&
+		       lives.shape[0] == 4,
+	       "...a view of its own: i32 [4]");
 	/* A caller built against a shorter weft_env_info. */
 	memset(&part, 0xab, sizeof part);
 	part.struct_size = offsetof(weft_env_info, observation);
@@ -419,6 +458,7 @@ int main(void)
 	test_broken();
 	test_spaces();
 	test_views();
+	test_info();
 	test_summary();
 	test_constants();
 	test_sim_env();

@@ -8,7 +8,8 @@
 #  - step-by-step agreement with gymnax's MinBreakout
 #    (bench/minatar-compare.py, short: every observation, reward, flag
 #    and next state identical), skipped when no Python with gymnax and jax
-#    is found ($MINATAR_PYTHON, else python3);
+#    is found ($MINATAR_PYTHON, else the source tree's _venv, else
+#    python3);
 #  - Asterix, Freeway, Space Invaders and Seaquest: the protocol (minatar-drive
 #    games), the same bytes on every backend and thread count
 #    (minatar-drive digest), a short comparison with gymnax and one
@@ -48,7 +49,18 @@ grep -v '^ok' "$tmp/conform" | diag
 
 # Agreement with gymnax, short: about 600 episodes of random actions,
 # then 100 of tracking ones truncated at 20 steps.
-py=${MINATAR_PYTHON:-python3}
+# The Python: $MINATAR_PYTHON, else the source tree's _venv (./quickstart
+# test installs gymnax and minatar there), else python3, the first that
+# has gymnax and jax (or, failing that, the first of them there is).
+py=
+for c in ${MINATAR_PYTHON:-} "$src/_venv/bin/python" python3; do
+	command -v "$c" > /dev/null 2>&1 || continue
+	[ -n "$py" ] || py=$c
+	if "$c" -c 'import gymnax, jax' > /dev/null 2>&1; then
+		py=$c
+		break
+	fi
+done
 if ! "$py" -c 'import gymnax, jax' > /dev/null 2>&1; then
 	skip "weft's Breakout equals gymnax's step by step" "no Python with gymnax and jax ($py; set MINATAR_PYTHON)"
 	skip "weft's Breakout equals gymnax's with truncation at 20 steps" "no Python with gymnax and jax"
