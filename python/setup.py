@@ -49,11 +49,14 @@ def from_build_tree(build):
              "run make there first" % build)
     plugins = [os.path.join(build, "plugins", b, ".libs")
                for b in ("openmp", "opencl", "cuda")]
-    # every model of the tree (the environment models included), built
+    # every model of the tree (the environment models included), those
+    # that make check builds too (models/template's sir, which the
+    # tests run): each folder of the build's models/, built yet or not
     mdir = os.path.join(build, "models")
     models = [os.path.join(mdir, m, ".libs")
-              for m in sorted(os.listdir(mdir))] if os.path.isdir(mdir) \
-        else []
+              for m in sorted(os.listdir(mdir))
+              if os.path.isdir(os.path.join(mdir, m))] \
+        if os.path.isdir(mdir) else []
     with open(os.path.join(HERE, "weft", "_build_info.py"), "w") as f:
         f.write('"""Written by setup.py: this package was built against '
                 'the weft build tree below,\nwhose plugins it finds there, '
@@ -62,8 +65,7 @@ def from_build_tree(build):
         f.write("BUILD_DIR = %r\n" % build)
         f.write("PLUGIN_PATH = %r\n" % os.pathsep.join(
             p for p in plugins if os.path.isdir(p)))
-        f.write("MODEL_PATH = %r\n" % os.pathsep.join(
-            p for p in models if os.path.isdir(p)))
+        f.write("MODEL_PATH = %r\n" % os.pathsep.join(models))
     return dict(include_dirs=[os.path.join(TOP, "include")],
                 library_dirs=libs, runtime_library_dirs=libs)
 
