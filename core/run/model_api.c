@@ -1038,6 +1038,23 @@ static int weft__copy_bounds(const double *src, uint64_t elems, double **out)
 	return 0;
 }
 
+/* What the env functions refuse first: a call outside setup(), or by a
+ * model whose descriptor has no env. */
+static weft_status weft__mc_env_setup(weft_model_ctx *mc, const char *fn)
+{
+	weft_status st;
+
+	if ((st = weft__mc_setup(mc, fn)))
+		return st;
+	if (!weft__mc_env(mc))
+		return weft__model_fail(mc, WEFT_E_INVALID,
+					"%s called, but the model's "
+					"descriptor has no env (model ABI "
+					"1.5): it is not an environment model",
+					fn);
+	return WEFT_OK;
+}
+
 weft_status weft_model_env_spaces(weft_model_ctx *mc, const weft_env_space *obs,
 				  const weft_env_space *action)
 {
@@ -1048,15 +1065,9 @@ weft_status weft_model_env_spaces(weft_model_ctx *mc, const weft_env_space *obs,
 
 	if (!mc)
 		return WEFT_E_INVALID;
-	if ((st = weft__mc_setup(mc, "weft_model_env_spaces")))
+	if ((st = weft__mc_env_setup(mc, "weft_model_env_spaces")))
 		return st;
 	sim = mc->sim;
-	if (!weft__mc_env(mc))
-		return weft__model_fail(mc, WEFT_E_INVALID,
-					"weft_model_env_spaces called, but "
-					"the model's descriptor has no env "
-					"(model ABI 1.5): it is not an "
-					"environment model");
 	if (sim->has_env_spaces)
 		return weft__model_fail(mc, WEFT_E_INVALID,
 					"weft_model_env_spaces called twice: "
@@ -1166,14 +1177,8 @@ weft_status weft_model_env_views(weft_model_ctx *mc, const weft_env_views *v)
 
 	if (!mc)
 		return WEFT_E_INVALID;
-	if ((st = weft__mc_setup(mc, "weft_model_env_views")))
+	if ((st = weft__mc_env_setup(mc, "weft_model_env_views")))
 		return st;
-	if (!weft__mc_env(mc))
-		return weft__model_fail(mc, WEFT_E_INVALID,
-					"weft_model_env_views called, but "
-					"the model's descriptor has no env "
-					"(model ABI 1.5): it is not an "
-					"environment model");
 	if ((st = weft__env_views_check(mc, v)))
 		return st;
 	obs = &mc->sim->env_obs;
@@ -1277,14 +1282,8 @@ weft_status weft_model_env_info(weft_model_ctx *mc, const char *name)
 
 	if (!mc)
 		return WEFT_E_INVALID;
-	if ((st = weft__mc_setup(mc, "weft_model_env_info")))
+	if ((st = weft__mc_env_setup(mc, "weft_model_env_info")))
 		return st;
-	if (!weft__mc_env(mc))
-		return weft__model_fail(mc, WEFT_E_INVALID,
-					"weft_model_env_info called, but "
-					"the model's descriptor has no env "
-					"(model ABI 1.5): it is not an "
-					"environment model");
 	sim = mc->sim;
 	k = weft__sim_array_index(sim, name);
 	if ((st = weft__env_info_check(mc, name, k)))

@@ -378,7 +378,8 @@ class WeftVectorEnv(_Base):
         s + i, as SyncVectorEnv does) or a list of ints and None, one per
         environment; options={"reset_mask": bool array of shape
         (num_envs,)} resets only those (any other key of options is
-        refused, ValueError naming it). Returns (obs, {})."""
+        refused, ValueError naming it). Returns (obs, info): info the
+        model's info fields, for the environments reset (none: {})."""
         n = self.num_envs
         which = np.full(n, 1, dtype=np.uint8)  # WEFT_ENV_NEXT
         seeds = None
@@ -574,23 +575,9 @@ class WeftVectorEnv(_Base):
             info["_" + k] = valid
         return info
 
-    def _result(self):
-        """The step's arrays and info: the model's info fields, and in
-        SAME_STEP mode, where episodes ended, as SyncVectorEnv builds it:
-        final_obs an object array (None where no episode ended; elsewhere
-        a copy of the ended episode's last observation, which later steps
-        leave be: rows of one copy of those rows), final_info (the info
-        fields of the ended step: copies, zero where no episode ended,
-        and their masks) and their masks. The info fields' own masks are
-        then False there: the view holds the ended step's values, which
-        final_info gives (SyncVectorEnv would give the new episode's
-        reset info there, which one view per field cannot also hold)."""
-        if self.autoreset != "same_step" or not np.logical_or(
-                self._term, self._trunc, out=self._ended).any():
-            return (self._out(self._obs), self._out(self._rew),
-                    self._out(self._term), self._out(self._trunc),
-                    self._fields(self._all))
-        ended = self._ended.copy()
+    def _same_step_ends(self, ended):
+        """SAME_STEP's info where the environments `ended` (a bool array
+        of its own) ended their episodes (_result)."""
         idx = ended.nonzero()[0]
         final = np.empty(self.num_envs, dtype=object)
         for i, row in zip(idx.tolist(), self._final[idx]):
@@ -604,6 +591,24 @@ class WeftVectorEnv(_Base):
         info = self._fields(~ended)
         info.update({"final_obs": final, "_final_obs": ended,
                      "final_info": ended_info, "_final_info": ended.copy()})
+        return info
+
+    def _result(self):
+        """The step's arrays and info: the model's info fields, and in
+        SAME_STEP mode, where episodes ended, as SyncVectorEnv builds it:
+        final_obs an object array (None where no episode ended; elsewhere
+        a copy of the ended episode's last observation, which later steps
+        leave be: rows of one copy of those rows), final_info (the info
+        fields of the ended step: copies, zero where no episode ended,
+        and their masks) and their masks. The info fields' own masks are
+        then False there: the view holds the ended step's values, which
+        final_info gives (SyncVectorEnv would give the new episode's
+        reset info there, which one view per field cannot also hold)."""
+        if self.autoreset != "same_step" or not np.logical_or(
+                self._term, self._trunc, out=self._ended).any():
+            info = self._fields(self._all)
+        else:
+            info = self._same_step_ends(self._ended.copy())
         return (self._out(self._obs), self._out(self._rew),
                 self._out(self._term), self._out(self._trunc), info)
 
