@@ -321,6 +321,12 @@ class WeftVectorEnv(_Base):
         self._info_fields = tuple(info.get("info_fields", ()))
         self._all = np.ones(num_envs, dtype=np.bool_)
         self._all.flags.writeable = False
+        # A step's result where it is the views themselves and an empty
+        # info (no SAME_STEP ends, no info fields, no copies): one tuple
+        # made once, so that step() adds only the info dict (_result)
+        self._plain = (self.autoreset != "same_step"
+                       and not self._info_fields and not self._copy)
+        self._views_out = (self._obs, self._rew, self._term, self._trunc)
         if render_mode is not None:
             try:
                 _check_renderer(self.id)
@@ -344,6 +350,8 @@ class WeftVectorEnv(_Base):
         self._lists = {}  # _has_list(): which launch lists there are
         self._env_steps = 0
         self._stats_seen = (0, 0.0)  # episodes and returns at the last call
+        # True before the first reset() and once closed: step() checks
+        # this one flag, then which of the two it is
         self._needs_reset = True
         self.closed = False
 
@@ -505,9 +513,10 @@ class WeftVectorEnv(_Base):
         them as Gymnasium's does) unless not finite. Returns (obs,
         reward, terminated, truncated, info) as Gymnasium's SyncVectorEnv
         does in this autoreset mode."""
-        if self.closed:
-            raise InvalidArgumentError("step(): the environments are closed")
         if self._needs_reset:
+            if self.closed:
+                raise InvalidArgumentError(
+                    "step(): the environments are closed")
             raise InvalidArgumentError(
                 "step() before reset(): call reset() first (as Gymnasium's "
                 "vector environments require)")
@@ -521,6 +530,8 @@ class WeftVectorEnv(_Base):
         # checks the range in one pass, allocating nothing)
         self._c.step(a)
         self._env_steps += self.num_envs
+        if self._plain:
+            return self._views_out + ({},)
         return self._result()
 
     def step_device(self, stream=None):
@@ -604,6 +615,8 @@ class WeftVectorEnv(_Base):
         then False there: the view holds the ended step's values, which
         final_info gives (SyncVectorEnv would give the new episode's
         reset info there, which one view per field cannot also hold)."""
+        if self._plain:
+            return self._views_out + ({},)
         if self.autoreset != "same_step" or not np.logical_or(
                 self._term, self._trunc, out=self._ended).any():
             info = self._fields(self._all)
@@ -655,8 +668,10 @@ class WeftVectorEnv(_Base):
             self._obs = self._rew = self._term = self._trunc = None
             self._final = None
             self._more = {}
+            self._views_out = None
             self._c.close()
             self.closed = True
+            self._needs_reset = True
 
     def close_extras(self, **kwargs):
         self.close()
