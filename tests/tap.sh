@@ -48,6 +48,25 @@ skip() {
 
 diag() { sed 's/^/# /' "$@"; }
 
+# find_python MODULES [PYTHON...]: print the first Python that imports
+# MODULES ("gymnasium, numpy", as an import statement lists them): of
+# the PYTHONs given (empty ones passed over, e.g. an unset
+# ${WEFT_PYTHON:-}), then the source tree's _venv (`./quickstart python`
+# makes it, `./quickstart test` too), then python3. Status 1, printing
+# nothing, where none does.
+find_python() {
+	fp_mods=$1
+	shift
+	for fp_c in "$@" "${WEFT_SRCDIR:-.}/_venv/bin/python" python3; do
+		if [ -n "$fp_c" ] && command -v "$fp_c" > /dev/null 2>&1 &&
+			"$fp_c" -c "import $fp_mods" > /dev/null 2>&1; then
+			echo "$fp_c"
+			return 0
+		fi
+	done
+	return 1
+}
+
 skip_all() {
 	echo "1..0 # SKIP $1"
 	exit 0

@@ -20,15 +20,8 @@ mpirun=${MPIRUN:-}
 	skip_all "no mpirun (install openmpi-bin)"
 "$mpirun" --version 2>&1 | grep -q "Open MPI" ||
 	skip_all "$mpirun is not Open MPI's (this test passes its --oversubscribe)"
-py=
-for c in ${WEFT_PYTHON:-} "$WEFT_SRCDIR/_venv/bin/python" python3; do
-	if command -v "$c" >/dev/null 2>&1 &&
-		"$c" -c 'import weft, optuna, weft.calibrate' >/dev/null 2>&1; then
-		py=$c
-		break
-	fi
-done
-[ -n "$py" ] || skip_all "no Python with the weft package and optuna (set WEFT_PYTHON, or ./quickstart python for _venv)"
+py=$(find_python "weft, optuna, weft.calibrate" "${WEFT_PYTHON:-}") ||
+	skip_all "no Python with the weft package and optuna (set WEFT_PYTHON, or ./quickstart python for _venv)"
 WEFT_PYTHON=$py
 export WEFT_PYTHON
 # As root (CI), Open MPI refuses to start without these; one thread a

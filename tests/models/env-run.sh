@@ -38,13 +38,7 @@ conform() {
 	grep '^not ok' "$tmp/conform.out" | head -5 | diag
 }
 
-py=""
-for env_c in "${WEFT_PYTHON:-}" "$env_src/_venv/bin/python3" python3; do
-	if [ -n "$env_c" ] && "$env_c" -c 'import gymnasium, numpy' > /dev/null 2>&1; then
-		py=$env_c
-		break
-	fi
-done
+py=$(find_python "gymnasium, numpy" "${WEFT_PYTHON:-}") || py=
 
 gym_agree() {
 	env_text=$1

@@ -48,11 +48,11 @@ same_files() {
 
 # plot_check DIR PATCHFILE WHAT: models/patches/patches-plot.py draws
 # DIR's heatmap.png and, from PATCHFILE, its map.png (a test; skipped
-# when $PYTHON, default python3, has no matplotlib).
+# where no Python has matplotlib: $PYTHON, the source tree's _venv,
+# python3).
 plot_check() {
-	py=${PYTHON:-python3}
-	if ! "$py" -c 'import matplotlib, numpy' 2> /dev/null; then
-		skip "patches-plot.py: $3's heatmap.png and map.png" "no matplotlib for $py (set PYTHON)"
+	if ! py=$(find_python "matplotlib, numpy" "${PYTHON:-}"); then
+		skip "patches-plot.py: $3's heatmap.png and map.png" "no Python with matplotlib (set PYTHON, or ./quickstart python for _venv)"
 		return
 	fi
 	MPLBACKEND=Agg "$py" "$WEFT_SRCDIR/models/patches/patches-plot.py" "$1" \

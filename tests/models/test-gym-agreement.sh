@@ -15,15 +15,7 @@ cmp="$WEFT_SRCDIR/bench/gym-compare.py"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/weft-gym-agreement-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-py=
-for c in ${WEFT_PYTHON:-} "$WEFT_SRCDIR/_venv/bin/python" python3; do
-	if command -v "$c" >/dev/null 2>&1 &&
-		"$c" -c 'import gymnasium, numpy' >/dev/null 2>&1; then
-		py=$c
-		break
-	fi
-done
-[ -n "$py" ] || skip_all "no python3 with gymnasium and numpy (set WEFT_PYTHON, or ./quickstart python for _venv)"
+py=$(find_python "gymnasium, numpy" "${WEFT_PYTHON:-}") || skip_all "no python3 with gymnasium and numpy (set WEFT_PYTHON, or ./quickstart python for _venv)"
 
 # ---- the harness on Gymnasium's own trace ---------------------------------
 "$py" "$cmp" CartPole-v1 --gym-trace "$tmp/self" --envs 4 --steps 100 \
