@@ -87,7 +87,47 @@ typedef struct weft_rand4 {
  * four-word counter (for example step, agent, other, purpose): Philox
  * 4x32 with 10 rounds. The words are locals, not an array, so that a host
  * compiler keeps them in registers at -O2 (an array handed to a round
- * function by address stays in memory there). */
+ * function by address stays in memory there).
+ *
+ * On the host (WEFT_TARGET_HOST) the rounds are written on 64-bit words
+ * whose low 32 bits are Philox's, the same bits: each product is one
+ * 64-bit multiply of a word's low half, and where a WEFT_KERNEL_SIMD
+ * kernel draws in its main part GCC keeps 16 items in two vectors of 8
+ * whose chains of rounds overlap; with the 32-bit form it widened the
+ * words, multiplied and shuffled the halves back together every round,
+ * one chain. The rounds are unrolled. Other targets keep the 32-bit
+ * form (mul.hi and mul.lo). */
+#if defined(WEFT_TARGET_HOST)
+WEFT_FN weft_rand4 weft_philox(weft_u32 seed_lo, weft_u32 seed_hi, weft_u32 c0,
+			       weft_u32 c1, weft_u32 c2, weft_u32 c3)
+{
+	weft_rand4 r;
+	weft_u64 x0 = c0, x1 = c1, x2 = c2, x3 = c3, p0, p1;
+	weft_u64 k0 = seed_lo, k1 = seed_hi;
+	int i;
+
+	/* Only the low 32 bits of x0 .. x3, k0 and k1 are Philox's words:
+	 * the products take them alone, and the rest never reaches them. */
+#if defined(__GNUC__)
+#pragma GCC unroll 10
+#endif
+	for (i = 0; i < 10; i++) {
+		p0 = (x0 & 0xFFFFFFFFu) * (weft_u64)WEFT_PHILOX_M0;
+		p1 = (x2 & 0xFFFFFFFFu) * (weft_u64)WEFT_PHILOX_M1;
+		x0 = (p1 >> 32) ^ x1 ^ k0;
+		x1 = p1;
+		x2 = (p0 >> 32) ^ x3 ^ k1;
+		x3 = p0;
+		k0 += WEFT_PHILOX_W0;
+		k1 += WEFT_PHILOX_W1;
+	}
+	r.v[0] = (weft_u32)x0;
+	r.v[1] = (weft_u32)x1;
+	r.v[2] = (weft_u32)x2;
+	r.v[3] = (weft_u32)x3;
+	return r;
+}
+#else
 WEFT_FN weft_rand4 weft_philox(weft_u32 seed_lo, weft_u32 seed_hi, weft_u32 c0,
 			       weft_u32 c1, weft_u32 c2, weft_u32 c3)
 {
@@ -113,5 +153,6 @@ WEFT_FN weft_rand4 weft_philox(weft_u32 seed_lo, weft_u32 seed_hi, weft_u32 c0,
 	r.v[3] = c3;
 	return r;
 }
+#endif
 
 #endif /* WEFT_KERNEL_H */

@@ -2,7 +2,8 @@
  * tests/core/test-rng.c - weft's Philox4x32-10 (weft/kernel.h, what every
  * model's kernels draw from on every backend) against Random123's
  * philox4x32 from Debian's librandom123-dev, and against Random123's
- * published known-answer vectors.
+ * published known-answer vectors: the host form (64-bit words) and the
+ * form the OpenCL and CUDA programs get (32-bit words, rng-device.c).
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <weft/kernel_host.h>
 #include <weft/kernel.h>
 
+#include "rng-device.h"
 #include "tap.h"
 
 /* Random123's kat_vectors for philox4x32_10: counter, key, result. */
@@ -22,17 +24,35 @@ static const uint32_t kat[][10] = {
 	  0x299f31d0, 0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1 },
 };
 
-static void test_kat(void)
+typedef weft_rand4 (*philox_fn)(uint32_t, uint32_t, uint32_t, uint32_t,
+				uint32_t, uint32_t);
+
+/* The two forms of kernel.h's Philox: the host's, the devices'. */
+static weft_rand4 philox_host(uint32_t seed_lo, uint32_t seed_hi, uint32_t c0,
+			      uint32_t c1, uint32_t c2, uint32_t c3)
+{
+	return weft_philox(seed_lo, seed_hi, c0, c1, c2, c3);
+}
+
+static const struct {
+	const char *name;
+	philox_fn fn;
+} forms[] = {
+	{ "host form", philox_host },
+	{ "device form", test_philox_device },
+};
+
+static void test_kat(const char *name, philox_fn philox)
 {
 	for (size_t i = 0; i < sizeof kat / sizeof kat[0]; i++) {
 		const uint32_t *k = kat[i];
-		weft_rand4 r = weft_philox(k[4], k[5], k[0], k[1], k[2], k[3]);
+		weft_rand4 r = philox(k[4], k[5], k[0], k[1], k[2], k[3]);
 
 		tap_ok(r.v[0] == k[6] && r.v[1] == k[7] && r.v[2] == k[8] &&
 			       r.v[3] == k[9],
-		       "known-answer vector %zu: %08" PRIx32 " %08" PRIx32
+		       "%s, known-answer vector %zu: %08" PRIx32 " %08" PRIx32
 		       " %08" PRIx32 " %08" PRIx32,
-		       i, r.v[0], r.v[1], r.v[2], r.v[3]);
+		       name, i, r.v[0], r.v[1], r.v[2], r.v[3]);
 	}
 }
 
@@ -43,7 +63,7 @@ static uint32_t next(uint64_t *s)
 	return (uint32_t)(*s >> 32);
 }
 
-static void test_against_random123(void)
+static void test_against_random123(const char *name, philox_fn philox)
 {
 	uint64_t s = 42;
 	long bad = 0, n = 200000;
@@ -53,16 +73,16 @@ static void test_against_random123(void)
 					 next(&s) } };
 		philox4x32_key_t k = { { next(&s), next(&s) } };
 		philox4x32_ctr_t want = philox4x32(c, k);
-		weft_rand4 got = weft_philox(k.v[0], k.v[1], c.v[0], c.v[1],
-					     c.v[2], c.v[3]);
+		weft_rand4 got =
+			philox(k.v[0], k.v[1], c.v[0], c.v[1], c.v[2], c.v[3]);
 
 		for (int w = 0; w < 4; w++)
 			bad += got.v[w] != want.v[w];
 	}
 	tap_ok(bad == 0,
-	       "%ld random counters and keys: every word equals "
+	       "%s, %ld random counters and keys: every word equals "
 	       "Random123's philox4x32 (%ld words differ)",
-	       n, bad);
+	       name, n, bad);
 }
 
 /* The draws are uniform enough for threshold comparisons: the fraction
@@ -83,8 +103,10 @@ static void test_balance(void)
 
 int main(void)
 {
-	test_kat();
-	test_against_random123();
+	for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+		test_kat(forms[f].name, forms[f].fn);
+		test_against_random123(forms[f].name, forms[f].fn);
+	}
 	test_balance();
 	return tap_done();
 }
