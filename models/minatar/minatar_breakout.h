@@ -46,10 +46,10 @@ WEFT_FN void ma_bo_reset(WEFT_GLOBAL weft_u8 *s, weft_rand4 r)
 	ma_bo_begin(s, ma_bo_side(r.v[0]));
 }
 
-/* Rows 1 to 3 filled again once every brick is gone: the bytes of
- * cells 8 to 39 (rows 1 to 3 and two cells of row 0, which never has
- * one: MA_BO_BRICKS) read as 8 words. */
-WEFT_FN void ma_bo_refill(WEFT_GLOBAL weft_u8 *s)
+/* Whether a brick is left: the bytes of cells 8 to 39 (rows 1 to 3 and
+ * two cells of row 0, which never has one: MA_BO_BRICKS) read as 8
+ * words, nonzero where one is. */
+WEFT_FN weft_u32 ma_bo_bricks_left(WEFT_GLOBAL const weft_u8 *s)
 {
 	WEFT_GLOBAL const weft_u32 *w =
 		(WEFT_GLOBAL const weft_u32 *)(s + MA_BO_BRICKS + 8u);
@@ -57,10 +57,23 @@ WEFT_FN void ma_bo_refill(WEFT_GLOBAL weft_u8 *s)
 
 	for (k = 0u; k < 8u; k++)
 		any |= w[k];
-	if (any)
-		return;
+	return any;
+}
+
+/* Rows 1 to 3 filled with bricks. */
+WEFT_FN void ma_bo_fill(WEFT_GLOBAL weft_u8 *s)
+{
+	weft_u32 k;
+
 	for (k = 10u; k < 40u; k++)
 		s[MA_BO_BRICKS + k] = 1u;
+}
+
+/* Rows 1 to 3 filled again once every brick is gone. */
+WEFT_FN void ma_bo_refill(WEFT_GLOBAL weft_u8 *s)
+{
+	if (!ma_bo_bricks_left(s))
+		ma_bo_fill(s);
 }
 
 /* One step with action a of the minimal set (MA_BO_ACT_*): the reward (0
