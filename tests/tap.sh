@@ -13,6 +13,9 @@
 #                      "ok N # SKIP REASON"
 #   diag [FILE...]     the files' lines (or standard input's) as
 #                      diagnostics, "# LINE"
+#   find_python MODULES [PYTHON...]
+#                      the first Python that imports MODULES, printed
+#                      (the ones given, the source tree's _venv, python3)
 #   skip_all REASON    "1..0 # SKIP REASON" and exit 0: nothing to test here
 #   bail [FILE...]     stop after a failure that leaves nothing to test:
 #                      the files as diagnostics, the plan so far, exit 1

@@ -92,11 +92,11 @@ typedef struct weft_rand4 {
  * On the host (WEFT_TARGET_HOST) the rounds are written on 64-bit words
  * whose low 32 bits are Philox's, the same bits: each product is one
  * 64-bit multiply of a word's low half, and where a WEFT_KERNEL_SIMD
- * kernel draws in its main part GCC keeps 16 items in two vectors of 8
- * whose chains of rounds overlap; with the 32-bit form it widened the
- * words, multiplied and shuffled the halves back together every round,
- * one chain. The rounds are unrolled. Other targets keep the 32-bit
- * form (mul.hi and mul.lo). */
+ * kernel draws in its main part GCC's AVX-512 build keeps 16 items in
+ * two vectors of 8 whose chains of rounds overlap; with the 32-bit form
+ * it widened the words, multiplied and shuffled the halves back
+ * together every round, one chain. The rounds are unrolled. Other targets keep
+ * the 32-bit form (mul.hi and mul.lo). */
 #if defined(WEFT_TARGET_HOST)
 WEFT_FN weft_rand4 weft_philox(weft_u32 seed_lo, weft_u32 seed_hi, weft_u32 c0,
 			       weft_u32 c1, weft_u32 c2, weft_u32 c3)
@@ -108,7 +108,7 @@ WEFT_FN weft_rand4 weft_philox(weft_u32 seed_lo, weft_u32 seed_hi, weft_u32 c0,
 
 	/* Only the low 32 bits of x0 .. x3, k0 and k1 are Philox's words:
 	 * the products take them alone, and the rest never reaches them. */
-#if defined(__GNUC__)
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
 #pragma GCC unroll 10
 #endif
 	for (i = 0; i < 10; i++) {

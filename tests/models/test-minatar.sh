@@ -51,10 +51,11 @@ grep -v '^ok' "$tmp/conform" | diag
 # then 100 of tracking ones truncated at 20 steps.
 # The Python: $MINATAR_PYTHON, else the source tree's _venv (./quickstart
 # test installs gymnax and minatar there), else python3, the first that
-# has gymnax and jax (find_python; failing that, $MINATAR_PYTHON or
-# python3, and the comparisons that need them skip).
-py=$(find_python "gymnax, jax" "${MINATAR_PYTHON:-}" "$src/_venv/bin/python") ||
-	py=${MINATAR_PYTHON:-python3}
+# has gymnax and jax (find_python; failing that, the first of them there
+# is, and the comparisons that need what it lacks skip).
+py=$(WEFT_SRCDIR=$src find_python "gymnax, jax" "${MINATAR_PYTHON:-}") ||
+	py=$(WEFT_SRCDIR=$src find_python sys "${MINATAR_PYTHON:-}") ||
+	py=python3
 if ! "$py" -c 'import gymnax, jax' > /dev/null 2>&1; then
 	skip "weft's Breakout equals gymnax's step by step" "no Python with gymnax and jax ($py; set MINATAR_PYTHON)"
 	skip "weft's Breakout equals gymnax's with truncation at 20 steps" "no Python with gymnax and jax"
