@@ -111,6 +111,22 @@ def test_results_are_writable_arrays(env_id):
     c.close()
 
 
+def test_each_step_its_own_info(env_id):
+    """Where a step has nothing but the views to return (NEXT_STEP, no
+    info fields, no copies), each step still gets a dict of its own: what
+    a caller adds to one step's info is not in the next one's."""
+    env = E.make(env_id, N)
+    env.reset(seed=0)
+    first = env.step(env.action_space.sample())
+    first[4]["seen"] = True
+    second = env.step(env.action_space.sample())
+    assert "seen" not in second[4] and second[4] is not first[4]
+    assert all(a is b for a, b in zip(first[:4], second[:4]))  # the views
+    env.close()
+    with pytest.raises(ValueError, match="closed"):
+        env.step(env.action_space.sample())
+
+
 # ---- the autoreset modes against SyncVectorEnv --------------------------
 
 def _run(env, steps, actions):
