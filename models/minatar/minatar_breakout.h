@@ -14,6 +14,15 @@
 #ifndef MINATAR_BREAKOUT_H
 #define MINATAR_BREAKOUT_H
 
+/* Rows 1 to 3 filled with bricks. */
+WEFT_FN void ma_bo_fill(WEFT_GLOBAL weft_u8 *s)
+{
+	weft_u32 k;
+
+	for (k = 10u; k < 40u; k++)
+		s[MA_BO_BRICKS + k] = 1u;
+}
+
 /* The first state of an episode: the ball on row 3 in column 0 moving
  * down-right (side 0), or in column 9 moving down-left (side 1); the
  * paddle in column 4; bricks on rows 1 to 3. Every other byte 0. */
@@ -29,8 +38,7 @@ WEFT_FN void ma_bo_begin(WEFT_GLOBAL weft_u8 *s, weft_u32 side)
 	s[MA_BO_POS] = 4u;
 	s[MA_BO_LAST_X] = s[MA_BO_BALL_X];
 	s[MA_BO_LAST_Y] = 3u;
-	for (k = 10u; k < 40u; k++)
-		s[MA_BO_BRICKS + k] = 1u;
+	ma_bo_fill(s);
 }
 
 /* The side of an episode's first state: a draw's top bit (MinAtar's
@@ -58,15 +66,6 @@ WEFT_FN weft_u32 ma_bo_bricks_left(WEFT_GLOBAL const weft_u8 *s)
 	for (k = 0u; k < 8u; k++)
 		any |= w[k];
 	return any;
-}
-
-/* Rows 1 to 3 filled with bricks. */
-WEFT_FN void ma_bo_fill(WEFT_GLOBAL weft_u8 *s)
-{
-	weft_u32 k;
-
-	for (k = 10u; k < 40u; k++)
-		s[MA_BO_BRICKS + k] = 1u;
 }
 
 /* Rows 1 to 3 filled again once every brick is gone. */
