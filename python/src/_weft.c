@@ -1553,8 +1553,10 @@ static void Env_dealloc(EnvObject *e)
 
 static int env_ready(EnvObject *e)
 {
+	/* a call after close() is a bad call (ValueError), as a closed
+	 * file's are; one while another thread steps is not */
 	if (!e->sim || e->closed) {
-		PyErr_SetString(PyExc_RuntimeError,
+		PyErr_SetString(error_class[-WEFT_E_INVALID],
 				"the environments are closed");
 		return 0;
 	}

@@ -144,6 +144,7 @@ def test_errors_carry_the_c_message(astoria, tmp_path):
 
 def test_exception_families():
     assert issubclass(weft.InvalidArgumentError, ValueError)
+    assert issubclass(weft.ConfigError, ValueError)
     assert issubclass(weft.OutOfMemoryError, MemoryError)
     assert issubclass(weft.FileError, OSError)
     for cls in (weft.ConfigError, weft.PluginError, weft.BackendError,

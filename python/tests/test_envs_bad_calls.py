@@ -1,7 +1,9 @@
 """Bad calls to weft.envs.make's environments (and to a run's step
 count) raise ValueError or TypeError naming the argument and what is
 expected, and change nothing."""
+import copy
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -34,7 +36,8 @@ def test_step_before_reset(env):
     env.step(np.zeros(4, np.int64))
 
 
-@pytest.mark.parametrize("seed", ["x", 3.7, True, b"1"])
+@pytest.mark.parametrize("seed", ["x", 3.7, True, b"1",
+                                  {1: 2, 3: 4, 5: 6, 7: 8}, {1, 2, 3, 4}])
 def test_seed_of_the_wrong_type(env, seed):
     with pytest.raises(TypeError, match=r"seed must be None, an int, or a "
                        r"list of 4 entries \(each an int or None\); got %s"
@@ -56,6 +59,13 @@ def test_seed_list(env):
     with pytest.raises(ValueError, match=r"seed must be an int in 0 \.\. "
                        r"2\*\*64 - num_envs, got -5"):
         env.reset(seed=-5)
+    # numpy's fixed-width ints are taken as the numbers they are: seeds
+    # past 2**64 - 1 refused, not wrapped round to 0
+    with pytest.raises(ValueError, match=r"seed must be an int in 0 \.\. "
+                       r"2\*\*64 - num_envs, got 18446744073709551615"):
+        env.reset(seed=np.uint64(2**64 - 1))
+    env.reset(seed=np.int8(127))
+    assert env.np_random_seed == 127
 
 
 def test_reset_mask(env):
@@ -194,17 +204,137 @@ def test_other_arguments():
     with pytest.raises(ValueError, match=r"max_episode_steps must be a "
                        r"positive int \(None: the id's\), got -1"):
         E.make("CartPole-v1", 2, max_episode_steps=-1)
-    with pytest.raises(weft.ConfigError, match="nope"):
+    # a keyword the model does not have is a TypeError, as a function's
+    # unexpected keyword argument is (the message says what there is)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument "
+                       r"'nope': --set cartpole.nope: unknown key 'nope'"):
         E.make("CartPole-v1", 2, nope=3)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument "
+                       r"'foo'"):
+        gym.make_vec("weft/CartPole-v1", 2, foo=1)
+    # a bad override or configuration value is a ValueError (ConfigError)
+    with pytest.raises(ValueError, match=r"unknown key 'bogus'"):
+        E.make("CartPole-v1", 2, overrides=["cartpole.bogus=1"])
+    with pytest.raises(ValueError, match=r"backend: no backend named "
+                       r"'nope'"):
+        E.make("CartPole-v1", 2, backend="nope")
+    with pytest.raises(TypeError, match=r"backend must be a str"):
+        E.make("CartPole-v1", 2, backend=3)
+    with pytest.raises(TypeError, match=r"copy must be a bool, got str"):
+        E.make("CartPole-v1", 2, copy="no")
     with pytest.raises(ValueError, match="threads must be a positive int"):
         E.make("CartPole-v1", 2, threads=0)
 
 
 def test_closed(env):
     env.reset(seed=0)
+    with pytest.raises(TypeError, match="cannot be copied"):
+        copy.copy(env)
+    with pytest.raises(TypeError, match="cannot be copied"):
+        copy.deepcopy(env)
     env.close()
     with pytest.raises(ValueError, match="closed"):
         env.step([0, 0, 0, 0])
+    for call in (env.reset, env.read_state, lambda: env.device_array("obs"),
+                 env.counters, env.render, env.step_device):
+        with pytest.raises(ValueError, match="closed"):
+            call()
+    env.close()  # twice: nothing more
+
+
+def test_close_refused_while_stepping():
+    """close() from another thread while a step runs is refused, and the
+    environments stay whole: they step on, and close afterwards."""
+    env = E.make("CartPole-v1", 65536, threads=1)
+    env.reset(seed=0)
+    a = np.zeros(65536, np.int64)
+    stop, errors, refused = threading.Event(), [], 0
+
+    def steps():
+        try:
+            while not stop.is_set():
+                env.step(a)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    t = threading.Thread(target=steps)
+    t.start()
+    try:
+        for _ in range(2000):
+            try:
+                env.close()
+                break
+            except RuntimeError as e:
+                assert "in use by another thread" in str(e)
+                assert not env.closed
+                refused += 1
+    finally:
+        stop.set()
+        t.join()
+    if not env.closed:
+        assert refused > 0
+        env.step(a)
+        env.close()
+    assert env.closed
+    assert not [e for e in errors if "closed" not in str(e)], errors
+
+
+def test_disabled_mode_refuses_ended_environments():
+    """In DISABLED mode an environment whose episode ended must be reset
+    before the next step (SyncVectorEnv asserts so): the step is
+    refused naming them, and a reset of those (or of all) lets it go."""
+    env = E.make("CartPole-v1", 2, autoreset_mode="disabled")
+    env.reset(seed=0)
+    for _ in range(500):
+        obs, rew, term, trunc, _ = env.step(np.ones(2, np.int64))
+        if (term | trunc).any():
+            break
+    ended = term | trunc
+    assert ended.any()
+    names = ", ".join(str(i) for i in np.flatnonzero(ended))
+    with pytest.raises(ValueError, match=r"step\(\): environments? %s "
+                       r"ended in the last step and ha(s|ve) not been reset"
+                       % names):
+        env.step(np.ones(2, np.int64))
+    keep = ~ended.copy()
+    if keep.any():  # a reset of the others does not do
+        env.reset(options={"reset_mask": keep})
+        with pytest.raises(ValueError, match="not been reset"):
+            env.step(np.ones(2, np.int64))
+    env.reset(options={"reset_mask": ended.copy()})
+    obs, rew, term, trunc, _ = env.step(np.ones(2, np.int64))
+    assert not (term | trunc).any() and (rew == 1).all()
+    env.close()
+
+
+def test_box_actions_finite_as_stored():
+    """A Box action finite as float64 but not as the float32 the model
+    takes (1e39) is refused, without numpy's overflow warning."""
+    if "MountainCarContinuous-v0" not in IDS:
+        pytest.skip("MountainCarContinuous-v0 is not installed here")
+    env = E.make("MountainCarContinuous-v0", 3)
+    env.reset(seed=0)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"actions of environment 1 are "
+                           r"not finite as float32"):
+            env.step(np.array([[0.0], [1e39], [0.0]]))
+    env.step(np.array([[0.0], [1e30 * 0], [0.5]]))
+    env.close()
+
+
+def test_set_state_env_ids():
+    env = E.CartPoleVectorEnv(4)
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match=r"env_ids must be integers "
+                       r"\(environment indices\), got dtype float64"):
+        env.set_state(np.zeros((1, 4)), env_ids=[1.7])
+    with pytest.raises(ValueError, match=r"env_ids: environment 1 is given "
+                       r"more than once"):
+        env.set_state(np.zeros((3, 4)), env_ids=[1, 0, 1])
+    env.set_state(np.zeros((2, 4)), env_ids=np.array([3, 1], np.uint8))
+    env.close()
 
 
 def test_sim_step_count(tmp_path):

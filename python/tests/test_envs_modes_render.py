@@ -11,6 +11,7 @@ import pytest
 import weft.envs as E
 from conftest import need
 
+gym = need("gymnasium", "weft.envs.make builds gymnasium vector environments")
 render = pytest.importorskip("weft.render",
                              reason="weft/render.py is not there")
 
@@ -56,6 +57,14 @@ def test_render_every_id(env_id):
     env = E.make(env_id, N, render_mode="rgb_array")
     assert env.render_mode == "rgb_array"
     assert env.metadata["render_modes"] == ["rgb_array"]
+    if not env_id.startswith("MinAtar/"):
+        # Gymnasium's own frame rate, which SyncVectorEnv's metadata has
+        gym_env = gym.make(env_id)
+        assert env.metadata["render_fps"] == \
+            gym_env.metadata["render_fps"], env_id
+        gym_env.close()
+    else:
+        assert "render_fps" not in env.metadata
     env.action_space.seed(5)
     obs, _ = env.reset(seed=3)
     first = env.render()

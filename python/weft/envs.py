@@ -32,7 +32,7 @@ from typing import Sequence, Union
 import numpy as np
 
 from . import _weft
-from .errors import InvalidArgumentError
+from .errors import ConfigError, InvalidArgumentError, PluginError
 
 try:
     import gymnasium as _gym
@@ -216,6 +216,34 @@ def _check_renderer(env_id):
         "(it draws %s)" % (env_id, ", ".join(known)))
 
 
+def _open(sets, results, backend, section, model_keys):
+    """_weft.Env(sets, results), its errors as Python's for a bad call: a
+    key of the model's section that it does not have, given as a keyword
+    of make(), a TypeError (as an unexpected keyword argument is); a
+    backend name no plugin has, a ValueError naming `backend`."""
+    try:
+        return _weft.Env(sets, tuple(results))
+    except ConfigError as e:
+        for k in model_keys:
+            if str(e).startswith("--set %s.%s:" % (section, k)):
+                raise TypeError("unexpected keyword argument %r: %s"
+                                % (k, e)) from None
+        raise
+    except PluginError as e:
+        if backend != "auto" and str(e).startswith("no backend named"):
+            raise InvalidArgumentError("backend: %s" % e) from None
+        raise
+
+
+def _render_fps(env_id):
+    """Gymnasium's render_fps of env_id where weft.render knows it."""
+    try:
+        from .render import render_fps
+    except ImportError:  # not installed: no frames, no rate
+        return None
+    return render_fps(env_id)
+
+
 def _is_int(x):
     return isinstance(x, (int, np.integer)) and not isinstance(
         x, (bool, np.bool_))
@@ -239,6 +267,13 @@ class WeftVectorEnv(_Base):
             raise InvalidArgumentError(
                 "num_envs must be a positive int, got %r" % (num_envs,))
         num_envs = int(num_envs)
+        if not isinstance(copy, (bool, np.bool_)):
+            raise TypeError("copy must be a bool, got %s %r"
+                            % (type(copy).__name__, copy))
+        if not isinstance(backend, str):
+            raise TypeError("backend must be a str ('auto' or a backend's "
+                            "name, see weft.backends()), got %s %r"
+                            % (type(backend).__name__, backend))
         model_path = _model_path(model_path)
         entry = _entry(id, model_path)
         mode = _mode_name(autoreset_mode)
@@ -290,7 +325,7 @@ class WeftVectorEnv(_Base):
                     "num_envs is %d: pass num_envs=%s instead"
                     % (text, v, num_envs, v))
             sets.append(text)
-        self._c = _weft.Env(sets, tuple(_results))
+        self._c = _open(sets, _results, backend, section, model_keys)
         info = self._c.info()
         if info["num_envs"] != num_envs:  # a model's own setting changed it
             self._c.close()
@@ -314,7 +349,9 @@ class WeftVectorEnv(_Base):
         self._act_range = (sp["start"], sp["start"] + sp["n"] - 1) \
             if sp["kind"] == "discrete" else None
         self._views(info)
-        # SAME_STEP's episode ends, computed in place at every step
+        # the episodes that ended in the last step, computed in place in
+        # SAME_STEP mode (its info) and DISABLED mode (those must be reset
+        # before the next step, as SyncVectorEnv requires)
         self._ended = np.zeros(num_envs, dtype=np.bool_)
         # the model's info fields, and their mask where every environment
         # has them (read-only: one array for every step)
@@ -322,9 +359,9 @@ class WeftVectorEnv(_Base):
         self._all = np.ones(num_envs, dtype=np.bool_)
         self._all.flags.writeable = False
         # A step's result where it is the views themselves and an empty
-        # info (no SAME_STEP ends, no info fields, no copies): one tuple
-        # made once, so that step() adds only the info dict (_result)
-        self._plain = (self.autoreset != "same_step"
+        # info (NEXT_STEP, no info fields, no copies): one tuple made
+        # once, so that step() adds only the info dict (_result)
+        self._plain = (self.autoreset == "next_step"
                        and not self._info_fields and not self._copy)
         self._views_out = (self._obs, self._rew, self._term, self._trunc)
         if render_mode is not None:
@@ -338,6 +375,9 @@ class WeftVectorEnv(_Base):
                          getattr(_Mode, _MODES[self.autoreset])
                          if _Mode else _MODE_VALUES[self.autoreset],
                          "render_modes": list(_RENDER_MODES)}
+        fps = _render_fps(self.id)
+        if fps is not None:  # as SyncVectorEnv copies it from its env
+            self.metadata["render_fps"] = fps
         if _gym is not None:
             from gymnasium.vector.utils import batch_space
             self.single_observation_space = _space(self._obs_space)
@@ -350,10 +390,42 @@ class WeftVectorEnv(_Base):
         self._lists = {}  # _has_list(): which launch lists there are
         self._env_steps = 0
         self._stats_seen = (0, 0.0)  # episodes and returns at the last call
-        # True before the first reset() and once closed: step() checks
-        # this one flag, then which of the two it is
+        # True before the first reset(), once closed, and in DISABLED
+        # mode while an ended environment has not been reset: step()
+        # checks this one flag, then which it is (_refuse)
         self._needs_reset = True
+        self._started = False  # reset() (or set_state of all) was called
         self.closed = False
+
+    def _begun(self, mask):
+        """The bookkeeping of a reset: the environments of mask (None:
+        every one) began new episodes."""
+        if mask is None:
+            self._ended[:] = False
+        else:
+            self._ended &= ~mask
+        self._started = True
+        self._needs_reset = (self.autoreset == "disabled"
+                             and bool(self._ended.any()))
+
+    def _refuse(self, call):
+        """The error of a step that cannot be taken (_needs_reset)."""
+        if self.closed:
+            raise InvalidArgumentError("%s: the environments are closed"
+                                       % call)
+        if not self._started:
+            raise InvalidArgumentError(
+                "%s before reset(): call reset() first (as Gymnasium's "
+                "vector environments require)" % call)
+        ended = np.flatnonzero(self._ended)
+        raise InvalidArgumentError(
+            "%s: environment%s %s ended in the last step and %s not been "
+            "reset: with autoreset_mode='disabled' reset them first, "
+            "reset(options={'reset_mask': terminated | truncated})"
+            % (call, "s" if len(ended) > 1 else "",
+               ", ".join(str(i) for i in ended[:8])
+               + (", ..." if len(ended) > 8 else ""),
+               "have" if len(ended) > 1 else "has"))
 
     def _views(self, info):
         buf = np.frombuffer(self._c, dtype=np.uint8)
@@ -415,21 +487,27 @@ class WeftVectorEnv(_Base):
         if mask is not None:
             which[~mask] = 0  # WEFT_ENV_KEEP
         self._c.reset_some(which, seeds)
-        self._needs_reset = False
+        if _gym is not None and _is_int(seed):  # VectorEnv.reset's
+            from gymnasium.utils import seeding
+            self._np_random, self._np_random_seed = seeding.np_random(
+                int(seed))
+        self._begun(mask)
         return self._out(self._obs), self._fields(
             self._all if mask is None else mask.copy())
 
     def _seeds(self, seed):
         n = self.num_envs
         if _is_int(seed):
+            seed = int(seed)  # numpy's fixed-width ints would wrap
             if seed < 0 or seed + n - 1 > 2**64 - 1:
                 raise InvalidArgumentError(
                     "seed must be an int in 0 .. 2**64 - num_envs, got %d"
                     % seed)
             return (np.arange(n, dtype=np.uint64) + np.uint64(seed),
                     np.ones(n, dtype=bool))
-        if isinstance(seed, (str, bytes, float, bool, np.floating,
-                             np.bool_)) or not hasattr(seed, "__len__"):
+        if isinstance(seed, (str, bytes, float, bool, np.floating, np.bool_,
+                             dict, set, frozenset)) or not hasattr(
+                                 seed, "__len__"):
             raise TypeError(
                 "seed must be None, an int, or a list of %d entries (each "
                 "an int or None); got %s %r" % (n, type(seed).__name__, seed))
@@ -446,6 +524,7 @@ class WeftVectorEnv(_Base):
             if not _is_int(s):
                 raise TypeError("seed[%d] must be an int or None, got %s %r"
                                 % (i, type(s).__name__, s))
+            s = int(s)
             if s < 0 or s > 2**64 - 1:
                 raise InvalidArgumentError(
                     "seed[%d] must be in 0 .. 2**64 - 1, got %d" % (i, s))
@@ -494,16 +573,27 @@ class WeftVectorEnv(_Base):
                 raise InvalidArgumentError(
                     "actions have shape %s; expected %s (num_envs, "
                     "*single_action_space.shape)" % (a.shape, shape))
-            if a.dtype.kind == "f" and not np.isfinite(a.sum()):
-                bad = ~np.isfinite(a).reshape(self.num_envs, -1).all(axis=1)
-                if bad.any():
-                    i = int(np.flatnonzero(bad)[0])
-                    raise InvalidArgumentError(
-                        "actions of environment %d are not finite (%s); "
-                        "nothing was sent" % (i, a[i]))
+            return self._box_actions(a)
         if a.dtype == self._act_dtype and a.flags.c_contiguous:
             return a
         return np.ascontiguousarray(a, dtype=self._act_dtype)
+
+    def _box_actions(self, a):
+        """Box actions a as the action view's dtype, or ValueError naming
+        the first environment whose actions are not finite there (1e39
+        is not, as float32)."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = a if a.dtype == self._act_dtype and a.flags.c_contiguous \
+                else np.ascontiguousarray(a, dtype=self._act_dtype)
+            if out.dtype.kind != "f" or np.isfinite(out.sum()):
+                return out
+        bad = ~np.isfinite(out).reshape(self.num_envs, -1).all(axis=1)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InvalidArgumentError(
+                "actions of environment %d are not finite as %s (%s); "
+                "nothing was sent" % (i, out.dtype, a[i]))
+        return out
 
     def step(self, actions):
         """One step of every environment. actions: (num_envs, *A) of the
@@ -514,12 +604,7 @@ class WeftVectorEnv(_Base):
         reward, terminated, truncated, info) as Gymnasium's SyncVectorEnv
         does in this autoreset mode."""
         if self._needs_reset:
-            if self.closed:
-                raise InvalidArgumentError(
-                    "step(): the environments are closed")
-            raise InvalidArgumentError(
-                "step() before reset(): call reset() first (as Gymnasium's "
-                "vector environments require)")
+            self._refuse("step()")
         a = actions
         if not (self._act_range is not None and type(a) is np.ndarray
                 and a.dtype.kind in "iu" and a.dtype.isnative
@@ -547,12 +632,8 @@ class WeftVectorEnv(_Base):
         when one is given, on any backend; with None, on CUDA, for the
         current stream of PyTorch and of CuPy, where either has been
         imported and has started CUDA."""
-        if self.closed:
-            raise InvalidArgumentError(
-                "step_device(): the environments are closed")
         if self._needs_reset:
-            raise InvalidArgumentError(
-                "step_device() before reset(): call reset() first")
+            self._refuse("step_device()")
         if stream is not None:
             sync = getattr(stream, "synchronize", None)
             if not callable(sync):
@@ -614,14 +695,19 @@ class WeftVectorEnv(_Base):
         and their masks) and their masks. The info fields' own masks are
         then False there: the view holds the ended step's values, which
         final_info gives (SyncVectorEnv would give the new episode's
-        reset info there, which one view per field cannot also hold)."""
+        reset info there, which one view per field cannot also hold). In
+        DISABLED mode an episode's end makes the next step wait for
+        its environment's reset (_refuse)."""
         if self._plain:
             return self._views_out + ({},)
-        if self.autoreset != "same_step" or not np.logical_or(
+        if self.autoreset == "next_step" or not np.logical_or(
                 self._term, self._trunc, out=self._ended).any():
             info = self._fields(self._all)
-        else:
+        elif self.autoreset == "same_step":
             info = self._same_step_ends(self._ended.copy())
+        else:  # DISABLED: the next step waits for their reset
+            self._needs_reset = True
+            info = self._fields(self._all)
         return (self._out(self._obs), self._out(self._rew),
                 self._out(self._term), self._out(self._trunc), info)
 
@@ -664,17 +750,30 @@ class WeftVectorEnv(_Base):
         """Close the run; its memory is freed once no array of it (a view
         step() returned, a DeviceArray, a DLPack tensor) is left."""
         if not self.closed:
-            # our own views pin the memory too: drop them first
+            # refused (RuntimeError) while another thread steps them:
+            # then nothing here changes either
+            self._c.close()
+            # our own views pin the memory too: it is freed once they
+            # and any the caller holds are gone
             self._obs = self._rew = self._term = self._trunc = None
             self._final = None
             self._more = {}
             self._views_out = None
-            self._c.close()
             self.closed = True
             self._needs_reset = True
 
     def close_extras(self, **kwargs):
         self.close()
+
+    def __copy__(self):
+        # a copy would share the run and close it under the original
+        raise TypeError(
+            "%s cannot be copied (its environments are one weft run); make "
+            "another with weft.envs.make(%r, %d, ...)"
+            % (type(self).__name__, self.id, self.num_envs))
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
 
     # ---- beyond Gymnasium: the model's views and lists -------------------
 
@@ -848,7 +947,11 @@ class CartPoleVectorEnv(WeftVectorEnv):
             full[:] = state
             ids = np.arange(n)
         else:
-            ids = np.asarray(env_ids, dtype=np.int64).reshape(-1)
+            ids = np.asarray(env_ids).reshape(-1)
+            if ids.dtype.kind not in "iu":
+                raise TypeError("env_ids must be integers (environment "
+                                "indices), got dtype %s" % ids.dtype)
+            ids = ids.astype(np.int64)
             if state.shape != (len(ids), 4):
                 raise InvalidArgumentError(
                     "state must have shape (%d, 4) for %d env_ids, got %s"
@@ -856,6 +959,11 @@ class CartPoleVectorEnv(WeftVectorEnv):
             if len(ids) and (ids.min() < 0 or ids.max() >= n):
                 raise InvalidArgumentError(
                     "env_ids must be within 0..%d" % (n - 1))
+            twice = np.flatnonzero(np.bincount(ids, minlength=n) > 1)
+            if len(twice):
+                raise InvalidArgumentError(
+                    "env_ids: environment %d is given more than once (one "
+                    "state each)" % twice[0])
             mask[:] = 0
             mask[ids] = 1
             full[ids] = state
@@ -877,7 +985,9 @@ class CartPoleVectorEnv(WeftVectorEnv):
         self.write("reset_mask", mask)
         self.launch("set_state")
         if env_ids is None:  # every environment has a state to step
-            self._needs_reset = False
+            self._begun(None)
+        elif self._started:
+            self._begun(mask.astype(np.bool_))
         return self._out(self._obs)
 
     def policy_steps(self, n=1):

@@ -44,9 +44,10 @@ class FileError(WeftError, OSError):
         return self.args[0] if self.args else ""
 
 
-class ConfigError(WeftError):
+class ConfigError(WeftError, ValueError):
     """WEFT_E_CONFIG: a bad configuration file or override (the message
-    names the file, line, section and key)."""
+    names the file, line, section and key): a bad value, so a
+    ValueError too."""
     status = -4
 
 

@@ -50,7 +50,7 @@ import math
 import numpy as np
 
 __all__ = ["frame", "frames", "minatar_palette", "supported_ids",
-           "MINATAR_CELL"]
+           "render_fps", "MINATAR_CELL"]
 
 #: pixels per MinAtar cell (a 10 x 10 board is 160 x 160 pixels)
 MINATAR_CELL = 16
@@ -495,6 +495,19 @@ _CLASSIC = {
                                  lambda s: _mountain_car(s, 0.45)),
     "Pendulum-v1": (_pendulum_state, 2, _pendulum),
 }
+
+
+# Gymnasium's metadata["render_fps"] of the classic-control ids (what
+# RecordVideo plays their frames at)
+_FPS = {"CartPole-v1": 50, "Acrobot-v1": 15, "MountainCar-v0": 30,
+        "MountainCarContinuous-v0": 30, "Pendulum-v1": 30}
+
+
+def render_fps(env_id: str):
+    """The frames per second Gymnasium's own environment of ``env_id``
+    declares (``metadata["render_fps"]``), or None where it has none
+    (MinAtar's ids)."""
+    return _FPS.get(env_id)
 
 
 def supported_ids() -> tuple:
