@@ -140,6 +140,52 @@ static weft_status weft__env_check_info(weft_sim *sim)
 	return WEFT_OK;
 }
 
+/* The bytes view a spans in its buffer. */
+static size_t weft__env_bytes(const weft__sim_array *a)
+{
+	size_t bytes = WEFT_DTYPE_BYTES(a->dtype);
+
+	for (uint32_t d = 0; d < a->ndim; d++)
+		bytes *= (size_t)a->shape[d];
+	return bytes;
+}
+
+/* No two of the protocol's views, info fields included, share a byte:
+ * each is written on its own (reward over obs would be read back as
+ * observations). v: the protocol's views, already checked to exist. */
+static weft_status weft__env_check_apart(weft_sim *sim, const weft__env_view *v,
+					 size_t nv)
+{
+	const weft__sim_array *a[8 + WEFT_ENV_MAX_INFO];
+	size_t n = 0;
+
+	for (size_t i = 0; i < nv; i++)
+		a[n++] = weft__env_array(sim, v[i].name);
+	for (uint32_t i = 0; i < sim->n_env_info; i++)
+		a[n++] = &sim->arrays[sim->env_info[i]];
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			size_t i0 = a[i]->offset,
+			       i1 = i0 + weft__env_bytes(a[i]);
+			size_t j0 = a[j]->offset,
+			       j1 = j0 + weft__env_bytes(a[j]);
+
+			if (a[i]->b != a[j]->b || i1 <= j0 || j1 <= i0)
+				continue;
+			return weft__model_fail(
+				&sim->mc, WEFT_E_MODEL,
+				"the environment protocol's views '%s' (bytes "
+				"%zu to %zu of buffer '%s') and '%s' (bytes "
+				"%zu to %zu) overlap: each needs bytes of its "
+				"own (their offsets in weft_model_array or "
+				"weft_env_views, or a dtype that made one "
+				"larger)",
+				a[i]->name, i0, i1, a[i]->b->name, a[j]->name,
+				j0, j1);
+		}
+	return WEFT_OK;
+}
+
 weft_status weft__sim_env_check(weft_sim *sim)
 {
 	static const char *const lists[] = { "act", "reset_some" };
@@ -171,6 +217,8 @@ weft_status weft__sim_env_check(weft_sim *sim)
 		if ((st = weft__env_check_view(sim, &v[i])))
 			return st;
 	if ((st = weft__env_check_info(sim)))
+		return st;
+	if ((st = weft__env_check_apart(sim, v, sizeof v / sizeof *v)))
 		return st;
 	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
 		if (weft__sim_list_find(sim, lists[i]) < 0)

@@ -351,8 +351,12 @@ static weft_status weft__sim_model_setup(weft_sim *sim)
 	st = weft__mc_end(&sim->mc, st);
 	sim->in_setup = 0;
 	if (st == WEFT_OK && WEFT__SIM_STEP(sim)->n == 0)
-		st = weft__model_fail(&sim->mc, WEFT_E_INTERNAL,
-				      "setup declared no step launches");
+		st = weft__model_fail(&sim->mc, WEFT_E_MODEL,
+				      "setup declared no step launches: it "
+				      "calls weft_model_set_step() with what "
+				      "a step of `weft run` launches (an "
+				      "environment model too: its own "
+				      "policy's step)");
 	if (st == WEFT_OK)
 		st = weft__sim_env_check(sim);
 	if (st == WEFT_OK)

@@ -6,8 +6,9 @@
  * it is broken ($WEFT_EM_SPACES, read by setup(), breaks the spaces of
  * any copy: low_above_high, discrete_f32, box_no_dims, unknown_kind,
  * twice; $WEFT_EM_VIEWS breaks its call of weft_model_env_views:
- * before_spaces, null_book, outside; $WEFT_EM_INFO its info field:
- * missing, protocol, mask, twice, rows, elsewhere, too_many):
+ * before_spaces, null_book, outside, overlap; $WEFT_EM_INFO its info
+ * field: missing, protocol, mask, twice, rows, elsewhere, too_many,
+ * over_obs):
  *
  *   EM_ID      the NAME of its file weft-model-NAME.so (required)
  *   EM_BREAK   0: intact; else one of the EM_* below
@@ -178,6 +179,8 @@ static weft_status em_views(weft_model_ctx *mc, em_state *s, int64_t n)
 		v.env_book = NULL;
 	if (bad && strcmp(bad, "outside") == 0)
 		v.final_obs = bytes;
+	if (bad && strcmp(bad, "overlap") == 0)
+		v.reward = off[EM_OBS] + 4u; /* over obs, aligned */
 	return weft_model_env_views(mc, &v);
 }
 
@@ -192,7 +195,7 @@ static weft_status em_info(weft_model_ctx *mc, em_state *s, int64_t n)
 	char name[16];
 
 	em_layout((size_t)n, off);
-	if (bad && strcmp(bad, "rows") == 0)
+	if (bad && (strcmp(bad, "rows") == 0 || strcmp(bad, "over_obs") == 0))
 		off[EM_INFO] = 0; /* [n + 1] fits there, over obs */
 	if (bad && strcmp(bad, "missing") == 0)
 		return weft_model_env_info(mc, "lives");

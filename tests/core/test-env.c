@@ -184,6 +184,12 @@ static void test_views(void)
 	bad_setup("WEFT_EM_VIEWS", "outside",
 		  "model envgood: view 'final_obs': 16 elements of 4 bytes at "
 		  "offset 184 do not lie, aligned, in 'io' (184 bytes)");
+	bad_setup("WEFT_EM_VIEWS", "overlap",
+		  "model envgood: the environment protocol's views 'obs' "
+		  "(bytes 0 to 64 of buffer 'io') and 'reward' (bytes 4 to "
+		  "20) overlap: each needs bytes of its own (their offsets "
+		  "in weft_model_array or weft_env_views, or a dtype that "
+		  "made one larger)");
 }
 
 /* Info fields (weft_model_env_info): what is refused, and where. */
@@ -212,6 +218,12 @@ static void test_info(void)
 		  "model envgood: the info field 'lives' lies outside the "
 		  "buffer of obs: an environment's results (obs, reward, ..., "
 		  "its info fields) are one buffer's, read in one go");
+	bad_setup("WEFT_EM_INFO", "over_obs",
+		  "model envgood: the environment protocol's views 'obs' "
+		  "(bytes 0 to 64 of buffer 'io') and 'lives' (bytes 0 to "
+		  "16) overlap: each needs bytes of its own (their offsets "
+		  "in weft_model_array or weft_env_views, or a dtype that "
+		  "made one larger)");
 }
 
 /* The summary line key of sim, or NULL. */
