@@ -3,6 +3,7 @@ count) raise ValueError or TypeError naming the argument and what is
 expected, and change nothing."""
 import copy
 import os
+import shutil
 import threading
 
 import numpy as np
@@ -185,6 +186,25 @@ def test_unknown_id():
         E.make("Nope-v0")
     with pytest.raises(TypeError, match="id must be a str"):
         E.make(3)
+
+
+def test_unknown_id_names_models_that_did_not_load(tmp_path):
+    """An id whose plugin did not load is not listed; the error says
+    which plugin did not load and why (the loader's stage and reason),
+    and register() warns of it."""
+    build = os.environ.get("WEFT_BUILD_DIR", "")
+    src = os.path.join(build, "tests", "models", "broken-models", ".libs",
+                       "weft-model-abi2.so")
+    if not build or not os.path.exists(src):
+        pytest.skip("the loader tests' plugins are not built (make check)")
+    shutil.copy(src, tmp_path / "weft-model-abi2.so")
+    with pytest.raises(ValueError, match=r"models that did not load: .*"
+                       r"weft-model-abi2\.so \(version: built for model "
+                       r"ABI 2\.\d+, this weft expects 1\.x\)"):
+        E.make("Nope-v0", 2, model_path=str(tmp_path))
+    with pytest.warns(RuntimeWarning, match=r"did not load, its ids are "
+                      r"not registered: .*weft-model-abi2\.so"):
+        assert E.register(str(tmp_path)) == []
 
 
 def test_other_arguments():

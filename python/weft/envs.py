@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from functools import partial
 from typing import Sequence, Union
 
@@ -134,9 +135,20 @@ def _entry(id, model_path=None):
     for e in entries:
         if e["id"] == name or gym_id(e["id"]) == id:
             return e
+    failed = _failed_models(model_path)
     raise InvalidArgumentError(
-        "id: no environment %r among the installed models; the ids are: %s"
-        % (id, ", ".join(e["id"] for e in entries) or "(none)"))
+        "id: no environment %r among the installed models; the ids are: "
+        "%s%s" % (id, ", ".join(e["id"] for e in entries) or "(none)",
+                  "; models that did not load: " + "; ".join(failed)
+                  if failed else ""))
+
+
+def _failed_models(model_path):
+    """The model plugins of model_path, $WEFT_MODEL_PATH and the installed
+    directory that did not load, as "PATH (STAGE: REASON)": an id of one
+    of them is not listed, and this says why."""
+    return ["%s (%s: %s)" % (m["path"], m["stage"], m["reason"])
+            for m in _weft.models(model_path) if m["state"] == "failed"]
 
 
 def _mode_name(mode):
@@ -1071,6 +1083,11 @@ def register(model_path: PathList | None = None) -> list[str]:
         raise ImportError("weft.envs.register needs gymnasium, which is "
                           "not installed")
     path = _model_path(model_path)
+    if path is not None:
+        for why in _failed_models(path):
+            warnings.warn("weft.envs.register: a model plugin did not load, "
+                          "its ids are not registered: %s" % why,
+                          RuntimeWarning, stacklevel=2)
     done = []
     for e in _weft.envs(path):
         name = gym_id(e["id"])
