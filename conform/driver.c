@@ -89,7 +89,8 @@ static const weft__ct_group groups[] = {
 	  WEFT__CT_DEVICE | WEFT__CT_PROGRAM, weft__ct_group_math },
 	{ "models",
 	  "every model gives the reference backend's state and outputs, "
-	  "also resumed from a checkpoint",
+	  "also resumed from a checkpoint; an environment model's act and "
+	  "reset_some their results, step by step",
 	  0, weft__ct_group_models },
 };
 #define N_GROUPS (sizeof groups / sizeof groups[0])

@@ -24,9 +24,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <weft/env.h>
 #include <weft/model.h>
 
 #include "conform.h"
+#include "rng.h"
 
 /* A model to run: its plugin file and its conformance configuration. */
 typedef struct mmodel {
@@ -34,6 +36,8 @@ typedef struct mmodel {
 	char path[PATH_MAX]; /* absolute */
 	char *sets;	     /* conform_sets, owned (may be NULL) */
 	int checkpoints;     /* it declares its state (model ABI 1.2) */
+	/* an environment model's autoreset key (model ABI 1.5), else "" */
+	char autoreset_key[128];
 } mmodel;
 
 #define CONFORM_SEED "20240601"
@@ -530,6 +534,318 @@ static void models_one(weft__ct *t, const mmodel *m, const mbackend *cand,
 	free(r);
 }
 
+/* ---- an environment model's protocol (weft/env.h) --------------------------
+ *
+ * `weft run` launches an environment model's own step (its policy); its
+ * protocol's lists, act and reset_some, are what applications launch. In
+ * each autoreset mode the candidate and the reference run the same
+ * sequence: every environment reset with a seed of its own, then
+ * ENV_STEPS steps of act with actions drawn by the suite's generator
+ * within the action space, a masked reset_some halfway (some environments
+ * to their next episode, some seeded anew) and, in disabled mode, the
+ * environments that ended reset before the next step, as an application
+ * must. After the first reset and after each step every result view and
+ * the bookkeeping are digested; the two runs must agree at every step,
+ * and the first difference is named (mode, step, view).
+ */
+
+#define ENV_STEPS  40
+#define ENV_NVIEWS 6
+
+static const char *const env_views[ENV_NVIEWS] = { "obs",	 "reward",
+						   "terminated", "truncated",
+						   "final_obs",	 "env_book" };
+
+/* One protocol run: its context, configuration and simulation, the views
+ * and lists it drives, a host copy of the largest view, and the digests
+ * h[k][v] of view v after step k (0: after the first reset). */
+typedef struct erun {
+	weft_context *ctx;
+	weft_config *cfg;
+	weft_sim *sim;
+	weft_env_info info;
+	weft_array v[ENV_NVIEWS], actions, mask, seed;
+	uint32_t act, reset_some;
+	unsigned char *host, *ended;
+	size_t host_bytes;
+	uint64_t h[ENV_STEPS + 1][ENV_NVIEWS];
+} erun;
+
+/* FNV-1a of n bytes. */
+static uint64_t env_digest(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3u;
+	return h;
+}
+
+static void erun_close(erun *e)
+{
+	weft_sim_close(e->sim);
+	weft_config_free(e->cfg);
+	weft_context_free(e->ctx);
+	free(e->host);
+	free(e->ended);
+	memset(e, 0, sizeof *e);
+}
+
+static weft_status env_find(erun *e, const char *name, weft_array *a)
+{
+	a->struct_size = sizeof *a;
+	return weft_sim_array_find(e->sim, name, a);
+}
+
+/* Open model m on backend b in autoreset mode `mode` and find what the
+ * protocol's runs use. */
+static weft_status env_open(weft__ct *t, const mmodel *m, const mbackend *b,
+			    const char *mode, erun *e)
+{
+	char dir[PATH_MAX], set[400];
+	weft_status st;
+
+	/* each run's own directory: the two, on two backends or thread
+	 * counts, are open together */
+	weft__ct_fmt(dir, sizeof dir, "%s/%s-env-%s-%s-%d", t->scratch, m->name,
+		     mode, b->name, b->threads);
+	weft__ct_fmt(set, sizeof set, "%s.%s=%s", m->name, m->autoreset_key,
+		     mode);
+	if ((st = weft_context_new(&e->ctx)))
+		return st;
+	if ((st = model_config(t, e->ctx, m, b, dir, &e->cfg)) ||
+	    (st = weft_config_set(e->ctx, e->cfg, set)) ||
+	    (st = weft_sim_open(e->ctx, e->cfg, &e->sim)))
+		return st;
+	e->info.struct_size = sizeof e->info;
+	if ((st = weft_sim_env(e->sim, &e->info)))
+		return st;
+	for (int k = 0; k < ENV_NVIEWS; k++) {
+		if ((st = env_find(e, env_views[k], &e->v[k])))
+			return st;
+		if (e->v[k].bytes > e->host_bytes)
+			e->host_bytes = e->v[k].bytes;
+	}
+	if ((st = env_find(e, "actions", &e->actions)) ||
+	    (st = env_find(e, "reset_mask", &e->mask)) ||
+	    (st = env_find(e, "reset_seed", &e->seed)) ||
+	    (st = weft_sim_list(e->sim, "act", &e->act)) ||
+	    (st = weft_sim_list(e->sim, "reset_some", &e->reset_some)))
+		return st;
+	if (e->actions.bytes > e->host_bytes)
+		e->host_bytes = e->actions.bytes;
+	if (e->seed.bytes > e->host_bytes)
+		e->host_bytes = e->seed.bytes;
+	e->host = calloc(1, e->host_bytes);
+	e->ended = calloc(1, e->info.num_envs);
+	if (!e->host || !e->ended)
+		return weft_context_fail(e->ctx, WEFT_E_NOMEM, "out of memory");
+	return WEFT_OK;
+}
+
+/* Store v, a number within the view's dtype, as element i of p. */
+static void env_put(void *p, uint32_t dtype, size_t i, double v)
+{
+	switch (dtype) {
+	case WEFT_DTYPE_F32: ((float *)p)[i] = (float)v; break;
+	case WEFT_DTYPE_F64: ((double *)p)[i] = v; break;
+	case WEFT_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)v; break;
+	case WEFT_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+	case WEFT_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
+	case WEFT_DTYPE_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
+	case WEFT_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
+	case WEFT_DTYPE_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
+	case WEFT_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)v; break;
+	default: ((uint64_t *)p)[i] = (uint64_t)v; break;
+	}
+}
+
+/* A Box bound of element j: the space's, else -1 or 1 (unbounded). */
+static double env_bound(const double *b, size_t j, double dflt)
+{
+	return b && isfinite(b[j]) ? b[j] : dflt;
+}
+
+/* Every environment's action of step k, drawn within the action space
+ * (the same on every run: the generator is seeded with k), written. */
+static weft_status env_actions(erun *e, uint64_t k)
+{
+	const weft_env_space *a = &e->info.action;
+	size_t n = e->actions.bytes / WEFT_DTYPE_BYTES(e->actions.dtype);
+	uint64_t r = k * 0x9E3779B97F4A7C15u + 1u;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = weft__ct_rng(&r);
+		size_t j = i % (n / e->info.num_envs);
+
+		if (a->kind == WEFT_SPACE_DISCRETE) {
+			env_put(e->host, e->actions.dtype, i,
+				(double)(a->start +
+					 (int64_t)(x % (uint64_t)a->n)));
+		} else {
+			double lo = env_bound(a->low, j, -1.0);
+			double hi = env_bound(a->high, j, lo + 2.0);
+
+			env_put(e->host, e->actions.dtype, i,
+				lo + (hi - lo) * (double)(x >> 11) * 0x1p-53);
+		}
+	}
+	return weft_sim_write(e->sim, e->actions.buffer, e->actions.offset,
+			      e->host, e->actions.bytes, 0);
+}
+
+/* reset_some with mask: 1 (WEFT_ENV_NEXT) where ended[i], and also, when
+ * `mixed`, every third environment, every fifth seeded (2) with a seed of
+ * its own from `salt`; nothing is launched when no environment is. */
+static weft_status env_reset(erun *e, int mixed, uint64_t salt)
+{
+	uint32_t n = e->info.num_envs;
+	uint64_t *seed = (uint64_t *)e->host;
+	unsigned char *mask = e->ended;
+	int any = 0;
+	weft_status st;
+
+	for (uint32_t i = 0; i < n; i++) {
+		seed[i] = salt * 1000003u + i;
+		if (mixed && i % 3 == 0)
+			mask[i] = 1;
+		if (mixed && i % 5 == 0)
+			mask[i] = 2;
+		any |= mask[i] != 0;
+	}
+	if (!any)
+		return WEFT_OK;
+	if ((st = weft_sim_write(e->sim, e->seed.buffer, e->seed.offset, seed,
+				 e->seed.bytes, 0)) ||
+	    (st = weft_sim_write(e->sim, e->mask.buffer, e->mask.offset, mask,
+				 e->mask.bytes, 0)))
+		return st;
+	return weft_sim_launch(e->sim, e->reset_some, 1);
+}
+
+/* The digests of every view after step k; ended[] from its flags. */
+static weft_status env_record(erun *e, int k)
+{
+	uint32_t n = e->info.num_envs;
+	weft_status st;
+
+	memset(e->ended, 0, n);
+	for (int v = 0; v < ENV_NVIEWS; v++) {
+		if ((st = weft_sim_read(e->sim, e->host, e->v[v].buffer,
+					e->v[v].offset, e->v[v].bytes, 0)))
+			return st;
+		e->h[k][v] = env_digest(e->host, e->v[v].bytes);
+		if (v == 2 || v == 3) /* terminated, truncated */
+			for (uint32_t i = 0; i < n; i++)
+				e->ended[i] |= e->host[i] != 0;
+	}
+	return WEFT_OK;
+}
+
+/* The sequence of one mode (above), digested into e->h. */
+static weft_status env_drive(erun *e, int disabled)
+{
+	weft_status st;
+
+	memset(e->ended, 2, e->info.num_envs); /* every one seeded */
+	if ((st = env_reset(e, 0, 1)) || (st = env_record(e, 0)))
+		return st;
+	for (int k = 1; k <= ENV_STEPS; k++) {
+		if (!disabled)
+			memset(e->ended, 0, e->info.num_envs);
+		if ((st = env_reset(e, k == ENV_STEPS / 2, (uint64_t)k + 1)) ||
+		    (st = env_actions(e, (uint64_t)k)) ||
+		    (st = weft_sim_launch(e->sim, e->act, 1)) ||
+		    (st = env_record(e, k)))
+			return st;
+	}
+	return WEFT_OK;
+}
+
+/* Run model m's protocol in `mode` on backend b into e; 0, or -1 with
+ * the reason in why. */
+static int env_run(weft__ct *t, const mmodel *m, const mbackend *b,
+		   const char *mode, erun *e, char *why, size_t why_size)
+{
+	weft_status st;
+
+	weft__ct_phase(t, "stepping %s's act (autoreset %s) on %s", m->name,
+		       mode, b->label);
+	st = env_open(t, m, b, mode, e);
+	if (st == WEFT_OK)
+		st = env_drive(e, strcmp(mode, "disabled") == 0);
+	if (st)
+		weft__ct_fmt(why, why_size, "on %s: %s", b->label,
+			     e->ctx ? weft_context_error(e->ctx)
+				    : "out of memory");
+	return st ? -1 : 0;
+}
+
+/* The first step k and view v whose digests differ; 0 when none does. */
+static int env_differ(const erun *a, const erun *b, int *k, int *v)
+{
+	for (*k = 0; *k <= ENV_STEPS; (*k)++)
+		for (*v = 0; *v < ENV_NVIEWS; (*v)++)
+			if (a->h[*k][*v] != b->h[*k][*v])
+				return 1;
+	return 0;
+}
+
+/* An environment model's protocol on the candidate against the
+ * reference, in each autoreset mode. */
+static void models_env(weft__ct *t, const mmodel *m, const mbackend *cand,
+		       const mbackend *ref)
+{
+	static const char *const modes[] = { "next_step", "same_step",
+					     "disabled" };
+	char why[CT_MSG_MAX];
+
+	if (!m->autoreset_key[0])
+		return;
+	for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+		erun *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+		char when[32];
+		int k, v;
+
+		weft__ct_begin(t,
+			       "%s: act and reset_some on %s equal those on "
+			       "%s at every step, view by view (autoreset %s)",
+			       m->name, cand->label,
+			       ref ? ref->label : "the reference", modes[i]);
+		if (!ref)
+			weft__ct_skip(t, "no reference backend");
+		else if (weft__ct_expect(t, a && b, "out of memory") &&
+			 weft__ct_expect(t,
+					 env_run(t, m, cand, modes[i], a, why,
+						 sizeof why) == 0 &&
+						 env_run(t, m, ref, modes[i], b,
+							 why, sizeof why) == 0,
+					 "%s", why) &&
+			 env_differ(a, b, &k, &v)) {
+			if (k)
+				weft__ct_fmt(when, sizeof when, "act step %d",
+					     k);
+			else
+				weft__ct_fmt(when, sizeof when,
+					     "the first reset_some");
+			weft__ct_expect(t, 0,
+					"view '%s' after %s (of %d, %u "
+					"environments) differs from that on "
+					"%s",
+					env_views[v], when, ENV_STEPS,
+					a->info.num_envs, ref->label);
+		}
+		if (ref)
+			weft__ct_end(t);
+		if (a)
+			erun_close(a);
+		if (b)
+			erun_close(b);
+		free(a);
+		free(b);
+	}
+}
+
 /* ---- the models and the backends ------------------------------------------
  */
 
@@ -559,6 +875,9 @@ static weft_status mmodel_load(weft__ct *t, const char *spec, mmodel *m,
 			     weft_model_plugin_path(mp));
 	m->checkpoints =
 		tab->struct_size >= WEFT_MODEL_V1_2_SIZE && tab->checkpoints;
+	if (tab->struct_size >= WEFT_MODEL_V1_5_SIZE && tab->env)
+		weft__ct_fmt(m->autoreset_key, sizeof m->autoreset_key, "%s",
+			     tab->env->autoreset_key);
 	if (tab->conform_sets && !(m->sets = strdup(tab->conform_sets)))
 		st = weft_context_fail(t->ctx, WEFT_E_NOMEM, "out of memory");
 	if (keep && st == WEFT_OK)
@@ -620,8 +939,10 @@ static void models_of_backend(weft__ct *t)
 		if (weft__ct_expect(
 			    t, mmodel_load(t, mi->path, &m, NULL) == WEFT_OK,
 			    "%s", weft_context_error(t->ctx)) &&
-		    weft__ct_end_quiet(t))
+		    weft__ct_end_quiet(t)) {
 			models_one(t, &m, &cand, have_ref ? &ref : NULL, why);
+			models_env(t, &m, &cand, have_ref ? &ref : NULL);
+		}
 		mmodel_free(&m);
 	}
 	weft_model_list_free(l);
@@ -678,6 +999,7 @@ static void model_on_backends(weft__ct *t, const mmodel *m, const mbackend *ref,
 		weft__ct_fmt(cand.name, sizeof cand.name, "%s", b->name);
 		weft__ct_fmt(cand.label, sizeof cand.label, "%s", b->name);
 		models_one(t, m, &cand, ref, ref_why);
+		models_env(t, m, &cand, ref);
 		any = 1;
 	}
 	weft_backend_list_free(l);
@@ -719,6 +1041,7 @@ static void models_of_model(weft__ct *t)
 			"five runs took %.1f s",
 			(double)(weft__ct_now_ns() - t0) / 1e9);
 	weft__ct_end(t);
+	models_env(t, &m, &cand, have_ref ? &ref : NULL);
 	if (have_ref)
 		model_on_backends(t, &m, &ref, why);
 	mmodel_free(&m);
