@@ -15,6 +15,7 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 
 import weft  # noqa: E402
 import weft.envs as E  # noqa: E402
+from weft import _weft  # noqa: E402
 
 IDS = E.ids()
 N = 6
@@ -323,6 +324,21 @@ def test_make_vec():
                        autoreset_mode=AutoresetMode.SAME_STEP)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     env.close()
+    # each id's spec has its truncation, as Gymnasium's own ids do, and
+    # make_vec's max_episode_steps= sets it
+    for e in _weft.envs(None):
+        assert gym.spec(E.gym_id(e["id"])).max_episode_steps == \
+            (e["max_episode_steps"] or None)
+    if "CartPole-v1" in IDS:
+        assert gym.spec("weft/CartPole-v1").max_episode_steps == \
+            gym.spec("CartPole-v1").max_episode_steps == 500
+        env = gym.make_vec("weft/CartPole-v1", 2, max_episode_steps=3)
+        assert env.spec.max_episode_steps == 500
+        env.reset(seed=0)
+        for _ in range(3):
+            *_, trunc, _ = env.step(np.ones(2, np.int64))
+        assert trunc.all()
+        env.close()
 
 
 def test_device_arrays_and_step_device(env_id):

@@ -321,8 +321,11 @@ class WeftVectorEnv(_Base):
                 raise InvalidArgumentError(
                     "max_episode_steps must be a positive int (None: the "
                     "id's), got %r" % (max_episode_steps,))
-            sets.append("%s.max_episode_steps=%d" % (section,
-                                                     max_episode_steps))
+            # the id's own is what the model applies already (make_vec
+            # passes the spec's: a model need not have the key for it)
+            if max_episode_steps != entry.get("max_episode_steps"):
+                sets.append("%s.max_episode_steps=%d"
+                            % (section, max_episode_steps))
         if threads is not None:
             if not _is_int(threads) or threads < 1:
                 raise InvalidArgumentError(
@@ -1096,6 +1099,8 @@ def register(model_path: PathList | None = None) -> list[str]:
         try:
             _gym.register(name, vector_entry_point=partial(_creator,
                                                            _id=e["id"]),
+                          max_episode_steps=e.get("max_episode_steps")
+                          or None,
                           kwargs={"model_path": path} if path else {})
         except Exception:  # an id Gymnasium does not accept
             continue
