@@ -90,7 +90,7 @@ static const weft__ct_group groups[] = {
 	{ "models",
 	  "every model gives the reference backend's state and outputs, "
 	  "also resumed from a checkpoint; an environment model's act and "
-	  "reset_some their results, step by step",
+	  "reset_some give the reference's results, step by step",
 	  0, weft__ct_group_models },
 };
 #define N_GROUPS (sizeof groups / sizeof groups[0])

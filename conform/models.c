@@ -17,6 +17,10 @@
  * model's table (summary, every key documented, a conformance
  * configuration that runs in seconds), then the same comparison on every
  * backend available, each against the reference.
+ *
+ * Either way an environment model (model ABI 1.5) is also driven through
+ * its protocol's lists, act and reset_some, in each autoreset mode, and
+ * its results compared step by step (models_env, below).
  */
 #include "config.h"
 
@@ -557,8 +561,10 @@ static const char *const env_views[ENV_NVIEWS] = { "obs",	 "reward",
 						   "final_obs",	 "env_book" };
 
 /* One protocol run: its context, configuration and simulation, the views
- * and lists it drives, a host copy of the largest view, and the digests
- * h[k][v] of view v after step k (0: after the first reset). */
+ * and lists it drives, a host buffer as large as the largest of them
+ * (what is read, the actions and the seeds written), the reset mask (or
+ * the environments that ended), and the digests h[k][v] of view v after
+ * step k (0: after the first reset). */
 typedef struct erun {
 	weft_context *ctx;
 	weft_config *cfg;
@@ -660,10 +666,24 @@ static void env_put(void *p, uint32_t dtype, size_t i, double v)
 	}
 }
 
-/* A Box bound of element j: the space's, else -1 or 1 (unbounded). */
-static double env_bound(const double *b, size_t j, double dflt)
+/* A Box's finite bound of element j, or NaN. */
+static double env_bound(const double *b, size_t j)
 {
-	return b && isfinite(b[j]) ? b[j] : dflt;
+	return b && isfinite(b[j]) ? b[j] : NAN;
+}
+
+/* The range actions of element j are drawn from: the space's bounds; 2
+ * beyond the other where one is infinite; -1 to 1 where both are. */
+static void env_range(const weft_env_space *a, size_t j, double *lo, double *hi)
+{
+	*lo = env_bound(a->low, j);
+	*hi = env_bound(a->high, j);
+	if (isnan(*lo) && isnan(*hi))
+		*lo = -1.0, *hi = 1.0;
+	else if (isnan(*lo))
+		*lo = *hi - 2.0;
+	else if (isnan(*hi))
+		*hi = *lo + 2.0;
 }
 
 /* Every environment's action of step k, drawn within the action space
@@ -683,9 +703,9 @@ static weft_status env_actions(erun *e, uint64_t k)
 				(double)(a->start +
 					 (int64_t)(x % (uint64_t)a->n)));
 		} else {
-			double lo = env_bound(a->low, j, -1.0);
-			double hi = env_bound(a->high, j, lo + 2.0);
+			double lo, hi;
 
+			env_range(a, j, &lo, &hi);
 			env_put(e->host, e->actions.dtype, i,
 				lo + (hi - lo) * (double)(x >> 11) * 0x1p-53);
 		}
@@ -694,9 +714,11 @@ static weft_status env_actions(erun *e, uint64_t k)
 			      e->host, e->actions.bytes, 0);
 }
 
-/* reset_some with mask: 1 (WEFT_ENV_NEXT) where ended[i], and also, when
- * `mixed`, every third environment, every fifth seeded (2) with a seed of
- * its own from `salt`; nothing is launched when no environment is. */
+/* reset_some with the mask e->ended as it stands (0 keep, 1 WEFT_ENV_NEXT,
+ * 2 seeded), to which `mixed` adds every third environment (1) and every
+ * fifth (2), each seed from `salt` and the environment's index; nothing
+ * is launched where no environment is reset. The mask is left in
+ * e->ended. */
 static weft_status env_reset(erun *e, int mixed, uint64_t salt)
 {
 	uint32_t n = e->info.num_envs;
@@ -794,7 +816,7 @@ static int env_differ(const erun *a, const erun *b, int *k, int *v)
 /* An environment model's protocol on the candidate against the
  * reference, in each autoreset mode. */
 static void models_env(weft__ct *t, const mmodel *m, const mbackend *cand,
-		       const mbackend *ref)
+		       const mbackend *ref, const char *ref_why)
 {
 	static const char *const modes[] = { "next_step", "same_step",
 					     "disabled" };
@@ -813,7 +835,7 @@ static void models_env(weft__ct *t, const mmodel *m, const mbackend *cand,
 			       m->name, cand->label,
 			       ref ? ref->label : "the reference", modes[i]);
 		if (!ref)
-			weft__ct_skip(t, "no reference backend");
+			weft__ct_skip(t, "%s", ref_why);
 		else if (weft__ct_expect(t, a && b, "out of memory") &&
 			 weft__ct_expect(t,
 					 env_run(t, m, cand, modes[i], a, why,
@@ -941,7 +963,7 @@ static void models_of_backend(weft__ct *t)
 			    "%s", weft_context_error(t->ctx)) &&
 		    weft__ct_end_quiet(t)) {
 			models_one(t, &m, &cand, have_ref ? &ref : NULL, why);
-			models_env(t, &m, &cand, have_ref ? &ref : NULL);
+			models_env(t, &m, &cand, have_ref ? &ref : NULL, why);
 		}
 		mmodel_free(&m);
 	}
@@ -999,7 +1021,7 @@ static void model_on_backends(weft__ct *t, const mmodel *m, const mbackend *ref,
 		weft__ct_fmt(cand.name, sizeof cand.name, "%s", b->name);
 		weft__ct_fmt(cand.label, sizeof cand.label, "%s", b->name);
 		models_one(t, m, &cand, ref, ref_why);
-		models_env(t, m, &cand, ref);
+		models_env(t, m, &cand, ref, ref_why);
 		any = 1;
 	}
 	weft_backend_list_free(l);
@@ -1041,7 +1063,7 @@ static void models_of_model(weft__ct *t)
 			"five runs took %.1f s",
 			(double)(weft__ct_now_ns() - t0) / 1e9);
 	weft__ct_end(t);
-	models_env(t, &m, &cand, have_ref ? &ref : NULL);
+	models_env(t, &m, &cand, have_ref ? &ref : NULL, why);
 	if (have_ref)
 		model_on_backends(t, &m, &ref, why);
 	mmodel_free(&m);

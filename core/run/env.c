@@ -47,6 +47,9 @@ static void weft__shape_text(char *buf, size_t size, uint32_t ndim,
 	weft__msg_add(buf, size, "]");
 }
 
+/* The protocol's views that weft__sim_env_check() checks. */
+#define WEFT__ENV_VIEWS 8
+
 /* What a protocol view must be: one dtype (or f32 and f64 both, for
  * the reward: dtype2), ndim dimensions of shape. */
 typedef struct weft__env_view {
@@ -153,13 +156,12 @@ static size_t weft__env_bytes(const weft__sim_array *a)
 /* No two of the protocol's views, info fields included, share a byte:
  * each is written on its own (reward over obs would be read back as
  * observations). v: the protocol's views, already checked to exist. */
-static weft_status weft__env_check_apart(weft_sim *sim, const weft__env_view *v,
-					 size_t nv)
+static weft_status weft__env_check_apart(weft_sim *sim, const weft__env_view *v)
 {
-	const weft__sim_array *a[8 + WEFT_ENV_MAX_INFO];
+	const weft__sim_array *a[WEFT__ENV_VIEWS + WEFT_ENV_MAX_INFO];
 	size_t n = 0;
 
-	for (size_t i = 0; i < nv; i++)
+	for (size_t i = 0; i < WEFT__ENV_VIEWS; i++)
 		a[n++] = weft__env_array(sim, v[i].name);
 	for (uint32_t i = 0; i < sim->n_env_info; i++)
 		a[n++] = &sim->arrays[sim->env_info[i]];
@@ -190,7 +192,7 @@ weft_status weft__sim_env_check(weft_sim *sim)
 {
 	static const char *const lists[] = { "act", "reset_some" };
 	const weft_env_model *env = weft__env_of(sim->model);
-	weft__env_view v[8];
+	weft__env_view v[WEFT__ENV_VIEWS];
 	int64_t n;
 	weft_status st;
 
@@ -218,7 +220,7 @@ weft_status weft__sim_env_check(weft_sim *sim)
 			return st;
 	if ((st = weft__env_check_info(sim)))
 		return st;
-	if ((st = weft__env_check_apart(sim, v, sizeof v / sizeof *v)))
+	if ((st = weft__env_check_apart(sim, v)))
 		return st;
 	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
 		if (weft__sim_list_find(sim, lists[i]) < 0)

@@ -352,9 +352,9 @@ static weft_status weft__sim_model_setup(weft_sim *sim)
 	sim->in_setup = 0;
 	if (st == WEFT_OK && WEFT__SIM_STEP(sim)->n == 0)
 		st = weft__model_fail(&sim->mc, WEFT_E_MODEL,
-				      "setup declared no step launches: it "
-				      "calls weft_model_set_step() with what "
-				      "a step of `weft run` launches (an "
+				      "setup declared no step launches: call "
+				      "weft_model_set_step() in setup() with "
+				      "what a step of `weft run` launches (an "
 				      "environment model too: its own "
 				      "policy's step)");
 	if (st == WEFT_OK)

@@ -232,6 +232,10 @@ def test_other_arguments():
     with pytest.raises(TypeError, match=r"unexpected keyword argument "
                        r"'foo'"):
         gym.make_vec("weft/CartPole-v1", 2, foo=1)
+    # a bad value of a key the model has is a ValueError (ConfigError)
+    with pytest.raises(ValueError, match=r"--set cartpole.policy: "
+                       r"\[cartpole\] policy = bogus: expected one of"):
+        E.make("CartPole-v1", 2, policy="bogus")
     # a bad override or configuration value is a ValueError (ConfigError)
     with pytest.raises(ValueError, match=r"unknown key 'bogus'"):
         E.make("CartPole-v1", 2, overrides=["cartpole.bogus=1"])
@@ -321,7 +325,9 @@ def test_disabled_mode_refuses_ended_environments():
         env.reset(options={"reset_mask": keep})
         with pytest.raises(ValueError, match="not been reset"):
             env.step(np.ones(2, np.int64))
-    env.reset(options={"reset_mask": ended.copy()})
+    # the terminated view itself as the mask (the reset clears it)
+    assert not trunc.any()
+    _, info = env.reset(options={"reset_mask": term})
     obs, rew, term, trunc, _ = env.step(np.ones(2, np.int64))
     assert not (term | trunc).any() and (rew == 1).all()
     env.close()
@@ -354,6 +360,7 @@ def test_set_state_env_ids():
                        r"more than once"):
         env.set_state(np.zeros((3, 4)), env_ids=[1, 0, 1])
     env.set_state(np.zeros((2, 4)), env_ids=np.array([3, 1], np.uint8))
+    env.set_state(np.zeros((0, 4)), env_ids=[])  # none: nothing set
     env.close()
 
 

@@ -231,13 +231,15 @@ def _check_renderer(env_id):
 def _open(sets, results, backend, section, model_keys):
     """_weft.Env(sets, results), its errors as Python's for a bad call: a
     key of the model's section that it does not have, given as a keyword
-    of make(), a TypeError (as an unexpected keyword argument is); a
-    backend name no plugin has, a ValueError naming `backend`."""
+    of make(), a TypeError (as an unexpected keyword argument is; a bad
+    value of a key it has stays a ConfigError, a ValueError); a backend
+    name no plugin has, a ValueError naming `backend`."""
     try:
         return _weft.Env(sets, tuple(results))
     except ConfigError as e:
         for k in model_keys:
-            if str(e).startswith("--set %s.%s:" % (section, k)):
+            if str(e).startswith("--set %s.%s: unknown key"
+                                 % (section, k)):
                 raise TypeError("unexpected keyword argument %r: %s"
                                 % (k, e)) from None
         raise
@@ -496,6 +498,9 @@ class WeftVectorEnv(_Base):
                     "options['reset_mask'] must be a bool array of shape "
                     "(%d,), got %s of shape %s" % (n, mask.dtype,
                                                    mask.shape))
+            # a copy: the mask may be the terminated view, which the
+            # reset clears
+            mask = mask.copy()
         if seed is not None:
             seeds, given = self._seeds(seed)
             which[given] = 2  # WEFT_ENV_SEEDED
@@ -508,7 +513,7 @@ class WeftVectorEnv(_Base):
                 int(seed))
         self._begun(mask)
         return self._out(self._obs), self._fields(
-            self._all if mask is None else mask.copy())
+            self._all if mask is None else mask)
 
     def _seeds(self, seed):
         n = self.num_envs
@@ -600,14 +605,17 @@ class WeftVectorEnv(_Base):
         with np.errstate(over="ignore", invalid="ignore"):
             out = a if a.dtype == self._act_dtype and a.flags.c_contiguous \
                 else np.ascontiguousarray(a, dtype=self._act_dtype)
-            if out.dtype.kind != "f" or np.isfinite(out.sum()):
+            # floats are checked as the model takes them, or as given
+            # where it takes integers (a NaN has no integer value)
+            chk = out if out.dtype.kind == "f" else a
+            if chk.dtype.kind != "f" or np.isfinite(chk.sum()):
                 return out
-        bad = ~np.isfinite(out).reshape(self.num_envs, -1).all(axis=1)
+        bad = ~np.isfinite(chk).reshape(self.num_envs, -1).all(axis=1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise InvalidArgumentError(
                 "actions of environment %d are not finite as %s (%s); "
-                "nothing was sent" % (i, out.dtype, a[i]))
+                "nothing was sent" % (i, chk.dtype, a[i]))
         return out
 
     def step(self, actions):
@@ -628,10 +636,11 @@ class WeftVectorEnv(_Base):
         # (a Discrete space's integer array of the right shape, any
         # integer dtype, is passed as it is: the extension converts it and
         # checks the range in one pass, allocating nothing)
+        out = self._views_out  # (a close() by another thread clears it)
         self._c.step(a)
         self._env_steps += self.num_envs
         if self._plain:
-            return self._views_out + ({},)
+            return out + ({},)
         return self._result()
 
     def step_device(self, stream=None):
@@ -713,6 +722,10 @@ class WeftVectorEnv(_Base):
         reset info there, which one view per field cannot also hold). In
         DISABLED mode an episode's end makes the next step wait for
         its environment's reset (_refuse)."""
+        if self.closed:
+            raise InvalidArgumentError(
+                "step(): the environments were closed by another thread "
+                "before the step's results were read")
         if self._plain:
             return self._views_out + ({},)
         if self.autoreset == "next_step" or not np.logical_or(
@@ -934,8 +947,8 @@ class CartPoleVectorEnv(WeftVectorEnv):
         self._max_return = 0
 
     def close(self, **kwargs):
+        super().close(**kwargs)  # (refused while another thread steps)
         self.final_obs = self.final_return = None
-        super().close(**kwargs)
 
     def get_state(self):
         """Every environment's state, (n, 4): x, x_dot, theta, theta_dot,
@@ -963,7 +976,7 @@ class CartPoleVectorEnv(WeftVectorEnv):
             ids = np.arange(n)
         else:
             ids = np.asarray(env_ids).reshape(-1)
-            if ids.dtype.kind not in "iu":
+            if ids.size and ids.dtype.kind not in "iu":
                 raise TypeError("env_ids must be integers (environment "
                                 "indices), got dtype %s" % ids.dtype)
             ids = ids.astype(np.int64)
@@ -1046,7 +1059,8 @@ def make(id, num_envs=1, *, backend="auto", autoreset_mode=None,
     autoreset_mode: a gymnasium AutoresetMode or "next_step" (the
     default, as Gymnasium 1.x), "same_step", "disabled"; precision: "f32"
     or "f64" for models that have both (None: the model's default);
-    max_episode_steps: truncation (None: the id's); threads: OpenMP
+    max_episode_steps: truncation (None, or the id's own: the model's,
+    which an override of its key changes); threads: OpenMP
     threads; copy: fresh arrays instead of views; overrides: more
     "section.key=value" settings (or a dict); render_mode: None or
     "rgb_array" (render() then gives num_envs frames); model_path:
