@@ -102,6 +102,9 @@ static int add_id(weft_env_list *l, const weft_env_entry *e0, const char *rec,
 	e->summary = list_str(l, s, n);
 	field(rec, len, 3, &s, &n);
 	e->sets = list_str(l, s, n);
+	field(rec, len, 4, &s, &n);
+	e->has_reward_threshold = n > 0;
+	e->reward_threshold = n > 0 ? strtod(s, NULL) : 0.0;
 	if (!e->id || !e->summary || !e->sets)
 		return -1;
 	l->n++;

@@ -10,6 +10,7 @@
 #include "plugin/plugin.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,10 +327,22 @@ static int check_env_sets(weft__plugin *p, const weft_env_id *e)
 	return 0;
 }
 
+/* The reward threshold of env's id i (1.9): 1 and *v, or 0 for none
+ * (the descriptor predates them, has none, or NAN for this id). */
+static int env_threshold(const weft_env_model *env, uint32_t i, double *v)
+{
+	if (env->struct_size < WEFT_ENV_MODEL_V1_9_SIZE ||
+	    !env->reward_thresholds || isnan(env->reward_thresholds[i]))
+		return 0;
+	*v = env->reward_thresholds[i];
+	return 1;
+}
+
 static int check_env_id(weft__plugin *p, const weft_model *m,
 			const weft_env_model *env, uint32_t i)
 {
 	const weft_env_id *e = &env->ids[i];
+	double thr;
 
 	if (!is_env_id(e->id))
 		return weft__plugin_refuse(
@@ -352,6 +365,11 @@ static int check_env_id(weft__plugin *p, const weft_model *m,
 					"env id '%s': its summary is not "
 					"one line of text",
 					e->id);
+	if (env_threshold(env, i, &thr) && isinf(thr))
+		return weft__plugin_refuse(p, "check",
+					   "env id '%s': reward threshold %g "
+					   "is not finite (NAN for none)",
+					   e->id, thr);
 	return check_env_sets(p, e);
 }
 
@@ -369,13 +387,17 @@ static int env_text(weft__plugin *p, const weft_env_model *env)
 			     env->precision_key ? env->precision_key : "");
 	for (uint32_t i = 0; i < env->n_ids && n < WEFT__ENV_TEXT_MAX; i++) {
 		const weft_env_id *e = &env->ids[i];
+		char thr[32] = "";
+		double v;
 
-		n += (size_t)snprintf(t + n, WEFT__ENV_TEXT_MAX - n,
-				      "%s%s%c%" PRIu32 "%c%s%c%s", rs, e->id,
-				      WEFT__ENV_FS, e->max_episode_steps,
-				      WEFT__ENV_FS,
-				      e->summary ? e->summary : "",
-				      WEFT__ENV_FS, e->sets ? e->sets : "");
+		if (env_threshold(env, i, &v))
+			snprintf(thr, sizeof thr, "%.17g", v);
+		n += (size_t)snprintf(
+			t + n, WEFT__ENV_TEXT_MAX - n,
+			"%s%s%c%" PRIu32 "%c%s%c%s%c%s", rs, e->id,
+			WEFT__ENV_FS, e->max_episode_steps, WEFT__ENV_FS,
+			e->summary ? e->summary : "", WEFT__ENV_FS,
+			e->sets ? e->sets : "", WEFT__ENV_FS, thr);
 	}
 	if (n >= WEFT__ENV_TEXT_MAX) {
 		free(t);
@@ -397,13 +419,13 @@ static int check_env(weft__plugin *p, const weft_model *m)
 
 	if (!env)
 		return 0;
-	if (env->struct_size < sizeof(weft_env_model))
+	if (env->struct_size < WEFT_ENV_MODEL_V1_5_SIZE)
 		return weft__plugin_refuse(p, "check",
 					   "env's struct_size is %" PRIu32
 					   ", model ABI 1.5 needs at least "
-					   "%zu (sizeof(weft_env_model))",
+					   "%zu (weft_env_model through n_ids)",
 					   env->struct_size,
-					   sizeof(weft_env_model));
+					   (size_t)WEFT_ENV_MODEL_V1_5_SIZE);
 	if (check_desc_key(p, m, "env's count_key", env->count_key,
 			   WEFT_KEY_INT, NULL) ||
 	    check_desc_key(p, m, "env's autoreset_key", env->autoreset_key,

@@ -228,7 +228,8 @@ weft_status weft__models_scan(weft_context *ctx, const char *model_path,
 size_t weft__model_list_count(const weft_model_list *l);
 /* The env text's separators (weft__plugin.env): fields of a record, and
  * records (the first: count, autoreset and precision keys; then one an
- * id: id, max_episode_steps, summary, sets). */
+ * id: id, max_episode_steps, summary, sets, reward_threshold as "%.17g"
+ * or "" for none). */
 #define WEFT__ENV_FS '\x1f'
 #define WEFT__ENV_RS '\x1e'
 const weft_model_info *weft__model_list_at(const weft_model_list *l, size_t i);

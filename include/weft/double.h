@@ -261,11 +261,8 @@ WEFT_FN weft_u32 weft_d64_to_u32(weft_d64 a)
  * Elsewhere it is WEFT_FN; defined beforehand, it is left as it is (a test
  * that checks the baseline build defines it as WEFT_FN). */
 #ifdef WEFT_D64_FN
-#elif WEFT_D64_HARDWARE && defined(WEFT_TARGET_HOST) && defined(__x86_64__) && \
-	defined(__GNUC__) && !defined(__clang__) && !defined(__FMA__)
-#define WEFT_D64_FN                           \
-	static inline __attribute__((unused)) \
-	__attribute__((flatten, target_clones("fma", "default")))
+#elif WEFT_D64_HARDWARE && defined(WEFT_TARGET_HOST)
+#define WEFT_D64_FN WEFT_FN WEFT__FMA_CLONES
 #else
 #define WEFT_D64_FN WEFT_FN
 #endif

@@ -144,8 +144,9 @@ typedef struct weft_env_id {
  * keys exist in the model's section with these types: count_key INT
  * (the number of environments), autoreset_key ENUM with exactly
  * WEFT_AUTORESET_CHOICES, precision_key ENUM with choices "f32|f64" (or
- * NULL for a model with one precision); ids valid and unique. Grows only
- * by appending fields. */
+ * NULL for a model with one precision); ids valid and unique;
+ * reward_thresholds (1.9), when set, none infinite. Grows only by
+ * appending fields. */
 typedef struct weft_env_model {
 	uint32_t struct_size; /* sizeof(weft_env_model) */
 	const char *count_key;
@@ -153,7 +154,23 @@ typedef struct weft_env_model {
 	const char *precision_key;
 	const weft_env_id *ids;
 	uint32_t n_ids;
+	/* Model ABI 1.9 (read where struct_size covers it): Gymnasium's
+	 * reward_threshold of each id, the mean return at which it counts
+	 * as solved (CartPole-v1: 475), n_ids values in the order of ids,
+	 * NAN (<math.h>) for an id without one (Pendulum-v1's None); or NULL
+	 * for none at all. Documentation for applications, as
+	 * max_episode_steps. An array beside ids, not a field of
+	 * weft_env_id: ids is an array, whose elements cannot grow without
+	 * moving those after them for a weft built before. */
+	const double *reward_thresholds;
 } weft_env_model;
+
+/* weft_env_model's first published layout (model ABI 1.5), and the 1.9
+ * one, which appended reward_thresholds. */
+#define WEFT_ENV_MODEL_V1_5_SIZE \
+	(offsetof(weft_env_model, n_ids) + sizeof(uint32_t))
+#define WEFT_ENV_MODEL_V1_9_SIZE \
+	(offsetof(weft_env_model, reward_thresholds) + sizeof(const double *))
 
 #ifdef __cplusplus
 }

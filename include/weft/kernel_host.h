@@ -37,6 +37,18 @@ typedef double weft_f64;
 #define WEFT_GLOBAL
 #define WEFT_FN		static inline __attribute__((unused))
 #define WEFT_FN_OUTLINE static __attribute__((unused, noinline))
+/* For a function of fused multiply-adds (double.h's WEFT_D64_FN, math.h's
+ * WEFT_FMA_FN): on x86-64, built by GCC for the baseline instruction set
+ * (where an fma is a call of the C library's), a second build for CPUs
+ * with FMA, everything it calls inlined into each, the loader picking
+ * the one the CPU runs (target_clones); nothing elsewhere. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__FMA__)
+#define WEFT__FMA_CLONES \
+	__attribute__((flatten, target_clones("fma", "default")))
+#else
+#define WEFT__FMA_CLONES
+#endif
 /* File-scope constant tables: `WEFT_CONST weft_f64 name[] = { ... };`
  * (__constant in OpenCL, __device__ in CUDA). Index them directly; do not
  * take pointers to them. */

@@ -11,7 +11,10 @@
  *        rounded for |x| < 2^20, weft_sin_cr(x), weft_sincos_cr(x, &s, &c))
  *   f32: the same names with an f suffix (weft_sinf, weft_sincosf, ...);
  *        weft_sincosf_simd (f32 arithmetic alone, branch-free: for kernels
- *        that vectorise, within 1.52 ulp for |x| <= 64)
+ *        that vectorise, within 1.52 ulp for |x| <= 64); weft_fmaf
+ *        (a * b + c rounded once, the same on every target) and
+ *        weft_sincosf_fma (weft_sincosf_simd with fused multiply-adds,
+ *        within 1.49 ulp for |x| <= 64); WEFT_FMA_FN
  *
  * Every function is written out here in the dialect's C subset: integer
  * operations, bit casts, and + - * / and square root on binary64, which
@@ -2964,6 +2967,83 @@ WEFT_FN void weft_sincosf_simd(weft_f32 x, weft_f32 *s, weft_f32 *c)
 	weft_u32 odd = q & 1u;
 
 	/* Quadrant k mod 4: sin x = s, c, -s, -c; cos x = c, -s, -c, s. */
+	*s = weft_u32_as_f32(weft_f32_as_u32(weft_select_f32(odd, pc, ps)) ^
+			     ((q & 2u) << 30));
+	*c = weft_u32_as_f32(weft_f32_as_u32(weft_select_f32(odd, ps, pc)) ^
+			     (((q + 1u) & 2u) << 30));
+}
+
+/* a * b + c with one rounding (IEEE 754's fusedMultiplyAdd, the same
+ * bits on every target): a prelude may define WEFT_FMA_F32; otherwise
+ * each target's built-in (OpenCL's named through an object-like macro,
+ * as double.h does for f64). On an x86-64 host, in a kernel built for a
+ * CPU with FMA (a WEFT_KERNEL_SIMD kernel's x86-64-v3 and v4 builds, or
+ * a function marked WEFT_FMA_FN) it is one instruction; elsewhere a call
+ * of the C library's fmaf, exact but slow. */
+#ifdef WEFT_FMA_F32
+#define WEFT__MATH_FMAF WEFT_FMA_F32
+#elif defined(WEFT_TARGET_OPENCL)
+#define WEFT__MATH_FMAF fma
+#elif defined(WEFT_TARGET_CUDA)
+#define WEFT__MATH_FMAF(a, b, c) __fmaf_rn(a, b, c)
+#else
+#define WEFT__MATH_FMAF(a, b, c) __builtin_fmaf(a, b, c)
+#endif
+
+WEFT_FN weft_f32 weft_fmaf(weft_f32 a, weft_f32 b, weft_f32 c)
+{
+	return WEFT__MATH_FMAF(a, b, c);
+}
+
+/* WEFT_FMA_FN: WEFT_FN for a function of a kernel that is not
+ * WEFT_KERNEL_SIMD and calls weft_fmaf (or weft_sincosf_fma) often. On an
+ * x86-64 host compiled by GCC for the baseline instruction set, weft_fmaf
+ * is a call of the C library's fmaf there; such a function gets a second
+ * build for CPUs with FMA, where it is one instruction, everything it
+ * calls inlined into it, and the loader picks the build the CPU runs
+ * (GCC's target_clones), as double.h's WEFT_D64_FN. Both builds compute
+ * the same bits. A WEFT_KERNEL_SIMD kernel needs none: its x86-64-v3 and
+ * v4 builds have FMA. Elsewhere it is WEFT_FN. */
+#ifdef WEFT_FMA_FN
+#elif defined(WEFT_TARGET_HOST)
+#define WEFT_FMA_FN WEFT_FN WEFT__FMA_CLONES
+#else
+#define WEFT_FMA_FN WEFT_FN
+#endif
+
+/* weft_sincosf_simd's method with fused multiply-adds: x = k pi/2 + r,
+ * r = ((x - k C1) - k C2) - k C3 each step one fma (C1, C2, C3: pi/2 in
+ * three f32 parts, to within 1e-22), the same Cephes polynomials
+ * evaluated by Horner's rule in fmas. About 20 operations where
+ * weft_sincosf_simd takes 34; branch-free, table-free, the same bits on
+ * every target for finite x (sin(-0) is +0, and a NaN or infinite x
+ * gives a NaN whose bits are the target's, as weft_sincosf_simd).
+ * Against the C library's double sin and cos on every float: within
+ * 1.49 ulp for |x| <= 64, 1.53 ulp for |x| < 6434; beyond, where
+ * |k| >= 4096, take weft_sincosf. */
+#define WEFT__MATH_PIO2F_A 0x1.921fb6p0f
+#define WEFT__MATH_PIO2F_B -0x1.777a5cp-25f
+#define WEFT__MATH_PIO2F_C -0x1.ee59dap-50f
+
+WEFT_FN void weft_sincosf_fma(weft_f32 x, weft_f32 *s, weft_f32 *c)
+{
+	weft_f32 t = weft_fmaf(x, WEFT__MATH_2_PIF, WEFT__MATH_ROUNDF);
+	weft_f32 k = t - WEFT__MATH_ROUNDF;
+	weft_u32 q = weft_f32_as_u32(t);
+	weft_f32 r = weft_fmaf(-k, WEFT__MATH_PIO2F_A, x);
+	weft_f32 z, ps, pc;
+	weft_u32 odd = q & 1u;
+
+	r = weft_fmaf(-k, WEFT__MATH_PIO2F_B, r);
+	r = weft_fmaf(-k, WEFT__MATH_PIO2F_C, r);
+	z = r * r;
+	ps = weft_fmaf(weft_fmaf(-1.9515295891e-4f, z, 8.3321608736e-3f), z,
+		       -1.6666654611e-1f);
+	ps = weft_fmaf(ps * z, r, r);
+	pc = weft_fmaf(
+		weft_fmaf(2.443315711809948e-5f, z, -1.388731625493765e-3f), z,
+		4.166664568298827e-2f);
+	pc = weft_fmaf(weft_fmaf(pc, z, -0.5f), z, 1.0f);
 	*s = weft_u32_as_f32(weft_f32_as_u32(weft_select_f32(odd, pc, ps)) ^
 			     ((q & 2u) << 30));
 	*c = weft_u32_as_f32(weft_f32_as_u32(weft_select_f32(odd, ps, pc)) ^

@@ -207,7 +207,7 @@ typedef struct weft_kernel_sig {
  * its header and checks the whole table (ABI, size, name, functions, keys,
  * kernels and signatures) before any of the model's code runs. */
 #define WEFT_MODEL_ABI_MAJOR	1
-#define WEFT_MODEL_ABI_MINOR	8
+#define WEFT_MODEL_ABI_MINOR	9
 #define WEFT_MODEL_ENTRY_SYMBOL "weft_model_entry"
 
 /* Export the entry of a model plugin; everything else in it is static (or

@@ -241,6 +241,11 @@ typedef struct weft_env_entry {
 	const char *autoreset_key;
 	const char *precision_key;
 	uint32_t max_episode_steps; /* Gymnasium's truncation, 0 if none */
+	/* Gymnasium's reward_threshold (the mean return at which the id
+	 * counts as solved): has_reward_threshold 1 and the value, or 0 for
+	 * none. */
+	int has_reward_threshold;
+	double reward_threshold;
 } weft_env_entry;
 
 /* Every environment id of the available models, found as

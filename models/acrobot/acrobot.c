@@ -54,7 +54,7 @@ static const weft_key_desc acrobot_keys[] = {
 	{ "precision", WEFT_KEY_ENUM, "f64", 0, 0, "f32|f64",
 	  "arithmetic of the state: f64 (Gymnasium's float64 operations in "
 	  "its order; sin, cos and x**2 from weft's math library) or f32 "
-	  "(the same operations in single precision)" },
+	  "(the same step in single precision, arranged for speed)" },
 	{ "max_episode_steps", WEFT_KEY_INT, "500", 1, 16777216, NULL,
 	  "an episode is truncated after this many steps (Acrobot-v1: 500)" },
 	{ "policy", WEFT_KEY_ENUM, "random", 0, 0, "random|zero",
@@ -349,6 +349,12 @@ static const weft_env_id acrobot_ids[] = {
 	  "two-link pendulum swung up by torque at the middle joint", 500 },
 };
 
+/* Gymnasium's reward_threshold of each id, in the order of acrobot_ids. */
+static const double acrobot_thresholds[] = { -100.0 };
+_Static_assert(sizeof acrobot_thresholds / sizeof acrobot_thresholds[0] ==
+		       sizeof acrobot_ids / sizeof acrobot_ids[0],
+	       "one reward threshold per env id");
+
 static const weft_env_model acrobot_env = {
 	.struct_size = sizeof(weft_env_model),
 	.count_key = "envs",
@@ -356,6 +362,7 @@ static const weft_env_model acrobot_env = {
 	.precision_key = "precision",
 	.ids = acrobot_ids,
 	.n_ids = 1,
+	.reward_thresholds = acrobot_thresholds,
 };
 
 WEFT_MODEL_ENTRY = {

@@ -21,11 +21,13 @@
  * (models/acrobot/acrobot.md gives the measured agreement). Every backend
  * computes the same bits: the library is written in the dialect.
  *
- * precision = f32 does the same operations on f32 (x * x for the
- * squares; three cosines taken from the sines and cosines of the two
- * angles, acro32_dsdt and acro32_terminal), the constants rounded to
- * f32, with weft/math.h's weft_sincosf_simd (f32 arithmetic,
- * branch-free, within 1.52 ulp for |x| <= 64), so that the host
+ * precision = f32 takes the same step on f32, its arithmetic arranged
+ * for speed (acro32_dsdt): three cosines taken from the sines and
+ * cosines of the two angles (acro32_dsdt and acro32_terminal), the
+ * derivative's quotients over their exact common denominator (one
+ * division), products and sums fused (weft_fmaf), the constants rounded
+ * to f32, and weft/math.h's weft_sincosf_fma (f32 arithmetic,
+ * branch-free, within 1.49 ulp for |x| <= 64), so that the host
  * vectorises its step (acrobot_act_f32, acrobot.wk).
  *
  * The f64 step computes in binary64 (weft/math.h) and both precisions
@@ -230,7 +232,7 @@ WEFT_FN void acro64_obs(acro64 s, weft_f32 *o)
 	o[5] = (weft_f32)s.s3;
 }
 
-/* ---- precision = f32: the same operations on f32 ---------------------- */
+/* ---- precision = f32: the step on f32, arranged for speed --------------- */
 
 typedef struct acro32 {
 	weft_f32 s0, s1, s2, s3;
@@ -239,28 +241,35 @@ typedef struct acro32 {
 /* _dsdt in f32. Its cos(t1 + t2 - pi/2) and cos(t1 - pi/2) are taken as
  * sin(t1 + t2) = sin t1 cos t2 + cos t1 sin t2 and sin t1, from the sin
  * and cos of t1 and t2: two sincos where there were three, and no
- * f32 rounding of pi/2 in an argument (so nearer the float64 values). */
+ * f32 rounding of pi/2 in an argument (so nearer the float64 values).
+ * With d1 = 3.5 + cos t2 and d2 = 1.25 + 0.5 cos t2, Gymnasium's
+ * ddtheta2 = (a + d2/d1 phi1 - 0.5 dtheta1^2 sin t2 - phi2) /
+ * (1.25 - d2^2/d1) is num / den multiplied through by d1: num =
+ * d1 (a - 0.5 dtheta1^2 sin t2 - phi2) + d2 phi1, den = 1.25 d1 - d2^2 =
+ * 2.8125 - 0.25 cos^2 t2; and ddtheta1 = -(d2 ddtheta2 + phi1) / d1 =
+ * -(d2 num + phi1 den) / (den d1): one division, 1 / (den d1), where
+ * Gymnasium's has four. phi1's -0.5 dtheta2^2 sin t2 - dtheta2 dtheta1
+ * sin t2 is -sin t2 (0.5 dtheta2 + dtheta1) dtheta2. */
 WEFT_FN acro32 acro32_dsdt(acro32 y, weft_f32 a)
 {
-	weft_f32 c1, s1, c2, s2, d1, d2, phi1, phi2, dd1, dd2, num, den;
+	weft_f32 c1, s1, c2, s2, d1, d2, phi1, phi2, num, den, inv;
 	acro32 k;
 
-	weft_sincosf_simd(y.s0, &s1, &c1);
-	weft_sincosf_simd(y.s1, &s2, &c2);
-	d1 = ((0.25f + (1.25f + c2)) + 1.0f) + 1.0f;
-	d2 = (0.25f + 0.5f * c2) + 1.0f;
-	phi2 = (weft_f32)ACRO_G_LC2 * (s1 * c2 + c1 * s2);
-	phi1 = (-0.5f * (y.s3 * y.s3)) * s2 - (y.s3 * y.s2) * s2;
-	phi1 = phi1 + (weft_f32)ACRO_G_LINK1 * s1;
-	phi1 = phi1 + phi2;
-	num = ((a + (d2 / d1) * phi1) - (0.5f * (y.s2 * y.s2)) * s2) - phi2;
-	den = 1.25f - (d2 * d2) / d1;
-	dd2 = num / den;
-	dd1 = -(d2 * dd2 + phi1) / d1;
+	weft_sincosf_fma(y.s0, &s1, &c1);
+	weft_sincosf_fma(y.s1, &s2, &c2);
+	d1 = c2 + 3.5f;
+	d2 = weft_fmaf(0.5f, c2, 1.25f);
+	phi2 = (weft_f32)ACRO_G_LC2 * weft_fmaf(s1, c2, c1 * s2);
+	phi1 = weft_fmaf((weft_f32)ACRO_G_LINK1, s1, phi2);
+	phi1 = weft_fmaf(-s2, weft_fmaf(0.5f, y.s3, y.s2) * y.s3, phi1);
+	num = a - weft_fmaf(0.5f * y.s2, y.s2 * s2, phi2);
+	num = weft_fmaf(d1, num, d2 * phi1);
+	den = weft_fmaf(-0.25f * c2, c2, 2.8125f);
+	inv = 1.0f / (den * d1);
 	k.s0 = y.s2;
 	k.s1 = y.s3;
-	k.s2 = dd1;
-	k.s3 = dd2;
+	k.s2 = -weft_fmaf(d2, num, phi1 * den) * inv;
+	k.s3 = num * d1 * inv;
 	return k;
 }
 
@@ -268,17 +277,19 @@ WEFT_FN acro32 acro32_axpy(acro32 y0, weft_f32 h, acro32 k)
 {
 	acro32 r;
 
-	r.s0 = y0.s0 + h * k.s0;
-	r.s1 = y0.s1 + h * k.s1;
-	r.s2 = y0.s2 + h * k.s2;
-	r.s3 = y0.s3 + h * k.s3;
+	r.s0 = weft_fmaf(h, k.s0, y0.s0);
+	r.s1 = weft_fmaf(h, k.s1, y0.s1);
+	r.s2 = weft_fmaf(h, k.s2, y0.s2);
+	r.s3 = weft_fmaf(h, k.s3, y0.s3);
 	return r;
 }
 
 WEFT_FN weft_f32 acro32_rk_sum(weft_f32 y0, weft_f32 k1, weft_f32 k2,
 			       weft_f32 k3, weft_f32 k4)
 {
-	return y0 + (weft_f32)ACRO_DT6 * (((k1 + 2.0f * k2) + 2.0f * k3) + k4);
+	weft_f32 sum = weft_fmaf(2.0f, k3, weft_fmaf(2.0f, k2, k1)) + k4;
+
+	return weft_fmaf((weft_f32)ACRO_DT6, sum, y0);
 }
 
 /* One turn of wrap(): x - 2 pi where x > pi (down), x + 2 pi where
@@ -375,15 +386,15 @@ WEFT_FN int acro32_terminal(acro32 s)
 {
 	weft_f32 c1, s1, c2, s2;
 
-	weft_sincosf_simd(s.s0, &s1, &c1);
-	weft_sincosf_simd(s.s1, &s2, &c2);
+	weft_sincosf_fma(s.s0, &s1, &c1);
+	weft_sincosf_fma(s.s1, &s2, &c2);
 	return -c1 - (c1 * c2 - s1 * s2) > 1.0f;
 }
 
 WEFT_FN void acro32_obs(acro32 s, weft_f32 *o)
 {
-	weft_sincosf_simd(s.s0, &o[1], &o[0]);
-	weft_sincosf_simd(s.s1, &o[3], &o[2]);
+	weft_sincosf_fma(s.s0, &o[1], &o[0]);
+	weft_sincosf_fma(s.s1, &o[3], &o[2]);
 	o[4] = s.s2;
 	o[5] = s.s3;
 }

@@ -728,6 +728,12 @@ static const weft_env_id cartpole_env_ids[] = {
 	  500 },
 };
 
+/* Gymnasium's reward_threshold of each id, in the order of cartpole_env_ids. */
+static const double cartpole_thresholds[] = { 475.0 };
+_Static_assert(sizeof cartpole_thresholds / sizeof cartpole_thresholds[0] ==
+		       sizeof cartpole_env_ids / sizeof cartpole_env_ids[0],
+	       "one reward threshold per env id");
+
 static const weft_env_model cartpole_env = {
 	.struct_size = sizeof(weft_env_model),
 	.count_key = "envs",
@@ -735,6 +741,7 @@ static const weft_env_model cartpole_env = {
 	.precision_key = "precision",
 	.ids = cartpole_env_ids,
 	.n_ids = sizeof cartpole_env_ids / sizeof cartpole_env_ids[0],
+	.reward_thresholds = cartpole_thresholds,
 };
 
 WEFT_MODEL_ENTRY = {

@@ -376,6 +376,12 @@ static const weft_env_id mc_ids[] = {
 	  999 },
 };
 
+/* Gymnasium's reward_threshold of each id, in the order of mc_ids. */
+static const double mc_thresholds[] = { -110.0, 90.0 };
+_Static_assert(sizeof mc_thresholds / sizeof mc_thresholds[0] ==
+		       sizeof mc_ids / sizeof mc_ids[0],
+	       "one reward threshold per env id");
+
 static const weft_env_model mc_env = {
 	.struct_size = sizeof(weft_env_model),
 	.count_key = "envs",
@@ -383,6 +389,7 @@ static const weft_env_model mc_env = {
 	.precision_key = "precision",
 	.ids = mc_ids,
 	.n_ids = sizeof mc_ids / sizeof mc_ids[0],
+	.reward_thresholds = mc_thresholds,
 };
 
 WEFT_MODEL_ENTRY = {

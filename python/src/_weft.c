@@ -2451,14 +2451,25 @@ static const char *owner_backend(PyObject *owner)
 static PyObject *env_item(const void *l, size_t i)
 {
 	const weft_env_entry *x = weft_env_list_at(l, i);
+	PyObject *thr;
 
+	if (x->has_reward_threshold)
+		thr = PyFloat_FromDouble(x->reward_threshold);
+	else {
+		Py_INCREF(Py_None);
+		thr = Py_None;
+	}
+	if (!thr)
+		return NULL;
+	/* N: the dict takes the threshold's reference. */
 	return Py_BuildValue(
-		"{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:I}", "id", x->id, "model",
-		x->model, "path", x->path, "sets", x->sets ? x->sets : "",
-		"summary", x->summary ? x->summary : "", "count_key",
-		x->count_key, "autoreset_key", x->autoreset_key,
+		"{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:I,s:N}", "id", x->id,
+		"model", x->model, "path", x->path, "sets",
+		x->sets ? x->sets : "", "summary", x->summary ? x->summary : "",
+		"count_key", x->count_key, "autoreset_key", x->autoreset_key,
 		"precision_key", x->precision_key ? x->precision_key : "",
-		"max_episode_steps", x->max_episode_steps);
+		"max_episode_steps", x->max_episode_steps, "reward_threshold",
+		thr);
 }
 
 static PyObject *py_envs(PyObject *self, PyObject *args)

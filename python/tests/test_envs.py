@@ -324,11 +324,18 @@ def test_make_vec():
                        autoreset_mode=AutoresetMode.SAME_STEP)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     env.close()
-    # each id's spec has its truncation, as Gymnasium's own ids do, and
-    # make_vec's max_episode_steps= sets it
+    # each id's spec has its truncation and reward threshold, as
+    # Gymnasium's own ids do (the same values where Gymnasium has the
+    # id), and make_vec's max_episode_steps= sets the truncation
     for e in _weft.envs(None):
-        assert gym.spec(E.gym_id(e["id"])).max_episode_steps == \
-            (e["max_episode_steps"] or None)
+        spec = gym.spec(E.gym_id(e["id"]))
+        assert spec.max_episode_steps == (e["max_episode_steps"] or None)
+        assert spec.reward_threshold == e["reward_threshold"]
+        theirs = gym.registry.get(e["id"])
+        if theirs is not None and str(theirs.entry_point).startswith(
+                "gymnasium.envs."):
+            assert (spec.max_episode_steps, spec.reward_threshold) == \
+                (theirs.max_episode_steps, theirs.reward_threshold), e["id"]
     if "CartPole-v1" in IDS:
         assert gym.spec("weft/CartPole-v1").max_episode_steps == \
             gym.spec("CartPole-v1").max_episode_steps == 500

@@ -253,6 +253,10 @@ def test_register_and_make_vec(model_dir, registered):
     assert set(registered) == {"weft/TpWalk-v0", "weft/ThirdParty-TpWalk-v1"}
     assert E.register(model_path=model_dir) == []  # already known
     # registered with the model_path: make_vec needs no keyword then
+    # the specs carry the model's truncation and reward thresholds
+    assert gym.spec("weft/TpWalk-v0").reward_threshold == 10.0
+    assert gym.spec("weft/ThirdParty-TpWalk-v1").reward_threshold is None
+    assert gym.spec("weft/TpWalk-v0").max_episode_steps == 20
     env = gym.make_vec("weft/TpWalk-v0", 3)
     assert isinstance(env, E.WeftVectorEnv) and env.num_envs == 3
     assert env.spec.kwargs["model_path"] == str(model_dir)

@@ -1115,6 +1115,7 @@ def register(model_path: PathList | None = None) -> list[str]:
                                                            _id=e["id"]),
                           max_episode_steps=e.get("max_episode_steps")
                           or None,
+                          reward_threshold=e.get("reward_threshold"),
                           kwargs={"model_path": path} if path else {})
         except Exception:  # an id Gymnasium does not accept
             continue

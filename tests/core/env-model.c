@@ -22,8 +22,10 @@
  * weft_model_env_summary. Its lists count steps with the loader tests'
  * kernel (tests/models/broken-model.wk): the core checks only that the
  * views and lists exist, with their dtypes and shapes. Its ids:
- * EnvGood-v0 and "Envtest/NAME-v1".
+ * EnvGood-v0 (reward threshold 150.5) and "Envtest/NAME-v1" (none).
  */
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +33,19 @@
 
 #include "bm_kernels.h"
 
-#define EM_NO_SPACES  1 /* setup() never calls weft_model_env_spaces */
-#define EM_NO_VIEW    2 /* no view final_obs */
-#define EM_DTYPE      3 /* terminated is u32 */
-#define EM_SHAPE      4 /* obs is [n, 3] */
-#define EM_NO_LIST    5 /* no list reset_some */
-#define EM_BAD_ID     6 /* an id with a space and no version */
-#define EM_DUP_ID     7 /* one id twice */
-#define EM_AUTORESET  8 /* the autoreset key lacks "disabled" */
-#define EM_COUNT_REAL 9 /* the count key is REAL */
+#define EM_NO_SPACES  1	 /* setup() never calls weft_model_env_spaces */
+#define EM_NO_VIEW    2	 /* no view final_obs */
+#define EM_DTYPE      3	 /* terminated is u32 */
+#define EM_SHAPE      4	 /* obs is [n, 3] */
+#define EM_NO_LIST    5	 /* no list reset_some */
+#define EM_BAD_ID     6	 /* an id with a space and no version */
+#define EM_DUP_ID     7	 /* one id twice */
+#define EM_AUTORESET  8	 /* the autoreset key lacks "disabled" */
+#define EM_COUNT_REAL 9	 /* the count key is REAL */
+#define EM_THRESHOLD  10 /* EnvGood-v0's reward threshold is infinite */
+#define EM_OLD_ENV                                       \
+	11 /* built as for model ABI 1.8: its env struct \
+	    * ends before reward_thresholds */
 
 #ifndef EM_BREAK
 #define EM_BREAK 0
@@ -63,13 +69,23 @@ static const weft_env_id em_ids[] = {
 	  EM_ID ".precision=f64\n" EM_ID ".envs=2", "the same, in f64", 0 },
 };
 
+/* EnvGood-v0 counts as solved at 150.5, the other has no threshold. A
+ * model built for 1.8 has no reward_thresholds: struct_size stops before
+ * it, and the loader must not read what lies there. */
+static const double em_thresholds[] = { EM_BREAK == EM_THRESHOLD ? INFINITY
+								 : 150.5,
+					NAN };
+
 static const weft_env_model em_env = {
-	.struct_size = sizeof(weft_env_model),
+	.struct_size = EM_BREAK == EM_OLD_ENV
+			       ? offsetof(weft_env_model, reward_thresholds)
+			       : sizeof(weft_env_model),
 	.count_key = "envs",
 	.autoreset_key = "autoreset",
 	.precision_key = "precision",
 	.ids = em_ids,
 	.n_ids = 2,
+	.reward_thresholds = em_thresholds,
 };
 
 typedef struct em_state {
@@ -316,7 +332,7 @@ static void em_teardown(weft_model_ctx *mc, void *state)
 
 WEFT_MODEL_ENTRY = {
 	.abi_major = WEFT_MODEL_ABI_MAJOR,
-	.abi_minor = WEFT_MODEL_ABI_MINOR,
+	.abi_minor = EM_BREAK == EM_OLD_ENV ? 8 : WEFT_MODEL_ABI_MINOR,
 	.struct_size = sizeof(weft_model),
 	.name = EM_ID,
 	.version = "0",

@@ -22,12 +22,12 @@ mkdir "$tmp/none"
 "$weft" envs --model-path "$good" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 cat > "$tmp/want" <<'EOT'
-ID                  MODEL    MAX STEPS  SUMMARY
-EnvGood-v0          envgood  200        a test environment
-Envtest/envgood-v1  envgood  -          the same, in f64
+ID                  MODEL    MAX STEPS  THRESHOLD  SUMMARY
+EnvGood-v0          envgood  200        150.5      a test environment
+Envtest/envgood-v1  envgood  -          -          the same, in f64
 EOT
 [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/out" "$tmp/want"
-ok $? "weft envs: ID, MODEL, MAX STEPS and SUMMARY, one line an id (exit $rc)"
+ok $? "weft envs: ID, MODEL, MAX STEPS, THRESHOLD and SUMMARY, one line an id (exit $rc)"
 [ "$rc" -eq 0 ] && cmp -s "$tmp/out" "$tmp/want" || { diag "$tmp/out"; diag "$tmp/err"; }
 
 "$weft" envs --model-path "$good:$broken" > "$tmp/out" 2> "$tmp/err"
@@ -35,7 +35,7 @@ rc=$?
 [ "$rc" -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 8 ] &&
 	grep -q "^EnvGood-v0  *envgood  " "$tmp/out" &&
 	grep -q "^Envtest/em_shape-v1  *em_shape  " "$tmp/out" &&
-	! grep -q "em_badid\|em_dupid\|em_count\|em_autoreset" "$tmp/out"
+	! grep -q "em_badid\|em_dupid\|em_count\|em_autoreset\|em_threshold" "$tmp/out"
 ok $? "the first model on the path wins an id; refused models serve none"
 diag "$tmp/out"
 

@@ -8,6 +8,7 @@
  *   TpWalk-v0             goal 3, truncated after 20 steps
  *   ThirdParty/TpWalk-v1  goal 5 (tpwalk.goal=5)
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,10 +49,21 @@ static const weft_key_desc tpwalk_keys[] = {
 };
 
 static const weft_env_id tpwalk_ids[] = {
-	{ "TpWalk-v0", NULL, "a walker on the integers (a third party's test)",
-	  20 },
-	{ "ThirdParty/TpWalk-v1", "tpwalk.goal=5", "the same, goal 5", 20 },
+	{ .id = "TpWalk-v0",
+	  .summary = "a walker on the integers (a third party's test)",
+	  .max_episode_steps = 20 },
+	{ .id = "ThirdParty/TpWalk-v1",
+	  .sets = "tpwalk.goal=5",
+	  .summary = "the same, goal 5",
+	  .max_episode_steps = 20 },
 };
+
+/* TpWalk-v0 counts as solved at a mean return of 10; the other has no
+ * threshold. */
+static const double tpwalk_thresholds[] = { 10.0, NAN };
+_Static_assert(sizeof tpwalk_thresholds / sizeof tpwalk_thresholds[0] ==
+		       sizeof tpwalk_ids / sizeof tpwalk_ids[0],
+	       "one reward threshold per env id");
 
 static const weft_env_model tpwalk_env = {
 	.struct_size = sizeof(weft_env_model),
@@ -60,6 +72,7 @@ static const weft_env_model tpwalk_env = {
 	.precision_key = NULL,
 	.ids = tpwalk_ids,
 	.n_ids = 2,
+	.reward_thresholds = tpwalk_thresholds,
 };
 
 static void tw_params(weft_model_ctx *mc, tpwalk_params *p)
