@@ -90,26 +90,26 @@ typedef double weft_f64;
  * instruction; the after part is anything, run one item at a time. The
  * range function copies the launch's arguments (so that stores through the
  * buffers cannot be taken to change them) and runs the items in blocks of
- * WEFT__SIMD_BLOCK: the main part of the block's items, in a loop of a fixed
- * count whose iterations it tells GCC are independent (ivdep: no run-time alias
- * checks, which -O2's "very cheap" cost model would refuse, and no scalar
- * epilogue, which it refuses too), then their after parts; the items past the
- * last whole block run both parts one item at a time. A body may have a third
- * part, `if (WEFT_SIMD_DEFERRED) { ... }`, for rare work: the main part marks
- * the items that need it with WEFT_SIMD_DEFER(c), and the range function
- * runs the deferred parts of a block's items, one at a time, only when
- * some item of the block marked itself (each deferred part still checks
- * its own item: it runs for every item on OpenCL and CUDA, and for every
- * item of a marked block here). With GCC the function inlines everything
- * it calls (flatten) and, on x86-64 Linux from GCC 12, is built for
- * x86-64-v4 (AVX-512), x86-64-v3 (AVX2) and the baseline, the loader
- * picking the build the CPU runs (target_clones, through an ifunc). Every
- * build computes the same bits: vector + - * / and comparisons are the
- * IEEE operations of the scalar ones, conversions are exact or correctly
- * rounded, and nothing is contracted (the file weft-wk writes turns
- * contraction off). WEFT_NO_SIMD_CLONES defined beforehand keeps the
- * baseline build alone. On OpenCL and CUDA it is WEFT_KERNEL, and each
- * item runs both parts. */
+ * WEFT__SIMD_BLOCK: the main part of the block's items, in a loop of a
+ * fixed count whose iterations it tells GCC are independent (ivdep: no
+ * run-time alias checks, which -O2's "very cheap" cost model would refuse,
+ * and no scalar epilogue, which it refuses too), then their after parts;
+ * the items past the last whole block run their parts one item at a time. A
+ * body may have a third part, `if (WEFT_SIMD_DEFERRED) { ... }`, for rare
+ * work: the main part marks the items that need it with WEFT_SIMD_DEFER(c)
+ * (a byte an item, in an array of the block's marks), and the range
+ * function, after the block's after parts, runs the deferred parts of the
+ * marked items alone, in item order, found eight marks a test (each
+ * deferred part still checks its own item: it runs for every item on OpenCL
+ * and CUDA). With GCC the function inlines everything it calls (flatten)
+ * and, on x86-64 Linux from GCC 12, is built for x86-64-v4 (AVX-512),
+ * x86-64-v3 (AVX2) and the baseline, the loader picking the build the CPU
+ * runs (target_clones, through an ifunc). Every build computes the same
+ * bits: vector + - * / and comparisons are the IEEE operations of the
+ * scalar ones, conversions are exact or correctly rounded, and nothing is
+ * contracted (the file weft-wk writes turns contraction off).
+ * WEFT_NO_SIMD_CLONES defined beforehand keeps the baseline build alone. On
+ * OpenCL and CUDA it is WEFT_KERNEL, and each item runs its parts in turn. */
 #define WEFT__SIMD_BLOCK 64u
 /* Everything the item calls inlined (GCC; Clang refuses flatten with
  * target_clones, and inlines such code on its own). */
@@ -155,71 +155,101 @@ typedef double weft_f64;
 #define WEFT__SIMD_CLONES
 #endif
 
-#define WEFT_KERNEL_SIMD(name)                                                 \
-	static inline void name##__item(                                       \
-		const weft_kargs *weft__ka, uint32_t weft__gid,                \
-		uint32_t weft__extent, int weft__phase, weft_u32 *weft__defer) \
-		__attribute__((always_inline));                                \
-	WEFT__SIMD_CLONES WEFT__SIMD_FLATTEN static void name(                 \
-		const weft_kargs *weft__ka, uint32_t weft__begin,              \
-		uint32_t weft__end)                                            \
-	{                                                                      \
-		const weft_kargs weft__kc = *weft__ka;                         \
-		uint32_t weft__g = weft__begin, weft__j;                       \
-		weft_u32 weft__any, weft__none = 0u;                           \
-                                                                               \
-		for (; weft__end - weft__g >= WEFT__SIMD_BLOCK;                \
-		     weft__g += WEFT__SIMD_BLOCK) {                            \
-			WEFT__SIMD_NO_WRAP(weft__g);                           \
-			weft__any = 0u;                                        \
-			WEFT__SIMD_LOOP                                        \
-			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;          \
-			     weft__j++)                                        \
-				name##__item(&weft__kc, weft__g + weft__j,     \
-					     weft__kc.extent, 0, &weft__any);  \
-			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;          \
-			     weft__j++)                                        \
-				name##__item(&weft__kc, weft__g + weft__j,     \
-					     weft__kc.extent, 1, &weft__none); \
-			if (weft__any)                                         \
-				for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;  \
-				     weft__j++)                                \
-					name##__item(&weft__kc,                \
-						     weft__g + weft__j,        \
-						     weft__kc.extent, 2,       \
-						     &weft__none);             \
-		}                                                              \
-		for (; weft__g < weft__end; weft__g++) {                       \
-			weft__any = 0u;                                        \
-			name##__item(&weft__kc, weft__g, weft__kc.extent, 0,   \
-				     &weft__any);                              \
-			name##__item(&weft__kc, weft__g, weft__kc.extent, 1,   \
-				     &weft__none);                             \
-			if (weft__any)                                         \
-				name##__item(&weft__kc, weft__g,               \
-					     weft__kc.extent, 2, &weft__none); \
-		}                                                              \
-	}                                                                      \
-	static inline void name##__item(                                       \
-		const weft_kargs *weft__ka __attribute__((unused)),            \
-		uint32_t weft__gid __attribute__((unused)),                    \
-		uint32_t weft__extent __attribute__((unused)),                 \
-		int weft__phase __attribute__((unused)),                       \
-		weft_u32 *weft__defer __attribute__((unused)))
+/* The next item at or after j of a block that its main part marked (a
+ * nonzero byte of mark[0..WEFT__SIMD_BLOCK-1]), or WEFT__SIMD_BLOCK: the
+ * marks read eight a word, so that a block with few marks costs a few
+ * tests (on a little-endian host with GCC or Clang, the first marked byte
+ * of a word found at once). */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WEFT__SIMD_FIRST_BYTE(w) ((uint32_t)__builtin_ctzll(w) / 8u)
+#endif
+static inline uint32_t weft__simd_next_mark(const weft_u8 *mark, uint32_t j)
+{
+	uint32_t end;
+	uint64_t w;
+
+	for (; j < WEFT__SIMD_BLOCK; j = end) {
+		end = (j | 7u) + 1u;
+		memcpy(&w, mark + end - 8u, sizeof w);
+#ifdef WEFT__SIMD_FIRST_BYTE
+		w >>= 8u * (j & 7u);
+		if (w)
+			return j + WEFT__SIMD_FIRST_BYTE(w);
+#else
+		for (; w && j < end; j++)
+			if (mark[j])
+				return j;
+#endif
+	}
+	return WEFT__SIMD_BLOCK;
+}
+
+#define WEFT_KERNEL_SIMD(name)                                                \
+	static inline void name##__item(                                      \
+		const weft_kargs *weft__ka, uint32_t weft__gid,               \
+		uint32_t weft__extent, int weft__phase, weft_u8 *weft__defer) \
+		__attribute__((always_inline));                               \
+	WEFT__SIMD_CLONES WEFT__SIMD_FLATTEN static void name(                \
+		const weft_kargs *weft__ka, uint32_t weft__begin,             \
+		uint32_t weft__end)                                           \
+	{                                                                     \
+		const weft_kargs weft__kc = *weft__ka;                        \
+		uint32_t weft__g = weft__begin, weft__j;                      \
+		weft_u8 weft__mark[WEFT__SIMD_BLOCK], weft__one = 0u;         \
+                                                                              \
+		for (; weft__end - weft__g >= WEFT__SIMD_BLOCK;               \
+		     weft__g += WEFT__SIMD_BLOCK) {                           \
+			WEFT__SIMD_NO_WRAP(weft__g);                          \
+			memset(weft__mark, 0, sizeof weft__mark);             \
+			WEFT__SIMD_LOOP                                       \
+			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;         \
+			     weft__j++)                                       \
+				name##__item(&weft__kc, weft__g + weft__j,    \
+					     weft__kc.extent, 0,              \
+					     &weft__mark[weft__j]);           \
+			for (weft__j = 0; weft__j < WEFT__SIMD_BLOCK;         \
+			     weft__j++)                                       \
+				name##__item(&weft__kc, weft__g + weft__j,    \
+					     weft__kc.extent, 1, &weft__one); \
+			for (weft__j = weft__simd_next_mark(weft__mark, 0);   \
+			     weft__j < WEFT__SIMD_BLOCK;                      \
+			     weft__j = weft__simd_next_mark(weft__mark,       \
+							    weft__j + 1u))    \
+				name##__item(&weft__kc, weft__g + weft__j,    \
+					     weft__kc.extent, 2, &weft__one); \
+		}                                                             \
+		for (; weft__g < weft__end; weft__g++) {                      \
+			weft__one = 0u;                                       \
+			name##__item(&weft__kc, weft__g, weft__kc.extent, 0,  \
+				     &weft__one);                             \
+			name##__item(&weft__kc, weft__g, weft__kc.extent, 1,  \
+				     &weft__one);                             \
+			if (weft__one)                                        \
+				name##__item(&weft__kc, weft__g,              \
+					     weft__kc.extent, 2, &weft__one); \
+		}                                                             \
+	}                                                                     \
+	static inline void name##__item(                                      \
+		const weft_kargs *weft__ka __attribute__((unused)),           \
+		uint32_t weft__gid __attribute__((unused)),                   \
+		uint32_t weft__extent __attribute__((unused)),                \
+		int weft__phase __attribute__((unused)),                      \
+		weft_u8 *weft__defer __attribute__((unused)))
 /* The parts of a WEFT_KERNEL_SIMD body: `if (WEFT_SIMD_MAIN) { ... }`,
  * the straight-line part, vectorised (a draw every item makes too:
  * weft_philox's loop has a fixed count); `if (WEFT_SIMD_AFTER) { ... }`,
  * the rest (branches, loops, the work of one item), run one item at a
  * time after the main part of every item of the block;
  * `if (WEFT_SIMD_DEFERRED) { ... }`, run one item at a time after the
- * after parts, only in a block where the main part of some item called
+ * block's after parts, only for the items whose main part called
  * WEFT_SIMD_DEFER(c) with c nonzero (c: 0 or 1, evaluated once on every
  * target). All three are 1 on OpenCL and CUDA, where an item runs them
  * in turn and WEFT_SIMD_DEFER only evaluates c. */
 #define WEFT_SIMD_MAIN	   (weft__phase == 0)
 #define WEFT_SIMD_AFTER	   (weft__phase == 1)
 #define WEFT_SIMD_DEFERRED (weft__phase == 2)
-#define WEFT_SIMD_DEFER(c) ((void)(*weft__defer |= (weft_u32)(c)))
+#define WEFT_SIMD_DEFER(c) ((void)(*weft__defer |= (weft_u8)(c)))
 
 /* WEFT_BUF(type, name, k): bind the k-th launch buffer as `type *name`. */
 #define WEFT_BUF(T, name, k) T *name = (T *)weft__ka->buf[k]

@@ -1860,27 +1860,41 @@ static uint32_t env_discrete_dtype(const EnvObject *e)
 	return a->dtype;
 }
 
-/* Element k of count integers of type TF at p, as a long long, checked
- * within [lo, hi] (else jump to out_of_range with k where it is) and
- * stored at d as an integer of vbytes bytes (its low bytes: two's
- * complement, whatever the view's signedness). The width test is the
- * same every element (predicted). */
-#define WEFT_PY_STAGE(TF)                                         \
-	do {                                                      \
-		const TF *q = p;                                  \
-		for (k = 0; k < count; k++) {                     \
-			long long v = (long long)q[k];            \
-			if (v < lo || v > hi)                     \
-				goto out_of_range;                \
-			if (vbytes == 1)                          \
-				((uint8_t *)d)[k] = (uint8_t)v;   \
-			else if (vbytes == 2)                     \
-				((uint16_t *)d)[k] = (uint16_t)v; \
-			else if (vbytes == 4)                     \
-				((uint32_t *)d)[k] = (uint32_t)v; \
-			else                                      \
-				((uint64_t *)d)[k] = (uint64_t)v; \
-		}                                                 \
+/* The count integers of type TF at p checked within [lo, hi] (else jump
+ * to out_of_range with k at the first that is not) and stored at d as
+ * integers of vbytes bytes (their low bytes: two's complement, whatever
+ * the view's signedness). One loop without an exit, which the compiler
+ * vectorises (SSE2 has no 64-bit compare, so the test is arithmetic):
+ * v - lo, as a 64-bit unsigned u, is at most span = hi - lo (< 2^63) where
+ * neither u nor span - u has its top bit set. */
+#define WEFT_PY_STAGE_AS(TF, TD)                                             \
+	do {                                                                 \
+		const TF *q = p;                                             \
+		TD *o = d;                                                   \
+		uint64_t span = (uint64_t)(hi - lo), bits = 0, u;            \
+		for (k = 0; k < count; k++) {                                \
+			u = (uint64_t)(long long)q[k] - (uint64_t)lo;        \
+			bits |= u | (span - u);                              \
+			o[k] = (TD)(long long)q[k];                          \
+		}                                                            \
+		if (bits >> 63) {                                            \
+			for (k = 0;                                          \
+			     (long long)q[k] >= lo && (long long)q[k] <= hi; \
+			     k++)                                            \
+				;                                            \
+			goto out_of_range;                                   \
+		}                                                            \
+	} while (0)
+#define WEFT_PY_STAGE(TF)                               \
+	do {                                            \
+		if (vbytes == 1)                        \
+			WEFT_PY_STAGE_AS(TF, uint8_t);  \
+		else if (vbytes == 2)                   \
+			WEFT_PY_STAGE_AS(TF, uint16_t); \
+		else if (vbytes == 4)                   \
+			WEFT_PY_STAGE_AS(TF, uint32_t); \
+		else                                    \
+			WEFT_PY_STAGE_AS(TF, uint64_t); \
 	} while (0)
 
 /* Discrete actions, count integers of dtype `from` at p, within [start,
@@ -1933,6 +1947,7 @@ out_of_range:
 	return -1;
 }
 #undef WEFT_PY_STAGE
+#undef WEFT_PY_STAGE_AS
 
 /* The actions of step() into the stage: a C-contiguous buffer of one
  * element per action, either of the view's dtype and bytes (a Box's

@@ -150,6 +150,15 @@ def test_actions(env):
     with pytest.raises(ValueError, match=r"actions\[0\] is "
                        r"18446744073709551615, out of range"):
         env.step(np.array([2**64 - 1, 0, 0, 0], np.uint64))
+    # the extremes of int64 and uint8, one element each, found by the
+    # arithmetic range test of the vectorised conversion
+    for bad, dt in ((-2**63, np.int64), (2**63 - 1, np.int64),
+                    (2, np.int64), (255, np.uint8), (2**32 - 1, np.uint32)):
+        acts = np.zeros(4, dt)
+        acts[2] = bad
+        with pytest.raises(ValueError, match=rf"actions\[2\] is {bad}, "
+                           r"out of range"):
+            env.step(acts)
     # byte-swapped integers are converted (in Python) as before
     env.step(np.array([0, 1, 1, 0], ">i8"))
 
