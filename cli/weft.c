@@ -1310,7 +1310,7 @@ static int cmd_envs(weft_context *ctx, int argc, char **argv)
 {
 	const char *path = NULL;
 	weft_env_list *l = NULL;
-	int w_id = 2, w_model = 5, w_thr = 9;
+	int w_id = 2, w_model = 5, w_steps = 9, w_thr = 9;
 
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--model-path") == 0 && i + 1 < argc)
@@ -1326,14 +1326,20 @@ static int cmd_envs(weft_context *ctx, int argc, char **argv)
 
 		w_id = a > w_id ? a : w_id;
 		w_model = b > w_model ? b : w_model;
+		if (e->max_episode_steps) {
+			int c = snprintf(NULL, 0, "%u",
+					 (unsigned)e->max_episode_steps);
+
+			w_steps = c > w_steps ? c : w_steps;
+		}
 		if (e->has_reward_threshold) {
 			int c = snprintf(NULL, 0, "%.9g", e->reward_threshold);
 
 			w_thr = c > w_thr ? c : w_thr;
 		}
 	}
-	printf("%-*s  %-*s  %-9s  %-*s  %s\n", w_id, "ID", w_model, "MODEL",
-	       "MAX STEPS", w_thr, "THRESHOLD", "SUMMARY");
+	printf("%-*s  %-*s  %-*s  %-*s  %s\n", w_id, "ID", w_model, "MODEL",
+	       w_steps, "MAX STEPS", w_thr, "THRESHOLD", "SUMMARY");
 	for (size_t i = 0; i < weft_env_list_count(l); i++) {
 		const weft_env_entry *e = weft_env_list_at(l, i);
 		char steps[16] = "-", thr[32] = "-";
@@ -1343,8 +1349,8 @@ static int cmd_envs(weft_context *ctx, int argc, char **argv)
 				 (unsigned)e->max_episode_steps);
 		if (e->has_reward_threshold)
 			snprintf(thr, sizeof thr, "%.9g", e->reward_threshold);
-		printf("%-*s  %-*s  %-9s  %-*s  %s\n", w_id, e->id, w_model,
-		       e->model, steps, w_thr, thr, e->summary);
+		printf("%-*s  %-*s  %-*s  %-*s  %s\n", w_id, e->id, w_model,
+		       e->model, w_steps, steps, w_thr, thr, e->summary);
 	}
 	weft_env_list_free(l);
 	return EXIT_SUCCESS;

@@ -1869,8 +1869,8 @@ static uint32_t env_discrete_dtype(const EnvObject *e)
  * neither u nor span - u has its top bit set. */
 #define WEFT_PY_STAGE_AS(TF, TD)                                             \
 	do {                                                                 \
-		const TF *q = p;                                             \
-		TD *o = d;                                                   \
+		const TF *restrict q = p;                                    \
+		TD *restrict o = d;                                          \
 		uint64_t span = (uint64_t)(hi - lo), bits = 0, u;            \
 		for (k = 0; k < count; k++) {                                \
 			u = (uint64_t)(long long)q[k] - (uint64_t)lo;        \
@@ -1949,16 +1949,97 @@ out_of_range:
 #undef WEFT_PY_STAGE
 #undef WEFT_PY_STAGE_AS
 
+/* The float dtype of a buffer's elements from its struct-module format
+ * (float32 or float64, native or little-endian), or 0. */
+static uint32_t float_dtype_of(const Py_buffer *b)
+{
+	const char *f = b->format ? b->format : "B";
+
+	if (*f == '@' || *f == '=' || *f == '<')
+		f++;
+	if (f[0] == 'f' && !f[1] && b->itemsize == 4)
+		return WEFT_DTYPE_F32;
+	if (f[0] == 'd' && !f[1] && b->itemsize == 8)
+		return WEFT_DTYPE_F64;
+	return 0;
+}
+
+/* The count floats of type TF at p stored at d as float32, each tested
+ * for being finite as a float32 (exponent bits not all ones: 1e39 is
+ * not): one loop without an exit, which the compiler vectorises; then k
+ * at the first that is not, and a jump to not_finite. */
+#define WEFT_PY_BOX_AS(TF)                                                   \
+	do {                                                                 \
+		const TF *restrict q = p;                                    \
+		float *restrict o = d, v;                                    \
+		uint32_t u, bad = 0;                                         \
+		for (k = 0; k < count; k++) {                                \
+			v = (float)q[k];                                     \
+			memcpy(&u, &v, sizeof u);                            \
+			bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u); \
+			o[k] = v;                                            \
+		}                                                            \
+		if (bad) {                                                   \
+			for (k = 0;; k++) {                                  \
+				memcpy(&u, &o[k], sizeof u);                 \
+				if ((u & 0x7f800000u) == 0x7f800000u)        \
+					break;                               \
+			}                                                    \
+			goto not_finite;                                     \
+		}                                                            \
+	} while (0)
+
+/* Box actions of a float32 view (every Box of the environments here):
+ * count floats of dtype `from` at p (the buffer of object o) converted to
+ * float32 in the stage and checked finite there (else ValueError naming the
+ * first environment that is not, weft/envs.py's message, with o's row where o
+ * has rows; the stage may hold part of them, and nothing is sent): one pass,
+ * from float32 or float64, in place of numpy's conversion, sum and test. */
+static int env_stage_box(EnvObject *e, PyObject *o, const void *p,
+			 uint32_t from)
+{
+	const weft_array *a = &e->v[EV_ACTIONS];
+	size_t count = a->bytes / WEFT_DTYPE_BYTES(a->dtype), k = 0;
+	size_t per_env = e->info.num_envs ? count / e->info.num_envs : 1;
+	void *d = e->stage;
+	PyObject *row, *text;
+	const char *utf8;
+
+	if (from == WEFT_DTYPE_F32)
+		WEFT_PY_BOX_AS(float);
+	else
+		WEFT_PY_BOX_AS(double);
+	return 0;
+not_finite:
+	k /= per_env ? per_env : 1; /* the environment */
+	row = PySequence_Check(o) ? PySequence_GetItem(o, (Py_ssize_t)k) : NULL;
+	text = row ? PyObject_Str(row) : NULL;
+	utf8 = text ? PyUnicode_AsUTF8(text) : NULL;
+	PyErr_Clear(); /* a row that cannot be shown is left out */
+	PyErr_Format(error_class[-WEFT_E_INVALID],
+		     "actions of environment %zu are not finite as "
+		     "float32%s%s%s; nothing was sent",
+		     k, utf8 ? " (" : "", utf8 ? utf8 : "", utf8 ? ")" : "");
+	Py_XDECREF(text);
+	Py_XDECREF(row);
+	return -1;
+}
+#undef WEFT_PY_BOX_AS
+
 /* The actions of step() into the stage: a C-contiguous buffer of one
- * element per action, either of the view's dtype and bytes (a Box's
- * actions: weft/envs.py converted and checked them), or, for a Discrete
- * space, of any integer type (numpy's int64 from a policy's argmax
- * included), converted and range-checked here in one pass. */
+ * element per action: for a Discrete space, of any integer type (numpy's
+ * int64 from a policy's argmax included), converted and range-checked
+ * here in one pass; for a float32 Box, float32 or float64, converted
+ * and checked finite in one pass; else of the view's dtype and bytes
+ * (weft/envs.py converted and checked them). */
 static int env_stage_actions(EnvObject *e, PyObject *o)
 {
 	const weft_array *a = &e->v[EV_ACTIONS];
 	size_t count = a->bytes / WEFT_DTYPE_BYTES(a->dtype);
 	uint32_t view = env_discrete_dtype(e), from;
+	int box_f = !view && a->dtype == WEFT_DTYPE_F32;
+	const void *src;
+	void *tmp = NULL;
 	Py_buffer b;
 	int rc = 0;
 
@@ -1973,22 +2054,37 @@ static int env_stage_actions(EnvObject *e, PyObject *o)
 	}
 	if (PyObject_GetBuffer(o, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
 		return -1;
-	from = view ? int_dtype_of(&b) : 0;
-	if (from && b.len == (Py_ssize_t)(count * WEFT_DTYPE_BYTES(from)))
-		rc = env_stage_discrete(e, b.buf, from);
-	else if (!view && b.len == (Py_ssize_t)a->bytes)
+	from = view ? int_dtype_of(&b) : box_f ? float_dtype_of(&b) : 0;
+	if (from && b.len != (Py_ssize_t)(count * WEFT_DTYPE_BYTES(from)))
+		from = 0;
+	src = b.buf;
+	if (from && (uintptr_t)src % WEFT_DTYPE_BYTES(from)) {
+		/* elements not at their alignment (a view at an odd offset
+		 * into bytes): read from an aligned copy */
+		if (!(tmp = PyMem_Malloc((size_t)b.len))) {
+			rc = (PyErr_NoMemory(), -1);
+			goto release_buffer;
+		}
+		src = memcpy(tmp, b.buf, (size_t)b.len);
+	}
+	if (from && view)
+		rc = env_stage_discrete(e, src, from);
+	else if (from)
+		rc = env_stage_box(e, o, src, from);
+	else if (!view && !box_f && b.len == (Py_ssize_t)a->bytes)
 		memcpy(e->stage, b.buf, a->bytes);
-	else if (view)
-		rc = (PyErr_Format(error_class[-WEFT_E_INVALID],
-				   "actions: %zd bytes of format '%s', "
-				   "expected %zu integers",
-				   b.len, b.format ? b.format : "B", count),
-		      -1);
 	else
-		rc = (PyErr_Format(error_class[-WEFT_E_INVALID],
-				   "actions: %zd bytes, expected %zu", b.len,
-				   a->bytes),
+		rc = (PyErr_Format(
+			      error_class[-WEFT_E_INVALID],
+			      "actions: %zd bytes of format '%s', "
+			      "expected %zu %s",
+			      b.len, b.format ? b.format : "B", count,
+			      view    ? "integers"
+			      : box_f ? "float32 or float64 values"
+				      : "values of the action view's dtype"),
 		      -1);
+	PyMem_Free(tmp);
+release_buffer:
 	PyBuffer_Release(&b);
 	return rc;
 }

@@ -359,6 +359,77 @@ def test_box_actions_finite_as_stored():
     env.close()
 
 
+@pytest.mark.parametrize("precision", ["f32", "f64"])
+def test_box_actions_one_pass(precision):
+    """float32 and float64 Box actions of the right shape go to the
+    extension as they are (converted and checked finite there in one
+    pass): the same steps as numpy's conversion and the other forms
+    (lists, float16, a strided array, integers), and a NaN, an infinity or
+    a float64 beyond float32 named by its environment and its row."""
+    if "Pendulum-v1" not in IDS:
+        pytest.skip("Pendulum-v1 is not installed here")
+    n = 37
+    store = "float32"  # the action view's dtype in either precision
+    rng = np.random.default_rng(5)
+    # multiples of 1/16 (the same in float16, float32 and float64)
+    acts = [rng.integers(-40, 41, (n, 1)) / 16.0 for _ in range(6)]
+    acts[2][3] = 1000.0  # clipped by the model
+    # and random float64s, which float32 rounds (not float16: its own)
+    acts += [rng.uniform(-2.5, 2.5, (n, 1)) for _ in range(3)]
+    wide = np.zeros((n, 2))
+
+    def unaligned(a):  # C-contiguous, at an odd address
+        raw = np.zeros(a.nbytes + 1, np.uint8)
+        b = np.frombuffer(raw.data, a.dtype, a.size, 1).reshape(a.shape)
+        b[...] = a
+        assert not b.flags.aligned and b.flags.c_contiguous
+        return b
+
+    fast = [lambda a: a,                            # float64
+            lambda a: a.astype(np.float32),         # float32
+            lambda a: unaligned(a),
+            lambda a: unaligned(a.astype(np.float32))]
+    slow = [lambda a: np.float16(a) if (a * 16 % 1 == 0).all() else a,
+            lambda a: a.tolist(),                   # a list
+            lambda a: (wide.__setitem__((slice(None), 0), a[:, 0]),
+                       wide[:, :1])[1]]             # strided
+
+    def run(form, through_numpy):
+        env = E.make("Pendulum-v1", n, precision=precision)
+        env.reset(seed=3)
+        if not through_numpy:  # the extension converts these itself
+            env._actions = None
+        out = []
+        for a in acts:
+            obs, rew = env.step(form(a))[:2]
+            out.append((obs.copy(), rew.copy()))
+        env.close()
+        return out
+
+    ref = run(lambda a: a.astype(store), True)  # numpy's conversion
+    for form, through_numpy in [(f, False) for f in fast] + \
+            [(f, True) for f in slow]:
+        for (o0, r0), (o, r) in zip(ref, run(form, through_numpy)):
+            np.testing.assert_array_equal(o, o0)
+            np.testing.assert_array_equal(r, r0)
+    env = E.make("Pendulum-v1", n, precision=precision)
+    env.reset(seed=3)
+    bad = [(np.float32, 4, np.nan), (np.float64, 36, -np.inf),
+           (np.float32, 0, np.inf), (np.float64, 17, 1e39)]
+    for dtype, i, v in bad:
+        a = np.zeros((n, 1), dtype)
+        a[i] = v
+        a[i + 1:] = np.nan  # the first is named
+        with pytest.raises(weft.InvalidArgumentError,
+                           match=r"actions of environment %d are not finite "
+                           r"as %s \(\[.*\]\); nothing was sent"
+                           % (i, store)):
+            env.step(a)
+    # 3.4e38 is finite as float32: taken (and clipped)
+    env.step(np.full((n, 1), 3.4e38))
+    env.close()
+
+
 def test_set_state_env_ids():
     env = E.CartPoleVectorEnv(4)
     env.reset(seed=0)

@@ -365,6 +365,15 @@ class WeftVectorEnv(_Base):
         self._act_shape = (num_envs,) + tuple(sp["shape"])
         self._act_range = (sp["start"], sp["start"] + sp["n"] - 1) \
             if sp["kind"] == "discrete" else None
+        # the arrays step() passes to the extension as they are (dtype
+        # type codes): a Discrete space's integers, a float32 Box's
+        # float32 and float64; others are converted here first
+        if self._act_range is not None:
+            self._act_codes = np.typecodes["AllInteger"]
+        elif self._act_dtype == np.float32:
+            self._act_codes = "fd"
+        else:
+            self._act_codes = ""
         self._views(info)
         # the episodes that ended in the last step, computed in place in
         # SAME_STEP mode (its info) and DISABLED mode (those must be reset
@@ -629,13 +638,15 @@ class WeftVectorEnv(_Base):
         if self._needs_reset:
             self._refuse("step()")
         a = actions
-        if not (self._act_range is not None and type(a) is np.ndarray
-                and a.dtype.kind in "iu" and a.dtype.isnative
-                and a.shape == self._act_shape and a.flags.c_contiguous):
+        if not (type(a) is np.ndarray and a.dtype.char in self._act_codes
+                and a.dtype.isnative and a.shape == self._act_shape
+                and a.flags.c_contiguous):
             a = self._actions(a)
         # (a Discrete space's integer array of the right shape, any
         # integer dtype, is passed as it is: the extension converts it and
-        # checks the range in one pass, allocating nothing)
+        # checks the range in one pass, allocating nothing; so is a
+        # float32 Box's float32 or float64 array, converted and checked
+        # finite)
         out = self._views_out  # (a close() by another thread clears it)
         self._c.step(a)
         self._env_steps += self.num_envs
