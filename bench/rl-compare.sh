@@ -51,7 +51,7 @@ CPU=${RL_CPU:-0}
 REPS=${RL_REPS:-3}
 SIZES=${RL_SIZES:-8,1024,65536}
 SYNC_SIZES=${RL_SYNC_SIZES:-8,1024}
-ENVS=${RL_ENVS:-"CartPole-v1 Acrobot-v1 MountainCar-v0 Pendulum-v1 MinAtar/Breakout-v1"}
+ENVS=${RL_ENVS:-"CartPole-v1 Acrobot-v1 MountainCar-v0 MountainCarContinuous-v0 Pendulum-v1 MinAtar/Breakout-v1"}
 PY=$VENV/bin/python
 mkdir -p "$OUT"
 

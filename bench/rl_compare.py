@@ -30,9 +30,10 @@ PEER is one of
   gym-sync    gymnasium.vector.SyncVectorEnv of N gymnasium.make(ENV_ID)
   gym-vector  Gymnasium's own numpy vector env
               (make_vec(..., vectorization_mode="vector_entry_point"))
-ENV_ID: CartPole-v1, Acrobot-v1, MountainCar-v0, Pendulum-v1 or a
-MinAtar game, MinAtar/{Asterix,Breakout,Freeway,Seaquest,SpaceInvaders}-v1
-(gymnax's Asterix-MinAtar and so on).
+ENV_ID: CartPole-v1, Acrobot-v1, MountainCar-v0, MountainCarContinuous-v0,
+Pendulum-v1 or a MinAtar game,
+MinAtar/{Asterix,Breakout,Freeway,Seaquest,SpaceInvaders}-v1 (gymnax's
+Asterix-MinAtar and so on).
 
 Each size: a warm-up of the same calls, then calls until SECONDS (0.5)
 have passed (at least 3 steps). Prints one line per size:
