@@ -1834,17 +1834,22 @@ static void int_put(void *p, uint32_t dtype, size_t k, long long v)
 	}
 }
 
-/* The integer dtype of a buffer's elements from its struct-module format
- * (native or little-endian, as numpy gives on this host), or 0 when it is
- * not one (floats, bools, records). */
-static uint32_t int_dtype_of(const Py_buffer *b)
+/* The dtype of a buffer's elements from its struct-module format
+ * (native or little-endian, as numpy gives on this host): an integer
+ * type, float32 or float64; 0 for others (bools, records, float16, long
+ * double). */
+static uint32_t dtype_of(const Py_buffer *b)
 {
 	const char *f = b->format ? b->format : "B";
 	unsigned bits = 8u * (unsigned)b->itemsize;
 
 	if (*f == '@' || *f == '=' || *f == '<')
 		f++;
-	if (!f[0] || f[1] || !strchr("bBhHiIlLqQ", f[0]) ||
+	if (!f[0] || f[1])
+		return 0;
+	if ((f[0] == 'f' && bits == 32) || (f[0] == 'd' && bits == 64))
+		return bits == 32 ? WEFT_DTYPE_F32 : WEFT_DTYPE_F64;
+	if (!strchr("bBhHiIlLqQ", f[0]) ||
 	    (bits != 8 && bits != 16 && bits != 32 && bits != 64))
 		return 0;
 	return (islower((unsigned char)f[0]) ? 0u : 1u << 8) | bits;
@@ -1949,21 +1954,6 @@ out_of_range:
 #undef WEFT_PY_STAGE
 #undef WEFT_PY_STAGE_AS
 
-/* The float dtype of a buffer's elements from its struct-module format
- * (float32 or float64, native or little-endian), or 0. */
-static uint32_t float_dtype_of(const Py_buffer *b)
-{
-	const char *f = b->format ? b->format : "B";
-
-	if (*f == '@' || *f == '=' || *f == '<')
-		f++;
-	if (f[0] == 'f' && !f[1] && b->itemsize == 4)
-		return WEFT_DTYPE_F32;
-	if (f[0] == 'd' && !f[1] && b->itemsize == 8)
-		return WEFT_DTYPE_F64;
-	return 0;
-}
-
 /* The count floats of type TF at p stored at d as float32, each tested
  * for being finite as a float32 (exponent bits not all ones: 1e39 is
  * not): one loop without an exit, which the compiler vectorises; then k
@@ -2000,7 +1990,6 @@ static int env_stage_box(EnvObject *e, PyObject *o, const void *p,
 {
 	const weft_array *a = &e->v[EV_ACTIONS];
 	size_t count = a->bytes / WEFT_DTYPE_BYTES(a->dtype), k = 0;
-	size_t per_env = e->info.num_envs ? count / e->info.num_envs : 1;
 	void *d = e->stage;
 	PyObject *row, *text;
 	const char *utf8;
@@ -2011,7 +2000,7 @@ static int env_stage_box(EnvObject *e, PyObject *o, const void *p,
 		WEFT_PY_BOX_AS(double);
 	return 0;
 not_finite:
-	k /= per_env ? per_env : 1; /* the environment */
+	k /= count / e->info.num_envs; /* the environment (count > 0 here) */
 	row = PySequence_Check(o) ? PySequence_GetItem(o, (Py_ssize_t)k) : NULL;
 	text = row ? PyObject_Str(row) : NULL;
 	utf8 = text ? PyUnicode_AsUTF8(text) : NULL;
@@ -2054,8 +2043,10 @@ static int env_stage_actions(EnvObject *e, PyObject *o)
 	}
 	if (PyObject_GetBuffer(o, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT))
 		return -1;
-	from = view ? int_dtype_of(&b) : box_f ? float_dtype_of(&b) : 0;
-	if (from && b.len != (Py_ssize_t)(count * WEFT_DTYPE_BYTES(from)))
+	/* integers for a Discrete view, floats for a float32 Box's */
+	from = dtype_of(&b);
+	if ((view ? (from >> 8) == 2 : !box_f || (from >> 8) != 2) ||
+	    b.len != (Py_ssize_t)(count * WEFT_DTYPE_BYTES(from)))
 		from = 0;
 	src = b.buf;
 	if (from && (uintptr_t)src % WEFT_DTYPE_BYTES(from)) {
