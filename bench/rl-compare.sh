@@ -1,10 +1,14 @@
 #!/bin/bash
 # bench/rl-compare.sh - reinforcement-learning environments side by side,
 # per core: weft (from Python with host actions, OpenMP with one thread;
-# and CartPole's C API, bench/cartpole-bench) against PufferLib 3's C
-# CartPole, EnvPool, gymnax (jit + lax.scan on the CPU; as gymnax-obs with
-# every step's observation used, since XLA drops what nothing uses) and Gymnasium
-# (SyncVectorEnv; its own numpy vector env where it has one).
+# and CartPole's C API, bench/cartpole-bench: weft-c-host sends the
+# actions and reads the results back, weft-c-device writes the actions in
+# place and leaves the results where they are, as PufferLib's own C loop
+# does, weft-c-policy steps with the on-device policy) against PufferLib
+# 3's C CartPole, EnvPool, gymnax (jit + lax.scan on the CPU; as
+# gymnax-obs with every step's observation used, since XLA drops what
+# nothing uses) and Gymnasium (SyncVectorEnv; its own numpy vector env
+# where it has one).
 #
 #   bench/rl-compare.sh [BUILD_DIR] [SECONDS]
 #
@@ -115,7 +119,7 @@ run() {
 	load=$(echo "$up" | sed 's/.*load average: *\([0-9.]*\).*/\1/')
 	[ "$peer" = gym-sync ] && sizes=$SYNC_SIZES
 	case $peer in
-	weft-c-host | weft-c-policy)
+	weft-c-host | weft-c-device | weft-c-policy)
 		[ -x "$CBENCH" ] || { echo "$rep,$peer,$env,,,$load,\"no $CBENCH\"" >>"$csv"; return; }
 		WEFT_MODEL_PATH=$BUILD/models/cartpole/.libs WEFT_PLUGIN_PATH=$BUILD/plugins/openmp/.libs \
 			taskset -c "$CPU" "$CBENCH" openmp 1 "${peer#weft-c-}" ${sizes//,/ } -t "$SECS" |
@@ -140,7 +144,7 @@ run() {
 
 peers_for() {
 	case $1 in
-	CartPole-v1) echo weft-py weft-c-host weft-c-policy pufferlib-c envpool gymnax gymnax-obs gym-vector gym-sync ;;
+	CartPole-v1) echo weft-py weft-c-host weft-c-device weft-c-policy pufferlib-c envpool gymnax gymnax-obs gym-vector gym-sync ;;
 	MinAtar/*) echo weft-py gymnax gymnax-obs ;;
 	*) echo weft-py weft-py-f32 envpool gymnax gymnax-obs gym-sync ;;
 	esac
@@ -169,7 +173,7 @@ if awk -v l="$ML" 'BEGIN {exit !(l > 3)}'; then
 	RE=$OUT/rerun.csv
 	echo "rep,peer,env,envs,rate,load1,uptime" >"$RE"
 	for rep in $(seq "${RL_RERUN_REPS:-3}"); do
-		for peer in weft-py weft-c-host weft-c-policy pufferlib-c envpool; do
+		for peer in weft-py weft-c-host weft-c-device weft-c-policy pufferlib-c envpool; do
 			run "$RE" "$rep" "$peer" CartPole-v1
 		done
 	done

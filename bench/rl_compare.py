@@ -205,7 +205,8 @@ def summarize(csv_path, md_path):
     for r in rows:
         if r["env"] not in envs:
             envs.append(r["env"])
-    order = ["weft-py", "weft-py-f32", "weft-c-host", "weft-c-policy", "pufferlib-c",
+    order = ["weft-py", "weft-py-f32", "weft-c-host", "weft-c-device",
+             "weft-c-policy", "pufferlib-c",
              "envpool", "gymnax", "gymnax-obs", "gym-vector", "gym-sync"]
     out = []
     for e in envs:
