@@ -50,7 +50,9 @@
 #   python    the Python package built against the build tree with the
 #             machine's python3 (PyTorch's), and python/tests run:
 #             test_cuda.py puts torch and CuPy tensors over the CUDA
-#             backend's memory (DLPack) and steps with a GPU policy
+#             backend's memory (DLPack) and steps with a GPU policy;
+#             test_cuda_envs.py steps every environment on cuda against
+#             openmp, byte for byte, and with a torch policy on the GPU
 # Steps after build build first when nothing is built yet; the steps after
 # test run the installed weft (make install, into the work directory).
 # --deadline S: no run starts later than S seconds from now, and each
@@ -770,7 +772,9 @@ do_replicas() {
 # The Python package against the build tree, with the python3 that holds
 # PyTorch (and CuPy): python/tests, test_cuda.py among them (DLPack
 # tensors over the CUDA backend's memory, a GPU policy writing the
-# actions in place, the streams waited for).
+# actions in place, the streams waited for) and test_cuda_envs.py (every
+# environment of the build on cuda against openmp, and with a torch
+# policy writing its actions on the GPU).
 do_python() {
 	md ""
 	md "## Python (python/tests, PyTorch and CuPy on the CUDA backend)"
@@ -797,6 +801,8 @@ do_python() {
 	md '```'
 	grep -q 'test_cuda.py::test_policy_on_the_gpu_matches_host_actions PASSED' \
 		"$logs/python-test.log" || fail python-cuda
+	grep -q 'test_cuda_envs.py::test_policy_on_the_gpu_matches_host_actions PASSED' \
+		"$logs/python-test.log" || fail python-cuda-envs
 	[ "$rc" -eq 0 ] || { tail_of python-test 40; fail python; return 1; }
 }
 

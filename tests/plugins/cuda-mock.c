@@ -16,11 +16,11 @@
  *  - freeing device or pinned memory, or unloading a library, while work
  *    is queued, capturing anything but launches, out-of-range and
  *    overlapping copies abort the process with a message.
- * Kernels run on the host: the portable kernels of the tests, SEIR and
- * CartPole compiled with kernel_host.h, given the extent the CUDA prelude would
- * compute from struct weft__cuda_args, once per replica (block row y runs
- * replicas y, y + gridDim.y, ..., with the buffers and the count shifted
- * by the replica's strides), rows in a random order; a grid with more
+ * Kernels run on the host: the portable kernels of the tests, SEIR and the
+ * environment models compiled with kernel_host.h, given the extent the CUDA
+ * prelude would compute from struct weft__cuda_args, once per replica (block
+ * row y runs replicas y, y + gridDim.y, ..., with the buffers and the count
+ * shifted by the replica's strides), rows in a random order; a grid with more
  * rows than replicas or than 65535 aborts.
  *
  * Test hooks (exported, tests/plugins/cuda.am; streams are named by their slot,
@@ -59,6 +59,10 @@
 
 #include "seir_kernels.h"
 #include "cartpole_kernels.h"
+#include "acrobot_kernels.h"
+#include "mountain_car_kernels.h"
+#include "pendulum_kernels.h"
+#include "minatar_kernels.h"
 
 /* The conformance suite's program (conform/cf_kernels.c, compiled into
  * the mock), so that `weft conform` can run on the mock plugin. */
@@ -109,10 +113,17 @@ static int program_find(const weft_program_desc *p, const char *name,
 	return 0;
 }
 
-/* A kernel of the tests', SEIR's, CartPole's or the conformance suite's
- * program (seir_kernels.c, cartpole_kernels.c, cf_kernels.c, compiled into
- * the mock): its host build
- * runs in place of the device's. */
+/* The programs compiled into the mock. */
+static const weft_program_desc *const programs[] = {
+	&seir_program,	       &cartpole_program, &acrobot_program,
+	&mountain_car_program, &pendulum_program, &minatar_program,
+	&cf_program,
+};
+
+/* A kernel of the tests', SEIR's, an environment model's (CartPole,
+ * Acrobot, MountainCar, Pendulum, MinAtar) or the conformance suite's
+ * program (their *_kernels.c, compiled into the mock): its host build runs
+ * in place of the device's. */
 static int registry_find(const char *name, const char **found,
 			 weft_host_kernel_fn *fn)
 {
@@ -122,9 +133,10 @@ static int registry_find(const char *name, const char **found,
 			*fn = registry[i].fn;
 			return 1;
 		}
-	return program_find(&seir_program, name, found, fn) ||
-	       program_find(&cartpole_program, name, found, fn) ||
-	       program_find(&cf_program, name, found, fn);
+	for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)
+		if (program_find(programs[i], name, found, fn))
+			return 1;
+	return 0;
 }
 
 /* ---- the mock's state ------------------------------------------------------
