@@ -7,7 +7,8 @@ EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	python/weft/errors.py python/weft/run.py python/weft/render.py \
 	python/tests/conftest.py python/tests/test_api.py \
 	python/tests/test_cartpole.py python/tests/test_dlpack.py \
-	python/tests/test_cuda.py python/tests/test_ensemble.py \
+	python/tests/test_cuda.py python/tests/test_cuda_envs.py \
+	python/tests/test_ensemble.py \
 	python/tests/test_crn.py \
 	python/tests/test_interrupt.py python/tests/test_optional.py \
 	python/tests/test_kstats.py python/tests/test_envs.py \

@@ -22,6 +22,7 @@ from conftest import need
 
 N = 70  # a block of 64 environments and a tail of 6
 STEPS = 60
+LIMIT = 25  # max_episode_steps: episodes end, and begin, within STEPS
 
 
 @pytest.fixture
@@ -56,6 +57,17 @@ def _pair(env_id, precision, **kw):
     return a, b
 
 
+def _actions(env, rng):
+    """Random actions of env's declared action space, drawn with numpy
+    (gymnasium's spaces need not be installed)."""
+    sp, dt = env._act_space, env._act_dtype
+    if sp["kind"] == "discrete":
+        return rng.integers(sp["start"], sp["start"] + sp["n"],
+                            size=env.num_envs).astype(dt)
+    shape = (env.num_envs,) + tuple(sp["shape"])
+    return rng.uniform(sp["low"], sp["high"], size=shape).astype(dt)
+
+
 def _same(ra, rb, what):
     for name, u, v in zip(("obs", "reward", "terminated", "truncated"),
                           ra[:4], rb[:4]):
@@ -68,25 +80,29 @@ def _steps(a, b, what):
     oa, _ = a.reset(seed=11)
     ob, _ = b.reset(seed=11)
     assert oa.tobytes() == ob.tobytes(), what
-    space = b.action_space
-    space.seed(12)
+    rng = np.random.default_rng(12)
+    ended = 0
     for step in range(STEPS):
-        act = space.sample()
-        _same(a.step(act), b.step(act), "%s, step %d" % (what, step))
+        act = _actions(b, rng)
+        ra, rb = a.step(act), b.step(act)
+        _same(ra, rb, "%s, step %d" % (what, step))
+        ended += int(np.count_nonzero(np.asarray(rb[2]) | np.asarray(rb[3])))
+    assert ended, what  # the kernels' ends and resets ran
     if "state" in a.views():
         assert a.read("state").tobytes() == b.read("state").tobytes(), what
 
 
 @pytest.mark.parametrize("env_id", weft.envs.ids())
 def test_steps_match_openmp(cuda, env_id):
-    # the model's default precision, and f32 where it has the key
-    for precision in (None, "f32"):
-        pair = _pair(env_id, precision)
-        if pair is None:
-            continue
+    # each precision where the model has the key, else its only one
+    pairs = [_pair(env_id, p, max_episode_steps=LIMIT)
+             for p in ("f32", "f64")]
+    if pairs == [None, None]:
+        pairs = [_pair(env_id, None, max_episode_steps=LIMIT)]
+    for pair in filter(None, pairs):
         a, b = pair
         try:
-            _steps(a, b, "%s, precision %s" % (env_id, precision))
+            _steps(a, b, "%s, precision %s" % (env_id, a.precision))
         finally:
             a.close()
             b.close()
@@ -99,11 +115,10 @@ def test_same_step_final_obs_match_openmp(cuda, env_id):
     try:
         a.reset(seed=3)
         b.reset(seed=3)
-        space = b.action_space
-        space.seed(4)
+        rng = np.random.default_rng(4)
         ended = 0
         for step in range(20):
-            act = space.sample()
+            act = _actions(b, rng)
             ra, rb = a.step(act), b.step(act)
             _same(ra, rb, "%s step %d" % (env_id, step))
             fa, fb = ra[4].get("final_obs"), rb[4].get("final_obs")
@@ -141,14 +156,13 @@ def _gpu_policy(torch, env_id):
         act_t = torch.from_dlpack(a.device_array("actions"))
         obs_t = torch.from_dlpack(a.device_array("obs"))
         assert act_t.is_cuda and obs_t.is_cuda
-        space = b.action_space
-        space.seed(6)
+        rng = np.random.default_rng(6)
         for step in range(STEPS):
-            act = np.ascontiguousarray(space.sample(), dtype=np.dtype(
-                str(act_t.dtype).replace("torch.", "")))
+            act = _actions(b, rng)
             act_t.copy_(torch.from_numpy(act).to(act_t.device))
+            assert act_t.cpu().numpy().tobytes() == act.tobytes()
             ra = a.step_device()
-            rb = b.step(act_t.cpu().numpy())
+            rb = b.step(act)
             _same(ra, rb, "%s step %d" % (env_id, step))
             assert obs_t.cpu().numpy().tobytes() == \
                 np.asarray(rb[0]).tobytes()
