@@ -6,15 +6,13 @@ need a GPU: skipped where the CUDA backend or torch's CUDA is not
 available (.ci/gpu-check.sh --steps python runs them on a GPU machine).
 The first tests run without one, on the CUDA plugin built against the
 stand-in runtime (tests/plugins/cuda-mock.c, built by make check with CUDA)."""
-import os
 import sys
 
 import numpy as np
 import pytest
 
-import weft
 from weft.envs import CartPoleVectorEnv
-from conftest import need
+from conftest import need, use_cuda_standin
 
 N = 1 << 16  # enough environments that a policy's kernels take a while
 
@@ -44,14 +42,7 @@ def pair(backends, torch):
 def standin(monkeypatch):
     """CUDA environments on the stand-in runtime (its device memory is
     host memory: DLPack consumers cannot use it, weft's logic runs)."""
-    build = weft._paths.BUILD_DIR
-    libs = os.path.join(build or "", "tests", "plugins", "cuda-mock", ".libs")
-    if not build or not os.path.exists(
-            os.path.join(libs, "weft-backend-cuda.so")):
-        pytest.skip("no CUDA stand-in in this build (make check builds "
-                    "it where weft is configured with CUDA)")
-    monkeypatch.setenv("WEFT_PLUGIN_PATH", os.pathsep.join(
-        (libs, os.environ.get("WEFT_PLUGIN_PATH", ""))))
+    use_cuda_standin(monkeypatch, "no CUDA stand-in in this build")
     calls = []
 
     class Stream:

@@ -11,14 +11,11 @@ against the stand-in runtime (tests/plugins/cuda-mock.c), where NVRTC
 compiles each model's kernels as for a GPU and their host builds run,
 with the stand-in's streams executing queued work in a random order; a
 build without CUDA skips them."""
-import os
-
 import numpy as np
 import pytest
 
-import weft
 import weft.envs
-from conftest import need
+from conftest import need, use_cuda_standin
 
 N = 70  # a block of 64 environments and a tail of 6
 STEPS = 60
@@ -31,14 +28,8 @@ def cuda(backends, monkeypatch):
     with the stand-in's plugin first on the plugin path."""
     if "cuda" in backends:
         return "device"
-    build = weft._paths.BUILD_DIR
-    libs = os.path.join(build or "", "tests", "plugins", "cuda-mock", ".libs")
-    if not build or not os.path.exists(
-            os.path.join(libs, "weft-backend-cuda.so")):
-        pytest.skip("neither a CUDA device nor the CUDA stand-in (make "
-                    "check builds it where weft is configured with CUDA)")
-    monkeypatch.setenv("WEFT_PLUGIN_PATH", os.pathsep.join(
-        (libs, os.environ.get("WEFT_PLUGIN_PATH", ""))))
+    use_cuda_standin(monkeypatch, "neither a CUDA device nor the CUDA "
+                     "stand-in")
     return "stand-in"
 
 
