@@ -43,7 +43,11 @@ def _pair(env_id, precision, **kw):
         if precision:
             return None
         raise
-    a = weft.envs.make(env_id, N, backend="cuda", **extra, **kw)
+    try:
+        a = weft.envs.make(env_id, N, backend="cuda", **extra, **kw)
+    except BaseException:
+        b.close()
+        raise
     assert (a.backend, b.backend) == ("cuda", "openmp")
     return a, b
 
