@@ -65,7 +65,7 @@ static const weft_key_desc cartpole_keys[] = {
 
 size_t weft__cartpole_io_bytes(uint32_t n)
 {
-	return (size_t)CP_IO_FINAL_RETURN(n) + 4u * (size_t)n;
+	return (size_t)CP_IO_BYTES(n);
 }
 
 /* The autoreset key's value (one of WEFT_AUTORESET_CHOICES, which the
@@ -116,13 +116,13 @@ static void cartpole_read_params(weft_model_ctx *mc, cartpole_state *s)
  * what estimate() counts. */
 static void cartpole_sizes(cartpole_state *s)
 {
-	size_t n = s->n_envs;
+	size_t n = s->n_envs, row = CP_ROW(s->n_envs);
 	size_t real = s->params.precision == CP_PRECISION_F64 ? 8 : 4;
 
 	s->bytes[CP_B_PARAMS] = sizeof s->params;
-	s->bytes[CP_B_STATE] = 4 * real * n;
+	s->bytes[CP_B_STATE] = 4 * real * row;
 	s->bytes[CP_B_BOOK] = WEFT_ENV_BYTES(n);
-	s->bytes[CP_B_ACC] = 4 * CP_ACC_ARRAYS * n;
+	s->bytes[CP_B_ACC] = 4 * CP_ACC_ARRAYS * row;
 	s->bytes[CP_B_ACTIONS] = n;
 	s->bytes[CP_B_IO] = weft__cartpole_io_bytes(s->n_envs);
 	s->bytes[CP_B_PARTIALS] = 4 * CP_ROW_WORDS * s->params.n_partials;
@@ -172,16 +172,16 @@ static weft_status cartpole_alloc_all(weft_model_ctx *mc, cartpole_state *s)
 static void cartpole_initial(const cartpole_state *s, void *state,
 			     unsigned char *io, uint32_t *book)
 {
-	size_t n = s->n_envs;
+	size_t row = CP_ROW(s->n_envs);
 	float obs[4];
 
 	for (uint32_t i = 0; i < s->n_envs; i++) {
 		weft__cartpole_reset_obs(&s->params, i, 0, obs);
 		for (int k = 0; k < 4; k++)
 			if (s->params.precision == CP_PRECISION_F64)
-				((double *)state)[k * n + i] = obs[k];
+				((double *)state)[k * row + i] = obs[k];
 			else
-				((float *)state)[k * n + i] = obs[k];
+				((float *)state)[k * row + i] = obs[k];
 		memcpy(io + 16 * (size_t)i, obs, sizeof obs);
 		weft_env_init(book, s->n_envs, i, s->params.seed_lo,
 			      s->params.seed_hi);

@@ -58,7 +58,7 @@ struct weft_cartpole {
 	unsigned precision;	   /* 32 or 64 */
 	uint64_t *seeds_host;	   /* n seeds, for reset_some */
 	uint8_t *mask_host;	   /* n bytes, for reset_some and set_state */
-	void *state_host;	   /* the state, 16n or 32n bytes */
+	void *state_host;	   /* the state, 16 or 32 bytes a row */
 	uint32_t list[CP_L_COUNT]; /* indexes of the model's launch lists */
 	uint32_t n;
 	weft_cartpole_layout layout;
@@ -84,8 +84,8 @@ void weft_cartpole_layout_of(uint32_t n, weft_cartpole_layout *out)
 	out->truncated = CP_IO_TRUNCATED((size_t)n);
 	out->final_obs = CP_IO_FINAL((size_t)n);
 	out->final_return = CP_IO_FINAL_RETURN((size_t)n);
-	out->step_bytes = 22 * (size_t)n;
-	out->total_bytes = CP_IO_FINAL_RETURN((size_t)n) + 4 * (size_t)n;
+	out->step_bytes = CP_IO_STEP_BYTES((size_t)n);
+	out->total_bytes = CP_IO_BYTES((size_t)n);
 }
 
 /* ---- talking to the run -----------------------------------------------------
@@ -207,7 +207,7 @@ static weft_status cp_find(weft_cartpole *env)
 	weft_sim_buffer_info(env->actions, &info);
 	env->n = (uint32_t)info.bytes;
 	weft_sim_buffer_info(env->state, &info);
-	env->precision = info.bytes == 32 * (size_t)env->n ? 64 : 32;
+	env->precision = info.bytes == 32 * (size_t)CP_ROW(env->n) ? 64 : 32;
 	return WEFT_OK;
 }
 
@@ -218,14 +218,14 @@ static weft_status cp_alloc_host(weft_cartpole *env)
 
 	env->seeds_host = calloc(n ? n : 1, 8);
 	env->mask_host = malloc(n ? n : 1);
-	env->state_host = calloc(n ? n : 1, (size_t)env->precision / 2);
+	env->state_host = calloc(CP_ROW(n), (size_t)env->precision / 2);
 	if (!env->seeds_host || !env->mask_host || !env->state_host)
 		return weft_context_fail(
 			env->ctx, WEFT_E_NOMEM,
 			"cartpole: cannot allocate %zu bytes "
 			"of host memory for the reset seeds "
 			"and states",
-			seeds + n + (size_t)env->precision / 2 * n);
+			seeds + n + (size_t)env->precision / 2 * CP_ROW(n));
 	return WEFT_OK;
 }
 
@@ -595,7 +595,7 @@ unsigned weft_cartpole_precision(const weft_cartpole *env)
 
 weft_status weft_cartpole_get_state(weft_cartpole *env, double *state)
 {
-	size_t n;
+	size_t n, row;
 	weft_status st;
 
 	if (!env)
@@ -605,21 +605,22 @@ weft_status weft_cartpole_get_state(weft_cartpole *env, double *state)
 					 "weft_cartpole_get_state: no "
 					 "destination");
 	n = env->n;
+	row = CP_ROW(env->n);
 	st = weft_sim_read(env->sim, env->state_host, env->state, 0,
-			   (size_t)env->precision / 2 * n, WEFT_XFER_ASYNC);
+			   (size_t)env->precision / 2 * row, WEFT_XFER_ASYNC);
 	if (st)
 		return cp_fail(env, st, "get_state");
 	if ((st = cp_sync(env, "get_state")))
 		return st;
-	/* The device keeps structure of arrays, [4][n]. */
+	/* The device keeps structure of arrays, [4][row]. */
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < 4; k++)
 			state[4 * i + k] =
 				env->precision == 64
 					? ((const double *)
-						   env->state_host)[k * n + i]
-					: ((const float *)
-						   env->state_host)[k * n + i];
+						   env->state_host)[k * row + i]
+					: ((const float *)env
+						   ->state_host)[k * row + i];
 	return WEFT_OK;
 }
 

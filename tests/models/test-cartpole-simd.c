@@ -47,11 +47,11 @@ static int side_open(side *s, const cartpole_params *p)
 	float obs[4];
 
 	s->bytes[B_PARAMS] = sizeof *p;
-	s->bytes[B_STATE] = 16 * (size_t)N;
+	s->bytes[B_STATE] = 16 * (size_t)CP_ROW(N);
 	s->bytes[B_BOOK] = WEFT_ENV_BYTES((size_t)N);
-	s->bytes[B_ACC] = 4 * CP_ACC_ARRAYS * (size_t)N;
+	s->bytes[B_ACC] = 4 * CP_ACC_ARRAYS * (size_t)CP_ROW(N);
 	s->bytes[B_ACTIONS] = N;
-	s->bytes[B_IO] = (size_t)CP_IO_FINAL_RETURN(N) + 4 * (size_t)N;
+	s->bytes[B_IO] = (size_t)CP_IO_BYTES(N);
 	s->bytes[B_CTL] = 4 * CP_CTL_WORDS;
 	s->bytes[B_CONSTS] = 8 * CP64_CONST_COUNT;
 	for (int k = 0; k < B_N; k++)
@@ -61,7 +61,7 @@ static int side_open(side *s, const cartpole_params *p)
 	for (uint32_t i = 0; i < N; i++) {
 		weft__cartpole_reset_obs(p, i, 0, obs);
 		for (int k = 0; k < 4; k++)
-			((float *)s->buf[B_STATE])[k * N + i] = obs[k];
+			((float *)s->buf[B_STATE])[k * CP_ROW(N) + i] = obs[k];
 		weft_env_init(s->buf[B_BOOK], N, i, p->seed_lo, p->seed_hi);
 	}
 	return 0;

@@ -53,19 +53,22 @@ typedef struct weft_cartpole weft_cartpole;
 /* Observation: x, x_dot, theta, theta_dot (Gymnasium's order), f32. */
 #define WEFT_CARTPOLE_OBS_DIM 4
 
-/* Byte offsets in the packed result buffer of n environments:
+/* Byte offsets in the packed result buffer of n environments, with R
+ * the row stride, n rounded up to an odd multiple of 16 (so that the
+ * regions do not share cache sets when n is a power of two):
  *   obs          0        float[n][4]
- *   reward       16n      float[n]      (1 every step, as CartPole-v1)
- *   terminated   20n      uint8_t[n]    (0 or 1)
- *   truncated    21n      uint8_t[n]    (0 or 1)
- *   final_obs    P        float[n][4]   P = 22n rounded up to 4
- *   final_return P + 16n  float[n]
+ *   reward       16R      float[n]      (1 every step, as CartPole-v1)
+ *   terminated   20R      uint8_t[n]    (0 or 1)
+ *   truncated    21R      uint8_t[n]    (0 or 1)
+ *   final_obs    22R      float[n][4]
+ *   final_return 38R      float[n]
  * final_obs and final_return hold, for each environment, the last
- * episode that ended: read them where terminated or truncated is set. */
+ * episode that ended: read them where terminated or truncated is set.
+ * Take the offsets from weft_cartpole_layout_of(), not from this table. */
 typedef struct weft_cartpole_layout {
 	size_t obs, reward, terminated, truncated, final_obs, final_return;
-	size_t step_bytes;  /* 22n: obs to truncated */
-	size_t total_bytes; /* P + 20n: everything */
+	size_t step_bytes;  /* 21R + n: obs to truncated */
+	size_t total_bytes; /* 42R: everything */
 } weft_cartpole_layout;
 
 WEFT_EXPORT void weft_cartpole_layout_of(uint32_t n, weft_cartpole_layout *out);
