@@ -566,6 +566,64 @@ static int run_fingerprint(const char *seed, const char *threads,
 	return ok;
 }
 
+/* ---- the packed result's layout ------------------------------------------
+ */
+
+/* Regions of lay for n environments in order, none overlapping, the f32
+ * ones 16-byte aligned; step_bytes ends with truncated. */
+static int layout_ordered(uint32_t n, const weft_cartpole_layout *l)
+{
+	size_t un = n;
+
+	return l->obs == 0 && l->reward >= 16 * un &&
+	       l->terminated >= l->reward + 4 * un &&
+	       l->truncated >= l->terminated + un &&
+	       l->final_obs >= l->truncated + un &&
+	       l->final_return >= l->final_obs + 16 * un &&
+	       l->total_bytes >= l->final_return + 4 * un &&
+	       l->step_bytes == l->truncated + un && l->reward % 16 == 0 &&
+	       l->final_obs % 16 == 0 && l->final_return % 16 == 0;
+}
+
+/* The regions the step streams through begin in different 4 KiB-aliased
+ * places: no two of them a multiple of 4 KiB apart, the sizes that are
+ * powers of two included (where rows n apart would all be). */
+static int layout_spread(const weft_cartpole_layout *l)
+{
+	size_t at[6] = { l->obs,       l->reward,    l->terminated,
+			 l->truncated, l->final_obs, l->final_return };
+
+	for (int a = 0; a < 6; a++)
+		for (int b = a + 1; b < 6; b++)
+			if ((at[b] - at[a]) % 4096 == 0)
+				return 0;
+	return 1;
+}
+
+static void test_layout(void)
+{
+	static const uint32_t sizes[] = { 1,	7,     8,     1000,  1024,
+					  4096, 65520, 65536, 65552, 1u << 20 };
+	int ordered = 1, spread = 1;
+	weft_cartpole_layout lay;
+
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		weft_cartpole_layout_of(sizes[k], &lay);
+		ordered = ordered && layout_ordered(sizes[k], &lay);
+		spread = spread && (sizes[k] < 1024 || layout_spread(&lay));
+		if (sizes[k] == 65536)
+			tap_ok(lay.total_bytes < 43 * (size_t)65536,
+			       "65536 environments: the packed result is %zu "
+			       "bytes, the padding %zu",
+			       lay.total_bytes,
+			       lay.total_bytes - 42 * (size_t)65536);
+	}
+	tap_ok(ordered, "the packed result's regions are in order, apart "
+			"and aligned, for 1 to 2^20 environments");
+	tap_ok(spread, "no two regions a multiple of 4 KiB apart, powers of "
+		       "two included");
+}
+
 static void test_determinism(void)
 {
 	weft_cartpole_layout lay;
@@ -1071,6 +1129,7 @@ int main(void)
 	test_truncation(37, "cartpole.max_episode_steps=37");
 	test_policy();
 	test_stats();
+	test_layout();
 	test_determinism();
 	test_reset();
 	test_bad_actions();
