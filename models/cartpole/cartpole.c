@@ -65,7 +65,7 @@ static const weft_key_desc cartpole_keys[] = {
 
 size_t weft__cartpole_io_bytes(uint32_t n)
 {
-	return (size_t)CP_IO_BYTES(n);
+	return CP_IO_BYTES((size_t)n);
 }
 
 /* The autoreset key's value (one of WEFT_AUTORESET_CHOICES, which the

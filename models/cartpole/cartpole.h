@@ -16,11 +16,12 @@
 /* The model's buffers, in allocation order (names in cartpole.c). */
 enum {
 	CP_B_PARAMS,
-	CP_B_STATE,   /* f32 x[n], x_dot[n], theta[n], theta_dot[n]; with
+	CP_B_STATE,   /* f32 x, x_dot, theta, theta_dot: [4][CP_ROW(n)]; with
 		       * precision = f64 the same as binary64 bits (u64) */
 	CP_B_BOOK,    /* u32 [WEFT_ENV_WORDS][n]: each environment's key,
 		       * episode, steps into it, ... (weft/env.wk) */
-	CP_B_ACC,     /* u32 per-environment statistics (CP_ACC_*) */
+	CP_B_ACC,     /* u32 per-environment statistics (CP_ACC_*):
+		       * [CP_ACC_ARRAYS][CP_ROW(n)] */
 	CP_B_ACTIONS, /* u8: 0 pushes left, anything else right */
 	CP_B_IO,      /* the packed result (CP_IO_*) */
 	CP_B_PARTIALS,

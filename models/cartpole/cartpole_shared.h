@@ -108,7 +108,7 @@ typedef struct cartpole_params {
 #define CP_CTL_WORDS	16
 
 /* Per-environment statistics since the last reduction (acc), one
- * array of n_envs words each. */
+ * array of n_envs words each, rows CP_ROW(n_envs) apart. */
 #define CP_ACC_COUNT  0
 #define CP_ACC_SUM_LO 1
 #define CP_ACC_SUM_HI 2
@@ -126,13 +126,15 @@ typedef struct cartpole_params {
 #define CP_ROW_WORDS   8
 
 /* The row stride R of every per-environment array: n rounded up to an odd
- * multiple of 16. The state's and the statistics' rows ([k][R]) and the
- * packed buffer's regions then begin 64-byte aligned and an odd number
- * of 64-byte lines apart, so that the dozen arrays a step streams through
- * fall in different cache sets. With rows exactly n apart, a power of two
- * such as 65,536 puts every row in the same set, and the step, limited by
- * memory at that size, ran 10 to 30 % slower than at 65,552. */
-#define CP_ROW(n) ((((n) + 15u) & ~(weft_u32)15u) | 16u)
+ * multiple of 64. The state's and the statistics' rows ([k][R]) and the
+ * packed buffer's regions (at c R bytes, c < 64) then all begin 64-byte
+ * aligned, and no two of them a multiple of 4 KiB apart, so that the
+ * dozen arrays a step streams through fall in different sets of the
+ * caches. With rows exactly n apart, a power of two such as 65,536 puts
+ * every row in the same sets, and the step, limited by memory at that
+ * size, ran 10 to 14 % slower than at 65,552. Written without a mask so
+ * that it keeps the type of n (u32 in kernels, size_t on the host). */
+#define CP_ROW(n) (((((n) + 63u) >> 6) << 6) | 64u)
 
 /* The packed result buffer (io) for n environments, in bytes, R =
  * CP_ROW(n):
@@ -145,7 +147,8 @@ typedef struct cartpole_params {
  *   22R       f32 final_obs[n][4] the last state of the episode that ended
  *                                 last (where the flags say it just did)
  *   38R       f32 final_return[n] that episode's return
- * 42R bytes in all; a step writes the first 21R + n. */
+ * 42R bytes in all; a step's results are the first 21R + n (with
+ * final_obs and final_return where an episode ended). */
 #define CP_IO_REWARD(n)	      (16u * CP_ROW(n))
 #define CP_IO_TERMINATED(n)   (20u * CP_ROW(n))
 #define CP_IO_TRUNCATED(n)    (21u * CP_ROW(n))

@@ -54,8 +54,9 @@ typedef struct weft_cartpole weft_cartpole;
 #define WEFT_CARTPOLE_OBS_DIM 4
 
 /* Byte offsets in the packed result buffer of n environments, with R
- * the row stride, n rounded up to an odd multiple of 16 (so that the
- * regions do not share cache sets when n is a power of two):
+ * the row stride, n rounded up to an odd multiple of 64 (every region
+ * 64-byte aligned, and the regions in different cache sets when n is a
+ * power of two):
  *   obs          0        float[n][4]
  *   reward       16R      float[n]      (1 every step, as CartPole-v1)
  *   terminated   20R      uint8_t[n]    (0 or 1)
