@@ -354,6 +354,7 @@ static void cp_stats(const cartpole_state *s, weft_launch l[2])
 	l[0] = cartpole_reduce_launch(
 		(cartpole_reduce_bufs){ .p = B(PARAMS),
 					.acc = B(ACC),
+					.book = B(BOOK),
 					.partials = B(PARTIALS) },
 		s->params.n_partials);
 	l[1] = cartpole_total_launch(

@@ -108,7 +108,10 @@ typedef struct cartpole_params {
 #define CP_CTL_WORDS	16
 
 /* Per-environment statistics since the last reduction (acc), one
- * array of n_envs words each, rows CP_ROW(n_envs) apart. */
+ * array of n_envs words each, rows CP_ROW(n_envs) apart. The episodes
+ * ended since then are the bookkeeping's count (WEFT_ENV_ENDED) less
+ * CP_ACC_COUNT, its value at the last reduction: the step, which counts
+ * them there anyway, then writes one row fewer. */
 #define CP_ACC_COUNT  0
 #define CP_ACC_SUM_LO 1
 #define CP_ACC_SUM_HI 2
