@@ -797,7 +797,7 @@ weft_status weft_cartpole_wait(weft_cartpole *env, uint64_t token)
 
 /* ---- statistics ---------------------------------------------------------- */
 
-/* Reduce the per-environment statistics on the device (which clears them)
+/* Reduce the per-environment statistics on the device (which restarts them)
  * and read the totals: one launch list, one small read. */
 static weft_status cp_reduce(weft_cartpole *env, uint32_t *ctl)
 {
