@@ -28,6 +28,13 @@
 #                      make check says so in WEFT_TEST_HOOKS); otherwise
 #                      each test TEXT is skipped, and 1:
 #                        if hooks "killed in a commit"; then ...; ok $? ...
+#   bands TEXT...      0 where the checks against a peer's seed band run;
+#                      in the sanitizer build (WEFT_SANITIZE), whose runs
+#                      are 10 to 20 times slower and whose purpose is the
+#                      memory and undefined behaviour of code that the
+#                      tests' own smaller runs reach, each test TEXT is
+#                      skipped, and 1 (the plain suite makes those checks):
+#                        if bands "20 seeds inside Starsim's band"; then ...
 n=0 failed=0
 
 ok() {
@@ -92,6 +99,14 @@ hooks() {
 	[ "${WEFT_TEST_HOOKS:-no}" = yes ] && return 0
 	for tap_hook_text in "$@"; do
 		skip "$tap_hook_text" "the library is built without --enable-test-hooks"
+	done
+	return 1
+}
+
+bands() {
+	[ -z "${WEFT_SANITIZE:-}" ] && return 0
+	for tap_band_text in "$@"; do
+		skip "$tap_band_text" "a statistical check: made by the plain suite, not under the sanitizers"
 	done
 	return 1
 }
