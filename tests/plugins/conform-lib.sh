@@ -45,7 +45,7 @@ caught() {
 	case " $* " in
 	*" --only="*) ;;
 	*)
-		group=$(echo "$pattern" | sed -n 's/^not ok \.\* - \([a-z0-9-]*\):.*/\1/p')
+		group=$(printf '%s\n' "$pattern" | sed -n 's/^not ok \.\* - \([a-z0-9-]*\):.*/\1/p')
 		[ -z "$group" ] || set -- "--only=$group" "$@"
 		;;
 	esac
