@@ -95,20 +95,25 @@ bail_out() {
 	exit 1
 }
 
-hooks() {
-	[ "${WEFT_TEST_HOOKS:-no}" = yes ] && return 0
-	for tap_hook_text in "$@"; do
-		skip "$tap_hook_text" "the library is built without --enable-test-hooks"
+# skip_each REASON TEXT...: each test TEXT skipped for REASON; status 1
+# (what hooks and bands do when their tests cannot run).
+skip_each() {
+	tap_skip_reason=$1
+	shift
+	for tap_skip_text in "$@"; do
+		skip "$tap_skip_text" "$tap_skip_reason"
 	done
 	return 1
 }
 
+hooks() {
+	[ "${WEFT_TEST_HOOKS:-no}" = yes ] && return 0
+	skip_each "the library is built without --enable-test-hooks" "$@"
+}
+
 bands() {
 	[ -z "${WEFT_SANITIZE:-}" ] && return 0
-	for tap_band_text in "$@"; do
-		skip "$tap_band_text" "a statistical check: made by the plain suite, not under the sanitizers"
-	done
-	return 1
+	skip_each "a statistical check: made by the plain suite, not under the sanitizers" "$@"
 }
 
 tap_done() {

@@ -323,11 +323,10 @@ diag "$tmp/check.out"
 
 # ---- laser-measles' band ---------------------------------------------------------
 # The last section: statistics only, not made under the sanitizers.
-bands "laser-measles' seed bands: its example, satellites, births and deaths, a campaign, ConstantPopProcess and importation, each with a biased model that fails" ||
-	{
-		tap_done
-		exit
-	}
+if ! bands "laser-measles' seed bands: its example, satellites, births and deaths, a campaign, ConstantPopProcess and importation, each with a biased model that fails"; then
+	tap_done
+	exit
+fi
 mc="$WEFT_SRCDIR/bench/laser-measles-compare.sh"
 sh "$mc" --band-only "$WEFT_BUILDDIR" > "$tmp/band.out" 2>&1
 r=$?
