@@ -8,7 +8,9 @@
 # 3's C CartPole, EnvPool, gymnax (jit + lax.scan on the CPU; as
 # gymnax-obs with every step's observation used, since XLA drops what
 # nothing uses) and Gymnasium (SyncVectorEnv; its own numpy vector env
-# where it has one).
+# where it has one); for MinAtar also obs-floor, no environment at all: a
+# numpy array of N observations set to 0 each step, what writing the
+# observations alone costs on this core.
 #
 #   bench/rl-compare.sh [BUILD_DIR] [SECONDS]
 #
@@ -145,7 +147,7 @@ run() {
 peers_for() {
 	case $1 in
 	CartPole-v1) echo weft-py weft-c-host weft-c-device weft-c-policy pufferlib-c envpool gymnax gymnax-obs gym-vector gym-sync ;;
-	MinAtar/*) echo weft-py gymnax gymnax-obs ;;
+	MinAtar/*) echo weft-py gymnax gymnax-obs obs-floor ;;
 	*) echo weft-py weft-py-f32 envpool gymnax gymnax-obs gym-sync ;;
 	esac
 }

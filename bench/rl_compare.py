@@ -30,6 +30,10 @@ PEER is one of
   gym-sync    gymnasium.vector.SyncVectorEnv of N gymnasium.make(ENV_ID)
   gym-vector  Gymnasium's own numpy vector env
               (make_vec(..., vectorization_mode="vector_entry_point"))
+  obs-floor   no environment: a numpy array of N of weft's observations
+              (ENV_ID's single_observation_space, shape and dtype) set to
+              0 each step (ndarray.fill), the least a step that
+              writes every environment's observation costs on this core
 ENV_ID: CartPole-v1, Acrobot-v1, MountainCar-v0, MountainCarContinuous-v0,
 Pendulum-v1 or a MinAtar game,
 MinAtar/{Asterix,Breakout,Freeway,Seaquest,SpaceInvaders}-v1 (gymnax's
@@ -145,6 +149,20 @@ def run_gym(peer, env_id, sizes, seconds):
         env.close()
 
 
+def run_obs_floor(env_id, sizes, seconds):
+    import numpy as np
+    import weft.envs
+    if env_id not in weft.envs.ids():
+        return skip("obs-floor", env_id, sizes, "not-built-in-this-tree")
+    env = weft.envs.make(env_id, 1, backend="openmp", threads=1)
+    space = env.single_observation_space
+    env.close()
+    for n in sizes:
+        obs = np.ones((n,) + space.shape, dtype=space.dtype)
+        steps, secs = timed(lambda: obs.fill(0), seconds)
+        report("obs-floor", env_id, n, steps, secs)
+
+
 def run_gymnax(env_id, sizes, seconds, use_obs=False):
     import jax
     import jax.numpy as jnp
@@ -207,7 +225,8 @@ def summarize(csv_path, md_path):
             envs.append(r["env"])
     order = ["weft-py", "weft-py-f32", "weft-c-host", "weft-c-device",
              "weft-c-policy", "pufferlib-c",
-             "envpool", "gymnax", "gymnax-obs", "gym-vector", "gym-sync"]
+             "envpool", "gymnax", "gymnax-obs", "gym-vector", "gym-sync",
+             "obs-floor"]
     out = []
     for e in envs:
         out.append(f"\n{e}, env steps/s (median of the runs; n = runs):\n")
@@ -250,6 +269,8 @@ def main():
             run_envpool(a.env_id, sizes, a.seconds)
         elif a.peer in ("gymnax", "gymnax-obs"):
             run_gymnax(a.env_id, sizes, a.seconds, a.peer == "gymnax-obs")
+        elif a.peer == "obs-floor":
+            run_obs_floor(a.env_id, sizes, a.seconds)
         elif a.peer in ("gym-sync", "gym-vector"):
             run_gym(a.peer, a.env_id, sizes, a.seconds)
         else:
