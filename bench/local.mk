@@ -32,9 +32,11 @@ EXTRA_DIST += bench/laser-measles-compare.sh bench/laser_measles_run.py \
 
 # RL environments side by side per core (docs/benchmarks.md):
 # bench/rl_compare.py runs one peer, bench/puffer-cartpole-bench.c is
-# built by the script against PufferLib's sdist (not by make).
+# built by the script against PufferLib's sdist (not by make);
+# bench/cartpole-anatomy.sh times CartPole's C API against timing-only
+# builds of its plugin.
 EXTRA_DIST += bench/rl-compare.sh bench/rl_compare.py \
-	bench/puffer-cartpole-bench.c
+	bench/puffer-cartpole-bench.c bench/cartpole-anatomy.sh
 
 # Calibration's recovery of known parameters, and the same fit side by
 # side with Covasim's cv.Calibration (docs/calibration.md).
