@@ -16,12 +16,15 @@
 # build, SECONDS (0.25) timed seconds each, ENVS (65536) environments.
 #
 # The builds (each compiled here, from a patched copy of
-# models/cartpole/cartpole.wk in a temporary directory, with the same
-# flags; the source tree and BUILD_DIR are left as they are):
+# models/cartpole/cartpole.wk in a temporary directory, with BUILD_DIR's
+# compiler and CFLAGS; nothing in BUILD_DIR or the source tree is
+# written, but for the results under _bench/):
 #   as-built    models/cartpole/cartpole.wk as it is;
 #   no-rare     no environment visited after the vectorised part: no
 #               final observation kept, no first state drawn (an episode
-#               that ends begins again from where it ended);
+#               that ends begins again from where it ended, out of
+#               bounds, and so ends again at once: the vectorised part's
+#               work, which has no branches, is the same);
 #   no-philox   the first state of an episode from a multiplicative hash
 #               of the environment's index instead of its Philox draw (no
 #               Philox, no key words of the bookkeeping read);
@@ -37,10 +40,14 @@
 # Prints the CPU model, the 1-minute load before and after, and per build
 # the median env steps/s, its largest, and the median of its ratios to
 # as-built in the same alternation (with their range). Writes the runs to
-# _bench/cartpole-anatomy/runs.csv (rep, build, env_steps_per_s).
+# _bench/cartpole-anatomy/runs-ENVS.csv (rep, build, env_steps_per_s).
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=$(cd "${1:-$SRC/_build}" && pwd)
+BUILD=$(cd "${1:-$SRC/_build}" 2>/dev/null && pwd) || {
+	echo "cartpole-anatomy: no build directory ${1:-$SRC/_build}" \
+		"(configure and build one first: see bench/README.md)" >&2
+	exit 2
+}
 REPS=${2:-15}
 SECS=${3:-0.25}
 ENVS=${4:-65536}
@@ -48,8 +55,20 @@ OUT=$SRC/_bench/cartpole-anatomy
 CPU=${ANATOMY_CPU:-0}
 BUILDS="as-built no-rare no-philox keys-const"
 
+case $REPS in
+'' | *[!0-9]* | 0)
+	echo "cartpole-anatomy: REPS is $REPS: expected an integer of 1 or" \
+		"more" >&2
+	exit 2
+	;;
+esac
+if [ ! -e "$BUILD/config.h" ] || [ ! -e "$BUILD/Makefile" ]; then
+	echo "cartpole-anatomy: $BUILD is not a configured build tree (no" \
+		"config.h or Makefile): run configure there first" >&2
+	exit 2
+fi
 for f in bench/cartpole-bench cli/weft-wk core/.libs/libweft.so \
-	plugins/openmp/.libs/weft-backend-openmp.so config.h; do
+	plugins/openmp/.libs/weft-backend-openmp.so; do
 	if [ ! -e "$BUILD/$f" ]; then
 		echo "cartpole-anatomy: $BUILD/$f is missing: build it first" \
 			"(make bench/cartpole-bench cli/weft-wk" \
@@ -93,14 +112,23 @@ sys.stdout.write(text)
 EOF
 }
 
+# The build tree's compiler and flags, as its Makefile has them (CC, and
+# CFLAGS with weft's own: WEFT_CFLAGS, then -ffp-contract=off as for the
+# plugin's kernels), one word each.
+make_var() {
+	sed -n "s/^$1 = //p" "$BUILD/Makefile" | head -n 1
+}
+CC_BUILD=$(make_var CC)
+read -r -a CFLAGS_BUILD <<<"$(make_var WEFT_CFLAGS) $(make_var CFLAGS)"
+
 # plugin BUILD: $TMP/BUILD/weft-model-cartpole.so, compiled as the build
-# tree compiles the plugin (the kernels' file without contraction).
+# tree compiles the plugin.
 plugin() {
 	local d=$TMP/$1
 	local cflags=(-DHAVE_CONFIG_H -I"$d" -I"$BUILD" -I"$SRC"
 		-I"$SRC/include" -I"$SRC/models/cartpole" -D_GNU_SOURCE
-		'-DWEFT_MODEL_VERSION="anatomy"' -std=c11 -O2
-		-ffp-contract=off -fvisibility=hidden -fPIC)
+		'-DWEFT_MODEL_VERSION="anatomy"' "${CFLAGS_BUILD[@]}"
+		-ffp-contract=off -fPIC)
 	mkdir -p "$d"
 	cp "$SRC/models/cartpole/cartpole_shared.h" \
 		"$SRC/models/cartpole/cartpole_dyn64.h" "$d/"
@@ -108,7 +136,8 @@ plugin() {
 	"$BUILD/cli/weft-wk" -I "$SRC/include" -n cartpole \
 		-o "$d/cartpole_kernels.c" -H "$d/cartpole_kernels.h" \
 		"$d/cartpole.wk"
-	gcc "${cflags[@]}" -shared -o "$d/weft-model-cartpole.so" \
+	# shellcheck disable=SC2086 # CC may be a command with words
+	$CC_BUILD "${cflags[@]}" -shared -o "$d/weft-model-cartpole.so" \
 		"$SRC/models/cartpole/cartpole.c" \
 		"$SRC/models/cartpole/reset.c" "$d/cartpole_kernels.c" \
 		"$BUILD/core/.libs/libweft.so" -lm -pthread \
@@ -119,7 +148,8 @@ for b in $BUILDS; do
 	plugin "$b"
 done
 mkdir -p "$OUT"
-echo "rep,build,env_steps_per_s" >"$OUT/runs.csv"
+CSV=$OUT/runs-$ENVS.csv
+echo "rep,build,env_steps_per_s" >"$CSV"
 echo "cpu: $(lscpu | sed -n 's/^Model name: *//p')," \
 	"family $(lscpu | sed -n 's/^CPU family: *//p')," \
 	"model $(lscpu | sed -n 's/^Model: *//p')"
@@ -138,12 +168,12 @@ for r in $(seq "$REPS"); do
 			exit 1
 			;;
 		esac
-		echo "$r,$b,$rate" >>"$OUT/runs.csv"
+		echo "$r,$b,$rate" >>"$CSV"
 	done
 done
 echo "load after: $(cut -d' ' -f1 /proc/loadavg)"
 # shellcheck disable=SC2086 # one word per build
-python3 - "$OUT/runs.csv" $BUILDS <<'EOF'
+python3 - "$CSV" $BUILDS <<'EOF'
 import csv
 import statistics
 import sys
